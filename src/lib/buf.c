@@ -1,0 +1,140 @@
+/*
+ * buf.c: a growable byte buffer.  Allocation failure is fatal here, as in
+ * tmux's xmalloc: the buffers hold small things (notices, queries).
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ofl.h"
+#include "banned.h"
+
+void
+ofl_buf_init(struct ofl_buf *b)
+{
+	b->data = NULL;
+	b->len = 0;
+	b->cap = 0;
+}
+
+void
+ofl_buf_free(struct ofl_buf *b)
+{
+	free(b->data);
+	ofl_buf_init(b);
+}
+
+void
+ofl_buf_reset(struct ofl_buf *b)
+{
+	b->len = 0;
+}
+
+static void
+buf_grow(struct ofl_buf *b, size_t more)
+{
+	size_t	need = b->len + more + 1;
+
+	if (need <= b->cap)
+		return;
+	if (b->cap == 0)
+		b->cap = 256;
+	while (b->cap < need)
+		b->cap *= 2;
+	b->data = ofl_xrealloc(b->data, b->cap);
+}
+
+void
+ofl_buf_add(struct ofl_buf *b, const void *p, size_t n)
+{
+	if (n == 0)
+		return;
+	buf_grow(b, n);
+	memcpy(b->data + b->len, p, n);
+	b->len += n;
+}
+
+void
+ofl_buf_addc(struct ofl_buf *b, int c)
+{
+	buf_grow(b, 1);
+	b->data[b->len++] = (char)c;
+}
+
+void
+ofl_buf_adds(struct ofl_buf *b, const char *s)
+{
+	ofl_buf_add(b, s, strlen(s));
+}
+
+void
+ofl_buf_addf(struct ofl_buf *b, const char *fmt, ...)
+{
+	va_list	ap;
+	int	n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n <= 0)
+		return;
+	buf_grow(b, (size_t)n);
+	va_start(ap, fmt);
+	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+void
+ofl_buf_add_json_str(struct ofl_buf *b, const char *s, size_t n)
+{
+	static const char	hex[] = "0123456789abcdef";
+	const unsigned char	*p = (const unsigned char *)s;
+	size_t			 i, start;
+
+	ofl_buf_addc(b, '"');
+	start = 0;
+	for (i = 0; i < n; i++) {
+		unsigned char c = p[i];
+
+		if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7f)
+			continue;
+		ofl_buf_add(b, s + start, i - start);
+		start = i + 1;
+		switch (c) {
+		case '"':
+			ofl_buf_adds(b, "\\\"");
+			break;
+		case '\\':
+			ofl_buf_adds(b, "\\\\");
+			break;
+		case '\n':
+			ofl_buf_adds(b, "\\n");
+			break;
+		case '\r':
+			ofl_buf_adds(b, "\\r");
+			break;
+		case '\t':
+			ofl_buf_adds(b, "\\t");
+			break;
+		default:
+			ofl_buf_adds(b, "\\u00");
+			ofl_buf_addc(b, hex[c >> 4]);
+			ofl_buf_addc(b, hex[c & 0xf]);
+			break;
+		}
+	}
+	ofl_buf_add(b, s + start, n - start);
+	ofl_buf_addc(b, '"');
+}
+
+char *
+ofl_buf_str(struct ofl_buf *b)
+{
+	buf_grow(b, 0);
+	b->data[b->len] = '\0';
+	return b->data;
+}

@@ -1,0 +1,351 @@
+/*
+ * ofl.h: the interface of libofl, shared by every ofl front-end.
+ *
+ * The library never exits or prints: a function that fails returns -1 or
+ * NULL and leaves a one-line message for ofl_errmsg().
+ */
+#ifndef OFL_H
+#define OFL_H
+
+#include <sys/types.h>
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "compat.h"
+
+#define OFL_DEAD	__attribute__((__noreturn__))
+#define OFL_PRINTF(a, b) __attribute__((__format__(__printf__, a, b)))
+
+/* Exit status, as grep and diff use it. */
+enum {
+	OFL_EXIT_OK = 0,	/* success */
+	OFL_EXIT_NOMATCH = 1,	/* ran fine, nothing matched */
+	OFL_EXIT_USAGE = 2,	/* bad usage, bad filter, ambiguous ID */
+	OFL_EXIT_FAIL = 3	/* anything else: I/O, store, unknown ID */
+};
+/* ofl-capture -- CMD uses CMD's status and these for its own failures. */
+#define OFL_EXIT_CAPTURE_FAIL	125
+#define OFL_EXIT_NOEXEC		126
+#define OFL_EXIT_NOTFOUND	127
+
+/* err.c */
+const char	*ofl_errmsg(void);
+int		 ofl_errcode(void);	/* OFL_EXIT_* for the last error */
+void		 ofl_seterr(int, const char *, ...) OFL_PRINTF(2, 3);
+void		 ofl_clearerr(void);
+void		 ofl_setprogname(const char *);
+const char	*ofl_getprogname(void);
+
+/* util.c */
+void		*ofl_xmalloc(size_t);
+void		*ofl_xcalloc(size_t, size_t);
+void		*ofl_xrealloc(void *, size_t);
+char		*ofl_xstrdup(const char *);
+int64_t		 ofl_now_ms(void);
+/* "2.4 MB", "512 B": decimal units, one decimal below 10. */
+void		 ofl_fmt_size(char *, size_t, uint64_t);
+/* "41,230" */
+void		 ofl_fmt_count(char *, size_t, uint64_t);
+/* "1.3 s", "4 min 12 s", "85 ms" */
+void		 ofl_fmt_duration(char *, size_t, int64_t);
+/* "3 min", "2 h", "5 d": age of a timestamp in ms relative to now. */
+void		 ofl_fmt_age(char *, size_t, int64_t);
+/* Parse "30s", "15m", "3h", "7d", "2w" (bare number: seconds) into ms. */
+int		 ofl_parse_duration(const char *, int64_t *);
+/* Parse "512", "64k", "2M", "1G" (binary units) into bytes. */
+int		 ofl_parse_size(const char *, uint64_t *);
+/* Parse a non-negative decimal within [min, max]. */
+int		 ofl_parse_num(const char *, long long, long long, long long *);
+/* Estimated tokens for n bytes: ceil(n / 4). */
+uint64_t	 ofl_tokens(uint64_t);
+/* Write all of a buffer to an fd, retrying on EINTR and short writes. */
+int		 ofl_write_all(int, const void *, size_t);
+/* Shell-quote s into a freshly allocated string ('it'\''s'). */
+char		*ofl_shquote(const char *);
+
+/* buf.c: a growable byte buffer. */
+struct ofl_buf {
+	char	*data;
+	size_t	 len;
+	size_t	 cap;
+};
+void	ofl_buf_init(struct ofl_buf *);
+void	ofl_buf_free(struct ofl_buf *);
+void	ofl_buf_reset(struct ofl_buf *);
+void	ofl_buf_add(struct ofl_buf *, const void *, size_t);
+void	ofl_buf_addc(struct ofl_buf *, int);
+void	ofl_buf_adds(struct ofl_buf *, const char *);
+void	ofl_buf_addf(struct ofl_buf *, const char *, ...) OFL_PRINTF(2, 3);
+/* Append s as a JSON string literal, quotes included. */
+void	ofl_buf_add_json_str(struct ofl_buf *, const char *, size_t);
+/* NUL-terminate without changing len; returns data. */
+char	*ofl_buf_str(struct ofl_buf *);
+
+/* blake2b.c: BLAKE2b-256 (RFC 7693), hex digests of 64 characters. */
+struct ofl_hash {
+	uint64_t	h[8];
+	uint64_t	t[2];
+	unsigned char	b[128];
+	size_t		c;
+	size_t		outlen;
+};
+void	ofl_hash_init(struct ofl_hash *);
+void	ofl_hash_update(struct ofl_hash *, const void *, size_t);
+void	ofl_hash_final_hex(struct ofl_hash *, char [65]);
+
+/* id.c: artifact IDs. */
+#define OFL_ID_LEN	8	/* generated length */
+#define OFL_ID_MAX	12	/* longest accepted */
+/* Fill id with OFL_ID_LEN random characters and a NUL. */
+void	 ofl_id_new(char [OFL_ID_MAX + 1]);
+/* 1 if s (length n) is made only of ID characters, 1 <= n <= OFL_ID_MAX. */
+int	 ofl_id_valid(const char *, size_t);
+/*
+ * Parse a reference at the start of a line: "ofl:ID" followed by the end,
+ * a space, a tab or a colon.  Copies the ID (lowercased) and returns the
+ * number of bytes consumed, or 0 if the line is not a reference.
+ */
+size_t	 ofl_ref_parse(const char *, size_t, char [OFL_ID_MAX + 1]);
+
+/* kind.c: kinds of content. */
+enum ofl_kind {
+	OFL_KIND_TEXT = 0,
+	OFL_KIND_LOG,
+	OFL_KIND_JSON,
+	OFL_KIND_NDJSON,
+	OFL_KIND_CSV,
+	OFL_KIND_TSV,
+	OFL_KIND_MARKDOWN,
+	OFL_KIND_HTML,
+	OFL_KIND_DIFF,
+	OFL_KIND_BINARY,
+	OFL_KIND_ARCHIVE,	/* tar, zip, 7z, cpio, ... (maybe compressed) */
+	OFL_KIND_COMPRESSED,	/* a single gzip, xz, zstd or bzip2 stream */
+	OFL_KIND_EMPTY,
+	OFL_KIND_COUNT
+};
+const char	*ofl_kind_name(enum ofl_kind);
+/* -1 if unknown. */
+int		 ofl_kind_from_name(const char *);
+/*
+ * Detect the kind of content from its first bytes.  complete is 1 when buf
+ * holds the whole content (so a JSON document can be checked to its end).
+ */
+enum ofl_kind	 ofl_kind_detect(const unsigned char *, size_t, int complete);
+
+/*
+ * Line statistics gathered while content streams in (for the notice):
+ * lines that look like errors and warnings.  Feed complete lines.
+ */
+struct ofl_linestat {
+	uint64_t	errors;
+	uint64_t	warnings;
+	uint64_t	first_error;	/* 1-based line number, 0 if none */
+};
+void	ofl_linestat_line(struct ofl_linestat *, const char *, size_t,
+	    uint64_t lineno);
+
+/* store.c: the artifact store. */
+struct ofl_store;
+struct ofl_writer;
+struct ofl_reader;
+
+#define OFL_RDONLY	0x0
+#define OFL_RDWR	0x1
+
+enum ofl_state {
+	OFL_STATE_WRITING = 0,
+	OFL_STATE_COMPLETE = 1
+};
+
+/* Metadata of an artifact.  Strings are owned by the struct. */
+struct ofl_meta {
+	char		 id[OFL_ID_MAX + 1];
+	char		 hash[65];	/* "" while being written */
+	int64_t		 seq;		/* creation order */
+	int		 state;		/* enum ofl_state */
+	int		 incomplete;	/* input was cut short */
+	int		 kind;		/* enum ofl_kind */
+	uint64_t	 bytes;
+	uint64_t	 lines;
+	uint64_t	 stored;	/* compressed bytes of its content */
+	int64_t		 created;	/* ms since the epoch */
+	int64_t		 used;		/* ms since the epoch */
+	int64_t		 expires;	/* ms since the epoch, 0: never */
+	char		*label;		/* may be NULL */
+	char		*command;	/* may be NULL */
+	char		*cwd;		/* may be NULL */
+	char		*session;	/* may be NULL */
+	int		 has_exit;
+	int		 exit_status;
+	int64_t		 duration_ms;	/* -1 if unknown */
+	uint64_t	 errors;	/* lines that look like errors */
+	uint64_t	 warnings;
+	uint64_t	 first_error;
+};
+void	ofl_meta_free(struct ofl_meta *);
+
+/*
+ * The store's location: path if not NULL, else $OFL_STORE, else
+ * ${XDG_CACHE_HOME:-$HOME/.cache}/ofl.  OFL_RDWR creates it (0700).  The
+ * store is refused if another user owns it or others can write to it.
+ */
+struct ofl_store *ofl_store_open(const char *, int);
+void		 ofl_store_close(struct ofl_store *);
+const char	*ofl_store_path(struct ofl_store *);
+
+/*
+ * Resolve a reference ("ofl:ab12", "ab12", "@", "@3") to a full ID.
+ * Unknown: OFL_EXIT_FAIL; ambiguous prefix or malformed: OFL_EXIT_USAGE.
+ */
+int	ofl_store_resolve(struct ofl_store *, const char *,
+	    char [OFL_ID_MAX + 1]);
+int	ofl_store_meta(struct ofl_store *, const char *, struct ofl_meta *);
+/* Record a use (updates "last used"); errors are ignored. */
+void	ofl_store_touch(struct ofl_store *, const char *);
+
+/* Filters for listing; zero fields match everything. */
+struct ofl_filter {
+	const char	*label;
+	const char	*session;
+	int		 kind;		/* -1: any */
+	int64_t		 newer_ms;	/* created within this many ms, 0: any */
+	int64_t		 older_ms;	/* created before this many ms ago */
+	int		 limit;		/* 0: no limit */
+};
+void	ofl_filter_init(struct ofl_filter *);
+/* Newest first; cb returns non-zero to stop.  Returns count or -1. */
+int	ofl_store_list(struct ofl_store *, const struct ofl_filter *,
+	    int (*)(const struct ofl_meta *, void *), void *);
+
+/* Writing.  init gives label, command, cwd, session, expires; may be NULL. */
+struct ofl_writer *ofl_writer_begin(struct ofl_store *,
+	    const struct ofl_meta *);
+const char	*ofl_writer_id(struct ofl_writer *);
+int		 ofl_writer_write(struct ofl_writer *, const void *, size_t);
+/* Commit buffered bytes now so that a killed writer keeps them. */
+int		 ofl_writer_flush(struct ofl_writer *);
+uint64_t	 ofl_writer_bytes(struct ofl_writer *);
+/*
+ * Finish: fin gives exit status, duration and incomplete (may be NULL).
+ * Fills out (may be NULL) with the final metadata.  The writer is freed
+ * whatever happens; on failure the content committed so far is kept and
+ * marked incomplete when possible.
+ */
+int		 ofl_writer_finish(struct ofl_writer *, const struct ofl_meta *,
+		    struct ofl_meta *);
+
+/* Reading with random access by byte or line. */
+struct ofl_reader *ofl_reader_open(struct ofl_store *, const char *);
+void		 ofl_reader_close(struct ofl_reader *);
+uint64_t	 ofl_reader_bytes(struct ofl_reader *);
+uint64_t	 ofl_reader_lines(struct ofl_reader *);
+/* Position at a byte offset (0-based). */
+int		 ofl_reader_seek(struct ofl_reader *, uint64_t);
+/* Position at the start of a line (1-based); returns its byte offset. */
+int64_t		 ofl_reader_seek_line(struct ofl_reader *, uint64_t);
+/* Read up to n bytes; 0 at the end; -1 on error. */
+ssize_t		 ofl_reader_read(struct ofl_reader *, void *, size_t);
+/* Current byte offset. */
+uint64_t	 ofl_reader_tell(struct ofl_reader *);
+/* The 1-based line number of the line holding byte offset off. */
+int64_t		 ofl_reader_line_of(struct ofl_reader *, uint64_t);
+/* The metadata the reader was opened on. */
+const struct ofl_meta *ofl_reader_meta(struct ofl_reader *);
+
+/*
+ * For library modules only (index.c, gc): the store's SQLite handle
+ * (a sqlite3 *) and the row id of an artifact's content (its blob).
+ * The front-ends never touch SQLite.
+ */
+void		*ofl_store_db(struct ofl_store *);
+int64_t		 ofl_store_blob(struct ofl_store *, const char *);
+
+/* notice.c: what ofl-capture prints for offloaded output. */
+struct ofl_notice_opts {
+	size_t		 head_bytes;	/* preview of the head, 0: none */
+	size_t		 tail_bytes;	/* preview of the tail, 0: none */
+	int		 json;		/* one JSON object instead of text */
+};
+void	ofl_notice_opts_init(struct ofl_notice_opts *);
+/* The reference line: "ofl:ID kind size lines". */
+void	ofl_notice_refline(struct ofl_buf *, const struct ofl_meta *);
+/* The whole notice for an artifact, appended to out. */
+int	ofl_notice(struct ofl_store *, const struct ofl_meta *,
+	    const struct ofl_notice_opts *, struct ofl_buf *);
+/* The artifact's metadata as one JSON object and a newline. */
+void	ofl_meta_json(struct ofl_buf *, const struct ofl_meta *);
+/*
+ * A safe rendering of bytes for a preview: valid UTF-8 passes, control
+ * characters other than tab and newline and invalid bytes become \xNN.
+ * Appends at most max bytes of output, never cutting a sequence.
+ */
+void	ofl_render_safe(struct ofl_buf *, const unsigned char *, size_t,
+	    size_t);
+
+/*
+ * json.c: a streaming (push) JSON parser with bounded memory: depth is
+ * kept on the heap, so any nesting depth is fine.  Events carry decoded
+ * strings; the current jq path is available from the callback.
+ */
+enum ofl_json_type {
+	OFL_JSON_OBJECT_BEGIN,
+	OFL_JSON_OBJECT_END,
+	OFL_JSON_ARRAY_BEGIN,
+	OFL_JSON_ARRAY_END,
+	OFL_JSON_STRING,
+	OFL_JSON_NUMBER,
+	OFL_JSON_TRUE,
+	OFL_JSON_FALSE,
+	OFL_JSON_NULL
+};
+struct ofl_json_event {
+	int		 type;		/* enum ofl_json_type */
+	const char	*str;		/* string (decoded UTF-8) or number text */
+	size_t		 len;
+	int		 integer;	/* number without fraction or exponent */
+	size_t		 depth;		/* 0 for a top-level value */
+	uint64_t	 offset;	/* byte offset where the value starts */
+	uint64_t	 line;		/* 1-based line where the value starts */
+	uint64_t	 end;		/* for *_END and scalars: offset after */
+};
+struct ofl_json;
+/*
+ * multi: accept a sequence of top-level values (NDJSON, concatenated
+ * JSON).  cb returns 0 to go on, non-zero to stop feeding.
+ */
+struct ofl_json	*ofl_json_new(int multi,
+		    int (*)(struct ofl_json *, const struct ofl_json_event *,
+		    void *), void *);
+/* 0 ok, 1 stopped by the callback, -1 syntax error (ofl_errmsg() gives
+ * the byte offset and line). */
+int		 ofl_json_feed(struct ofl_json *, const void *, size_t);
+int		 ofl_json_finish(struct ofl_json *);
+void		 ofl_json_free(struct ofl_json *);
+/* Append the jq path of the current value (".items[17].status", "." at
+ * the top) to out; valid inside the callback. */
+void		 ofl_json_path(struct ofl_json *, struct ofl_buf *);
+/* The key of the current value if its parent is an object, else NULL. */
+const char	*ofl_json_key(struct ofl_json *, size_t *);
+
+/*
+ * chunk.c: split an artifact into the units a reader needs, by kind.
+ * Ranges are in the raw artifact, or in the member for archive members.
+ */
+struct ofl_chunk {
+	const char	*member;	/* archive member path, or NULL */
+	const char	*title;		/* heading path, jq path, file and hunk */
+	size_t		 title_len;
+	const char	*text;		/* text to index (tags stripped, ...) */
+	size_t		 len;
+	uint64_t	 byte_start;	/* [byte_start, byte_end) */
+	uint64_t	 byte_end;
+	uint64_t	 line_start;	/* 1-based, inclusive */
+	uint64_t	 line_end;
+};
+int	ofl_chunk_artifact(struct ofl_reader *, int kind,
+	    int (*)(const struct ofl_chunk *, void *), void *);
+
+#endif /* OFL_H */

@@ -1,0 +1,95 @@
+# lib.sh: the shell test library.  Each test script sources it, runs
+# test_expect_success blocks and ends with test_done; the output is TAP.
+#
+# Every script gets a private temporary directory (its working directory)
+# and a private store in $OFL_STORE, LC_ALL=C, and cleanup on exit.
+
+LC_ALL=C
+LANG=C
+export LC_ALL LANG
+unset OFL_SESSION OFL_THRESHOLD OFL_COMBINED OFL_HEAD OFL_TAIL OFL_INTENT \
+	XDG_CACHE_HOME
+
+: "${OFL_SRCDIR:=$(cd "$(dirname "$0")/.." && pwd)}"
+: "${OFL_BUILDDIR:=$OFL_SRCDIR}"
+export OFL_SRCDIR OFL_BUILDDIR
+DATA="$OFL_SRCDIR/tests/data"
+CORPUS="$OFL_SRCDIR/../shared/corpus"
+PATH="$OFL_BUILDDIR:$OFL_SRCDIR/bin:$PATH"
+export PATH
+
+test_count=0
+test_failed=0
+test_skipped=0
+
+TEST_DIR=$(mktemp -d "${TMPDIR:-/tmp}/ofl-test.XXXXXX") || exit 99
+trap 'cd /; chmod -R u+rwx "$TEST_DIR" 2>/dev/null; rm -rf "$TEST_DIR"' EXIT
+cd "$TEST_DIR" || exit 99
+HOME="$TEST_DIR/home"
+mkdir -p "$HOME"
+OFL_STORE="$TEST_DIR/store"
+export HOME OFL_STORE
+
+# say_ok/say_not_ok print one TAP line.
+test_expect_success() {
+	# usage: test_expect_success [PREREQ] 'title' 'body'
+	if [ $# -eq 3 ]; then
+		if ! test_have_prereq "$1"; then
+			test_count=$((test_count + 1))
+			test_skipped=$((test_skipped + 1))
+			echo "ok $test_count # skip $2 (missing $1)"
+			return 0
+		fi
+		shift
+	fi
+	test_count=$((test_count + 1))
+	if (eval "$2") >"$TEST_DIR/.log" 2>&1; then
+		echo "ok $test_count - $1"
+	else
+		test_failed=$((test_failed + 1))
+		echo "not ok $test_count - $1"
+		sed 's/^/#   /' "$TEST_DIR/.log" | head -n 40
+		printf '%s\n' "$2" | sed 's/^/#   > /' | head -n 40
+	fi
+}
+
+# test_expect_code CODE CMD ARGS: run CMD and require exit status CODE.
+test_expect_code() {
+	want=$1
+	shift
+	"$@"
+	got=$?
+	if [ "$got" -ne "$want" ]; then
+		echo "test_expect_code: '$*' exited $got, expected $want" >&2
+		return 1
+	fi
+	return 0
+}
+
+test_cmp() {
+	cmp "$1" "$2" >/dev/null 2>&1 && return 0
+	diff -u "$1" "$2" | head -n 60 >&2
+	return 1
+}
+
+# Prerequisites: CORPUS (../shared exists), ROOT, NOTROOT, JQ.
+test_have_prereq() {
+	case $1 in
+	CORPUS) [ -d "$CORPUS" ] ;;
+	ROOT) [ "$(id -u)" -eq 0 ] ;;
+	NOTROOT) [ "$(id -u)" -ne 0 ] ;;
+	JQ) command -v jq >/dev/null 2>&1 ;;
+	*) command -v "$1" >/dev/null 2>&1 ;;
+	esac
+}
+
+test_skip_all() {
+	echo "1..0 # SKIP $1"
+	exit 0
+}
+
+test_done() {
+	echo "1..$test_count"
+	[ "$test_failed" -eq 0 ]
+	exit $?
+}
