@@ -3,6 +3,7 @@
  */
 #include "config.h"
 
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 
@@ -76,6 +77,94 @@ static void		emit(struct capture *, struct ofl_buf *, int);
 static void		emit_failed(struct capture *, struct ofl_buf *);
 static char		*join_argv(char *const []);
 static long long	env_num(const char *, long long);
+static void		auto_gc(void);
+
+/*
+ * Like git's auto gc: when the store is over its budget or holds expired
+ * artifacts, start ofl-gc in the background.  At most once a minute (the
+ * gc lock file's time says when the last one ran); off with the store
+ * setting auto-gc=off.
+ */
+static void
+auto_gc(void)
+{
+	struct ofl_buf	 lock, gc;
+	struct stat	 sb;
+	char		*v, *slash, self[4096];
+	uint64_t	 max = 0;
+	int64_t		 ttl = 0, now = ofl_now_ms();
+	ssize_t		 n;
+	int		 due = 0, fd;
+	pid_t		 pid;
+
+	if (store == NULL)
+		return;
+	ofl_buf_init(&lock);
+	ofl_buf_addf(&lock, "%s/gc.lock", ofl_store_path(store));
+	if (stat(ofl_buf_str(&lock), &sb) == 0 &&
+	    (int64_t)sb.st_mtime * 1000 > now - 60000)
+		goto out;
+	if ((v = ofl_setting_get(store, "auto-gc")) != NULL &&
+	    strcmp(v, "off") == 0) {
+		free(v);
+		goto out;
+	}
+	free(v);
+	if ((v = ofl_setting_get(store, "max-size")) != NULL) {
+		if (strcmp(v, "none") != 0)
+			(void)ofl_parse_size(v, &max);
+		free(v);
+	}
+	if ((v = ofl_setting_get(store, "ttl")) != NULL) {
+		if (strcmp(v, "never") != 0)
+			(void)ofl_parse_duration(v, &ttl);
+		free(v);
+	}
+	if (max > 0 && ofl_store_size(store) > max)
+		due = 1;
+	if (!due && ofl_store_expired(store, ttl))
+		due = 1;
+	/* Mark the attempt, so the next captures do not all try. */
+	if ((fd = open(ofl_buf_str(&lock), O_WRONLY | O_CREAT | O_CLOEXEC,
+	    0600)) != -1) {
+		futimens(fd, NULL);
+		close(fd);
+	}
+	if (!due)
+		goto out;
+	ofl_buf_init(&gc);
+	if ((n = readlink("/proc/self/exe", self, sizeof self - 1)) > 0) {
+		self[n] = '\0';
+		if ((slash = strrchr(self, '/')) != NULL) {
+			*slash = '\0';
+			ofl_buf_addf(&gc, "%s/ofl-gc", self);
+		}
+	}
+	if (gc.len == 0 || access(ofl_buf_str(&gc), X_OK) == -1) {
+		ofl_buf_reset(&gc);
+		ofl_buf_adds(&gc, "ofl-gc");
+	}
+	if ((pid = fork()) == 0) {
+		/* Detach: a grandchild that nobody waits for. */
+		if (fork() != 0)
+			_exit(0);
+		setsid();
+		fd = open("/dev/null", O_RDWR);
+		if (fd != -1) {
+			dup2(fd, STDIN_FILENO);
+			dup2(fd, STDOUT_FILENO);
+			dup2(fd, STDERR_FILENO);
+		}
+		execlp(ofl_buf_str(&gc), "ofl-gc", "--auto", "-s",
+		    ofl_store_path(store), (char *)NULL);
+		_exit(127);
+	}
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+	ofl_buf_free(&gc);
+out:
+	ofl_buf_free(&lock);
+}
 
 static OFL_DEAD void
 usage(int status)
@@ -699,7 +788,12 @@ main(int argc, char *argv[])
 
 	ofl_buf_init(&out);
 	for (i = 0; i < n; i++) {
+		size_t	before = out.len;
+
 		emit(&cs[i], &out, nexec > 0);
+		if (cs[i].stored)
+			ofl_store_set_printed(store, cs[i].meta.id,
+			    out.len - before);
 		if (cs[i].has_exit && (nexec > 0 || argc > 0) &&
 		    cs[i].status > rv)
 			rv = cs[i].status;
@@ -708,6 +802,7 @@ main(int argc, char *argv[])
 	if (ofl_write_all(STDOUT_FILENO, out.data, out.len) == -1)
 		err(nexec > 0 || argc > 0 ? rv : OFL_EXIT_FAIL, "stdout");
 	ofl_buf_free(&out);
+	auto_gc();
 	ofl_store_close(store);
 
 	if (nexec == 0 && argc == 0) {

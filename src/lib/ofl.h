@@ -205,6 +205,10 @@ int	ofl_store_resolve(struct ofl_store *, const char *,
 int	ofl_store_meta(struct ofl_store *, const char *, struct ofl_meta *);
 /* Record a use (updates "last used"); errors are ignored. */
 void	ofl_store_touch(struct ofl_store *, const char *);
+/* 1 if some finished artifact has expired (ttl_ms: the default TTL). */
+int	ofl_store_expired(struct ofl_store *, int64_t);
+/* Record how many bytes ofl-capture printed for it (for --stats). */
+void	ofl_store_set_printed(struct ofl_store *, const char *, uint64_t);
 
 /* Filters for listing; zero fields match everything. */
 struct ofl_filter {
@@ -347,5 +351,191 @@ struct ofl_chunk {
 };
 int	ofl_chunk_artifact(struct ofl_reader *, int kind,
 	    int (*)(const struct ofl_chunk *, void *), void *);
+
+/*
+ * index.c / query.c: the full-text index (SQLite FTS5) and search.
+ */
+struct ofl_index_stats {
+	uint64_t	 chunks;	/* chunks indexed by this call */
+	uint64_t	 bytes;		/* bytes of chunk text indexed */
+	int		 cached;	/* content indexed before: nothing done */
+	int		 truncated;	/* too many chunks, the rest is not */
+};
+/* Create the index tables if needed and register the tokenizer. */
+int	ofl_index_init(struct ofl_store *);
+/*
+ * Index an artifact (a full ID) by its content: a no-op when the same
+ * content was indexed before, or waits while another process indexes it.
+ * progress (may be NULL) gets bytes done and total now and then.
+ */
+int	ofl_index_artifact(struct ofl_store *, const char *,
+	    void (*)(uint64_t, uint64_t, void *), void *,
+	    struct ofl_index_stats *);
+/* 1 if the blob is indexed, 0 if not, -1 on error. */
+int	ofl_index_state(struct ofl_store *, int64_t);
+/* Remove a blob's chunks from the index; call it before the blob goes. */
+int	ofl_index_drop(struct ofl_store *, int64_t);
+/*
+ * For the notice: appends "  xN  SIGNATURE  (line L)" lines for the most
+ * frequent error lines (numbers, hex and ids masked as <*>), then one line
+ * "terms: a b c" of distinctive words.  Indexes the artifact first.
+ */
+int	ofl_index_suggest(struct ofl_store *, const char *, struct ofl_buf *);
+/*
+ * The pipe protocol for a tool given no ID: read fd; a stream that starts
+ * with an ofl: reference line gives the ID of every such line, anything
+ * else is captured first as a new artifact.  *ids (free each and the
+ * array) gets the IDs, unresolved; *nids is 0 for empty input.
+ */
+int	ofl_index_input(struct ofl_store *, int, char ***, size_t *);
+/* Chunk row ids: blob << 24 | sequence number. */
+int64_t	ofl_index_rowid(int64_t, int64_t);
+int64_t	ofl_index_rowid_blob(int64_t);
+/*
+ * The index's tokenizer, for marking matches.  Mode 0: as documents are
+ * indexed (identifiers colocated), 1: as query strings, 2: words only.
+ */
+#define OFL_TOK_EXACT	'\001'	/* a query string that is one identifier */
+struct ofl_tok;
+struct ofl_tok	*ofl_tok_new(struct ofl_store *);
+void		 ofl_tok_free(struct ofl_tok *);
+int		 ofl_tok_run(struct ofl_tok *, int, const char *, size_t,
+		    int (*)(void *, int, const char *, int, int, int), void *);
+
+struct ofl_search_opts {
+	const char		*query;
+	int			 fts;		/* query is raw FTS5 syntax */
+	int			 json;		/* JSON Lines */
+	size_t			 budget;	/* bytes of output, 0: default */
+	int			 limit;		/* hits, 0: default */
+	struct ofl_filter	 filter;	/* scope without IDs */
+	void			(*progress)(uint64_t, uint64_t, void *);
+	void			*progress_arg;
+};
+#define OFL_SEARCH_BUDGET	1500
+#define OFL_SEARCH_LIMIT	5
+void	ofl_search_opts_init(struct ofl_search_opts *);
+/*
+ * Search artifacts (full IDs; none: the store, narrowed by the filter),
+ * indexing them first if needed, and append the hits to out.  Returns the
+ * number of hits, 0 if nothing matched, -1 on error (a bad --fts query is
+ * OFL_EXIT_USAGE).
+ */
+int	ofl_search(struct ofl_store *, const char *const *, size_t,
+	    const struct ofl_search_opts *, struct ofl_buf *);
+/* ofl-capture --intent: index one artifact, append its top hits. */
+int	ofl_search_intent(struct ofl_store *, const char *, const char *,
+	    size_t, struct ofl_buf *);
+/* One line of the artifact listing. */
+#define OFL_LIST_TEXT	0	/* tab-separated columns */
+#define OFL_LIST_QUIET	1	/* IDs only */
+#define OFL_LIST_JSON	2	/* ofl_meta_json() */
+void	ofl_list_line(struct ofl_buf *, const struct ofl_meta *, int);
+
+/*
+ * schema.c: the structure of JSON, NDJSON, CSV and TSV content, gathered
+ * in one streaming pass with bounded memory (nesting beyond
+ * OFL_SCHEMA_MAX_DEPTH and distinct paths beyond OFL_SCHEMA_MAX_NODES are
+ * left out, and ofl_schema_warning() says so).
+ */
+#define OFL_SCHEMA_MAX_DEPTH	256
+#define OFL_SCHEMA_MAX_NODES	50000
+struct ofl_schema;
+/* 1 if the kind has a schema (JSON, NDJSON, CSV, TSV). */
+int		 ofl_schema_supports(int kind);
+/* NULL (OFL_EXIT_FAIL) if the kind has none. */
+struct ofl_schema *ofl_schema_new(int kind);
+void		 ofl_schema_free(struct ofl_schema *);
+/*
+ * 0 ok, -1 invalid input (ofl_errmsg() gives the byte offset and line);
+ * what parsed before the error stays in the schema.
+ */
+int		 ofl_schema_feed(struct ofl_schema *, const void *, size_t);
+int		 ofl_schema_finish(struct ofl_schema *);
+/* Feed and finish from a reader, at most max bytes (0: all); *cut is set
+ * to 1 when bytes were left unread (cut may be NULL). */
+int		 ofl_schema_read(struct ofl_schema *, struct ofl_reader *,
+		    uint64_t, int *);
+/* Top-level values (JSON, NDJSON) or data rows (CSV, TSV) seen. */
+uint64_t	 ofl_schema_values(struct ofl_schema *);
+/* What was left out while reading, or NULL. */
+const char	*ofl_schema_warning(struct ofl_schema *);
+/* A JSON Schema as Python genson writes it; pretty as jq prints it, or
+ * on one line with compact. */
+void		 ofl_schema_json_schema(struct ofl_schema *, int compact,
+		    struct ofl_buf *);
+/* The shape as text, at most max_out bytes and max_lines lines (0: no
+ * limit); what had to be left out is said on its last line. */
+void		 ofl_schema_shape_text(struct ofl_schema *, size_t max_out,
+		    size_t max_lines, struct ofl_buf *);
+/* The shape as data: one JSON object per path (or column) per line. */
+void		 ofl_schema_jsonl(struct ofl_schema *, struct ofl_buf *);
+/*
+ * For the notice: a one-to-three-line shape of the first max_input bytes
+ * of an artifact of the given kind (0: all), at most max_out bytes,
+ * appended to out.  Says so when the input was cut.  -1 if the kind has
+ * no shape or nothing could be parsed.
+ */
+int		 ofl_schema_shape(struct ofl_reader *, int kind,
+		    size_t max_input, size_t max_out, struct ofl_buf *);
+
+/*
+ * gc.c: expiry by TTL and age, the size budget (least recently used
+ * first), purges, store settings and checking.
+ */
+struct ofl_gc_opts {
+	int		 dry_run;
+	int		 ttl;		/* expire by TTL (default 1) */
+	int		 budget;	/* apply the store's size budget */
+	int64_t		 older_ms;	/* remove artifacts older than this */
+	uint64_t	 max_size;	/* budget; 0: the store's setting */
+	const char	**purge;	/* references to remove */
+	size_t		 npurge;
+	const char	*label;		/* remove all with this label */
+	const char	*session;	/* remove all of this session */
+	int		 all;		/* remove everything finished */
+};
+struct ofl_gc_report {
+	int64_t		 started;
+	uint64_t	 removed;	/* artifacts */
+	uint64_t	 removed_bytes;	/* their raw bytes */
+	uint64_t	 freed;		/* stored bytes given back */
+	uint64_t	 kept;
+	uint64_t	 size;		/* store size afterwards */
+	uint64_t	 budget_seen;
+	uint64_t	 errors;
+};
+void	 ofl_gc_opts_init(struct ofl_gc_opts *);
+/* cb gets each removed artifact and why ("expired", "budget", ...); with
+ * a NULL meta it gets an error message instead. */
+int	 ofl_gc_run(struct ofl_store *, const struct ofl_gc_opts *,
+	    int (*)(const struct ofl_meta *, const char *, void *), void *,
+	    struct ofl_gc_report *);
+/* Returns the number of problems found (and fixed, with repair). */
+int	 ofl_gc_check(struct ofl_store *, int,
+	    int (*)(const char *, void *), void *);
+uint64_t ofl_store_size(struct ofl_store *);
+/* Store settings: ttl, max-size, auto-gc. */
+int	 ofl_setting_valid(const char *, const char *);
+char	*ofl_setting_get(struct ofl_store *, const char *);
+int	 ofl_setting_set(struct ofl_store *, const char *, const char *);
+void	 ofl_setting_list(struct ofl_store *, struct ofl_buf *);
+
+/*
+ * redact.c: mask common secrets in what ofl prints, a line at a time,
+ * keeping line structure ("[redacted: aws-access-key]").
+ */
+struct ofl_redactor;
+struct ofl_redactor *ofl_redactor_new(void);
+void	 ofl_redactor_free(struct ofl_redactor *);
+uint64_t ofl_redactor_count(struct ofl_redactor *);
+/* One line, without its newline; appends the masked line to out. */
+void	 ofl_redact_line(struct ofl_redactor *, const char *, size_t,
+	    struct ofl_buf *);
+/* Any text: lines are masked one by one, newlines kept. */
+void	 ofl_redact(struct ofl_redactor *, const char *, size_t,
+	    struct ofl_buf *);
+/* 0 when the environment says OFL_REDACT=off. */
+int	 ofl_redact_wanted(void);
 
 #endif /* OFL_H */

@@ -151,6 +151,7 @@ static const char *schema_sql =
 	" first_error INTEGER NOT NULL DEFAULT 0,"
 	" printed INTEGER);"
 	"CREATE INDEX IF NOT EXISTS artifact_blob ON artifact(blob);"
+	"CREATE INDEX IF NOT EXISTS artifact_used ON artifact(used);"
 	"CREATE INDEX IF NOT EXISTS artifact_writing ON artifact(state)"
 	" WHERE state = 0;"
 	"CREATE TABLE IF NOT EXISTS setting ("
@@ -634,6 +635,38 @@ ofl_store_touch(struct ofl_store *st, const char *id)
 	sqlite3_bind_text(stmt, 2, id, -1, SQLITE_STATIC);
 	(void)sqlite3_step(stmt);
 	sqlite3_finalize(stmt);
+}
+
+void
+ofl_store_set_printed(struct ofl_store *st, const char *id, uint64_t n)
+{
+	sqlite3_stmt	*stmt;
+
+	if (db_prepare(st, "UPDATE artifact SET printed = ?1 WHERE id = ?2",
+	    &stmt) == -1)
+		return;
+	sqlite3_bind_int64(stmt, 1, (int64_t)n);
+	sqlite3_bind_text(stmt, 2, id, -1, SQLITE_STATIC);
+	(void)sqlite3_step(stmt);
+	sqlite3_finalize(stmt);
+}
+
+int
+ofl_store_expired(struct ofl_store *st, int64_t ttl_ms)
+{
+	sqlite3_stmt	*stmt;
+	int64_t		 now = ofl_now_ms();
+	int		 found = 0;
+
+	if (db_prepare(st, "SELECT 1 FROM artifact WHERE state = 1 AND"
+	    " ((expires IS NOT NULL AND expires <= ?1) OR (expires IS NULL AND"
+	    " ?2 > 0 AND created <= ?1 - ?2)) LIMIT 1", &stmt) == -1)
+		return 0;
+	sqlite3_bind_int64(stmt, 1, now);
+	sqlite3_bind_int64(stmt, 2, ttl_ms);
+	found = sqlite3_step(stmt) == SQLITE_ROW;
+	sqlite3_finalize(stmt);
+	return found;
 }
 
 void

@@ -1,0 +1,695 @@
+/*
+ * gc.c: expiry, the size budget, purges, and checking the store.
+ *
+ * Only a finished artifact created before the gc started is ever
+ * removed.  Each removal is one short transaction: the artifact row and,
+ * when no other artifact shares it, its blob, frames and index rows; the
+ * blob file is unlinked after the commit.  A crash between the two leaves
+ * an orphan file, which --check reports and --repair removes.
+ */
+#include "config.h"
+
+#include <sys/file.h>
+#include <sys/stat.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "ofl.h"
+#include "banned.h"
+
+#define DEFAULT_TTL	"7d"
+#define DEFAULT_MAXSIZE	"1G"
+
+static const struct {
+	const char	*key;
+	const char	*def;
+	const char	*help;
+} settings[] = {
+	{ "ttl", DEFAULT_TTL, "default time to live of an artifact" },
+	{ "max-size", DEFAULT_MAXSIZE, "size budget of the store" },
+	{ "auto-gc", "on", "captures start a gc when the store is over "
+	    "budget" },
+	{ NULL, NULL, NULL }
+};
+
+static int
+gc_fail(struct ofl_store *st, const char *what)
+{
+	sqlite3	*db = ofl_store_db(st);
+
+	ofl_seterr(OFL_EXIT_FAIL, "store %s: %s: %s", ofl_store_path(st), what,
+	    sqlite3_errmsg(db));
+	return -1;
+}
+
+int
+ofl_setting_valid(const char *key, const char *value)
+{
+	int64_t		ms;
+	uint64_t	sz;
+	int		i;
+
+	for (i = 0; settings[i].key != NULL; i++)
+		if (strcmp(settings[i].key, key) == 0)
+			break;
+	if (settings[i].key == NULL) {
+		ofl_seterr(OFL_EXIT_USAGE, "%s: unknown setting (ttl, max-size,"
+		    " auto-gc)", key);
+		return -1;
+	}
+	if (strcmp(key, "ttl") == 0)
+		return strcmp(value, "never") == 0 ? 0 :
+		    ofl_parse_duration(value, &ms);
+	if (strcmp(key, "max-size") == 0)
+		return strcmp(value, "none") == 0 ? 0 :
+		    ofl_parse_size(value, &sz);
+	if (strcmp(value, "on") != 0 && strcmp(value, "off") != 0) {
+		ofl_seterr(OFL_EXIT_USAGE, "%s: use on or off", key);
+		return -1;
+	}
+	return 0;
+}
+
+char *
+ofl_setting_get(struct ofl_store *st, const char *key)
+{
+	sqlite3_stmt	*stmt;
+	char		*v = NULL;
+	int		 i;
+
+	if (sqlite3_prepare_v2(ofl_store_db(st), "SELECT value FROM setting"
+	    " WHERE key = ?1", -1, &stmt, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(stmt, 1, key, -1, SQLITE_STATIC);
+		if (sqlite3_step(stmt) == SQLITE_ROW &&
+		    sqlite3_column_text(stmt, 0) != NULL)
+			v = ofl_xstrdup((const char *)
+			    sqlite3_column_text(stmt, 0));
+		sqlite3_finalize(stmt);
+	}
+	if (v != NULL)
+		return v;
+	for (i = 0; settings[i].key != NULL; i++)
+		if (strcmp(settings[i].key, key) == 0)
+			return ofl_xstrdup(settings[i].def);
+	return NULL;
+}
+
+int
+ofl_setting_set(struct ofl_store *st, const char *key, const char *value)
+{
+	sqlite3_stmt	*stmt;
+	int		 rc;
+
+	if (ofl_setting_valid(key, value) == -1)
+		return -1;
+	if (sqlite3_prepare_v2(ofl_store_db(st), "INSERT INTO setting (key,"
+	    " value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET"
+	    " value = excluded.value", -1, &stmt, NULL) != SQLITE_OK)
+		return gc_fail(st, "setting");
+	sqlite3_bind_text(stmt, 1, key, -1, SQLITE_STATIC);
+	sqlite3_bind_text(stmt, 2, value, -1, SQLITE_STATIC);
+	rc = sqlite3_step(stmt);
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_DONE)
+		return gc_fail(st, "setting");
+	return 0;
+}
+
+void
+ofl_setting_list(struct ofl_store *st, struct ofl_buf *out)
+{
+	char	*v;
+	int	 i;
+
+	for (i = 0; settings[i].key != NULL; i++) {
+		v = ofl_setting_get(st, settings[i].key);
+		ofl_buf_addf(out, "%s\t%s\t%s\n", settings[i].key, v,
+		    settings[i].help);
+		free(v);
+	}
+}
+
+/* The store's size: content files plus the database and its WAL. */
+uint64_t
+ofl_store_size(struct ofl_store *st)
+{
+	sqlite3_stmt	*stmt;
+	struct stat	 sb;
+	struct ofl_buf	 b;
+	uint64_t	 n = 0;
+	const char	*suffix[] = { "", "-wal", NULL };
+	int		 i;
+
+	if (sqlite3_prepare_v2(ofl_store_db(st), "SELECT coalesce(sum(stored),"
+	    " 0) FROM blob", -1, &stmt, NULL) == SQLITE_OK) {
+		if (sqlite3_step(stmt) == SQLITE_ROW)
+			n = (uint64_t)sqlite3_column_int64(stmt, 0);
+		sqlite3_finalize(stmt);
+	}
+	ofl_buf_init(&b);
+	for (i = 0; suffix[i] != NULL; i++) {
+		ofl_buf_reset(&b);
+		ofl_buf_addf(&b, "%s/ofl.db%s", ofl_store_path(st), suffix[i]);
+		if (stat(ofl_buf_str(&b), &sb) == 0)
+			n += (uint64_t)sb.st_size;
+	}
+	ofl_buf_free(&b);
+	return n;
+}
+
+/* Remove one artifact (and its blob if unshared) in one transaction. */
+static int
+gc_remove(struct ofl_store *st, const char *id, int64_t started,
+    uint64_t *freed)
+{
+	sqlite3		*db = ofl_store_db(st);
+	sqlite3_stmt	*stmt = NULL;
+	char		*file = NULL;
+	int64_t		 blob = -1, stored = 0;
+	int		 rc, refs = 0, state = -1;
+	int64_t		 created = 0;
+
+	*freed = 0;
+	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+		return gc_fail(st, "begin");
+	if (sqlite3_prepare_v2(db, "SELECT a.blob, a.state, a.created,"
+	    " b.file, b.stored FROM artifact a JOIN blob b ON b.id = a.blob"
+	    " WHERE a.id = ?1", -1, &stmt, NULL) != SQLITE_OK)
+		goto fail;
+	sqlite3_bind_text(stmt, 1, id, -1, SQLITE_STATIC);
+	if (sqlite3_step(stmt) == SQLITE_ROW) {
+		blob = sqlite3_column_int64(stmt, 0);
+		state = sqlite3_column_int(stmt, 1);
+		created = sqlite3_column_int64(stmt, 2);
+		file = ofl_xstrdup((const char *)sqlite3_column_text(stmt, 3));
+		stored = sqlite3_column_int64(stmt, 4);
+	}
+	sqlite3_finalize(stmt);
+	stmt = NULL;
+	/* Gone already, still being written, or newer than this gc. */
+	if (blob == -1 || state != OFL_STATE_COMPLETE || created >= started) {
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+		free(file);
+		return 0;
+	}
+	if (sqlite3_prepare_v2(db, "DELETE FROM artifact WHERE id = ?1", -1,
+	    &stmt, NULL) != SQLITE_OK)
+		goto fail;
+	sqlite3_bind_text(stmt, 1, id, -1, SQLITE_STATIC);
+	rc = sqlite3_step(stmt);
+	sqlite3_finalize(stmt);
+	stmt = NULL;
+	if (rc != SQLITE_DONE)
+		goto fail;
+	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM artifact WHERE"
+	    " blob = ?1", -1, &stmt, NULL) != SQLITE_OK)
+		goto fail;
+	sqlite3_bind_int64(stmt, 1, blob);
+	if (sqlite3_step(stmt) == SQLITE_ROW)
+		refs = sqlite3_column_int(stmt, 0);
+	sqlite3_finalize(stmt);
+	stmt = NULL;
+	if (refs == 0) {
+		if (ofl_index_drop(st, blob) == -1)
+			goto fail_keep;
+		if (sqlite3_prepare_v2(db, "DELETE FROM frame WHERE blob = ?1",
+		    -1, &stmt, NULL) != SQLITE_OK)
+			goto fail;
+		sqlite3_bind_int64(stmt, 1, blob);
+		rc = sqlite3_step(stmt);
+		sqlite3_finalize(stmt);
+		stmt = NULL;
+		if (rc != SQLITE_DONE)
+			goto fail;
+		if (sqlite3_prepare_v2(db, "DELETE FROM blob WHERE id = ?1",
+		    -1, &stmt, NULL) != SQLITE_OK)
+			goto fail;
+		sqlite3_bind_int64(stmt, 1, blob);
+		rc = sqlite3_step(stmt);
+		sqlite3_finalize(stmt);
+		stmt = NULL;
+		if (rc != SQLITE_DONE)
+			goto fail;
+	}
+	if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+		goto fail;
+	if (refs == 0) {
+		struct ofl_buf	b;
+
+		ofl_buf_init(&b);
+		ofl_buf_addf(&b, "%s/blobs/%s", ofl_store_path(st), file);
+		unlink(ofl_buf_str(&b));
+		ofl_buf_free(&b);
+		*freed = (uint64_t)stored;
+	}
+	free(file);
+	return 1;
+fail:
+	gc_fail(st, "remove");
+fail_keep:
+	sqlite3_finalize(stmt);
+	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	free(file);
+	return -1;
+}
+
+void
+ofl_gc_opts_init(struct ofl_gc_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->ttl = 1;
+	o->budget = 1;
+}
+
+struct cand {
+	char	 id[OFL_ID_MAX + 1];
+	int	 reason;
+};
+
+enum { R_PURGE = 1, R_EXPIRED, R_OLD, R_BUDGET };
+static const char *reasons[] = { "", "purged", "expired", "old", "budget" };
+
+int
+ofl_gc_run(struct ofl_store *st, const struct ofl_gc_opts *o,
+    int (*cb)(const struct ofl_meta *, const char *, void *), void *arg,
+    struct ofl_gc_report *rep)
+{
+	sqlite3		*db = ofl_store_db(st);
+	sqlite3_stmt	*stmt = NULL;
+	struct cand	*c = NULL;
+	struct ofl_meta	 m;
+	size_t		 nc = 0, i, j;
+	int64_t		 now = ofl_now_ms(), ttl_ms = 0, cutoff;
+	uint64_t	 max_size = 0, size, freed;
+	char		*v, id[OFL_ID_MAX + 1];
+	int		 rc, r;
+
+	memset(rep, 0, sizeof *rep);
+	/* A little in the past, so clocks of the same machine agree. */
+	rep->started = now;
+	if (o->ttl && (v = ofl_setting_get(st, "ttl")) != NULL) {
+		if (strcmp(v, "never") != 0)
+			(void)ofl_parse_duration(v, &ttl_ms);
+		free(v);
+	}
+	if (o->max_size > 0)
+		max_size = o->max_size;
+	else if (o->budget && (v = ofl_setting_get(st, "max-size")) != NULL) {
+		if (strcmp(v, "none") != 0)
+			(void)ofl_parse_size(v, &max_size);
+		free(v);
+	}
+
+	/* Explicit purges. */
+	for (i = 0; i < o->npurge; i++) {
+		if (ofl_store_resolve(st, o->purge[i], id) == -1) {
+			if (cb != NULL)
+				cb(NULL, ofl_errmsg(), arg);
+			rep->errors++;
+			continue;
+		}
+		c = ofl_xrealloc(c, (nc + 1) * sizeof *c);
+		snprintf(c[nc].id, sizeof c[nc].id, "%s", id);
+		c[nc++].reason = R_PURGE;
+	}
+	/* Everything matching a rule, oldest first. */
+	cutoff = o->older_ms > 0 ? now - o->older_ms : 0;
+	if (sqlite3_prepare_v2(db, "SELECT id, CASE"
+	    " WHEN ?1 OR (?2 IS NOT NULL AND label = ?2) OR"
+	    "  (?3 IS NOT NULL AND session = ?3) THEN 1"
+	    " WHEN expires IS NOT NULL AND expires <= ?4 THEN 2"
+	    " WHEN expires IS NULL AND ?5 > 0 AND created + ?5 <= ?4 THEN 2"
+	    " WHEN ?6 > 0 AND created < ?6 THEN 3 ELSE 0 END AS why"
+	    " FROM artifact WHERE state = 1 AND created < ?4 AND why > 0"
+	    " ORDER BY seq", -1, &stmt, NULL) != SQLITE_OK) {
+		free(c);
+		return gc_fail(st, "gc");
+	}
+	sqlite3_bind_int(stmt, 1, o->all ? 1 : 0);
+	if (o->label != NULL)
+		sqlite3_bind_text(stmt, 2, o->label, -1, SQLITE_STATIC);
+	if (o->session != NULL)
+		sqlite3_bind_text(stmt, 3, o->session, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(stmt, 4, now);
+	sqlite3_bind_int64(stmt, 5, ttl_ms);
+	sqlite3_bind_int64(stmt, 6, cutoff);
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		c = ofl_xrealloc(c, (nc + 1) * sizeof *c);
+		snprintf(c[nc].id, sizeof c[nc].id, "%s",
+		    (const char *)sqlite3_column_text(stmt, 0));
+		c[nc++].reason = sqlite3_column_int(stmt, 1);
+	}
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_DONE) {
+		free(c);
+		return gc_fail(st, "gc");
+	}
+
+	for (i = 0; i < nc; i++) {
+		for (j = 0; j < i; j++)
+			if (strcmp(c[j].id, c[i].id) == 0)
+				break;
+		if (j < i)
+			continue;
+		if (ofl_store_meta(st, c[i].id, &m) == -1)
+			continue;
+		if (o->dry_run) {
+			r = 1;
+			freed = m.stored;
+		} else if ((r = gc_remove(st, c[i].id, now, &freed)) == -1) {
+			if (cb != NULL)
+				cb(&m, ofl_errmsg(), arg);
+			rep->errors++;
+			ofl_meta_free(&m);
+			continue;
+		}
+		if (r == 1) {
+			rep->removed++;
+			rep->removed_bytes += m.bytes;
+			rep->freed += freed;
+			if (cb != NULL)
+				cb(&m, reasons[c[i].reason], arg);
+		}
+		ofl_meta_free(&m);
+	}
+	free(c);
+
+	/* The size budget: least recently used first. */
+	size = ofl_store_size(st);
+	if (o->dry_run)
+		size = size > rep->freed ? size - rep->freed : 0;
+	while (max_size > 0 && size > max_size) {
+		char	**ids = NULL;
+		size_t	  nids = 0;
+
+		if (sqlite3_prepare_v2(db, "SELECT id FROM artifact WHERE"
+		    " state = 1 AND created < ?1 ORDER BY used, seq LIMIT 64"
+		    " OFFSET ?2", -1, &stmt, NULL) != SQLITE_OK)
+			return gc_fail(st, "gc");
+		sqlite3_bind_int64(stmt, 1, now);
+		sqlite3_bind_int64(stmt, 2, o->dry_run ?
+		    (int64_t)rep->budget_seen : 0);
+		while (sqlite3_step(stmt) == SQLITE_ROW) {
+			ids = ofl_xrealloc(ids, (nids + 1) * sizeof *ids);
+			ids[nids++] = ofl_xstrdup((const char *)
+			    sqlite3_column_text(stmt, 0));
+		}
+		sqlite3_finalize(stmt);
+		if (nids == 0)
+			break;
+		for (i = 0; i < nids && size > max_size; i++) {
+			rep->budget_seen++;
+			if (ofl_store_meta(st, ids[i], &m) == -1)
+				continue;
+			if (o->dry_run) {
+				r = 1;
+				freed = m.stored;
+			} else if ((r = gc_remove(st, ids[i], now,
+			    &freed)) == -1) {
+				rep->errors++;
+				ofl_meta_free(&m);
+				continue;
+			}
+			if (r == 1) {
+				rep->removed++;
+				rep->removed_bytes += m.bytes;
+				rep->freed += freed;
+				size = size > freed ? size - freed : 0;
+				if (cb != NULL)
+					cb(&m, reasons[R_BUDGET], arg);
+			}
+			ofl_meta_free(&m);
+		}
+		for (j = 0; j < nids; j++)
+			free(ids[j]);
+		free(ids);
+		if (rep->errors > 100)
+			break;
+	}
+
+	if (!o->dry_run && rep->removed > 0) {
+		/* Give pages back in small steps, so captures do not wait. */
+		for (i = 0; i < 1000; i++) {
+			sqlite3_stmt	*s;
+			int		 more = 0;
+
+			if (sqlite3_prepare_v2(db, "PRAGMA freelist_count", -1,
+			    &s, NULL) != SQLITE_OK)
+				break;
+			if (sqlite3_step(s) == SQLITE_ROW)
+				more = sqlite3_column_int(s, 0) > 0;
+			sqlite3_finalize(s);
+			if (!more)
+				break;
+			if (sqlite3_exec(db, "PRAGMA incremental_vacuum(256)",
+			    NULL, NULL, NULL) != SQLITE_OK)
+				break;
+		}
+		sqlite3_exec(db, "PRAGMA wal_checkpoint(PASSIVE)", NULL, NULL,
+		    NULL);
+	}
+	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM artifact", -1, &stmt,
+	    NULL) == SQLITE_OK) {
+		if (sqlite3_step(stmt) == SQLITE_ROW)
+			rep->kept = (uint64_t)sqlite3_column_int64(stmt, 0);
+		sqlite3_finalize(stmt);
+	}
+	rep->size = ofl_store_size(st);
+	if (o->dry_run) {
+		rep->kept = rep->kept > rep->removed ? rep->kept - rep->removed :
+		    0;
+		rep->size = rep->size > rep->freed ? rep->size - rep->freed : 0;
+	}
+	return rep->errors > 0 ? -1 : 0;
+}
+
+/* Checking. */
+
+static void
+problem(int (*cb)(const char *, void *), void *arg, int *n,
+    const char *fmt, ...) OFL_PRINTF(4, 5);
+
+static void
+problem(int (*cb)(const char *, void *), void *arg, int *n,
+    const char *fmt, ...)
+{
+	char	msg[1024];
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	(*n)++;
+	if (cb != NULL)
+		cb(msg, arg);
+}
+
+/*
+ * A file that a writer holds (locked) or that is brand new may be a blob
+ * whose row is not committed yet.
+ */
+static int
+busy_file(const char *dir, const char *name)
+{
+	struct ofl_buf	f;
+	struct stat	sb;
+	int		fd, busy = 1;
+
+	ofl_buf_init(&f);
+	ofl_buf_addf(&f, "%s/%s", dir, name);
+	if ((fd = open(ofl_buf_str(&f), O_RDONLY | O_CLOEXEC)) != -1) {
+		if (fstat(fd, &sb) == 0 &&
+		    sb.st_mtime < (time_t)(ofl_now_ms() / 1000) - 60 &&
+		    flock(fd, LOCK_EX | LOCK_NB) == 0)
+			busy = 0;
+		close(fd);
+	}
+	ofl_buf_free(&f);
+	return busy;
+}
+
+int
+ofl_gc_check(struct ofl_store *st, int repair,
+    int (*cb)(const char *, void *), void *arg)
+{
+	sqlite3		*db = ofl_store_db(st);
+	sqlite3_stmt	*stmt;
+	struct ofl_buf	 path;
+	int		 n = 0, rc;
+	DIR		*d, *sd;
+	struct dirent	*de, *se;
+
+	ofl_buf_init(&path);
+	/* The database itself. */
+	if (sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &stmt,
+	    NULL) != SQLITE_OK) {
+		problem(cb, arg, &n, "database: %s", sqlite3_errmsg(db));
+		return n;
+	}
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		const char *s = (const char *)sqlite3_column_text(stmt, 0);
+
+		if (s != NULL && strcmp(s, "ok") != 0)
+			problem(cb, arg, &n, "database: %s", s);
+	}
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_DONE) {
+		problem(cb, arg, &n, "database: %s", sqlite3_errmsg(db));
+		return n;
+	}
+
+	/* Artifacts whose blob row is missing. */
+	if (sqlite3_prepare_v2(db, "SELECT a.id FROM artifact a LEFT JOIN blob"
+	    " b ON b.id = a.blob WHERE b.id IS NULL", -1, &stmt,
+	    NULL) == SQLITE_OK) {
+		while (sqlite3_step(stmt) == SQLITE_ROW)
+			problem(cb, arg, &n, "ofl:%s: content row missing%s",
+			    sqlite3_column_text(stmt, 0), repair ?
+			    " (artifact removed)" : "");
+		sqlite3_finalize(stmt);
+		if (repair)
+			sqlite3_exec(db, "DELETE FROM artifact WHERE blob NOT IN"
+			    " (SELECT id FROM blob)", NULL, NULL, NULL);
+	}
+	/* Blobs and frames nobody uses. */
+	if (sqlite3_prepare_v2(db, "SELECT b.id, b.file FROM blob b WHERE NOT"
+	    " EXISTS (SELECT 1 FROM artifact a WHERE a.blob = b.id)", -1, &stmt,
+	    NULL) == SQLITE_OK) {
+		int64_t	*ids = NULL;
+		size_t	 nids = 0, i;
+
+		while (sqlite3_step(stmt) == SQLITE_ROW) {
+			problem(cb, arg, &n, "content %s: used by no artifact%s",
+			    sqlite3_column_text(stmt, 1), repair ?
+			    " (removed)" : "");
+			ids = ofl_xrealloc(ids, (nids + 1) * sizeof *ids);
+			ids[nids++] = sqlite3_column_int64(stmt, 0);
+		}
+		sqlite3_finalize(stmt);
+		for (i = 0; repair && i < nids; i++) {
+			sqlite3_stmt *s;
+
+			ofl_index_drop(st, ids[i]);
+			if (sqlite3_prepare_v2(db, "DELETE FROM blob WHERE"
+			    " id = ?1", -1, &s, NULL) == SQLITE_OK) {
+				sqlite3_bind_int64(s, 1, ids[i]);
+				sqlite3_step(s);
+				sqlite3_finalize(s);
+			}
+		}
+		free(ids);
+	}
+	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM frame WHERE blob NOT"
+	    " IN (SELECT id FROM blob)", -1, &stmt, NULL) == SQLITE_OK) {
+		if (sqlite3_step(stmt) == SQLITE_ROW &&
+		    sqlite3_column_int(stmt, 0) > 0)
+			problem(cb, arg, &n, "%d frame rows of no content%s",
+			    sqlite3_column_int(stmt, 0), repair ?
+			    " (removed)" : "");
+		sqlite3_finalize(stmt);
+		if (repair)
+			sqlite3_exec(db, "DELETE FROM frame WHERE blob NOT IN"
+			    " (SELECT id FROM blob)", NULL, NULL, NULL);
+	}
+
+	/* Every artifact's content present and matching its hash. */
+	if (sqlite3_prepare_v2(db, "SELECT a.id, b.hash, a.state FROM artifact"
+	    " a JOIN blob b ON b.id = a.blob WHERE a.seq IN (SELECT min(seq)"
+	    " FROM artifact GROUP BY blob)", -1, &stmt, NULL) == SQLITE_OK) {
+		while (sqlite3_step(stmt) == SQLITE_ROW) {
+			const char		*id, *want;
+			struct ofl_reader	*r;
+			struct ofl_hash		 h;
+			char			 got[65], buf[65536];
+			ssize_t			 k;
+
+			id = (const char *)sqlite3_column_text(stmt, 0);
+			want = (const char *)sqlite3_column_text(stmt, 1);
+			if (sqlite3_column_int(stmt, 2) != OFL_STATE_COMPLETE)
+				continue;
+			if ((r = ofl_reader_open(st, id)) == NULL) {
+				problem(cb, arg, &n, "ofl:%s: %s", id,
+				    ofl_errmsg());
+				continue;
+			}
+			ofl_hash_init(&h);
+			while ((k = ofl_reader_read(r, buf, sizeof buf)) > 0)
+				ofl_hash_update(&h, buf, (size_t)k);
+			ofl_reader_close(r);
+			if (k == -1) {
+				problem(cb, arg, &n, "ofl:%s: %s", id,
+				    ofl_errmsg());
+				continue;
+			}
+			ofl_hash_final_hex(&h, got);
+			if (want == NULL || strcmp(got, want) != 0)
+				problem(cb, arg, &n, "ofl:%s: content does not "
+				    "match its hash", id);
+		}
+		sqlite3_finalize(stmt);
+	}
+
+	/* Files no blob row names: left by a crash between commit and unlink. */
+	ofl_buf_addf(&path, "%s/blobs", ofl_store_path(st));
+	if ((d = opendir(ofl_buf_str(&path))) != NULL) {
+		while ((de = readdir(d)) != NULL) {
+			struct ofl_buf	sub;
+
+			if (de->d_name[0] == '.')
+				continue;
+			ofl_buf_init(&sub);
+			ofl_buf_addf(&sub, "%s/%s", ofl_buf_str(&path),
+			    de->d_name);
+			if ((sd = opendir(ofl_buf_str(&sub))) == NULL) {
+				ofl_buf_free(&sub);
+				continue;
+			}
+			while ((se = readdir(sd)) != NULL) {
+				char		name[600];
+				sqlite3_stmt	*s;
+				int		known = 1;
+
+				if (se->d_name[0] == '.')
+					continue;
+				snprintf(name, sizeof name, "%s/%s", de->d_name,
+				    se->d_name);
+				if (sqlite3_prepare_v2(db, "SELECT 1 FROM blob"
+				    " WHERE file = ?1", -1, &s,
+				    NULL) != SQLITE_OK)
+					continue;
+				sqlite3_bind_text(s, 1, name, -1,
+				    SQLITE_STATIC);
+				known = sqlite3_step(s) == SQLITE_ROW;
+				sqlite3_finalize(s);
+				if (known || busy_file(ofl_buf_str(&sub),
+				    se->d_name))
+					continue;
+				problem(cb, arg, &n, "blobs/%s: file of no "
+				    "content row%s", name, repair ?
+				    " (removed)" : "");
+				if (repair) {
+					struct ofl_buf	f;
+
+					ofl_buf_init(&f);
+					ofl_buf_addf(&f, "%s/%s",
+					    ofl_buf_str(&sub), se->d_name);
+					unlink(ofl_buf_str(&f));
+					ofl_buf_free(&f);
+				}
+			}
+			closedir(sd);
+			ofl_buf_free(&sub);
+		}
+		closedir(d);
+	}
+	ofl_buf_free(&path);
+	return n;
+}

@@ -1,0 +1,470 @@
+/*
+ * redact.c: mask common secrets in what ofl prints.
+ *
+ * A line at a time, with hand-written matchers (no regular expressions on
+ * the hot path): each secret becomes "[redacted: KIND]" and line breaks
+ * stay where they were, so line numbers still hold.  A private key block
+ * spans lines: the redactor remembers that it is inside one.
+ *
+ * Extra patterns (POSIX extended regular expressions) come from the file
+ * ${XDG_CONFIG_HOME:-$HOME/.config}/ofl/redact, one per line as
+ * "NAME<TAB>REGEX"; lines starting with # are comments.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ofl.h"
+#include "banned.h"
+
+struct extra {
+	char	*name;
+	regex_t	 re;
+};
+
+struct ofl_redactor {
+	int		 in_key;	/* inside a private key block */
+	struct extra	*extra;
+	size_t		 nextra;
+	uint64_t	 masked;
+};
+
+/* Assignment keys whose value is a secret (matched as a word suffix). */
+static const char *secret_keys[] = {
+	"password", "passwd", "pwd", "passphrase", "secret", "token",
+	"apikey", "api_key", "api-key", "access_key", "accesskey",
+	"secret_key", "secretkey", "private_key", "client_secret",
+	"auth", "credentials", "accountkey", "sharedaccesskey", NULL
+};
+
+static int
+is_alnum(int c)
+{
+	return isalnum((unsigned char)c);
+}
+
+static int
+is_tok(int c)
+{
+	return is_alnum(c) || c == '_' || c == '-';
+}
+
+static int
+is_b64(int c)
+{
+	return is_alnum(c) || c == '+' || c == '/' || c == '=' || c == '_' ||
+	    c == '-';
+}
+
+/* Length of a run of bytes accepted by fn, starting at p. */
+static size_t
+span(const char *p, const char *end, int (*fn)(int))
+{
+	const char	*s = p;
+
+	while (p < end && fn((unsigned char)*p))
+		p++;
+	return (size_t)(p - s);
+}
+
+static int
+is_b64token(int c)
+{
+	return is_b64(c) || c == '.' || c == '~';
+}
+
+static int
+upper_alnum(int c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+static void
+mask(struct ofl_redactor *r, struct ofl_buf *out, const char *kind)
+{
+	ofl_buf_addf(out, "[redacted: %s]", kind);
+	if (r != NULL)
+		r->masked++;
+}
+
+/*
+ * A token secret starting at p (at a word boundary): returns its length
+ * and sets *kind, or 0.
+ */
+static size_t
+token_at(const char *p, const char *end, const char **kind)
+{
+	size_t	left = (size_t)(end - p), n;
+
+#define PREFIX(s)	(left > sizeof(s) - 1 && memcmp(p, s, sizeof(s) - 1) == 0)
+	if ((PREFIX("AKIA") || PREFIX("ASIA") || PREFIX("ABIA") ||
+	    PREFIX("ACCA")) && left >= 20 &&
+	    span(p + 4, end, upper_alnum) == 16 &&
+	    (left == 20 || !is_alnum(p[20]))) {
+		*kind = "aws-access-key";
+		return 20;
+	}
+	if ((PREFIX("ghp_") || PREFIX("gho_") || PREFIX("ghu_") ||
+	    PREFIX("ghs_") || PREFIX("ghr_")) &&
+	    (n = span(p + 4, end, is_alnum)) >= 30) {
+		*kind = "github-token";
+		return 4 + n;
+	}
+	if (PREFIX("github_pat_") && (n = span(p + 11, end, is_tok)) >= 22) {
+		*kind = "github-token";
+		return 11 + n;
+	}
+	if (PREFIX("glpat-") && (n = span(p + 6, end, is_tok)) >= 20) {
+		*kind = "gitlab-token";
+		return 6 + n;
+	}
+	if (PREFIX("xox") && left > 5 && strchr("baprso", p[3]) != NULL &&
+	    p[4] == '-' && (n = span(p + 5, end, is_tok)) >= 10) {
+		*kind = "slack-token";
+		return 5 + n;
+	}
+	if ((PREFIX("sk_live_") || PREFIX("sk_test_") || PREFIX("rk_live_") ||
+	    PREFIX("rk_test_")) && (n = span(p + 8, end, is_alnum)) >= 16) {
+		*kind = "stripe-key";
+		return 8 + n;
+	}
+	if (PREFIX("npm_") && (n = span(p + 4, end, is_alnum)) >= 36) {
+		*kind = "npm-token";
+		return 4 + n;
+	}
+	if (PREFIX("AIza") && (n = span(p + 4, end, is_tok)) >= 35) {
+		*kind = "gcp-api-key";
+		return 4 + n;
+	}
+	if (PREFIX("eyJ")) {
+		/* A JWT: three base64url parts, the first two JSON. */
+		const char	*q = p;
+		size_t		 a, b, c;
+
+		a = span(q, end, is_tok);
+		q += a;
+		if (a >= 10 && q < end && *q == '.' && q + 3 < end &&
+		    memcmp(q + 1, "eyJ", 3) == 0) {
+			b = span(q + 1, end, is_tok);
+			q += 1 + b;
+			if (b >= 10 && q < end && *q == '.') {
+				c = span(q + 1, end, is_tok);
+				if (c >= 10) {
+					*kind = "jwt";
+					return (size_t)(q + 1 + c - p);
+				}
+			}
+		}
+	}
+	if (PREFIX("https://hooks.slack.com/services/")) {
+		n = 33 + span(p + 33, end, is_b64);
+		if (n > 45) {
+			*kind = "slack-webhook";
+			return n;
+		}
+	}
+#undef PREFIX
+	return 0;
+}
+
+/* Case-insensitive: does the identifier ending at e end with a key? */
+static int
+secret_key_before(const char *s, const char *e)
+{
+	size_t	i, n, len = (size_t)(e - s);
+
+	for (i = 0; secret_keys[i] != NULL; i++) {
+		n = strlen(secret_keys[i]);
+		if (n <= len && strncasecmp(e - n, secret_keys[i], n) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The value of an assignment "KEY = VALUE", "KEY: VALUE", "KEY=VALUE",
+ * '"key": "value"' whose key names a secret: p points after the key.
+ * Returns the offset and length of the value to mask.
+ */
+static int
+assignment_value(const char *p, const char *end, size_t *off, size_t *len)
+{
+	const char	*q = p, *v;
+	char		 quote = 0;
+
+	if (q < end && (*q == '"' || *q == '\''))
+		q++;
+	while (q < end && *q == ' ')
+		q++;
+	if (q >= end || (*q != '=' && *q != ':'))
+		return 0;
+	q++;
+	if (q < end && *q == '=')
+		return 0;	/* "==": a comparison */
+	while (q < end && (*q == ' ' || *q == '\t'))
+		q++;
+	if (q < end && (*q == '"' || *q == '\'')) {
+		quote = *q;
+		q++;
+	}
+	v = q;
+	if (quote)
+		while (q < end && *q != quote)
+			q++;
+	else
+		while (q < end && *q != ' ' && *q != '\t' && *q != ',' &&
+		    *q != ';' && *q != '&' && *q != '"' && *q != '\'' &&
+		    *q != '}' && *q != ')')
+			q++;
+	/* Too short to be a secret, or obviously not one. */
+	if (q - v < 3)
+		return 0;
+	if ((q - v == 4 && strncasecmp(v, "null", 4) == 0) ||
+	    (q - v == 4 && strncasecmp(v, "true", 4) == 0) ||
+	    (q - v == 5 && strncasecmp(v, "false", 5) == 0) ||
+	    *v == '$' || *v == '<' || *v == '{' || *v == '[' ||
+	    strncmp(v, "[redacted", 9) == 0)
+		return 0;
+	*off = (size_t)(v - p);
+	*len = (size_t)(q - v);
+	return 1;
+}
+
+struct ofl_redactor *
+ofl_redactor_new(void)
+{
+	struct ofl_redactor	*r;
+	struct ofl_buf		 path;
+	const char		*e;
+	FILE			*f;
+	char			*line = NULL, *tab;
+	size_t			 cap = 0;
+	ssize_t			 n;
+
+	r = ofl_xcalloc(1, sizeof *r);
+	ofl_buf_init(&path);
+	if ((e = getenv("XDG_CONFIG_HOME")) != NULL && *e == '/')
+		ofl_buf_addf(&path, "%s/ofl/redact", e);
+	else if ((e = getenv("HOME")) != NULL && *e != '\0')
+		ofl_buf_addf(&path, "%s/.config/ofl/redact", e);
+	if (path.len > 0 && (f = fopen(ofl_buf_str(&path), "r")) != NULL) {
+		while ((n = getline(&line, &cap, f)) != -1) {
+			if (n > 0 && line[n - 1] == '\n')
+				line[--n] = '\0';
+			if (n == 0 || line[0] == '#' ||
+			    (tab = strchr(line, '\t')) == NULL)
+				continue;
+			*tab = '\0';
+			r->extra = ofl_xrealloc(r->extra, (r->nextra + 1) *
+			    sizeof *r->extra);
+			if (regcomp(&r->extra[r->nextra].re, tab + 1,
+			    REG_EXTENDED) != 0)
+				continue;
+			r->extra[r->nextra++].name = ofl_xstrdup(line);
+		}
+		free(line);
+		fclose(f);
+	}
+	ofl_buf_free(&path);
+	return r;
+}
+
+void
+ofl_redactor_free(struct ofl_redactor *r)
+{
+	size_t	i;
+
+	if (r == NULL)
+		return;
+	for (i = 0; i < r->nextra; i++) {
+		regfree(&r->extra[i].re);
+		free(r->extra[i].name);
+	}
+	free(r->extra);
+	free(r);
+}
+
+uint64_t
+ofl_redactor_count(struct ofl_redactor *r)
+{
+	return r->masked;
+}
+
+/* The built-in pass over one line. */
+static void
+redact_builtin(struct ofl_redactor *r, const char *s, size_t n,
+    struct ofl_buf *out)
+{
+	const char	*p = s, *end = s + n, *begin, *kind;
+	size_t		 len, off, vlen;
+
+	if (r->in_key) {
+		if ((begin = memmem(s, n, "-----END ", 9)) == NULL) {
+			if (n > 0)
+				mask(r, out, "private-key");
+			return;
+		}
+		r->in_key = 0;
+		if (begin > s)
+			mask(r, out, "private-key");
+		p = begin;
+	}
+	while (p < end) {
+		/* A private key block, whole on this line or starting here. */
+		if (*p == '-' && (size_t)(end - p) > 16 &&
+		    memcmp(p, "-----BEGIN ", 11) == 0 &&
+		    (begin = memmem(p, (size_t)(end - p), "PRIVATE KEY-----",
+		    16)) != NULL) {
+			const char *stop = memmem(begin, (size_t)(end - begin),
+			    "-----END ", 9);
+
+			if (stop == NULL) {
+				mask(r, out, "private-key");
+				r->in_key = 1;
+				return;
+			}
+			stop = memmem(stop + 9, (size_t)(end - stop - 9),
+			    "-----", 5);
+			mask(r, out, "private-key");
+			p = stop != NULL ? stop + 5 : end;
+			continue;
+		}
+		/* scheme://user:password@host */
+		if (*p == ':' && end - p > 3 && p[1] == '/' && p[2] == '/') {
+			const char *u = p + 3, *q = u, *at, *colon = NULL;
+
+			while (q < end && *q != '@' && *q != '/' && *q != ' ' &&
+			    *q != '"' && *q != '\'') {
+				if (*q == ':' && colon == NULL)
+					colon = q;
+				q++;
+			}
+			at = q;
+			if (at < end && *at == '@' && colon != NULL &&
+			    at - colon > 1) {
+				ofl_buf_add(out, p, (size_t)(colon + 1 - p));
+				mask(r, out, "url-password");
+				p = at;
+				continue;
+			}
+		}
+		/* Authorization: Bearer/Basic CREDENTIALS */
+		if ((*p == 'B' || *p == 'b') && (p == s || !is_alnum(p[-1]))) {
+			size_t	k = 0;
+
+			if ((size_t)(end - p) > 7 &&
+			    strncasecmp(p, "bearer ", 7) == 0)
+				k = 7;
+			else if ((size_t)(end - p) > 6 &&
+			    strncasecmp(p, "basic ", 6) == 0 &&
+			    memmem(s, (size_t)(p - s), "uthorization", 12) !=
+			    NULL)
+				k = 6;
+			if (k > 0 && (len = span(p + k, end,
+			    is_b64token)) >= 12) {
+				ofl_buf_add(out, p, k);
+				mask(r, out, k == 7 ? "bearer-token" :
+				    "basic-auth");
+				p += k + len;
+				continue;
+			}
+		}
+		if (p == s || !is_tok(p[-1])) {
+			if ((len = token_at(p, end, &kind)) > 0) {
+				mask(r, out, kind);
+				p += len;
+				continue;
+			}
+			/* KEY=VALUE with a secret-sounding key. */
+			if (is_alnum(*p) || *p == '_') {
+				const char *k = p;
+
+				len = span(p, end, is_tok);
+				if (len > 0 && secret_key_before(k, k + len) &&
+				    assignment_value(k + len, end, &off,
+				    &vlen)) {
+					const char *v = k + len + off;
+
+					ofl_buf_add(out, k, len + off);
+					if (token_at(v, v + vlen, &kind) == 0)
+						kind = memmem(v, vlen,
+						    "PRIVATE KEY", 11) != NULL ?
+						    "private-key" : "secret";
+					mask(r, out, kind);
+					p = k + len + off + vlen;
+					continue;
+				}
+				ofl_buf_add(out, p, len > 0 ? len : 1);
+				p += len > 0 ? len : 1;
+				continue;
+			}
+		}
+		ofl_buf_addc(out, *p);
+		p++;
+	}
+}
+
+void
+ofl_redact_line(struct ofl_redactor *r, const char *s, size_t n,
+    struct ofl_buf *out)
+{
+	struct ofl_buf	 tmp, next;
+	size_t		 i;
+	regmatch_t	 m;
+
+	if (r->nextra == 0) {
+		redact_builtin(r, s, n, out);
+		return;
+	}
+	ofl_buf_init(&tmp);
+	redact_builtin(r, s, n, &tmp);
+	for (i = 0; i < r->nextra; i++) {
+		const char	*p;
+		size_t		 left;
+
+		ofl_buf_init(&next);
+		p = ofl_buf_str(&tmp);
+		left = tmp.len;
+		while (left > 0 && regexec(&r->extra[i].re, p, 1, &m,
+		    0) == 0 && m.rm_eo > m.rm_so) {
+			ofl_buf_add(&next, p, (size_t)m.rm_so);
+			mask(r, &next, r->extra[i].name);
+			p += m.rm_eo;
+			left -= (size_t)m.rm_eo;
+		}
+		ofl_buf_add(&next, p, left);
+		ofl_buf_free(&tmp);
+		tmp = next;
+	}
+	ofl_buf_add(out, tmp.data, tmp.len);
+	ofl_buf_free(&tmp);
+}
+
+void
+ofl_redact(struct ofl_redactor *r, const char *s, size_t n,
+    struct ofl_buf *out)
+{
+	const char	*nl, *end = s + n;
+
+	while (s < end) {
+		if ((nl = memchr(s, '\n', (size_t)(end - s))) == NULL) {
+			ofl_redact_line(r, s, (size_t)(end - s), out);
+			return;
+		}
+		ofl_redact_line(r, s, (size_t)(nl - s), out);
+		ofl_buf_addc(out, '\n');
+		s = nl + 1;
+	}
+}
+
+int
+ofl_redact_wanted(void)
+{
+	const char	*e = getenv("OFL_REDACT");
+
+	return e == NULL || (strcmp(e, "off") != 0 && strcmp(e, "0") != 0 &&
+	    strcmp(e, "no") != 0);
+}

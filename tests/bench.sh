@@ -1,0 +1,72 @@
+#!/bin/sh
+# bench.sh: the capture benchmarks, as ratios against the tools a user
+# would otherwise use, in one run.  Needs hyperfine and GNU time.
+#
+#	tests/bench.sh [SIZE_MB]	(default 1024)
+#
+# Run from a build directory (or set OFL_BUILDDIR).  Generated inputs go
+# to $BENCH_DIR (default: a temporary directory), removed at the end.
+set -eu
+size_mb=${1:-1024}
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${OFL_BUILDDIR:-$(pwd)}
+PATH="$build:$top/bin:$PATH"
+export PATH
+for t in hyperfine /usr/bin/time ofl-capture ofl-extract; do
+	command -v "$t" >/dev/null 2>&1 || { echo "bench: $t missing" >&2; exit 2; }
+done
+work=$(mktemp -d "${BENCH_DIR:-${TMPDIR:-/tmp}}/ofl-bench.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+OFL_STORE=$work/store
+export OFL_STORE
+
+# A log with timestamps, levels, ids and numbers: realistic entropy.
+gen_log() {
+	awk -v mb="$1" 'BEGIN {
+		srand(42)
+		split("INFO INFO INFO INFO DEBUG WARN ERROR", lv, " ")
+		split("GET POST PUT DELETE", m, " ")
+		target = mb * 1048576
+		while (n < target) {
+			l = sprintf("2026-11-30T12:%02d:%02d.%03dZ %s [worker-%d] %s /api/v1/items/%d status=%d took=%dms req=%08x\n",
+			    int(rand()*60), int(rand()*60), int(rand()*1000),
+			    lv[1 + int(rand()*7)], int(rand()*16),
+			    m[1 + int(rand()*4)], int(rand()*100000),
+			    (rand() < 0.95) ? 200 : 500, int(rand()*2000),
+			    int(rand()*4294967295))
+			printf "%s", l
+			n += length(l)
+		}
+	}'
+}
+
+echo "== generating a ${size_mb} MiB log"
+gen_log "$size_mb" >"$work/big.log"
+raw=$(wc -c <"$work/big.log")
+
+echo "== 1. capture a ${size_mb} MiB log: ofl-capture vs tee"
+hyperfine -w 1 -r 3 -N --export-json "$work/cap.json" \
+    -p "rm -rf $work/store $work/tee.out" \
+    "sh -c 'ofl-capture -q <$work/big.log >/dev/null'" \
+    "sh -c 'tee $work/tee.out <$work/big.log >/dev/null'" 2>&1 |
+    grep -E 'Time|±|faster' || true
+rm -rf "$work/store" "$work/tee.out"
+/usr/bin/time -f '%M' -o "$work/rss" ofl-capture -q <"$work/big.log" >"$work/ref"
+stored=$(du -sb "$work/store" | cut -f1)
+echo "peak RSS of ofl-capture: $(cat "$work/rss") KiB"
+echo "raw $raw bytes, store $stored bytes, ratio $(awk -v a="$stored" -v b="$raw" 'BEGIN{printf "%.3f", a/b}')"
+
+echo "== 2. per-command cost: ofl-capture -- echo (1 KiB) vs echo"
+kib=$(awk 'BEGIN{for(i=0;i<1023;i++)printf "x"}')
+hyperfine -w 20 -r 300 -N \
+    "ofl-capture -- echo $kib" \
+    "echo $kib" 2>&1 | grep -E 'Time|±|faster' || true
+
+echo "== 3. a line range near the end of the ${size_mb} MiB artifact"
+id=$(sed -n 's/^ofl:\([0-9a-z]*\).*/\1/p' "$work/ref")
+lines=$(ofl-search -j 2>/dev/null | sed -n 's/.*"lines":\([0-9]*\).*/\1/p' | head -n 1)
+[ -n "$lines" ] || lines=$(wc -l <"$work/big.log")
+a=$((lines - 100))
+hyperfine -w 3 -r 30 -N \
+    "ofl-extract $id -n $a-$((a + 20))" \
+    "tail -n 101 $work/big.log" 2>&1 | grep -E 'Time|±|faster' || true

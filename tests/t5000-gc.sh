@@ -1,0 +1,158 @@
+#!/bin/sh
+# ofl-gc: expiry, budget, purges, locking, check and repair, stats.
+. "${OFL_SRCDIR:-$(dirname "$0")/..}/tests/lib.sh"
+
+# cap FILE [ARGS]: capture FILE quietly, print its ID.
+cap() {
+	f=$1
+	shift
+	ofl-capture -q -T 0 "$@" <"$f" | sed -n 's/^ofl:\([0-9a-z]*\).*/\1/p'
+}
+
+count() {
+	ofl-search -q 2>/dev/null | wc -l | tr -d ' '
+}
+
+test_expect_success 'setup: three artifacts of random data' '
+	head -c 300000 /dev/urandom >r1 &&
+	head -c 300000 /dev/urandom >r2 &&
+	head -c 300000 /dev/urandom >r3 &&
+	ofl-gc --set auto-gc=off &&
+	id1=$(cap r1) && id2=$(cap r2) && id3=$(cap r3) &&
+	echo "$id1 $id2 $id3" >ids &&
+	test "$(count)" = 3
+'
+read id1 id2 id3 <ids 2>/dev/null
+
+test_expect_success 'dry run removes nothing and says what would go' '
+	ofl-gc -n --all >out &&
+	grep "^would remove 3 artifacts" out &&
+	test "$(count)" = 3
+'
+
+test_expect_success '--purge removes one artifact; the others read back' '
+	ofl-gc --purge "$id2" >out &&
+	grep "^removed 1 artifact " out &&
+	test_expect_code 3 ofl-extract "$id2" >/dev/null 2>err &&
+	grep "unknown artifact" err &&
+	ofl-extract "$id1" >back1 && cmp back1 r1 &&
+	ofl-extract "$id3" >back3 && cmp back3 r3
+'
+
+test_expect_success 'shared content survives the purge of one of its artifacts' '
+	a=$(cap r1 -l twin) &&
+	ofl-gc --purge "$id1" >/dev/null &&
+	ofl-extract "$a" >back && cmp back r1 &&
+	echo "$a" >twin
+'
+
+test_expect_success 'the size budget removes the least recently used first' '
+	b=$(cap r2) && c=$(cap r1 -l fresh) &&
+	sleep 1 &&
+	ofl-extract "$b" >/dev/null &&
+	ofl-gc --max-size 700k -v >out &&
+	grep "budget" out &&
+	ofl-extract "$b" >back && cmp back r2 &&
+	test "$(count)" -le 3
+'
+
+test_expect_success 'TTL expiry' '
+	d=$(cap r3 --ttl 1s -l short) &&
+	sleep 2 &&
+	ofl-gc -v --max-size 1G >out &&
+	grep "ofl:$d	expired" out &&
+	test_expect_code 3 ofl-extract "$d" >/dev/null 2>&1
+'
+
+test_expect_success '--label and --session purge' '
+	printf "one\n" | ofl-capture -q -T 0 -l L1 >/dev/null &&
+	printf "two\n" | ofl-capture -q -T 0 -S S1 >/dev/null &&
+	ofl-gc --label L1 --max-size 1G >out && grep "^removed 1 " out &&
+	ofl-gc --session S1 --max-size 1G >out && grep "^removed 1 " out &&
+	test_expect_code 1 ofl-search -l L1 >/dev/null
+'
+
+test_expect_success 'a second gc does not run while one holds the lock' '
+	if ! command -v flock >/dev/null; then exit 0; fi
+	(flock "$OFL_STORE/gc.lock" sleep 3 &) &&
+	sleep 0.5 &&
+	ofl-gc --all >out 2>err &&
+	grep "another gc is running" err &&
+	test ! -s out
+'
+
+test_expect_success 'an artifact being written is never removed' '
+	(printf "partial\n"; sleep 2; printf "rest\n") |
+	    ofl-capture -q -T 0 >slow.out &
+	sleep 1 &&
+	ofl-gc --all --wait >/dev/null &&
+	wait &&
+	id=$(sed -n "s/^ofl:\([0-9a-z]*\).*/\1/p" slow.out) &&
+	ofl-extract "$id" >back &&
+	printf "partial\nrest\n" >expect &&
+	test_cmp expect back
+'
+
+test_expect_success '--check is clean on a healthy store' '
+	ofl-gc --check >out &&
+	grep ": 0 problems" out
+'
+
+test_expect_success '--check finds a missing content file; --repair makes it clean' '
+	id=$(cap r1 -l victim) &&
+	file=$(sqlite3 "$OFL_STORE/ofl.db" "SELECT b.file FROM blob b JOIN artifact a ON a.blob = b.id WHERE a.id = '\''$id'\''") &&
+	rm "$OFL_STORE/blobs/$file" &&
+	test_expect_code 3 ofl-gc --check >out &&
+	grep "ofl:$id: content missing" out &&
+	test_expect_code 3 ofl-extract "$id" >/dev/null 2>err &&
+	grep "content missing" err
+' 
+
+test_expect_success '--repair removes orphan files; then --check is clean' '
+	mkdir -p "$OFL_STORE/blobs/zz" &&
+	echo junk >"$OFL_STORE/blobs/zz/orphan" &&
+	touch -d "2 hours ago" "$OFL_STORE/blobs/zz/orphan" &&
+	ofl-gc --repair >out &&
+	grep "blobs/zz/orphan: file of no content row (removed)" out &&
+	test ! -e "$OFL_STORE/blobs/zz/orphan"
+'
+
+test_expect_success '--stats reports bytes kept out, by day and label' '
+	seq 1 20000 | ofl-capture >/dev/null &&
+	ofl-gc --stats >out &&
+	head -n 1 out | grep "kept out" &&
+	grep "^day " out && grep "^label " out
+'
+
+test_expect_success JQ '--json output is JSON Lines' '
+	ofl-gc --stats -j | jq -e .artifacts >/dev/null &&
+	ofl-gc -n --all -j | tail -n 1 | jq -e ".dry_run == true" >/dev/null
+'
+
+test_expect_success 'settings: set, show, reject bad ones' '
+	ofl-gc --set ttl=3d --set max-size=500M &&
+	ofl-gc --settings >out &&
+	grep "^ttl	3d	" out && grep "^max-size	500M	" out &&
+	test_expect_code 2 ofl-gc --set bogus=1 2>err &&
+	grep "unknown setting" err &&
+	test_expect_code 2 ofl-gc --set ttl=soon 2>err &&
+	test_expect_code 2 ofl-gc --older-than yesterday 2>/dev/null
+'
+
+test_expect_success 'automatic gc after a capture when over budget' '
+	ofl-gc --set auto-gc=on --set max-size=1k &&
+	touch -d "1 hour ago" "$OFL_STORE/gc.lock" &&
+	before=$(count) &&
+	seq 1 50000 | ofl-capture -q >/dev/null &&
+	i=0 && while [ $i -lt 50 ] && [ "$(count)" -ge "$before" ]; do
+		sleep 0.2; i=$((i + 1)); done &&
+	test "$(count)" -lt "$before"
+'
+
+test_expect_success 'usage errors exit 2' '
+	test_expect_code 2 ofl-gc --bogus 2>/dev/null &&
+	test_expect_code 2 ofl-gc extra 2>/dev/null &&
+	ofl-gc --help | grep "^usage: ofl-gc"
+'
+
+test_done

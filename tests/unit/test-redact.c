@@ -1,0 +1,103 @@
+/*
+ * test-redact.c: realistic fake secrets are masked with their kind;
+ * near-misses (hashes, UUIDs, base64 image data) are left alone.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ofl.h"
+#include "tap.h"
+
+static char *
+run(struct ofl_redactor *r, const char *in)
+{
+	struct ofl_buf	b;
+
+	ofl_buf_init(&b);
+	ofl_redact(r, in, strlen(in), &b);
+	return ofl_buf_str(&b);
+}
+
+static const struct {
+	const char	*in;
+	const char	*out;
+} cases[] = {
+	{ "key AKIAIOSFODNN7EXAMPLE ok",
+	  "key [redacted: aws-access-key] ok" },
+	{ "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+	  "aws_secret_access_key = [redacted: secret]" },
+	{ "token ghp_1234567890abcdefghijklmnopqrstuvwxyz done",
+	  "token [redacted: github-token] done" },
+	{ "github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz",
+	  "[redacted: github-token]" },
+	{ "export GITLAB=glpat-abcdefghij0123456789",
+	  "export GITLAB=[redacted: gitlab-token]" },
+	{ "slack xoxb-1234567890-abcdefghijklmnop",
+	  "slack [redacted: slack-token]" },
+	{ "url https://hooks.slack.com/services/T0000/B0000/XXXXXXXXXXXXXXXXXXXX",
+	  "url [redacted: slack-webhook]" },
+	{ "stripe sk_live_abcdefghijklmnop1234",
+	  "stripe [redacted: stripe-key]" },
+	{ "//registry.npmjs.org/:_authToken=npm_abcdefghijklmnopqrstuvwxyz0123456789",
+	  "//registry.npmjs.org/:_authToken=[redacted: npm-token]" },
+	{ "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+	  "Authorization: Bearer [redacted: bearer-token]" },
+	{ "jwt=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N",
+	  "jwt=[redacted: jwt]" },
+	{ "Authorization: Basic dXNlcjpwYXNzd29yZA==",
+	  "Authorization: Basic [redacted: basic-auth]" },
+	{ "postgres://admin:s3cr3tpass@db.example.com:5432/app",
+	  "postgres://admin:[redacted: url-password]@db.example.com:5432/app" },
+	{ "DB_PASSWORD=hunter2hunter2", "DB_PASSWORD=[redacted: secret]" },
+	{ "{\"password\": \"correct horse\", \"user\": \"bob\"}",
+	  "{\"password\": \"[redacted: secret]\", \"user\": \"bob\"}" },
+	{ "client_secret: 'abc123def456'",
+	  "client_secret: '[redacted: secret]'" },
+	{ "DefaultEndpointsProtocol=https;AccountName=x;AccountKey=bXlrZXlteWtleW15a2V5bXlrZXk=;EndpointSuffix=core.windows.net",
+	  "DefaultEndpointsProtocol=https;AccountName=x;AccountKey=[redacted: secret];EndpointSuffix=core.windows.net" },
+	{ "{\"private_key\": \"-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBg\\n-----END PRIVATE KEY-----\\n\", \"x\": 1}",
+	  "{\"private_key\": \"[redacted: private-key]\", \"x\": 1}" },
+	{ "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA\nabcdef\n-----END RSA PRIVATE KEY-----\nafter\n",
+	  "[redacted: private-key]\n[redacted: private-key]\n[redacted: private-key]\n-----END RSA PRIVATE KEY-----\nafter\n" },
+	{ "gcp AIzaSyA1234567890abcdefghijklmnopqrstuv",
+	  "gcp [redacted: gcp-api-key]" },
+	/* Near-misses: left alone. */
+	{ "sha256: e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+	  NULL },
+	{ "id 123e4567-e89b-12d3-a456-426614174000", NULL },
+	{ "img data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+	  NULL },
+	{ "max_tokens=4096 password_policy is strict", NULL },
+	{ "if (password == expected) {", NULL },
+	{ "http://example.com:8080/path?q=1", NULL },
+	{ "AKIAIOSFODNN7EXAMPLEX is too long", NULL },
+	{ "commit 5d41402abc4b2a76b9719d911017c592 author Bob", NULL },
+	{ "password: ${DB_PASSWORD}", NULL },
+};
+
+int
+main(void)
+{
+	struct ofl_redactor	*r;
+	char			*got;
+	size_t			 i;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		r = ofl_redactor_new();
+		got = run(r, cases[i].in);
+		is_str(got, cases[i].out != NULL ? cases[i].out : cases[i].in,
+		    "case %zu", i);
+		ofl_redactor_free(r);
+		free(got);
+	}
+	r = ofl_redactor_new();
+	got = run(r, "a\nb AKIAIOSFODNN7EXAMPLE\n\nc\n");
+	is_str(got, "a\nb [redacted: aws-access-key]\n\nc\n",
+	    "line structure kept");
+	ok(ofl_redactor_count(r) == 1, "one mask counted");
+	free(got);
+	ofl_redactor_free(r);
+	return done_testing();
+}
