@@ -25,6 +25,7 @@
 #define READ_SIZE	(128 * 1024)
 #define IDLE_FLUSH_MS	1000	/* commit a quiet stream this often */
 #define DRAIN_MS	200	/* read on this long after the command exits */
+#define SCRUB_LINE_MAX	(64 * 1024)
 
 /* One captured stream: the standard input or one command's output. */
 struct capture {
@@ -48,6 +49,7 @@ struct capture {
 	int			 offload;
 	struct ofl_meta		 meta;		/* when stored */
 	int			 stored;
+	struct ofl_buf		 line;		/* partial line when scrubbing */
 };
 
 static struct ofl_store	*store;
@@ -64,6 +66,7 @@ static struct ofl_notice_opts nopts;
 static size_t		 keep_max;
 static size_t		 tail_max = 2048;
 static volatile sig_atomic_t got_signal;
+static struct ofl_redactor *scrubber;	/* store setting scrub=on */
 
 static OFL_DEAD void	usage(int);
 static void		on_signal(int);
@@ -71,6 +74,7 @@ static int64_t		mono_ms(void);
 static void		capture_init(struct capture *, const char *);
 static void		capture_data(struct capture *, const char *, size_t);
 static void		capture_finish(struct capture *, int);
+static void		scrub(struct capture *, const char *, size_t, int);
 static int		spawn(struct capture *, char *const []);
 static void		run_loop(struct capture *, size_t, int);
 static void		emit(struct capture *, struct ofl_buf *, int);
@@ -305,10 +309,52 @@ capture_data(struct capture *c, const char *p, size_t n)
 		c->tail_len = c->tail_len + n > tail_max ? tail_max :
 		    c->tail_len + n;
 	}
-	if (c->w != NULL && ofl_writer_write(c->w, p, n) == -1) {
+	if (c->w == NULL)
+		return;
+	if (scrubber != NULL) {
+		scrub(c, p, n, 0);
+		return;
+	}
+	if (ofl_writer_write(c->w, p, n) == -1) {
 		snprintf(c->werr, sizeof c->werr, "%s", ofl_errmsg());
 		capture_finish(c, 1);
 	}
+}
+
+/*
+ * With scrub=on, secrets are masked before they reach the store: whole
+ * lines go through the redactor; a line longer than SCRUB_LINE_MAX is
+ * masked in pieces.
+ */
+static void
+scrub(struct capture *c, const char *p, size_t n, int last)
+{
+	struct ofl_buf	 out;
+	const char	*nl, *end = p + n;
+
+	ofl_buf_init(&out);
+	while (p < end) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL) {
+			ofl_buf_add(&c->line, p, (size_t)(end - p));
+			break;
+		}
+		ofl_buf_add(&c->line, p, (size_t)(nl - p));
+		ofl_redact_line(scrubber, c->line.data, c->line.len, &out);
+		ofl_buf_addc(&out, '\n');
+		ofl_buf_reset(&c->line);
+		p = nl + 1;
+	}
+	if (c->line.len > SCRUB_LINE_MAX || (last && c->line.len > 0)) {
+		ofl_redact_line(scrubber, c->line.data, c->line.len, &out);
+		ofl_buf_reset(&c->line);
+	}
+	if (out.len > 0 && ofl_writer_write(c->w, out.data, out.len) == -1) {
+		snprintf(c->werr, sizeof c->werr, "%s", ofl_errmsg());
+		ofl_buf_free(&out);
+		capture_finish(c, 1);
+		return;
+	}
+	ofl_buf_free(&out);
 }
 
 /* Finish storing; on failure keep what was committed, marked incomplete. */
@@ -319,6 +365,11 @@ capture_finish(struct capture *c, int incomplete)
 
 	if (c->w == NULL)
 		return;
+	if (scrubber != NULL && c->line.len > 0) {
+		scrub(c, "", 0, 1);
+		if (c->w == NULL)
+			return;
+	}
 	memset(&fin, 0, sizeof fin);
 	fin.incomplete = incomplete || c->werr[0] != '\0';
 	fin.has_exit = c->has_exit;
@@ -720,6 +771,12 @@ main(int argc, char *argv[])
 	if ((store = ofl_store_open(opt_store, OFL_RDWR)) == NULL) {
 		snprintf(store_err, sizeof store_err, "%s", ofl_errmsg());
 		warnx("%s", store_err);
+	} else {
+		char	*scrub_on = ofl_setting_get(store, "scrub");
+
+		if (scrub_on != NULL && strcmp(scrub_on, "on") == 0)
+			scrubber = ofl_redactor_new();
+		free(scrub_on);
 	}
 
 	n = nexec > 0 ? nexec : 1;
@@ -804,6 +861,16 @@ main(int argc, char *argv[])
 	ofl_buf_free(&out);
 	auto_gc();
 	ofl_store_close(store);
+	for (i = 0; i < n; i++) {
+		ofl_buf_free(&cs[i].keep);
+		ofl_buf_free(&cs[i].line);
+		ofl_meta_free(&cs[i].meta);
+		free(cs[i].tail);
+	}
+	free(cs);
+	free(execs);
+	free(joined);
+	ofl_redactor_free(scrubber);
 
 	if (nexec == 0 && argc == 0) {
 		if (got_signal)

@@ -362,10 +362,16 @@ main(int argc, char *argv[])
 			printf("%s: %d problem%s%s\n", ofl_store_path(st), n,
 			    n == 1 ? "" : "s", repair && n > 0 ? " (repaired "
 			    "what could be)" : "");
-		else
-			printf("{\"store\":\"%s\",\"problems\":%d,"
-			    "\"repair\":%s}\n", ofl_store_path(st), n, repair ?
-			    "true" : "false");
+		else {
+			ofl_buf_init(&b);
+			ofl_buf_adds(&b, "{\"store\":");
+			ofl_buf_add_json_str(&b, ofl_store_path(st),
+			    strlen(ofl_store_path(st)));
+			ofl_buf_addf(&b, ",\"problems\":%d,\"repair\":%s}\n", n,
+			    repair ? "true" : "false");
+			fwrite(b.data, 1, b.len, stdout);
+			ofl_buf_free(&b);
+		}
 		rv = n > 0 && !repair ? OFL_EXIT_FAIL : 0;
 		goto out;
 	}

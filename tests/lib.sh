@@ -43,7 +43,8 @@ test_expect_success() {
 		shift
 	fi
 	test_count=$((test_count + 1))
-	if (eval "$2") >"$TEST_DIR/.log" 2>&1; then
+	if (test -n "${OFL_TEST_TRACE:-}" && set -x; eval "$2") \
+	    >"$TEST_DIR/.log" 2>&1 </dev/null; then
 		echo "ok $test_count - $1"
 	else
 		test_failed=$((test_failed + 1))

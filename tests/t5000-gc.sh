@@ -82,6 +82,7 @@ test_expect_success 'a second gc does not run while one holds the lock' '
 '
 
 test_expect_success 'an artifact being written is never removed' '
+	ofl-gc --wait -n >/dev/null &&
 	(printf "partial\n"; sleep 2; printf "rest\n") |
 	    ofl-capture -q -T 0 >slow.out &
 	sleep 1 &&
@@ -105,8 +106,14 @@ test_expect_success '--check finds a missing content file; --repair makes it cle
 	test_expect_code 3 ofl-gc --check >out &&
 	grep "ofl:$id: content missing" out &&
 	test_expect_code 3 ofl-extract "$id" >/dev/null 2>err &&
-	grep "content missing" err
-' 
+	grep "content missing" err &&
+	ofl-gc --repair >out &&
+	grep "ofl:$id: content missing.*(artifact removed)" out &&
+	ofl-gc --check >out &&
+	grep ": 0 problems" out &&
+	test_expect_code 3 ofl-extract "$id" >/dev/null 2>err &&
+	grep "unknown artifact" err
+'
 
 test_expect_success '--repair removes orphan files; then --check is clean' '
 	mkdir -p "$OFL_STORE/blobs/zz" &&

@@ -76,15 +76,19 @@ ofl_buf_addf(struct ofl_buf *b, const char *fmt, ...)
 	va_list	ap;
 	int	n;
 
+	/* Try in the room there is, then grow once if it was not enough. */
+	buf_grow(b, 128);
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	n = vsnprintf(b->data + b->len, b->cap - b->len, fmt, ap);
 	va_end(ap);
-	if (n <= 0)
+	if (n < 0)
 		return;
-	buf_grow(b, (size_t)n);
-	va_start(ap, fmt);
-	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
+	if ((size_t)n >= b->cap - b->len) {
+		buf_grow(b, (size_t)n);
+		va_start(ap, fmt);
+		vsnprintf(b->data + b->len, b->cap - b->len, fmt, ap);
+		va_end(ap);
+	}
 	b->len += (size_t)n;
 }
 

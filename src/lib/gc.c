@@ -37,6 +37,8 @@ static const struct {
 	{ "max-size", DEFAULT_MAXSIZE, "size budget of the store" },
 	{ "auto-gc", "on", "captures start a gc when the store is over "
 	    "budget" },
+	{ "redact", "on", "mask secrets in what ofl prints" },
+	{ "scrub", "off", "mask secrets before they are stored" },
 	{ NULL, NULL, NULL }
 };
 
@@ -62,7 +64,7 @@ ofl_setting_valid(const char *key, const char *value)
 			break;
 	if (settings[i].key == NULL) {
 		ofl_seterr(OFL_EXIT_USAGE, "%s: unknown setting (ttl, max-size,"
-		    " auto-gc)", key);
+		    " auto-gc, redact, scrub)", key);
 		return -1;
 	}
 	if (strcmp(key, "ttl") == 0)
@@ -178,6 +180,27 @@ gc_remove(struct ofl_store *st, const char *id, int64_t started,
 	int64_t		 created = 0;
 
 	*freed = 0;
+	/*
+	 * The index reads a blob's text through one of its artifacts to
+	 * remove it, so drop it first, while this artifact is there, if
+	 * nothing else shares the blob.  Should another artifact take the
+	 * blob meanwhile, its next search indexes it again.
+	 */
+	if (sqlite3_prepare_v2(db, "SELECT a.blob, (SELECT count(*) FROM"
+	    " artifact o WHERE o.blob = a.blob) FROM artifact a WHERE"
+	    " a.id = ?1 AND a.state = 1", -1, &stmt, NULL) != SQLITE_OK)
+		return gc_fail(st, "remove");
+	sqlite3_bind_text(stmt, 1, id, -1, SQLITE_STATIC);
+	if (sqlite3_step(stmt) == SQLITE_ROW) {
+		blob = sqlite3_column_int64(stmt, 0);
+		refs = sqlite3_column_int(stmt, 1);
+	}
+	sqlite3_finalize(stmt);
+	stmt = NULL;
+	if (blob != -1 && refs == 1 && ofl_index_drop(st, blob) == -1)
+		return -1;
+	blob = -1;
+	refs = 0;
 	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
 		return gc_fail(st, "begin");
 	if (sqlite3_prepare_v2(db, "SELECT a.blob, a.state, a.created,"
@@ -218,8 +241,6 @@ gc_remove(struct ofl_store *st, const char *id, int64_t started,
 	sqlite3_finalize(stmt);
 	stmt = NULL;
 	if (refs == 0) {
-		if (ofl_index_drop(st, blob) == -1)
-			goto fail_keep;
 		if (sqlite3_prepare_v2(db, "DELETE FROM frame WHERE blob = ?1",
 		    -1, &stmt, NULL) != SQLITE_OK)
 			goto fail;
@@ -254,7 +275,6 @@ gc_remove(struct ofl_store *st, const char *id, int64_t started,
 	return 1;
 fail:
 	gc_fail(st, "remove");
-fail_keep:
 	sqlite3_finalize(stmt);
 	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 	free(file);
@@ -366,7 +386,7 @@ ofl_gc_run(struct ofl_store *st, const struct ofl_gc_opts *o,
 			freed = m.stored;
 		} else if ((r = gc_remove(st, c[i].id, now, &freed)) == -1) {
 			if (cb != NULL)
-				cb(&m, ofl_errmsg(), arg);
+				cb(NULL, ofl_errmsg(), arg);
 			rep->errors++;
 			ofl_meta_free(&m);
 			continue;
@@ -414,6 +434,8 @@ ofl_gc_run(struct ofl_store *st, const struct ofl_gc_opts *o,
 				freed = m.stored;
 			} else if ((r = gc_remove(st, ids[i], now,
 			    &freed)) == -1) {
+				if (cb != NULL)
+					cb(NULL, ofl_errmsg(), arg);
 				rep->errors++;
 				ofl_meta_free(&m);
 				continue;
@@ -516,6 +538,59 @@ busy_file(const char *dir, const char *name)
 	return busy;
 }
 
+/*
+ * Repair: an artifact whose content file is gone is lost already; remove
+ * every artifact sharing that content, so that the store is consistent.
+ */
+static int
+missing_content(struct ofl_store *st, const char *id)
+{
+	sqlite3		*db = ofl_store_db(st);
+	sqlite3_stmt	*stmt;
+	struct ofl_buf	 path;
+	struct stat	 sb;
+	int64_t		 blob = -1;
+	int		 gone = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT b.id, b.file FROM artifact a JOIN"
+	    " blob b ON b.id = a.blob WHERE a.id = ?1", -1, &stmt,
+	    NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_text(stmt, 1, id, -1, SQLITE_STATIC);
+	ofl_buf_init(&path);
+	if (sqlite3_step(stmt) == SQLITE_ROW) {
+		blob = sqlite3_column_int64(stmt, 0);
+		ofl_buf_addf(&path, "%s/blobs/%s", ofl_store_path(st),
+		    (const char *)sqlite3_column_text(stmt, 1));
+		gone = stat(ofl_buf_str(&path), &sb) == -1 && errno == ENOENT;
+	}
+	sqlite3_finalize(stmt);
+	ofl_buf_free(&path);
+	if (!gone)
+		return 0;
+	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+		return 0;
+	if (sqlite3_prepare_v2(db, "DELETE FROM artifact WHERE blob = ?1;", -1,
+	    &stmt, NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(stmt, 1, blob);
+		sqlite3_step(stmt);
+		sqlite3_finalize(stmt);
+	}
+	if (sqlite3_prepare_v2(db, "DELETE FROM frame WHERE blob = ?1;", -1,
+	    &stmt, NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(stmt, 1, blob);
+		sqlite3_step(stmt);
+		sqlite3_finalize(stmt);
+	}
+	if (sqlite3_prepare_v2(db, "DELETE FROM blob WHERE id = ?1;", -1,
+	    &stmt, NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(stmt, 1, blob);
+		sqlite3_step(stmt);
+		sqlite3_finalize(stmt);
+	}
+	return sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK;
+}
+
 int
 ofl_gc_check(struct ofl_store *st, int repair,
     int (*cb)(const char *, void *), void *arg)
@@ -616,8 +691,9 @@ ofl_gc_check(struct ofl_store *st, int repair,
 			if (sqlite3_column_int(stmt, 2) != OFL_STATE_COMPLETE)
 				continue;
 			if ((r = ofl_reader_open(st, id)) == NULL) {
-				problem(cb, arg, &n, "ofl:%s: %s", id,
-				    ofl_errmsg());
+				problem(cb, arg, &n, "ofl:%s%s", ofl_errmsg(),
+				    repair && missing_content(st, id) ?
+				    " (artifact removed)" : "");
 				continue;
 			}
 			ofl_hash_init(&h);
@@ -625,8 +701,7 @@ ofl_gc_check(struct ofl_store *st, int repair,
 				ofl_hash_update(&h, buf, (size_t)k);
 			ofl_reader_close(r);
 			if (k == -1) {
-				problem(cb, arg, &n, "ofl:%s: %s", id,
-				    ofl_errmsg());
+				problem(cb, arg, &n, "ofl:%s", ofl_errmsg());
 				continue;
 			}
 			ofl_hash_final_hex(&h, got);

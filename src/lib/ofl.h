@@ -375,10 +375,13 @@ int	ofl_index_artifact(struct ofl_store *, const char *,
 int	ofl_index_state(struct ofl_store *, int64_t);
 /* Remove a blob's chunks from the index; call it before the blob goes. */
 int	ofl_index_drop(struct ofl_store *, int64_t);
+/* Check the index; appends what is wrong, returns the count or -1. */
+int	ofl_index_check(struct ofl_store *, struct ofl_buf *);
 /*
  * For the notice: appends "  xN  SIGNATURE  (line L)" lines for the most
- * frequent error lines (numbers, hex and ids masked as <*>), then one line
- * "terms: a b c" of distinctive words.  Indexes the artifact first.
+ * frequent error lines of a log or text (numbers, hex and ids masked as
+ * <*>), then one line "terms: a b c" of distinctive words (rare in the
+ * rest of the index when the artifact is indexed).  Does not index.
  */
 int	ofl_index_suggest(struct ofl_store *, const char *, struct ofl_buf *);
 /*
@@ -406,6 +409,7 @@ struct ofl_search_opts {
 	const char		*query;
 	int			 fts;		/* query is raw FTS5 syntax */
 	int			 json;		/* JSON Lines */
+	int			 quiet;		/* references only */
 	size_t			 budget;	/* bytes of output, 0: default */
 	int			 limit;		/* hits, 0: default */
 	struct ofl_filter	 filter;	/* scope without IDs */
@@ -537,5 +541,145 @@ void	 ofl_redact(struct ofl_redactor *, const char *, size_t,
 	    struct ofl_buf *);
 /* 0 when the environment says OFL_REDACT=off. */
 int	 ofl_redact_wanted(void);
+
+/*
+ * mcp.c: what ofl-mcp does without I/O: the tools it adds, their argument
+ * vectors, the measure of a tools/call result and its offloading.  These
+ * take libjq's jv values: include <jv.h> before ofl.h to see them.
+ */
+#define OFL_MCP_NTOOLS	4
+enum ofl_mcp_tool {
+	OFL_MCP_SEARCH = 0,	/* ofl_search: ofl-search */
+	OFL_MCP_EXTRACT,	/* ofl_extract: ofl-extract */
+	OFL_MCP_SCHEMA,		/* ofl_schema: ofl-schema */
+	OFL_MCP_LIST		/* ofl_list: ofl-search with no query */
+};
+/* Why a result is offloaded. */
+#define OFL_MCP_WHY_SIZE	0	/* over the threshold */
+#define OFL_MCP_WHY_COMBINED	1	/* calls in flight together */
+#define OFL_MCP_WHY_BINARY	2	/* only binary items over the limit */
+/* One tools/call as the artifact records it. */
+struct ofl_mcp_call {
+	const char	*server;	/* label: SERVER/TOOL */
+	const char	*tool;
+	const char	*arguments;	/* JSON text, may be NULL */
+	const char	*session;
+	const char	*cwd;
+	int64_t		 expires;	/* ms since the epoch, 0: never */
+	int64_t		 duration_ms;
+	int		 has_status;
+	int		 status;	/* 1 for isError results */
+	uint64_t	 threshold;	/* tokens */
+	uint64_t	 combined;	/* tokens */
+	uint64_t	 max_binary;	/* bytes of base64 data */
+	const struct ofl_notice_opts *nopts;
+	const char *const *names;	/* the added tools' names, or NULL */
+};
+/* "ofl_search" ... for tool i, NULL past the end. */
+const char	*ofl_mcp_tool_base(int);
+void		 ofl_mcp_argv_free(char **);
+#ifdef JV_H
+/* The tools/list entry of tool i under the given name. */
+jv		 ofl_mcp_tool_def(int, const char *);
+/*
+ * The argument vector that runs tool i (from bindir, or PATH if NULL)
+ * with the call's arguments (consumed); maxbytes > 0 bounds ofl-extract.
+ * NULL with OFL_EXIT_USAGE when an argument is wrong.
+ */
+char		**ofl_mcp_tool_argv(int, jv, const char *, long long);
+/* Bytes of text in a result (text items, embedded text resources,
+ * structuredContent, whichever is larger), and its largest binary item. */
+uint64_t	 ofl_mcp_result_bytes(jv);
+uint64_t	 ofl_mcp_result_binary(jv);
+/*
+ * Store the text of a result (consumed) and put a result carrying the
+ * notice in *out; binary items over the limit are stored on their own.
+ * meta (may be NULL) gets the artifact.  Returns 1, or -1 when storing
+ * failed (*out then says so with a safe preview, never the raw text).
+ */
+int		 ofl_mcp_offload(struct ofl_store *, jv,
+		    const struct ofl_mcp_call *, int, jv *, struct ofl_meta *);
+#endif
+/* Store bytes as an artifact of the call (a message cut short). */
+int		 ofl_mcp_store_raw(struct ofl_store *,
+		    const struct ofl_mcp_call *, const void *, size_t, int,
+		    struct ofl_meta *);
+
+/*
+ * chunk.c, more.  ofl_chunk_artifact() calls cb for each chunk in order;
+ * title, text and member are valid during the call only (title is also
+ * NUL-terminated).  cb returns 0 to go on; a non-zero value stops the
+ * chunking and is returned.  Otherwise 0, or -1 with ofl_errmsg().
+ * Limits on archives against decompression bombs: decompressed bytes in
+ * all and members (0: the default, 1 GiB and 100,000).
+ */
+void	ofl_chunk_limits(uint64_t, uint64_t);
+
+/*
+ * extract.c: exact evidence from one artifact (ofl-extract): the content
+ * whole, line and byte spans, lines matching a regular expression with
+ * context, error blocks, an archive member, the results of a jq filter.
+ * Output goes to out, cut to max_bytes; every cut is marked on a line of
+ * its own with what was left out and the command that prints it.
+ */
+#define OFL_EXTRACT_BUDGET	4000	/* default --max-bytes */
+enum ofl_span_unit {
+	OFL_SPAN_LINES,			/* 1-based */
+	OFL_SPAN_BYTES			/* 0-based */
+};
+enum ofl_span_form {
+	OFL_SPAN_RANGE,			/* A-B, or A alone */
+	OFL_SPAN_COUNT,			/* A+N: N from A */
+	OFL_SPAN_LAST,			/* -N: the last N */
+	OFL_SPAN_FROM			/* A-: A to the end */
+};
+struct ofl_span {
+	int		 unit;
+	int		 form;
+	uint64_t	 a;
+	uint64_t	 b;		/* B, or N */
+};
+/* Parse a span; -1 with OFL_EXIT_USAGE if it is malformed. */
+int	ofl_span_parse(const char *, int, struct ofl_span *);
+
+enum ofl_extract_mode {
+	OFL_EXTRACT_RAW = 0,		/* the content whole, or the spans */
+	OFL_EXTRACT_REGEX,
+	OFL_EXTRACT_ERRORS,
+	OFL_EXTRACT_JQ
+};
+struct ofl_jq_arg {
+	const char	*name;
+	const char	*value;
+	int		 json;		/* --argjson */
+};
+struct ofl_extract {
+	int			 mode;
+	const struct ofl_span	*spans;	/* RAW: what; others: scope */
+	size_t			 nspans;
+	const char		*member;	/* archive member, or NULL */
+	const char		*regex;		/* POSIX ERE */
+	int			 icase;
+	unsigned		 context;
+	const char		*filter;	/* jq */
+	int			 raw;		/* -r */
+	int			 compact;	/* -c */
+	const struct ofl_jq_arg	*args;
+	size_t			 nargs;
+	uint64_t		 skip;		/* results or blocks */
+	uint64_t		 limit;		/* 0: all */
+	uint64_t		 max_bytes;	/* budget, 0: none */
+	int			 json;		/* JSON Lines */
+	const char		*store_arg;	/* -s as given, for marks */
+	FILE			*out;
+	void			(*warn)(void *, const char *);
+	void			*warn_arg;
+};
+void	ofl_extract_init(struct ofl_extract *);
+/* Check the regex, filter and arguments before any input is read. */
+int	ofl_extract_check(const struct ofl_extract *);
+/* 0 printed something, 1 nothing in range or matched, -1 error. */
+int	ofl_extract(struct ofl_store *, const char *,
+	    const struct ofl_extract *);
 
 #endif /* OFL_H */

@@ -1,0 +1,2923 @@
+/*
+ * chunk.c: split an artifact into the units a reader needs, by kind, for
+ * the full-text index.
+ *
+ * Every chunker streams: it reads through a source (the artifact's reader
+ * or an archive member) and keeps no more than a window of a few
+ * kilobytes, or HARD_MAX bytes at worst, before it calls back with each
+ * chunk in order.  Ranges are exact: [byte_start, byte_end) are the raw
+ * bytes a chunk stands for, and line_start and line_end are the 1-based
+ * lines that hold its first and its last byte.  A line ends with "\n",
+ * so a CRLF line is one line and a bare CR is no break, as the store
+ * counts them.  Only a line longer than LINE_CAP can be shared by two
+ * chunks (it is cut into pieces); otherwise the chunks of a line-based
+ * kind cover the artifact without gaps or overlaps.
+ *
+ * Titles, by kind:
+ *	markdown	heading path, "Install > From source > Debian"
+ *	html		heading path; before the first heading, <title>
+ *	json		a jq filter: ".items[17].status"; ".items[3:8]" for
+ *			elements 3 to 7 (a slice, the end excluded); or
+ *			".metadata | {name, namespace}" for a group of
+ *			members of one object ("to_entries[i:j]" when the
+ *			keys would make it too long)
+ *	ndjson		"line 12" or "lines 12-15"
+ *	csv, tsv	"rows 1-40": data rows, the header being row 0; the
+ *			text starts with the header line, the ranges do not
+ *	diff		"path/to/file @@ -12,7 +12,9 @@ func name"
+ *	log, text	the headline of the first stack trace, traceback or
+ *			panic in the window ("ValueError: bad input"),
+ *			timestamps stripped; empty when there is none.
+ *			Titles weigh more than bodies in ranking: the first
+ *			line of an arbitrary window would only add noise,
+ *			while a crash's own message is what people look for.
+ *	binary, empty	no chunks: strings of a binary are noise, and line
+ *			numbers mean nothing there.
+ * A part of a section or hunk too long for one chunk keeps its title.
+ *
+ * Archives and compressed streams are read with libarchive, straight from
+ * the reader (nothing touches the disk); each regular member is chunked by
+ * its own kind, with ranges relative to the member and chunk.member set
+ * to its path (for a single compressed stream, the name its header keeps,
+ * else "data", as libarchive names it; "outer.tar/inner.log" one level
+ * down).  The decompressed total and the number of members are capped
+ * against decompression bombs: hitting a cap is an error.  A damaged or
+ * truncated archive is not: what could be read is chunked.
+ */
+#include "config.h"
+
+#include <sys/types.h>
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ofl.h"
+#include "banned.h"
+
+#define READ_SIZE	(64 * 1024)	/* bytes asked of a source at once */
+#define LINE_CAP	(64 * 1024)	/* a longer line comes in pieces */
+#define HEAD_SIZE	(64 * 1024)	/* what kind detection sees */
+#define TITLE_MAX	256		/* bytes of a heading or headline */
+
+#define TEXT_TARGET	2048		/* a log or text window: bytes */
+#define TEXT_LINES	40		/* ... or lines */
+#define SOFT_MAX	(16 * 1024)	/* split a block only at a sub-block */
+#define HARD_MAX	(256 * 1024)	/* split anything, whatever it is */
+#define MD_SPLIT	4096		/* split a section at a paragraph */
+#define DIFF_SPLIT	8192		/* split a hunk at a line */
+#define CSV_TARGET	2048
+#define CSV_ROWS	50
+#define CSV_RECORD_MAX	(64 * 1024)	/* an unbalanced quote ends here */
+#define JSON_TARGET	2048		/* descend into anything larger */
+#define JSON_DEPTH	128		/* deeper containers stay whole */
+#define JSON_KEYS_MAX	120		/* keys in a title, else to_entries */
+#define PART_SPLIT	8192		/* a leaf above this is cut ... */
+#define PART_SIZE	4096		/* ... into parts of about this */
+#define HTML_SPLIT	4096
+#define ARCHIVE_DEPTH	2		/* archives inside archives */
+
+#define ARCHIVE_MAX_BYTES	((uint64_t)1 << 30)
+#define ARCHIVE_MAX_MEMBERS	100000
+
+#define HAS(p, n, s)	((n) >= sizeof(s) - 1 &&			\
+			    memcmp((p), (s), sizeof(s) - 1) == 0)
+
+/* Where bytes come from: optional bytes to replay, then a read function. */
+struct src {
+	ssize_t		(*read)(void *, void *, size_t);
+	void		*arg;
+	const char	*pre;
+	size_t		 prelen;
+};
+
+/* One call of ofl_chunk_artifact(). */
+struct ck {
+	int		(*cb)(const struct ofl_chunk *, void *);
+	void		*arg;
+	const char	*member;
+	int		 rv;		/* what cb returned when it stopped */
+	int		 bomb;		/* an archive limit was hit */
+	int		 ioerr;		/* the artifact could not be read */
+	int		 damaged;	/* a member could not be decoded */
+	int		 depth;		/* archive nesting */
+	uint64_t	 total;		/* decompressed bytes of members */
+	uint64_t	 members;
+};
+
+/* Lines (or pieces of long lines) of a source. */
+struct lineit {
+	struct src	*src;
+	char		*buf;
+	size_t		 pos;
+	size_t		 len;
+	size_t		 scan;		/* no newline in buf[pos, scan) */
+	uint64_t	 off;		/* offset of buf[pos] */
+	uint64_t	 lineno;	/* line of buf[pos] */
+	int		 midline;	/* buf[pos] is not a line's start */
+	int		 eof;
+};
+
+struct line {
+	const char	*p;
+	size_t		 len;
+	uint64_t	 off;
+	uint64_t	 lineno;
+	int		 first;		/* starts a line */
+	int		 eol;		/* ends with a newline */
+};
+
+/* Consecutive lines on their way to become a chunk. */
+struct win {
+	struct ofl_buf	 text;
+	size_t		 hdr;		/* text before the raw bytes (CSV) */
+	uint64_t	 bstart;
+	uint64_t	 lstart;
+	uint64_t	 lend;
+	uint64_t	 prevlend;	/* lend before the last line */
+	size_t		 nlines;
+	size_t		 last;		/* where the last line starts */
+};
+
+/* Heading paths (Markdown, HTML). */
+struct heads {
+	char		 t[6][TITLE_MAX];
+	size_t		 len[6];
+	int		 has[6];
+};
+
+struct logst;
+struct md;
+struct diff;
+struct html;
+struct jlevel;
+struct jck;
+
+static uint64_t	chunk_max_bytes = ARCHIVE_MAX_BYTES;
+static uint64_t	chunk_max_members = ARCHIVE_MAX_MEMBERS;
+
+static ssize_t	 src_read(struct src *, void *, size_t);
+static ssize_t	 reader_read(void *, void *, size_t);
+static ssize_t	 chain_read(void *, void *, size_t);
+static int	 emit(struct ck *, const char *, size_t, const char *, size_t,
+		    uint64_t, uint64_t, uint64_t, uint64_t);
+static int	 emit_parts(struct ck *, const char *, size_t, const char *,
+		    size_t, uint64_t, uint64_t);
+static size_t	 count_nl(const char *, size_t);
+static size_t	 utf8_cut(const char *, size_t);
+static size_t	 body_len(const char *, size_t);
+static size_t	 ws_len(const char *, size_t);
+static int	 is_blank(const char *, size_t);
+static void	 lineit_init(struct lineit *, struct src *, uint64_t, uint64_t,
+		    int);
+static void	 lineit_free(struct lineit *);
+static int	 lineit_next(struct lineit *, struct line *);
+static void	 win_init(struct win *);
+static void	 win_free(struct win *);
+static void	 win_add(struct win *, const struct line *);
+static size_t	 win_raw(const struct win *);
+static int	 win_emit(struct ck *, struct win *, const char *, size_t);
+static int	 win_emit_last(struct ck *, struct win *, const char *,
+		    size_t);
+static void	 heads_set(struct heads *, int, const char *, size_t);
+static void	 heads_path(const struct heads *, struct ofl_buf *);
+static size_t	 stamp_len(const char *, size_t);
+static void	 set_headline(struct ofl_buf *, const char *, size_t, size_t);
+static int	 log_class(struct logst *, const char *, size_t);
+static int	 chunk_lines(struct ck *, struct src *, uint64_t, uint64_t,
+		    int);
+static int	 chunk_markdown(struct ck *, struct src *);
+static int	 chunk_ndjson(struct ck *, struct src *);
+static int	 chunk_csv(struct ck *, struct src *, int);
+static int	 chunk_diff(struct ck *, struct src *);
+static int	 chunk_html(struct ck *, struct src *);
+static int	 chunk_json(struct ck *, struct src *);
+static int	 chunk_archive(struct ck *, struct src *, struct ofl_reader *);
+static int	 chunk_src(struct ck *, struct src *, int, struct ofl_reader *);
+static int	 java_frame(const char *, size_t);
+static int	 go_goroutine(const char *, size_t);
+static int	 go_frame(const char *, size_t);
+static int	 rust_panic(const char *, size_t);
+static int	 san_header(const char *, size_t);
+static int	 hash_frame(const char *, size_t, int);
+static int	 ws_at(const char *, size_t, size_t);
+static int	 md_atx(const char *, size_t, const char **, size_t *);
+static int	 md_fence(const char *, size_t, size_t *);
+static int	 md_fence_close(const struct md *, const char *, size_t);
+static int	 md_setext(const char *, size_t);
+static int	 md_para_line(const char *, size_t);
+static int	 md_emit(struct ck *, struct md *);
+static void	 md_heading(struct md *, int, const char *, size_t);
+static int	 ndjson_emit(struct ck *, struct win *, struct ofl_buf *);
+static int	 csv_emit(struct ck *, struct win *, struct ofl_buf *, uint64_t,
+		    uint64_t);
+static int	 diff_flush(struct ck *, struct diff *);
+static void	 diff_path(struct diff *, const char *, size_t);
+static void	 diff_gitpath(struct diff *, const char *, size_t);
+static int	 diff_counts(const char *, size_t, long *, long *);
+static void	 html_char(struct html *, int);
+static size_t	 utf8_put(char *, unsigned);
+static void	 html_cp(struct html *, unsigned);
+static long	 html_entity_cp(const char *);
+static int	 html_entity(struct html *);
+static void	 html_title_entities(struct ofl_buf *);
+static void	 html_block(struct html *);
+static int	 html_part(struct html *, uint64_t, uint64_t, uint64_t);
+static int	 html_isblock(const char *);
+static int	 html_tag(struct html *);
+static int	 html_byte(struct html *, int);
+static uint64_t	 json_line(struct jck *, uint64_t);
+static uint64_t	 json_mstart(struct jck *, const struct jlevel *, uint64_t);
+static int	 jq_ident(const char *, size_t);
+static void	 jq_key(struct ofl_buf *, const char *, size_t);
+static int	 json_emit(struct jck *, const char *, size_t, uint64_t,
+		    uint64_t, uint64_t);
+static int	 json_flush(struct jck *, struct jlevel *);
+static int	 json_descend(struct jck *, uint64_t);
+static int	 json_add(struct jck *, struct jlevel *, uint64_t, uint64_t,
+		    const char *, size_t, uint64_t);
+static int	 json_begin(struct jck *, struct ofl_json *,
+		    const struct ofl_json_event *);
+static int	 json_end(struct jck *, const struct ofl_json_event *);
+static int	 json_scalar(struct jck *, struct ofl_json *,
+		    const struct ofl_json_event *);
+static int	 json_event(struct ofl_json *, const struct ofl_json_event *,
+		    void *);
+static void	 json_trim(struct jck *);
+static int	 json_fallback(struct jck *, struct src *);
+static la_ssize_t	 arc_read(struct archive *, void *, const void **);
+static la_int64_t	 arc_seek(struct archive *, void *, la_int64_t, int);
+static ssize_t	 member_read(void *, void *, size_t);
+static int	 chunk_member(struct ck *, struct archive *, const char *);
+
+/*
+ * Sources.
+ */
+
+static ssize_t
+src_read(struct src *s, void *buf, size_t n)
+{
+	size_t	m;
+
+	if (s->prelen > 0) {
+		m = n < s->prelen ? n : s->prelen;
+		memcpy(buf, s->pre, m);
+		s->pre += m;
+		s->prelen -= m;
+		return (ssize_t)m;
+	}
+	if (s->read == NULL)
+		return 0;
+	return s->read(s->arg, buf, n);
+}
+
+static ssize_t
+reader_read(void *arg, void *buf, size_t n)
+{
+	return ofl_reader_read(arg, buf, n);
+}
+
+/* A source that reads another source (after its own replay). */
+static ssize_t
+chain_read(void *arg, void *buf, size_t n)
+{
+	return src_read(arg, buf, n);
+}
+
+/*
+ * Emitting.  Returns 0 to go on, 1 when the callback said stop.
+ */
+
+static int
+emit(struct ck *ck, const char *title, size_t tlen, const char *text,
+    size_t len, uint64_t bstart, uint64_t bend, uint64_t lstart,
+    uint64_t lend)
+{
+	struct ofl_chunk	c;
+	int			rv;
+
+	c.member = ck->member;
+	c.title = title != NULL && tlen > 0 ? title : "";
+	c.title_len = title != NULL ? tlen : 0;
+	c.text = text != NULL ? text : "";
+	c.len = len;
+	c.byte_start = bstart;
+	c.byte_end = bend;
+	c.line_start = lstart;
+	c.line_end = lend < lstart ? lstart : lend;
+	if ((rv = ck->cb(&c, ck->arg)) != 0) {
+		ck->rv = rv;
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * Emit raw bytes that start on line lstart, cut into parts of about
+ * PART_SIZE (at most 1.5 times that) when longer than PART_SPLIT: at a
+ * newline or a space if one is near, never inside a UTF-8 sequence.
+ */
+static int
+emit_parts(struct ck *ck, const char *title, size_t tlen, const char *text,
+    size_t len, uint64_t bstart, uint64_t lstart)
+{
+	size_t	n, i, nl;
+	int	cut = len > PART_SPLIT;
+
+	while (len > 0) {
+		n = len;
+		if (cut && len > PART_SIZE + PART_SIZE / 2) {
+			n = PART_SIZE;
+			for (i = n; i > n - 512; i--)
+				if (text[i - 1] == '\n')
+					break;
+			if (i == n - 512)
+				for (i = n; i > n - 512; i--)
+					if (text[i - 1] == ' ')
+						break;
+			n = i > n - 512 ? i : utf8_cut(text, n);
+		}
+		nl = count_nl(text, n - 1);
+		if (emit(ck, title, tlen, text, n, bstart, bstart + n, lstart,
+		    lstart + nl))
+			return 1;
+		lstart += nl + (text[n - 1] == '\n');
+		text += n;
+		len -= n;
+		bstart += n;
+	}
+	return 0;
+}
+
+static size_t
+count_nl(const char *p, size_t n)
+{
+	const char	*e = p + n, *q;
+	size_t		 c = 0;
+
+	while (p < e && (q = memchr(p, '\n', (size_t)(e - p))) != NULL) {
+		c++;
+		p = q + 1;
+	}
+	return c;
+}
+
+/* The largest length <= n that does not end inside a UTF-8 sequence. */
+static size_t
+utf8_cut(const char *p, size_t n)
+{
+	size_t	i = n, k;
+
+	for (k = 0; k < 3 && i > 1; k++) {
+		if (((unsigned char)p[i] & 0xc0) != 0x80)
+			break;
+		i--;
+	}
+	return ((unsigned char)p[i] & 0xc0) == 0x80 ? n : i;
+}
+
+/* Length without the trailing newline and carriage returns. */
+static size_t
+body_len(const char *p, size_t n)
+{
+	while (n > 0 && (p[n - 1] == '\n' || p[n - 1] == '\r'))
+		n--;
+	return n;
+}
+
+static size_t
+ws_len(const char *p, size_t n)
+{
+	size_t	i = 0;
+
+	while (i < n && (p[i] == ' ' || p[i] == '\t'))
+		i++;
+	return i;
+}
+
+static int
+is_blank(const char *p, size_t n)
+{
+	n = body_len(p, n);
+	return ws_len(p, n) == n;
+}
+
+/*
+ * The line iterator.  A line longer than LINE_CAP is returned in pieces;
+ * only the first has first set, only the last has eol set.
+ */
+
+static void
+lineit_init(struct lineit *it, struct src *s, uint64_t off, uint64_t lineno,
+    int midline)
+{
+	it->src = s;
+	it->buf = ofl_xmalloc(LINE_CAP + 1);	/* utf8_cut() peeks past */
+	it->pos = it->len = it->scan = 0;
+	it->off = off;
+	it->lineno = lineno;
+	it->midline = midline;
+	it->eof = 0;
+}
+
+static void
+lineit_free(struct lineit *it)
+{
+	free(it->buf);
+	it->buf = NULL;
+}
+
+/* 1: a line, 0: the end, -1: an error. */
+static int
+lineit_next(struct lineit *it, struct line *l)
+{
+	const char	*nl;
+	size_t		 n, avail;
+	ssize_t		 r;
+	int		 eol;
+
+	for (;;) {
+		avail = it->len - it->pos;
+		nl = memchr(it->buf + it->scan, '\n', it->len - it->scan);
+		if (nl != NULL) {
+			n = (size_t)(nl - (it->buf + it->pos)) + 1;
+			eol = 1;
+			break;
+		}
+		it->scan = it->len;
+		if (it->eof) {
+			if (avail == 0)
+				return 0;
+			n = avail;
+			eol = 0;
+			break;
+		}
+		if (avail == LINE_CAP) {
+			n = utf8_cut(it->buf + it->pos, LINE_CAP);
+			eol = 0;
+			break;
+		}
+		if (it->pos > 0) {
+			memmove(it->buf, it->buf + it->pos, avail);
+			it->scan -= it->pos;
+			it->len = avail;
+			it->pos = 0;
+		}
+		r = src_read(it->src, it->buf + it->len, LINE_CAP - it->len);
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			it->eof = 1;
+		it->len += (size_t)r;
+	}
+	l->p = it->buf + it->pos;
+	l->len = n;
+	l->off = it->off;
+	l->lineno = it->lineno;
+	l->first = !it->midline;
+	l->eol = eol;
+	it->pos += n;
+	it->scan = it->pos;
+	it->off += n;
+	if (eol)
+		it->lineno++;
+	it->midline = !eol;
+	return 1;
+}
+
+/*
+ * Windows.
+ */
+
+static void
+win_init(struct win *w)
+{
+	memset(w, 0, sizeof *w);
+	ofl_buf_init(&w->text);
+}
+
+static void
+win_free(struct win *w)
+{
+	ofl_buf_free(&w->text);
+}
+
+static void
+win_add(struct win *w, const struct line *l)
+{
+	if (w->nlines == 0) {
+		w->bstart = l->off;
+		w->lstart = l->lineno;
+		w->prevlend = l->lineno;
+	} else
+		w->prevlend = w->lend;
+	w->last = w->text.len;
+	ofl_buf_add(&w->text, l->p, l->len);
+	w->lend = l->lineno;
+	w->nlines++;
+}
+
+static size_t
+win_raw(const struct win *w)
+{
+	return w->text.len - w->hdr;
+}
+
+static int
+win_emit(struct ck *ck, struct win *w, const char *title, size_t tlen)
+{
+	int	rv;
+
+	if (w->nlines == 0)
+		return 0;
+	rv = emit(ck, title, tlen, w->text.data, w->text.len, w->bstart,
+	    w->bstart + win_raw(w), w->lstart, w->lend);
+	w->text.len = w->hdr;
+	w->nlines = 0;
+	return rv;
+}
+
+/* Emit all but the last line, which stays as the window's first. */
+static int
+win_emit_last(struct ck *ck, struct win *w, const char *title, size_t tlen)
+{
+	size_t		n = w->text.len - w->last;
+	uint64_t	off = w->bstart + (w->last - w->hdr), line = w->lend;
+	int		rv;
+
+	if (w->nlines < 2)
+		return 0;
+	rv = emit(ck, title, tlen, w->text.data, w->last, w->bstart, off,
+	    w->lstart, w->prevlend);
+	memmove(w->text.data + w->hdr, w->text.data + w->last, n);
+	w->text.len = w->hdr + n;
+	w->last = w->hdr;
+	w->nlines = 1;
+	w->bstart = off;
+	w->lstart = w->lend = w->prevlend = line;
+	return rv;
+}
+
+/*
+ * Heading paths.
+ */
+
+static void
+heads_set(struct heads *h, int level, const char *p, size_t n)
+{
+	int	i;
+
+	if (level < 1 || level > 6)
+		return;
+	if (n > TITLE_MAX - 1)
+		n = utf8_cut(p, TITLE_MAX - 1);
+	memcpy(h->t[level - 1], p, n);
+	h->len[level - 1] = n;
+	h->has[level - 1] = 1;
+	for (i = level; i < 6; i++)
+		h->has[i] = 0;
+}
+
+static void
+heads_path(const struct heads *h, struct ofl_buf *b)
+{
+	int	i, any = 0;
+
+	ofl_buf_reset(b);
+	for (i = 0; i < 6; i++) {
+		if (!h->has[i])
+			continue;
+		if (any)
+			ofl_buf_adds(b, " > ");
+		ofl_buf_add(b, h->t[i], h->len[i]);
+		any = 1;
+	}
+	ofl_buf_str(b);
+}
+
+/*
+ * Logs and plain text: windows of TEXT_TARGET bytes or TEXT_LINES lines
+ * that do not end inside a stack trace, a traceback or a panic.
+ *
+ * Each line is classified by how much it holds on to the line before:
+ * BRK_FREE lines may start a window, BRK_PARA lines (a paragraph) start
+ * one early, BRK_BLOCK lines (a traceback or panic that begins) start one
+ * early too, and always when the window holds a block already, so that
+ * each crash gets a chunk and a title of its own.  A BRK_SOFT line is
+ * inside a block but at a sub-block (a goroutine, a chained exception)
+ * and splits only past SOFT_MAX; a BRK_HARD line is inside a block and
+ * splits only past HARD_MAX.  The first frame of a Java-like trace splits
+ * before the line above it, the exception's own line.
+ */
+
+enum { BRK_FREE, BRK_PARA, BRK_BLOCK, BRK_SOFT, BRK_HARD };
+
+enum {
+	LS_NONE,
+	LS_PY,		/* Python traceback frames */
+	LS_PYEXC,	/* after the exception line */
+	LS_PYCHAIN,	/* "During handling of the above exception ..." */
+	LS_JAVA,	/* "\tat ...", "Caused by: ..." */
+	LS_GO,		/* panic and goroutine dumps */
+	LS_RUSTMSG,	/* the message of a Rust panic */
+	LS_RUST,	/* "note: ...", "stack backtrace:" and frames */
+	LS_SAN,		/* a sanitizer report */
+	LS_SANEND,	/* after its SUMMARY line */
+	LS_FRAMES	/* "#0 0x... in f ()" */
+};
+
+struct logst {
+	int	 state;
+	size_t	 skip;		/* prefix before the traceback marker */
+	int	 prevblank;
+	int	 count;
+	int	 hl;		/* 1: this line is a headline, 2: the last */
+	size_t	 hloff;		/* where this line's headline starts */
+};
+
+static const char py_mark[] = "Traceback (most recent call last):";
+
+static int
+java_frame(const char *p, size_t n)
+{
+	size_t	i = ws_len(p, n), m = n - i;
+
+	p += i;
+	if (HAS(p, m, "Caused by: "))
+		return 1;
+	if (i == 0)
+		return 0;
+	if (HAS(p, m, "at ") || HAS(p, m, "Suppressed: "))
+		return 1;
+	return HAS(p, m, "... ") && m > 9 && memcmp(p + m - 5, " more", 5) == 0;
+}
+
+static int
+go_goroutine(const char *p, size_t n)
+{
+	return HAS(p, n, "goroutine ") && n > 10 && p[10] >= '0' &&
+	    p[10] <= '9' && memchr(p, '[', n) != NULL;
+}
+
+static int
+go_frame(const char *p, size_t n)
+{
+	if (HAS(p, n, "created by ") || HAS(p, n, "panic: "))
+		return 1;
+	return n > 2 && p[n - 1] == ')' && memchr(p, '(', n) != NULL;
+}
+
+static int
+rust_panic(const char *p, size_t n)
+{
+	return HAS(p, n, "thread '") &&
+	    memmem(p, n, "' panicked at ", 14) != NULL;
+}
+
+static int
+san_header(const char *p, size_t n)
+{
+	size_t	i = 2;
+
+	if (!HAS(p, n, "=="))
+		return 0;
+	while (i < n && p[i] >= '0' && p[i] <= '9')
+		i++;
+	if (i == 2)
+		return 0;
+	return HAS(p + i, n - i, "==ERROR: ") ||
+	    HAS(p + i, n - i, "==WARNING: ");
+}
+
+/* "#0 0x... in f", "    #12 ...": first, when it must be frame 0. */
+static int
+hash_frame(const char *p, size_t n, int first)
+{
+	size_t	i = ws_len(p, n);
+
+	if (i + 2 >= n || p[i] != '#' || p[i + 1] < '0' || p[i + 1] > '9')
+		return 0;
+	return !first || (p[i + 1] == '0' && (p[i + 2] == ' ' ||
+	    p[i + 2] == '\t'));
+}
+
+static int
+ws_at(const char *p, size_t n, size_t k)
+{
+	return k < n && (p[k] == ' ' || p[k] == '\t');
+}
+
+static int
+log_class(struct logst *s, const char *p, size_t n)
+{
+	const char	*m;
+	size_t		 k;
+	int		 blank, prevblank = s->prevblank;
+
+	s->hl = 0;
+	s->hloff = 0;
+	n = body_len(p, n);
+	blank = ws_len(p, n) == n;
+	s->prevblank = blank;
+	k = s->skip;
+
+	switch (s->state) {
+	case LS_PY:
+		if (blank || ws_at(p, n, 0) || (k > 0 && ws_at(p, n, k)))
+			return BRK_HARD;
+		s->state = LS_PYEXC;
+		s->hl = 1;
+		s->hloff = k < n ? k : 0;
+		return BRK_HARD;
+	case LS_PYEXC:
+		if (blank)
+			return BRK_HARD;
+		if (k < n && (HAS(p + k, n - k, "During handling of the ") ||
+		    HAS(p + k, n - k, "The above exception was "))) {
+			s->state = LS_PYCHAIN;
+			return BRK_SOFT;
+		}
+		if (HAS(p, n, "During handling of the ") ||
+		    HAS(p, n, "The above exception was ")) {
+			s->state = LS_PYCHAIN;
+			return BRK_SOFT;
+		}
+		if (ws_at(p, n, 0) || (k > 0 && ws_at(p, n, k)))
+			return BRK_HARD;
+		s->state = LS_NONE;
+		break;
+	case LS_PYCHAIN:
+		if (blank)
+			return BRK_HARD;
+		if (n >= sizeof py_mark - 1 &&
+		    (m = memmem(p, n, py_mark, sizeof py_mark - 1)) != NULL) {
+			s->state = LS_PY;
+			s->skip = (size_t)(m - p);
+			return BRK_SOFT;
+		}
+		s->state = LS_NONE;
+		break;
+	case LS_JAVA:
+		if (java_frame(p, n))
+			return BRK_HARD;
+		s->state = LS_NONE;
+		break;
+	case LS_GO:
+		if (blank || p[0] == '\t' || p[0] == '[' || go_frame(p, n))
+			return BRK_HARD;
+		if (go_goroutine(p, n))
+			return BRK_SOFT;
+		if (HAS(p, n, "exit status ")) {
+			s->state = LS_NONE;
+			return BRK_HARD;
+		}
+		s->state = LS_NONE;
+		break;
+	case LS_RUSTMSG:
+		if (HAS(p, n, "note: ") || HAS(p, n, "stack backtrace:")) {
+			s->state = LS_RUST;
+			return BRK_HARD;
+		}
+		if (!blank && ++s->count <= 20)
+			return BRK_HARD;
+		s->state = LS_NONE;
+		break;
+	case LS_RUST:
+		if (!blank && (ws_at(p, n, 0) || HAS(p, n, "note: ") ||
+		    HAS(p, n, "stack backtrace:")))
+			return BRK_HARD;
+		s->state = LS_NONE;
+		break;
+	case LS_SAN:
+		if (HAS(p, n, "SUMMARY: "))
+			s->state = LS_SANEND;
+		return BRK_HARD;
+	case LS_SANEND:
+		s->state = LS_NONE;
+		if (HAS(p, n, "==") && memmem(p, n, "==ABORTING", 10) != NULL)
+			return BRK_HARD;
+		break;
+	case LS_FRAMES:
+		if (hash_frame(p, n, 0))
+			return BRK_HARD;
+		s->state = LS_NONE;
+		break;
+	}
+
+	/* Outside any block: does one start here? */
+	if (n >= sizeof py_mark - 1 &&
+	    (m = memmem(p, n, py_mark, sizeof py_mark - 1)) != NULL) {
+		s->state = LS_PY;
+		s->skip = (size_t)(m - p);
+		return BRK_BLOCK;
+	}
+	if (java_frame(p, n)) {
+		s->state = LS_JAVA;
+		s->hl = 2;
+		return BRK_HARD;
+	}
+	if (HAS(p, n, "Exception in thread \"")) {
+		s->state = LS_JAVA;
+		s->hl = 1;
+		return BRK_BLOCK;
+	}
+	if (HAS(p, n, "panic: ") || HAS(p, n, "fatal error: ") ||
+	    go_goroutine(p, n)) {
+		s->state = LS_GO;
+		s->hl = 1;
+		return BRK_BLOCK;
+	}
+	if (rust_panic(p, n)) {
+		s->state = p[n - 1] == ':' ? LS_RUSTMSG : LS_RUST;
+		s->count = 0;
+		s->hl = 1;
+		return BRK_BLOCK;
+	}
+	if (san_header(p, n)) {
+		s->state = LS_SAN;
+		s->hl = 1;
+		return BRK_BLOCK;
+	}
+	if (hash_frame(p, n, 1)) {
+		s->state = LS_FRAMES;
+		s->hl = 2;
+		return BRK_HARD;
+	}
+	return prevblank && !blank ? BRK_PARA : BRK_FREE;
+}
+
+/*
+ * The length of a leading timestamp: bracketed groups with a digit
+ * ("[task 2025-02-13T11:46:25.598Z]"), tokens of digits and separators
+ * ("2024-01-02", "11:46:25,123") and month names before a day ("Jun 9").
+ */
+static size_t
+stamp_len(const char *p, size_t n)
+{
+	static const char	 months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
+	const char		*q;
+	size_t			 i = 0, j, k, d, lim;
+
+	for (;;) {
+		j = i + ws_len(p + i, n - i);
+		if (j < n && p[j] == '[') {
+			lim = n - j < 80 ? n - j : 80;
+			if ((q = memchr(p + j, ']', lim)) == NULL)
+				return j;
+			for (k = j, d = 0; p + k < q; k++)
+				d += p[k] >= '0' && p[k] <= '9';
+			if (d == 0)
+				return j;
+			i = (size_t)(q - p) + 1;
+			continue;
+		}
+		for (k = j, d = 0; k < n; k++) {
+			if (p[k] >= '0' && p[k] <= '9')
+				d++;
+			else if (strchr("-:.,/+TZ", p[k]) == NULL || p[k] == '\0')
+				break;
+		}
+		if (k > j && d > 0 && (k == n || p[k] == ' ' || p[k] == '\t')) {
+			i = k;
+			continue;
+		}
+		if (j + 5 <= n && p[j + 3] == ' ') {
+			for (k = 0; k < sizeof months - 1; k += 3)
+				if (memcmp(p + j, months + k, 3) == 0)
+					break;
+			d = j + 3 + ws_len(p + j + 3, n - j - 3);
+			if (k < sizeof months - 1 && d < n && p[d] >= '0' &&
+			    p[d] <= '9') {
+				i = j + 3;
+				continue;
+			}
+		}
+		return j;
+	}
+}
+
+/* The title of a log window: a line from off, timestamp stripped. */
+static void
+set_headline(struct ofl_buf *b, const char *p, size_t n, size_t off)
+{
+	n = body_len(p, n);
+	if (off > n)
+		off = 0;
+	p += off;
+	n -= off;
+	off = stamp_len(p, n);
+	p += off;
+	n -= off;
+	if (n > 160)
+		n = utf8_cut(p, 160);
+	ofl_buf_reset(b);
+	ofl_buf_add(b, p, n);
+	ofl_buf_str(b);
+}
+
+static int
+chunk_lines(struct ck *ck, struct src *s, uint64_t off, uint64_t lineno,
+    int midline)
+{
+	struct lineit	 it;
+	struct line	 l;
+	struct win	 w;
+	struct logst	 ls;
+	struct ofl_buf	 title;
+	size_t		 raw;
+	int		 r, cls, split, rv = 0;
+
+	lineit_init(&it, s, off, lineno, midline);
+	win_init(&w);
+	ofl_buf_init(&title);
+	memset(&ls, 0, sizeof ls);
+	ls.prevblank = 1;
+	while ((r = lineit_next(&it, &l)) == 1) {
+		cls = l.first ? log_class(&ls, l.p, l.len) : BRK_HARD;
+		raw = win_raw(&w);
+		switch (cls) {
+		case BRK_FREE:
+			split = raw + l.len > TEXT_TARGET ||
+			    w.nlines >= TEXT_LINES;
+			break;
+		case BRK_BLOCK:
+		case BRK_PARA:
+			split = raw >= TEXT_TARGET / 2 ||
+			    raw + l.len > TEXT_TARGET ||
+			    w.nlines >= TEXT_LINES / 2 ||
+			    (cls == BRK_BLOCK && title.len > 0);
+			break;
+		case BRK_SOFT:
+			split = raw >= SOFT_MAX;
+			break;
+		default:
+			split = raw + l.len > HARD_MAX;
+			break;
+		}
+		if (ls.hl == 2 && w.nlines > 1 && (title.len > 0 ||
+		    w.last >= TEXT_TARGET / 2)) {
+			/* Split before the exception line above the frame. */
+			if (win_emit_last(ck, &w, title.data, title.len)) {
+				rv = 1;
+				goto out;
+			}
+			title.len = 0;
+		} else if (w.nlines > 0 && split) {
+			if (win_emit(ck, &w, title.data, title.len)) {
+				rv = 1;
+				goto out;
+			}
+			title.len = 0;
+		}
+		if (ls.hl == 2 && w.nlines > 0 && title.len == 0)
+			set_headline(&title, w.text.data + w.last,
+			    w.text.len - w.last, 0);
+		win_add(&w, &l);
+		if (ls.hl == 1 && title.len == 0)
+			set_headline(&title, l.p, l.len, ls.hloff);
+	}
+	if (r < 0)
+		rv = -1;
+	else if (win_emit(ck, &w, title.data, title.len))
+		rv = 1;
+out:
+	ofl_buf_free(&title);
+	win_free(&w);
+	lineit_free(&it);
+	return rv;
+}
+
+/*
+ * Markdown: a chunk per section, from its heading to the next, titled by
+ * the heading path.  ATX headings ("## Title") and setext headings
+ * ("Title" over "===" or "---") count; nothing inside a fenced code block
+ * or a front matter does.  A long section is cut at a paragraph; if no
+ * paragraph is in sight (no blank line in the last MD_SPLIT / 2 bytes) at
+ * a line that starts an item (indented by 4 at most: a list item, an
+ * option); past 2 * MD_SPLIT at any line; never inside a fence (below
+ * HARD_MAX).
+ */
+
+struct md {
+	struct win	 w;
+	struct heads	 h;
+	struct ofl_buf	 title;
+	struct ofl_buf	 tmp;
+	int		 fence;		/* '`' or '~' inside a fence */
+	size_t		 fencelen;
+	int		 front;		/* inside a front matter */
+	int		 prevblank;
+	int		 prevbreak;	/* last line ended a paragraph */
+	int		 prevpara;	/* last line may be a setext heading */
+	size_t		 blankat;	/* part's size at its last blank line */
+};
+
+#define MD_NOBLANK	((size_t)-1)
+#define MD_FRONT_MAX	200	/* an unclosed front matter ends here */
+
+/* An ATX heading: its level, and its text in *tp, *tn. */
+static int
+md_atx(const char *p, size_t n, const char **tp, size_t *tn)
+{
+	size_t	i = 0, lv = 0, e, k;
+
+	n = body_len(p, n);
+	while (i < n && i < 3 && p[i] == ' ')
+		i++;
+	while (i < n && p[i] == '#' && lv < 7) {
+		i++;
+		lv++;
+	}
+	if (lv == 0 || lv > 6 || (i < n && p[i] != ' ' && p[i] != '\t'))
+		return 0;
+	i += ws_len(p + i, n - i);
+	e = n;
+	while (e > i && (p[e - 1] == ' ' || p[e - 1] == '\t'))
+		e--;
+	for (k = e; k > i && p[k - 1] == '#'; k--)
+		;
+	if (k < e && (k == i || p[k - 1] == ' ' || p[k - 1] == '\t')) {
+		e = k;
+		while (e > i && (p[e - 1] == ' ' || p[e - 1] == '\t'))
+			e--;
+	}
+	*tp = p + i;
+	*tn = e - i;
+	return (int)lv;
+}
+
+/* A fence line: its character and length, or 0. */
+static int
+md_fence(const char *p, size_t n, size_t *len)
+{
+	size_t	i = 0, k;
+	char	c;
+
+	n = body_len(p, n);
+	while (i < n && i < 3 && p[i] == ' ')
+		i++;
+	if (i >= n || (p[i] != '`' && p[i] != '~'))
+		return 0;
+	c = p[i];
+	for (k = i; k < n && p[k] == c; k++)
+		;
+	if (k - i < 3)
+		return 0;
+	if (c == '`' && memchr(p + k, '`', n - k) != NULL)
+		return 0;
+	*len = k - i;
+	return c;
+}
+
+static int
+md_fence_close(const struct md *m, const char *p, size_t n)
+{
+	size_t	i = 0, k;
+
+	n = body_len(p, n);
+	while (i < n && i < 3 && p[i] == ' ')
+		i++;
+	for (k = i; k < n && p[k] == m->fence; k++)
+		;
+	return k - i >= m->fencelen && ws_len(p + k, n - k) == n - k;
+}
+
+/* A setext underline: 1 for "===", 2 for "---", else 0. */
+static int
+md_setext(const char *p, size_t n)
+{
+	size_t	i = 0, k;
+	char	c;
+
+	n = body_len(p, n);
+	while (i < n && i < 3 && p[i] == ' ')
+		i++;
+	if (i >= n || (p[i] != '=' && p[i] != '-'))
+		return 0;
+	c = p[i];
+	for (k = i; k < n && p[k] == c; k++)
+		;
+	if (ws_len(p + k, n - k) != n - k || (c == '-' && k - i < 2))
+		return 0;
+	return c == '=' ? 1 : 2;
+}
+
+/* Could this line be the text of a setext heading? */
+static int
+md_para_line(const char *p, size_t n)
+{
+	size_t	i;
+
+	n = body_len(p, n);
+	i = ws_len(p, n);
+	if (i >= n || i > 3 || n > TITLE_MAX)
+		return 0;
+	p += i;
+	n -= i;
+	if (strchr(">|<#", p[0]) != NULL)
+		return 0;
+	if (n >= 2 && strchr("-*+", p[0]) != NULL && (p[1] == ' ' ||
+	    p[1] == '\t'))
+		return 0;
+	for (i = 0; i < n && p[i] >= '0' && p[i] <= '9'; i++)
+		;
+	return !(i > 0 && i + 1 < n && (p[i] == '.' || p[i] == ')') &&
+	    p[i + 1] == ' ');
+}
+
+static int
+md_emit(struct ck *ck, struct md *m)
+{
+	m->blankat = MD_NOBLANK;
+	return win_emit(ck, &m->w, m->title.data, m->title.len);
+}
+
+static void
+md_heading(struct md *m, int level, const char *p, size_t n)
+{
+	heads_set(&m->h, level, p, n);
+	heads_path(&m->h, &m->title);
+}
+
+static int
+chunk_markdown(struct ck *ck, struct src *s)
+{
+	struct lineit	 it;
+	struct line	 l, pl;
+	struct md	 m;
+	const char	*tp;
+	size_t		 tn, raw, flen;
+	int		 r, lv, blank, rv = 0;
+
+	lineit_init(&it, s, 0, 1, 0);
+	memset(&m, 0, sizeof m);
+	win_init(&m.w);
+	ofl_buf_init(&m.title);
+	ofl_buf_init(&m.tmp);
+	m.prevbreak = 1;
+	m.blankat = MD_NOBLANK;
+	while ((r = lineit_next(&it, &l)) == 1) {
+		raw = win_raw(&m.w);
+		if (!l.first || m.front || m.fence) {
+			if (m.w.nlines > 0 && raw + l.len > HARD_MAX &&
+			    md_emit(ck, &m))
+				goto stop;
+			win_add(&m.w, &l);
+			if (!l.first)
+				continue;
+			if (m.front && l.lineno > 1 &&
+			    (md_setext(l.p, l.len) == 2 ||
+			    HAS(l.p, body_len(l.p, l.len), "...") ||
+			    l.lineno > MD_FRONT_MAX))
+				m.front = 0;
+			else if (m.fence && md_fence_close(&m, l.p, l.len))
+				m.fence = 0;
+			m.prevblank = m.prevbreak = 1;
+			m.prevpara = 0;
+			continue;
+		}
+		blank = is_blank(l.p, l.len);
+		if (l.lineno == 1 && l.off == 0 &&
+		    body_len(l.p, l.len) == 3 && HAS(l.p, l.len, "---")) {
+			m.front = 1;
+			win_add(&m.w, &l);
+			continue;
+		}
+		if ((lv = md_atx(l.p, l.len, &tp, &tn)) > 0) {
+			if (md_emit(ck, &m))
+				goto stop;
+			md_heading(&m, lv, tp, tn);
+			win_add(&m.w, &l);
+			m.prevblank = 0;
+			m.prevbreak = 1;
+			m.prevpara = 0;
+			continue;
+		}
+		if (m.prevpara && m.w.nlines > 0 &&
+		    (lv = md_setext(l.p, l.len)) > 0) {
+			/* The last line was a heading: take it back. */
+			ofl_buf_reset(&m.tmp);
+			ofl_buf_add(&m.tmp, m.w.text.data + m.w.last,
+			    m.w.text.len - m.w.last);
+			pl.p = m.tmp.data;
+			pl.len = m.tmp.len;
+			pl.off = m.w.bstart + (m.w.last - m.w.hdr);
+			pl.lineno = m.w.lend;
+			pl.first = pl.eol = 1;
+			m.w.text.len = m.w.last;
+			m.w.lend = m.w.prevlend;
+			if (--m.w.nlines > 0 && md_emit(ck, &m))
+				goto stop;
+			m.w.nlines = 0;
+			m.w.text.len = m.w.hdr;
+			tn = body_len(pl.p, pl.len);
+			tp = pl.p + ws_len(pl.p, tn);
+			tn -= (size_t)(tp - pl.p);
+			while (tn > 0 && (tp[tn - 1] == ' ' ||
+			    tp[tn - 1] == '\t'))
+				tn--;
+			md_heading(&m, lv, tp, tn);
+			win_add(&m.w, &pl);
+			win_add(&m.w, &l);
+			m.prevblank = 0;
+			m.prevbreak = 1;
+			m.prevpara = 0;
+			continue;
+		}
+		if (m.w.nlines > 0 && ((m.prevblank && !blank &&
+		    raw >= MD_SPLIT / 2 && raw + l.len > MD_SPLIT) ||
+		    (!blank && raw + l.len > MD_SPLIT &&
+		    ws_len(l.p, l.len) <= 4 && (m.blankat == MD_NOBLANK ||
+		    raw - m.blankat > MD_SPLIT / 2)) ||
+		    raw + l.len > 2 * MD_SPLIT)) {
+			if (md_emit(ck, &m))
+				goto stop;
+		}
+		if ((m.fence = md_fence(l.p, l.len, &flen)) != 0)
+			m.fencelen = flen;
+		win_add(&m.w, &l);
+		if (blank)
+			m.blankat = win_raw(&m.w);
+		m.prevpara = !m.fence && m.prevbreak && !blank &&
+		    md_para_line(l.p, l.len);
+		m.prevblank = blank;
+		m.prevbreak = blank || m.fence;
+	}
+	if (r < 0)
+		rv = -1;
+	else if (md_emit(ck, &m))
+		rv = 1;
+	goto out;
+stop:
+	rv = 1;
+out:
+	ofl_buf_free(&m.tmp);
+	ofl_buf_free(&m.title);
+	win_free(&m.w);
+	lineit_free(&it);
+	return rv;
+}
+
+/*
+ * NDJSON: whole lines (records), grouped up to TEXT_TARGET bytes.
+ */
+
+static int
+ndjson_emit(struct ck *ck, struct win *w, struct ofl_buf *t)
+{
+	ofl_buf_reset(t);
+	if (w->lstart == w->lend)
+		ofl_buf_addf(t, "line %llu", (unsigned long long)w->lstart);
+	else
+		ofl_buf_addf(t, "lines %llu-%llu",
+		    (unsigned long long)w->lstart,
+		    (unsigned long long)w->lend);
+	return win_emit(ck, w, t->data, t->len);
+}
+
+static int
+chunk_ndjson(struct ck *ck, struct src *s)
+{
+	struct lineit	 it;
+	struct line	 l;
+	struct win	 w;
+	struct ofl_buf	 t;
+	size_t		 raw;
+	int		 r, rv = 0;
+
+	lineit_init(&it, s, 0, 1, 0);
+	win_init(&w);
+	ofl_buf_init(&t);
+	while ((r = lineit_next(&it, &l)) == 1) {
+		raw = win_raw(&w);
+		if (w.nlines > 0 && ((l.first && raw + l.len > TEXT_TARGET) ||
+		    raw + l.len > HARD_MAX) && ndjson_emit(ck, &w, &t)) {
+			rv = 1;
+			goto out;
+		}
+		win_add(&w, &l);
+	}
+	if (r < 0)
+		rv = -1;
+	else if (w.nlines > 0 && ndjson_emit(ck, &w, &t))
+		rv = 1;
+out:
+	ofl_buf_free(&t);
+	win_free(&w);
+	lineit_free(&it);
+	return rv;
+}
+
+/*
+ * CSV and TSV: groups of CSV_ROWS records or CSV_TARGET bytes, each
+ * chunk's text starting with the header record.  A quoted CSV field may
+ * hold newlines: records are kept whole.
+ */
+
+static int
+csv_emit(struct ck *ck, struct win *w, struct ofl_buf *t, uint64_t a,
+    uint64_t b)
+{
+	ofl_buf_reset(t);
+	if (a == b)
+		ofl_buf_addf(t, "row %llu", (unsigned long long)a);
+	else
+		ofl_buf_addf(t, "rows %llu-%llu", (unsigned long long)a,
+		    (unsigned long long)b);
+	return win_emit(ck, w, t->data, t->len);
+}
+
+static int
+chunk_csv(struct ck *ck, struct src *s, int sep)
+{
+	struct lineit	 it;
+	struct line	 l;
+	struct win	 w;
+	struct ofl_buf	 t;
+	const char	*q, *e;
+	uint64_t	 row = 0, first = 0, hoff = 0, hline = 1, hlend = 1;
+	size_t		 rows = 0, rec = 0, hlen = 0;
+	int		 r, inq = 0, header = 1, rv = 0;
+
+	lineit_init(&it, s, 0, 1, 0);
+	win_init(&w);
+	ofl_buf_init(&t);
+	while ((r = lineit_next(&it, &l)) == 1) {
+		if (l.first && !inq) {
+			rec = 0;
+			if (header && hlen > 0) {
+				header = 0;
+				w.hdr = w.text.len;
+			}
+			if (!header) {
+				if (rows > 0 && (win_raw(&w) + l.len >
+				    CSV_TARGET || rows >= CSV_ROWS)) {
+					if (csv_emit(ck, &w, &t, first, row))
+						goto stop;
+					rows = 0;
+				}
+				row++;
+				if (rows++ == 0)
+					first = row;
+			}
+		} else if (!header && w.nlines > 0 &&
+		    win_raw(&w) + l.len > HARD_MAX) {
+			if (csv_emit(ck, &w, &t, first, row))
+				goto stop;
+			rows = 1;
+			first = row;
+		}
+		if (header) {
+			/* The header goes to the text only, at most 16 KB. */
+			if (hlen == 0) {
+				hoff = l.off;
+				hline = l.lineno;
+			}
+			hlend = l.lineno;
+			hlen += l.len;
+			if (w.text.len < 16384)
+				ofl_buf_add(&w.text, l.p, l.len < 16384 -
+				    w.text.len ? l.len : 16384 - w.text.len);
+		} else
+			win_add(&w, &l);
+		rec += l.len;
+		if (sep == ',') {
+			for (q = l.p, e = l.p + l.len; q < e &&
+			    (q = memchr(q, '"', (size_t)(e - q))) != NULL; q++)
+				inq = !inq;
+			if (inq && rec > CSV_RECORD_MAX)
+				inq = 0;
+		}
+	}
+	if (r < 0) {
+		rv = -1;
+		goto out;
+	}
+	if (rows > 0) {
+		if (csv_emit(ck, &w, &t, first, row))
+			goto stop;
+	} else if (header && hlen > 0) {
+		/* A header and no rows: the header is all there is. */
+		if (emit(ck, "header", 6, w.text.data, w.text.len, hoff,
+		    hoff + hlen, hline, hlend))
+			goto stop;
+	}
+	goto out;
+stop:
+	rv = 1;
+out:
+	ofl_buf_free(&t);
+	win_free(&w);
+	lineit_free(&it);
+	return rv;
+}
+
+/*
+ * Unified diffs: a chunk per hunk, with the file's header lines in its
+ * first hunk, titled "path @@ -a,b +c,d @@ context".  A file without
+ * hunks (a rename, a binary file) is a chunk titled by its path; text
+ * before the first file is a chunk with no title.  Hunks end by their
+ * line counts, so a removed line "--- x" is not taken for a header.
+ */
+
+enum { D_NONE, D_PRE, D_HDR, D_HUNK };
+
+struct diff {
+	struct win	 w;
+	struct ofl_buf	 path;
+	struct ofl_buf	 title;
+	int		 pend;
+	int		 inhunk;
+	int		 counted;
+	int		 minus;		/* "--- " seen in this header */
+	long		 oldn;
+	long		 newn;
+};
+
+static int
+diff_flush(struct ck *ck, struct diff *d)
+{
+	int	rv = 0;
+
+	switch (d->pend) {
+	case D_HUNK:
+		rv = win_emit(ck, &d->w, d->title.data, d->title.len);
+		break;
+	case D_HDR:
+		ofl_buf_str(&d->path);
+		rv = win_emit(ck, &d->w, d->path.data, d->path.len);
+		break;
+	default:
+		rv = win_emit(ck, &d->w, "", 0);
+		break;
+	}
+	d->pend = D_NONE;
+	return rv;
+}
+
+/* Set the path from "--- a/x", "+++ b/x" or a similar tail. */
+static void
+diff_path(struct diff *d, const char *p, size_t n)
+{
+	const char	*t;
+
+	if ((t = memchr(p, '\t', n)) != NULL)
+		n = (size_t)(t - p);
+	while (n > 0 && p[n - 1] == ' ')
+		n--;
+	if (n == 0 || (n == 9 && memcmp(p, "/dev/null", 9) == 0))
+		return;
+	if (n > 2 && (HAS(p, n, "a/") || HAS(p, n, "b/"))) {
+		p += 2;
+		n -= 2;
+	}
+	ofl_buf_reset(&d->path);
+	ofl_buf_add(&d->path, p, n);
+}
+
+/* "diff --git a/x b/x": x; "diff -u old new": new. */
+static void
+diff_gitpath(struct diff *d, const char *p, size_t n)
+{
+	const char	*q;
+	size_t		 k;
+
+	if (HAS(p, n, "diff --git ")) {
+		p += 11;
+		n -= 11;
+		k = (n - 5) / 2;
+		if (n > 5 && (n - 5) % 2 == 0 && HAS(p, n, "a/") &&
+		    memcmp(p + 2 + k, " b/", 3) == 0 &&
+		    memcmp(p + 2, p + 5 + k, k) == 0) {
+			diff_path(d, p + 2, k);
+			return;
+		}
+		for (q = p + n - 3; q > p; q--)
+			if (memcmp(q, " b/", 3) == 0) {
+				diff_path(d, q + 3, n - (size_t)(q + 3 - p));
+				return;
+			}
+	}
+	for (q = p + n; q > p && q[-1] != ' '; q--)
+		;
+	diff_path(d, q, n - (size_t)(q - p));
+}
+
+/* "@@ -12,7 +12,9 @@": the line counts, or 0 if they cannot be read. */
+static int
+diff_counts(const char *p, size_t n, long *oldn, long *newn)
+{
+	char	 tmp[96], *e;
+	long	 v;
+
+	if (!HAS(p, n, "@@ -") || HAS(p, n, "@@@"))
+		return 0;
+	if (n > sizeof tmp - 1)
+		n = sizeof tmp - 1;
+	memcpy(tmp, p, n);
+	tmp[n] = '\0';
+	v = strtol(tmp + 4, &e, 10);
+	*oldn = 1;
+	if (*e == ',')
+		*oldn = strtol(e + 1, &e, 10);
+	if (strncmp(e, " +", 2) != 0 || v < 0)
+		return 0;
+	v = strtol(e + 2, &e, 10);
+	*newn = 1;
+	if (*e == ',')
+		*newn = strtol(e + 1, &e, 10);
+	return strncmp(e, " @@", 3) == 0 && v >= 0;
+}
+
+static int
+chunk_diff(struct ck *ck, struct src *s)
+{
+	struct lineit	 it;
+	struct line	 l;
+	struct diff	 d;
+	size_t		 n;
+	int		 r, c, rv = 0;
+
+	lineit_init(&it, s, 0, 1, 0);
+	memset(&d, 0, sizeof d);
+	win_init(&d.w);
+	ofl_buf_init(&d.path);
+	ofl_buf_init(&d.title);
+	while ((r = lineit_next(&it, &l)) == 1) {
+		n = body_len(l.p, l.len);
+		if (!l.first) {
+			if (d.w.nlines > 0 && win_raw(&d.w) + l.len > HARD_MAX) {
+				c = d.pend;
+				if (diff_flush(ck, &d))
+					goto stop;
+				d.pend = c;
+			}
+			win_add(&d.w, &l);
+			continue;
+		}
+		if (d.inhunk) {
+			c = n > 0 ? l.p[0] : ' ';
+			if (d.counted) {
+				if (c == ' ') {
+					d.oldn--;
+					d.newn--;
+				} else if (c == '-')
+					d.oldn--;
+				else if (c == '+')
+					d.newn--;
+				else if (c != '\\')
+					d.inhunk = 0;
+				if (d.oldn <= 0 && d.newn <= 0)
+					d.inhunk = 2;
+			} else if (HAS(l.p, n, "diff ") || HAS(l.p, n, "@@"))
+				d.inhunk = 0;
+			if (d.inhunk != 0) {
+				if (d.inhunk == 2)
+					d.inhunk = 0;
+				if (d.w.nlines > 0 &&
+				    win_raw(&d.w) + l.len > DIFF_SPLIT) {
+					if (diff_flush(ck, &d))
+						goto stop;
+					d.pend = D_HUNK;
+				}
+				win_add(&d.w, &l);
+				continue;
+			}
+		}
+		if (HAS(l.p, n, "diff ") || HAS(l.p, n, "Index: ")) {
+			if (diff_flush(ck, &d))
+				goto stop;
+			d.pend = D_HDR;
+			d.minus = 0;
+			ofl_buf_reset(&d.path);
+			if (HAS(l.p, n, "Index: "))
+				diff_path(&d, l.p + 7, n - 7);
+			else
+				diff_gitpath(&d, l.p, n);
+		} else if (HAS(l.p, n, "--- ")) {
+			if (d.pend != D_HDR || d.minus) {
+				if (diff_flush(ck, &d))
+					goto stop;
+				ofl_buf_reset(&d.path);
+			}
+			d.pend = D_HDR;
+			d.minus = 1;
+			diff_path(&d, l.p + 4, n - 4);
+		} else if (HAS(l.p, n, "+++ ") && d.pend == D_HDR) {
+			diff_path(&d, l.p + 4, n - 4);
+		} else if (HAS(l.p, n, "@@")) {
+			if (d.pend != D_HDR && diff_flush(ck, &d))
+				goto stop;
+			d.counted = diff_counts(l.p, n, &d.oldn, &d.newn);
+			d.inhunk = 1;
+			if (d.counted && d.oldn <= 0 && d.newn <= 0)
+				d.inhunk = 0;
+			ofl_buf_reset(&d.title);
+			if (d.path.len > 0) {
+				ofl_buf_add(&d.title, d.path.data, d.path.len);
+				ofl_buf_addc(&d.title, ' ');
+			}
+			ofl_buf_add(&d.title, l.p, n < TITLE_MAX ? n :
+			    utf8_cut(l.p, TITLE_MAX));
+			ofl_buf_str(&d.title);
+			d.pend = D_HUNK;
+		} else if (HAS(l.p, n, "commit ") || HAS(l.p, n, "From ")) {
+			if (diff_flush(ck, &d))
+				goto stop;
+			d.pend = D_PRE;
+		} else if (d.pend == D_HDR) {
+			if (HAS(l.p, n, "rename to "))
+				diff_path(&d, l.p + 10, n - 10);
+		} else {
+			if (d.pend == D_NONE)
+				d.pend = D_PRE;
+			if (d.w.nlines > 0 && win_raw(&d.w) + l.len >
+			    (d.pend == D_PRE ? 2 * TEXT_TARGET : DIFF_SPLIT)) {
+				c = d.pend;
+				if (diff_flush(ck, &d))
+					goto stop;
+				d.pend = c;
+			}
+		}
+		win_add(&d.w, &l);
+	}
+	if (r < 0)
+		rv = -1;
+	else if (diff_flush(ck, &d))
+		rv = 1;
+	goto out;
+stop:
+	rv = 1;
+out:
+	ofl_buf_free(&d.path);
+	ofl_buf_free(&d.title);
+	win_free(&d.w);
+	lineit_free(&it);
+	return rv;
+}
+
+/*
+ * HTML: the text (no tags, no script or style, entities decoded) of each
+ * heading section, titled by the heading path, with the byte and line
+ * range of its source.  A section with more than HTML_SPLIT bytes of text
+ * is cut at the next block element.  Sections without text are skipped.
+ */
+
+enum {
+	H_TEXT, H_LT, H_TAGNAME, H_TAG, H_TAGQ, H_ENDNAME, H_ENDTAG,
+	H_BANG, H_COMMENT, H_DECL, H_RAW, H_ENT
+};
+
+struct html {
+	struct ck	*ck;
+	int		 st;
+	char		 tag[16];
+	size_t		 taglen;
+	int		 end;		/* an end tag */
+	int		 quote;
+	int		 bang;
+	int		 dashes;
+	int		 raw;		/* 1 script or style, 2 title */
+	const char	*rawpat;	/* "</script" */
+	size_t		 rawm;
+	char		 ent[16];
+	size_t		 entlen;
+	struct ofl_buf	 text;
+	int		 sp;		/* a space is pending */
+	int		 pre;		/* inside <pre>: newlines stay */
+	uint64_t	 off;		/* of the current byte */
+	uint64_t	 line;
+	int		 lastnl;	/* the byte before was a newline */
+	uint64_t	 soff;		/* the current part */
+	uint64_t	 sline;
+	uint64_t	 toff;		/* the current tag's '<' */
+	uint64_t	 tline;
+	uint64_t	 tprev;		/* line of the byte before it */
+	int		 inh;		/* inside <hN> */
+	int		 anyh;
+	struct ofl_buf	 htext;
+	struct heads	 h;
+	struct ofl_buf	 title;
+	struct ofl_buf	 doctitle;
+};
+
+static const char *const html_blocks[] = {
+	"address", "article", "aside", "blockquote", "br", "caption", "dd",
+	"details", "div", "dl", "dt", "fieldset", "figcaption", "figure",
+	"footer", "form", "header", "hr", "li", "main", "nav", "ol", "p",
+	"pre", "section", "summary", "table", "tbody", "td", "tfoot", "th",
+	"thead", "tr", "ul", NULL
+};
+
+static const struct {
+	const char	*name;
+	unsigned	 cp;
+} html_ents[] = {
+	{ "amp", '&' }, { "lt", '<' }, { "gt", '>' }, { "quot", '"' },
+	{ "apos", '\'' }, { "nbsp", ' ' }, { "copy", 0xa9 }, { "reg", 0xae },
+	{ "trade", 0x2122 }, { "hellip", 0x2026 }, { "mdash", 0x2014 },
+	{ "ndash", 0x2013 }, { "lsquo", 0x2018 }, { "rsquo", 0x2019 },
+	{ "ldquo", 0x201c }, { "rdquo", 0x201d }, { "laquo", 0xab },
+	{ "raquo", 0xbb }, { "bull", 0x2022 }, { "middot", 0xb7 },
+	{ "times", 0xd7 }, { "divide", 0xf7 }, { "deg", 0xb0 },
+	{ "plusmn", 0xb1 }, { "para", 0xb6 }, { "sect", 0xa7 },
+	{ "euro", 0x20ac }, { "pound", 0xa3 }, { "yen", 0xa5 },
+	{ "cent", 0xa2 }, { "larr", 0x2190 }, { "rarr", 0x2192 },
+	{ "uarr", 0x2191 }, { "darr", 0x2193 }, { "le", 0x2264 },
+	{ "ge", 0x2265 }, { "ne", 0x2260 }, { "minus", 0x2212 },
+	{ "shy", 0 }, { "zwj", 0 }, { "zwnj", 0 }, { NULL, 0 }
+};
+
+/* Named entities of U+00C0 to U+00FF, in order. */
+static const char *const html_latin1[64] = {
+	"Agrave", "Aacute", "Acirc", "Atilde", "Auml", "Aring", "AElig",
+	"Ccedil", "Egrave", "Eacute", "Ecirc", "Euml", "Igrave", "Iacute",
+	"Icirc", "Iuml", "ETH", "Ntilde", "Ograve", "Oacute", "Ocirc",
+	"Otilde", "Ouml", "times", "Oslash", "Ugrave", "Uacute", "Ucirc",
+	"Uuml", "Yacute", "THORN", "szlig", "agrave", "aacute", "acirc",
+	"atilde", "auml", "aring", "aelig", "ccedil", "egrave", "eacute",
+	"ecirc", "euml", "igrave", "iacute", "icirc", "iuml", "eth", "ntilde",
+	"ograve", "oacute", "ocirc", "otilde", "ouml", "divide", "oslash",
+	"ugrave", "uacute", "ucirc", "uuml", "yacute", "thorn", "yuml"
+};
+
+static void
+html_char(struct html *h, int c)
+{
+	if (c == '\n' && h->pre > 0 && !h->inh) {
+		html_block(h);
+		return;
+	}
+	if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f') {
+		h->sp = 1;
+		return;
+	}
+	if (h->sp) {
+		if (h->text.len > 0 && h->text.data[h->text.len - 1] != '\n')
+			ofl_buf_addc(&h->text, ' ');
+		if (h->inh && h->htext.len > 0)
+			ofl_buf_addc(&h->htext, ' ');
+		h->sp = 0;
+	}
+	ofl_buf_addc(&h->text, c);
+	if (h->inh && h->htext.len < TITLE_MAX)
+		ofl_buf_addc(&h->htext, c);
+}
+
+/* Encode cp as UTF-8 into u (4 bytes); returns the length. */
+static size_t
+utf8_put(char *u, unsigned cp)
+{
+	size_t	n, i;
+
+	if (cp == 0 || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		cp = 0xfffd;
+	if (cp < 0x80) {
+		u[0] = (char)cp;
+		return 1;
+	}
+	n = cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+	u[0] = (char)(n == 2 ? 0xc0 | cp >> 6 : n == 3 ? 0xe0 | cp >> 12 :
+	    0xf0 | cp >> 18);
+	for (i = 1; i < n; i++)
+		u[i] = (char)(0x80 | ((cp >> (6 * (n - 1 - i))) & 0x3f));
+	return n;
+}
+
+static void
+html_cp(struct html *h, unsigned cp)
+{
+	char	u[4];
+	size_t	n, i;
+
+	n = utf8_put(u, cp);
+	for (i = 0; i < n; i++)
+		html_char(h, (unsigned char)u[i]);
+}
+
+/*
+ * The code point of an entity's name ("amp", "#39", "#x27"): 0 for one
+ * that stands for nothing (&shy;), -1 if unknown.
+ */
+static long
+html_entity_cp(const char *e)
+{
+	unsigned long	 cp;
+	char		*end;
+	size_t		 i;
+
+	if (e[0] == '#') {
+		if (e[1] == 'x' || e[1] == 'X')
+			cp = strtoul(e + 2, &end, 16);
+		else
+			cp = strtoul(e + 1, &end, 10);
+		if (*end != '\0' || end == e + 1 || end == e + 2)
+			return -1;
+		return cp > 0x10ffff || cp == 0 ? 0xfffd : (long)cp;
+	}
+	for (i = 0; html_ents[i].name != NULL; i++)
+		if (strcmp(html_ents[i].name, e) == 0)
+			return (long)html_ents[i].cp;
+	for (i = 0; i < 64; i++)
+		if (strcmp(html_latin1[i], e) == 0)
+			return 0xc0 + (long)i;
+	return -1;
+}
+
+/* Decode the entity in h->ent into the text: 0 if unknown. */
+static int
+html_entity(struct html *h)
+{
+	long	cp;
+
+	h->ent[h->entlen] = '\0';
+	if ((cp = html_entity_cp(h->ent)) < 0)
+		return 0;
+	if (cp > 0)
+		html_cp(h, (unsigned)cp);
+	return 1;
+}
+
+/* Decode the entities of the document's title, in place. */
+static void
+html_title_entities(struct ofl_buf *b)
+{
+	char	 e[16];
+	size_t	 i, j, k, o = 0;
+	long	 cp;
+
+	for (i = 0; i < b->len; i++) {
+		if (b->data[i] == '&') {
+			for (j = i + 1, k = 0; j < b->len && k < sizeof e - 1 &&
+			    b->data[j] != ';'; j++)
+				e[k++] = b->data[j];
+			e[k] = '\0';
+			if (j < b->len && b->data[j] == ';' && k > 0 &&
+			    (cp = html_entity_cp(e)) >= 0) {
+				/* UTF-8 is never longer than "&...;". */
+				if (cp > 0)
+					o += utf8_put(b->data + o,
+					    (unsigned)cp);
+				i = j;
+				continue;
+			}
+		}
+		b->data[o++] = b->data[i];
+	}
+	b->len = o;
+}
+
+static void
+html_block(struct html *h)
+{
+	if (h->text.len > 0 && h->text.data[h->text.len - 1] != '\n')
+		ofl_buf_addc(&h->text, '\n');
+	h->sp = 0;
+}
+
+/* End the current part before offset off (whose line is line). */
+static int
+html_part(struct html *h, uint64_t off, uint64_t lend, uint64_t line)
+{
+	const char	*t;
+	size_t		 tn, i;
+	int		 rv = 0;
+
+	for (i = 0; i < h->text.len; i++)
+		if (h->text.data[i] != '\n' && h->text.data[i] != ' ')
+			break;
+	while (h->text.len > 0 && (h->text.data[h->text.len - 1] == '\n' ||
+	    h->text.data[h->text.len - 1] == ' '))
+		h->text.len--;
+	if (i < h->text.len && off > h->soff) {
+		if (h->anyh) {
+			t = h->title.data;
+			tn = h->title.len;
+		} else {
+			t = ofl_buf_str(&h->doctitle);
+			tn = h->doctitle.len;
+		}
+		rv = emit(h->ck, t, tn, h->text.data, h->text.len, h->soff, off,
+		    h->sline, lend);
+	}
+	ofl_buf_reset(&h->text);
+	h->sp = 0;
+	h->soff = off;
+	h->sline = line;
+	return rv;
+}
+
+static int
+html_isblock(const char *t)
+{
+	size_t	i;
+
+	for (i = 0; html_blocks[i] != NULL; i++)
+		if (strcmp(html_blocks[i], t) == 0)
+			return 1;
+	return 0;
+}
+
+/* A whole tag was read: h->tag, h->end. */
+static int
+html_tag(struct html *h)
+{
+	const char	*t = h->tag;
+	int		 lv = 0;
+
+	h->st = H_TEXT;
+	if (h->taglen == 0 || h->taglen >= sizeof h->tag)
+		return 0;
+	if (t[0] == 'h' && t[1] >= '1' && t[1] <= '6' && t[2] == '\0')
+		lv = t[1] - '0';
+	if (!h->end && (strcmp(t, "script") == 0 || strcmp(t, "style") == 0 ||
+	    strcmp(t, "title") == 0)) {
+		h->st = H_RAW;
+		h->raw = t[1] == 'i' ? 2 : 1;
+		h->rawpat = t[1] == 'c' ? "</script" : t[1] == 't' ? "</style" :
+		    "</title";
+		h->rawm = 0;
+		if (h->raw == 2)
+			ofl_buf_reset(&h->doctitle);
+		return 0;
+	}
+	if (lv > 0 && !h->end) {
+		if (html_part(h, h->toff, h->tprev, h->tline))
+			return 1;
+		h->inh = lv;
+		ofl_buf_reset(&h->htext);
+		return 0;
+	}
+	if (lv > 0 && h->end && h->inh) {
+		heads_set(&h->h, h->inh, h->htext.data != NULL ?
+		    h->htext.data : "", h->htext.len);
+		heads_path(&h->h, &h->title);
+		h->inh = 0;
+		h->anyh = 1;
+		html_block(h);
+		return 0;
+	}
+	if (strcmp(t, "pre") == 0) {
+		if (!h->end)
+			h->pre++;
+		else if (h->pre > 0)
+			h->pre--;
+	}
+	if (html_isblock(t)) {
+		if (!h->inh && h->text.len >= HTML_SPLIT &&
+		    html_part(h, h->toff, h->tprev, h->tline))
+			return 1;
+		html_block(h);
+	}
+	return 0;
+}
+
+static int
+html_byte(struct html *h, int c)
+{
+	size_t	i;
+	int	lc = c >= 'A' && c <= 'Z' ? c + 32 : c;
+
+again:
+	switch (h->st) {
+	case H_TEXT:
+		if (c == '<') {
+			h->st = H_LT;
+			h->toff = h->off;
+			h->tline = h->line;
+			h->tprev = h->lastnl ? h->line - 1 : h->line;
+		} else if (c == '&') {
+			h->st = H_ENT;
+			h->entlen = 0;
+		} else {
+			/* Long text: cut at a space, or anywhere at last. */
+			if ((((c == ' ' || c == '\n') && !h->inh &&
+			    h->text.len >= 4 * HTML_SPLIT) ||
+			    (h->text.len >= HARD_MAX && (c & 0xc0) != 0x80)) &&
+			    html_part(h, h->off, h->lastnl ? h->line - 1 :
+			    h->line, h->line))
+				return 1;
+			html_char(h, c);
+		}
+		break;
+	case H_LT:
+		h->taglen = 0;
+		h->end = 0;
+		if ((lc >= 'a' && lc <= 'z')) {
+			h->st = H_TAGNAME;
+			h->tag[h->taglen++] = (char)lc;
+		} else if (c == '/') {
+			h->st = H_ENDNAME;
+			h->end = 1;
+		} else if (c == '!') {
+			h->st = H_BANG;
+			h->bang = 0;
+		} else if (c == '?') {
+			h->st = H_DECL;
+		} else {
+			h->st = H_TEXT;
+			html_char(h, '<');
+			goto again;
+		}
+		break;
+	case H_TAGNAME:
+	case H_ENDNAME:
+		if ((lc >= 'a' && lc <= 'z') || (lc >= '0' && lc <= '9') ||
+		    lc == '-' || lc == ':') {
+			if (h->taglen < sizeof h->tag)
+				h->tag[h->taglen++] = (char)lc;
+			break;
+		}
+		if (h->taglen < sizeof h->tag)
+			h->tag[h->taglen] = '\0';
+		if (c == '>')
+			return html_tag(h);
+		h->st = h->st == H_TAGNAME ? H_TAG : H_ENDTAG;
+		goto again;
+	case H_TAG:
+		if (c == '"' || c == '\'') {
+			h->quote = c;
+			h->st = H_TAGQ;
+		} else if (c == '>')
+			return html_tag(h);
+		break;
+	case H_TAGQ:
+		if (c == h->quote)
+			h->st = H_TAG;
+		break;
+	case H_ENDTAG:
+		if (c == '>')
+			return html_tag(h);
+		break;
+	case H_BANG:
+		if (c == '-' && h->bang == 0)
+			h->bang = 1;
+		else if (c == '-' && h->bang == 1) {
+			h->st = H_COMMENT;
+			h->dashes = 0;
+		} else if (c == '>')
+			h->st = H_TEXT;
+		else
+			h->st = H_DECL;
+		break;
+	case H_COMMENT:
+		if (c == '>' && h->dashes >= 2)
+			h->st = H_TEXT;
+		else if (c == '-')
+			h->dashes++;
+		else
+			h->dashes = 0;
+		break;
+	case H_DECL:
+		if (c == '>')
+			h->st = H_TEXT;
+		break;
+	case H_RAW:
+		if (lc == h->rawpat[h->rawm]) {
+			if (h->rawpat[++h->rawm] == '\0') {
+				if (h->raw == 2)
+					html_title_entities(&h->doctitle);
+				memcpy(h->tag, h->rawpat + 2,
+				    strlen(h->rawpat + 2) + 1);
+				h->taglen = strlen(h->tag);
+				h->end = 1;
+				h->raw = 0;
+				h->st = H_ENDTAG;
+			}
+			break;
+		}
+		if (h->raw == 2) {
+			if (h->rawm > 0)
+				ofl_buf_add(&h->doctitle, h->rawpat, h->rawm);
+			if (c != '<' && h->doctitle.len < TITLE_MAX) {
+				if (c == '\n' || c == '\r' || c == '\t')
+					c = ' ';
+				if (c != ' ' || (h->doctitle.len > 0 &&
+				    h->doctitle.data[h->doctitle.len - 1] !=
+				    ' '))
+					ofl_buf_addc(&h->doctitle, c);
+			}
+		}
+		h->rawm = c == '<' ? 1 : 0;
+		break;
+	case H_ENT:
+		if (((lc >= 'a' && lc <= 'z') || (c >= '0' && c <= '9') ||
+		    c == '#') && h->entlen < sizeof h->ent - 1) {
+			h->ent[h->entlen++] = (char)c;
+			break;
+		}
+		h->st = H_TEXT;
+		if (c == ';' && h->entlen > 0 && html_entity(h))
+			break;
+		html_char(h, '&');
+		for (i = 0; i < h->entlen; i++)
+			html_char(h, (unsigned char)h->ent[i]);
+		goto again;
+	}
+	return 0;
+}
+
+static int
+chunk_html(struct ck *ck, struct src *s)
+{
+	struct html	 h;
+	char		*buf;
+	ssize_t		 n, i;
+	size_t		 k;
+	int		 rv = 0;
+
+	memset(&h, 0, sizeof h);
+	h.ck = ck;
+	h.line = h.sline = 1;
+	ofl_buf_init(&h.text);
+	ofl_buf_init(&h.htext);
+	ofl_buf_init(&h.title);
+	ofl_buf_init(&h.doctitle);
+	buf = ofl_xmalloc(READ_SIZE);
+	for (;;) {
+		if ((n = src_read(s, buf, READ_SIZE)) < 0) {
+			rv = -1;
+			goto out;
+		}
+		if (n == 0)
+			break;
+		for (i = 0; i < n; i++) {
+			if (html_byte(&h, (unsigned char)buf[i])) {
+				rv = 1;
+				goto out;
+			}
+			h.lastnl = buf[i] == '\n';
+			if (h.lastnl)
+				h.line++;
+			h.off++;
+		}
+	}
+	if (h.st == H_ENT) {
+		html_char(&h, '&');
+		for (k = 0; k < h.entlen; k++)
+			html_char(&h, (unsigned char)h.ent[k]);
+	}
+	while (h.doctitle.len > 0 && h.doctitle.data[h.doctitle.len - 1] == ' ')
+		h.doctitle.len--;
+	if (html_part(&h, h.off, h.lastnl ? h.line - 1 : h.line, h.line))
+		rv = 1;
+out:
+	free(buf);
+	ofl_buf_free(&h.text);
+	ofl_buf_free(&h.htext);
+	ofl_buf_free(&h.title);
+	ofl_buf_free(&h.doctitle);
+	return rv;
+}
+
+/*
+ * JSON: chunks follow the structure.  A value of at most JSON_TARGET
+ * bytes is a chunk (with its key, for an object member); a larger
+ * container is descended into, and its small children are grouped into
+ * chunks of about JSON_TARGET bytes.  Titles are jq filters (see the top
+ * of the file).
+ *
+ * Streaming: the parser reports where each value starts and ends; a
+ * container is "undecided" until it grows past JSON_TARGET (then it is
+ * descended into) or ends (then it is a leaf).  Only the bytes of pending
+ * groups and of the outermost undecided container are kept, so memory is
+ * about 2 * JSON_TARGET per level, plus the longest single scalar.
+ * Containers nested deeper than JSON_DEPTH stay whole.  If the content is
+ * not valid JSON after all (say, cut short), what parsed is emitted and
+ * the rest is chunked as text.
+ */
+
+struct jlevel {
+	uint64_t	 start;		/* where the member begins (its key) */
+	uint64_t	 line;
+	size_t		 pathlen;	/* its path is path.data[0, pathlen) */
+	int		 array;
+	uint64_t	 index;		/* children seen */
+	uint64_t	 prev;		/* end of the last child */
+	uint64_t	 gcount;	/* the pending group of children */
+	uint64_t	 gfirst;
+	uint64_t	 gstart;
+	uint64_t	 gline;
+	uint64_t	 gend;
+	struct ofl_buf	 keys;		/* "name, namespace" */
+	int		 keysovf;
+	struct ofl_buf	 key;		/* this container's key */
+};
+
+struct jck {
+	struct ck	*ck;
+	struct ofl_json	*p;
+	char		*raw;
+	size_t		 rawlen;
+	size_t		 rawcap;
+	uint64_t	 rawoff;	/* offset of raw[0] */
+	uint64_t	 coff;		/* line cursor */
+	uint64_t	 cline;
+	struct jlevel	*lv;
+	size_t		 nlv;
+	size_t		 lvcap;
+	size_t		 ndesc;		/* lv[0, ndesc) are descended */
+	size_t		 skip;		/* open containers beyond JSON_DEPTH */
+	struct ofl_buf	 path;
+	struct ofl_buf	 title;
+	uint64_t	 lastend;
+};
+
+static uint64_t
+json_line(struct jck *j, uint64_t off)
+{
+	uint64_t	 top = j->rawoff + j->rawlen;
+
+	if (off < j->rawoff)
+		off = j->rawoff;
+	if (off > top)
+		off = top;
+	if (off >= j->coff)
+		j->cline += count_nl(j->raw + (j->coff - j->rawoff),
+		    (size_t)(off - j->coff));
+	else
+		j->cline -= count_nl(j->raw + (off - j->rawoff),
+		    (size_t)(j->coff - off));
+	j->coff = off;
+	return j->cline;
+}
+
+/* Where a member whose value starts at voff begins: at its key. */
+static uint64_t
+json_mstart(struct jck *j, const struct jlevel *P, uint64_t voff)
+{
+	uint64_t	o = P->prev;
+	char		c;
+
+	if (P->array || o < j->rawoff || o > voff)
+		return voff;
+	while (o < voff) {
+		c = j->raw[o - j->rawoff];
+		if (c != ' ' && c != '\t' && c != '\n' && c != '\r' && c != ',')
+			break;
+		o++;
+	}
+	return o;
+}
+
+static int
+jq_ident(const char *k, size_t n)
+{
+	static const char *const kw[] = {
+		"and", "or", "not", "if", "then", "elif", "else", "end", "as",
+		"def", "reduce", "foreach", "try", "catch", "label", "import",
+		"include", "__loc__", NULL
+	};
+	size_t	i;
+
+	if (n == 0 || !((k[0] >= 'a' && k[0] <= 'z') ||
+	    (k[0] >= 'A' && k[0] <= 'Z') || k[0] == '_'))
+		return 0;
+	for (i = 1; i < n; i++)
+		if (!((k[i] >= 'a' && k[i] <= 'z') ||
+		    (k[i] >= 'A' && k[i] <= 'Z') ||
+		    (k[i] >= '0' && k[i] <= '9') || k[i] == '_'))
+			return 0;
+	for (i = 0; kw[i] != NULL; i++)
+		if (strlen(kw[i]) == n && memcmp(kw[i], k, n) == 0)
+			return 0;
+	return 1;
+}
+
+/* A key as jq writes it after a dot or in {...}: name, or "quoted". */
+static void
+jq_key(struct ofl_buf *b, const char *k, size_t n)
+{
+	if (jq_ident(k, n))
+		ofl_buf_add(b, k, n);
+	else
+		ofl_buf_add_json_str(b, k, n);
+}
+
+static int
+json_emit(struct jck *j, const char *title, size_t tlen, uint64_t start,
+    uint64_t end, uint64_t line)
+{
+	if (end <= start)
+		return 0;
+	j->lastend = end;
+	return emit_parts(j->ck, title, tlen, j->raw + (start - j->rawoff),
+	    (size_t)(end - start), start, line);
+}
+
+/* Emit the pending group of children of P. */
+static int
+json_flush(struct jck *j, struct jlevel *P)
+{
+	struct ofl_buf		*t = &j->title;
+	unsigned long long	 a = P->gfirst, b = P->gfirst + P->gcount;
+
+	if (P->gcount == 0)
+		return 0;
+	ofl_buf_reset(t);
+	if (P->array) {
+		ofl_buf_add(t, j->path.data, P->pathlen);
+		if (P->pathlen == 0)
+			ofl_buf_addc(t, '.');
+		if (P->gcount == 1)
+			ofl_buf_addf(t, "[%llu]", a);
+		else
+			ofl_buf_addf(t, "[%llu:%llu]", a, b);
+	} else if (P->gcount == 1) {
+		ofl_buf_add(t, j->path.data, P->pathlen);
+		ofl_buf_addc(t, '.');
+		ofl_buf_add(t, P->keys.data, P->keys.len);
+	} else {
+		if (P->pathlen > 0) {
+			ofl_buf_add(t, j->path.data, P->pathlen);
+			ofl_buf_adds(t, " | ");
+		}
+		if (P->keysovf)
+			ofl_buf_addf(t, "to_entries[%llu:%llu]", a, b);
+		else {
+			ofl_buf_addc(t, '{');
+			ofl_buf_add(t, P->keys.data, P->keys.len);
+			ofl_buf_addc(t, '}');
+		}
+	}
+	ofl_buf_str(t);
+	P->gcount = 0;
+	return json_emit(j, t->data, t->len, P->gstart, P->gend, P->gline);
+}
+
+/* Descend into the open containers that have grown past the target. */
+static int
+json_descend(struct jck *j, uint64_t pos)
+{
+	while (j->ndesc < j->nlv && j->ndesc < JSON_DEPTH - 1) {
+		if (pos - j->lv[j->ndesc].start <= JSON_TARGET)
+			break;
+		/* A big child: its elder siblings go out first. */
+		if (j->ndesc > 0 && json_flush(j, &j->lv[j->ndesc - 1]))
+			return 1;
+		j->ndesc++;
+	}
+	return 0;
+}
+
+static int
+json_add(struct jck *j, struct jlevel *P, uint64_t start, uint64_t line,
+    const char *key, size_t klen, uint64_t end)
+{
+	int	desc = P - j->lv < (ptrdiff_t)j->ndesc;
+
+	if (desc && P->gcount > 0 && end - P->gstart > JSON_TARGET &&
+	    json_flush(j, P))
+		return 1;
+	if (P->gcount == 0) {
+		P->gstart = start;
+		P->gline = line;
+		P->gfirst = P->index;
+		P->keysovf = 0;
+		ofl_buf_reset(&P->keys);
+	}
+	P->gcount++;
+	P->gend = end;
+	if (!P->array && !P->keysovf) {
+		if (P->gcount > 1 && P->keys.len + klen + 2 > JSON_KEYS_MAX)
+			P->keysovf = 1;
+		else {
+			if (P->gcount > 1)
+				ofl_buf_adds(&P->keys, ", ");
+			jq_key(&P->keys, key != NULL ? key : "", klen);
+		}
+	}
+	P->index++;
+	P->prev = end;
+	if (desc && end - P->gstart >= JSON_TARGET)
+		return json_flush(j, P);
+	return 0;
+}
+
+static int
+json_begin(struct jck *j, struct ofl_json *p, const struct ofl_json_event *ev)
+{
+	struct jlevel	*L, *P;
+	const char	*key = NULL;
+	uint64_t	 start = ev->offset, line;
+	size_t		 klen = 0, i;
+
+	if (j->skip > 0 || j->nlv >= JSON_DEPTH) {
+		j->skip++;
+		return json_descend(j, ev->offset);
+	}
+	if (j->nlv == j->lvcap) {
+		i = j->lvcap;
+		j->lvcap = j->lvcap == 0 ? 16 : j->lvcap * 2;
+		j->lv = ofl_xrealloc(j->lv, j->lvcap * sizeof *j->lv);
+		memset(j->lv + i, 0, (j->lvcap - i) * sizeof *j->lv);
+	}
+	P = j->nlv > 0 ? &j->lv[j->nlv - 1] : NULL;
+	if (P != NULL) {
+		start = json_mstart(j, P, ev->offset);
+		if (!P->array && (key = ofl_json_key(p, &klen)) == NULL)
+			key = "";
+	}
+	line = json_line(j, start);
+	L = &j->lv[j->nlv];
+	L->start = start;
+	L->line = line;
+	L->array = ev->type == OFL_JSON_ARRAY_BEGIN;
+	L->index = 0;
+	L->prev = ev->offset + 1;
+	L->gcount = 0;
+	ofl_buf_reset(&L->key);
+	if (key != NULL)
+		ofl_buf_add(&L->key, key, klen);
+	j->path.len = P != NULL ? P->pathlen : 0;
+	if (P != NULL && P->array) {
+		if (j->path.len == 0)
+			ofl_buf_addc(&j->path, '.');
+		ofl_buf_addf(&j->path, "[%llu]", (unsigned long long)P->index);
+	} else if (P != NULL) {
+		ofl_buf_addc(&j->path, '.');
+		jq_key(&j->path, key, klen);
+	}
+	L->pathlen = j->path.len;
+	j->nlv++;
+	return json_descend(j, ev->offset);
+}
+
+static int
+json_end(struct jck *j, const struct ofl_json_event *ev)
+{
+	struct jlevel	*L;
+
+	if (j->skip > 0) {
+		j->skip--;
+		return 0;
+	}
+	if (j->nlv == 0)
+		return 0;
+	L = &j->lv[j->nlv - 1];
+	json_line(j, ev->end);
+	if (j->nlv - 1 < j->ndesc) {
+		if (json_flush(j, L))
+			return 1;
+		j->nlv--;
+		j->ndesc = j->nlv;
+		if (j->nlv > 0) {
+			j->lv[j->nlv - 1].index++;
+			j->lv[j->nlv - 1].prev = ev->end;
+		}
+		return 0;
+	}
+	j->nlv--;
+	if (j->nlv == 0)
+		return json_emit(j, ".", 1, L->start, ev->end, L->line);
+	if (json_descend(j, ev->end))
+		return 1;
+	return json_add(j, &j->lv[j->nlv - 1], L->start, L->line,
+	    L->key.data, L->key.len, ev->end);
+}
+
+static int
+json_scalar(struct jck *j, struct ofl_json *p, const struct ofl_json_event *ev)
+{
+	struct jlevel	*P;
+	const char	*key = NULL;
+	uint64_t	 start, line;
+	size_t		 klen = 0;
+
+	if (j->skip > 0)
+		return 0;
+	if (j->nlv == 0) {
+		line = json_line(j, ev->offset);
+		json_line(j, ev->end);
+		return json_emit(j, ".", 1, ev->offset, ev->end, line);
+	}
+	P = &j->lv[j->nlv - 1];
+	start = json_mstart(j, P, ev->offset);
+	line = json_line(j, start);
+	json_line(j, ev->end);
+	if (!P->array && (key = ofl_json_key(p, &klen)) == NULL)
+		key = "";
+	if (json_descend(j, ev->end))
+		return 1;
+	return json_add(j, &j->lv[j->nlv - 1], start, line, key, klen,
+	    ev->end);
+}
+
+static int
+json_event(struct ofl_json *p, const struct ofl_json_event *ev, void *arg)
+{
+	struct jck	*j = arg;
+
+	switch (ev->type) {
+	case OFL_JSON_OBJECT_BEGIN:
+	case OFL_JSON_ARRAY_BEGIN:
+		return json_begin(j, p, ev);
+	case OFL_JSON_OBJECT_END:
+	case OFL_JSON_ARRAY_END:
+		return json_end(j, ev);
+	default:
+		return json_scalar(j, p, ev);
+	}
+}
+
+/* Drop the raw bytes nothing needs any more. */
+static void
+json_trim(struct jck *j)
+{
+	uint64_t	keep = j->coff;
+	size_t		k, drop;
+
+	for (k = 0; k < j->ndesc; k++)
+		if (j->lv[k].gcount > 0 && j->lv[k].gstart < keep)
+			keep = j->lv[k].gstart;
+	if (j->ndesc < j->nlv && j->lv[j->ndesc].start < keep)
+		keep = j->lv[j->ndesc].start;
+	if (j->nlv > 0 && j->lv[j->nlv - 1].prev < keep)
+		keep = j->lv[j->nlv - 1].prev;
+	if (keep <= j->rawoff)
+		return;
+	drop = (size_t)(keep - j->rawoff);
+	memmove(j->raw, j->raw + drop, j->rawlen - drop);
+	j->rawlen -= drop;
+	j->rawoff = keep;
+}
+
+/* Not JSON after all: emit what parsed, chunk the rest as text. */
+static int
+json_fallback(struct jck *j, struct src *s)
+{
+	struct src	 rest;
+	uint64_t	 from, line;
+	size_t		 k, at;
+
+	for (k = 0; k < j->nlv; k++)
+		if (json_flush(j, &j->lv[k]))
+			return 1;
+	from = j->lastend > j->rawoff ? j->lastend : j->rawoff;
+	if (from > j->rawoff + j->rawlen)
+		from = j->rawoff + j->rawlen;
+	line = json_line(j, from);
+	at = (size_t)(from - j->rawoff);
+	rest.read = chain_read;
+	rest.arg = s;
+	rest.pre = j->raw + at;
+	rest.prelen = j->rawlen - at;
+	ofl_clearerr();
+	return chunk_lines(j->ck, &rest, from, line,
+	    at > 0 && j->raw[at - 1] != '\n');
+}
+
+static int
+chunk_json(struct ck *ck, struct src *s)
+{
+	struct jck	 j;
+	ssize_t		 n;
+	size_t		 k;
+	int		 r, rv = 0;
+
+	memset(&j, 0, sizeof j);
+	j.ck = ck;
+	j.cline = 1;
+	ofl_buf_init(&j.path);
+	ofl_buf_init(&j.title);
+	j.p = ofl_json_new(1, json_event, &j);
+	for (;;) {
+		if (j.rawcap - j.rawlen < READ_SIZE) {
+			j.rawcap = j.rawlen + READ_SIZE + j.rawcap / 2;
+			j.raw = ofl_xrealloc(j.raw, j.rawcap);
+		}
+		if ((n = src_read(s, j.raw + j.rawlen, READ_SIZE)) < 0) {
+			rv = -1;
+			break;
+		}
+		if (n == 0) {
+			r = ofl_json_finish(j.p);
+			if (r == 1)
+				rv = 1;
+			else if (r < 0)
+				rv = json_fallback(&j, s);
+			break;
+		}
+		j.rawlen += (size_t)n;
+		r = ofl_json_feed(j.p, j.raw + j.rawlen - n, (size_t)n);
+		if (r == 1) {
+			rv = 1;
+			break;
+		}
+		if (r < 0) {
+			rv = json_fallback(&j, s);
+			break;
+		}
+		json_trim(&j);
+	}
+	ofl_json_free(j.p);
+	for (k = 0; k < j.lvcap; k++) {
+		ofl_buf_free(&j.lv[k].keys);
+		ofl_buf_free(&j.lv[k].key);
+	}
+	free(j.lv);
+	free(j.raw);
+	ofl_buf_free(&j.path);
+	ofl_buf_free(&j.title);
+	return rv;
+}
+
+/*
+ * Archives and compressed streams.
+ */
+
+struct arc {
+	struct ck		*ck;
+	struct src		*src;
+	struct ofl_reader	*r;	/* for seeking; NULL when nested */
+	char			*buf;
+};
+
+struct member {
+	struct archive	*a;
+	struct ck	*ck;
+	const char	*name;
+};
+
+static la_ssize_t
+arc_read(struct archive *a, void *arg, const void **out)
+{
+	struct arc	*x = arg;
+	ssize_t		 n;
+
+	if ((n = src_read(x->src, x->buf, READ_SIZE)) < 0) {
+		x->ck->ioerr = 1;
+		archive_set_error(a, EIO, "%s", ofl_errmsg());
+		return ARCHIVE_FATAL;
+	}
+	*out = x->buf;
+	return n;
+}
+
+static la_int64_t
+arc_seek(struct archive *a, void *arg, la_int64_t off, int whence)
+{
+	struct arc	*x = arg;
+	uint64_t	 size = ofl_reader_bytes(x->r);
+	int64_t		 to;
+
+	switch (whence) {
+	case SEEK_SET:
+		to = off;
+		break;
+	case SEEK_CUR:
+		to = (int64_t)ofl_reader_tell(x->r) + off;
+		break;
+	default:
+		to = (int64_t)size + off;
+		break;
+	}
+	if (to < 0)
+		return ARCHIVE_FATAL;
+	if ((uint64_t)to > size)
+		to = (int64_t)size;
+	if (ofl_reader_seek(x->r, (uint64_t)to) == -1) {
+		x->ck->ioerr = 1;
+		archive_set_error(a, EIO, "%s", ofl_errmsg());
+		return ARCHIVE_FATAL;
+	}
+	return to;
+}
+
+static ssize_t
+member_read(void *arg, void *buf, size_t n)
+{
+	struct member	*m = arg;
+	la_ssize_t	 r;
+	const char	*e;
+
+	if (m->ck->damaged)
+		return 0;
+	r = archive_read_data(m->a, buf, n);
+	if (r < 0) {
+		e = archive_error_string(m->a);
+		ofl_seterr(OFL_EXIT_FAIL, "%s: %s", m->name,
+		    e != NULL ? e : "cannot read the member");
+		if (m->ck->ioerr)
+			return -1;
+		/* Damaged: the member ends here, what came is chunked. */
+		m->ck->damaged = 1;
+		return 0;
+	}
+	m->ck->total += (uint64_t)r;
+	if (m->ck->total > chunk_max_bytes) {
+		m->ck->bomb = 1;
+		ofl_seterr(OFL_EXIT_FAIL, "%s: archive expands to more than "
+		    "%llu bytes: stopped (a decompression bomb?)", m->name,
+		    (unsigned long long)chunk_max_bytes);
+		return -1;
+	}
+	return r;
+}
+
+/* Chunk the member that a has just read the header of. */
+static int
+chunk_member(struct ck *ck, struct archive *a, const char *name)
+{
+	struct member	 m;
+	struct src	 s;
+	const char	*old;
+	char		*head;
+	size_t		 n = 0;
+	ssize_t		 r;
+	int		 kind, eof = 0, rv = 0;
+
+	m.a = a;
+	m.ck = ck;
+	m.name = name;
+	head = ofl_xmalloc(HEAD_SIZE);
+	while (n < HEAD_SIZE) {
+		if ((r = member_read(&m, head + n, HEAD_SIZE - n)) < 0) {
+			rv = -1;
+			goto out;
+		}
+		if (r == 0) {
+			eof = 1;
+			break;
+		}
+		n += (size_t)r;
+	}
+	kind = n == 0 ? OFL_KIND_EMPTY :
+	    (int)ofl_kind_detect((unsigned char *)head, n, eof);
+	s.read = member_read;
+	s.arg = &m;
+	s.pre = head;
+	s.prelen = n;
+	old = ck->member;
+	ck->member = name;
+	rv = chunk_src(ck, &s, kind, NULL);
+	ck->member = old;
+	if (rv != 0)
+		goto out;
+	/* Read what the chunker left, so that the limits see it. */
+	while ((r = member_read(&m, head, HEAD_SIZE)) > 0)
+		;
+	if (r < 0)
+		rv = -1;
+out:
+	free(head);
+	return rv;
+}
+
+static int
+chunk_archive(struct ck *ck, struct src *s, struct ofl_reader *r)
+{
+	struct archive		*a;
+	struct archive_entry	*e;
+	struct arc		 x;
+	struct ofl_buf		 name;
+	const char		*p, *err;
+	int			 ar, rv = 0;
+
+	x.ck = ck;
+	x.src = s;
+	x.r = r;
+	x.buf = ofl_xmalloc(READ_SIZE);
+	ofl_buf_init(&name);
+	if ((a = archive_read_new()) == NULL) {
+		free(x.buf);
+		ofl_seterr(OFL_EXIT_FAIL, "cannot start libarchive");
+		return -1;
+	}
+	archive_read_support_filter_all(a);
+	archive_read_support_format_all(a);
+	archive_read_support_format_raw(a);
+	archive_read_set_read_callback(a, arc_read);
+	archive_read_set_callback_data(a, &x);
+	if (r != NULL)
+		archive_read_set_seek_callback(a, arc_seek);
+	ck->depth++;
+	if (archive_read_open1(a) != ARCHIVE_OK)
+		goto fail;
+	for (;;) {
+		ar = archive_read_next_header(a, &e);
+		if (ar == ARCHIVE_EOF)
+			break;
+		if (ar != ARCHIVE_OK && ar != ARCHIVE_WARN)
+			goto fail;
+		if (++ck->members > chunk_max_members) {
+			ck->bomb = 1;
+			ofl_seterr(OFL_EXIT_FAIL, "archive has more than %llu "
+			    "members: stopped", (unsigned long long)
+			    chunk_max_members);
+			rv = -1;
+			goto out;
+		}
+		if (archive_entry_filetype(e) != AE_IFREG ||
+		    archive_entry_is_encrypted(e))
+			continue;
+		if ((p = archive_entry_pathname_utf8(e)) == NULL &&
+		    (p = archive_entry_pathname(e)) == NULL)
+			p = "?";
+		ofl_buf_reset(&name);
+		if (ck->member != NULL) {
+			ofl_buf_adds(&name, ck->member);
+			ofl_buf_addc(&name, '/');
+		}
+		ofl_buf_adds(&name, p);
+		if ((rv = chunk_member(ck, a, ofl_buf_str(&name))) != 0)
+			goto out;
+		if (ck->damaged) {
+			rv = -1;
+			goto out;
+		}
+	}
+	goto out;
+fail:
+	err = archive_error_string(a);
+	ofl_seterr(OFL_EXIT_FAIL, "%s%s%s", ck->member != NULL ? ck->member :
+	    "archive", ": ", err != NULL ? err : "cannot read");
+	rv = -1;
+out:
+	ck->depth--;
+	archive_read_free(a);
+	ofl_buf_free(&name);
+	free(x.buf);
+	return rv;
+}
+
+/*
+ * Dispatch.
+ */
+
+static int
+chunk_src(struct ck *ck, struct src *s, int kind, struct ofl_reader *r)
+{
+	switch (kind) {
+	case OFL_KIND_MARKDOWN:
+		return chunk_markdown(ck, s);
+	case OFL_KIND_JSON:
+		return chunk_json(ck, s);
+	case OFL_KIND_NDJSON:
+		return chunk_ndjson(ck, s);
+	case OFL_KIND_CSV:
+		return chunk_csv(ck, s, ',');
+	case OFL_KIND_TSV:
+		return chunk_csv(ck, s, '\t');
+	case OFL_KIND_HTML:
+		return chunk_html(ck, s);
+	case OFL_KIND_DIFF:
+		return chunk_diff(ck, s);
+	case OFL_KIND_ARCHIVE:
+	case OFL_KIND_COMPRESSED:
+		if (ck->depth >= ARCHIVE_DEPTH)
+			return 0;
+		return chunk_archive(ck, s, r);
+	case OFL_KIND_BINARY:
+	case OFL_KIND_EMPTY:
+		return 0;
+	default:
+		return chunk_lines(ck, s, 0, 1, 0);
+	}
+}
+
+void
+ofl_chunk_limits(uint64_t bytes, uint64_t members)
+{
+	chunk_max_bytes = bytes != 0 ? bytes : ARCHIVE_MAX_BYTES;
+	chunk_max_members = members != 0 ? members : ARCHIVE_MAX_MEMBERS;
+}
+
+int
+ofl_chunk_artifact(struct ofl_reader *r, int kind,
+    int (*cb)(const struct ofl_chunk *, void *), void *arg)
+{
+	struct ck		 ck;
+	struct src		 s;
+	int			 rv;
+
+	if (kind < 0 || kind >= OFL_KIND_COUNT) {
+		ofl_seterr(OFL_EXIT_USAGE, "unknown kind %d", kind);
+		return -1;
+	}
+	if (ofl_reader_seek(r, 0) == -1)
+		return -1;
+	memset(&ck, 0, sizeof ck);
+	ck.cb = cb;
+	ck.arg = arg;
+	memset(&s, 0, sizeof s);
+	s.read = reader_read;
+	s.arg = r;
+	rv = chunk_src(&ck, &s, kind, r);
+	if (rv == 1)
+		return ck.rv;
+	if (rv < 0 && !ck.bomb && !ck.ioerr &&
+	    (kind == OFL_KIND_ARCHIVE || kind == OFL_KIND_COMPRESSED)) {
+		/*
+		 * A truncated or damaged archive (a capture cut short, say):
+		 * the members read so far are chunked, and that is that.
+		 */
+		ofl_clearerr();
+		return 0;
+	}
+	return rv < 0 ? -1 : 0;
+}

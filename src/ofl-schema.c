@@ -1,0 +1,377 @@
+/*
+ * ofl-schema: the structure of JSON, NDJSON, CSV and TSV artifacts, as a
+ * compact shape, a genson-compatible JSON Schema or JSON Lines.
+ */
+#include "config.h"
+
+#include <err.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ofl.h"
+#include "banned.h"
+
+enum { MODE_SHAPE, MODE_SCHEMA, MODE_JSONL };
+
+static int		 opt_mode = MODE_SHAPE;
+static int		 opt_compact;
+static int		 opt_lenient;
+static int		 opt_kind = -1;
+static uint64_t		 opt_max = 4096;
+static struct ofl_redactor *redactor;	/* NULL: OFL_REDACT=off */
+
+static OFL_DEAD void	 usage(int);
+static int		 describe(struct ofl_store *, const char *,
+			    const char *, int);
+static int		 from_stdin(struct ofl_store **, const char *,
+			    char ***, size_t *);
+static void		 add_id(char ***, size_t *, const char *);
+static void		 warnx_id(const char *, const char *);
+static int		 looks_like_json(struct ofl_reader *, int);
+static void		 print(const char *, size_t);
+
+static OFL_DEAD void
+usage(int status)
+{
+	fprintf(status ? stderr : stdout,
+	    "usage: ofl-schema [-cJjl] [--shape] [-k kind] [-m max-bytes] "
+	    "[-s store] [id ...]\n");
+	if (status == 0)
+		fprintf(stdout, "\n"
+		    "Describe the structure of JSON, NDJSON, CSV and TSV "
+		    "artifacts.  With no id,\n"
+		    "read ofl: references from stdin, or capture stdin "
+		    "first.\n\n"
+		    "      --shape             a compact typed outline "
+		    "(the default)\n"
+		    "  -J, --json-schema       a JSON Schema as genson "
+		    "writes it\n"
+		    "  -j, --json              the shape as JSON Lines, one "
+		    "path per line\n"
+		    "  -c, --compact           with -J: on one line\n"
+		    "  -m, --max-bytes SIZE    cap the shape at SIZE bytes "
+		    "(default 4k, 0: none)\n"
+		    "  -k, --kind KIND         read as json, ndjson, csv or "
+		    "tsv\n"
+		    "  -l, --lenient           on invalid input, describe "
+		    "what parsed\n"
+		    "  -s, --store DIR         store (default $OFL_STORE)\n"
+		    "  -V, --version           print the version\n"
+		    "  -h, --help              print this help\n");
+	exit(status);
+}
+
+/* "ofl-schema: ID: message", unless the message names the ID already. */
+static void
+warnx_id(const char *id, const char *msg)
+{
+	size_t n = strlen(id);
+
+	if (strncmp(msg, id, n) == 0 && msg[n] == ':')
+		warnx("%s", msg);
+	else
+		warnx("%s: %s", id, msg);
+}
+
+static void
+add_id(char ***ids, size_t *n, const char *id)
+{
+	*ids = ofl_xrealloc(*ids, (*n + 1) * sizeof(**ids));
+	(*ids)[(*n)++] = ofl_xstrdup(id);
+}
+
+/*
+ * No ID arguments: stdin either starts with an "ofl:" reference line,
+ * and every such line names an artifact, or it is data, captured into
+ * the store first.  Returns 0 or an exit status.
+ */
+static int
+from_stdin(struct ofl_store **stp, const char *store, char ***ids,
+    size_t *nids)
+{
+	struct ofl_writer *w;
+	struct ofl_meta meta;
+	struct ofl_buf b;
+	char id[OFL_ID_MAX + 1], *buf;
+	size_t len = 0, start, i;
+	ssize_t got;
+	const size_t bufsize = 65536;
+
+	buf = ofl_xmalloc(bufsize);
+	/* Enough to see the first line (or all of a short input). */
+	while (len < bufsize && memchr(buf, '\n', len) == NULL) {
+		got = read(STDIN_FILENO, buf + len, bufsize - len);
+		if (got == -1)
+			err(OFL_EXIT_FAIL, "stdin");
+		if (got == 0)
+			break;
+		len += got;
+	}
+	if (len == 0)
+		errx(OFL_EXIT_FAIL, "no ID given and nothing on stdin");
+
+	if (ofl_ref_parse(buf, len, id) > 0) {
+		ofl_buf_init(&b);
+		ofl_buf_add(&b, buf, len);
+		while ((got = read(STDIN_FILENO, buf, bufsize)) > 0)
+			ofl_buf_add(&b, buf, got);
+		if (got == -1)
+			err(OFL_EXIT_FAIL, "stdin");
+		for (start = 0, i = 0; i <= b.len; i++) {
+			if (i < b.len && b.data[i] != '\n')
+				continue;
+			if (ofl_ref_parse(b.data + start, i - start, id) > 0)
+				add_id(ids, nids, id);
+			start = i + 1;
+		}
+		ofl_buf_free(&b);
+		free(buf);
+		if ((*stp = ofl_store_open(store, OFL_RDONLY)) == NULL)
+			errx(OFL_EXIT_FAIL, "%s", ofl_errmsg());
+		return 0;
+	}
+
+	if ((*stp = ofl_store_open(store, OFL_RDWR)) == NULL)
+		errx(OFL_EXIT_FAIL, "%s", ofl_errmsg());
+	if ((w = ofl_writer_begin(*stp, NULL)) == NULL)
+		errx(OFL_EXIT_FAIL, "%s", ofl_errmsg());
+	do {
+		if (ofl_writer_write(w, buf, len) == -1) {
+			warnx("%s", ofl_errmsg());
+			(void)ofl_writer_finish(w, NULL, NULL);
+			free(buf);
+			return OFL_EXIT_FAIL;
+		}
+	} while ((got = read(STDIN_FILENO, buf, bufsize)) > 0 &&
+	    (len = got) > 0);
+	free(buf);
+	if (got == -1)
+		warn("stdin");
+	memset(&meta, 0, sizeof(meta));
+	if (ofl_writer_finish(w, NULL, &meta) == -1)
+		errx(OFL_EXIT_FAIL, "%s", ofl_errmsg());
+	add_id(ids, nids, meta.id);
+	ofl_meta_free(&meta);
+	return 0;
+}
+
+/*
+ * Content that starts like JSON but did not pass as JSON when it was
+ * captured (it is cut short or broken) is read as JSON, so that the error
+ * says where it breaks.
+ */
+static int
+looks_like_json(struct ofl_reader *r, int kind)
+{
+	char buf[512];
+	ssize_t n, i;
+
+	if ((n = ofl_reader_read(r, buf, sizeof(buf))) <= 0 ||
+	    ofl_reader_seek(r, 0) == -1)
+		return kind;
+	for (i = 0; i < n; i++)
+		if (buf[i] != ' ' && buf[i] != '\t' && buf[i] != '\n' &&
+		    buf[i] != '\r')
+			break;
+	if (i < n && (buf[i] == '{' || buf[i] == '['))
+		return OFL_KIND_JSON;
+	return kind;
+}
+
+/* Print text, with secrets in values and examples masked. */
+static void
+print(const char *s, size_t n)
+{
+	struct ofl_buf b;
+
+	if (redactor == NULL) {
+		fwrite(s, 1, n, stdout);
+		return;
+	}
+	ofl_buf_init(&b);
+	ofl_redact(redactor, s, n, &b);
+	fwrite(b.data, 1, b.len, stdout);
+	ofl_buf_free(&b);
+}
+
+/* Describe one artifact; returns 0 or an exit status. */
+static int
+describe(struct ofl_store *st, const char *arg, const char *id, int header)
+{
+	struct ofl_reader *r;
+	struct ofl_schema *s;
+	struct ofl_buf out, line1;
+	const struct ofl_meta *m;
+	const char *warning, *line, *nl;
+	int kind, rv = 0, bad;
+
+	if ((r = ofl_reader_open(st, id)) == NULL) {
+		warnx_id(arg, ofl_errmsg());
+		return ofl_errcode();
+	}
+	m = ofl_reader_meta(r);
+	kind = opt_kind != -1 ? opt_kind : m->kind;
+	if (opt_kind == -1 && (kind == OFL_KIND_TEXT || kind == OFL_KIND_LOG))
+		kind = looks_like_json(r, kind);
+	if (!ofl_schema_supports(kind)) {
+		warnx("%s: %s content has no schema (only JSON, NDJSON, CSV "
+		    "and TSV; --kind reads it as one of these)", arg,
+		    ofl_kind_name(kind));
+		ofl_reader_close(r);
+		return OFL_EXIT_FAIL;
+	}
+	if ((s = ofl_schema_new(kind)) == NULL) {
+		warnx("%s: %s", arg, ofl_errmsg());
+		ofl_reader_close(r);
+		return OFL_EXIT_FAIL;
+	}
+	bad = ofl_schema_read(s, r, 0, NULL) == -1;
+	ofl_store_touch(st, id);
+	ofl_reader_close(r);
+	if (bad) {
+		if (!opt_lenient) {
+			warnx("%s: %s (--lenient describes what parsed)", arg,
+			    ofl_errmsg());
+			ofl_schema_free(s);
+			return OFL_EXIT_FAIL;
+		}
+		warnx("%s: %s; describing what parsed before it", arg,
+		    ofl_errmsg());
+	}
+	if ((warning = ofl_schema_warning(s)) != NULL)
+		warnx("%s: %s", arg, warning);
+
+	ofl_buf_init(&out);
+	switch (opt_mode) {
+	case MODE_SHAPE:
+		if (header)
+			printf("ofl:%s %s\n", id, ofl_kind_name(kind));
+		ofl_schema_shape_text(s, opt_max, 0, &out);
+		print(out.data, out.len);
+		break;
+	case MODE_SCHEMA:
+		ofl_schema_json_schema(s, opt_compact, &out);
+		fwrite(out.data, 1, out.len, stdout);
+		break;
+	case MODE_JSONL:
+		/* Each line names its artifact. */
+		ofl_schema_jsonl(s, &out);
+		ofl_buf_str(&out);
+		ofl_buf_init(&line1);
+		for (line = out.data; line != NULL && *line == '{';
+		    line = nl + 1) {
+			if ((nl = strchr(line, '\n')) == NULL)
+				break;
+			ofl_buf_reset(&line1);
+			ofl_buf_addf(&line1, "{\"id\":\"%s\",%.*s\n", id,
+			    (int)(nl - line - 1), line + 1);
+			print(line1.data, line1.len);
+		}
+		ofl_buf_free(&line1);
+		break;
+	}
+	ofl_buf_free(&out);
+	ofl_schema_free(s);
+	return rv;
+}
+
+int
+main(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		{ "compact", no_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "json-schema", no_argument, NULL, 'J' },
+		{ "kind", required_argument, NULL, 'k' },
+		{ "lenient", no_argument, NULL, 'l' },
+		{ "max-bytes", required_argument, NULL, 'm' },
+		{ "shape", no_argument, NULL, 'S' },
+		{ "store", required_argument, NULL, 's' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct ofl_store *st = NULL;
+	const char *store = NULL;
+	char full[OFL_ID_MAX + 1], **ids = NULL;
+	size_t nids = 0, i;
+	int ch, rv = 0, r, from_args;
+
+	ofl_setprogname("ofl-schema");
+	while ((ch = getopt_long(argc, argv, "chjJk:lm:s:V", longopts,
+	    NULL)) != -1) {
+		switch (ch) {
+		case 'c':
+			opt_compact = 1;
+			break;
+		case 'h':
+			usage(0);
+		case 'j':
+			opt_mode = MODE_JSONL;
+			break;
+		case 'J':
+			opt_mode = MODE_SCHEMA;
+			break;
+		case 'k':
+			opt_kind = ofl_kind_from_name(optarg);
+			if (!ofl_schema_supports(opt_kind))
+				errx(OFL_EXIT_USAGE, "--kind %s: use json, "
+				    "ndjson, csv or tsv", optarg);
+			break;
+		case 'l':
+			opt_lenient = 1;
+			break;
+		case 'm':
+			if (ofl_parse_size(optarg, &opt_max) == -1)
+				errx(OFL_EXIT_USAGE, "--max-bytes %s: %s",
+				    optarg, ofl_errmsg());
+			break;
+		case 'S':
+			opt_mode = MODE_SHAPE;
+			break;
+		case 's':
+			store = optarg;
+			break;
+		case 'V':
+			printf("ofl %s\n", PACKAGE_VERSION);
+			exit(0);
+		default:
+			usage(OFL_EXIT_USAGE);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (ofl_redact_wanted())
+		redactor = ofl_redactor_new();
+
+	from_args = argc > 0;
+	if (from_args) {
+		if ((st = ofl_store_open(store, OFL_RDONLY)) == NULL)
+			errx(OFL_EXIT_FAIL, "%s", ofl_errmsg());
+		for (i = 0; i < (size_t)argc; i++)
+			add_id(&ids, &nids, argv[i]);
+	} else if ((rv = from_stdin(&st, store, &ids, &nids)) != 0) {
+		ofl_store_close(st);
+		return rv;
+	}
+
+	for (i = 0; i < nids; i++) {
+		if (ofl_store_resolve(st, ids[i], full) == -1) {
+			warnx_id(ids[i], ofl_errmsg());
+			r = ofl_errcode();
+		} else
+			r = describe(st, ids[i], full, nids > 1);
+		if (r > rv)
+			rv = r;
+		free(ids[i]);
+	}
+	free(ids);
+	ofl_store_close(st);
+	ofl_redactor_free(redactor);
+	if (fflush(stdout) == EOF || ferror(stdout))
+		err(OFL_EXIT_FAIL, "stdout");
+	return rv;
+}

@@ -1,0 +1,87 @@
+#!/bin/sh
+#
+# t4002-schema-errors: invalid, truncated and deeply nested input.
+
+. "$(dirname "$0")/lib.sh"
+
+S='{"$schema":"http://json-schema.org/schema#",'
+
+test_expect_success 'invalid JSON: offset and line, no output, exit 3' '
+	printf "{\"a\": 1,\n \"b\": [true,]}\n" >bad.json &&
+	test_expect_code 3 ofl-schema -J <bad.json >out 2>err &&
+	test ! -s out &&
+	grep -q "^ofl-schema: [a-z0-9]*: invalid JSON at byte 21 (line 2): unexpected character '\'']'\'' (--lenient describes what parsed)\$" err
+'
+
+test_expect_success '--lenient: a schema of what parsed, exit 0' '
+	ofl-schema --lenient -J -c @ >out 2>err &&
+	echo "$S\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"},\"b\":{\"type\":\"array\",\"items\":{\"type\":\"boolean\"}}},\"required\":[\"a\",\"b\"]}" >expect &&
+	test_cmp expect out &&
+	echo "ofl-schema: @: invalid JSON at byte 21 (line 2): unexpected character '\'']'\''; describing what parsed before it" >expect &&
+	test_cmp expect err &&
+	ofl-schema -l @ >out 2>/dev/null &&
+	echo "{a: integer 1, b: [true] x1}" >expect &&
+	test_cmp expect out
+'
+
+test_expect_success 'truncated JSON: the error is at the end' '
+	head -c 50000 "$DATA/json/dependabot-github-commits.json" >cut.json &&
+	test_expect_code 3 ofl-schema <cut.json >out 2>err &&
+	test ! -s out &&
+	grep -q ": invalid JSON at byte 50000 (line 833): unterminated string" err &&
+	ofl-schema -l -m 300 @ >out 2>err &&
+	head -n 1 out | grep -q "^\[{sha: string, node_id: string, commit: {" &&
+	grep -q "x11\$" out
+'
+
+test_expect_success 'truncated NDJSON' '
+	printf "{\"a\":1}\n{\"a\":2}\n{\"a\":" >cut.ndjson &&
+	test_expect_code 3 ofl-schema --kind ndjson <cut.ndjson 2>err &&
+	grep -q ": invalid JSON at byte 21 (line 3): unexpected end of input" err &&
+	ofl-schema -l @ >out 2>/dev/null &&
+	echo "{a?: integer 1..2 67%} x3 values" >expect &&
+	test_cmp expect out
+'
+
+test_expect_success 'other kinds refuse JSON errors too: --kind json' '
+	printf "hello {\n" >text &&
+	test_expect_code 3 ofl-schema <text 2>err &&
+	grep -q "text content has no schema" err &&
+	test_expect_code 3 ofl-schema --kind json @ 2>err &&
+	grep -q ": invalid JSON at byte 0 (line 1): unexpected character '\''h'\''" err
+'
+
+test_expect_success 'nesting 100,000 deep: no crash, cut at 256 levels' '
+	awk "BEGIN { for (i = 0; i < 100000; i++) printf \"[\";
+	    for (i = 0; i < 100000; i++) printf \"]\"; print \"\" }" >deep.json &&
+	ofl-schema -J -c <deep.json >out 2>err &&
+	grep -q "^ofl-schema: [a-z0-9]*: 99743 values nested deeper than 256 levels left out\$" err &&
+	test "$(grep -o "\"items\"" out | wc -l)" -eq 256 &&
+	ofl-schema -m 200 @ >shape 2>/dev/null &&
+	test "$(wc -c <shape)" -le 200 &&
+	grep -q "^(cut at depth" shape
+'
+
+test_expect_success 'nesting 100,000 deep, unclosed: an error, no crash' '
+	head -c 100000 deep.json >open.json &&
+	test_expect_code 3 ofl-schema --kind json <open.json 2>err &&
+	grep -q ": invalid JSON at byte 100000 (line 1): unexpected end of input" err
+'
+
+test_expect_success 'objects nested 100,000 deep' '
+	awk "BEGIN { for (i = 0; i < 100000; i++) printf \"{\\\"k\\\":\";
+	    printf \"1\"; for (i = 0; i < 100000; i++) printf \"}\"; print \"\" }" >deepo.json &&
+	ofl-schema <deepo.json >out 2>err &&
+	grep -q "99744 values nested deeper than 256 levels" err &&
+	grep -q "^{k: {k: {k: " out
+'
+
+test_expect_success 'invalid UTF-8 in keys and strings becomes U+FFFD' '
+	printf "{\"a\\377\":\"x\\300y\"}" >utf.json &&
+	ofl-schema --kind json -J -c @ <utf.json >out 2>/dev/null;
+	ofl-schema --kind json -J -c <utf.json >out &&
+	printf "%s\"type\":\"object\",\"properties\":{\"a\\357\\277\\275\":{\"type\":\"string\"}},\"required\":[\"a\\357\\277\\275\"]}\n" "$S" >expect &&
+	test_cmp expect out
+'
+
+test_done
