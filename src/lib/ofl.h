@@ -671,6 +671,8 @@ struct ofl_extract {
 	uint64_t		 max_bytes;	/* budget, 0: none */
 	int			 json;		/* JSON Lines */
 	const char		*store_arg;	/* -s as given, for marks */
+	int			 redact;	/* mask secrets (not in raw
+						   content and bytes) */
 	FILE			*out;
 	void			(*warn)(void *, const char *);
 	void			*warn_arg;

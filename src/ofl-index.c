@@ -1,0 +1,227 @@
+/*
+ * ofl-index: chunk artifacts by their kind and index them for search.
+ * It prints the reference line of each artifact again, so that pipes
+ * compose: cmd | ofl-capture | ofl-index | ofl-search QUERY.
+ */
+#include "config.h"
+
+#include <err.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ofl.h"
+#include "banned.h"
+
+#define PROGRESS_MIN	(8 * 1024 * 1024)	/* show progress above this */
+
+static OFL_DEAD void	 usage(int);
+static void		 progress(uint64_t, uint64_t, void *);
+static int		 index_one(struct ofl_store *, const char *, int, int,
+			    int);
+static int		 check_index(const char *, int);
+
+static const char	*cur_id;
+
+static OFL_DEAD void
+usage(int status)
+{
+	fprintf(status ? stderr : stdout,
+	    "usage: ofl-index [-fqv] [-s store] [--check] [ID ...]\n");
+	if (status == 0)
+		fprintf(stdout, "\n"
+		    "Chunk each artifact by its kind and add it to the "
+		    "full-text index, then\n"
+		    "print its reference line.  Content indexed before is not "
+		    "indexed again.\n"
+		    "Without IDs, stdin is a reference stream or data to "
+		    "capture first.\n\n"
+		    "  -f, --force             drop the artifact's index and "
+		    "make it again\n"
+		    "      --check             check the index of the whole "
+		    "store\n"
+		    "  -q, --quiet             print nothing on success\n"
+		    "  -v, --verbose           say what was indexed on "
+		    "stderr\n"
+		    "  -s, --store DIR         store (default $OFL_STORE)\n"
+		    "  -h, --help              print this help\n"
+		    "  -V, --version           print the version\n");
+	exit(status);
+}
+
+static void
+progress(uint64_t done, uint64_t total, void *arg)
+{
+	(void)arg;
+	if (total < PROGRESS_MIN)
+		return;
+	if (done >= total) {
+		fprintf(stderr, "\r\033[K");
+		return;
+	}
+	fprintf(stderr, "\rofl-index: ofl:%s %d%%", cur_id,
+	    (int)(done * 100 / total));
+}
+
+static int
+check_index(const char *path, int quiet)
+{
+	struct ofl_store	*st;
+	struct ofl_buf		 b;
+	int			 n;
+
+	if ((st = ofl_store_open(path, OFL_RDWR)) == NULL)
+		errx(ofl_errcode(), "%s", ofl_errmsg());
+	ofl_buf_init(&b);
+	n = ofl_index_check(st, &b);
+	ofl_store_close(st);
+	if (n == -1)
+		errx(ofl_errcode(), "%s", ofl_errmsg());
+	if (b.len > 0)
+		fprintf(stderr, "%.*s", (int)b.len, b.data);
+	ofl_buf_free(&b);
+	if (n == 0 && !quiet)
+		printf("ok\n");
+	return n == 0 ? 0 : OFL_EXIT_FAIL;
+}
+
+static int
+index_one(struct ofl_store *st, const char *ref, int force, int quiet,
+    int verbose)
+{
+	struct ofl_index_stats	 stats;
+	struct ofl_meta		 m;
+	struct ofl_buf		 b;
+	char			 id[OFL_ID_MAX + 1], size[32];
+	int64_t			 blob;
+
+	if (ofl_store_resolve(st, ref, id) == -1 ||
+	    ofl_store_meta(st, id, &m) == -1) {
+		warnx("%s", ofl_errmsg());
+		return ofl_errcode();
+	}
+	cur_id = id;
+	if (force && (blob = ofl_store_blob(st, id)) >= 0 &&
+	    ofl_index_drop(st, blob) == -1) {
+		warnx("%s", ofl_errmsg());
+		ofl_meta_free(&m);
+		return ofl_errcode();
+	}
+	if (ofl_index_artifact(st, id, isatty(STDERR_FILENO) ? progress :
+	    NULL, NULL, &stats) == -1) {
+		warnx("%s", ofl_errmsg());
+		ofl_meta_free(&m);
+		return ofl_errcode();
+	}
+	if (verbose && stats.cached)
+		fprintf(stderr, "ofl-index: ofl:%s: indexed before\n", id);
+	else if (verbose) {
+		ofl_fmt_size(size, sizeof size, stats.bytes);
+		fprintf(stderr, "ofl-index: ofl:%s: %llu chunks, %s of "
+		    "text%s\n", id, (unsigned long long)stats.chunks, size,
+		    stats.truncated ? " (too many chunks: the rest is not "
+		    "indexed)" : "");
+	}
+	if (!quiet) {
+		ofl_buf_init(&b);
+		ofl_notice_refline(&b, &m);
+		if (b.len > 0 && b.data[b.len - 1] != '\n')
+			ofl_buf_addc(&b, '\n');
+		if (fwrite(b.data, 1, b.len, stdout) != b.len)
+			err(OFL_EXIT_FAIL, "stdout");
+		ofl_buf_free(&b);
+	}
+	ofl_meta_free(&m);
+	return 0;
+}
+
+int
+main(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		{ "check",	no_argument,		NULL, 'C' },
+		{ "force",	no_argument,		NULL, 'f' },
+		{ "help",	no_argument,		NULL, 'h' },
+		{ "quiet",	no_argument,		NULL, 'q' },
+		{ "store",	required_argument,	NULL, 's' },
+		{ "verbose",	no_argument,		NULL, 'v' },
+		{ "version",	no_argument,		NULL, 'V' },
+		{ NULL,		0,			NULL, 0 }
+	};
+	struct ofl_store	*st;
+	const char		*path = NULL;
+	char			**ids = NULL;
+	size_t			 nids = 0, i;
+	int			 ch, force = 0, quiet = 0, verbose = 0;
+	int			 check = 0, rv = 0, r;
+
+	ofl_setprogname("ofl-index");
+	while ((ch = getopt_long(argc, argv, "fhqs:vV", longopts, NULL)) !=
+	    -1) {
+		switch (ch) {
+		case 'C':
+			check = 1;
+			break;
+		case 'f':
+			force = 1;
+			break;
+		case 'h':
+			usage(0);
+		case 'q':
+			quiet = 1;
+			break;
+		case 's':
+			path = optarg;
+			break;
+		case 'v':
+			verbose = 1;
+			break;
+		case 'V':
+			printf("ofl %s\n", PACKAGE_VERSION);
+			return 0;
+		default:
+			usage(OFL_EXIT_USAGE);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (check) {
+		if (argc > 0)
+			usage(OFL_EXIT_USAGE);
+		return check_index(path, quiet);
+	}
+	if (argc == 0 && isatty(STDIN_FILENO)) {
+		warnx("no artifact: give IDs, or pipe a reference or data");
+		usage(OFL_EXIT_USAGE);
+	}
+	if ((st = ofl_store_open(path, OFL_RDWR)) == NULL)
+		errx(ofl_errcode(), "%s", ofl_errmsg());
+	if (argc == 0) {
+		if (ofl_index_input(st, STDIN_FILENO, &ids, &nids) == -1) {
+			warnx("%s", ofl_errmsg());
+			ofl_store_close(st);
+			return ofl_errcode();
+		}
+		if (nids == 0) {
+			ofl_store_close(st);
+			errx(OFL_EXIT_USAGE, "no artifact: stdin is empty");
+		}
+		for (i = 0; i < nids; i++) {
+			r = index_one(st, ids[i], force, quiet, verbose);
+			if (r > rv)
+				rv = r;
+			free(ids[i]);
+		}
+		free(ids);
+	} else
+		for (i = 0; i < (size_t)argc; i++)
+			if ((r = index_one(st, argv[i], force, quiet,
+			    verbose)) > rv)
+				rv = r;
+	ofl_store_close(st);
+	if (fflush(stdout) == EOF || ferror(stdout))
+		err(OFL_EXIT_FAIL, "stdout");
+	return rv;
+}

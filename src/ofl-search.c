@@ -1,0 +1,403 @@
+/*
+ * ofl-search: BM25-ranked snippets that match a query, in some artifacts
+ * or the whole store; with no query, list the artifacts.
+ */
+#include "config.h"
+
+#include <err.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ofl.h"
+#include "banned.h"
+
+#define PROGRESS_MIN	(8 * 1024 * 1024)	/* show progress above this */
+
+static const char shortopts[] = "ab:hjk:l:n:qS:s:V";
+static const struct option longopts[] = {
+	{ "all",	no_argument,		NULL, 'a' },
+	{ "before",	required_argument,	NULL, 'B' },
+	{ "budget",	required_argument,	NULL, 'b' },
+	{ "fts",	no_argument,		NULL, 'F' },
+	{ "help",	no_argument,		NULL, 'h' },
+	{ "json",	no_argument,		NULL, 'j' },
+	{ "kind",	required_argument,	NULL, 'k' },
+	{ "label",	required_argument,	NULL, 'l' },
+	{ "limit",	required_argument,	NULL, 'n' },
+	{ "quiet",	no_argument,		NULL, 'q' },
+	{ "session",	required_argument,	NULL, 'S' },
+	{ "since",	required_argument,	NULL, 'A' },
+	{ "store",	required_argument,	NULL, 's' },
+	{ "version",	no_argument,		NULL, 'V' },
+	{ NULL,		0,			NULL, 0 }
+};
+
+struct lister {
+	int	mode;
+	int	failed;
+};
+
+static OFL_DEAD void	 usage(int);
+static int		 short_option(const char *, int *);
+static int		 long_option(const char *, int *);
+static void		 split_args(int, char *[], char ***, int *, char ***,
+			    int *);
+static int		 list_cb(const struct ofl_meta *, void *);
+static int		 list(const char *, const struct ofl_filter *, int);
+static int		 store_missing(const char *);
+static void		 progress(uint64_t, uint64_t, void *);
+static void		 flush_stdout(void);
+
+static OFL_DEAD void
+usage(int status)
+{
+	fprintf(status ? stderr : stdout,
+	    "usage: ofl-search [-ajq] [-b bytes] [-k kind] [-l label] "
+	    "[-n limit] [-S session]\n"
+	    "                  [-s store] [--before age] [--fts] "
+	    "[--since age] [ID ...] [query]\n");
+	if (status == 0)
+		fprintf(stdout, "\n"
+		    "Rank the chunks of artifacts that match the query (BM25) "
+		    "and print\n"
+		    "snippets with line numbers, matches marked >>so<<.  The "
+		    "last operand is\n"
+		    "the query, those before it are IDs; without IDs, stdin "
+		    "(a reference\n"
+		    "stream or data), or the whole store.  With no operand, "
+		    "list artifacts.\n\n"
+		    "  -a, --all               search the whole store, do "
+		    "not read stdin\n"
+		    "  -b, --budget BYTES      bytes of output for all hits "
+		    "(1500)\n"
+		    "  -n, --limit N           hits (5), or artifacts listed\n"
+		    "      --fts               the query is FTS5 syntax\n"
+		    "  -l, --label LABEL       only artifacts with this label\n"
+		    "  -S, --session NAME      only artifacts of this session\n"
+		    "  -k, --kind KIND         only artifacts of this kind\n"
+		    "      --since AGE         only those made within AGE "
+		    "(30s, 15m, 3h, 7d)\n"
+		    "      --before AGE        only those made more than AGE "
+		    "ago\n"
+		    "  -q, --quiet             print references (IDs when "
+		    "listing) only\n"
+		    "  -j, --json              print JSON Lines\n"
+		    "  -s, --store DIR         store (default $OFL_STORE)\n"
+		    "  -h, --help              print this help\n"
+		    "  -V, --version           print the version\n");
+	exit(status);
+}
+
+/*
+ * Is arg a bundle of our short options?  *next is set if its last option
+ * takes the following argument.
+ */
+static int
+short_option(const char *arg, int *next)
+{
+	const char	*p, *o;
+
+	*next = 0;
+	if (arg[0] != '-' || arg[1] == '\0' || arg[1] == '-')
+		return 0;
+	for (p = arg + 1; *p != '\0'; p++) {
+		if (*p == ':' || (o = strchr(shortopts, *p)) == NULL)
+			return 0;
+		if (o[1] == ':') {
+			*next = p[1] == '\0';
+			return 1;
+		}
+	}
+	return 1;
+}
+
+static int
+long_option(const char *arg, int *next)
+{
+	const struct option	*o;
+	const char		*eq;
+	size_t			 n;
+
+	*next = 0;
+	if (strncmp(arg, "--", 2) != 0 || arg[2] == '\0')
+		return 0;
+	eq = strchr(arg, '=');
+	n = eq != NULL ? (size_t)(eq - arg - 2) : strlen(arg + 2);
+	for (o = longopts; o->name != NULL; o++)
+		if (strncmp(o->name, arg + 2, n) == 0) {
+			*next = eq == NULL && o->has_arg == required_argument;
+			break;
+		}
+	return 1;
+}
+
+/*
+ * Options may follow the operands (ofl-search ID query -n 10), and a
+ * query may look like an option (-x): what is not one of our options is
+ * an operand.  "--" ends the options.
+ */
+static void
+split_args(int argc, char *argv[], char ***optv, int *optc, char ***opdv,
+    int *opdc)
+{
+	int	i, next;
+
+	*optv = ofl_xcalloc((size_t)argc + 1, sizeof **optv);
+	*opdv = ofl_xcalloc((size_t)argc + 1, sizeof **opdv);
+	*optc = *opdc = 0;
+	(*optv)[(*optc)++] = argv[0];
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0) {
+			for (i++; i < argc; i++)
+				(*opdv)[(*opdc)++] = argv[i];
+			break;
+		}
+		if (short_option(argv[i], &next) ||
+		    long_option(argv[i], &next)) {
+			(*optv)[(*optc)++] = argv[i];
+			if (next && i + 1 < argc)
+				(*optv)[(*optc)++] = argv[++i];
+			continue;
+		}
+		(*opdv)[(*opdc)++] = argv[i];
+	}
+}
+
+static int
+list_cb(const struct ofl_meta *m, void *arg)
+{
+	struct lister	*l = arg;
+	struct ofl_buf	 b;
+
+	ofl_buf_init(&b);
+	ofl_list_line(&b, m, l->mode);
+	if (fwrite(b.data, 1, b.len, stdout) != b.len)
+		l->failed = 1;
+	ofl_buf_free(&b);
+	return l->failed;
+}
+
+/* No store yet is an empty store: nothing to list. */
+static int
+store_missing(const char *path)
+{
+	struct ofl_buf	 b;
+	const char	*e;
+	int		 missing;
+
+	ofl_buf_init(&b);
+	if (path != NULL && *path != '\0')
+		ofl_buf_addf(&b, "%s", path);
+	else if ((e = getenv("OFL_STORE")) != NULL && *e != '\0')
+		ofl_buf_addf(&b, "%s", e);
+	else if ((e = getenv("XDG_CACHE_HOME")) != NULL && *e == '/')
+		ofl_buf_addf(&b, "%s/ofl", e);
+	else if ((e = getenv("HOME")) != NULL && *e != '\0')
+		ofl_buf_addf(&b, "%s/.cache/ofl", e);
+	else
+		return 0;
+	ofl_buf_adds(&b, "/ofl.db");
+	missing = access(ofl_buf_str(&b), F_OK) == -1;
+	ofl_buf_free(&b);
+	return missing;
+}
+
+static int
+list(const char *path, const struct ofl_filter *f, int mode)
+{
+	struct ofl_store	*st;
+	struct lister		 l;
+	int			 n;
+
+	if (store_missing(path))
+		return OFL_EXIT_NOMATCH;
+	if ((st = ofl_store_open(path, OFL_RDONLY)) == NULL) {
+		warnx("%s", ofl_errmsg());
+		return ofl_errcode();
+	}
+	memset(&l, 0, sizeof l);
+	l.mode = mode;
+	n = ofl_store_list(st, f, list_cb, &l);
+	if (n == -1)
+		warnx("%s", ofl_errmsg());
+	ofl_store_close(st);
+	flush_stdout();
+	if (n == -1)
+		return OFL_EXIT_FAIL;
+	return n > 0 ? OFL_EXIT_OK : OFL_EXIT_NOMATCH;
+}
+
+static void
+progress(uint64_t done, uint64_t total, void *arg)
+{
+	int	pct;
+
+	(void)arg;
+	if (total < PROGRESS_MIN)
+		return;
+	if (done >= total) {
+		fprintf(stderr, "\r\033[K");
+		return;
+	}
+	pct = (int)(done * 100 / total);
+	fprintf(stderr, "\rofl-search: indexing %d%%", pct);
+}
+
+static void
+flush_stdout(void)
+{
+	if (fflush(stdout) == EOF || ferror(stdout))
+		err(OFL_EXIT_FAIL, "stdout");
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct ofl_search_opts	 o;
+	struct ofl_store	*st;
+	struct ofl_buf		 out;
+	char			**optv, **opdv, **sids = NULL;
+	const char		**ids = NULL, *path = NULL;
+	char			 id[OFL_ID_MAX + 1];
+	size_t			 nsids = 0, nids = 0, i;
+	long long		 v;
+	int			 optc, opdc, ch, all = 0, quiet = 0, rv = 0;
+	int			 failed = 0, hits, limit = 0;
+
+	ofl_setprogname("ofl-search");
+	ofl_search_opts_init(&o);
+	split_args(argc, argv, &optv, &optc, &opdv, &opdc);
+	while ((ch = getopt_long(optc, optv, shortopts, longopts, NULL)) !=
+	    -1) {
+		switch (ch) {
+		case 'a':
+			all = 1;
+			break;
+		case 'A':
+		case 'B':
+			if (ofl_parse_duration(optarg, ch == 'A' ?
+			    &o.filter.newer_ms : &o.filter.older_ms) == -1) {
+				warnx("%s", ofl_errmsg());
+				usage(OFL_EXIT_USAGE);
+			}
+			break;
+		case 'b':
+			if (ofl_parse_num(optarg, 64, 1LL << 30, &v) == -1) {
+				warnx("%s", ofl_errmsg());
+				usage(OFL_EXIT_USAGE);
+			}
+			o.budget = (size_t)v;
+			break;
+		case 'F':
+			o.fts = 1;
+			break;
+		case 'h':
+			usage(0);
+		case 'j':
+			o.json = 1;
+			break;
+		case 'k':
+			if ((o.filter.kind = ofl_kind_from_name(optarg)) < 0) {
+				warnx("%s: unknown kind", optarg);
+				usage(OFL_EXIT_USAGE);
+			}
+			break;
+		case 'l':
+			o.filter.label = optarg;
+			break;
+		case 'n':
+			if (ofl_parse_num(optarg, 1, 1000000, &v) == -1) {
+				warnx("%s", ofl_errmsg());
+				usage(OFL_EXIT_USAGE);
+			}
+			limit = (int)v;
+			break;
+		case 'q':
+			quiet = 1;
+			break;
+		case 'S':
+			o.filter.session = optarg;
+			break;
+		case 's':
+			path = optarg;
+			break;
+		case 'V':
+			printf("ofl %s\n", PACKAGE_VERSION);
+			return 0;
+		default:
+			usage(OFL_EXIT_USAGE);
+		}
+	}
+	if (optind < optc)
+		usage(OFL_EXIT_USAGE);
+
+	if (opdc == 0) {
+		o.filter.limit = limit;
+		rv = list(path, &o.filter, o.json ? OFL_LIST_JSON :
+		    quiet ? OFL_LIST_QUIET : OFL_LIST_TEXT);
+		free(optv);
+		free(opdv);
+		return rv;
+	}
+
+	o.query = opdv[opdc - 1];
+	o.limit = limit;
+	o.quiet = quiet;
+	if (isatty(STDERR_FILENO))
+		o.progress = progress;
+	if ((st = ofl_store_open(path, OFL_RDWR)) == NULL)
+		errx(ofl_errcode(), "%s", ofl_errmsg());
+	if (opdc > 1) {
+		for (i = 0; i < (size_t)opdc - 1; i++) {
+			sids = ofl_xrealloc(sids, (nsids + 1) * sizeof *sids);
+			sids[nsids++] = ofl_xstrdup(opdv[i]);
+		}
+	} else if (!all && !isatty(STDIN_FILENO)) {
+		if (ofl_index_input(st, STDIN_FILENO, &sids, &nsids) == -1) {
+			warnx("%s", ofl_errmsg());
+			failed = ofl_errcode();
+			goto out;
+		}
+	}
+	/* Resolve the IDs; a bad one is reported, the others searched. */
+	for (i = 0; i < nsids; i++) {
+		if (ofl_store_resolve(st, sids[i], id) == -1) {
+			warnx("%s", ofl_errmsg());
+			if (ofl_errcode() > failed)
+				failed = ofl_errcode();
+			continue;
+		}
+		ids = ofl_xrealloc(ids, (nids + 1) * sizeof *ids);
+		ids[nids++] = ofl_xstrdup(id);
+	}
+	ofl_buf_init(&out);
+	rv = OFL_EXIT_NOMATCH;
+	if (nsids == 0 || nids > 0) {
+		hits = ofl_search(st, ids, nids, &o, &out);
+		if (hits == -1) {
+			warnx("%s", ofl_errmsg());
+			rv = ofl_errcode();
+		} else
+			rv = hits > 0 ? OFL_EXIT_OK : OFL_EXIT_NOMATCH;
+	}
+	if (out.len > 0 && fwrite(out.data, 1, out.len, stdout) != out.len)
+		err(OFL_EXIT_FAIL, "stdout");
+	ofl_buf_free(&out);
+out:
+	if (failed > rv)
+		rv = failed;
+	ofl_store_close(st);
+	for (i = 0; i < nsids; i++)
+		free(sids[i]);
+	free(sids);
+	for (i = 0; i < nids; i++)
+		free((char *)ids[i]);
+	free(ids);
+	free(optv);
+	free(opdv);
+	flush_stdout();
+	return rv;
+}

@@ -1,0 +1,236 @@
+#!/bin/sh
+#
+# t2000-search: ranked snippets for every kind, against golden files in
+# tests/data/search/ (the artifact IDs written as ID), the budget, JSON
+# Lines, the operands and stdin.
+
+. "$(dirname "$0")/lib.sh"
+
+GOLD=$DATA/search
+
+capture() {
+	ofl-capture -q -T 0 <"$1" | sed 's/^ofl://'
+}
+
+# golden NAME ID ARGS...: ofl-search ARGS on ID, IDs made "ID", compared
+# with $GOLD/NAME.out (written instead when OFL_REGEN is set: after a
+# change of the chunkers or the ranking, regenerate and review the diff).
+golden() {
+	name=$1 id=$2
+	shift 2
+	ofl-search "$id" "$@" >raw &&
+	sed "s/$id/ID/g" raw >actual &&
+	if [ -n "${OFL_REGEN:-}" ]; then
+		cp actual "$GOLD/$name.out"
+	fi &&
+	test_cmp "$GOLD/$name.out" actual
+}
+
+test_expect_success 'setup: one artifact of each kind' '
+	capture "$DATA/docs/yt-dlp-README.md" >id.md &&
+	capture "$DATA/json/dependabot-github-commits.json" >id.json &&
+	capture "$DATA/diff/gotestsum-v1.10.0..v1.13.0.diff" >id.diff &&
+	capture "$DATA/ci/treeherder-taskcluster-timeout.log" >id.log &&
+	for k in md json diff log; do test -s id.$k || exit 1; done &&
+	ofl-index $(cat id.md id.json id.diff id.log) >/dev/null
+'
+
+test_expect_success 'markdown: heading paths as titles' '
+	golden markdown "$(cat id.md)" "embed thumbnail"
+'
+
+test_expect_success 'json: jq paths as titles' '
+	golden json "$(cat id.json)" "author committer email"
+'
+
+test_expect_success 'diff: file and hunk as titles' '
+	golden diff "$(cat id.diff)" "hide empty packages"
+'
+
+test_expect_success 'CI log: the timeouts' '
+	golden log "$(cat id.log)" "application timed out"
+'
+
+test_expect_success 'the output stays within the budget' '
+	for b in 300 800 1500 3000; do
+		for q in "embed thumbnail" "format selection" "cookies"; do
+			ofl-search -b $b "$(cat id.md)" "$q" >out || exit 1
+			n=$(wc -c <out)
+			test "$n" -le "$b" || { echo "$b $q: $n bytes"; exit 1; }
+		done
+	done
+'
+
+test_expect_success '-n: the number of hits, then how to get more' '
+	id=$(cat id.log) &&
+	ofl-search -n 2 "$id" "TEST-UNEXPECTED-TIMEOUT" >out &&
+	test "$(grep -c "^ofl:" out)" -eq 2 &&
+	tail -n 1 out >last &&
+	echo "more: ofl-search $id TEST-UNEXPECTED-TIMEOUT -n 4" >expect &&
+	test_cmp expect last
+'
+
+test_expect_success 'a cut hit: the ofl-extract command for all of it' '
+	id=$(cat id.md) &&
+	ofl-search -n 1 "$id" "format selection" >out &&
+	head -n 1 out | sed -n "s/^ofl:$id:\([0-9]*-[0-9]*\) .*/\1/p" >range &&
+	test -s range &&
+	grep -x "more: ofl-extract $id -n $(cat range)" out
+'
+
+test_expect_success JQ '--json: one object per hit, as documented' '
+	id=$(cat id.md) &&
+	ofl-search -j "$id" "embed thumbnail" >out &&
+	test "$(wc -l <out)" -eq 5 &&
+	jq -e -s "length == 5 and all(.[];
+	    (.id | type) == \"string\" and
+	    (.id as \$i | .ref | startswith(\"ofl:\" + \$i + \":\")) and
+	    (.lines | length) == 2 and .lines[0] <= .lines[1] and
+	    (.title | type) == \"string\" and
+	    (.rank | type) == \"number\" and
+	    (.snippet | type) == \"string\" and
+	    (.snippet_lines | length) >= 1 and
+	    .member == null and
+	    (.match == \"all\" or .match == \"any\") and
+	    (.cut | type) == \"boolean\")" out >/dev/null &&
+	jq -r ".ref" out | head -n 1 >ref &&
+	sed -n "1s/^\(ofl:[^ ]*\) .*/\1/p" "$GOLD/markdown.out" |
+	    sed "s/ID/$id/" >expect &&
+	test_cmp expect ref
+'
+
+test_expect_success JQ '--json: the snippet is the artifact text' '
+	id=$(cat id.diff) &&
+	ofl-search -j -n 1 "$id" "hide empty packages" >out &&
+	jq -r ".snippet_lines[0]" out >n &&
+	jq -r ".snippet" out | head -n 1 >got &&
+	sed -n "$(cat n)p" "$DATA/diff/gotestsum-v1.10.0..v1.13.0.diff" >want &&
+	test_cmp want got
+'
+
+test_expect_success 'snippet lines are the artifact lines, marks aside' '
+	id=$(cat id.log) &&
+	ofl-search "$id" "Aborting task" >out &&
+	grep "^  [0-9]*: " out | head -n 1 >line &&
+	n=$(sed "s/^  \([0-9]*\): .*/\1/" line) &&
+	sed "s/^  [0-9]*: //; s/>>//g; s/<<//g" line >got &&
+	sed -n "${n}p" "$DATA/ci/treeherder-taskcluster-timeout.log" >want &&
+	test_cmp want got
+'
+
+test_expect_success 'several IDs: the last operand is the query' '
+	ofl-search -q -n 10 "$(cat id.md)" "$(cat id.diff)" "packages" >out &&
+	grep -q "^ofl:$(cat id.md):" out &&
+	grep -q "^ofl:$(cat id.diff):" out
+'
+
+test_expect_success 'no ID, -a: the whole store' '
+	ofl-search -a -q -n 20 "timeout" >out &&
+	grep -q "^ofl:$(cat id.log):" out
+'
+
+test_expect_success 'filters narrow the store: many artifacts' '
+	i=0 &&
+	while [ $i -lt 40 ]; do
+		printf "filler %d common\n" $i | ofl-capture -q -T 0 -l many \
+		    >/dev/null || exit 1
+		i=$((i + 1))
+	done &&
+	printf "quokka once\n" | ofl-capture -q -T 0 -l many | sed "s/ofl://" \
+	    >id.many &&
+	printf "quokka quokka quokka\n" | ofl-capture -q -T 0 -l few \
+	    >/dev/null &&
+	ofl-search -a -q -l many quokka >out &&
+	echo "ofl:$(cat id.many):1" >expect &&
+	test_cmp expect out &&
+	ofl-search -q -a quokka >out &&
+	test "$(wc -l <out)" -eq 2
+'
+
+test_expect_success 'a reference stream on stdin gives the IDs' '
+	printf "ofl:%s log ...\n" "$(cat id.log)" |
+	    ofl-search -q "thumbnail" >out;
+	test $? -eq 1 && test ! -s out &&
+	printf "ofl:%s markdown\n" "$(cat id.md)" |
+	    ofl-search -q "thumbnail" >out &&
+	! grep -v "^ofl:$(cat id.md):" out
+'
+
+test_expect_success 'data on stdin is captured, then searched' '
+	n=$(ofl-search -q | wc -l) &&
+	printf "one fish\ntwo fish\nred herring\n" | ofl-search herring >out &&
+	grep "^  3: red >>herring<<\$" out &&
+	test "$(ofl-search -q | wc -l)" -eq $((n + 1))
+'
+
+test_expect_success 'empty stdin: the whole store' '
+	ofl-search -q "thumbnail" </dev/null >out &&
+	grep -q "^ofl:$(cat id.md):" out
+'
+
+test_expect_success 'options after the operands' '
+	ofl-search "$(cat id.md)" "thumbnail" -n 1 -q >out &&
+	test "$(wc -l <out)" -eq 1
+'
+
+test_expect_success tar 'archive members: searched by their own kinds' '
+	mkdir -p arc/docs &&
+	printf "alpha\nconnection refused by peer\nomega\n" >arc/app.log &&
+	cp "$DATA/docs/yt-dlp-README.md" arc/docs/README.md &&
+	tar cf - -C arc app.log docs | gzip >arc.tgz &&
+	id=$(capture arc.tgz) &&
+	ofl-search -n 1 "$id" "connection refused" >out &&
+	cat >expect <<-EOF &&
+	ofl:ID:1-3  [app.log]  (SCORE)
+	  1- alpha
+	  2: >>connection<< >>refused<< by peer
+	  3- omega
+	more: ofl-search ID '"'"'connection refused'"'"' -n 2
+	EOF
+	sed "s/$id/ID/; s/  ([0-9.]*)\$/  (SCORE)/" out >actual &&
+	test_cmp expect actual &&
+	ofl-search -n 1 "$id" "embed thumbnail" >out &&
+	head -n 1 out | grep "^ofl:$id:[0-9-]*  \[docs/README.md\]  USAGE" &&
+	grep "^more: ofl-extract $id --member docs/README.md -n [0-9-]*\$" out
+'
+
+test_expect_success 'nothing matches: exit 1, no output' '
+	test_expect_code 1 ofl-search "$(cat id.md)" "zqxwvy" >out 2>err &&
+	test ! -s out && test ! -s err
+'
+
+test_expect_success 'an unknown ID: reported, the others searched, exit 3' '
+	test_expect_code 3 ofl-search zzzzzzzz "$(cat id.md)" thumbnail \
+	    >out 2>err &&
+	grep "^ofl-search: zzzzzzzz: unknown artifact" err &&
+	grep -q "^ofl:$(cat id.md):" out
+'
+
+test_expect_success 'hits mark their artifacts as used' '
+	id=$(cat id.json) &&
+	ofl-search -q -n 1 | head -n 1 >before &&
+	ofl-search "$id" "email" >/dev/null &&
+	ofl-search -j | jq -r "select(.id == \"$id\") | .used" >used1 &&
+	sleep 1 &&
+	ofl-search "$id" "email" >/dev/null &&
+	ofl-search -j | jq -r "select(.id == \"$id\") | .used" >used2 &&
+	! test_cmp used1 used2 2>/dev/null
+'
+
+test_expect_success '--fts: FTS5 syntax, and its errors are usage errors' '
+	id=$(cat id.md) &&
+	ofl-search --fts -q "$id" "title:thumbnail" >out &&
+	test -s out &&
+	test_expect_code 2 ofl-search --fts "$id" "AND OR (" >out 2>err &&
+	test ! -s out &&
+	grep "^ofl-search: --fts: " err
+'
+
+test_expect_success 'a bad kind or number: usage error' '
+	test_expect_code 2 ofl-search -k nosuchkind 2>err &&
+	grep "^usage: ofl-search " err &&
+	test_expect_code 2 ofl-search -n 0 q 2>err &&
+	test_expect_code 2 ofl-search -b lots q 2>err
+'
+
+test_done

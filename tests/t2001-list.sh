@@ -1,0 +1,137 @@
+#!/bin/sh
+#
+# t2001-list: ofl-search with no query lists artifacts, newest first, in
+# stable tab-separated columns, filtered by label, session, kind and age.
+
+. "$(dirname "$0")/lib.sh"
+
+TAB=$(printf '\t')
+
+# list ARGS: the listing with the age column (5th) made "AGE".
+list() {
+	ofl-search "$@" | awk -F "$TAB" -v OFS="$TAB" '{ $5 = "AGE"; print }'
+}
+
+test_expect_success 'no store yet: nothing listed, exit 1' '
+	test_expect_code 1 ofl-search >out 2>err &&
+	test ! -s out && test ! -s err &&
+	test_expect_code 1 ofl-search -q >out &&
+	test ! -s out
+'
+
+test_expect_success 'setup' '
+	printf "alpha\nbeta\n" | ofl-capture -q -T 0 -l first >id1 &&
+	{ OFL_SESSION=s1 ofl-capture -q -T 0 -- sh -c "echo one; exit 3" \
+	    >id2; test $? -eq 3; } &&
+	printf "{\"a\": [1, 2]}\n" |
+	    OFL_SESSION=s2 ofl-capture -q -T 0 -l data >id3 &&
+	for f in id1 id2 id3; do sed -i "s/^ofl://" $f; done &&
+	test -s id3
+'
+
+test_expect_success 'columns: ID kind size lines age exit flags label' '
+	printf "ofl:%s\tjson\t14 B\t1\tAGE\t-\t-\tdata\n" "$(cat id3)" >expect &&
+	printf "ofl:%s\ttext\t4 B\t1\tAGE\t3\t-\tsh -c %s\n" "$(cat id2)" \
+	    "'"'"'echo one; exit 3'"'"'" >>expect &&
+	printf "ofl:%s\ttext\t11 B\t2\tAGE\t-\t-\tfirst\n" "$(cat id1)" \
+	    >>expect &&
+	list >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success 'the age is short: 0s, 5m, 2h, 3d' '
+	ofl-search | cut -f 5 >ages &&
+	! grep -v -E "^[0-9]+[smhd]\$" ages
+'
+
+test_expect_success '-q: IDs only, newest first' '
+	cat id3 id2 id1 >expect &&
+	ofl-search -q >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success '-n: the newest N' '
+	cat id3 id2 >expect &&
+	ofl-search -q -n 2 >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success '-l, -S, -k: filters' '
+	cat id1 >expect && ofl-search -q -l first >actual &&
+	test_cmp expect actual &&
+	cat id2 >expect && ofl-search -q -S s1 >actual &&
+	test_cmp expect actual &&
+	cat id3 >expect && ofl-search -q --kind json >actual &&
+	test_cmp expect actual &&
+	cat id2 >expect && ofl-search -q -k text -S s1 >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success 'a filter that matches nothing: exit 1' '
+	test_expect_code 1 ofl-search -l nosuchlabel >out &&
+	test ! -s out &&
+	test_expect_code 1 ofl-search -k csv >out &&
+	test ! -s out
+'
+
+test_expect_success '--since and --before' '
+	cat id3 id2 id1 >expect &&
+	ofl-search -q --since 1h >actual &&
+	test_cmp expect actual &&
+	test_expect_code 1 ofl-search -q --before 1h >actual &&
+	test ! -s actual
+'
+
+test_expect_success 'a bad kind or age: usage error, exit 2' '
+	test_expect_code 2 ofl-search -k nosuchkind >out 2>err &&
+	test ! -s out &&
+	grep "^ofl-search: nosuchkind: unknown kind" err &&
+	test_expect_code 2 ofl-search --since yesterday >out 2>err &&
+	test ! -s out
+'
+
+test_expect_success JQ '-j: one JSON object per artifact' '
+	ofl-search -j >out &&
+	test "$(wc -l <out)" -eq 3 &&
+	jq -r .id out >ids &&
+	cat id3 id2 id1 >expect &&
+	test_cmp expect ids &&
+	jq -e -s "map(select(.id == \"$(cat id2)\"))[0].exit == 3" out
+'
+
+test_expect_success 'listing never reads stdin' '
+	{ sleep 5; echo ofl:xyz; } | ofl-search -q >out &
+	pid=$! &&
+	sleep 1 && test -s out &&
+	kill $pid 2>/dev/null; wait $pid 2>/dev/null;
+	cat id3 id2 id1 >expect && test_cmp expect out
+'
+
+test_expect_success 'tabs and newlines in a label become spaces' '
+	printf "x\n" | ofl-capture -q -T 0 -l "$(printf "a\tb\nc")" >id4 &&
+	ofl-search -n 1 | cut -f 8 >label &&
+	echo "a b c" >expect &&
+	test_cmp expect label
+'
+
+test_expect_success 'an artifact being written is flagged "writing"' '
+	{ echo start; sleep 3; echo end; } | ofl-capture -q -T 0 >id5 &
+	pid=$! &&
+	sleep 1 &&
+	ofl-search -n 1 | cut -f 7 >flags &&
+	wait $pid &&
+	echo writing >expect &&
+	test_cmp expect flags &&
+	ofl-search -n 1 | cut -f 7 >flags &&
+	echo - >expect &&
+	test_cmp expect flags
+'
+
+test_expect_success 'the listing is the store at one time: ofl-search -s' '
+	mkdir other &&
+	OFL_STORE=$PWD/other ofl-capture -q -T 0 </dev/null >/dev/null;
+	test_expect_code 1 ofl-search -s "$PWD/nostore" >out &&
+	test ! -s out
+'
+
+test_done

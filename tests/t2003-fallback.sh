@@ -1,0 +1,101 @@
+#!/bin/sh
+#
+# t2003-fallback: when no word matches, ofl-search looks inside words,
+# then for close spellings, and says so on its first line.
+
+. "$(dirname "$0")/lib.sh"
+
+capture() {
+	ofl-capture -q -T 0 <"$1" | sed 's/^ofl://'
+}
+
+test_expect_success 'setup' '
+	capture "$DATA/docs/yt-dlp-README.md" >id.md &&
+	capture "$DATA/ci/treeherder-taskcluster-timeout.log" >id.log &&
+	printf "%s\n" "connect failed: ECONNREFUSED" \
+	    "block blk_-1608999687919862906 lost" \
+	    "calling formatDurationAsSeconds now" >t.txt &&
+	capture t.txt >id.txt &&
+	ofl-index -q $(cat id.md id.log id.txt)
+'
+
+test_expect_success 'a word match: no note' '
+	ofl-search "$(cat id.txt)" "ECONNREFUSED" >out &&
+	head -n 1 out | grep "^ofl:$(cat id.txt):1-3  (" &&
+	grep "^  1: connect failed: >>ECONNREFUSED<<\$" out
+'
+
+test_expect_success 'inside a word: the substring, and a note' '
+	ofl-search "$(cat id.txt)" "CONNREFUSED" >out &&
+	cat >expect <<-EOF &&
+	no match for "CONNREFUSED"; showing matches for "CONNREFUSED" inside words
+	ofl:ID:1  (substring)
+	  1: connect failed: E>>CONNREFUSED<<
+	EOF
+	sed "s/$(cat id.txt)/ID/" out >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success 'inside an identifier: camelCase and numbers' '
+	ofl-search "$(cat id.txt)" "DurationAs" >out &&
+	grep "^  3: calling format>>DurationAs<<Seconds now\$" out &&
+	ofl-search "$(cat id.txt)" "99968791" >out &&
+	grep "^  2: block blk_-1608>>99968791<<9862906 lost\$" out
+'
+
+test_expect_success 'a part of a hyphenated word in a log' '
+	ofl-search -n 1 "$(cat id.log)" "UNEXPECTED-TIMEOU" >out &&
+	head -n 1 out >note &&
+	echo "no match for \"UNEXPECTED-TIMEOU\"; showing matches for \"UNEXPECTED-TIMEOU\" inside words" >expect &&
+	test_cmp expect note &&
+	grep -- "- TEST->>UNEXPECTED-TIMEOU<<T |" out
+'
+
+test_expect_success 'a misspelling: the closest word of the artifact' '
+	ofl-search -n 1 "$(cat id.md)" "thumbnale" >out &&
+	head -n 1 out >note &&
+	echo "no match for \"thumbnale\"; showing matches for \"thumbnail\"" \
+	    >expect &&
+	test_cmp expect note &&
+	grep ">>[Tt]humbnail<<" out
+'
+
+test_expect_success 'two misspellings' '
+	ofl-search -n 1 "$(cat id.md)" "downlod subtitels" >out &&
+	head -n 1 out >note &&
+	echo "no match for \"downlod subtitels\"; showing matches for \"download subtitle\"" \
+	    >expect &&
+	test_cmp expect note
+'
+
+test_expect_success JQ '--json says which fallback matched' '
+	ofl-search -j -n 1 "$(cat id.txt)" "CONNREFUSED" >out &&
+	jq -e ".match == \"substring\" and .rank == null" out &&
+	ofl-search -j -n 1 "$(cat id.md)" "thumbnale" >out &&
+	jq -e ".match == \"spelling\"" out &&
+	ofl-search -j -n 1 "$(cat id.md)" "thumbnail" >out &&
+	jq -e ".match == \"all\"" out
+'
+
+test_expect_success 'nothing close: exit 1, no output' '
+	test_expect_code 1 ofl-search "$(cat id.md)" "qqqqzzzzxxxx" >out &&
+	test ! -s out
+'
+
+test_expect_success 'short words are not respelled' '
+	test_expect_code 1 ofl-search "$(cat id.txt)" "zq" >out &&
+	test ! -s out
+'
+
+test_expect_success 'some words match: those hits, no fallback' '
+	ofl-search -n 1 "$(cat id.txt)" "ECONNREFUSED zzzzqqq" >out &&
+	! grep "^no match" out &&
+	grep ">>ECONNREFUSED<<" out
+'
+
+test_expect_success 'the whole store, substring' '
+	ofl-search -a -q "CONNREFUSE" >out &&
+	grep "^ofl:$(cat id.txt):1\$" out
+'
+
+test_done
