@@ -174,10 +174,10 @@ static OFL_DEAD void
 usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-	    "usage: ofl-capture [-jq] [-C tokens] [-H bytes] [-l label] "
-	    "[-S session] [-s store]\n"
-	    "                   [-T tokens] [-t ttl] [--tail bytes] "
-	    "[-e command ...]\n"
+	    "usage: ofl-capture [-jq] [-C tokens] [-H bytes] [-i intent] "
+	    "[-l label] [-S session]\n"
+	    "                   [-s store] [-T tokens] [-t ttl] "
+	    "[--tail bytes] [-e command ...]\n"
 	    "                   [-- command [arg ...]]\n");
 	if (status == 0)
 		fprintf(stdout, "\n"
@@ -192,6 +192,8 @@ usage(int status)
 		    "outputs together (10000)\n"
 		    "  -H, --head BYTES        preview head size (600)\n"
 		    "      --tail BYTES        preview tail size (400)\n"
+		    "  -i, --intent TEXT       show the top matches for TEXT "
+		    "instead of a preview\n"
 		    "  -l, --label TEXT        label the artifact\n"
 		    "  -t, --ttl DURATION      expire after 30s, 15m, 3h, "
 		    "7d, 2w\n"
@@ -658,6 +660,7 @@ main(int argc, char *argv[])
 		{ "combined",	required_argument,	NULL, 'C' },
 		{ "exec",	required_argument,	NULL, 'e' },
 		{ "head",	required_argument,	NULL, 'H' },
+		{ "intent",	required_argument,	NULL, 'i' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ "json",	no_argument,		NULL, 'j' },
 		{ "label",	required_argument,	NULL, 'l' },
@@ -688,11 +691,14 @@ main(int argc, char *argv[])
 	    (long long)nopts.head_bytes);
 	nopts.tail_bytes = (size_t)env_num("OFL_TAIL",
 	    (long long)nopts.tail_bytes);
+	nopts.intent = getenv("OFL_INTENT");
+	if (nopts.intent != NULL && *nopts.intent == '\0')
+		nopts.intent = NULL;
 	opt_session = getenv("OFL_SESSION");
 	if (opt_session != NULL && *opt_session == '\0')
 		opt_session = NULL;
 
-	while ((ch = getopt_long(argc, argv, "+C:e:H:hjl:qS:s:T:t:V",
+	while ((ch = getopt_long(argc, argv, "+C:e:H:hi:jl:qS:s:T:t:V",
 	    longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'C':
@@ -719,6 +725,9 @@ main(int argc, char *argv[])
 			break;
 		case 'h':
 			usage(0);
+		case 'i':
+			nopts.intent = *optarg != '\0' ? optarg : NULL;
+			break;
 		case 'j':
 			opt_json = 1;
 			break;

@@ -21,6 +21,7 @@
 #define SCAN_SMALL	(64 * 1024)	/* JSON shape, CSV header */
 #define SCAN_LARGE	(256 * 1024)	/* Markdown headings, diff files */
 #define SUMMARY_MAX	300		/* bytes of one summary line */
+#define SHAPE_INPUT	(8 * 1024 * 1024) /* JSON read for the shape */
 #define MARK_RESERVE	24		/* room for " [... 123,456 bytes]" */
 #define MEMBERS_SHOWN	10
 #define MEMBERS_COUNTED	10000
@@ -136,6 +137,8 @@ ofl_notice_opts_init(struct ofl_notice_opts *o)
 	o->head_bytes = 600;
 	o->tail_bytes = 400;
 	o->json = 0;
+	o->intent = NULL;
+	o->intent_bytes = 1000;
 }
 
 /*
@@ -1057,6 +1060,15 @@ sum_errors(struct ctx *c)
 		ofl_buf_adds(&c->sum, m->warnings == 1 ? " line" : " lines");
 	}
 	ofl_buf_addc(&c->sum, '\n');
+	/* The most frequent error signatures and words worth a search. */
+	if (m->errors > 0 && !c->o->json) {
+		struct ofl_buf	sig;
+
+		ofl_buf_init(&sig);
+		if (ofl_index_suggest(c->st, m->id, &sig) == 0)
+			ofl_buf_add(&c->sum, sig.data, sig.len);
+		ofl_buf_free(&sig);
+	}
 	sum_json_key(c, "errors");
 	ofl_buf_addf(&c->sumj, "%llu", (unsigned long long)m->errors);
 	sum_json_key(c, "warnings");
@@ -1617,6 +1629,32 @@ sum_json(struct ctx *c, int nd)
 		} else
 			j_array(&s, buf, len, &i);
 		c->filter = ofl_xstrdup(".[0]");
+	}
+	/*
+	 * The streaming shape sees the whole value (counts, formats, enums),
+	 * up to SHAPE_INPUT bytes; the skim above still picks the filter.
+	 */
+	if (ofl_reader_seek(c->r, 0) == 0) {
+		struct ofl_buf	shape;
+		size_t		k2;
+
+		ofl_buf_init(&shape);
+		if (ofl_schema_shape(c->r, c->m->kind, SHAPE_INPUT,
+		    SUMMARY_MAX, &shape) == 0 && shape.len > 0) {
+			while (shape.len > 0 &&
+			    shape.data[shape.len - 1] == '\n')
+				shape.len--;
+			ofl_buf_reset(&s);
+			for (k2 = 0; k2 < shape.len; k2++) {
+				ofl_buf_addc(&s, shape.data[k2]);
+				/* Continuation lines line up after "shape: ". */
+				if (shape.data[k2] == '\n')
+					ofl_buf_adds(&s, "     ");
+			}
+			seq = 0;
+			nd = 0;
+		}
+		ofl_buf_free(&shape);
 	}
 	if (s.len > 0) {
 		ofl_buf_adds(&c->sum, nd ? "records: " : seq ? "values: " :
@@ -2192,6 +2230,42 @@ ofl_notice(struct ofl_store *st, const struct ofl_meta *m,
 		ofl_buf_addc(&text, '\n');
 		ofl_buf_add(&text, c.sum.data, c.sum.len);
 	}
+	/* With an intent: its top hits instead of the plain preview. */
+	if (o->intent != NULL && *o->intent != '\0' && c.total > 0 &&
+	    kind != OFL_KIND_BINARY && kind != OFL_KIND_ARCHIVE &&
+	    kind != OFL_KIND_COMPRESSED) {
+		struct ofl_buf	hits;
+		int		n;
+
+		ofl_buf_init(&hits);
+		n = ofl_search_intent(st, m->id, o->intent, o->intent_bytes,
+		    &hits);
+		if (n > 0) {
+			if (json) {
+				ofl_buf_adds(&jhead, ",\"intent\":");
+				ofl_buf_add_json_str(&jhead, o->intent,
+				    strlen(o->intent));
+				ofl_buf_adds(&jhead, ",\"matches\":");
+				ofl_buf_add_json_str(&jhead, hits.data,
+				    hits.len);
+			} else {
+				ofl_buf_adds(&text, "--- matches for intent: ");
+				command_text(o->intent, &text);
+				ofl_buf_adds(&text, " ---\n");
+				ofl_buf_add(&text, hits.data, hits.len);
+				ofl_buf_adds(&text, "--- end of matches ---\n");
+			}
+			ofl_buf_free(&hits);
+			rv = 0;
+			goto preview_done;
+		}
+		if (!json) {
+			ofl_buf_adds(&text, "intent: no match for ");
+			command_text(o->intent, &text);
+			ofl_buf_adds(&text, "; the preview follows\n");
+		}
+		ofl_buf_free(&hits);
+	}
 	if (kind == OFL_KIND_BINARY || kind == OFL_KIND_ARCHIVE ||
 	    kind == OFL_KIND_COMPRESSED)
 		rv = preview_hex(&c, kind == OFL_KIND_BINARY ? HEX_BINARY :
@@ -2203,6 +2277,7 @@ ofl_notice(struct ofl_store *st, const struct ofl_meta *m,
 			ofl_buf_adds(&text, "(no content)\n");
 		rv = 0;
 	}
+preview_done:
 	if (rv == -1)
 		goto out;
 	next_cmds(&c, json ? NULL : &text, &jnext);

@@ -272,6 +272,8 @@ struct ofl_notice_opts {
 	size_t		 head_bytes;	/* preview of the head, 0: none */
 	size_t		 tail_bytes;	/* preview of the tail, 0: none */
 	int		 json;		/* one JSON object instead of text */
+	const char	*intent;	/* top hits for it instead of a preview */
+	size_t		 intent_bytes;	/* budget of those hits */
 };
 void	ofl_notice_opts_init(struct ofl_notice_opts *);
 /* The reference line: "ofl:ID kind size lines". */
