@@ -21,6 +21,10 @@
 #define SCAN_SMALL	(64 * 1024)	/* JSON shape, CSV header */
 #define SCAN_LARGE	(256 * 1024)	/* Markdown headings, diff files */
 #define SUMMARY_MAX	300		/* bytes of one summary line */
+#define SIG_LINES	3		/* error signatures in a notice */
+#define SIG_WIDTH	100		/* bytes of one signature */
+#define SUMMARY_FREE	250		/* summary bytes that cost no preview */
+#define HEAD_MIN	200		/* the head keeps at least this */
 #define SHAPE_INPUT	(8 * 1024 * 1024) /* JSON read for the shape */
 #define MARK_RESERVE	24		/* room for " [... 123,456 bytes]" */
 #define MEMBERS_SHOWN	10
@@ -1035,6 +1039,45 @@ sum_json_key(struct ctx *c, const char *k)
 }
 
 /* Logs and texts: how many lines look like errors and warnings. */
+/*
+ * At most SIG_LINES signatures, each cut to SIG_WIDTH bytes before its
+ * "(line N)", then the line of search terms: a notice stays near a
+ * kilobyte.
+ */
+static void
+put_signatures(struct ofl_buf *out, const char *p, size_t n)
+{
+	const char	*end = p + n, *nl, *at;
+	size_t		 len, shown = 0;
+
+	for (; p < end; p = nl + 1) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		len = (size_t)(nl - p);
+		if (len > 3 && memcmp(p, "  x", 3) == 0) {
+			if (shown++ >= SIG_LINES)
+				continue;
+			at = len > 8 ? memmem(p, len, "  (line ", 8) : NULL;
+			if (at != NULL && (size_t)(at - p) > SIG_WIDTH) {
+				size_t	 cut = SIG_WIDTH;
+
+				/* Never inside a UTF-8 sequence. */
+				while (cut > 0 &&
+				    ((unsigned char)p[cut] & 0xc0) == 0x80)
+					cut--;
+				ofl_buf_add(out, p, cut);
+				ofl_buf_adds(out, "...");
+				ofl_buf_add(out, at, (size_t)(nl - at));
+			} else
+				ofl_buf_add(out, p, len);
+		} else
+			ofl_buf_add(out, p, len);
+		ofl_buf_addc(out, '\n');
+		if (nl == end)
+			break;
+	}
+}
+
 static int
 sum_errors(struct ctx *c)
 {
@@ -1066,7 +1109,7 @@ sum_errors(struct ctx *c)
 
 		ofl_buf_init(&sig);
 		if (ofl_index_suggest(c->st, m->id, &sig) == 0)
-			ofl_buf_add(&c->sum, sig.data, sig.len);
+			put_signatures(&c->sum, sig.data, sig.len);
 		ofl_buf_free(&sig);
 	}
 	sum_json_key(c, "errors");
@@ -2157,7 +2200,7 @@ int
 ofl_notice(struct ofl_store *st, const struct ofl_meta *m,
     const struct ofl_notice_opts *o, struct ofl_buf *out)
 {
-	struct ofl_notice_opts	 defo;
+	struct ofl_notice_opts	 defo, shrunk;
 	struct ctx		 c;
 	struct ofl_buf		 text, jhead, jtail, jnext;
 	unsigned char		 last;
@@ -2229,6 +2272,15 @@ ofl_notice(struct ofl_store *st, const struct ofl_meta *m,
 		ofl_notice_refline(&text, m);
 		ofl_buf_addc(&text, '\n');
 		ofl_buf_add(&text, c.sum.data, c.sum.len);
+	}
+	/* A long summary (error signatures, a shape) takes from the head. */
+	if (c.sum.len > SUMMARY_FREE && o->head_bytes > HEAD_MIN) {
+		size_t	take = c.sum.len - SUMMARY_FREE;
+
+		shrunk = *o;
+		shrunk.head_bytes = o->head_bytes - take > HEAD_MIN &&
+		    take < o->head_bytes ? o->head_bytes - take : HEAD_MIN;
+		c.o = o = &shrunk;
 	}
 	/* With an intent: its top hits instead of the plain preview. */
 	if (o->intent != NULL && *o->intent != '\0' && c.total > 0 &&

@@ -581,9 +581,15 @@ ofl_store_resolve(struct ofl_store *st, const char *ref,
 			break;
 		}
 		if (found == 1) {
+			char	second[OFL_ID_MAX + 1];
+			int	more;
+
+			/* got is the statement's: copy it before stepping. */
+			snprintf(second, sizeof second, "%s", got);
+			more = sqlite3_step(stmt) == SQLITE_ROW;
 			ofl_seterr(OFL_EXIT_USAGE, "%s: ambiguous ID prefix "
-			    "(ofl:%s, ofl:%s%s)", ref, id, got,
-			    sqlite3_step(stmt) == SQLITE_ROW ? ", ..." : "");
+			    "(ofl:%s, ofl:%s%s)", ref, id, second,
+			    more ? ", ..." : "");
 			sqlite3_finalize(stmt);
 			return -1;
 		}

@@ -1,0 +1,407 @@
+/*
+ * ofl-extract: exact evidence from an artifact: its content, line and byte
+ * ranges, a jq filter, lines matching a regex, error blocks, members.
+ */
+#include "config.h"
+
+#include <err.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ofl.h"
+#include "banned.h"
+
+#define READ_SIZE	(128 * 1024)
+
+enum {
+	OPT_ARG = 256,
+	OPT_ARGJSON,
+	OPT_ERRORS,
+	OPT_LIMIT,
+	OPT_MAXBYTES,
+	OPT_MEMBER,
+	OPT_SKIP
+};
+
+static const struct option longopts[] = {
+	{ "arg", required_argument, NULL, OPT_ARG },
+	{ "argjson", required_argument, NULL, OPT_ARGJSON },
+	{ "bytes", required_argument, NULL, 'b' },
+	{ "compact-output", no_argument, NULL, 'c' },
+	{ "context", required_argument, NULL, 'C' },
+	{ "errors", no_argument, NULL, OPT_ERRORS },
+	{ "help", no_argument, NULL, 'h' },
+	{ "ignore-case", no_argument, NULL, 'i' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "limit", required_argument, NULL, OPT_LIMIT },
+	{ "lines", required_argument, NULL, 'n' },
+	{ "max-bytes", required_argument, NULL, OPT_MAXBYTES },
+	{ "member", required_argument, NULL, OPT_MEMBER },
+	{ "raw-output", no_argument, NULL, 'r' },
+	{ "regexp", required_argument, NULL, 'e' },
+	{ "skip", required_argument, NULL, OPT_SKIP },
+	{ "store", required_argument, NULL, 's' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static OFL_DEAD void	 usage(int);
+static void		 warn_cb(void *, const char *);
+static int		 looks_like_id(const char *);
+static int		 jq_word(const char *);
+static int		 read_stdin(struct ofl_store *,
+			    char [OFL_ID_MAX + 1]);
+static uint64_t		 number(const char *, const char *);
+
+static OFL_DEAD void
+usage(int status)
+{
+	FILE	*fp = status ? stderr : stdout;
+
+	fprintf(fp,
+	    "usage: ofl-extract [-cijr] [--errors] [-b bytes] [-C num] "
+	    "[-e regex]\n"
+	    "\t[-n lines] [-s store] [--arg name value] [--argjson name json]\n"
+	    "\t[--limit num] [--max-bytes num] [--member path] [--skip num]\n"
+	    "\t[id] [filter]\n");
+	if (status == 0)
+		fprintf(fp, "\n"
+		    "Print exact evidence from an artifact: with no options "
+		    "its whole content.\n"
+		    "  -n, --lines A-B      lines A to B with their numbers "
+		    "(also A+N, -N, A-, A)\n"
+		    "  -b, --bytes A-B      bytes A to B, raw "
+		    "(offsets from 0)\n"
+		    "  filter               a jq filter, with -r "
+		    "(--raw-output), -c (--compact-output),\n"
+		    "                       --arg NAME VALUE, --argjson NAME "
+		    "JSON\n"
+		    "  -e, --regexp RE      lines matching an extended regular "
+		    "expression,\n"
+		    "                       -C, --context N lines around, -i, "
+		    "--ignore-case\n"
+		    "  --errors             error blocks and failing tests, "
+		    "most relevant first\n"
+		    "  --member PATH        a member of an archive artifact\n"
+		    "  --skip N, --limit N  results or blocks to skip, at most "
+		    "to print\n"
+		    "  --max-bytes N        output budget (default %d; 0: no "
+		    "limit)\n"
+		    "  -j, --json           JSON Lines\n"
+		    "  -s, --store DIR      the store\n"
+		    "  -h, --help           this help\n"
+		    "With no id, standard input gives an ofl: reference or "
+		    "data to capture first;\n"
+		    "'-' as the id says so before a filter.\n",
+		    OFL_EXTRACT_BUDGET);
+	exit(status);
+}
+
+static void
+warn_cb(void *arg, const char *msg)
+{
+	(void)arg;
+	warnx("%s", msg);
+}
+
+static int
+looks_like_id(const char *s)
+{
+	return strncmp(s, "ofl:", 4) == 0 || s[0] == '@' ||
+	    ofl_id_valid(s, strlen(s));
+}
+
+static int
+jq_word(const char *s)
+{
+	static const char	*words[] = { "add", "empty", "env", "keys",
+	    "max", "type", NULL };
+	size_t			 i;
+
+	for (i = 0; words[i] != NULL; i++)
+		if (strcmp(s, words[i]) == 0)
+			return 1;
+	return 0;
+}
+
+static uint64_t
+number(const char *opt, const char *s)
+{
+	long long	v;
+
+	if (ofl_parse_num(s, 0, (long long)1 << 62, &v) == -1) {
+		warnx("%s: %s", opt, ofl_errmsg());
+		usage(OFL_EXIT_USAGE);
+	}
+	return (uint64_t)v;
+}
+
+/*
+ * No ID: standard input starts with an ofl: reference line, or is data
+ * that is captured first.
+ */
+static int
+read_stdin(struct ofl_store *st, char id[OFL_ID_MAX + 1])
+{
+	struct ofl_writer	*w;
+	struct ofl_meta		 init, fin;
+	char			*buf, cwd[4096], *nl;
+	size_t			 len = 0;
+	ssize_t			 n;
+	int			 eof = 0;
+
+	buf = ofl_xmalloc(READ_SIZE);
+	/* Enough to see the first line. */
+	while (len < READ_SIZE && (len < 5 ||
+	    memchr(buf, '\n', len) == NULL)) {
+		n = read(STDIN_FILENO, buf + len, READ_SIZE - len);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1) {
+			ofl_seterr(OFL_EXIT_FAIL, "stdin: %s", strerror(errno));
+			goto fail;
+		}
+		if (n == 0) {
+			eof = 1;
+			break;
+		}
+		len += (size_t)n;
+	}
+	nl = memchr(buf, '\n', len);
+	if (ofl_ref_parse(buf, nl != NULL ? (size_t)(nl - buf) : len, id) >
+	    0) {
+		free(buf);
+		return 0;
+	}
+	memset(&init, 0, sizeof init);
+	init.duration_ms = -1;
+	init.session = getenv("OFL_SESSION");
+	if (init.session != NULL && *init.session == '\0')
+		init.session = NULL;
+	if (getcwd(cwd, sizeof cwd) != NULL)
+		init.cwd = cwd;
+	if ((w = ofl_writer_begin(st, &init)) == NULL)
+		goto fail;
+	for (;;) {
+		if (len > 0 && ofl_writer_write(w, buf, len) == -1) {
+			ofl_writer_finish(w, NULL, NULL);
+			goto fail;
+		}
+		len = 0;
+		if (eof)
+			break;
+		n = read(STDIN_FILENO, buf, READ_SIZE);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1) {
+			ofl_seterr(OFL_EXIT_FAIL, "stdin: %s", strerror(errno));
+			ofl_writer_finish(w, NULL, NULL);
+			goto fail;
+		}
+		if (n == 0)
+			eof = 1;
+		len = (size_t)n;
+	}
+	memset(&fin, 0, sizeof fin);
+	fin.duration_ms = -1;
+	if (ofl_writer_finish(w, &fin, &fin) == -1)
+		goto fail;
+	snprintf(id, OFL_ID_MAX + 1, "%s", fin.id);
+	ofl_meta_free(&fin);
+	free(buf);
+	return 0;
+fail:
+	free(buf);
+	return -1;
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct ofl_extract	 o;
+	struct ofl_store	*st;
+	struct ofl_span		*spans = NULL;
+	struct ofl_jq_arg	*args = NULL;
+	const char		*store = NULL, *ref = NULL;
+	char			 id[OFL_ID_MAX + 1];
+	size_t			 nspans = 0, nargs = 0;
+	int			 ch, errors = 0, bytes = 0, jqopt = 0;
+	int			 regexopt = 0, budget = 0, rv;
+
+	ofl_setprogname("ofl-extract");
+	ofl_extract_init(&o);
+	o.warn = warn_cb;
+	while ((ch = getopt_long(argc, argv, "b:C:ce:hijn:rs:", longopts,
+	    NULL)) != -1) {
+		switch (ch) {
+		case 'b':
+		case 'n':
+			spans = ofl_xrealloc(spans, (nspans + 1) *
+			    sizeof *spans);
+			if (ofl_span_parse(optarg, ch == 'n' ? OFL_SPAN_LINES :
+			    OFL_SPAN_BYTES, &spans[nspans]) == -1) {
+				warnx("%s", ofl_errmsg());
+				usage(OFL_EXIT_USAGE);
+			}
+			if (ch == 'b')
+				bytes = 1;
+			nspans++;
+			break;
+		case 'C':
+			o.context = (unsigned)number("-C", optarg);
+			if (o.context > 100000)
+				o.context = 100000;
+			regexopt = 1;
+			break;
+		case 'c':
+			o.compact = 1;
+			jqopt = 1;
+			break;
+		case 'e':
+			o.regex = optarg;
+			break;
+		case 'h':
+			usage(0);
+		case 'i':
+			o.icase = 1;
+			regexopt = 1;
+			break;
+		case 'j':
+			o.json = 1;
+			break;
+		case 'r':
+			o.raw = 1;
+			jqopt = 1;
+			break;
+		case 's':
+			store = optarg;
+			break;
+		case OPT_ARG:
+		case OPT_ARGJSON:
+			if (optind >= argc) {
+				warnx("%s %s: missing value", ch == OPT_ARG ?
+				    "--arg" : "--argjson", optarg);
+				usage(OFL_EXIT_USAGE);
+			}
+			args = ofl_xrealloc(args, (nargs + 1) * sizeof *args);
+			args[nargs].name = optarg;
+			args[nargs].value = argv[optind++];
+			args[nargs].json = ch == OPT_ARGJSON;
+			nargs++;
+			jqopt = 1;
+			break;
+		case OPT_ERRORS:
+			errors = 1;
+			break;
+		case OPT_LIMIT:
+			o.limit = number("--limit", optarg);
+			break;
+		case OPT_MAXBYTES:
+			if (ofl_parse_size(optarg, &o.max_bytes) == -1) {
+				warnx("--max-bytes: bad size '%s'", optarg);
+				usage(OFL_EXIT_USAGE);
+			}
+			budget = 1;
+			break;
+		case OPT_MEMBER:
+			o.member = optarg;
+			break;
+		case OPT_SKIP:
+			o.skip = number("--skip", optarg);
+			break;
+		default:
+			usage(OFL_EXIT_USAGE);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc > 2)
+		usage(OFL_EXIT_USAGE);
+	if (argc == 2) {
+		ref = argv[0];
+		o.filter = argv[1];
+	} else if (argc == 1) {
+		if (strcmp(argv[0], "-") == 0 || looks_like_id(argv[0]))
+			ref = argv[0];
+		else
+			o.filter = argv[0];
+	}
+	if (ref != NULL && strcmp(ref, "-") == 0)
+		ref = NULL;
+
+	/* One mode at a time. */
+	if ((o.filter != NULL) + (o.regex != NULL) + errors > 1) {
+		warnx("a filter, -e and --errors do not go together");
+		usage(OFL_EXIT_USAGE);
+	}
+	if (o.filter != NULL)
+		o.mode = OFL_EXTRACT_JQ;
+	else if (o.regex != NULL)
+		o.mode = OFL_EXTRACT_REGEX;
+	else if (errors)
+		o.mode = OFL_EXTRACT_ERRORS;
+	if (bytes && o.mode != OFL_EXTRACT_RAW) {
+		warnx("-b goes only with plain output");
+		usage(OFL_EXIT_USAGE);
+	}
+	if (jqopt && o.mode != OFL_EXTRACT_JQ) {
+		warnx("-r, -c, --arg and --argjson go with a filter");
+		usage(OFL_EXIT_USAGE);
+	}
+	if (regexopt && o.mode != OFL_EXTRACT_REGEX) {
+		warnx("-C and -i go with -e");
+		usage(OFL_EXIT_USAGE);
+	}
+	if ((o.skip > 0 || o.limit > 0) && o.mode != OFL_EXTRACT_JQ &&
+	    o.mode != OFL_EXTRACT_ERRORS) {
+		warnx("--skip and --limit go with a filter or --errors");
+		usage(OFL_EXIT_USAGE);
+	}
+	o.spans = spans;
+	o.nspans = nspans;
+	o.args = args;
+	o.nargs = nargs;
+	o.store_arg = store;
+	o.redact = ofl_redact_wanted();
+	/* The plain form gives everything back; the rest has a budget. */
+	if (!budget)
+		o.max_bytes = o.mode == OFL_EXTRACT_RAW && nspans == 0 &&
+		    !o.json ? 0 : OFL_EXTRACT_BUDGET;
+	if (ofl_extract_check(&o) == -1)
+		errx(ofl_errcode(), "%s", ofl_errmsg());
+
+	if ((st = ofl_store_open(store, ref == NULL ? OFL_RDWR :
+	    OFL_RDONLY)) == NULL)
+		errx(OFL_EXIT_FAIL, "%s", ofl_errmsg());
+	if (ref == NULL) {
+		if (read_stdin(st, id) == -1)
+			errx(OFL_EXIT_FAIL, "%s", ofl_errmsg());
+		ref = id;
+	}
+	if (ofl_store_resolve(st, ref, id) == -1) {
+		rv = ofl_errcode();
+		warnx("%s", ofl_errmsg());
+		/* A jq builtin that is also a well-formed ID. */
+		if (argc == 1 && o.filter == NULL && rv == OFL_EXIT_FAIL &&
+		    jq_word(ref))
+			warnx("to run the filter '%s' on standard input: "
+			    "ofl-extract - %s", ref, ref);
+		goto out;
+	}
+	rv = ofl_extract(st, id, &o);
+	if (rv == -1) {
+		rv = ofl_errcode();
+		warnx("%s", ofl_errmsg());
+	} else
+		ofl_store_touch(st, id);
+out:
+	ofl_store_close(st);
+	free(spans);
+	free(args);
+	if (fflush(stdout) == EOF || ferror(stdout))
+		err(OFL_EXIT_FAIL, "stdout");
+	return rv;
+}

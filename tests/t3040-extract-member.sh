@@ -1,0 +1,102 @@
+#!/bin/sh
+#
+# t3040-extract-member: --member reads one member of an archive artifact
+# through libarchive, in memory.
+
+. "$(dirname "$0")/lib.sh"
+
+cap() {
+	ofl-capture -T 0 -q | sed -n 's/^ofl:\([a-z0-9]*\).*/\1/p'
+}
+
+test_expect_success 'setup: a tarball, a gzip stream' '
+	mkdir -p src/sub &&
+	seq 1 300 | sed "s/^/n /" >src/sub/nums.txt &&
+	printf "{\"a\":[1,2,3],\"b\":\"x\"}\n" >src/data.json &&
+	printf "bin\000\377\n" >src/blob.bin &&
+	tar -C src -czf a.tgz sub data.json blob.bin &&
+	cap <a.tgz >tgz &&
+	gzip -c src/sub/nums.txt >nums.gz &&
+	cap <nums.gz >gz &&
+	test -s tgz && test -s gz
+'
+tgz=$(cat tgz 2>/dev/null)
+gz=$(cat gz 2>/dev/null)
+
+test_expect_success 'a member comes back byte for byte' '
+	ofl-extract "$tgz" --member sub/nums.txt >out &&
+	test_cmp src/sub/nums.txt out &&
+	ofl-extract "$tgz" --member blob.bin >out &&
+	cmp src/blob.bin out
+'
+
+test_expect_success './path names the same member' '
+	ofl-extract "$tgz" --member ./sub/nums.txt >out &&
+	test_cmp src/sub/nums.txt out
+'
+
+test_expect_success '-n on a member' '
+	printf "299\tn 299\n300\tn 300\n" >expect &&
+	ofl-extract "$tgz" --member sub/nums.txt -n -2 >out &&
+	test_cmp expect out &&
+	printf "5\tn 5\n" >expect &&
+	ofl-extract "$tgz" --member sub/nums.txt -n 5 >out &&
+	test_cmp expect out
+'
+
+test_expect_success '-n on a member is cut and marked with --member' '
+	ofl-extract "$tgz" --member sub/nums.txt -n 1- --max-bytes 20 >out &&
+	{
+		printf "1\tn 1\n2\tn 2\n3\tn 3\n"
+		echo "[... lines 4-300 of ofl:$tgz not shown: ofl-extract $tgz --member sub/nums.txt --max-bytes 20 -n 4-300]"
+	} >expect &&
+	test_cmp expect out
+'
+
+test_expect_success 'a filter, -e and --errors on a member' '
+	echo 6 >expect &&
+	ofl-extract "$tgz" --member data.json ".a | add" >out &&
+	test_cmp expect out &&
+	printf "150:\tn 150\n" >expect &&
+	ofl-extract "$tgz" --member sub/nums.txt -e "^n 150$" >out &&
+	test_cmp expect out &&
+	test_expect_code 1 ofl-extract "$tgz" --member sub/nums.txt --errors
+'
+
+test_expect_success 'a compressed stream has one member' '
+	ofl-extract "$gz" --member nums.txt >out &&
+	test_cmp src/sub/nums.txt out &&
+	printf "300\tn 300\n" >expect &&
+	ofl-extract "$gz" --member data -n 300 >out &&
+	test_cmp expect out
+'
+
+test_expect_success 'no such member: exit 3, and the members are named' '
+	test_expect_code 3 ofl-extract "$tgz" --member nope.txt >out 2>err &&
+	test ! -s out &&
+	grep -q "^ofl-extract: ofl:$tgz: no member nope.txt (members: sub/nums.txt, data.json, blob.bin)" err
+'
+
+test_expect_success 'not an archive: exit 3' '
+	seq 1 10 | cap >plain &&
+	test_expect_code 3 ofl-extract "$(cat plain)" --member x >out 2>err &&
+	test ! -s out &&
+	grep -q "not an archive" err
+'
+
+test_expect_success python3 'a zip member (read with seeks)' '
+	python3 -c "
+import zipfile
+with zipfile.ZipFile(\"a.zip\", \"w\", zipfile.ZIP_DEFLATED) as z:
+    z.write(\"src/sub/nums.txt\", \"sub/nums.txt\")
+    z.writestr(\"hello.txt\", \"hello\n\")
+" &&
+	zid=$(cap <a.zip) &&
+	ofl-extract "$zid" --member hello.txt >out &&
+	echo hello >expect &&
+	test_cmp expect out &&
+	ofl-extract "$zid" --member sub/nums.txt >out &&
+	test_cmp src/sub/nums.txt out
+'
+
+test_done
