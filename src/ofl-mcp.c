@@ -1,0 +1,1876 @@
+/*
+ * ofl-mcp: an MCP proxy that offloads large tool results into the store.
+ *
+ * To the client it is an MCP server on stdin and stdout; to the wrapped
+ * server (the command after --) it is the client.  Messages are JSON-RPC
+ * 2.0, one per line.  Everything passes through byte for byte except
+ * tools/list (which gains ofl_search, ofl_extract, ofl_schema and
+ * ofl_list), the tools capability of initialize when the server has none,
+ * and tools/call results over the threshold, which are stored and
+ * replaced by a notice.  Without a server it serves the added tools only.
+ */
+#include "config.h"
+
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jv.h>
+
+#include "ofl.h"
+#include "banned.h"
+
+#define READ_SIZE	(64 * 1024)
+#define HOLD_MS		2000	/* hold a result for its parallel calls */
+#define GRACE_MS	3000	/* for the server to exit after EOF */
+#define KILL_MS		2000	/* after SIGTERM, before SIGKILL */
+#define FLUSH_MS	5000	/* to hand the last messages to the client */
+#define DRAIN_MS	500	/* read on after the server exits */
+#define PROTOCOL	"2025-11-25"
+
+#define ERR_CLOSED	-32000	/* the server went away */
+#define ERR_TIMEOUT	-32001	/* no answer in time */
+
+/* A stream read line by line. */
+struct lineq {
+	int		 fd;
+	struct ofl_buf	 buf;
+	size_t		 scan;		/* bytes of buf known to have no \n */
+	int		 eof;
+	int		 skipping;	/* dropping an overlong line */
+	uint64_t	 skipped;
+};
+
+/* A stream written without blocking. */
+struct outq {
+	int		 fd;
+	struct ofl_buf	 buf;
+	size_t		 off;
+	int		 dead;
+};
+
+enum {
+	CALL_PENDING,	/* waiting for its answer */
+	CALL_HELD,	/* answered, waiting for the calls made with it */
+	CALL_DEAD	/* answered with an error (timeout, cancelled) */
+};
+
+/* A request of the client that we wait on. */
+struct call {
+	struct call	*next;
+	uint64_t	 seq;
+	jv		 id;
+	char		*key;		/* the id as JSON text */
+	char		*method;
+	char		*tool;		/* tools/call */
+	char		*args;		/* its arguments as JSON text */
+	char		*progress;	/* progress token as JSON text */
+	int		 local;		/* one of ours: enum ofl_mcp_tool */
+	int		 is_tool;	/* a tools/call: in a group */
+	int		 list_first;	/* tools/list without a cursor */
+	int		 state;
+	int64_t		 start;
+	int64_t		 deadline;	/* 0: none */
+	int64_t		 hold_until;
+	/* Held answer. */
+	struct ofl_buf	 raw;		/* the message as it will be sent */
+	jv		 msg;		/* parsed, if it may still be offloaded */
+	uint64_t	 tokens;
+	int		 offloaded;
+	/* A local tool's process. */
+	pid_t		 pid;
+	int		 outfd;
+	int		 errfd;
+	struct ofl_buf	 out;
+	struct ofl_buf	 err;
+	int		 wstatus;
+	int		 reaped;
+	int		 killed;
+};
+
+static struct ofl_store	*store;
+static struct ofl_notice_opts nopts;
+static long long	 opt_threshold = 6000;
+static long long	 opt_combined = 10000;
+static int64_t		 opt_timeout_ms = 120000;
+static uint64_t		 opt_max_binary = 1024 * 1024;
+static uint64_t		 opt_max_line = 256 * 1024 * 1024;
+static int64_t		 opt_ttl;
+static const char	*opt_name;
+static const char	*opt_session;
+static char		 cwd[4096];
+static char		*bindir;
+static char		 names_buf[OFL_MCP_NTOOLS][32];
+static const char	*names[OFL_MCP_NTOOLS];
+static int		 names_prefixed;
+static int		 schema_note;
+
+static struct call	*calls;
+static uint64_t		 seq;
+static uint64_t		 group_sent;	/* tokens sent in this group */
+static int		 group_size;	/* tools/calls in this group */
+
+static int		 has_server;
+static pid_t		 server_pid = -1;
+static int		 server_status = -1;	/* wait status */
+static int64_t		 server_exit_at;
+static int		 server_gone;	/* its stdout is closed */
+static int		 server_tools = 1;	/* it has tools */
+static char		*server_name;
+static struct lineq	 from_client, from_server;
+static struct outq	 to_client, to_server;
+static int		 client_eof;
+static int64_t		 eof_at;
+static int		 termed, killed_server;
+static int		 sigpipe_fd[2] = { -1, -1 };
+static volatile sig_atomic_t got_signal;
+
+static OFL_DEAD void	usage(int);
+static void		on_signal(int);
+static void		on_child(int);
+static int64_t		mono_ms(void);
+static long long	env_num(const char *, long long);
+static void		set_nonblock(int);
+static void		find_bindir(const char *);
+static void		spawn_server(char *const []);
+static void		outq_add(struct outq *, const char *, size_t);
+static void		outq_flush(struct outq *);
+static int		lineq_read(struct lineq *, void (*)(char *, size_t));
+static void		send_client(const char *, size_t);
+static void		send_server(const char *, size_t);
+static void		send_client_jv(jv);
+static void		send_error(const char *, int, const char *, ...)
+			    OFL_PRINTF(3, 4);
+static void		send_result_text(struct call *, const char *, size_t,
+			    int);
+static char		*jv_key(jv);
+static const char	*jv_str(jv, const char *, char *, size_t);
+static struct call	*call_new(jv, const char *);
+static struct call	*call_find(const char *, int);
+static void		call_free(struct call *);
+static void		call_unlink(struct call *);
+static int		our_tool(const char *);
+static void		from_client_line(char *, size_t);
+static void		from_server_line(char *, size_t);
+static void		serve_local(jv, const char *, const char *);
+static void		start_local(struct call *, int, jv);
+static void		finish_local(struct call *);
+static void		tool_answer(struct call *, jv, const char *, size_t);
+static void		offload(struct call *, int);
+static void		settle(int64_t, int);
+static void		rewrite_list(struct call *, jv);
+static void		rewrite_init(jv);
+static void		check_timeouts(int64_t);
+static void		server_down(void);
+static void		fill_call(struct call *, struct ofl_mcp_call *,
+			    int64_t);
+
+static OFL_DEAD void
+usage(int status)
+{
+	fprintf(status ? stderr : stdout,
+	    "usage: ofl-mcp [-C tokens] [-H bytes] [-n name] [-S session] "
+	    "[-s store]\n"
+	    "               [-T tokens] [-t ttl] [--max-binary bytes] "
+	    "[--max-line bytes]\n"
+	    "               [--tail bytes] [--timeout seconds] "
+	    "[-- server [arg ...]]\n");
+	if (status == 0)
+		fprintf(stdout, "\n"
+		    "An MCP server on stdio that wraps another one: large "
+		    "tool results are\n"
+		    "stored as artifacts and replaced by a notice, and the "
+		    "tools ofl_search,\n"
+		    "ofl_extract, ofl_schema and ofl_list are added.  "
+		    "Without a server, it\n"
+		    "serves those tools alone.\n\n"
+		    "  -T, --threshold TOKENS  offload results above this "
+		    "many tokens (6000)\n"
+		    "  -C, --combined TOKENS   budget of calls in flight "
+		    "together (10000)\n"
+		    "      --timeout SECONDS   answer an error when the "
+		    "server is silent (120)\n"
+		    "      --max-binary BYTES  offload images and blobs "
+		    "above this size (1M)\n"
+		    "      --max-line BYTES    drop longer messages of the "
+		    "server (256M)\n"
+		    "  -n, --name NAME         server name in labels "
+		    "(default: its own)\n"
+		    "  -H, --head BYTES        preview head size (600)\n"
+		    "      --tail BYTES        preview tail size (400)\n"
+		    "  -t, --ttl DURATION      artifacts expire after 30s, "
+		    "15m, 3h, 7d, 2w\n"
+		    "  -S, --session NAME      session (default "
+		    "$OFL_SESSION)\n"
+		    "  -s, --store DIR         store (default $OFL_STORE)\n"
+		    "  -h, --help              print this help\n"
+		    "  -V, --version           print the version\n");
+	exit(status);
+}
+
+static void
+on_signal(int sig)
+{
+	int	e = errno;
+
+	got_signal = sig;
+	if (sigpipe_fd[1] != -1)
+		(void)!write(sigpipe_fd[1], "s", 1);
+	errno = e;
+}
+
+static void
+on_child(int sig)
+{
+	int	e = errno;
+
+	(void)sig;
+	if (sigpipe_fd[1] != -1)
+		(void)!write(sigpipe_fd[1], "c", 1);
+	errno = e;
+}
+
+static int64_t
+mono_ms(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static long long
+env_num(const char *name, long long def)
+{
+	const char	*e = getenv(name);
+	long long	 v;
+
+	if (e == NULL || *e == '\0')
+		return def;
+	if (ofl_parse_num(e, 0, 1LL << 40, &v) == -1)
+		errx(OFL_EXIT_USAGE, "%s: %s", name, ofl_errmsg());
+	return v;
+}
+
+static void
+set_nonblock(int fd)
+{
+	int	fl;
+
+	if ((fl = fcntl(fd, F_GETFL)) != -1)
+		(void)fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+}
+
+/* The directory of this program: the ofl tools are run from there. */
+static void
+find_bindir(const char *argv0)
+{
+	char	 path[PATH_MAX], tool[PATH_MAX + 16], *slash;
+	ssize_t	 n;
+
+	n = readlink("/proc/self/exe", path, sizeof path - 1);
+	if (n > 0)
+		path[n] = '\0';
+	else if (strchr(argv0, '/') != NULL)
+		snprintf(path, sizeof path, "%s", argv0);
+	else
+		return;
+	if ((slash = strrchr(path, '/')) == NULL)
+		return;
+	*slash = '\0';
+	snprintf(tool, sizeof tool, "%s/ofl-search", path);
+	if (access(tool, X_OK) == 0)
+		bindir = ofl_xstrdup(path);
+}
+
+static void
+spawn_server(char *const argv[])
+{
+	int	in[2], out[2], st[2], e;
+	ssize_t	n;
+
+	if (pipe(in) == -1 || pipe(out) == -1 || pipe(st) == -1)
+		err(OFL_EXIT_FAIL, "pipe");
+	if (fcntl(st[1], F_SETFD, FD_CLOEXEC) == -1 ||
+	    fcntl(st[0], F_SETFD, FD_CLOEXEC) == -1 ||
+	    fcntl(in[1], F_SETFD, FD_CLOEXEC) == -1 ||
+	    fcntl(out[0], F_SETFD, FD_CLOEXEC) == -1)
+		err(OFL_EXIT_FAIL, "fcntl");
+	if ((server_pid = fork()) == -1)
+		err(OFL_EXIT_FAIL, "fork");
+	if (server_pid == 0) {
+		signal(SIGPIPE, SIG_DFL);
+		signal(SIGCHLD, SIG_DFL);
+		if (dup2(in[0], STDIN_FILENO) == -1 ||
+		    dup2(out[1], STDOUT_FILENO) == -1)
+			_exit(OFL_EXIT_CAPTURE_FAIL);
+		if (in[0] > STDERR_FILENO)
+			close(in[0]);
+		if (out[1] > STDERR_FILENO)
+			close(out[1]);
+		execvp(argv[0], argv);
+		e = errno;
+		(void)!write(st[1], &e, sizeof e);
+		_exit(e == ENOENT ? OFL_EXIT_NOTFOUND : OFL_EXIT_NOEXEC);
+	}
+	close(in[0]);
+	close(out[1]);
+	close(st[1]);
+	while ((n = read(st[0], &e, sizeof e)) == -1 && errno == EINTR)
+		;
+	close(st[0]);
+	if (n == (ssize_t)sizeof e) {
+		errno = e;
+		warn("%s", argv[0]);
+		exit(e == ENOENT ? OFL_EXIT_NOTFOUND : OFL_EXIT_NOEXEC);
+	}
+	to_server.fd = in[1];
+	from_server.fd = out[0];
+	set_nonblock(in[1]);
+	set_nonblock(out[0]);
+}
+
+static void
+outq_add(struct outq *q, const char *p, size_t n)
+{
+	if (q->dead || q->fd == -1)
+		return;
+	ofl_buf_add(&q->buf, p, n);
+	outq_flush(q);
+}
+
+static void
+outq_flush(struct outq *q)
+{
+	ssize_t	n;
+
+	while (!q->dead && q->fd != -1 && q->off < q->buf.len) {
+		n = write(q->fd, q->buf.data + q->off, q->buf.len - q->off);
+		if (n > 0) {
+			q->off += (size_t)n;
+			continue;
+		}
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1 && errno == EAGAIN)
+			return;
+		q->dead = 1;
+	}
+	if (q->off == q->buf.len) {
+		ofl_buf_reset(&q->buf);
+		q->off = 0;
+	} else if (q->off > 1024 * 1024 && q->off > q->buf.len / 2) {
+		memmove(q->buf.data, q->buf.data + q->off, q->buf.len - q->off);
+		q->buf.len -= q->off;
+		q->off = 0;
+	}
+}
+
+/*
+ * Read what is there and hand each complete line (without its newline)
+ * to fn.  A line longer than the limit is dropped with a warning.
+ * Returns -1 at the end of the stream.
+ */
+static int
+lineq_read(struct lineq *q, void (*fn)(char *, size_t))
+{
+	char	 buf[READ_SIZE], *nl;
+	ssize_t	 n;
+	size_t	 start, len;
+	int	 rounds = 0;
+
+	while (rounds++ < 64) {
+		n = read(q->fd, buf, sizeof buf);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1 && errno == EAGAIN)
+			return 0;
+		if (n <= 0) {
+			q->eof = 1;
+			return -1;
+		}
+		start = 0;
+		while (start < (size_t)n) {
+			nl = memchr(buf + start, '\n', (size_t)n - start);
+			len = (nl != NULL ? (size_t)(nl - buf) : (size_t)n) -
+			    start;
+			if (q->skipping) {
+				q->skipped += len;
+			} else if (q->buf.len + len > opt_max_line) {
+				q->skipping = 1;
+				q->skipped = q->buf.len + len;
+				ofl_buf_reset(&q->buf);
+			} else
+				ofl_buf_add(&q->buf, buf + start, len);
+			if (nl == NULL)
+				break;
+			start = (size_t)(nl - buf) + 1;
+			if (q->skipping) {
+				char	size[32];
+
+				ofl_fmt_size(size, sizeof size, q->skipped);
+				warnx("dropped a message of %s from the %s: "
+				    "over the limit of %llu bytes", size,
+				    q == &from_server ? "server" : "client",
+				    (unsigned long long)opt_max_line);
+				q->skipping = 0;
+				q->skipped = 0;
+				continue;
+			}
+			fn(ofl_buf_str(&q->buf), q->buf.len);
+			ofl_buf_reset(&q->buf);
+		}
+	}
+	return 0;
+}
+
+static void
+send_client(const char *p, size_t n)
+{
+	outq_add(&to_client, p, n);
+	outq_add(&to_client, "\n", 1);
+}
+
+static void
+send_server(const char *p, size_t n)
+{
+	if (!has_server || server_gone)
+		return;
+	outq_add(&to_server, p, n);
+	outq_add(&to_server, "\n", 1);
+}
+
+static void
+send_client_jv(jv msg)
+{
+	jv	d = jv_dump_string(msg, 0);
+
+	send_client(jv_string_value(d), (size_t)jv_string_length_bytes(
+	    jv_copy(d)));
+	jv_free(d);
+}
+
+/* An error response; key is the request's id as JSON text. */
+static void
+send_error(const char *key, int code, const char *fmt, ...)
+{
+	struct ofl_buf	 b;
+	va_list		 ap;
+	char		*s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) == -1)
+		s = NULL;
+	va_end(ap);
+	ofl_buf_init(&b);
+	ofl_buf_addf(&b, "{\"jsonrpc\":\"2.0\",\"id\":%s,\"error\":"
+	    "{\"code\":%d,\"message\":", key != NULL ? key : "null", code);
+	ofl_buf_add_json_str(&b, s != NULL ? s : "error",
+	    s != NULL ? strlen(s) : 5);
+	ofl_buf_adds(&b, "}}");
+	send_client(b.data, b.len);
+	ofl_buf_free(&b);
+	free(s);
+}
+
+static char *
+jv_key(jv v)
+{
+	jv	 d = jv_dump_string(v, 0);
+	char	*s = ofl_xstrdup(jv_string_value(d));
+
+	jv_free(d);
+	return s;
+}
+
+/* A string member of an object (borrowed), copied into buf; or NULL. */
+static const char *
+jv_str(jv obj, const char *key, char *buf, size_t len)
+{
+	jv	v;
+
+	if (jv_get_kind(obj) != JV_KIND_OBJECT)
+		return NULL;
+	v = jv_object_get(jv_copy(obj), jv_string(key));
+	if (jv_get_kind(v) != JV_KIND_STRING) {
+		jv_free(v);
+		return NULL;
+	}
+	snprintf(buf, len, "%s", jv_string_value(v));
+	jv_free(v);
+	return buf;
+}
+
+static struct call *
+call_new(jv id, const char *method)
+{
+	struct call	*c, **pp;
+
+	c = ofl_xcalloc(1, sizeof *c);
+	c->seq = ++seq;
+	c->id = id;
+	c->key = jv_key(jv_copy(id));
+	c->method = ofl_xstrdup(method);
+	c->local = -1;
+	c->state = CALL_PENDING;
+	c->start = mono_ms();
+	c->deadline = opt_timeout_ms > 0 ? c->start + opt_timeout_ms : 0;
+	c->msg = jv_invalid();
+	c->pid = -1;
+	c->outfd = -1;
+	c->errfd = -1;
+	ofl_buf_init(&c->raw);
+	ofl_buf_init(&c->out);
+	ofl_buf_init(&c->err);
+	/* Keep the list in arrival order. */
+	for (pp = &calls; *pp != NULL; pp = &(*pp)->next)
+		;
+	*pp = c;
+	return c;
+}
+
+/* A call by id; local: 1 ours, 0 forwarded, -1 either. */
+static struct call *
+call_find(const char *key, int local)
+{
+	struct call	*c;
+
+	for (c = calls; c != NULL; c = c->next) {
+		if (strcmp(c->key, key) != 0)
+			continue;
+		if (local == -1 || (local == 1) == (c->local != -1))
+			return c;
+	}
+	return NULL;
+}
+
+static void
+call_unlink(struct call *c)
+{
+	struct call	**pp;
+
+	for (pp = &calls; *pp != NULL; pp = &(*pp)->next) {
+		if (*pp == c) {
+			*pp = c->next;
+			break;
+		}
+	}
+}
+
+static void
+call_free(struct call *c)
+{
+	if (c == NULL)
+		return;
+	jv_free(c->id);
+	jv_free(c->msg);
+	free(c->key);
+	free(c->method);
+	free(c->tool);
+	free(c->args);
+	free(c->progress);
+	ofl_buf_free(&c->raw);
+	ofl_buf_free(&c->out);
+	ofl_buf_free(&c->err);
+	if (c->outfd != -1)
+		close(c->outfd);
+	if (c->errfd != -1)
+		close(c->errfd);
+	free(c);
+}
+
+/* The index of one of our tools by its current name, or -1. */
+static int
+our_tool(const char *name)
+{
+	int	i;
+
+	for (i = 0; i < OFL_MCP_NTOOLS; i++)
+		if (strcmp(name, names[i]) == 0)
+			return i;
+	return -1;
+}
+
+static void
+fill_call(struct call *c, struct ofl_mcp_call *mc, int64_t now)
+{
+	memset(mc, 0, sizeof *mc);
+	mc->server = c->local != -1 ? "ofl" : server_name != NULL ?
+	    server_name : "mcp";
+	mc->tool = c->tool;
+	mc->arguments = c->args;
+	mc->session = opt_session;
+	mc->cwd = cwd[0] != '\0' ? cwd : NULL;
+	mc->expires = opt_ttl > 0 ? ofl_now_ms() + opt_ttl : 0;
+	mc->duration_ms = now - c->start;
+	mc->threshold = (uint64_t)opt_threshold;
+	mc->combined = (uint64_t)opt_combined;
+	mc->max_binary = opt_max_binary;
+	mc->nopts = &nopts;
+	mc->names = names;
+}
+
+/*
+ * Replace a held answer by one that carries a notice.  why says whether
+ * it is over the threshold, over the combined budget, or has binary items
+ * over their limit.
+ */
+static void
+offload(struct call *c, int why)
+{
+	struct ofl_mcp_call	 mc;
+	struct ofl_meta		 m;
+	jv			 result, out, d, flag;
+	int			 rv;
+
+	if (jv_get_kind(c->msg) != JV_KIND_OBJECT)
+		return;
+	fill_call(c, &mc, mono_ms());
+	result = jv_object_get(jv_copy(c->msg), jv_string("result"));
+	flag = jv_object_get(jv_copy(result), jv_string("isError"));
+	mc.has_status = 1;
+	mc.status = jv_get_kind(flag) == JV_KIND_TRUE;
+	jv_free(flag);
+	rv = ofl_mcp_offload(store, result, &mc, why, &out, &m);
+	if (rv == -1)
+		warnx("%s/%s: %s", mc.server, c->tool != NULL ? c->tool : "?",
+		    ofl_errmsg());
+	c->msg = jv_object_set(c->msg, jv_string("result"), out);
+	d = jv_dump_string(jv_copy(c->msg), 0);
+	ofl_buf_reset(&c->raw);
+	ofl_buf_add(&c->raw, jv_string_value(d),
+	    (size_t)jv_string_length_bytes(jv_copy(d)));
+	jv_free(d);
+	jv_free(c->msg);
+	c->msg = jv_invalid();
+	c->offloaded = 1;
+	c->tokens = ofl_tokens(c->raw.len);
+	ofl_meta_free(&m);
+}
+
+/*
+ * The answer to a tools/call (ours or the server's): offload it when it is
+ * over a limit, then hold it until the calls made with it are answered.
+ */
+static void
+tool_answer(struct call *c, jv msg, const char *raw, size_t n)
+{
+	jv		 result;
+	uint64_t	 bytes, bin;
+
+	c->state = CALL_HELD;
+	c->hold_until = mono_ms() + HOLD_MS;
+	ofl_buf_reset(&c->raw);
+	ofl_buf_add(&c->raw, raw, n);
+	result = jv_object_get(jv_copy(msg), jv_string("result"));
+	if (jv_get_kind(result) != JV_KIND_OBJECT) {
+		/* An error answer, or garbage: it goes as it is. */
+		jv_free(result);
+		jv_free(msg);
+		c->tokens = 0;
+		settle(mono_ms(), 0);
+		return;
+	}
+	bytes = ofl_mcp_result_bytes(result);
+	bin = ofl_mcp_result_binary(result);
+	jv_free(result);
+	c->msg = msg;
+	c->tokens = ofl_tokens(bytes);
+	if (c->tokens > (uint64_t)opt_threshold)
+		offload(c, OFL_MCP_WHY_SIZE);
+	else if (bin > opt_max_binary)
+		offload(c, OFL_MCP_WHY_BINARY);
+	settle(mono_ms(), 0);
+}
+
+/*
+ * Send the held answers once no tools/call is pending (or they were held
+ * long enough): with several calls in flight together, the largest are
+ * offloaded first until the rest fits the combined budget.
+ */
+static void
+settle(int64_t now, int force)
+{
+	struct call	*c, *big, *next;
+	int		 pending = 0, held = 0, ripe = 0;
+	uint64_t	 kept;
+
+	for (c = calls; c != NULL; c = c->next) {
+		if (!c->is_tool)
+			continue;
+		if (c->state == CALL_PENDING)
+			pending++;
+		else if (c->state == CALL_HELD) {
+			held++;
+			if (now >= c->hold_until)
+				ripe = 1;
+		}
+	}
+	if (held == 0) {
+		if (pending == 0) {
+			group_sent = 0;
+			group_size = 0;
+		}
+		return;
+	}
+	if (pending > 0 && !force && !ripe)
+		return;
+	if (group_size > 1) {
+		for (;;) {
+			kept = group_sent;
+			big = NULL;
+			for (c = calls; c != NULL; c = c->next) {
+				if (!c->is_tool || c->state != CALL_HELD)
+					continue;
+				kept += c->tokens;
+				if (!c->offloaded && c->tokens > 0 &&
+				    jv_get_kind(c->msg) == JV_KIND_OBJECT &&
+				    (big == NULL || c->tokens > big->tokens))
+					big = c;
+			}
+			if (kept <= (uint64_t)opt_combined || big == NULL)
+				break;
+			offload(big, OFL_MCP_WHY_COMBINED);
+		}
+	}
+	for (c = calls; c != NULL; c = next) {
+		next = c->next;
+		if (!c->is_tool || c->state != CALL_HELD)
+			continue;
+		send_client(c->raw.data, c->raw.len);
+		group_sent += c->tokens;
+		call_unlink(c);
+		call_free(c);
+	}
+	if (pending == 0) {
+		group_sent = 0;
+		group_size = 0;
+	}
+}
+
+/* A text result for one of our calls. */
+static void
+send_result_text(struct call *c, const char *text, size_t n, int is_error)
+{
+	jv	msg, d;
+
+	msg = JV_OBJECT(jv_string("jsonrpc"), jv_string("2.0"),
+	    jv_string("id"), jv_copy(c->id), jv_string("result"),
+	    JV_OBJECT(jv_string("content"), JV_ARRAY(JV_OBJECT(
+	    jv_string("type"), jv_string("text"), jv_string("text"),
+	    jv_string_sized(text, (int)n))), jv_string("isError"),
+	    jv_bool(is_error)));
+	d = jv_dump_string(jv_copy(msg), 0);
+	tool_answer(c, msg, jv_string_value(d),
+	    (size_t)jv_string_length_bytes(jv_copy(d)));
+	jv_free(d);
+}
+
+/* Run one of our tools: its binary, with an argument vector. */
+static void
+start_local(struct call *c, int tool, jv args)
+{
+	char	**argv;
+	int	  out[2], errp[2];
+	pid_t	  pid;
+
+	c->local = tool;
+	c->is_tool = 1;
+	group_size++;
+	argv = ofl_mcp_tool_argv(tool, args, bindir,
+	    opt_threshold * 4);
+	if (argv == NULL) {
+		struct ofl_buf	b;
+
+		ofl_buf_init(&b);
+		ofl_buf_addf(&b, "%s: %s", names[tool], ofl_errmsg());
+		send_result_text(c, b.data, b.len, 1);
+		ofl_buf_free(&b);
+		return;
+	}
+	/* Close-on-exec, so that no other child holds them open. */
+	if (pipe2(out, O_CLOEXEC) == -1 || pipe2(errp, O_CLOEXEC) == -1)
+		err(OFL_EXIT_FAIL, "pipe");
+	if ((pid = fork()) == -1)
+		err(OFL_EXIT_FAIL, "fork");
+	if (pid == 0) {
+		int	null;
+
+		signal(SIGPIPE, SIG_DFL);
+		signal(SIGCHLD, SIG_DFL);
+		if ((null = open("/dev/null", O_RDONLY)) == -1 ||
+		    dup2(null, STDIN_FILENO) == -1 ||
+		    dup2(out[1], STDOUT_FILENO) == -1 ||
+		    dup2(errp[1], STDERR_FILENO) == -1)
+			_exit(OFL_EXIT_FAIL);
+		execv(argv[0], argv);
+		if (errno == ENOENT && strchr(argv[0], '/') != NULL) {
+			const char	*base = strrchr(argv[0], '/') + 1;
+
+			execvp(base, argv);
+		} else if (strchr(argv[0], '/') == NULL)
+			execvp(argv[0], argv);
+		fprintf(stderr, "%s: %s\n", argv[0], strerror(errno));
+		_exit(errno == ENOENT ? OFL_EXIT_NOTFOUND : OFL_EXIT_NOEXEC);
+	}
+	close(out[1]);
+	close(errp[1]);
+	c->pid = pid;
+	c->outfd = out[0];
+	c->errfd = errp[0];
+	set_nonblock(c->outfd);
+	set_nonblock(c->errfd);
+	ofl_mcp_argv_free(argv);
+}
+
+/* A local tool's process is done and its pipes are closed. */
+static void
+finish_local(struct call *c)
+{
+	struct ofl_buf	 b;
+	int		 st;
+
+	if (c->killed || c->state != CALL_PENDING) {
+		call_unlink(c);
+		call_free(c);
+		settle(mono_ms(), 0);
+		return;
+	}
+	if (WIFEXITED(c->wstatus))
+		st = WEXITSTATUS(c->wstatus);
+	else
+		st = 128 + WTERMSIG(c->wstatus);
+	ofl_buf_init(&b);
+	if (st <= OFL_EXIT_NOMATCH) {
+		ofl_buf_add(&b, c->out.data, c->out.len);
+		if (b.len == 0)
+			ofl_buf_adds(&b, st == OFL_EXIT_NOMATCH ?
+			    "No match.\n" : "(no output)\n");
+		send_result_text(c, b.data, b.len, 0);
+	} else {
+		ofl_buf_add(&b, c->err.data, c->err.len);
+		if (c->out.len > 0) {
+			if (b.len > 0 && b.data[b.len - 1] != '\n')
+				ofl_buf_addc(&b, '\n');
+			ofl_buf_add(&b, c->out.data, c->out.len);
+		}
+		if (b.len == 0)
+			ofl_buf_addf(&b, "%s failed with status %d\n",
+			    names[c->local], st);
+		send_result_text(c, b.data, b.len, 1);
+	}
+	ofl_buf_free(&b);
+}
+
+/* Requests when there is no server: we are the server. */
+static void
+serve_local(jv msg, const char *method, const char *key)
+{
+	char	 ver[64];
+	jv	 params, res, tools, args, name;
+	int	 i;
+
+	params = jv_object_get(jv_copy(msg), jv_string("params"));
+	if (strcmp(method, "initialize") == 0) {
+		const char	*v = jv_str(params, "protocolVersion", ver,
+				    sizeof ver);
+
+		if (v == NULL || (strcmp(v, "2024-11-05") != 0 &&
+		    strcmp(v, "2025-03-26") != 0 &&
+		    strcmp(v, "2025-06-18") != 0 &&
+		    strcmp(v, PROTOCOL) != 0))
+			v = PROTOCOL;
+		res = JV_OBJECT(jv_string("protocolVersion"), jv_string(v),
+		    jv_string("capabilities"), JV_OBJECT(jv_string("tools"),
+		    jv_object()), jv_string("serverInfo"), JV_OBJECT(
+		    jv_string("name"), jv_string("ofl"), jv_string("title"),
+		    jv_string("ofl artifact store"), jv_string("version"),
+		    jv_string(PACKAGE_VERSION)), jv_string("instructions"),
+		    jv_string("Tools to read stored command and tool output "
+		    "(artifacts named ofl:ID) without a shell: search it, "
+		    "extract exact parts (jq filters, line ranges, errors), "
+		    "describe its structure, list what is stored."));
+	} else if (strcmp(method, "ping") == 0) {
+		res = jv_object();
+	} else if (strcmp(method, "tools/list") == 0) {
+		tools = jv_array();
+		for (i = 0; i < OFL_MCP_NTOOLS; i++)
+			tools = jv_array_append(tools,
+			    ofl_mcp_tool_def(i, names[i]));
+		res = JV_OBJECT(jv_string("tools"), tools);
+	} else if (strcmp(method, "tools/call") == 0) {
+		struct call	*c;
+		char		 tn[128];
+		int		 t;
+
+		name = jv_object_get(jv_copy(params), jv_string("name"));
+		t = jv_get_kind(name) == JV_KIND_STRING ?
+		    our_tool(jv_string_value(name)) : -1;
+		if (t == -1) {
+			snprintf(tn, sizeof tn, "%s", jv_get_kind(name) ==
+			    JV_KIND_STRING ? jv_string_value(name) : "");
+			jv_free(name);
+			jv_free(params);
+			send_error(key, -32602, "Unknown tool: %s", tn);
+			return;
+		}
+		jv_free(name);
+		c = call_new(jv_object_get(jv_copy(msg), jv_string("id")),
+		    method);
+		c->tool = ofl_xstrdup(names[t]);
+		args = jv_object_get(jv_copy(params), jv_string("arguments"));
+		c->args = jv_key(jv_copy(args));
+		start_local(c, t, args);
+		jv_free(params);
+		return;
+	} else {
+		jv_free(params);
+		send_error(key, -32601, "Method not found: %s", method);
+		return;
+	}
+	jv_free(params);
+	send_client_jv(JV_OBJECT(jv_string("jsonrpc"), jv_string("2.0"),
+	    jv_string("id"), jv_object_get(jv_copy(msg), jv_string("id")),
+	    jv_string("result"), res));
+}
+
+static void
+from_client_line(char *line, size_t n)
+{
+	jv		 msg, id, params, v;
+	struct call	*c;
+	char		 method[256], *key = NULL;
+	int		 t;
+
+	if (n == 0 || (n == 1 && line[0] == '\r'))
+		return;
+	msg = jv_parse_sized(line, (int)n);
+	if (!jv_is_valid(msg)) {
+		jv_free(msg);
+		if (has_server && !server_gone)
+			send_server(line, n);
+		else
+			send_error(NULL, -32700, "Parse error");
+		return;
+	}
+	if (jv_get_kind(msg) != JV_KIND_OBJECT) {
+		/* A batch, or not JSON-RPC: the server says what it is. */
+		jv_free(msg);
+		if (has_server && !server_gone)
+			send_server(line, n);
+		else
+			send_error(NULL, -32600, "Invalid Request");
+		return;
+	}
+	if (jv_str(msg, "method", method, sizeof method) == NULL)
+		method[0] = '\0';
+	id = jv_object_get(jv_copy(msg), jv_string("id"));
+	if (jv_get_kind(id) != JV_KIND_INVALID)
+		key = jv_key(jv_copy(id));
+
+	if (method[0] != '\0' && key == NULL) {
+		/* A notification. */
+		if (strcmp(method, "notifications/cancelled") == 0) {
+			params = jv_object_get(jv_copy(msg),
+			    jv_string("params"));
+			v = jv_get_kind(params) == JV_KIND_OBJECT ?
+			    jv_object_get(jv_copy(params),
+			    jv_string("requestId")) : jv_invalid();
+			if (jv_is_valid(v)) {
+				char	*k = jv_key(jv_copy(v));
+
+				if ((c = call_find(k, -1)) != NULL &&
+				    c->state == CALL_PENDING) {
+					if (c->pid != -1) {
+						kill(c->pid, SIGKILL);
+						c->killed = 1;
+					}
+					/* No answer is due now. */
+					c->state = CALL_DEAD;
+					c->deadline = 0;
+					settle(mono_ms(), 0);
+				}
+				free(k);
+			}
+			jv_free(v);
+			jv_free(params);
+		}
+		send_server(line, n);
+		goto out;
+	}
+	if (method[0] == '\0') {
+		/* An answer to a request of the server. */
+		send_server(line, n);
+		goto out;
+	}
+	if (!has_server) {
+		serve_local(msg, method, key);
+		goto out;
+	}
+	if (server_gone) {
+		send_error(key, ERR_CLOSED, "ofl-mcp: the MCP server %s is not "
+		    "running", server_name != NULL ? server_name : "");
+		goto out;
+	}
+	params = jv_object_get(jv_copy(msg), jv_string("params"));
+	if (strcmp(method, "tools/call") == 0) {
+		char	tname[256];
+
+		if (jv_str(params, "name", tname, sizeof tname) != NULL &&
+		    (t = our_tool(tname)) != -1) {
+			c = call_new(jv_copy(id), method);
+			c->tool = ofl_xstrdup(tname);
+			v = jv_object_get(jv_copy(params),
+			    jv_string("arguments"));
+			c->args = jv_key(jv_copy(v));
+			start_local(c, t, v);
+			jv_free(params);
+			goto out;
+		}
+		c = call_new(jv_copy(id), method);
+		c->is_tool = 1;
+		group_size++;
+		if (jv_str(params, "name", tname, sizeof tname) != NULL)
+			c->tool = ofl_xstrdup(tname);
+		v = jv_object_get(jv_copy(params), jv_string("arguments"));
+		if (jv_is_valid(v))
+			c->args = jv_key(v);
+		else
+			jv_free(v);
+	} else if (strcmp(method, "tools/list") == 0 && !server_tools) {
+		serve_local(msg, method, key);
+		jv_free(params);
+		goto out;
+	} else {
+		c = call_new(jv_copy(id), method);
+		if (strcmp(method, "tools/list") == 0) {
+			v = jv_get_kind(params) == JV_KIND_OBJECT ?
+			    jv_object_get(jv_copy(params),
+			    jv_string("cursor")) : jv_invalid();
+			c->list_first = jv_get_kind(v) == JV_KIND_INVALID ||
+			    jv_get_kind(v) == JV_KIND_NULL;
+			jv_free(v);
+		}
+	}
+	/* A progress token lets progress notifications keep it alive. */
+	if (jv_get_kind(params) == JV_KIND_OBJECT) {
+		jv	meta = jv_object_get(jv_copy(params),
+			    jv_string("_meta"));
+
+		if (jv_get_kind(meta) == JV_KIND_OBJECT) {
+			v = jv_object_get(jv_copy(meta),
+			    jv_string("progressToken"));
+			if (jv_is_valid(v))
+				c->progress = jv_key(v);
+			else
+				jv_free(v);
+		}
+		jv_free(meta);
+	}
+	jv_free(params);
+	send_server(line, n);
+out:
+	free(key);
+	jv_free(id);
+	jv_free(msg);
+}
+
+/* tools/list: mark name clashes, drop output schemas, add our tools. */
+static void
+rewrite_list(struct call *c, jv msg)
+{
+	jv	 result, tools, out, t, name;
+	int	 i, j, len, clash = 0, stripped = 0;
+
+	result = jv_object_get(jv_copy(msg), jv_string("result"));
+	tools = jv_object_get(jv_copy(result), jv_string("tools"));
+	if (jv_get_kind(tools) != JV_KIND_ARRAY) {
+		jv_free(result);
+		jv_free(tools);
+		jv_free(msg);
+		return;
+	}
+	len = jv_array_length(jv_copy(tools));
+	out = jv_array();
+	for (i = 0; i < len; i++) {
+		t = jv_array_get(jv_copy(tools), i);
+		if (jv_get_kind(t) == JV_KIND_OBJECT) {
+			name = jv_object_get(jv_copy(t), jv_string("name"));
+			for (j = 0; j < OFL_MCP_NTOOLS &&
+			    jv_get_kind(name) == JV_KIND_STRING; j++) {
+				if (strcmp(jv_string_value(name),
+				    ofl_mcp_tool_base(j)) == 0 ||
+				    strcmp(jv_string_value(name),
+				    names[j]) == 0)
+					clash = 1;
+			}
+			jv_free(name);
+			/*
+			 * A notice does not match a tool's output schema,
+			 * and clients reject results that do not.
+			 */
+			if (jv_object_has(jv_copy(t),
+			    jv_string("outputSchema"))) {
+				t = jv_object_delete(t,
+				    jv_string("outputSchema"));
+				stripped++;
+			}
+		}
+		out = jv_array_append(out, t);
+	}
+	jv_free(tools);
+	if (clash && !names_prefixed) {
+		names_prefixed = 1;
+		for (i = 0; i < OFL_MCP_NTOOLS; i++) {
+			snprintf(names_buf[i], sizeof names_buf[i], "ofl__%s",
+			    ofl_mcp_tool_base(i) + 4);
+			names[i] = names_buf[i];
+		}
+		warnx("the server %s has tools named like ours: they keep "
+		    "their names, ours are %s, %s, %s and %s",
+		    server_name != NULL ? server_name : "", names[0], names[1],
+		    names[2], names[3]);
+	}
+	if (stripped > 0 && !schema_note) {
+		schema_note = 1;
+		warnx("removed the output schema of %d tools: a result that "
+		    "is offloaded carries a notice, not structured content",
+		    stripped);
+	}
+	if (c->list_first)
+		for (i = 0; i < OFL_MCP_NTOOLS; i++)
+			out = jv_array_append(out, ofl_mcp_tool_def(i,
+			    names[i]));
+	result = jv_object_set(result, jv_string("tools"), out);
+	send_client_jv(jv_object_set(msg, jv_string("result"), result));
+}
+
+/* initialize: learn the server's name; give it tools if it has none. */
+static void
+rewrite_init(jv msg)
+{
+	jv	result, caps, info, tools;
+	char	name[256];
+
+	result = jv_object_get(jv_copy(msg), jv_string("result"));
+	info = jv_object_get(jv_copy(result), jv_string("serverInfo"));
+	if (opt_name == NULL && jv_str(info, "name", name,
+	    sizeof name) != NULL) {
+		free(server_name);
+		server_name = ofl_xstrdup(name);
+	}
+	jv_free(info);
+	caps = jv_object_get(jv_copy(result), jv_string("capabilities"));
+	if (jv_get_kind(caps) != JV_KIND_OBJECT) {
+		jv_free(caps);
+		caps = jv_object();
+	}
+	tools = jv_object_get(jv_copy(caps), jv_string("tools"));
+	if (jv_get_kind(tools) == JV_KIND_OBJECT) {
+		/* Passed through as it is. */
+		jv_free(tools);
+		jv_free(caps);
+		jv_free(result);
+		jv_free(msg);
+		server_tools = 1;
+		return;
+	}
+	jv_free(tools);
+	server_tools = 0;
+	caps = jv_object_set(caps, jv_string("tools"), jv_object());
+	result = jv_object_set(result, jv_string("capabilities"), caps);
+	send_client_jv(jv_object_set(msg, jv_string("result"), result));
+}
+
+static void
+from_server_line(char *line, size_t n)
+{
+	jv		 msg, id, params, v, result;
+	struct call	*c;
+	char		 method[256], *key;
+	char		 preview[200];
+
+	if (n == 0 || (n == 1 && line[0] == '\r'))
+		return;
+	msg = jv_parse_sized(line, (int)n);
+	if (!jv_is_valid(msg)) {
+		struct ofl_buf	 b;
+		char		 size[32];
+
+		jv_free(msg);
+		ofl_buf_init(&b);
+		ofl_render_safe(&b, (unsigned char *)line, n < 80 ? n : 80,
+		    160);
+		snprintf(preview, sizeof preview, "%s%s", ofl_buf_str(&b),
+		    n > 80 ? "..." : "");
+		ofl_buf_free(&b);
+		ofl_fmt_size(size, sizeof size, n);
+		warnx("dropped a line of the server that is not JSON (%s): %s",
+		    size, preview);
+		return;
+	}
+	if (jv_get_kind(msg) != JV_KIND_OBJECT) {
+		jv_free(msg);
+		send_client(line, n);
+		return;
+	}
+	if (jv_str(msg, "method", method, sizeof method) != NULL) {
+		/* A request or a notification of the server. */
+		if (strcmp(method, "notifications/progress") == 0) {
+			params = jv_object_get(jv_copy(msg),
+			    jv_string("params"));
+			v = jv_get_kind(params) == JV_KIND_OBJECT ?
+			    jv_object_get(jv_copy(params),
+			    jv_string("progressToken")) : jv_invalid();
+			if (jv_is_valid(v)) {
+				char	*k = jv_key(jv_copy(v));
+
+				for (c = calls; c != NULL; c = c->next)
+					if (c->progress != NULL &&
+					    c->state == CALL_PENDING &&
+					    strcmp(c->progress, k) == 0 &&
+					    c->deadline > 0)
+						c->deadline = mono_ms() +
+						    opt_timeout_ms;
+				free(k);
+			}
+			jv_free(v);
+			jv_free(params);
+		}
+		jv_free(msg);
+		send_client(line, n);
+		return;
+	}
+	id = jv_object_get(jv_copy(msg), jv_string("id"));
+	if (!jv_is_valid(id)) {
+		jv_free(id);
+		jv_free(msg);
+		send_client(line, n);
+		return;
+	}
+	key = jv_key(id);
+	c = call_find(key, 0);
+	free(key);
+	if (c == NULL) {
+		/* Not a request we track: pass it on. */
+		jv_free(msg);
+		send_client(line, n);
+		return;
+	}
+	if (c->state != CALL_PENDING) {
+		/*
+		 * An answer after a timeout or a cancellation: the client
+		 * had its answer.  A large result is kept all the same.
+		 */
+		result = jv_object_get(jv_copy(msg), jv_string("result"));
+		if (c->is_tool && jv_get_kind(result) == JV_KIND_OBJECT &&
+		    ofl_tokens(ofl_mcp_result_bytes(result)) >
+		    (uint64_t)opt_threshold) {
+			struct ofl_mcp_call	mc;
+			struct ofl_meta		m;
+			jv			out;
+
+			fill_call(c, &mc, mono_ms());
+			if (ofl_mcp_offload(store, jv_copy(result), &mc,
+			    OFL_MCP_WHY_SIZE, &out, &m) == 1)
+				warnx("a late answer to %s is stored as ofl:%s",
+				    c->tool != NULL ? c->tool : c->method,
+				    m.id);
+			jv_free(out);
+			ofl_meta_free(&m);
+		}
+		jv_free(result);
+		jv_free(msg);
+		call_unlink(c);
+		call_free(c);
+		settle(mono_ms(), 0);
+		return;
+	}
+	if (c->is_tool) {
+		tool_answer(c, msg, line, n);
+		return;
+	}
+	result = jv_object_get(jv_copy(msg), jv_string("result"));
+	if (jv_get_kind(result) == JV_KIND_OBJECT &&
+	    strcmp(c->method, "initialize") == 0) {
+		rewrite_init(jv_copy(msg));
+		/* rewrite_init sent nothing if it left the message alone. */
+		if (server_tools)
+			send_client(line, n);
+	} else if (jv_get_kind(result) == JV_KIND_OBJECT &&
+	    strcmp(c->method, "tools/list") == 0)
+		rewrite_list(c, jv_copy(msg));
+	else
+		send_client(line, n);
+	jv_free(result);
+	jv_free(msg);
+	call_unlink(c);
+	call_free(c);
+}
+
+static void
+check_timeouts(int64_t now)
+{
+	struct call	*c;
+	struct ofl_buf	 b;
+	int		 any = 0;
+
+	for (c = calls; c != NULL; c = c->next) {
+		if (c->state != CALL_PENDING || c->deadline == 0 ||
+		    now < c->deadline)
+			continue;
+		if (c->pid != -1) {
+			kill(c->pid, SIGKILL);
+			c->killed = 1;
+		} else if (strcmp(c->method, "initialize") != 0 &&
+		    !server_gone) {
+			ofl_buf_init(&b);
+			ofl_buf_addf(&b, "{\"jsonrpc\":\"2.0\",\"method\":"
+			    "\"notifications/cancelled\",\"params\":"
+			    "{\"requestId\":%s,\"reason\":\"no answer in "
+			    "%lld s (ofl-mcp --timeout)\"}}\n", c->key,
+			    (long long)(opt_timeout_ms / 1000));
+			outq_add(&to_server, b.data, b.len);
+			ofl_buf_free(&b);
+		}
+		send_error(c->key, ERR_TIMEOUT, "ofl-mcp: no answer to %s%s%s "
+		    "from %s within %lld s; the request was cancelled",
+		    c->method, c->tool != NULL ? " " : "",
+		    c->tool != NULL ? c->tool : "", c->local != -1 ? "ofl" :
+		    server_name != NULL ? server_name : "the server",
+		    (long long)(opt_timeout_ms / 1000));
+		c->state = CALL_DEAD;
+		any = 1;
+	}
+	if (any)
+		settle(now, 0);
+}
+
+/*
+ * The server's output is closed: every request still waiting gets an
+ * error.  A message cut short, if large, is kept as an artifact.
+ */
+static void
+server_down(void)
+{
+	struct call	*c, *next;
+	struct ofl_buf	 why;
+	char		 size[32];
+	int64_t		 until;
+	int		 st;
+
+	server_gone = 1;
+	ofl_buf_init(&why);
+	/* Give the process a moment to be reaped, for its status. */
+	until = mono_ms() + 200;
+	while (server_status == -1 && mono_ms() < until) {
+		if (waitpid(server_pid, &st, WNOHANG) == server_pid) {
+			server_status = st;
+			break;
+		}
+		usleep(5000);
+	}
+	if (server_status == -1)
+		ofl_buf_adds(&why, "closed its output");
+	else if (WIFEXITED(server_status))
+		ofl_buf_addf(&why, "exited with status %d",
+		    WEXITSTATUS(server_status));
+	else if (WIFSIGNALED(server_status))
+		ofl_buf_addf(&why, "was killed by signal %d",
+		    WTERMSIG(server_status));
+	if (from_server.buf.len > 0) {
+		ofl_fmt_size(size, sizeof size, from_server.buf.len);
+		ofl_buf_addf(&why, " in the middle of a message (%s", size);
+		if (ofl_tokens(from_server.buf.len) >
+		    (uint64_t)opt_threshold) {
+			struct ofl_mcp_call	mc;
+			struct ofl_meta		m;
+			struct call		tmp;
+
+			memset(&tmp, 0, sizeof tmp);
+			tmp.local = -1;
+			tmp.tool = "(message cut short)";
+			tmp.start = mono_ms();
+			fill_call(&tmp, &mc, tmp.start);
+			if (ofl_mcp_store_raw(store, &mc, from_server.buf.data,
+			    from_server.buf.len, 1, &m) == 0) {
+				ofl_buf_addf(&why, ", kept as ofl:%s, "
+				    "incomplete", m.id);
+				ofl_meta_free(&m);
+			}
+		}
+		ofl_buf_adds(&why, ")");
+		ofl_buf_reset(&from_server.buf);
+	}
+	for (c = calls; c != NULL; c = next) {
+		next = c->next;
+		if (c->local != -1 || c->state != CALL_PENDING)
+			continue;
+		send_error(c->key, ERR_CLOSED, "ofl-mcp: the MCP server %s %s "
+		    "before answering %s%s%s", server_name != NULL ?
+		    server_name : "", ofl_buf_str(&why), c->method,
+		    c->tool != NULL ? " " : "", c->tool != NULL ? c->tool : "");
+		c->state = CALL_DEAD;
+	}
+	if (!termed && (server_status == -1 || !WIFEXITED(server_status) ||
+	    WEXITSTATUS(server_status) != 0 || !client_eof))
+		warnx("the MCP server %s %s", server_name != NULL ?
+		    server_name : "", ofl_buf_str(&why));
+	ofl_buf_free(&why);
+	settle(mono_ms(), 1);
+}
+
+int
+main(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		{ "combined",	required_argument,	NULL, 'C' },
+		{ "head",	required_argument,	NULL, 'H' },
+		{ "help",	no_argument,		NULL, 'h' },
+		{ "max-binary",	required_argument,	NULL, 'B' },
+		{ "max-line",	required_argument,	NULL, 'M' },
+		{ "name",	required_argument,	NULL, 'n' },
+		{ "session",	required_argument,	NULL, 'S' },
+		{ "store",	required_argument,	NULL, 's' },
+		{ "tail",	required_argument,	NULL, 'L' },
+		{ "threshold",	required_argument,	NULL, 'T' },
+		{ "timeout",	required_argument,	NULL, 'O' },
+		{ "ttl",	required_argument,	NULL, 't' },
+		{ "version",	no_argument,		NULL, 'V' },
+		{ NULL,		0,			NULL, 0 }
+	};
+	struct sigaction sa;
+	struct pollfd	*pfd = NULL;
+	struct call	*c, *next;
+	const char	*opt_store = NULL, *slash, *argv0;
+	long long	 v;
+	uint64_t	 sz;
+	size_t		 npfd, i, cap = 0;
+	int64_t		 now, wake;
+	int		 ch, timeout, st, idx_cin, idx_cout, idx_sout, idx_sin;
+	int		 idx_sig, rv = 0;
+	pid_t		 pid;
+	char		 sbuf[256];
+	ssize_t		 got;
+
+	argv0 = argv[0];
+	ofl_setprogname("ofl-mcp");
+	ofl_notice_opts_init(&nopts);
+	opt_threshold = env_num("OFL_THRESHOLD", opt_threshold);
+	opt_combined = env_num("OFL_COMBINED", opt_combined);
+	nopts.head_bytes = (size_t)env_num("OFL_HEAD",
+	    (long long)nopts.head_bytes);
+	nopts.tail_bytes = (size_t)env_num("OFL_TAIL",
+	    (long long)nopts.tail_bytes);
+	opt_session = getenv("OFL_SESSION");
+	if (opt_session != NULL && *opt_session == '\0')
+		opt_session = NULL;
+
+	while ((ch = getopt_long(argc, argv, "+C:H:hn:S:s:T:t:V", longopts,
+	    NULL)) != -1) {
+		switch (ch) {
+		case 'C':
+		case 'T':
+		case 'H':
+		case 'L':
+		case 'O':
+			if (ofl_parse_num(optarg, 0, 1LL << 40, &v) == -1) {
+				warnx("%s", ofl_errmsg());
+				usage(OFL_EXIT_USAGE);
+			}
+			if (ch == 'C')
+				opt_combined = v;
+			else if (ch == 'T')
+				opt_threshold = v;
+			else if (ch == 'H')
+				nopts.head_bytes = (size_t)v;
+			else if (ch == 'L')
+				nopts.tail_bytes = (size_t)v;
+			else
+				opt_timeout_ms = v * 1000;
+			break;
+		case 'B':
+		case 'M':
+			if (ofl_parse_size(optarg, &sz) == -1) {
+				warnx("%s", ofl_errmsg());
+				usage(OFL_EXIT_USAGE);
+			}
+			if (ch == 'B')
+				opt_max_binary = sz;
+			else if (sz < 1024 || sz > (uint64_t)INT_MAX) {
+				warnx("--max-line: from 1k to 2047M");
+				usage(OFL_EXIT_USAGE);
+			} else
+				opt_max_line = sz;
+			break;
+		case 'h':
+			usage(0);
+		case 'n':
+			opt_name = optarg;
+			break;
+		case 'S':
+			opt_session = *optarg != '\0' ? optarg : NULL;
+			break;
+		case 's':
+			opt_store = optarg;
+			break;
+		case 't':
+			if (ofl_parse_duration(optarg, &opt_ttl) == -1) {
+				warnx("%s", ofl_errmsg());
+				usage(OFL_EXIT_USAGE);
+			}
+			break;
+		case 'V':
+			printf("ofl %s\n", PACKAGE_VERSION);
+			return 0;
+		default:
+			usage(OFL_EXIT_USAGE);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (optind > 0 && argc == 0 && strcmp(argv[-1], "--") == 0) {
+		warnx("no server command after --");
+		usage(OFL_EXIT_USAGE);
+	}
+	has_server = argc > 0;
+	for (i = 0; i < OFL_MCP_NTOOLS; i++)
+		names[i] = ofl_mcp_tool_base((int)i);
+	if (opt_name != NULL)
+		server_name = ofl_xstrdup(opt_name);
+	else if (has_server) {
+		slash = strrchr(argv[0], '/');
+		server_name = ofl_xstrdup(slash != NULL ? slash + 1 : argv[0]);
+	}
+	if (getcwd(cwd, sizeof cwd) == NULL)
+		cwd[0] = '\0';
+	find_bindir(argv0);
+	if (opt_store != NULL && setenv("OFL_STORE", opt_store, 1) == -1)
+		err(OFL_EXIT_FAIL, "setenv");
+	if ((store = ofl_store_open(opt_store, OFL_RDWR)) == NULL)
+		warnx("%s (large results cannot be offloaded)", ofl_errmsg());
+
+	if (pipe(sigpipe_fd) == -1)
+		err(OFL_EXIT_FAIL, "pipe");
+	set_nonblock(sigpipe_fd[0]);
+	set_nonblock(sigpipe_fd[1]);
+	(void)fcntl(sigpipe_fd[0], F_SETFD, FD_CLOEXEC);
+	(void)fcntl(sigpipe_fd[1], F_SETFD, FD_CLOEXEC);
+	memset(&sa, 0, sizeof sa);
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = on_child;
+	sa.sa_flags = SA_NOCLDSTOP;
+	sigaction(SIGCHLD, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	from_client.fd = STDIN_FILENO;
+	to_client.fd = STDOUT_FILENO;
+	from_server.fd = -1;
+	to_server.fd = -1;
+	ofl_buf_init(&from_client.buf);
+	ofl_buf_init(&from_server.buf);
+	ofl_buf_init(&to_client.buf);
+	ofl_buf_init(&to_server.buf);
+	if (!isatty(STDIN_FILENO))
+		set_nonblock(STDIN_FILENO);
+	if (!isatty(STDOUT_FILENO))
+		set_nonblock(STDOUT_FILENO);
+	if (has_server)
+		spawn_server(argv);
+	else
+		server_gone = 1;
+
+	for (;;) {
+		now = mono_ms();
+		/* Done: nothing more can come or go. */
+		if (to_client.dead)
+			break;
+		if (client_eof && (server_gone || !has_server)) {
+			int	busy = 0;
+
+			for (c = calls; c != NULL; c = c->next)
+				if (c->pid != -1 || c->state == CALL_HELD)
+					busy = 1;
+			if (!busy)
+				break;
+		}
+		if (has_server && server_gone && !client_eof) {
+			int	busy = 0;
+
+			/* Without its server, the proxy ends too. */
+			for (c = calls; c != NULL; c = c->next)
+				if (c->pid != -1 || c->state == CALL_HELD)
+					busy = 1;
+			if (!busy)
+				break;
+		}
+		/* The client is gone: close the server's input. */
+		if (client_eof && to_server.fd != -1 &&
+		    to_server.off == to_server.buf.len) {
+			close(to_server.fd);
+			to_server.fd = -1;
+		}
+		if (client_eof && has_server && !server_gone &&
+		    server_pid != -1 && server_status == -1) {
+			if (!termed && now - eof_at > GRACE_MS) {
+				kill(server_pid, SIGTERM);
+				termed = 1;
+			} else if (termed && !killed_server &&
+			    now - eof_at > GRACE_MS + KILL_MS) {
+				kill(server_pid, SIGKILL);
+				killed_server = 1;
+			}
+		}
+
+		npfd = 0;
+		if (cap < 8) {
+			cap = 8;
+			pfd = ofl_xrealloc(pfd, cap * sizeof *pfd);
+		}
+		idx_cin = idx_cout = idx_sout = idx_sin = -1;
+		idx_sig = (int)npfd;
+		pfd[npfd].fd = sigpipe_fd[0];
+		pfd[npfd++].events = POLLIN;
+		if (!client_eof) {
+			idx_cin = (int)npfd;
+			pfd[npfd].fd = from_client.fd;
+			pfd[npfd++].events = POLLIN;
+		}
+		if (to_client.off < to_client.buf.len) {
+			idx_cout = (int)npfd;
+			pfd[npfd].fd = to_client.fd;
+			pfd[npfd++].events = POLLOUT;
+		}
+		if (has_server && !server_gone) {
+			idx_sout = (int)npfd;
+			pfd[npfd].fd = from_server.fd;
+			pfd[npfd++].events = POLLIN;
+		}
+		if (to_server.fd != -1 && to_server.off < to_server.buf.len) {
+			idx_sin = (int)npfd;
+			pfd[npfd].fd = to_server.fd;
+			pfd[npfd++].events = POLLOUT;
+		}
+		for (c = calls; c != NULL; c = c->next) {
+			if (npfd + 2 > cap) {
+				cap *= 2;
+				pfd = ofl_xrealloc(pfd, cap * sizeof *pfd);
+			}
+			if (c->outfd != -1) {
+				pfd[npfd].fd = c->outfd;
+				pfd[npfd++].events = POLLIN;
+			}
+			if (c->errfd != -1) {
+				pfd[npfd].fd = c->errfd;
+				pfd[npfd++].events = POLLIN;
+			}
+		}
+		/* Sleep until the next deadline. */
+		wake = -1;
+		for (c = calls; c != NULL; c = c->next) {
+			if (c->state == CALL_PENDING && c->deadline > 0 &&
+			    (wake == -1 || c->deadline < wake))
+				wake = c->deadline;
+			if (c->state == CALL_HELD && (wake == -1 ||
+			    c->hold_until < wake))
+				wake = c->hold_until;
+		}
+		if (has_server && !server_gone && server_status != -1 &&
+		    (wake == -1 || server_exit_at + DRAIN_MS + 1 < wake))
+			wake = server_exit_at + DRAIN_MS + 1;
+		if (client_eof && has_server && !server_gone) {
+			int64_t	t = eof_at + GRACE_MS + (termed ? KILL_MS : 0) +
+				    1;
+
+			if (wake == -1 || t < wake)
+				wake = t;
+		}
+		timeout = wake == -1 ? -1 : wake <= now ? 0 :
+		    (int)(wake - now < INT_MAX ? wake - now : INT_MAX);
+		if (poll(pfd, npfd, timeout) == -1) {
+			if (errno != EINTR)
+				err(OFL_EXIT_FAIL, "poll");
+			continue;
+		}
+
+		if (pfd[idx_sig].revents & POLLIN)
+			while (read(sigpipe_fd[0], sbuf, sizeof sbuf) > 0)
+				;
+		if (got_signal) {
+			int	sig = got_signal;
+
+			got_signal = 0;
+			if (has_server && server_pid != -1 &&
+			    server_status == -1) {
+				kill(server_pid, sig);
+				termed = 1;
+			}
+			if (!client_eof) {
+				client_eof = 1;
+				eof_at = mono_ms();
+			}
+			if (!has_server)
+				break;
+		}
+		/* Reap children. */
+		while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
+			if (pid == server_pid) {
+				server_status = st;
+				server_exit_at = mono_ms();
+				continue;
+			}
+			for (c = calls; c != NULL; c = c->next)
+				if (c->pid == pid) {
+					c->wstatus = st;
+					c->reaped = 1;
+				}
+		}
+
+		if (idx_cin != -1 && (pfd[idx_cin].revents &
+		    (POLLIN | POLLHUP | POLLERR))) {
+			if (lineq_read(&from_client, from_client_line) == -1) {
+				if (from_client.buf.len > 0) {
+					from_client_line(ofl_buf_str(
+					    &from_client.buf),
+					    from_client.buf.len);
+					ofl_buf_reset(&from_client.buf);
+				}
+				client_eof = 1;
+				eof_at = mono_ms();
+			}
+		}
+		if (idx_sout != -1 && (pfd[idx_sout].revents &
+		    (POLLIN | POLLHUP | POLLERR))) {
+			if (lineq_read(&from_server, from_server_line) == -1) {
+				close(from_server.fd);
+				from_server.fd = -1;
+				server_down();
+			}
+		}
+		if (idx_cout != -1 && (pfd[idx_cout].revents &
+		    (POLLOUT | POLLHUP | POLLERR)))
+			outq_flush(&to_client);
+		if (idx_sin != -1 && (pfd[idx_sin].revents &
+		    (POLLOUT | POLLHUP | POLLERR)))
+			outq_flush(&to_server);
+		if (to_server.dead && to_server.fd != -1) {
+			close(to_server.fd);
+			to_server.fd = -1;
+		}
+
+		/*
+		 * Our tools' output.  Finishing one may send and free others,
+		 * so the walk starts again after each.
+		 */
+again:
+		for (c = calls; c != NULL; c = c->next) {
+			if (c->pid == -1)
+				continue;
+			for (i = 0; i < 2; i++) {
+				int		*fd = i == 0 ? &c->outfd :
+						    &c->errfd;
+				struct ofl_buf	*b = i == 0 ? &c->out : &c->err;
+				char		 rbuf[READ_SIZE];
+
+				while (*fd != -1) {
+					got = read(*fd, rbuf, sizeof rbuf);
+					if (got > 0) {
+						ofl_buf_add(b, rbuf,
+						    (size_t)got);
+						continue;
+					}
+					if (got == -1 && errno == EINTR)
+						continue;
+					if (got == -1 && errno == EAGAIN)
+						break;
+					close(*fd);
+					*fd = -1;
+				}
+			}
+			if (c->outfd == -1 && c->errfd == -1 && c->reaped) {
+				c->pid = -1;
+				finish_local(c);
+				goto again;
+			}
+		}
+		now = mono_ms();
+		/*
+		 * The server exited but something it started holds its
+		 * output open: stop reading after a short drain.
+		 */
+		if (has_server && !server_gone && server_status != -1 &&
+		    now - server_exit_at > DRAIN_MS) {
+			close(from_server.fd);
+			from_server.fd = -1;
+			server_down();
+		}
+		check_timeouts(now);
+		settle(now, 0);
+	}
+
+	/* Hand the last messages to the client. */
+	now = mono_ms();
+	while (!to_client.dead && to_client.off < to_client.buf.len &&
+	    mono_ms() - now < FLUSH_MS) {
+		struct pollfd	p = { to_client.fd, POLLOUT, 0 };
+
+		if (poll(&p, 1, 100) > 0)
+			outq_flush(&to_client);
+	}
+	for (c = calls; c != NULL; c = next) {
+		next = c->next;
+		if (c->pid != -1)
+			kill(c->pid, SIGKILL);
+		call_free(c);
+	}
+	if (has_server && server_status == -1) {
+		if (to_server.fd != -1)
+			close(to_server.fd);
+		if (!termed)
+			kill(server_pid, SIGTERM);
+		now = mono_ms();
+		while (waitpid(server_pid, &st, WNOHANG) == 0) {
+			if (mono_ms() - now > KILL_MS) {
+				kill(server_pid, SIGKILL);
+				(void)waitpid(server_pid, &st, 0);
+				break;
+			}
+			usleep(10000);
+		}
+		server_status = st;
+	}
+	ofl_store_close(store);
+	free(pfd);
+	free(server_name);
+	free(bindir);
+	ofl_buf_free(&from_client.buf);
+	ofl_buf_free(&from_server.buf);
+	ofl_buf_free(&to_client.buf);
+	ofl_buf_free(&to_server.buf);
+	if (has_server && server_status != -1 && !client_eof) {
+		/* The server ended on its own: its status is ours. */
+		if (WIFEXITED(server_status))
+			rv = WEXITSTATUS(server_status);
+		else if (WIFSIGNALED(server_status))
+			rv = 128 + WTERMSIG(server_status);
+	}
+	if (to_client.dead && !client_eof)
+		rv = OFL_EXIT_FAIL;
+	return rv;
+}
