@@ -64,6 +64,7 @@ static long long	 opt_threshold = 6000;
 static long long	 opt_combined = 10000;
 static struct ofl_notice_opts nopts;
 static size_t		 keep_max;
+static int		 multi;		/* several -e commands */
 static size_t		 tail_max = 2048;
 static volatile sig_atomic_t got_signal;
 static struct ofl_redactor *scrubber;	/* store setting scrub=on */
@@ -373,6 +374,12 @@ capture_finish(struct capture *c, int incomplete)
 			return;
 	}
 	memset(&fin, 0, sizeof fin);
+	/*
+	 * One command whose output passes through prints exactly what it
+	 * read: say so now, saving a transaction later.
+	 */
+	fin.printed = c->total <= keep_max - 1 && !multi && !opt_json &&
+	    c->werr[0] == '\0' ? (int64_t)c->total : -1;
 	fin.incomplete = incomplete || c->werr[0] != '\0';
 	fin.has_exit = c->has_exit;
 	fin.exit_status = c->status;
@@ -762,6 +769,7 @@ main(int argc, char *argv[])
 		warnx("give either -e commands or -- command, not both");
 		usage(OFL_EXIT_USAGE);
 	}
+	multi = nexec > 1;
 	keep_max = (size_t)opt_threshold * 4 + 1;
 	if (keep_max < nopts.head_bytes + 1)
 		keep_max = nopts.head_bytes + 1;
@@ -857,7 +865,7 @@ main(int argc, char *argv[])
 		size_t	before = out.len;
 
 		emit(&cs[i], &out, nexec > 0);
-		if (cs[i].stored)
+		if (cs[i].stored && (cs[i].offload || multi || opt_json))
 			ofl_store_set_printed(store, cs[i].meta.id,
 			    out.len - before);
 		if (cs[i].has_exit && (nexec > 0 || argc > 0) &&

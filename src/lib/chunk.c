@@ -48,14 +48,13 @@
 
 #include <sys/types.h>
 
-#include <archive.h>
-#include <archive_entry.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "arc.h"
 #include "ofl.h"
 #include "banned.h"
 

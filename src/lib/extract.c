@@ -23,8 +23,6 @@
 
 #include <sys/types.h>
 
-#include <archive.h>
-#include <archive_entry.h>
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -37,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arc.h"
 #include "ofl.h"
 #include "banned.h"
 

@@ -139,31 +139,26 @@ ofl_setting_list(struct ofl_store *st, struct ofl_buf *out)
 	}
 }
 
-/* The store's size: content files plus the database and its WAL. */
+/*
+ * The store's size: stored content plus the database's pages in use (the
+ * WAL is left out: it is transient, and kept at a bounded size).
+ */
 uint64_t
 ofl_store_size(struct ofl_store *st)
 {
+	sqlite3		*db = ofl_store_db(st);
 	sqlite3_stmt	*stmt;
-	struct stat	 sb;
-	struct ofl_buf	 b;
 	uint64_t	 n = 0;
-	const char	*suffix[] = { "", "-wal", NULL };
-	int		 i;
 
-	if (sqlite3_prepare_v2(ofl_store_db(st), "SELECT coalesce(sum(stored),"
-	    " 0) FROM blob", -1, &stmt, NULL) == SQLITE_OK) {
+	if (sqlite3_prepare_v2(db, "SELECT (SELECT coalesce(sum(stored), 0)"
+	    " FROM blob) + (SELECT page_count FROM pragma_page_count()) *"
+	    " (SELECT page_size FROM pragma_page_size()) - (SELECT"
+	    " freelist_count FROM pragma_freelist_count()) * (SELECT page_size"
+	    " FROM pragma_page_size())", -1, &stmt, NULL) == SQLITE_OK) {
 		if (sqlite3_step(stmt) == SQLITE_ROW)
 			n = (uint64_t)sqlite3_column_int64(stmt, 0);
 		sqlite3_finalize(stmt);
 	}
-	ofl_buf_init(&b);
-	for (i = 0; suffix[i] != NULL; i++) {
-		ofl_buf_reset(&b);
-		ofl_buf_addf(&b, "%s/ofl.db%s", ofl_store_path(st), suffix[i]);
-		if (stat(ofl_buf_str(&b), &sb) == 0)
-			n += (uint64_t)sb.st_size;
-	}
-	ofl_buf_free(&b);
 	return n;
 }
 

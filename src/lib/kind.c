@@ -10,8 +10,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include <archive.h>
 
+#include "arc.h"
 #include "ofl.h"
 #include "banned.h"
 

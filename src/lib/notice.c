@@ -12,9 +12,8 @@
 #include <strings.h>
 #include <time.h>
 
-#include <archive.h>
-#include <archive_entry.h>
 
+#include "arc.h"
 #include "ofl.h"
 #include "banned.h"
 

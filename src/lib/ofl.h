@@ -184,6 +184,7 @@ struct ofl_meta {
 	uint64_t	 errors;	/* lines that look like errors */
 	uint64_t	 warnings;
 	uint64_t	 first_error;
+	int64_t		 printed;	/* bytes ofl-capture printed, -1: unknown */
 };
 void	ofl_meta_free(struct ofl_meta *);
 

@@ -27,6 +27,7 @@
 #include <sys/types.h>
 
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
@@ -45,9 +46,11 @@
 #define LINE_SCAN_MAX	4096		/* bytes of a line seen by linestat */
 #define SCHEMA_VERSION	1
 #define BUSY_MS		30000
+#define NBUF		4		/* frame buffers of a threaded writer */
 
 struct ofl_store {
 	char		*path;
+	char		*dbpath;
 	char		*blobdir;
 	sqlite3		*db;
 	int		 rdwr;
@@ -80,6 +83,29 @@ struct ofl_writer {
 	struct ofl_linestat	 ls;
 	int			 failed;
 	sqlite3_stmt		*ins_frame;
+	char			 ferr[512];	/* why a frame failed */
+	/*
+	 * Past the first frame, frames are compressed and committed by a
+	 * thread with its own database connection, while the caller goes on
+	 * reading, hashing and counting lines.
+	 */
+	int			 threaded;
+	pthread_t		 thread;
+	pthread_mutex_t		 mu;
+	pthread_cond_t		 cv_job;
+	pthread_cond_t		 cv_free;
+	sqlite3			*tdb;
+	struct job {
+		unsigned char	*buf;
+		size_t		 len;
+		uint64_t	 nl;
+	}			 q[NBUF];
+	size_t			 qhead;
+	size_t			 qlen;
+	unsigned char		*freebuf[NBUF];
+	size_t			 nfree;
+	int			 stop;
+	int			 tfailed;
 };
 
 struct frame {
@@ -351,7 +377,7 @@ ofl_store_open(const char *path, int flags)
 	/* Everything the store creates is private, whatever the umask. */
 	umask(077);
 	if (st->rdwr) {
-		if (mkdir_p(st->path) == -1)
+		if (access(st->path, F_OK) == -1 && mkdir_p(st->path) == -1)
 			goto fail;
 	} else if (access(st->path, F_OK) == -1) {
 		ofl_seterr(OFL_EXIT_FAIL, "no store at %s (nothing captured "
@@ -378,6 +404,7 @@ ofl_store_open(const char *path, int flags)
 	oflags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
 	if (st->rdwr)
 		oflags |= SQLITE_OPEN_CREATE;
+	st->dbpath = ofl_xstrdup(dbpath);
 	if (sqlite3_open_v2(dbpath, &st->db, oflags, NULL) != SQLITE_OK) {
 		if (st->db == NULL)
 			ofl_seterr(OFL_EXIT_FAIL, "store %s: cannot open "
@@ -387,8 +414,22 @@ ofl_store_open(const char *path, int flags)
 		goto fail;
 	}
 	sqlite3_busy_timeout(st->db, BUSY_MS);
+	/*
+	 * Each ofl command is a short process: leave checkpoints to the
+	 * automatic ones, so that closing does not checkpoint and sync, and
+	 * keep the WAL file instead of making it anew every time.
+	 */
+	{
+		int	one = 1;
+
+		sqlite3_db_config(st->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1,
+		    NULL);
+		sqlite3_file_control(st->db, "main", SQLITE_FCNTL_PERSIST_WAL,
+		    &one);
+	}
 	sqlite3_extended_result_codes(st->db, 0);
-	if (db_exec(st, "PRAGMA synchronous = NORMAL") == -1)
+	if (db_exec(st, "PRAGMA synchronous = NORMAL") == -1 ||
+	    db_exec(st, "PRAGMA journal_size_limit = 4194304") == -1)
 		goto fail;
 	if (schema_init(st) == -1)
 		goto fail;
@@ -416,6 +457,7 @@ ofl_store_close(struct ofl_store *st)
 	if (st->db != NULL)
 		sqlite3_close_v2(st->db);
 	free(st->blobdir);
+	free(st->dbpath);
 	free(st->path);
 	free(st);
 }
@@ -497,6 +539,7 @@ meta_from_stmt(sqlite3_stmt *stmt, struct ofl_meta *m)
 	m->errors = (uint64_t)sqlite3_column_int64(stmt, 18);
 	m->warnings = (uint64_t)sqlite3_column_int64(stmt, 19);
 	m->first_error = (uint64_t)sqlite3_column_int64(stmt, 20);
+	m->printed = -1;
 }
 
 void
@@ -928,58 +971,204 @@ writer_lines(struct ofl_writer *w, const unsigned char *p, size_t n)
 	}
 }
 
+/* Compress one frame, append it to the blob file, then record it. */
 static int
-writer_frame(struct ofl_writer *w)
+frame_commit(struct ofl_writer *w, const unsigned char *buf, size_t len,
+    uint64_t nl)
 {
-	size_t	clen;
+	const char	*p;
+	size_t		 clen, left;
+	off_t		 off;
+	ssize_t		 n;
 
-	if (w->len == 0)
-		return 0;
-	clen = ZSTD_compressCCtx(w->cctx, w->cbuf, w->ccap, w->buf, w->len,
+	clen = ZSTD_compressCCtx(w->cctx, w->cbuf, w->ccap, buf, len,
 	    w->st->level);
 	if (ZSTD_isError(clen)) {
-		ofl_seterr(OFL_EXIT_FAIL, "compress: %s",
+		snprintf(w->ferr, sizeof w->ferr, "compress: %s",
 		    ZSTD_getErrorName(clen));
 		return -1;
 	}
-	{
-		const char	*p = w->cbuf;
-		size_t		 left = clen;
-		off_t		 off = (off_t)w->comp_off;
-		ssize_t		 n;
-
-		while (left > 0) {
-			n = pwrite(w->fd, p, left, off);
-			if (n == -1 && errno == EINTR)
-				continue;
-			if (n == -1) {
-				ofl_seterr(OFL_EXIT_FAIL, "%s: %s%s",
-				    w->st->path, strerror(errno),
-				    errno == ENOSPC || errno == EFBIG ?
-				    " (content so far kept)" : "");
-				return -1;
-			}
-			p += n;
-			left -= (size_t)n;
-			off += n;
+	p = w->cbuf;
+	left = clen;
+	off = (off_t)w->comp_off;
+	while (left > 0) {
+		n = pwrite(w->fd, p, left, off);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1) {
+			snprintf(w->ferr, sizeof w->ferr, "store %s: %s%s",
+			    w->st->path, strerror(errno), errno == ENOSPC ||
+			    errno == EFBIG ? " (content so far kept)" : "");
+			return -1;
 		}
+		p += n;
+		left -= (size_t)n;
+		off += n;
 	}
 	sqlite3_reset(w->ins_frame);
 	sqlite3_bind_int64(w->ins_frame, 1, w->blob);
 	sqlite3_bind_int64(w->ins_frame, 2, (int64_t)w->raw_off);
-	sqlite3_bind_int64(w->ins_frame, 3, (int64_t)w->len);
+	sqlite3_bind_int64(w->ins_frame, 3, (int64_t)len);
 	sqlite3_bind_int64(w->ins_frame, 4, (int64_t)w->nl_committed);
-	sqlite3_bind_int64(w->ins_frame, 5, (int64_t)w->nl_pending);
+	sqlite3_bind_int64(w->ins_frame, 5, (int64_t)nl);
 	sqlite3_bind_int64(w->ins_frame, 6, (int64_t)w->comp_off);
 	sqlite3_bind_int64(w->ins_frame, 7, (int64_t)clen);
 	if (sqlite3_step(w->ins_frame) != SQLITE_DONE) {
+		sqlite3	*db = sqlite3_db_handle(w->ins_frame);
+
+		snprintf(w->ferr, sizeof w->ferr, "store %s: %s: %s",
+		    w->st->path, sqlite3_errcode(db) == SQLITE_FULL ?
+		    "disk full" : "write frame", sqlite3_errmsg(db));
 		sqlite3_reset(w->ins_frame);
-		return db_fail(w->st, "write frame");
+		return -1;
 	}
 	sqlite3_reset(w->ins_frame);
-	w->raw_off += w->len;
+	w->raw_off += len;
 	w->comp_off += clen;
-	w->nl_committed += w->nl_pending;
+	w->nl_committed += nl;
+	return 0;
+}
+
+static void *
+writer_thread(void *arg)
+{
+	struct ofl_writer	*w = arg;
+	struct job		 job;
+	int			 failed = 0;
+
+	pthread_mutex_lock(&w->mu);
+	for (;;) {
+		while (w->qlen == 0 && !w->stop)
+			pthread_cond_wait(&w->cv_job, &w->mu);
+		if (w->qlen == 0)
+			break;
+		job = w->q[w->qhead];
+		pthread_mutex_unlock(&w->mu);
+		if (!failed && frame_commit(w, job.buf, job.len, job.nl) == -1)
+			failed = 1;
+		pthread_mutex_lock(&w->mu);
+		if (failed)
+			w->tfailed = 1;
+		w->qhead = (w->qhead + 1) % NBUF;
+		w->qlen--;
+		w->freebuf[w->nfree++] = job.buf;
+		pthread_cond_signal(&w->cv_free);
+	}
+	pthread_mutex_unlock(&w->mu);
+	return NULL;
+}
+
+/*
+ * Go threaded: the thread gets its own connection, so that it never
+ * shares one with the caller's transactions.  On any failure, stay
+ * synchronous.
+ */
+static void
+writer_thread_start(struct ofl_writer *w)
+{
+	sqlite3_stmt	*ins = NULL;
+	size_t		 i;
+
+	if (sqlite3_open_v2(w->st->dbpath, &w->tdb, SQLITE_OPEN_READWRITE |
+	    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
+		goto fail;
+	sqlite3_busy_timeout(w->tdb, BUSY_MS);
+	sqlite3_db_config(w->tdb, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
+	if (sqlite3_exec(w->tdb, "PRAGMA synchronous = NORMAL", NULL, NULL,
+	    NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(w->tdb, "INSERT INTO frame (blob, raw_off,"
+	    " raw_len, line_off, nl, comp_off, comp_len) VALUES (?1, ?2, ?3,"
+	    " ?4, ?5, ?6, ?7)", -1, &ins, NULL) != SQLITE_OK)
+		goto fail;
+	pthread_mutex_init(&w->mu, NULL);
+	pthread_cond_init(&w->cv_job, NULL);
+	pthread_cond_init(&w->cv_free, NULL);
+	for (i = 0; i < NBUF - 1; i++)
+		w->freebuf[w->nfree++] = ofl_xmalloc(FRAME_MAX);
+	sqlite3_finalize(w->ins_frame);
+	w->ins_frame = ins;
+	if (pthread_create(&w->thread, NULL, writer_thread, w) != 0) {
+		w->ins_frame = NULL;
+		sqlite3_finalize(ins);
+		ins = NULL;
+		while (w->nfree > 0)
+			free(w->freebuf[--w->nfree]);
+		pthread_mutex_destroy(&w->mu);
+		pthread_cond_destroy(&w->cv_job);
+		pthread_cond_destroy(&w->cv_free);
+		/* Back to a statement on the caller's connection. */
+		(void)db_prepare(w->st, "INSERT INTO frame (blob, raw_off,"
+		    " raw_len, line_off, nl, comp_off, comp_len) VALUES (?1,"
+		    " ?2, ?3, ?4, ?5, ?6, ?7)", &w->ins_frame);
+		goto fail;
+	}
+	w->threaded = 1;
+	return;
+fail:
+	sqlite3_finalize(ins);
+	if (w->tdb != NULL)
+		sqlite3_close(w->tdb);
+	w->tdb = NULL;
+}
+
+/* Wait for the thread to commit every frame; -1 if one failed. */
+static int
+writer_thread_stop(struct ofl_writer *w)
+{
+	int	failed;
+
+	if (!w->threaded)
+		return 0;
+	pthread_mutex_lock(&w->mu);
+	w->stop = 1;
+	pthread_cond_signal(&w->cv_job);
+	pthread_mutex_unlock(&w->mu);
+	pthread_join(w->thread, NULL);
+	w->threaded = 0;
+	failed = w->tfailed;
+	sqlite3_finalize(w->ins_frame);
+	w->ins_frame = NULL;
+	sqlite3_close(w->tdb);
+	w->tdb = NULL;
+	while (w->nfree > 0)
+		free(w->freebuf[--w->nfree]);
+	pthread_mutex_destroy(&w->mu);
+	pthread_cond_destroy(&w->cv_job);
+	pthread_cond_destroy(&w->cv_free);
+	if (failed) {
+		ofl_seterr(OFL_EXIT_FAIL, "%s", w->ferr);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+writer_frame(struct ofl_writer *w)
+{
+	if (w->len == 0)
+		return 0;
+	if (!w->threaded && w->len == FRAME_MAX)
+		writer_thread_start(w);
+	if (w->threaded) {
+		pthread_mutex_lock(&w->mu);
+		if (w->tfailed) {
+			pthread_mutex_unlock(&w->mu);
+			ofl_seterr(OFL_EXIT_FAIL, "%s", w->ferr);
+			return -1;
+		}
+		w->q[(w->qhead + w->qlen) % NBUF].buf = w->buf;
+		w->q[(w->qhead + w->qlen) % NBUF].len = w->len;
+		w->q[(w->qhead + w->qlen) % NBUF].nl = w->nl_pending;
+		w->qlen++;
+		pthread_cond_signal(&w->cv_job);
+		while (w->nfree == 0)
+			pthread_cond_wait(&w->cv_free, &w->mu);
+		w->buf = w->freebuf[--w->nfree];
+		pthread_mutex_unlock(&w->mu);
+	} else if (frame_commit(w, w->buf, w->len, w->nl_pending) == -1) {
+		ofl_seterr(OFL_EXIT_FAIL, "%s", w->ferr);
+		return -1;
+	}
 	w->nl_pending = 0;
 	w->len = 0;
 	return 0;
@@ -1030,6 +1219,19 @@ ofl_writer_flush(struct ofl_writer *w)
 	if (writer_frame(w) == -1) {
 		w->failed = 1;
 		return -1;
+	}
+	if (w->threaded) {
+		/* Committed means committed: wait for the thread. */
+		pthread_mutex_lock(&w->mu);
+		while (w->qlen > 0)
+			pthread_cond_wait(&w->cv_free, &w->mu);
+		if (w->tfailed) {
+			pthread_mutex_unlock(&w->mu);
+			ofl_seterr(OFL_EXIT_FAIL, "%s", w->ferr);
+			w->failed = 1;
+			return -1;
+		}
+		pthread_mutex_unlock(&w->mu);
 	}
 	return 0;
 }
@@ -1131,7 +1333,8 @@ finalize(struct ofl_store *st, const char *id, int64_t blob,
 	if (db_prepare(st, "UPDATE artifact SET blob = ?2, state = 1,"
 	    " pid = NULL, incomplete = ?3, kind = ?4, bytes = ?5, lines = ?6,"
 	    " exit_status = ?7, duration_ms = ?8, errors = ?9,"
-	    " warnings = ?10, first_error = ?11 WHERE id = ?1", &stmt) == -1)
+	    " warnings = ?10, first_error = ?11, printed = ?12 WHERE id = ?1",
+	    &stmt) == -1)
 		goto rollback;
 	sqlite3_bind_text(stmt, 1, id, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(stmt, 2, blob);
@@ -1147,6 +1350,8 @@ finalize(struct ofl_store *st, const char *id, int64_t blob,
 	sqlite3_bind_int64(stmt, 9, (int64_t)fin->errors);
 	sqlite3_bind_int64(stmt, 10, (int64_t)fin->warnings);
 	sqlite3_bind_int64(stmt, 11, (int64_t)fin->first_error);
+	if (fin->printed >= 0)
+		sqlite3_bind_int64(stmt, 12, fin->printed);
 	rc = sqlite3_step(stmt);
 	sqlite3_finalize(stmt);
 	stmt = NULL;
@@ -1181,13 +1386,17 @@ ofl_writer_finish(struct ofl_writer *w, const struct ofl_meta *fin,
 
 	if (!failed && writer_frame(w) == -1)
 		failed = 1;
+	if (writer_thread_stop(w) == -1)
+		failed = 1;
 	memset(&m, 0, sizeof m);
 	m.duration_ms = -1;
+	m.printed = -1;
 	if (fin != NULL) {
 		m.has_exit = fin->has_exit;
 		m.exit_status = fin->exit_status;
 		m.duration_ms = fin->duration_ms;
 		m.incomplete = fin->incomplete;
+		m.printed = fin->printed;
 	}
 	if (failed) {
 		/*
@@ -1310,6 +1519,7 @@ recover_writers(struct ofl_store *st)
 		memset(&m, 0, sizeof m);
 		m.incomplete = 1;
 		m.duration_ms = -1;
+		m.printed = -1;
 		while ((got = ofl_reader_read(r, buf, sizeof buf)) > 0) {
 			ofl_hash_update(&h, buf, (size_t)got);
 			last = (unsigned char)buf[got - 1];

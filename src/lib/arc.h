@@ -1,0 +1,140 @@
+/*
+ * arc.h: libarchive, loaded when first used.
+ *
+ * Linking libarchive pulls in libxml2, ICU and libstdc++, whose loading
+ * costs every process over a millisecond; most ofl commands never touch
+ * an archive.  So the library opens libarchive with dlopen(3) on first
+ * use, and the archive_* names used in ofl become calls through a table.
+ * Include this instead of <archive.h>.
+ */
+#ifndef OFL_ARC_H
+#define OFL_ARC_H
+
+#include <archive.h>
+#include <archive_entry.h>
+
+#define OFL_ARC_FUNCS \
+	X(archive_entry_filetype) \
+	X(archive_entry_is_encrypted) \
+	X(archive_entry_pathname) \
+	X(archive_entry_pathname_utf8) \
+	X(archive_entry_size) \
+	X(archive_entry_size_is_set) \
+	X(archive_error_string) \
+	X(archive_filter_bytes) \
+	X(archive_filter_code) \
+	X(archive_filter_count) \
+	X(archive_filter_name) \
+	X(archive_format) \
+	X(archive_format_name) \
+	X(archive_read_data) \
+	X(archive_read_data_block) \
+	X(archive_read_free) \
+	X(archive_read_new) \
+	X(archive_read_next_header) \
+	X(archive_read_open1) \
+	X(archive_read_open_memory) \
+	X(archive_read_set_callback_data) \
+	X(archive_read_set_read_callback) \
+	X(archive_read_set_seek_callback) \
+	X(archive_read_set_skip_callback) \
+	X(archive_read_support_filter_all) \
+	X(archive_read_support_filter_bzip2) \
+	X(archive_read_support_filter_compress) \
+	X(archive_read_support_filter_gzip) \
+	X(archive_read_support_filter_lz4) \
+	X(archive_read_support_filter_lzip) \
+	X(archive_read_support_filter_lzma) \
+	X(archive_read_support_filter_xz) \
+	X(archive_read_support_filter_zstd) \
+	X(archive_read_support_format_all) \
+	X(archive_read_support_format_raw) \
+	X(archive_set_error) \
+	/* end */
+
+struct ofl_arc_api {
+#define X(name)	__typeof__(name) *name;
+	OFL_ARC_FUNCS
+#undef X
+};
+extern struct ofl_arc_api ofl_arc_api;
+extern int ofl_arc_loaded;
+/* Load libarchive (once); a missing library is fatal. */
+void	ofl_arc_load(void);
+
+#ifndef OFL_ARC_REAL
+#define archive_entry_filetype \
+	(ofl_arc_loaded ? (void)0 : ofl_arc_load(), ofl_arc_api.archive_entry_filetype)
+#define archive_entry_is_encrypted \
+	(ofl_arc_loaded ? (void)0 : ofl_arc_load(), ofl_arc_api.archive_entry_is_encrypted)
+#define archive_entry_pathname \
+	(ofl_arc_loaded ? (void)0 : ofl_arc_load(), ofl_arc_api.archive_entry_pathname)
+#define archive_entry_pathname_utf8 \
+	(ofl_arc_loaded ? (void)0 : ofl_arc_load(), ofl_arc_api.archive_entry_pathname_utf8)
+#define archive_entry_size \
+	(ofl_arc_loaded ? (void)0 : ofl_arc_load(), ofl_arc_api.archive_entry_size)
+#define archive_entry_size_is_set \
+	(ofl_arc_loaded ? (void)0 : ofl_arc_load(), ofl_arc_api.archive_entry_size_is_set)
+#define archive_error_string \
+	(ofl_arc_loaded ? (void)0 : ofl_arc_load(), ofl_arc_api.archive_error_string)
+#define archive_filter_bytes \
+	(ofl_arc_loaded ? (void)0 : ofl_arc_load(), ofl_arc_api.archive_filter_bytes)
+#define archive_filter_code \
+	(ofl_arc_loaded ? (void)0 : ofl_arc_load(), ofl_arc_api.archive_filter_code)
+#define archive_filter_count \
+	(ofl_arc_loaded ? (void)0 : ofl_arc_load(), ofl_arc_api.archive_filter_count)
+#define archive_filter_name \
+	(ofl_arc_loaded ? (void)0 : ofl_arc_load(), ofl_arc_api.archive_filter_name)
+#define archive_format \
+	(ofl_arc_loaded ? (void)0 : ofl_arc_load(), ofl_arc_api.archive_format)
+#define archive_format_name \
+	(ofl_arc_loaded ? (void)0 : ofl_arc_load(), ofl_arc_api.archive_format_name)
+#define archive_read_data \
+	(ofl_arc_loaded ? (void)0 : ofl_arc_load(), ofl_arc_api.archive_read_data)
+#define archive_read_data_block \
+	(ofl_arc_loaded ? (void)0 : ofl_arc_load(), ofl_arc_api.archive_read_data_block)
+#define archive_read_free \
+	(ofl_arc_loaded ? (void)0 : ofl_arc_load(), ofl_arc_api.archive_read_free)
+#define archive_read_new \
+	(ofl_arc_loaded ? (void)0 : ofl_arc_load(), ofl_arc_api.archive_read_new)
+#define archive_read_next_header \
+	(ofl_arc_loaded ? (void)0 : ofl_arc_load(), ofl_arc_api.archive_read_next_header)
+#define archive_read_open1 \
+	(ofl_arc_loaded ? (void)0 : ofl_arc_load(), ofl_arc_api.archive_read_open1)
+#define archive_read_open_memory \
+	(ofl_arc_loaded ? (void)0 : ofl_arc_load(), ofl_arc_api.archive_read_open_memory)
+#define archive_read_set_callback_data \
+	(ofl_arc_loaded ? (void)0 : ofl_arc_load(), ofl_arc_api.archive_read_set_callback_data)
+#define archive_read_set_read_callback \
+	(ofl_arc_loaded ? (void)0 : ofl_arc_load(), ofl_arc_api.archive_read_set_read_callback)
+#define archive_read_set_seek_callback \
+	(ofl_arc_loaded ? (void)0 : ofl_arc_load(), ofl_arc_api.archive_read_set_seek_callback)
+#define archive_read_set_skip_callback \
+	(ofl_arc_loaded ? (void)0 : ofl_arc_load(), ofl_arc_api.archive_read_set_skip_callback)
+#define archive_read_support_filter_all \
+	(ofl_arc_loaded ? (void)0 : ofl_arc_load(), ofl_arc_api.archive_read_support_filter_all)
+#define archive_read_support_filter_bzip2 \
+	(ofl_arc_loaded ? (void)0 : ofl_arc_load(), ofl_arc_api.archive_read_support_filter_bzip2)
+#define archive_read_support_filter_compress \
+	(ofl_arc_loaded ? (void)0 : ofl_arc_load(), ofl_arc_api.archive_read_support_filter_compress)
+#define archive_read_support_filter_gzip \
+	(ofl_arc_loaded ? (void)0 : ofl_arc_load(), ofl_arc_api.archive_read_support_filter_gzip)
+#define archive_read_support_filter_lz4 \
+	(ofl_arc_loaded ? (void)0 : ofl_arc_load(), ofl_arc_api.archive_read_support_filter_lz4)
+#define archive_read_support_filter_lzip \
+	(ofl_arc_loaded ? (void)0 : ofl_arc_load(), ofl_arc_api.archive_read_support_filter_lzip)
+#define archive_read_support_filter_lzma \
+	(ofl_arc_loaded ? (void)0 : ofl_arc_load(), ofl_arc_api.archive_read_support_filter_lzma)
+#define archive_read_support_filter_xz \
+	(ofl_arc_loaded ? (void)0 : ofl_arc_load(), ofl_arc_api.archive_read_support_filter_xz)
+#define archive_read_support_filter_zstd \
+	(ofl_arc_loaded ? (void)0 : ofl_arc_load(), ofl_arc_api.archive_read_support_filter_zstd)
+#define archive_read_support_format_all \
+	(ofl_arc_loaded ? (void)0 : ofl_arc_load(), ofl_arc_api.archive_read_support_format_all)
+#define archive_read_support_format_raw \
+	(ofl_arc_loaded ? (void)0 : ofl_arc_load(), ofl_arc_api.archive_read_support_format_raw)
+#define archive_set_error \
+	(ofl_arc_loaded ? (void)0 : ofl_arc_load(), ofl_arc_api.archive_set_error)
+#endif /* OFL_ARC_REAL */
+
+#endif /* OFL_ARC_H */
