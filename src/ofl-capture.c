@@ -647,6 +647,10 @@ emit(struct capture *c, struct ofl_buf *out, int header)
 	}
 	if (!c->offload) {
 		ofl_buf_add(out, c->keep.data, c->keep.len);
+		/* Under a header, the next header starts on its own line. */
+		if (header && c->keep.len > 0 &&
+		    c->keep.data[c->keep.len - 1] != '\n')
+			ofl_buf_addc(out, '\n');
 		return;
 	}
 	if (opt_quiet) {
@@ -864,7 +868,7 @@ main(int argc, char *argv[])
 	for (i = 0; i < n; i++) {
 		size_t	before = out.len;
 
-		emit(&cs[i], &out, nexec > 0);
+		emit(&cs[i], &out, nexec > 0 && !opt_json);
 		if (cs[i].stored && (cs[i].offload || multi || opt_json))
 			ofl_store_set_printed(store, cs[i].meta.id,
 			    out.len - before);

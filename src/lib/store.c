@@ -569,9 +569,12 @@ ofl_store_resolve(struct ofl_store *st, const char *ref,
 		s += 4;
 	if (*s == '@') {
 		if (s[1] != '\0') {
-			const char *errstr;
+			const char *errstr = NULL;
 
-			n = strtonum(s + 1, 1, 1000000, &errstr);
+			if (s[1] < '0' || s[1] > '9')
+				errstr = "invalid";
+			else
+				n = strtonum(s + 1, 1, 1000000, &errstr);
 			if (errstr != NULL) {
 				ofl_seterr(OFL_EXIT_USAGE, "%s: not an artifact "
 				    "reference (use @ or @N, N >= 1)", ref);

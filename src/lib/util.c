@@ -83,7 +83,7 @@ ofl_fmt_size(char *out, size_t len, uint64_t n)
 		snprintf(out, len, "%llu B", (unsigned long long)n);
 		return;
 	}
-	while (v >= 999.95 && i < 4) {
+	while (v >= 999.5 && i < 4) {
 		v /= 1000.0;
 		i++;
 	}

@@ -1,0 +1,113 @@
+#!/bin/sh
+# A full disk: writes that fail (a file size limit, or a small tmpfs when
+# it can be mounted) give one clear error, a small safe output instead of
+# a raw dump, and leave what was stored before intact.
+. "${OFL_SRCDIR:-$(dirname "$0")/..}/tests/lib.sh"
+
+# refid FILE: the ID on the reference line that starts FILE.
+refid() {
+	sed -n '1s/^ofl:\([0-9a-z][0-9a-z]*\) .*/\1/p' "$1"
+}
+
+test_expect_success 'setup: earlier artifacts, 4 MB of random data' '
+	seq 1 20000 >s1 &&
+	head -c 300000 /dev/urandom >r1 &&
+	ofl-capture -q -T 0 <s1 >id1 &&
+	ofl-capture -q -T 0 <r1 >id2 &&
+	head -c 4000000 /dev/urandom >rnd
+'
+id1=$(sed 's/^ofl://' id1 2>/dev/null)
+id2=$(sed 's/^ofl://' id2 2>/dev/null)
+
+test_expect_success 'file size limit: the capture fails cleanly' '
+	(
+		ulimit -f 3000 &&
+		ofl-capture <rnd >out 2>err
+	)
+	rc=$?
+	test "$rc" -eq 3 &&
+	test "$(wc -c <out)" -lt 24000 &&
+	test -s err &&
+	test "$(wc -l <err)" -le 2 &&
+	grep -i "too large\|no space\|disk full" err
+'
+
+test_expect_success 'nothing stored before is damaged' '
+	ofl-extract "$id1" >back && cmp s1 back &&
+	ofl-extract "$id2" >back && cmp r1 back
+'
+
+test_expect_success 'what was stored of the failed capture is a true prefix' '
+	id=$(ofl-search -q | head -n 1) &&
+	test "$id" != "$id1" && test "$id" != "$id2" &&
+	ofl-extract "$id" >part &&
+	n=$(wc -c <part) &&
+	test "$n" -lt 4000000 &&
+	cmp -n "$n" part rnd &&
+	ofl-search >list &&
+	grep "^ofl:$id	" list | cut -f 7 >flags &&
+	echo incomplete >expect && test_cmp expect flags
+'
+
+test_expect_success sqlite3 'the database is consistent' '
+	sqlite3 "$OFL_STORE/ofl.db" "PRAGMA integrity_check" >check &&
+	echo ok >expect && test_cmp expect check
+'
+
+test_expect_success 'the next capture works' '
+	seq 1 30000 >s3 &&
+	ofl-capture -q <s3 >id3 &&
+	ofl-extract "$(sed "s/^ofl://" id3)" >back && cmp s3 back
+'
+
+test_expect_success '-- CMD under the limit: the command status is kept' '
+	(
+		ulimit -f 3000 &&
+		ofl-capture -- sh -c "cat rnd; exit 6" >out 2>err
+	)
+	rc=$?
+	test "$rc" -eq 6 &&
+	test "$(wc -c <out)" -lt 24000 &&
+	test -s err
+'
+
+# A small tmpfs, when this machine lets us mount one.
+mounted=
+if [ "$(id -u)" -eq 0 ] && mkdir -p mnt &&
+    mount -t tmpfs -o size=2m tmpfs mnt 2>/dev/null; then
+	mounted=1
+	trap 'cd /; umount "$TEST_DIR/mnt" 2>/dev/null; chmod -R u+rwx "$TEST_DIR" 2>/dev/null; rm -rf "$TEST_DIR"' EXIT
+fi
+
+if [ -n "$mounted" ]; then
+	test_expect_success 'tmpfs of 2 MB: earlier artifacts' '
+		ofl-capture -s mnt/store -q -T 0 <s1 >t1 &&
+		ofl-capture -s mnt/store -q -T 0 <s3 >t2
+	'
+	test_expect_success 'tmpfs full: a clear error, a small output' '
+		test_expect_code 3 ofl-capture -s mnt/store <rnd >out 2>err &&
+		test "$(wc -c <out)" -lt 24000 &&
+		grep -i "no space\|disk full" err
+	'
+	test_expect_success 'tmpfs full: earlier artifacts read back' '
+		OFL_STORE=mnt/store ofl-extract "$(sed "s/^ofl://" t1)" >back &&
+		cmp s1 back &&
+		OFL_STORE=mnt/store ofl-extract "$(sed "s/^ofl://" t2)" >back &&
+		cmp s3 back
+	'
+	test_expect_success sqlite3 'tmpfs full: the database is consistent' '
+		sqlite3 mnt/store/ofl.db "PRAGMA integrity_check" >check &&
+		echo ok >expect && test_cmp expect check
+	'
+	test_expect_success 'tmpfs full: a small capture still works' '
+		echo after | ofl-capture -s mnt/store >out &&
+		echo after >expect && test_cmp expect out
+	'
+	umount mnt 2>/dev/null
+else
+	test_count=$((test_count + 1))
+	test_skipped=$((test_skipped + 1))
+	echo "ok $test_count # skip a full tmpfs (cannot mount one here)"
+fi
+
+test_done

@@ -1,0 +1,118 @@
+#!/bin/sh
+# Golden notices: what ofl-capture prints for offloaded output of each
+# kind, compared byte for byte with tests/data/capture/NAME.notice (the
+# artifact ID replaced by ID, a command's duration by DURATION).  After a
+# deliberate change to the notice, regenerate them with
+#	OFL_REGEN=1 make check TESTS=tests/t0100-notice.sh
+. "${OFL_SRCDIR:-$(dirname "$0")/..}/tests/lib.sh"
+
+GOLDEN="$DATA/capture"
+
+# normalize FILE: the ID of the reference line becomes ID everywhere,
+# the duration on the reference line DURATION, the test directory TMP.
+normalize() {
+	id=$(sed -n '1s/^ofl:\([0-9a-z][0-9a-z]*\)[ :].*/\1/p' "$1")
+	sed -e "${id:+s/$id/ID/g}" \
+	    -e '1s/  exit \([0-9][0-9]*\)  [0-9][0-9.]* [a-z]*\( [0-9]* s\)*$/  exit \1  DURATION/' \
+	    -e "s|$TEST_DIR|TMP|g" "$1"
+}
+
+# golden NAME: compare the normalized notice in NAME.out with the golden
+# file (or write the golden file when OFL_REGEN is set).
+golden() {
+	normalize "$1.out" >"$1.got" || return 1
+	if [ -n "$OFL_REGEN" ]; then
+		cp "$1.got" "$GOLDEN/$1.notice"
+		return 0
+	fi
+	test_cmp "$GOLDEN/$1.notice" "$1.got"
+}
+
+# Inputs, generated so that they are the same everywhere.
+awk 'BEGIN { for (i = 1; i <= 3000; i++)
+	printf "row %d of the table\n", i }' >text.in
+awk 'BEGIN { for (i = 1; i <= 3000; i++) {
+	t = sprintf("2024-01-01 12:%02d:%02d", int(i / 60) % 60, i % 60);
+	if (i % 500 == 0)
+		printf "%s ERROR db: connection refused (attempt %d)\n", t, i;
+	else if (i % 300 == 0)
+		printf "%s WARN slow query took %d ms\n", t, i;
+	else
+		printf "%s INFO request %d served in %d ms\n", t, i, i % 97;
+} }' >log.in
+awk 'BEGIN { printf "{\"apiVersion\":\"v1\",\"items\":[";
+	for (i = 0; i < 1500; i++) {
+		if (i) printf ",";
+		printf "{\"metadata\":{\"name\":\"pod-%d\",\"namespace\":\"ns-%d\"},", i, i % 3;
+		printf "\"status\":{\"phase\":\"%s\",\"restarts\":%d}}",
+		    i % 7 ? "Running" : "Failed", i % 5;
+	}
+	printf "],\"kind\":\"List\"}\n" }' >json.in
+awk 'BEGIN { for (i = 1; i <= 1200; i++)
+	printf "{\"ts\":%d,\"level\":\"%s\",\"msg\":\"event %d\",\"ok\":%s}\n",
+	    1700000000 + i, i % 100 ? "info" : "error", i, i % 2 ? "true" : "false" }' >ndjson.in
+awk 'BEGIN { print "id,name,city,score";
+	for (i = 1; i <= 2000; i++)
+		printf "%d,user%d,%s,%d.%d\n", i, i, i % 2 ? "Oslo" : "Lima", i % 100, i % 10 }' >csv.in
+awk 'BEGIN { print "# Manual"; print "";
+	for (s = 1; s <= 30; s++) {
+		printf "## Section %d\n\n", s;
+		for (p = 1; p <= 3; p++) {
+			printf "### Part %d.%d\n\n", s, p;
+			for (l = 0; l < 12; l++)
+				printf "Text of part %d.%d, line %d, about the topic.\n", s, p, l;
+			print "";
+			print "```sh"; printf "run --part %d.%d\n", s, p; print "```"; print "";
+		}
+	} }' >markdown.in
+awk 'BEGIN { for (i = 0; i < 40000; i++) printf "%c", (i * 7 + int(i / 256)) % 256 }' \
+	>binary.in
+awk 'BEGIN { for (i = 1; i <= 1500; i++)
+	printf "line %d \033[31mred\033[0m tab\there nul%cx bad%c%c bell\007\n",
+	    i, 0, 255, 254 }' >hostile.in
+awk 'BEGIN { for (i = 1; i <= 1500; i++)
+	printf "line %d \033[31mred\033[0m \033]0;title\007 bad%c%c cr\r end\n",
+	    i, 255, 254 }' >escapes.in
+
+for k in text log json ndjson csv markdown binary hostile escapes; do
+	test_expect_success "notice for $k input" "
+		ofl-capture <$k.in >$k.out 2>$k.err &&
+		test ! -s $k.err &&
+		golden $k
+	"
+done
+
+test_expect_success 'the notices are small' '
+	for k in text log json ndjson csv markdown binary hostile escapes; do
+		test "$(wc -c <$k.out)" -lt 2500 ||
+		{ echo "$k: $(wc -c <$k.out) bytes"; exit 1; }
+	done
+'
+
+test_expect_success 'notice for a command: command, exit status, duration' '
+	test_expect_code 3 ofl-capture -- sh -c "cat log.in; exit 3" >command.out &&
+	golden command
+'
+
+test_expect_success 'notice with a smaller preview (-H 100 --tail 60)' '
+	ofl-capture -H 100 --tail 60 <text.in >small-preview.out &&
+	golden small-preview
+'
+
+test_expect_success 'notices under -e: headers, pass-through, notice' '
+	ofl-capture -e "head -n 3 text.in" -e "cat csv.in" >exec.out &&
+	sed -n "1,5p" exec.out >exec.head &&
+	printf "==> head -n 3 text.in <== exit 0\nrow 1 of the table\nrow 2 of the table\nrow 3 of the table\n==> cat csv.in <== exit 0\n" \
+	    >expect && test_cmp expect exec.head &&
+	sed 1,5d exec.out >exec-csv.out &&
+	golden exec-csv
+'
+
+test_expect_success 'the output when the store is refused' '
+	mkdir -p gw && chmod 770 gw &&
+	test_expect_code 3 ofl-capture -s "$TEST_DIR/gw" <text.in \
+	    >refused.out 2>refused.err &&
+	golden refused
+'
+
+test_done
