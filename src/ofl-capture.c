@@ -674,6 +674,7 @@ main(int argc, char *argv[])
 		{ "intent",	required_argument,	NULL, 'i' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ "json",	no_argument,		NULL, 'j' },
+		{ "no-redact",	no_argument,		NULL, 0x4e52 },
 		{ "label",	required_argument,	NULL, 'l' },
 		{ "quiet",	no_argument,		NULL, 'q' },
 		{ "session",	required_argument,	NULL, 'S' },
@@ -738,6 +739,9 @@ main(int argc, char *argv[])
 			usage(0);
 		case 'i':
 			nopts.intent = *optarg != '\0' ? optarg : NULL;
+			break;
+		case 0x4e52:	/* --no-redact */
+			ofl_redact_force(0);
 			break;
 		case 'j':
 			opt_json = 1;

@@ -37,6 +37,7 @@ static const struct option longopts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ "ignore-case", no_argument, NULL, 'i' },
 	{ "json", no_argument, NULL, 'j' },
+	{ "no-redact",	no_argument,		NULL, 0x4e52 },
 	{ "limit", required_argument, NULL, OPT_LIMIT },
 	{ "lines", required_argument, NULL, 'n' },
 	{ "max-bytes", required_argument, NULL, OPT_MAXBYTES },
@@ -269,6 +270,9 @@ main(int argc, char *argv[])
 			o.icase = 1;
 			regexopt = 1;
 			break;
+		case 0x4e52:	/* --no-redact */
+			ofl_redact_force(0);
+			break;
 		case 'j':
 			o.json = 1;
 			break;
@@ -365,7 +369,6 @@ main(int argc, char *argv[])
 	o.args = args;
 	o.nargs = nargs;
 	o.store_arg = store;
-	o.redact = ofl_redact_wanted();
 	/* The plain form gives everything back; the rest has a budget. */
 	if (!budget)
 		o.max_bytes = o.mode == OFL_EXTRACT_RAW && nspans == 0 &&
@@ -376,6 +379,8 @@ main(int argc, char *argv[])
 	if ((st = ofl_store_open(store, ref == NULL ? OFL_RDWR :
 	    OFL_RDONLY)) == NULL)
 		errx(OFL_EXIT_FAIL, "%s", ofl_errmsg());
+	/* After the store is open: its "redact" setting counts. */
+	o.redact = ofl_redact_wanted();
 	if (ref == NULL) {
 		if (read_stdin(st, id) == -1)
 			errx(OFL_EXIT_FAIL, "%s", ofl_errmsg());

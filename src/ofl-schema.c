@@ -285,6 +285,7 @@ main(int argc, char *argv[])
 		{ "compact", no_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "no-redact",	no_argument,		NULL, 0x4e52 },
 		{ "json-schema", no_argument, NULL, 'J' },
 		{ "kind", required_argument, NULL, 'k' },
 		{ "lenient", no_argument, NULL, 'l' },
@@ -309,6 +310,9 @@ main(int argc, char *argv[])
 			break;
 		case 'h':
 			usage(0);
+		case 0x4e52:	/* --no-redact */
+			ofl_redact_force(0);
+			break;
 		case 'j':
 			opt_mode = MODE_JSONL;
 			break;
@@ -344,8 +348,6 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
-	if (ofl_redact_wanted())
-		redactor = ofl_redactor_new();
 
 	from_args = argc > 0;
 	if (from_args) {
@@ -357,6 +359,9 @@ main(int argc, char *argv[])
 		ofl_store_close(st);
 		return rv;
 	}
+	/* After the store is open: its "redact" setting counts. */
+	if (ofl_redact_wanted())
+		redactor = ofl_redactor_new();
 
 	for (i = 0; i < nids; i++) {
 		if (ofl_store_resolve(st, ids[i], full) == -1) {

@@ -24,6 +24,7 @@ static const struct option longopts[] = {
 	{ "fts",	no_argument,		NULL, 'F' },
 	{ "help",	no_argument,		NULL, 'h' },
 	{ "json",	no_argument,		NULL, 'j' },
+	{ "no-redact",	no_argument,		NULL, 0x4e52 },
 	{ "kind",	required_argument,	NULL, 'k' },
 	{ "label",	required_argument,	NULL, 'l' },
 	{ "limit",	required_argument,	NULL, 'n' },
@@ -296,6 +297,9 @@ main(int argc, char *argv[])
 			break;
 		case 'h':
 			usage(0);
+		case 0x4e52:	/* --no-redact */
+			ofl_redact_force(0);
+			break;
 		case 'j':
 			o.json = 1;
 			break;

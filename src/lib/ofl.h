@@ -542,8 +542,11 @@ void	 ofl_redact_line(struct ofl_redactor *, const char *, size_t,
 /* Any text: lines are masked one by one, newlines kept. */
 void	 ofl_redact(struct ofl_redactor *, const char *, size_t,
 	    struct ofl_buf *);
-/* 0 when the environment says OFL_REDACT=off. */
+/* Whether to mask: --no-redact, else OFL_REDACT, else the store's
+ * "redact" setting (read when a store is opened), else yes. */
 int	 ofl_redact_wanted(void);
+void	 ofl_redact_force(int);
+void	 ofl_redact_store_default(int);
 
 /*
  * mcp.c: what ofl-mcp does without I/O: the tools it adds, their argument

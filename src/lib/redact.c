@@ -460,11 +460,31 @@ ofl_redact(struct ofl_redactor *r, const char *s, size_t n,
 	}
 }
 
+static int	redact_forced = -1;	/* --no-redact */
+static int	redact_store = 1;	/* the store's "redact" setting */
+
+void
+ofl_redact_force(int on)
+{
+	redact_forced = on != 0;
+}
+
+void
+ofl_redact_store_default(int on)
+{
+	redact_store = on != 0;
+}
+
+/* An option wins, then OFL_REDACT, then the store's setting. */
 int
 ofl_redact_wanted(void)
 {
 	const char	*e = getenv("OFL_REDACT");
 
-	return e == NULL || (strcmp(e, "off") != 0 && strcmp(e, "0") != 0 &&
-	    strcmp(e, "no") != 0);
+	if (redact_forced >= 0)
+		return redact_forced;
+	if (e != NULL && *e != '\0')
+		return strcmp(e, "off") != 0 && strcmp(e, "0") != 0 &&
+		    strcmp(e, "no") != 0;
+	return redact_store;
 }

@@ -433,6 +433,12 @@ ofl_store_open(const char *path, int flags)
 		goto fail;
 	if (schema_init(st) == -1)
 		goto fail;
+	{
+		char	*v = ofl_setting_get(st, "redact");
+
+		ofl_redact_store_default(v == NULL || strcmp(v, "off") != 0);
+		free(v);
+	}
 	if (st->rdwr) {
 		if (mkdir(st->blobdir, 0700) == -1 && errno != EEXIST) {
 			ofl_seterr(OFL_EXIT_FAIL, "%s: %s", st->blobdir,
