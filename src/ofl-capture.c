@@ -204,6 +204,8 @@ usage(int status)
 		    "  -q, --quiet             print only ofl:ID when "
 		    "offloaded\n"
 		    "  -j, --json              print one JSON object\n"
+		    "      --no-redact         show secrets in the notice "
+		    "unmasked\n"
 		    "  -h, --help              print this help\n"
 		    "  -V, --version           print the version\n");
 	exit(status);

@@ -92,6 +92,7 @@ usage(int status)
 		    "  --max-bytes N        output budget (default %d; 0: no "
 		    "limit)\n"
 		    "  -j, --json           JSON Lines\n"
+		    "      --no-redact      show secrets unmasked\n"
 		    "  -s, --store DIR      the store\n"
 		    "  -h, --help           this help\n"
 		    "With no id, standard input gives an ofl: reference or "

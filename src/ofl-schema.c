@@ -52,6 +52,7 @@ usage(int status)
 		    "  -j, --json              the shape as JSON Lines, one "
 		    "path per line\n"
 		    "  -c, --compact           with -J: on one line\n"
+		    "      --no-redact         show secrets in examples unmasked\n"
 		    "  -m, --max-bytes SIZE    cap the shape at SIZE bytes "
 		    "(default 4k, 0: none)\n"
 		    "  -k, --kind KIND         read as json, ndjson, csv or "

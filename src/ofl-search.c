@@ -86,6 +86,7 @@ usage(int status)
 		    "  -q, --quiet             print references (IDs when "
 		    "listing) only\n"
 		    "  -j, --json              print JSON Lines\n"
+		    "      --no-redact         show secrets unmasked\n"
 		    "  -s, --store DIR         store (default $OFL_STORE)\n"
 		    "  -h, --help              print this help\n"
 		    "  -V, --version           print the version\n");
