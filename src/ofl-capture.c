@@ -71,7 +71,6 @@ static struct ofl_redactor *scrubber;	/* store setting scrub=on */
 
 static OFL_DEAD void	usage(int);
 static void		on_signal(int);
-static int64_t		mono_ms(void);
 static void		capture_init(struct capture *, const char *);
 static void		capture_data(struct capture *, const char *, size_t);
 static void		capture_finish(struct capture *, int);
@@ -217,15 +216,6 @@ on_signal(int sig)
 	got_signal = sig;
 }
 
-static int64_t
-mono_ms(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static long long
 env_num(const char *name, long long def)
 {
@@ -268,7 +258,7 @@ capture_init(struct capture *c, const char *command)
 	c->pid = -1;
 	c->fd = -1;
 	c->errfd = -1;
-	c->start = mono_ms();
+	c->start = ofl_mono_ms();
 	c->last_flush = c->start;
 	ofl_buf_init(&c->keep);
 	c->tail = ofl_xmalloc(tail_max);
@@ -442,7 +432,7 @@ spawn(struct capture *c, char *const argv[])
 static void
 reap(struct capture *c, int status)
 {
-	c->end = mono_ms();
+	c->end = ofl_mono_ms();
 	c->has_exit = 1;
 	if (WIFEXITED(status))
 		c->status = WEXITSTATUS(status);
@@ -502,7 +492,7 @@ run_loop(struct capture *cs, size_t n, int from_stdin)
 		timeout = 250;
 		if (poll(pfd, n, timeout) == -1 && errno != EINTR)
 			err(OFL_EXIT_CAPTURE_FAIL, "poll");
-		now = mono_ms();
+		now = ofl_mono_ms();
 		for (i = 0; i < n; i++) {
 			if (cs[i].fd == -1)
 				continue;
@@ -832,7 +822,7 @@ main(int argc, char *argv[])
 			warnx("%s: %s", nexec > 0 ? execs[i] : argv[0],
 			    strerror(cs[i].exec_errno));
 		if (cs[i].end == 0)
-			cs[i].end = mono_ms();
+			cs[i].end = ofl_mono_ms();
 		capture_finish(&cs[i], got_signal != 0);
 		if (cs[i].werr[0] != '\0' && store != NULL) {
 			if (cs[i].meta.id[0] != '\0')

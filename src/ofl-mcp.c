@@ -140,7 +140,6 @@ static volatile sig_atomic_t got_signal;
 static OFL_DEAD void	usage(int);
 static void		on_signal(int);
 static void		on_child(int);
-static int64_t		mono_ms(void);
 static long long	env_num(const char *, long long);
 static void		set_nonblock(int);
 static void		find_bindir(const char *);
@@ -240,15 +239,6 @@ on_child(int sig)
 	if (sigpipe_fd[1] != -1)
 		(void)!write(sigpipe_fd[1], "c", 1);
 	errno = e;
-}
-
-static int64_t
-mono_ms(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 static long long
@@ -525,7 +515,7 @@ call_new(jv id, const char *method)
 	c->method = ofl_xstrdup(method);
 	c->local = -1;
 	c->state = CALL_PENDING;
-	c->start = mono_ms();
+	c->start = ofl_mono_ms();
 	c->deadline = opt_timeout_ms > 0 ? c->start + opt_timeout_ms : 0;
 	c->msg = jv_invalid();
 	c->pid = -1;
@@ -637,7 +627,7 @@ offload(struct call *c, int why)
 
 	if (jv_get_kind(c->msg) != JV_KIND_OBJECT)
 		return;
-	fill_call(c, &mc, mono_ms());
+	fill_call(c, &mc, ofl_mono_ms());
 	result = jv_object_get(jv_copy(c->msg), jv_string("result"));
 	flag = jv_object_get(jv_copy(result), jv_string("isError"));
 	mc.has_status = 1;
@@ -671,7 +661,7 @@ tool_answer(struct call *c, jv msg, const char *raw, size_t n)
 	uint64_t	 bytes, bin;
 
 	c->state = CALL_HELD;
-	c->hold_until = mono_ms() + HOLD_MS;
+	c->hold_until = ofl_mono_ms() + HOLD_MS;
 	ofl_buf_reset(&c->raw);
 	ofl_buf_add(&c->raw, raw, n);
 	result = jv_object_get(jv_copy(msg), jv_string("result"));
@@ -680,7 +670,7 @@ tool_answer(struct call *c, jv msg, const char *raw, size_t n)
 		jv_free(result);
 		jv_free(msg);
 		c->tokens = 0;
-		settle(mono_ms(), 0);
+		settle(ofl_mono_ms(), 0);
 		return;
 	}
 	bytes = ofl_mcp_result_bytes(result);
@@ -692,7 +682,7 @@ tool_answer(struct call *c, jv msg, const char *raw, size_t n)
 		offload(c, OFL_MCP_WHY_SIZE);
 	else if (bin > opt_max_binary)
 		offload(c, OFL_MCP_WHY_BINARY);
-	settle(mono_ms(), 0);
+	settle(ofl_mono_ms(), 0);
 }
 
 /*
@@ -845,7 +835,7 @@ finish_local(struct call *c)
 	if (c->killed || c->state != CALL_PENDING) {
 		call_unlink(c);
 		call_free(c);
-		settle(mono_ms(), 0);
+		settle(ofl_mono_ms(), 0);
 		return;
 	}
 	if (WIFEXITED(c->wstatus))
@@ -1000,7 +990,7 @@ from_client_line(char *line, size_t n)
 					/* No answer is due now. */
 					c->state = CALL_DEAD;
 					c->deadline = 0;
-					settle(mono_ms(), 0);
+					settle(ofl_mono_ms(), 0);
 				}
 				free(k);
 			}
@@ -1242,7 +1232,7 @@ from_server_line(char *line, size_t n)
 					    c->state == CALL_PENDING &&
 					    strcmp(c->progress, k) == 0 &&
 					    c->deadline > 0)
-						c->deadline = mono_ms() +
+						c->deadline = ofl_mono_ms() +
 						    opt_timeout_ms;
 				free(k);
 			}
@@ -1282,7 +1272,7 @@ from_server_line(char *line, size_t n)
 			struct ofl_meta		m;
 			jv			out;
 
-			fill_call(c, &mc, mono_ms());
+			fill_call(c, &mc, ofl_mono_ms());
 			if (ofl_mcp_offload(store, jv_copy(result), &mc,
 			    OFL_MCP_WHY_SIZE, &out, &m) == 1)
 				warnx("a late answer to %s is stored as ofl:%s",
@@ -1295,7 +1285,7 @@ from_server_line(char *line, size_t n)
 		jv_free(msg);
 		call_unlink(c);
 		call_free(c);
-		settle(mono_ms(), 0);
+		settle(ofl_mono_ms(), 0);
 		return;
 	}
 	if (c->is_tool) {
@@ -1374,8 +1364,8 @@ server_down(void)
 	server_gone = 1;
 	ofl_buf_init(&why);
 	/* Give the process a moment to be reaped, for its status. */
-	until = mono_ms() + 200;
-	while (server_status == -1 && mono_ms() < until) {
+	until = ofl_mono_ms() + 200;
+	while (server_status == -1 && ofl_mono_ms() < until) {
 		if (waitpid(server_pid, &st, WNOHANG) == server_pid) {
 			server_status = st;
 			break;
@@ -1402,7 +1392,7 @@ server_down(void)
 			memset(&tmp, 0, sizeof tmp);
 			tmp.local = -1;
 			tmp.tool = "(message cut short)";
-			tmp.start = mono_ms();
+			tmp.start = ofl_mono_ms();
 			fill_call(&tmp, &mc, tmp.start);
 			if (ofl_mcp_store_raw(store, &mc, from_server.buf.data,
 			    from_server.buf.len, 1, &m) == 0) {
@@ -1429,7 +1419,7 @@ server_down(void)
 		warnx("the MCP server %s %s", server_name != NULL ?
 		    server_name : "", ofl_buf_str(&why));
 	ofl_buf_free(&why);
-	settle(mono_ms(), 1);
+	settle(ofl_mono_ms(), 1);
 }
 
 int
@@ -1597,7 +1587,7 @@ main(int argc, char *argv[])
 		server_gone = 1;
 
 	for (;;) {
-		now = mono_ms();
+		now = ofl_mono_ms();
 		/* Done: nothing more can come or go. */
 		if (to_client.dead)
 			break;
@@ -1723,7 +1713,7 @@ main(int argc, char *argv[])
 			}
 			if (!client_eof) {
 				client_eof = 1;
-				eof_at = mono_ms();
+				eof_at = ofl_mono_ms();
 			}
 			if (!has_server)
 				break;
@@ -1732,7 +1722,7 @@ main(int argc, char *argv[])
 		while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
 			if (pid == server_pid) {
 				server_status = st;
-				server_exit_at = mono_ms();
+				server_exit_at = ofl_mono_ms();
 				continue;
 			}
 			for (c = calls; c != NULL; c = c->next)
@@ -1752,7 +1742,7 @@ main(int argc, char *argv[])
 					ofl_buf_reset(&from_client.buf);
 				}
 				client_eof = 1;
-				eof_at = mono_ms();
+				eof_at = ofl_mono_ms();
 			}
 		}
 		if (idx_sout != -1 && (pfd[idx_sout].revents &
@@ -1809,7 +1799,7 @@ again:
 				goto again;
 			}
 		}
-		now = mono_ms();
+		now = ofl_mono_ms();
 		/*
 		 * The server exited but something it started holds its
 		 * output open: stop reading after a short drain.
@@ -1825,9 +1815,9 @@ again:
 	}
 
 	/* Hand the last messages to the client. */
-	now = mono_ms();
+	now = ofl_mono_ms();
 	while (!to_client.dead && to_client.off < to_client.buf.len &&
-	    mono_ms() - now < FLUSH_MS) {
+	    ofl_mono_ms() - now < FLUSH_MS) {
 		struct pollfd	p = { to_client.fd, POLLOUT, 0 };
 
 		if (poll(&p, 1, 100) > 0)
@@ -1844,9 +1834,9 @@ again:
 			close(to_server.fd);
 		if (!termed)
 			kill(server_pid, SIGTERM);
-		now = mono_ms();
+		now = ofl_mono_ms();
 		while (waitpid(server_pid, &st, WNOHANG) == 0) {
-			if (mono_ms() - now > KILL_MS) {
+			if (ofl_mono_ms() - now > KILL_MS) {
 				kill(server_pid, SIGKILL);
 				(void)waitpid(server_pid, &st, 0);
 				break;

@@ -92,28 +92,42 @@ ofl_buf_addf(struct ofl_buf *b, const char *fmt, ...)
 	b->len += (size_t)n;
 }
 
+/*
+ * s as a JSON string, quotes included, as jq writes it; a byte that is not
+ * part of valid UTF-8 becomes U+FFFD, so the result is always valid JSON.
+ */
 void
 ofl_buf_add_json_str(struct ofl_buf *b, const char *s, size_t n)
 {
 	static const char	hex[] = "0123456789abcdef";
 	const unsigned char	*p = (const unsigned char *)s;
-	size_t			 i, start;
+	size_t			 i = 0, start = 0, k;
+	unsigned char		 c;
 
 	ofl_buf_addc(b, '"');
-	start = 0;
-	for (i = 0; i < n; i++) {
-		unsigned char c = p[i];
-
-		if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7f)
+	while (i < n) {
+		c = p[i];
+		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
+			i++;
 			continue;
+		}
+		if (c >= 0x80 && (k = ofl_utf8_len(p + i, n - i)) > 0) {
+			i += k;
+			continue;
+		}
 		ofl_buf_add(b, s + start, i - start);
-		start = i + 1;
 		switch (c) {
 		case '"':
 			ofl_buf_adds(b, "\\\"");
 			break;
 		case '\\':
 			ofl_buf_adds(b, "\\\\");
+			break;
+		case '\b':
+			ofl_buf_adds(b, "\\b");
+			break;
+		case '\f':
+			ofl_buf_adds(b, "\\f");
 			break;
 		case '\n':
 			ofl_buf_adds(b, "\\n");
@@ -125,11 +139,17 @@ ofl_buf_add_json_str(struct ofl_buf *b, const char *s, size_t n)
 			ofl_buf_adds(b, "\\t");
 			break;
 		default:
-			ofl_buf_adds(b, "\\u00");
-			ofl_buf_addc(b, hex[c >> 4]);
-			ofl_buf_addc(b, hex[c & 0xf]);
+			if (c >= 0x80)
+				ofl_buf_adds(b, "\\ufffd");
+			else {
+				ofl_buf_adds(b, "\\u00");
+				ofl_buf_addc(b, hex[c >> 4]);
+				ofl_buf_addc(b, hex[c & 0xf]);
+			}
 			break;
 		}
+		i++;
+		start = i;
 	}
 	ofl_buf_add(b, s + start, n - start);
 	ofl_buf_addc(b, '"');

@@ -749,39 +749,6 @@ out_fits(struct ex *x, uint64_t n)
 	return x->max == 0 || x->used + n <= x->max;
 }
 
-/* Length of the valid UTF-8 sequence at p, 0 if there is none. */
-static size_t
-utf8_len(const unsigned char *p, size_t n)
-{
-	unsigned char	c = p[0], lo = 0x80, hi = 0xbf;
-	size_t		k, i;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		k = 2;
-	else if (c >= 0xe0 && c <= 0xef) {
-		k = 3;
-		if (c == 0xe0)
-			lo = 0xa0;
-		else if (c == 0xed)
-			hi = 0x9f;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		k = 4;
-		if (c == 0xf0)
-			lo = 0x90;
-		else if (c == 0xf4)
-			hi = 0x8f;
-	} else
-		return 0;
-	if (n < k || p[1] < lo || p[1] > hi)
-		return 0;
-	for (i = 2; i < k; i++)
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-	return k;
-}
-
 /*
  * A JSON string literal.  JSON holds text, not bytes: a byte that is not
  * part of valid UTF-8 becomes U+FFFD (the plain output keeps every byte).
@@ -789,54 +756,7 @@ utf8_len(const unsigned char *p, size_t n)
 static void
 json_str(struct ofl_buf *b, const char *s, size_t n)
 {
-	static const char	 hex[] = "0123456789abcdef";
-	const unsigned char	*p = (const unsigned char *)s;
-	size_t			 i = 0, start = 0, k;
-	unsigned char		 c;
-
-	ofl_buf_addc(b, '"');
-	while (i < n) {
-		c = p[i];
-		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
-			i++;
-			continue;
-		}
-		if (c >= 0x80 && (k = utf8_len(p + i, n - i)) > 0) {
-			i += k;
-			continue;
-		}
-		ofl_buf_add(b, s + start, i - start);
-		switch (c) {
-		case '"':
-			ofl_buf_adds(b, "\\\"");
-			break;
-		case '\\':
-			ofl_buf_adds(b, "\\\\");
-			break;
-		case '\n':
-			ofl_buf_adds(b, "\\n");
-			break;
-		case '\r':
-			ofl_buf_adds(b, "\\r");
-			break;
-		case '\t':
-			ofl_buf_adds(b, "\\t");
-			break;
-		default:
-			if (c >= 0x80)
-				ofl_buf_adds(b, "\\ufffd");
-			else {
-				ofl_buf_adds(b, "\\u00");
-				ofl_buf_addc(b, hex[c >> 4]);
-				ofl_buf_addc(b, hex[c & 0xf]);
-			}
-			break;
-		}
-		i++;
-		start = i;
-	}
-	ofl_buf_add(b, s + start, n - start);
-	ofl_buf_addc(b, '"');
+	ofl_buf_add_json_str(b, s, n);
 }
 
 /* Cut s (longer than n) at most n bytes in, not inside a UTF-8 sequence. */

@@ -77,7 +77,6 @@ struct ctx {
 
 static size_t	 render(struct ofl_buf *, const unsigned char *, size_t,
 		    size_t, int, size_t *);
-static size_t	 utf8_len(const unsigned char *, size_t);
 static ssize_t	 read_at(struct ctx *, uint64_t, unsigned char *, size_t);
 static int64_t	 line_end(struct ctx *, uint64_t);
 static int64_t	 line_start(struct ctx *, uint64_t);
@@ -145,37 +144,6 @@ ofl_notice_opts_init(struct ofl_notice_opts *o)
 }
 
 /*
- * The length of the valid UTF-8 sequence at p, or 0: overlong forms,
- * surrogates and code points past U+10FFFF are not valid.
- */
-static size_t
-utf8_len(const unsigned char *p, size_t n)
-{
-	unsigned char	c = p[0];
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		return n >= 2 && (p[1] & 0xc0) == 0x80 ? 2 : 0;
-	if (c >= 0xe0 && c <= 0xef) {
-		if (n < 3 || (p[1] & 0xc0) != 0x80 || (p[2] & 0xc0) != 0x80)
-			return 0;
-		if ((c == 0xe0 && p[1] < 0xa0) || (c == 0xed && p[1] >= 0xa0))
-			return 0;
-		return 3;
-	}
-	if (c >= 0xf0 && c <= 0xf4) {
-		if (n < 4 || (p[1] & 0xc0) != 0x80 ||
-		    (p[2] & 0xc0) != 0x80 || (p[3] & 0xc0) != 0x80)
-			return 0;
-		if ((c == 0xf0 && p[1] < 0x90) || (c == 0xf4 && p[1] >= 0x90))
-			return 0;
-		return 4;
-	}
-	return 0;
-}
-
-/*
  * Render n bytes safely into out (or only measure, if out is NULL):
  * valid UTF-8 passes, and so do tab and newline unless R_ONELINE;
  * anything else becomes \xNN.  Stops before max output bytes, never
@@ -196,7 +164,7 @@ render(struct ofl_buf *out, const unsigned char *p, size_t n, size_t max,
 		    (c == '\t' || c == '\n')))
 			l = 1;
 		else if (c >= 0x80)
-			l = utf8_len(p + i, n - i);
+			l = ofl_utf8_len(p + i, n - i);
 		else
 			l = 0;
 		if (l > 0) {

@@ -64,6 +64,10 @@ uint64_t	 ofl_tokens(uint64_t);
 int		 ofl_write_all(int, const void *, size_t);
 /* Shell-quote s into a freshly allocated string ('it'\''s'). */
 char		*ofl_shquote(const char *);
+/* Length of the valid UTF-8 sequence at p (1 for ASCII), 0 if invalid. */
+size_t		 ofl_utf8_len(const void *, size_t);
+/* Monotonic milliseconds. */
+int64_t		 ofl_mono_ms(void);
 
 /* buf.c: a growable byte buffer. */
 struct ofl_buf {

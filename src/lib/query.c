@@ -154,7 +154,6 @@ struct rechunk {
 	int		 found;
 };
 
-static int	 utf8_len(const unsigned char *, size_t);
 static char	*clean_query(const char *, size_t *);
 static void	 term_add(struct search *, const char *, size_t, int, int);
 static int	 stop_word(const char *, size_t);
@@ -226,36 +225,6 @@ static int	 filter_empty(const struct ofl_filter *);
 
 /* Query text. */
 
-/* Length of the valid UTF-8 sequence at p, 0 if invalid. */
-static int
-utf8_len(const unsigned char *p, size_t n)
-{
-	int	len, i;
-
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] >= 0xc2 && p[0] <= 0xdf)
-		len = 2;
-	else if (p[0] >= 0xe0 && p[0] <= 0xef)
-		len = 3;
-	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
-		len = 4;
-	else
-		return 0;
-	if ((size_t)len > n)
-		return 0;
-	for (i = 1; i < len; i++)
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-	if (len == 3 && ((p[0] == 0xe0 && p[1] < 0xa0) ||
-	    (p[0] == 0xed && p[1] >= 0xa0)))
-		return 0;
-	if (len == 4 && ((p[0] == 0xf0 && p[1] < 0x90) ||
-	    (p[0] == 0xf4 && p[1] >= 0x90)))
-		return 0;
-	return len;
-}
-
 /* The query with control characters and invalid UTF-8 made spaces. */
 static char *
 clean_query(const char *q, size_t *lenp)
@@ -274,7 +243,7 @@ clean_query(const char *q, size_t *lenp)
 			i++;
 			continue;
 		}
-		if ((k = utf8_len(p + i, n - i)) == 0) {
+		if ((k = ofl_utf8_len(p + i, n - i)) == 0) {
 			out[j++] = ' ';
 			i++;
 			continue;

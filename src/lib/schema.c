@@ -1054,48 +1054,7 @@ add_num(struct ofl_buf *b, double v, int prec)
 static void
 add_str(struct ofl_buf *b, const char *s, size_t n)
 {
-	static const char hex[] = "0123456789abcdef";
-	size_t i, start = 0;
-	unsigned char c;
-
-	ofl_buf_addc(b, '"');
-	for (i = 0; i < n; i++) {
-		c = s[i];
-		if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7f)
-			continue;
-		ofl_buf_add(b, s + start, i - start);
-		start = i + 1;
-		switch (c) {
-		case '"':
-			ofl_buf_adds(b, "\\\"");
-			break;
-		case '\\':
-			ofl_buf_adds(b, "\\\\");
-			break;
-		case '\b':
-			ofl_buf_adds(b, "\\b");
-			break;
-		case '\f':
-			ofl_buf_adds(b, "\\f");
-			break;
-		case '\n':
-			ofl_buf_adds(b, "\\n");
-			break;
-		case '\r':
-			ofl_buf_adds(b, "\\r");
-			break;
-		case '\t':
-			ofl_buf_adds(b, "\\t");
-			break;
-		default:
-			ofl_buf_adds(b, "\\u00");
-			ofl_buf_addc(b, hex[c >> 4]);
-			ofl_buf_addc(b, hex[c & 0xf]);
-			break;
-		}
-	}
-	ofl_buf_add(b, s + start, n - start);
-	ofl_buf_addc(b, '"');
+	ofl_buf_add_json_str(b, s, n);
 }
 
 /* A key in the shape: bare when it is a plain word, else quoted. */

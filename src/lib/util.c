@@ -312,3 +312,54 @@ ofl_shquote(const char *s)
 	ofl_buf_addc(&b, '\'');
 	return ofl_buf_str(&b);
 }
+
+/*
+ * The length of the valid UTF-8 sequence at p (1 for ASCII), or 0:
+ * overlong forms, surrogates and code points past U+10FFFF are invalid,
+ * and so is a sequence cut by the end of the buffer.
+ */
+size_t
+ofl_utf8_len(const void *v, size_t n)
+{
+	const unsigned char	*p = v;
+	unsigned char		 c, lo = 0x80, hi = 0xbf;
+	size_t			 k, i;
+
+	if (n == 0)
+		return 0;
+	c = p[0];
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		k = 2;
+	else if (c >= 0xe0 && c <= 0xef) {
+		k = 3;
+		if (c == 0xe0)
+			lo = 0xa0;
+		else if (c == 0xed)
+			hi = 0x9f;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		k = 4;
+		if (c == 0xf0)
+			lo = 0x90;
+		else if (c == 0xf4)
+			hi = 0x8f;
+	} else
+		return 0;
+	if (n < k || p[1] < lo || p[1] > hi)
+		return 0;
+	for (i = 2; i < k; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	return k;
+}
+
+/* Monotonic milliseconds, for durations and timeouts. */
+int64_t
+ofl_mono_ms(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}

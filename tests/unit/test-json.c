@@ -227,7 +227,7 @@ check_strings(void)
 	    "\"\\u00e9\\u20AC\\ud83d\\ude00\",\"\xc3\xa9\xe2\x82\xac"
 	    "\xf0\x9f\x98\x80\",\"\\u0000\"]",
 	    "[ 0 [0,0) l1 .\n"
-	    "str 1 [1,23) l1 .[0] \"a\\\"b\\\\c/d\\u0008\\u000c\\n\\r\\t\"\n"
+	    "str 1 [1,23) l1 .[0] \"a\\\"b\\\\c/d\\b\\f\\n\\r\\t\"\n"
 	    "str 1 [24,50) l1 .[1] \"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"\n"
 	    "str 1 [51,62) l1 .[2] \"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"\n"
 	    "str 1 [63,71) l1 .[3] \"\\u0000\"\n"
