@@ -555,9 +555,14 @@ static void
 emit_failed(struct capture *c, struct ofl_buf *out)
 {
 	size_t	budget = (size_t)opt_threshold * 4, n;
+
+	/* Even with a tiny threshold, the preview gets its usual room. */
+	if (budget < nopts.head_bytes + nopts.tail_bytes)
+		budget = nopts.head_bytes + nopts.tail_bytes;
 	char	size[32];
 
-	if (c->total <= (uint64_t)keep_max - 1 && c->total <= budget) {
+	if (c->total <= (uint64_t)keep_max - 1 &&
+	    c->total <= (uint64_t)opt_threshold * 4) {
 		ofl_buf_add(out, c->keep.data, c->keep.len);
 		return;
 	}

@@ -308,6 +308,16 @@ main(int argc, char *argv[])
 	}
 	if (optind != argc)
 		usage(OFL_EXIT_USAGE);
+	/* A reference that cannot be an ID is a usage error, store or not. */
+	for (i = 0; i < o.npurge; i++) {
+		const char	*r = o.purge[i];
+
+		if (strncmp(r, "ofl:", 4) == 0)
+			r += 4;
+		if (*r == '@' ? strspn(r + 1, "0123456789") != strlen(r + 1) :
+		    !ofl_id_valid(r, strlen(r)))
+			errx(OFL_EXIT_USAGE, "%s: not an artifact ID", o.purge[i]);
+	}
 	if ((st = ofl_store_open(store, OFL_RDWR)) == NULL)
 		errx(OFL_EXIT_FAIL, "%s", ofl_errmsg());
 

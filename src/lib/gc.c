@@ -453,6 +453,20 @@ ofl_gc_run(struct ofl_store *st, const struct ofl_gc_opts *o,
 	}
 
 	if (!o->dry_run && rep->removed > 0) {
+		/*
+		 * FTS5 only marks removed rows; merging segments drops them.
+		 * Small merges, each its own transaction, until none is left.
+		 */
+		for (i = 0; ofl_index_init(st) == 0 && i < 10000; i++) {
+			int	before = sqlite3_total_changes(db);
+
+			/* A negative count merges at every level. */
+			if (sqlite3_exec(db, "INSERT INTO ix_fts(ix_fts, rank)"
+			    " VALUES ('merge', -256)", NULL, NULL,
+			    NULL) != SQLITE_OK ||
+			    sqlite3_total_changes(db) == before)
+				break;
+		}
 		/* Give pages back in small steps, so captures do not wait. */
 		for (i = 0; i < 1000; i++) {
 			sqlite3_stmt	*s;
@@ -470,7 +484,8 @@ ofl_gc_run(struct ofl_store *st, const struct ofl_gc_opts *o,
 			    NULL, NULL, NULL) != SQLITE_OK)
 				break;
 		}
-		sqlite3_exec(db, "PRAGMA wal_checkpoint(PASSIVE)", NULL, NULL,
+		/* Give the WAL's space back too (bounded by the busy wait). */
+		sqlite3_exec(db, "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL,
 		    NULL);
 	}
 	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM artifact", -1, &stmt,

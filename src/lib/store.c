@@ -901,6 +901,8 @@ ofl_writer_begin(struct ofl_store *st, const struct ofl_meta *init)
 		ofl_seterr(OFL_EXIT_FAIL, "out of memory");
 		goto fail_rows;
 	}
+	ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, st->level);
+	ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_checksumFlag, 1);
 	w->ccap = ZSTD_compressBound(FRAME_MAX);
 	w->cbuf = ofl_xmalloc(w->ccap);
 	ofl_hash_init(&w->hash);
@@ -990,8 +992,8 @@ frame_commit(struct ofl_writer *w, const unsigned char *buf, size_t len,
 	off_t		 off;
 	ssize_t		 n;
 
-	clen = ZSTD_compressCCtx(w->cctx, w->cbuf, w->ccap, buf, len,
-	    w->st->level);
+	/* Frames carry a checksum: damaged content is found, not read. */
+	clen = ZSTD_compress2(w->cctx, w->cbuf, w->ccap, buf, len);
 	if (ZSTD_isError(clen)) {
 		snprintf(w->ferr, sizeof w->ferr, "compress: %s",
 		    ZSTD_getErrorName(clen));

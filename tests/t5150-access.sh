@@ -1,0 +1,184 @@
+#!/bin/sh
+# Access: a store another user owns, or that others may write to, is
+# refused; IDs that look like paths are refused by every binary (exit 2);
+# files are made 0600 and directories 0700 whatever the umask.
+OFL_SRCDIR=${OFL_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
+. "$OFL_SRCDIR/tests/lib.sh"
+. "$OFL_SRCDIR/tests/stress/proof.lib"
+
+# refused_by_all WHAT: every binary refuses the store with exit 3 and a
+# one-line message matching WHAT.
+refused_by_all() {
+	: >results
+	for cmd in "ofl-extract $id" "ofl-search $id x" "ofl-search -a x" \
+	    "ofl-search" "ofl-index $id" "ofl-schema $id" "ofl-gc" \
+	    "ofl-gc --check" "ofl-gc --stats"; do
+		$cmd >out 2>err </dev/null
+		rc=$?
+		echo "$cmd => $rc $(grep -c . err)" >>results
+		if [ $rc -ne 3 ] || [ "$(grep -c . err)" -ne 1 ] ||
+		    ! grep -q "$1" err; then
+			echo "NOT REFUSED: $cmd => $rc: $(cat err)" >>results
+		fi
+	done
+	printf "some output\n" | ofl-capture -T 0 >out 2>err
+	grep -q "$1" err || echo "NOT REFUSED: ofl-capture" >>results
+	! grep "NOT REFUSED" results >&2
+}
+
+test_expect_success 'setup: a store with one artifact' '
+	seq 1 100 >f && id=$(cap f) && test -n "$id" && echo "$id" >id
+'
+read -r id <id
+
+for m in 770 707 777 1777 720 702; do
+	test_expect_success "a store directory of mode $m is refused" "
+		chmod $m \"\$OFL_STORE\" &&
+		refused_by_all 'writable by group or others' &&
+		chmod 700 \"\$OFL_STORE\" &&
+		ofl-extract \"\$id\" | cmp - f
+	"
+done
+
+for m in 660 606 666; do
+	test_expect_success "a database of mode $m is refused" "
+		chmod $m \"\$OFL_STORE/ofl.db\" &&
+		refused_by_all 'writable by group or others' &&
+		chmod 600 \"\$OFL_STORE/ofl.db\" &&
+		ofl-extract \"\$id\" | cmp - f
+	"
+done
+
+test_expect_success ROOT 'a store directory another user owns is refused' '
+	chown nobody "$OFL_STORE" &&
+	refused_by_all "owned by uid" &&
+	chown 0 "$OFL_STORE" &&
+	ofl-extract "$id" | cmp - f
+'
+
+test_expect_success ROOT 'a database another user owns is refused' '
+	chown nobody "$OFL_STORE/ofl.db" &&
+	refused_by_all "owned by uid" &&
+	chown 0 "$OFL_STORE/ofl.db" &&
+	ofl-extract "$id" | cmp - f
+'
+
+test_expect_success ROOT 'another user (nobody) is refused a store root owns' '
+	mkdir -p other && chmod 755 other &&
+	OFL_STORE=$TEST_DIR/other/store ofl-capture -T 0 <f >/dev/null &&
+	chmod 755 "$TEST_DIR" &&
+	setpriv --reuid=nobody --regid=nogroup --clear-groups \
+	    env OFL_STORE="$TEST_DIR/other/store" PATH="$PATH" \
+	    ofl-search -a 1 >out 2>err
+	rc=$?
+	chmod 700 "$TEST_DIR"
+	cat err >&2
+	test $rc -eq 3 && grep -E "owned by uid 0|Permission denied" err
+'
+
+test_expect_success 'a store path that is a file is refused' '
+	: >afile &&
+	OFL_STORE=$TEST_DIR/afile ofl-capture -T 0 <f >out 2>err
+	grep "not a directory" err &&
+	OFL_STORE=$TEST_DIR/afile test_expect_code 3 ofl-search -a 1 2>err &&
+	grep "not a directory" err
+'
+
+# IDs that are paths, or try to be.
+cat >bad-ids <<'EOF'
+../x
+/etc/passwd
+..
+.
+a/b
+./a
+abc/../def
+~
+~root
+ofl:../x
+ofl:/etc/passwd
+@/x
+@../1
+x%
+a b
+0123456789abc
+*
+EOF
+printf 'ab\001c\nab\\c\n' >>bad-ids
+tried=0
+
+test_expect_success 'path-like IDs: ofl-extract, ofl-search, ofl-index, ofl-schema exit 2' '
+	: >results &&
+	while read -r bad; do
+		for cmd in extract:. extract:-n1 search:q index: schema:; do
+			b=${cmd%%:*} a=${cmd#*:}
+			case $b:$a in
+			extract:-n1) ofl-extract -n 1 "$bad" "." ;;
+			*:) "ofl-$b" "$bad" ;;
+			*) "ofl-$b" "$bad" "$a" ;;
+			esac >out 2>err </dev/null
+			rc=$?
+			printf "%s\n" "ofl-$b $a [$bad] => $rc" >>results
+		done
+	done <bad-ids &&
+	! grep -a -v " => 2$" results >&2 &&
+	wc -l <results >tried
+'
+
+test_open_bug 'path-like IDs: ofl-gc --purge exits 2 too' '
+	: >results &&
+	while read -r bad; do
+		ofl-gc --purge "$bad" >out 2>err </dev/null
+		printf "%s\n" "ofl-gc --purge [$bad] => $?" >>results
+	done <bad-ids &&
+	! grep -a -v " => 2$" results
+'
+
+test_expect_success 'path-like command names: the ofl dispatcher exits 2' '
+	for c in ../../bin/sh /bin/sh ../x a/b "capture/../../x" ""; do
+		ofl "$c" -c "echo PWNED" >out 2>err </dev/null
+		rc=$?
+		test $rc -eq 2 || exit 1
+		! grep PWNED out || exit 1
+	done
+'
+
+test_expect_success 'an ofl: line naming a path is data, never opened' '
+	printf "ofl:../../etc/passwd\n" | ofl-extract >out 2>err &&
+	printf "ofl:../../etc/passwd\n" | cmp - out
+'
+
+test_expect_success 'under umask 000 files are 0600 and directories 0700' '
+	(
+		umask 000 &&
+		export OFL_STORE="$TEST_DIR/open/store" &&
+		seq 1 100000 | ofl-capture -T 0 >/dev/null &&
+		head -c 3000000 /dev/urandom | base64 | ofl-capture -T 0 >/dev/null &&
+		ofl-index "@" >/dev/null && ofl-search -a 99 >/dev/null &&
+		ofl-gc --max-size 1G >/dev/null && ofl-gc --check >/dev/null &&
+		ofl-gc --set ttl=3d
+	) &&
+	find "$TEST_DIR/open/store" -type d ! -perm 0700 >bad &&
+	find "$TEST_DIR/open/store" -type f ! -perm 0600 >>bad &&
+	cat bad >&2 &&
+	test ! -s bad &&
+	test "$(find "$TEST_DIR/open/store" -type f | wc -l)" -ge 4 &&
+	test "$(stat -c %a "$TEST_DIR/open")" = 700
+'
+
+test_expect_success 'under umask 000 the default store under HOME is private' '
+	(
+		umask 000 &&
+		unset OFL_STORE &&
+		HOME=$TEST_DIR/h2 && export HOME &&
+		mkdir -p "$HOME" &&
+		echo hi | ofl-capture -T 0 >/dev/null
+	) &&
+	test "$(stat -c %a "$TEST_DIR/h2/.cache/ofl")" = 700 &&
+	test "$(stat -c %a "$TEST_DIR/h2/.cache")" = 700 &&
+	find "$TEST_DIR/h2/.cache/ofl" -type f ! -perm 0600 >bad &&
+	test ! -s bad
+'
+
+echo "# access: $(cat tried 2>/dev/null || echo 0) path-like IDs tried"
+test_done
