@@ -114,6 +114,8 @@ struct line {
 };
 
 struct search {
+	int				 readerr;	/* unreadable hits */
+	char				 readmsg[512];
 	struct ofl_store		*st;
 	sqlite3				*db;
 	const struct ofl_search_opts	*o;
@@ -547,7 +549,7 @@ scope_add(struct search *s, const char *id, int named)
 	size_t		 i;
 
 	if (ofl_store_meta(s->st, id, &m) == -1)
-		return -1;
+		return named ? -1 : 0;	/* gone since it was listed */
 	if (m.state != OFL_STATE_COMPLETE) {
 		ofl_meta_free(&m);
 		if (!named)
@@ -557,7 +559,7 @@ scope_add(struct search *s, const char *id, int named)
 	}
 	if ((blob = ofl_store_blob(s->st, id)) < 0) {
 		ofl_meta_free(&m);
-		return -1;
+		return named ? -1 : 0;
 	}
 	for (i = 0; i < s->na; i++)
 		if (s->a[i].blob == blob) {
@@ -1292,6 +1294,25 @@ art_reader(struct search *s, size_t art)
 	return s->a[art].r;
 }
 
+/*
+ * A hit whose text cannot be read: the artifact was removed since the
+ * query (gc), which is no error, or its content is damaged or missing,
+ * which is, once the rest is printed.
+ */
+static void
+note_readerr(struct search *s, struct hit *h)
+{
+	struct ofl_meta	m;
+	char		msg[512];
+
+	snprintf(msg, sizeof msg, "%s", ofl_errmsg());
+	if (ofl_store_meta(s->st, s->a[h->art].id, &m) == -1)
+		return;
+	ofl_meta_free(&m);
+	if (s->readerr++ == 0)
+		snprintf(s->readmsg, sizeof s->readmsg, "%s", msg);
+}
+
 /* The text of a hit into b; *cut is set if not all of it was read. */
 static int
 hit_text(struct search *s, struct hit *h, struct ofl_buf *b, int *cut)
@@ -1678,6 +1699,7 @@ render_hit(struct search *s, struct hit *h, size_t avail, struct ofl_buf *out,
 	*used = 0;
 	ofl_buf_init(&text);
 	if (hit_text(s, h, &text, &rcut) == -1) {
+		note_readerr(s, h);
 		ofl_buf_free(&text);
 		return;
 	}
@@ -1797,6 +1819,7 @@ output_json_hit(struct ofl_buf *out, struct search *s, struct hit *h,
 	ofl_buf_init(&ref);
 	ofl_buf_init(&snip);
 	if (hit_text(s, h, &text, &rcut) == -1) {
+		note_readerr(s, h);
 		ofl_buf_free(&text);
 		return;
 	}
@@ -2137,6 +2160,10 @@ ofl_search(struct ofl_store *st, const char *const *ids, size_t nids,
 		if (s.a[i].hit)
 			ofl_store_touch(st, s.a[i].id);
 	ret = (int)(s.nh < limit ? s.nh : limit);
+	if (s.readerr > 0) {
+		ofl_seterr(OFL_EXIT_FAIL, "%s", s.readmsg);
+		ret = -1;
+	}
 out:
 	for (i = 0; i < sc.n; i++)
 		free(sc.ids[i]);
