@@ -601,6 +601,96 @@ missing_content(struct ofl_store *st, const char *id)
 	return sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK;
 }
 
+/*
+ * Repair: content readable only up to byte good (a truncated file, a
+ * frame that fails its checksum).  Keep the frames before it, make the
+ * artifacts sharing it incomplete, with the hash, size and lines of what
+ * is kept.  Its index rows go (the next search indexes it again).
+ */
+static int
+keep_prefix(struct ofl_store *st, const char *id, uint64_t good)
+{
+	sqlite3			*db = ofl_store_db(st);
+	sqlite3_stmt		*stmt = NULL;
+	struct ofl_reader	*r;
+	struct ofl_hash		 h;
+	char			 hash[65], buf[65536];
+	uint64_t		 lines = 0, stored = 0;
+	int64_t			 blob;
+	ssize_t			 k, i;
+	int			 last = -1, rc = -1;
+
+	if ((blob = ofl_store_blob(st, id)) < 0)
+		return -1;
+	(void)ofl_index_drop(st, blob);
+	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+		return -1;
+	if (sqlite3_prepare_v2(db, "DELETE FROM frame WHERE blob = ?1 AND"
+	    " raw_off >= ?2", -1, &stmt, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_int64(stmt, 1, blob);
+	sqlite3_bind_int64(stmt, 2, (int64_t)good);
+	if (sqlite3_step(stmt) != SQLITE_DONE)
+		goto out;
+	sqlite3_finalize(stmt);
+	stmt = NULL;
+	/* What is left, read back through the frames kept. */
+	if ((r = ofl_reader_open(st, id)) == NULL)
+		goto out;
+	ofl_hash_init(&h);
+	while ((k = ofl_reader_read(r, buf, sizeof buf)) > 0) {
+		ofl_hash_update(&h, buf, (size_t)k);
+		for (i = 0; i < k; i++)
+			if (buf[i] == '\n')
+				lines++;
+		last = (unsigned char)buf[k - 1];
+	}
+	ofl_reader_close(r);
+	if (k == -1)
+		goto out;
+	if (good > 0 && last != '\n')
+		lines++;
+	ofl_hash_final_hex(&h, hash);
+	if (sqlite3_prepare_v2(db, "SELECT coalesce(sum(comp_len), 0) FROM"
+	    " frame WHERE blob = ?1", -1, &stmt, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_int64(stmt, 1, blob);
+	if (sqlite3_step(stmt) == SQLITE_ROW)
+		stored = (uint64_t)sqlite3_column_int64(stmt, 0);
+	sqlite3_finalize(stmt);
+	/* The hash may now be another blob's: then no hash, no sharing. */
+	if (sqlite3_prepare_v2(db, "UPDATE blob SET hash = CASE WHEN EXISTS"
+	    " (SELECT 1 FROM blob o WHERE o.hash = ?1 AND o.id != ?5) THEN NULL"
+	    " ELSE ?1 END, bytes = ?2, lines = ?3, stored = ?4 WHERE id = ?5",
+	    -1, &stmt, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_text(stmt, 1, hash, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(stmt, 2, (int64_t)good);
+	sqlite3_bind_int64(stmt, 3, (int64_t)lines);
+	sqlite3_bind_int64(stmt, 4, (int64_t)stored);
+	sqlite3_bind_int64(stmt, 5, blob);
+	if (sqlite3_step(stmt) != SQLITE_DONE)
+		goto out;
+	sqlite3_finalize(stmt);
+	if (sqlite3_prepare_v2(db, "UPDATE artifact SET incomplete = 1,"
+	    " bytes = ?1, lines = ?2 WHERE blob = ?3", -1, &stmt,
+	    NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_int64(stmt, 1, (int64_t)good);
+	sqlite3_bind_int64(stmt, 2, (int64_t)lines);
+	sqlite3_bind_int64(stmt, 3, blob);
+	if (sqlite3_step(stmt) != SQLITE_DONE)
+		goto out;
+	sqlite3_finalize(stmt);
+	stmt = NULL;
+	rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+out:
+	sqlite3_finalize(stmt);
+	if (rc == -1)
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}
+
 int
 ofl_gc_check(struct ofl_store *st, int repair,
     int (*cb)(const char *, void *), void *arg)
@@ -691,6 +781,7 @@ ofl_gc_check(struct ofl_store *st, int repair,
 	    " FROM artifact GROUP BY blob)", -1, &stmt, NULL) == SQLITE_OK) {
 		while (sqlite3_step(stmt) == SQLITE_ROW) {
 			const char		*id, *want;
+			uint64_t		 good;
 			struct ofl_reader	*r;
 			struct ofl_hash		 h;
 			char			 got[65], buf[65536];
@@ -709,9 +800,13 @@ ofl_gc_check(struct ofl_store *st, int repair,
 			ofl_hash_init(&h);
 			while ((k = ofl_reader_read(r, buf, sizeof buf)) > 0)
 				ofl_hash_update(&h, buf, (size_t)k);
+			good = ofl_reader_tell(r);
 			ofl_reader_close(r);
 			if (k == -1) {
-				problem(cb, arg, &n, "ofl:%s", ofl_errmsg());
+				problem(cb, arg, &n, "ofl:%s%s", ofl_errmsg(),
+				    repair && keep_prefix(st, id, good) == 0 ?
+				    " (kept the readable part, marked "
+				    "incomplete)" : "");
 				continue;
 			}
 			ofl_hash_final_hex(&h, got);
