@@ -2083,8 +2083,17 @@ ofl_search(struct ofl_store *st, const char *const *ids, size_t nids,
 		if ((state = ofl_index_state(st, s.a[i].blob)) == -1)
 			goto out;
 		if (state == 0 && ofl_index_artifact(st, s.a[i].id,
-		    o->progress, o->progress_arg, NULL) == -1)
+		    o->progress, o->progress_arg, NULL) == -1) {
+			struct ofl_meta	m;
+
+			/* Removed by a gc since it was listed: no error. */
+			if (nids == 0 && ofl_store_meta(st, s.a[i].id,
+			    &m) == -1)
+				continue;
+			if (nids == 0)
+				ofl_meta_free(&m);
 			goto out;
+		}
 	}
 
 	/* All terms, then any, then substrings, then spellings. */
