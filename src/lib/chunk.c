@@ -80,7 +80,7 @@
 #define HTML_SPLIT	4096
 #define ARCHIVE_DEPTH	2		/* archives inside archives */
 
-#define ARCHIVE_MAX_BYTES	((uint64_t)1 << 30)
+#define ARCHIVE_MAX_BYTES	OFL_ARCHIVE_MAX
 #define ARCHIVE_MAX_MEMBERS	100000
 
 #define HAS(p, n, s)	((n) >= sizeof(s) - 1 &&			\

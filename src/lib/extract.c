@@ -537,6 +537,13 @@ src_read(struct src *s, void *buf, size_t n)
 		return -1;
 	}
 	s->pos += (uint64_t)got;
+	if (s->pos > OFL_ARCHIVE_MAX) {
+		ofl_seterr(OFL_EXIT_FAIL, "ofl:%s: %s: more than %llu bytes "
+		    "decompressed; stopped (an archive bomb?)",
+		    ofl_reader_meta(s->r)->id, s->member,
+		    (unsigned long long)OFL_ARCHIVE_MAX);
+		return -1;
+	}
 	return got;
 }
 

@@ -356,6 +356,8 @@ struct ofl_chunk {
 	uint64_t	 line_start;	/* 1-based, inclusive */
 	uint64_t	 line_end;
 };
+/* Decompressed bytes read from an archive before it is taken for a bomb. */
+#define OFL_ARCHIVE_MAX	(1024ULL * 1024 * 1024)
 int	ofl_chunk_artifact(struct ofl_reader *, int kind,
 	    int (*)(const struct ofl_chunk *, void *), void *);
 
