@@ -1281,7 +1281,8 @@ mark_text(struct search *s, const char *text, size_t len)
 		}
 	} else
 		(void)ofl_tok_run(s->tk, 0, text, len, mark_cb, s);
-	qsort(s->m, s->nm, sizeof *s->m, mark_cmp);
+	if (s->nm > 0)
+		qsort(s->m, s->nm, sizeof *s->m, mark_cmp);
 }
 
 /* Snippets. */

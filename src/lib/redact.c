@@ -345,7 +345,13 @@ redact_builtin(struct ofl_redactor *r, const char *s, size_t n,
 			at = q;
 			if (at < end && *at == '@' && colon != NULL &&
 			    at - colon > 1) {
-				ofl_buf_add(out, p, (size_t)(colon + 1 - p));
+				/* The user part may be a token itself. */
+				ofl_buf_add(out, p, 3);
+				if (token_at(u, colon, &kind) > 0)
+					mask(r, out, kind);
+				else
+					ofl_buf_add(out, u, (size_t)(colon - u));
+				ofl_buf_addc(out, ':');
 				mask(r, out, "url-password");
 				p = at;
 				continue;

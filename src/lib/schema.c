@@ -947,8 +947,8 @@ column_value(struct column *c, const char *v, size_t n, size_t full)
 	strset_add(&c->en, v, n < full ? ENUM_LEN + 1 : n, 1);
 	if (c->nex < EXAMPLES) {
 		for (i = 0; i < c->nex; i++)
-			if (strncmp(c->ex[i], v, n) == 0 &&
-			    c->ex[i][n] == '\0')
+			if (strlen(c->ex[i]) == n &&
+			    memcmp(c->ex[i], v, n) == 0)
 				return;
 		c->ex[c->nex] = ofl_xmalloc(n + 1);
 		memcpy(c->ex[c->nex], v, n);

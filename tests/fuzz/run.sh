@@ -40,6 +40,12 @@ san="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
 cflags="-g -O1 -fno-omit-frame-pointer $san -I$builddir -I$srcdir/src/lib \
 -I$srcdir/src/compat -I$srcdir/tests/fuzz $CPPFLAGS"
 
+# Other flags than last time: compile everything again.
+if [ "$(cat "$obj/flags" 2>/dev/null)" != "$FUZZ_CC $cflags" ]; then
+	rm -f "$obj"/*.o
+	echo "$FUZZ_CC $cflags" >"$obj/flags"
+fi
+
 # Compile FILE.c to $obj/NAME.o unless it is up to date.
 cc_one() {
 	src=$1 o=$2 extra=$3

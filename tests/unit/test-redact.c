@@ -63,6 +63,10 @@ static const struct {
 	  "[redacted: private-key]\n[redacted: private-key]\n[redacted: private-key]\n-----END RSA PRIVATE KEY-----\nafter\n" },
 	{ "gcp AIzaSyA1234567890abcdefghijklmnopqrstuv",
 	  "gcp [redacted: gcp-api-key]" },
+	{ "https://ghp_1234567890abcdefghijklmnopqrstuvwxyz:x-oauth-basic@github.com/o/r",
+	  "https://[redacted: github-token]:[redacted: url-password]@github.com/o/r" },
+	{ "https://AKIAIOSFODNN7EXAMPLE:pw12@host/x",
+	  "https://[redacted: aws-access-key]:[redacted: url-password]@host/x" },
 	/* Near-misses: left alone. */
 	{ "sha256: e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
 	  NULL },
