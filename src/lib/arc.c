@@ -55,3 +55,15 @@ ofl_arc_load(void)
 #undef X
 	ofl_arc_loaded = 1;
 }
+
+void
+ofl_arc_formats(struct archive *a)
+{
+	ofl_arc_load();
+	ofl_arc_api.archive_read_support_format_tar(a);
+	ofl_arc_api.archive_read_support_format_zip(a);
+	ofl_arc_api.archive_read_support_format_7zip(a);
+	ofl_arc_api.archive_read_support_format_cpio(a);
+	ofl_arc_api.archive_read_support_format_ar(a);
+	ofl_arc_api.archive_read_support_format_iso9660(a);
+}

@@ -14,6 +14,12 @@
 #include <archive_entry.h>
 
 #define OFL_ARC_FUNCS \
+	X(archive_read_support_format_tar) \
+	X(archive_read_support_format_zip) \
+	X(archive_read_support_format_7zip) \
+	X(archive_read_support_format_cpio) \
+	X(archive_read_support_format_ar) \
+	X(archive_read_support_format_iso9660) \
 	X(archive_entry_filetype) \
 	X(archive_entry_is_encrypted) \
 	X(archive_entry_pathname) \
@@ -59,10 +65,27 @@ struct ofl_arc_api {
 };
 extern struct ofl_arc_api ofl_arc_api;
 extern int ofl_arc_loaded;
+/*
+ * The archive formats ofl reads: not all of libarchive's, since some
+ * (mtree) take plain text for an archive.
+ */
+void	ofl_arc_formats(struct archive *);
 /* Load libarchive (once); a missing library is fatal. */
 void	ofl_arc_load(void);
 
 #ifndef OFL_ARC_REAL
+#define archive_read_support_format_tar \
+	(ofl_arc_loaded ? (void)0 : ofl_arc_load(), ofl_arc_api.archive_read_support_format_tar)
+#define archive_read_support_format_zip \
+	(ofl_arc_loaded ? (void)0 : ofl_arc_load(), ofl_arc_api.archive_read_support_format_zip)
+#define archive_read_support_format_7zip \
+	(ofl_arc_loaded ? (void)0 : ofl_arc_load(), ofl_arc_api.archive_read_support_format_7zip)
+#define archive_read_support_format_cpio \
+	(ofl_arc_loaded ? (void)0 : ofl_arc_load(), ofl_arc_api.archive_read_support_format_cpio)
+#define archive_read_support_format_ar \
+	(ofl_arc_loaded ? (void)0 : ofl_arc_load(), ofl_arc_api.archive_read_support_format_ar)
+#define archive_read_support_format_iso9660 \
+	(ofl_arc_loaded ? (void)0 : ofl_arc_load(), ofl_arc_api.archive_read_support_format_iso9660)
 #define archive_entry_filetype \
 	(ofl_arc_loaded ? (void)0 : ofl_arc_load(), ofl_arc_api.archive_entry_filetype)
 #define archive_entry_is_encrypted \

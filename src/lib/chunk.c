@@ -2788,7 +2788,7 @@ chunk_archive(struct ck *ck, struct src *s, struct ofl_reader *r)
 		return -1;
 	}
 	archive_read_support_filter_all(a);
-	archive_read_support_format_all(a);
+	ofl_arc_formats(a);
 	archive_read_support_format_raw(a);
 	archive_read_set_read_callback(a, arc_read);
 	archive_read_set_callback_data(a, &x);

@@ -429,7 +429,7 @@ member_open1(struct src *s, const char *id, int raw)
 	a = archive_read_new();
 	archive_read_support_filter_all(a);
 	if (!raw)
-		archive_read_support_format_all(a);
+		ofl_arc_formats(a);
 	archive_read_support_format_raw(a);
 	archive_read_set_callback_data(a, s);
 	archive_read_set_read_callback(a, ar_read);

@@ -317,7 +317,7 @@ compressed_kind(const unsigned char *p, size_t n)
 	archive_read_support_filter_zstd(a);
 	archive_read_support_filter_lz4(a);
 	archive_read_support_filter_compress(a);
-	archive_read_support_format_all(a);
+	ofl_arc_formats(a);
 	if (archive_read_open_memory(a, p, n) == ARCHIVE_OK) {
 		r = archive_read_next_header(a, &ae);
 		if (r == ARCHIVE_OK || r == ARCHIVE_WARN) {

@@ -1950,7 +1950,7 @@ sum_members(struct ctx *c)
 	archive_read_support_filter_zstd(a);
 	archive_read_support_filter_lz4(a);
 	archive_read_support_filter_compress(a);
-	archive_read_support_format_all(a);
+	ofl_arc_formats(a);
 	archive_read_support_format_raw(a);
 	archive_read_set_callback_data(a, src);
 	archive_read_set_read_callback(a, arc_read);
