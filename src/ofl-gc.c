@@ -358,8 +358,9 @@ main(int argc, char *argv[])
 				fprintf(stderr, "ofl-gc: another gc is running "
 				    "on %s; leaving it to finish (--wait to "
 				    "wait)\n", ofl_store_path(st));
-			ofl_store_close(st);
-			return 0;
+			close(lockfd);
+			ofl_buf_free(&lockpath);
+			goto out;
 		}
 		err(OFL_EXIT_FAIL, "%s", ofl_buf_str(&lockpath));
 	}
