@@ -64,7 +64,8 @@ hyperfine -w 20 -r 300 -N \
 
 echo "== 3. a line range near the end of the ${size_mb} MiB artifact"
 id=$(sed -n 's/^ofl:\([0-9a-z]*\).*/\1/p' "$work/ref")
-lines=$(ofl-search -j 2>/dev/null | sed -n 's/.*"lines":\([0-9]*\).*/\1/p' | head -n 1)
+lines=$(ofl-search -j 2>/dev/null | grep "\"id\":\"$id\"" |
+    sed -n 's/.*"lines":\([0-9]*\).*/\1/p')
 [ -n "$lines" ] || lines=$(wc -l <"$work/big.log")
 a=$((lines - 100))
 hyperfine -w 3 -r 30 -N \
