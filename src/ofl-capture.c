@@ -13,6 +13,7 @@
 #include <getopt.h>
 #include <poll.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,8 @@
 
 #include "ofl.h"
 #include "banned.h"
+
+extern char **environ;
 
 #define READ_SIZE	(128 * 1024)
 #define IDLE_FLUSH_MS	1000	/* commit a quiet stream this often */
@@ -32,7 +35,6 @@ struct capture {
 	const char		*command;	/* for the metadata and header */
 	pid_t			 pid;		/* -1: stdin or done */
 	int			 fd;		/* output pipe, -1 at EOF */
-	int			 errfd;		/* exec error pipe */
 	int			 exec_errno;
 	int			 status;	/* exit status to report */
 	int			 has_exit;
@@ -257,7 +259,6 @@ capture_init(struct capture *c, const char *command)
 	c->command = command;
 	c->pid = -1;
 	c->fd = -1;
-	c->errfd = -1;
 	c->start = ofl_mono_ms();
 	c->last_flush = c->start;
 	ofl_buf_init(&c->keep);
@@ -386,46 +387,52 @@ capture_finish(struct capture *c, int incomplete)
 
 /*
  * Start a command with stdout and stderr on one pipe, so that their
- * bytes arrive in the order the command wrote them.  An exec failure
- * comes back as an errno on a close-on-exec pipe.
+ * bytes arrive in the order the command wrote them.  posix_spawn(3)
+ * forks cheaply (vfork-style) and reports an exec failure itself.
  */
 static int
 spawn(struct capture *c, char *const argv[])
 {
-	int	out[2], st[2];
-	pid_t	pid;
+	posix_spawn_file_actions_t	 fa;
+	posix_spawnattr_t		 at;
+	sigset_t			 def;
+	int				 out[2], e;
+	pid_t				 pid;
 
-	if (pipe(out) == -1 || pipe(st) == -1)
+	if (pipe(out) == -1)
 		return -1;
-	if (fcntl(out[0], F_SETFD, FD_CLOEXEC) == -1 ||
-	    fcntl(st[0], F_SETFD, FD_CLOEXEC) == -1 ||
-	    fcntl(st[1], F_SETFD, FD_CLOEXEC) == -1)
+	if (fcntl(out[0], F_SETFD, FD_CLOEXEC) == -1)
 		return -1;
-	if ((pid = fork()) == -1)
-		return -1;
-	if (pid == 0) {
-		int	e;
-
-		signal(SIGPIPE, SIG_DFL);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		signal(SIGXFSZ, SIG_DFL);
-		if (dup2(out[1], STDOUT_FILENO) == -1 ||
-		    dup2(out[1], STDERR_FILENO) == -1)
-			_exit(OFL_EXIT_CAPTURE_FAIL);
-		if (out[1] > STDERR_FILENO)
-			close(out[1]);
-		execvp(argv[0], argv);
-		e = errno;
-		(void)!write(st[1], &e, sizeof e);
-		_exit(e == ENOENT ? OFL_EXIT_NOTFOUND : OFL_EXIT_NOEXEC);
-	}
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, out[1], STDOUT_FILENO);
+	posix_spawn_file_actions_adddup2(&fa, out[1], STDERR_FILENO);
+	if (out[1] > STDERR_FILENO)
+		posix_spawn_file_actions_addclose(&fa, out[1]);
+	/* What ofl-capture ignores, the command must not. */
+	posix_spawnattr_init(&at);
+	sigemptyset(&def);
+	sigaddset(&def, SIGPIPE);
+	sigaddset(&def, SIGXFSZ);
+	sigaddset(&def, SIGINT);
+	sigaddset(&def, SIGTERM);
+	sigaddset(&def, SIGHUP);
+	posix_spawnattr_setsigdefault(&at, &def);
+	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGDEF);
+	e = posix_spawnp(&pid, argv[0], &fa, &at, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&at);
 	close(out[1]);
-	close(st[1]);
+	if (e != 0) {
+		/* Nothing ran: 127 if not found, else 126, as env(1). */
+		close(out[0]);
+		c->exec_errno = e;
+		c->has_exit = 1;
+		c->status = e == ENOENT ? OFL_EXIT_NOTFOUND : OFL_EXIT_NOEXEC;
+		c->end = ofl_mono_ms();
+		return 0;
+	}
 	c->pid = pid;
 	c->fd = out[0];
-	c->errfd = st[0];
 	return 0;
 }
 
@@ -441,17 +448,6 @@ reap(struct capture *c, int status)
 	else
 		c->status = OFL_EXIT_CAPTURE_FAIL;
 	c->pid = -1;
-	if (c->errfd != -1) {
-		int	e;
-
-		if (read(c->errfd, &e, sizeof e) == (ssize_t)sizeof e) {
-			c->exec_errno = e;
-			c->status = e == ENOENT ? OFL_EXIT_NOTFOUND :
-			    OFL_EXIT_NOEXEC;
-		}
-		close(c->errfd);
-		c->errfd = -1;
-	}
 }
 
 /*
