@@ -99,6 +99,14 @@ token_at(const char *p, const char *end, const char **kind)
 {
 	size_t	left = (size_t)(end - p), n;
 
+	/* Most words start with none of the prefixes below. */
+	switch (*p) {
+	case 'A': case 'g': case 'x': case 's': case 'r': case 'n': case 'e':
+	case 'h':
+		break;
+	default:
+		return 0;
+	}
 #define PREFIX(s)	(left > sizeof(s) - 1 && memcmp(p, s, sizeof(s) - 1) == 0)
 	if ((PREFIX("AKIA") || PREFIX("ASIA") || PREFIX("ABIA") ||
 	    PREFIX("ACCA")) && left >= 20 &&
@@ -182,6 +190,17 @@ secret_key_before(const char *s, const char *e)
 			return 1;
 	}
 	return 0;
+}
+
+/* Cheaply: does an '=' or ':' follow (after a quote and spaces)? */
+static int
+assigned(const char *q, const char *end)
+{
+	if (q < end && (*q == '"' || *q == '\''))
+		q++;
+	while (q < end && *q == ' ')
+		q++;
+	return q < end && (*q == '=' || *q == ':');
 }
 
 /*
@@ -389,7 +408,8 @@ redact_builtin(struct ofl_redactor *r, const char *s, size_t n,
 				const char *k = p;
 
 				len = span(p, end, is_tok);
-				if (len > 0 && secret_key_before(k, k + len) &&
+				if (len > 0 && assigned(k + len, end) &&
+				    secret_key_before(k, k + len) &&
 				    assignment_value(k + len, end, &off,
 				    &vlen)) {
 					const char *v = k + len + off;
