@@ -292,6 +292,44 @@ struct cand {
 enum { R_PURGE = 1, R_EXPIRED, R_OLD, R_BUDGET };
 static const char *reasons[] = { "", "purged", "expired", "old", "budget" };
 
+/*
+ * Remove one artifact (or, in a dry run, say it would go) and account for
+ * it.  Returns the stored bytes it gave back.
+ */
+static uint64_t
+gc_one(struct ofl_store *st, const struct ofl_gc_opts *o, const char *id,
+    int reason, int64_t now,
+    int (*cb)(const struct ofl_meta *, const char *, void *), void *arg,
+    struct ofl_gc_report *rep)
+{
+	struct ofl_meta	m;
+	uint64_t	freed = 0;
+	int		r;
+
+	if (ofl_store_meta(st, id, &m) == -1)
+		return 0;
+	if (o->dry_run) {
+		r = 1;
+		freed = m.stored;
+	} else if ((r = gc_remove(st, id, now, &freed)) == -1) {
+		if (cb != NULL)
+			cb(NULL, ofl_errmsg(), arg);
+		rep->errors++;
+		ofl_meta_free(&m);
+		return 0;
+	}
+	if (r == 1) {
+		rep->removed++;
+		rep->removed_bytes += m.bytes;
+		rep->freed += freed;
+		if (cb != NULL)
+			cb(&m, reasons[reason], arg);
+	} else
+		freed = 0;
+	ofl_meta_free(&m);
+	return freed;
+}
+
 int
 ofl_gc_run(struct ofl_store *st, const struct ofl_gc_opts *o,
     int (*cb)(const struct ofl_meta *, const char *, void *), void *arg,
@@ -300,12 +338,11 @@ ofl_gc_run(struct ofl_store *st, const struct ofl_gc_opts *o,
 	sqlite3		*db = ofl_store_db(st);
 	sqlite3_stmt	*stmt = NULL;
 	struct cand	*c = NULL;
-	struct ofl_meta	 m;
 	size_t		 nc = 0, i, j;
 	int64_t		 now = ofl_now_ms(), ttl_ms = 0, cutoff;
 	uint64_t	 max_size = 0, size, freed;
 	char		*v, id[OFL_ID_MAX + 1];
-	int		 rc, r;
+	int		 rc;
 
 	memset(rep, 0, sizeof *rep);
 	/* A little in the past, so clocks of the same machine agree. */
@@ -374,26 +411,7 @@ ofl_gc_run(struct ofl_store *st, const struct ofl_gc_opts *o,
 				break;
 		if (j < i)
 			continue;
-		if (ofl_store_meta(st, c[i].id, &m) == -1)
-			continue;
-		if (o->dry_run) {
-			r = 1;
-			freed = m.stored;
-		} else if ((r = gc_remove(st, c[i].id, now, &freed)) == -1) {
-			if (cb != NULL)
-				cb(NULL, ofl_errmsg(), arg);
-			rep->errors++;
-			ofl_meta_free(&m);
-			continue;
-		}
-		if (r == 1) {
-			rep->removed++;
-			rep->removed_bytes += m.bytes;
-			rep->freed += freed;
-			if (cb != NULL)
-				cb(&m, reasons[c[i].reason], arg);
-		}
-		ofl_meta_free(&m);
+		(void)gc_one(st, o, c[i].id, c[i].reason, now, cb, arg, rep);
 	}
 	free(c);
 
@@ -422,28 +440,9 @@ ofl_gc_run(struct ofl_store *st, const struct ofl_gc_opts *o,
 			break;
 		for (i = 0; i < nids && size > max_size; i++) {
 			rep->budget_seen++;
-			if (ofl_store_meta(st, ids[i], &m) == -1)
-				continue;
-			if (o->dry_run) {
-				r = 1;
-				freed = m.stored;
-			} else if ((r = gc_remove(st, ids[i], now,
-			    &freed)) == -1) {
-				if (cb != NULL)
-					cb(NULL, ofl_errmsg(), arg);
-				rep->errors++;
-				ofl_meta_free(&m);
-				continue;
-			}
-			if (r == 1) {
-				rep->removed++;
-				rep->removed_bytes += m.bytes;
-				rep->freed += freed;
-				size = size > freed ? size - freed : 0;
-				if (cb != NULL)
-					cb(&m, reasons[R_BUDGET], arg);
-			}
-			ofl_meta_free(&m);
+			freed = gc_one(st, o, ids[i], R_BUDGET, now, cb, arg,
+			    rep);
+			size = size > freed ? size - freed : 0;
 		}
 		for (j = 0; j < nids; j++)
 			free(ids[j]);

@@ -21,6 +21,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
@@ -689,7 +690,7 @@ fts_query(struct search *s, const char *match, int phase, int64_t lo,
 	sqlite3_stmt	*q;
 	struct hit	*h;
 	int64_t		 rowid;
-	int		 rc, art, rows = 0, got;
+	int		 rc, art, rows = 0, got, tries = 0;
 	const char	*sql;
 
 	if (lo <= hi)
@@ -702,6 +703,7 @@ fts_query(struct search *s, const char *match, int phase, int64_t lo,
 	else
 		sql = "SELECT rowid, -rank FROM ix_fts WHERE ix_fts MATCH ?1"
 		    " ORDER BY rank LIMIT ?4";
+again:
 	if (sqlite3_prepare_v2(s->db, sql, -1, &q, NULL) != SQLITE_OK) {
 		ofl_seterr(OFL_EXIT_FAIL, "search: %s", sqlite3_errmsg(s->db));
 		return -1;
@@ -736,6 +738,16 @@ fts_query(struct search *s, const char *match, int phase, int64_t lo,
 				return -1;
 			}
 		}
+	}
+	if (rc == SQLITE_ERROR && !s->o->fts && tries++ < 5) {
+		/*
+		 * A gc merging the index's segments meanwhile can fail a
+		 * read with a generic error: read again (hits already taken
+		 * are not taken twice).
+		 */
+		sqlite3_finalize(q);
+		usleep(20000);
+		goto again;
 	}
 	if (rc != SQLITE_DONE) {
 		if (s->o->fts)
