@@ -245,8 +245,8 @@ assignment_value(const char *p, const char *end, size_t *off, size_t *len)
 	    (q - v == 4 && strncasecmp(v, "true", 4) == 0) ||
 	    (q - v == 5 && strncasecmp(v, "false", 5) == 0) ||
 	    *v == '$' || *v == '<' || *v == '{' || *v == '[' ||
-	    strncmp(v, "[redacted", 9) == 0)
-		return 0;
+	    memmem(v, (size_t)(q - v), "[redacted", 9) != NULL)
+		return 0;	/* a mask of an earlier pass is left as it is */
 	*off = (size_t)(v - p);
 	*len = (size_t)(q - v);
 	return 1;
