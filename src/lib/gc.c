@@ -162,6 +162,31 @@ ofl_store_size(struct ofl_store *st)
 	return n;
 }
 
+/* Run a statement whose one parameter is a row id; -1 if it fails. */
+static int
+exec_id(sqlite3 *db, const char *sql, int64_t id)
+{
+	sqlite3_stmt	*stmt;
+	int		 rc;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &stmt, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(stmt, 1, id);
+	rc = sqlite3_step(stmt);
+	sqlite3_finalize(stmt);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* A blob's frames and its row; the caller holds the transaction. */
+static int
+drop_blob_rows(sqlite3 *db, int64_t blob)
+{
+	if (exec_id(db, "DELETE FROM frame WHERE blob = ?1", blob) == -1 ||
+	    exec_id(db, "DELETE FROM blob WHERE id = ?1", blob) == -1)
+		return -1;
+	return 0;
+}
+
 /* Remove one artifact (and its blob if unshared) in one transaction. */
 static int
 gc_remove(struct ofl_store *st, const char *id, int64_t started,
@@ -235,26 +260,8 @@ gc_remove(struct ofl_store *st, const char *id, int64_t started,
 		refs = sqlite3_column_int(stmt, 0);
 	sqlite3_finalize(stmt);
 	stmt = NULL;
-	if (refs == 0) {
-		if (sqlite3_prepare_v2(db, "DELETE FROM frame WHERE blob = ?1",
-		    -1, &stmt, NULL) != SQLITE_OK)
-			goto fail;
-		sqlite3_bind_int64(stmt, 1, blob);
-		rc = sqlite3_step(stmt);
-		sqlite3_finalize(stmt);
-		stmt = NULL;
-		if (rc != SQLITE_DONE)
-			goto fail;
-		if (sqlite3_prepare_v2(db, "DELETE FROM blob WHERE id = ?1",
-		    -1, &stmt, NULL) != SQLITE_OK)
-			goto fail;
-		sqlite3_bind_int64(stmt, 1, blob);
-		rc = sqlite3_step(stmt);
-		sqlite3_finalize(stmt);
-		stmt = NULL;
-		if (rc != SQLITE_DONE)
-			goto fail;
-	}
+	if (refs == 0 && drop_blob_rows(db, blob) == -1)
+		goto fail;
 	if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
 		goto fail;
 	if (refs == 0) {
@@ -579,24 +586,8 @@ missing_content(struct ofl_store *st, const char *id)
 		return 0;
 	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
 		return 0;
-	if (sqlite3_prepare_v2(db, "DELETE FROM artifact WHERE blob = ?1;", -1,
-	    &stmt, NULL) == SQLITE_OK) {
-		sqlite3_bind_int64(stmt, 1, blob);
-		sqlite3_step(stmt);
-		sqlite3_finalize(stmt);
-	}
-	if (sqlite3_prepare_v2(db, "DELETE FROM frame WHERE blob = ?1;", -1,
-	    &stmt, NULL) == SQLITE_OK) {
-		sqlite3_bind_int64(stmt, 1, blob);
-		sqlite3_step(stmt);
-		sqlite3_finalize(stmt);
-	}
-	if (sqlite3_prepare_v2(db, "DELETE FROM blob WHERE id = ?1;", -1,
-	    &stmt, NULL) == SQLITE_OK) {
-		sqlite3_bind_int64(stmt, 1, blob);
-		sqlite3_step(stmt);
-		sqlite3_finalize(stmt);
-	}
+	(void)exec_id(db, "DELETE FROM artifact WHERE blob = ?1", blob);
+	(void)drop_blob_rows(db, blob);
 	return sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK;
 }
 
@@ -749,15 +740,9 @@ ofl_gc_check(struct ofl_store *st, int repair,
 		}
 		sqlite3_finalize(stmt);
 		for (i = 0; repair && i < nids; i++) {
-			sqlite3_stmt *s;
-
 			ofl_index_drop(st, ids[i]);
-			if (sqlite3_prepare_v2(db, "DELETE FROM blob WHERE"
-			    " id = ?1", -1, &s, NULL) == SQLITE_OK) {
-				sqlite3_bind_int64(s, 1, ids[i]);
-				sqlite3_step(s);
-				sqlite3_finalize(s);
-			}
+			(void)exec_id(db, "DELETE FROM blob WHERE id = ?1",
+			    ids[i]);
 		}
 		free(ids);
 	}

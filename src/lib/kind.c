@@ -56,7 +56,6 @@ static int	 csv_shape(const unsigned char *, size_t, int, int,
 		    size_t *);
 static int	 starts(const unsigned char *, size_t, const char *);
 static int	 starts_ci(const unsigned char *, size_t, const char *);
-static int	 is_blank(const unsigned char *, size_t);
 static int	 atx_heading(const unsigned char *, size_t);
 static int	 fence_line(const unsigned char *, size_t);
 static int	 list_item(const unsigned char *, size_t);
@@ -753,18 +752,6 @@ level_word(const unsigned char *p, size_t n, int strict)
 	return 0;
 }
 
-static int
-is_blank(const unsigned char *p, size_t n)
-{
-	size_t	i;
-
-	for (i = 0; i < n; i++) {
-		if (p[i] != ' ' && p[i] != '\t')
-			return 0;
-	}
-	return 1;
-}
-
 /* Is this an ATX heading: up to 3 spaces, 1-6 '#', a space or the end? */
 static int
 atx_heading(const unsigned char *p, size_t n)
@@ -915,7 +902,7 @@ features(const unsigned char *buf, size_t len, int complete,
 			f->diffhdr++;
 		if (starts(p, n, "@@ -"))
 			f->hunks++;
-		if (is_blank(p, n)) {
+		if (ofl_blank(p, n)) {
 			prevblank = 1;
 			prev = p;
 			prevn = n;
@@ -1020,7 +1007,7 @@ csv_shape(const unsigned char *p, size_t n, int complete, int delim,
 		rend = i;
 		if (i < end)
 			i++;		/* the newline */
-		if (fields == 1 && is_blank(p + lastrec, rend - lastrec -
+		if (fields == 1 && ofl_blank(p + lastrec, rend - lastrec -
 		    (rend > lastrec && p[rend - 1] == '\r'))) {
 			/* Blank lines may only end the text. */
 			while (i < end && (p[i] == '\n' || p[i] == '\r' ||

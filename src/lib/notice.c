@@ -118,7 +118,6 @@ static void	 put_byterange(struct ofl_buf *, const char *, uint64_t,
 		    uint64_t, uint64_t);
 static unsigned char *read_head(struct ctx *, size_t, size_t *);
 static void	 sum_json_key(struct ctx *, const char *);
-static int	 blank(const unsigned char *, size_t);
 static void	 j_ws(const unsigned char *, size_t, size_t *);
 static int	 j_string(const unsigned char *, size_t, size_t *);
 static int	 j_skip(const unsigned char *, size_t, size_t *, uint64_t *);
@@ -1092,18 +1091,6 @@ sum_errors(struct ctx *c)
 	return 0;
 }
 
-static int
-blank(const unsigned char *p, size_t n)
-{
-	size_t	i;
-
-	for (i = 0; i < n; i++) {
-		if (p[i] != ' ' && p[i] != '\t')
-			return 0;
-	}
-	return 1;
-}
-
 /*
  * Markdown: the outline from the first 256 KiB, outside code fences.
  * When all headings do not fit, only the upper levels are shown, so the
@@ -1155,7 +1142,7 @@ sum_headings(struct ctx *c)
 				fence = h - i;
 				fch = p[i];
 			} else if (p[i] == fch && h - i >= fence &&
-			    blank(p + h, n - h))
+			    ofl_blank(p + h, n - h))
 				fence = 0;
 			continue;
 		}

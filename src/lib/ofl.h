@@ -68,6 +68,8 @@ char		*ofl_shquote(const char *);
 size_t		 ofl_utf8_len(const void *, size_t);
 /* Monotonic milliseconds. */
 int64_t		 ofl_mono_ms(void);
+/* 1 if the bytes are only spaces and tabs (or none). */
+int		 ofl_blank(const void *, size_t);
 
 /* buf.c: a growable byte buffer. */
 struct ofl_buf {

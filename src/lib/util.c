@@ -363,3 +363,16 @@ ofl_mono_ms(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
+
+/* 1 if the n bytes at p are only spaces and tabs (or none). */
+int
+ofl_blank(const void *v, size_t n)
+{
+	const unsigned char	*p = v;
+	size_t			 i;
+
+	for (i = 0; i < n; i++)
+		if (p[i] != ' ' && p[i] != '\t')
+			return 0;
+	return 1;
+}
