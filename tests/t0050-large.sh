@@ -38,9 +38,19 @@ test_expect_success '5 MiB text through -- cat: byte-identical' '
 	ofl-extract "$id" >back && cmp big back
 '
 
+test_expect_success 'the same content twice: one blob, two artifacts' '
+	test "$(find "$OFL_STORE/blobs" -type f | wc -l)" -eq 1
+'
+
 test_expect_success 'the same content twice: the listing shows both' '
 	ofl-search >list &&
 	test "$(grep -c "	text	5\.[0-9] MB	120000	" list)" -eq 2
+'
+
+test_expect_success xxh128sum 'the hash in --json is what xxh128sum prints' '
+	ofl-capture --json <big >j &&
+	want=$(xxh128sum <big | cut -c1-32) &&
+	grep -q "\"hash\":\"$want\"" j
 '
 
 test_expect_success '5 MiB random through stdin: byte-identical' '

@@ -1,5 +1,6 @@
 /*
- * blake2b.c: BLAKE2b (RFC 7693) with a 256-bit digest, for content hashes.
+ * blake2b.c: BLAKE2b (RFC 7693) with a 256-bit digest: the content hash
+ * of stores written before XXH3-128 (see hash.c), still checked.
  */
 #include "config.h"
 
@@ -55,7 +56,7 @@ load64(const unsigned char *p)
 }
 
 static void
-compress(struct ofl_hash *s, const unsigned char *block, int last)
+compress(struct ofl_b2 *s, const unsigned char *block, int last)
 {
 	uint64_t	v[16], m[16];
 	int		i;
@@ -87,7 +88,7 @@ compress(struct ofl_hash *s, const unsigned char *block, int last)
 }
 
 static void
-counter_add(struct ofl_hash *s, uint64_t n)
+counter_add(struct ofl_b2 *s, uint64_t n)
 {
 	s->t[0] += n;
 	if (s->t[0] < n)
@@ -95,7 +96,7 @@ counter_add(struct ofl_hash *s, uint64_t n)
 }
 
 void
-ofl_hash_init(struct ofl_hash *s)
+ofl_b2_init(struct ofl_b2 *s)
 {
 	int	i;
 
@@ -107,7 +108,7 @@ ofl_hash_init(struct ofl_hash *s)
 }
 
 void
-ofl_hash_update(struct ofl_hash *s, const void *data, size_t n)
+ofl_b2_update(struct ofl_b2 *s, const void *data, size_t n)
 {
 	const unsigned char	*p = data;
 	size_t			 take;
@@ -138,7 +139,7 @@ ofl_hash_update(struct ofl_hash *s, const void *data, size_t n)
 }
 
 void
-ofl_hash_final_hex(struct ofl_hash *s, char out[65])
+ofl_b2_final_hex(struct ofl_b2 *s, char out[65])
 {
 	static const char	hex[] = "0123456789abcdef";
 	unsigned char		b;

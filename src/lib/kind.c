@@ -1392,3 +1392,55 @@ out:
 	} else if (found == 1)
 		ls->warnings++;
 }
+
+/* One line of a run: its first cap bytes; returns the next line. */
+static const char *
+ls_one(struct ofl_linestat *ls, const char *line, const char *end,
+    uint64_t lineno, size_t cap)
+{
+	const char	*nl = memchr(line, '\n', (size_t)(end - line));
+	size_t		 n;
+
+	if (nl == NULL)
+		nl = end - 1;	/* not a run of whole lines: stop */
+	n = (size_t)(nl - line);
+	ofl_linestat_line(ls, line, n > cap ? cap : n, lineno);
+	return nl + 1;
+}
+
+uint64_t
+ofl_linestat_lines(struct ofl_linestat *ls, const char *buf, size_t n,
+    uint64_t lineno, size_t cap)
+{
+	const char	*line = buf, *end = buf + n, *hit, *nl;
+	uint64_t	 k = 0;
+
+	if (n == 0)
+		return 0;
+	/* The first line alone: a block needs the byte before it. */
+	line = ls_one(ls, line, end, lineno + k++, cap);
+#if defined(__GNUC__)
+	while (line < end) {
+		/*
+		 * The next block where a keyword may start; the lines it
+		 * touches get the full look, the lines before it none.
+		 */
+		for (hit = line; hit + 17 <= end; hit += 16)
+			if (ls_block((const unsigned char *)hit))
+				break;
+		if (hit + 17 > end)
+			hit = end - (end - line < 17 ? end - line : 17);
+		while ((nl = memchr(line, '\n', (size_t)(end - line))) !=
+		    NULL && nl < hit) {
+			k++;
+			line = nl + 1;
+		}
+		while (line < end && line < hit + 16)
+			line = ls_one(ls, line, end, lineno + k++, cap);
+	}
+#else
+	while (line < end)
+		line = ls_one(ls, line, end, lineno + k++, cap);
+#endif
+	return k;
+}

@@ -90,16 +90,34 @@ void	ofl_buf_add_json_str(struct ofl_buf *, const char *, size_t);
 char	*ofl_buf_str(struct ofl_buf *);
 
 /* blake2b.c: BLAKE2b-256 (RFC 7693), hex digests of 64 characters. */
-struct ofl_hash {
+struct ofl_b2 {
 	uint64_t	h[8];
 	uint64_t	t[2];
 	unsigned char	b[128];
 	size_t		c;
 	size_t		outlen;
 };
+void	ofl_b2_init(struct ofl_b2 *);
+void	ofl_b2_update(struct ofl_b2 *, const void *, size_t);
+void	ofl_b2_final_hex(struct ofl_b2 *, char [65]);
+
+/*
+ * hash.c: content hashes.  XXH3-128, as xxh128sum prints it (32 hex
+ * characters); a hash of 64 characters is BLAKE2b-256, from an older
+ * store.  Not collision-resistant: content is compared before it is
+ * shared.  No allocation: a hash may be dropped without a call.
+ */
+#define OFL_HASH_HEX	65	/* room for the longest, with its NUL */
+struct ofl_hash {
+	int		legacy;
+	struct ofl_b2	b2;
+	unsigned char	xs[704];	/* an XXH3 state, aligned inside */
+};
 void	ofl_hash_init(struct ofl_hash *);
+/* Hash the way hex (an earlier digest) was made. */
+void	ofl_hash_init_like(struct ofl_hash *, const char *);
 void	ofl_hash_update(struct ofl_hash *, const void *, size_t);
-void	ofl_hash_final_hex(struct ofl_hash *, char [65]);
+void	ofl_hash_final_hex(struct ofl_hash *, char [OFL_HASH_HEX]);
 
 /* id.c: artifact IDs. */
 #define OFL_ID_LEN	8	/* generated length */
@@ -152,6 +170,14 @@ struct ofl_linestat {
 };
 void	ofl_linestat_line(struct ofl_linestat *, const char *, size_t,
 	    uint64_t lineno);
+/*
+ * The same for a run of whole lines, each ending in a newline, looking
+ * at the first cap bytes of each, the first numbered lineno; faster, as
+ * a line with nothing like a keyword costs almost nothing.  Returns the
+ * number of lines.
+ */
+uint64_t ofl_linestat_lines(struct ofl_linestat *, const char *, size_t,
+	    uint64_t lineno, size_t cap);
 
 /* store.c: the artifact store. */
 struct ofl_store;
@@ -169,7 +195,7 @@ enum ofl_state {
 /* Metadata of an artifact.  Strings are owned by the struct. */
 struct ofl_meta {
 	char		 id[OFL_ID_MAX + 1];
-	char		 hash[65];	/* "" while being written */
+	char		 hash[OFL_HASH_HEX];	/* "" while being written */
 	int64_t		 seq;		/* creation order */
 	int		 state;		/* enum ofl_state */
 	int		 incomplete;	/* input was cut short */

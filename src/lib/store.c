@@ -5,6 +5,7 @@
  *
  *	ofl.db		SQLite (WAL): artifacts, blobs, frames, indexes
  *	blobs/XX/ID	content of one blob: independent zstd frames
+ *	init.lock	taken while a new store gets its schema
  *
  * Content is kept as a blob, shared by every artifact with the same
  * BLAKE2b-256 hash.  A blob file is a sequence of zstd frames, each the
@@ -46,7 +47,15 @@
 #define LINE_SCAN_MAX	4096		/* bytes of a line seen by linestat */
 #define SCHEMA_VERSION	1
 #define BUSY_MS		30000
-#define NBUF		4		/* frame buffers of a threaded writer */
+/*
+ * zstd levels: LEVEL normally; LEVEL_FAST for a frame compressed while
+ * others wait behind it, so that a flood of input is not held up by
+ * compression (as zstd --adapt does).  OFL_LEVEL fixes one level.
+ */
+#define LEVEL		1
+#define LEVEL_FAST	(-2)
+#define NWORK_MAX	4		/* compressing threads of a writer */
+#define NBUF		(2 * NWORK_MAX + 1)	/* its frame buffers, at most */
 
 struct ofl_store {
 	char		*path;
@@ -55,6 +64,14 @@ struct ofl_store {
 	sqlite3		*db;
 	int		 rdwr;
 	int		 level;		/* zstd level */
+	int		 fast;		/* level when behind, or level */
+};
+
+/* A zstd context and its output buffer. */
+struct cz {
+	ZSTD_CCtx	*cctx;
+	unsigned char	*cbuf;
+	size_t		 ccap;
 };
 
 struct ofl_writer {
@@ -66,9 +83,7 @@ struct ofl_writer {
 	struct ofl_hash		 hash;
 	unsigned char		*buf;		/* pending raw bytes */
 	size_t			 len;
-	ZSTD_CCtx		*cctx;
-	void			*cbuf;
-	size_t			 ccap;
+	struct cz		 cz;		/* for frames compressed here */
 	uint64_t		 raw_off;	/* raw bytes in committed frames */
 	uint64_t		 comp_off;
 	uint64_t		 nl_committed;	/* newlines in committed frames */
@@ -85,23 +100,39 @@ struct ofl_writer {
 	sqlite3_stmt		*ins_frame;
 	char			 ferr[512];	/* why a frame failed */
 	/*
-	 * Past the first frame, frames are compressed and committed by a
-	 * thread with its own database connection, while the caller goes on
-	 * reading, hashing and counting lines.
+	 * Past the first frame, frames are compressed by worker threads,
+	 * one per CPU, while the caller goes on reading, hashing and
+	 * counting lines.  Jobs are numbered; a worker that finishes one
+	 * commits, in order, every finished job from the oldest on, unless
+	 * another worker is doing so, so the file and the frame table stay
+	 * in order and no worker waits for another.  Workers share one
+	 * database connection of their own, used only by the committer.
 	 */
-	int			 threaded;
-	pthread_t		 thread;
+	int			 nwork;		/* workers running, 0: none */
+	struct worker {
+		struct ofl_writer	*w;
+		pthread_t		 thread;
+		ZSTD_CCtx		*cctx;
+		int			 level;
+	}			 work[NWORK_MAX];
 	pthread_mutex_t		 mu;
-	pthread_cond_t		 cv_job;
-	pthread_cond_t		 cv_free;
+	pthread_cond_t		 cv_job;	/* a job queued, or stop */
+	pthread_cond_t		 cv_free;	/* a job committed */
 	sqlite3			*tdb;
 	struct job {
 		unsigned char	*buf;
 		size_t		 len;
 		uint64_t	 nl;
+		unsigned char	*cbuf;		/* this slot's, for good */
+		size_t		 clen;		/* 0: compression failed */
+		int		 done;
+		char		 err[128];
 	}			 q[NBUF];
-	size_t			 qhead;
-	size_t			 qlen;
+	size_t			 nq;		/* slots in q */
+	uint64_t		 seq_next;	/* the next job queued */
+	uint64_t		 seq_take;	/* the next job to take */
+	uint64_t		 seq_commit;	/* the next job to commit */
+	int			 committing;
 	unsigned char		*freebuf[NBUF];
 	size_t			 nfree;
 	int			 stop;
@@ -199,6 +230,7 @@ static int	 schema_init(struct ofl_store *);
 static void	 recover_writers(struct ofl_store *);
 static void	 meta_from_stmt(sqlite3_stmt *, struct ofl_meta *);
 static char	*col_strdup(sqlite3_stmt *, int);
+static int	 cz_init(struct cz *, int);
 static int	 writer_frame(struct ofl_writer *);
 static void	 writer_lines(struct ofl_writer *, const unsigned char *,
 		    size_t);
@@ -298,16 +330,32 @@ mkdir_p(const char *path)
 }
 
 static int
-schema_init(struct ofl_store *st)
+schema_version(struct ofl_store *st, int *version)
 {
 	sqlite3_stmt	*stmt;
-	int		 version = 0;
 
+	*version = 0;
 	if (db_prepare(st, "PRAGMA user_version", &stmt) == -1)
 		return -1;
 	if (sqlite3_step(stmt) == SQLITE_ROW)
-		version = sqlite3_column_int(stmt, 0);
+		*version = sqlite3_column_int(stmt, 0);
 	sqlite3_finalize(stmt);
+	return 0;
+}
+
+/*
+ * Make the schema of a new store.  Writers that start together on a new
+ * store take turns (init.lock): switching to WAL fails, without waiting,
+ * while another connection is at it.
+ */
+static int
+schema_init(struct ofl_store *st)
+{
+	struct ofl_buf	 b;
+	int		 version, fd, rv = -1;
+
+	if (schema_version(st, &version) == -1)
+		return -1;
 	if (version == SCHEMA_VERSION)
 		return 0;
 	if (version > SCHEMA_VERSION) {
@@ -319,17 +367,36 @@ schema_init(struct ofl_store *st)
 		ofl_seterr(OFL_EXIT_FAIL, "store %s: empty", st->path);
 		return -1;
 	}
+	ofl_buf_init(&b);
+	ofl_buf_addf(&b, "%s/init.lock", st->path);
+	fd = open(ofl_buf_str(&b), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd == -1 || flock(fd, LOCK_EX) == -1) {
+		ofl_seterr(OFL_EXIT_FAIL, "%s: %s", b.data, strerror(errno));
+		goto out;
+	}
+	/* Another writer may have made it while we waited. */
+	if (schema_version(st, &version) == -1)
+		goto out;
+	if (version == SCHEMA_VERSION) {
+		rv = 0;
+		goto out;
+	}
 	if (db_exec(st, "PRAGMA auto_vacuum = INCREMENTAL") == -1 ||
 	    db_exec(st, "PRAGMA journal_mode = WAL") == -1 ||
 	    db_exec(st, "BEGIN IMMEDIATE") == -1)
-		return -1;
+		goto out;
 	if (db_exec(st, schema_sql) == -1 ||
 	    db_exec(st, "PRAGMA user_version = 1") == -1 ||
 	    db_exec(st, "COMMIT") == -1) {
 		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
-		return -1;
+		goto out;
 	}
-	return 0;
+	rv = 0;
+out:
+	if (fd != -1)
+		close(fd);
+	ofl_buf_free(&b);
+	return rv;
 }
 
 static char *
@@ -363,12 +430,13 @@ ofl_store_open(const char *path, int flags)
 
 	st = ofl_xcalloc(1, sizeof *st);
 	st->rdwr = (flags & OFL_RDWR) != 0;
-	st->level = 1;
+	st->level = LEVEL;
+	st->fast = LEVEL_FAST;
 	if ((e = getenv("OFL_LEVEL")) != NULL && *e != '\0') {
 		long long	v;
 
 		if (ofl_parse_num(e, -5, 19, &v) == 0)
-			st->level = (int)v;
+			st->level = st->fast = (int)v;
 	}
 	if (path != NULL && *path != '\0')
 		st->path = ofl_xstrdup(path);
@@ -897,14 +965,10 @@ ofl_writer_begin(struct ofl_store *st, const struct ofl_meta *init)
 	w->buf = ofl_xmalloc(FRAME_MAX);
 	w->head = ofl_xmalloc(HEAD_MAX);
 	w->line = ofl_xmalloc(LINE_SCAN_MAX);
-	if ((w->cctx = ZSTD_createCCtx()) == NULL) {
+	if (cz_init(&w->cz, st->level) == -1) {
 		ofl_seterr(OFL_EXIT_FAIL, "out of memory");
 		goto fail_rows;
 	}
-	ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, st->level);
-	ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_checksumFlag, 1);
-	w->ccap = ZSTD_compressBound(FRAME_MAX);
-	w->cbuf = ofl_xmalloc(w->ccap);
 	ofl_hash_init(&w->hash);
 	free(dirpath);
 	return w;
@@ -946,62 +1010,92 @@ ofl_writer_bytes(struct ofl_writer *w)
 	return w->bytes;
 }
 
-/* Feed complete lines to the line statistics. */
+/* Feed complete lines to the line statistics; keep a partial one. */
 static void
 writer_lines(struct ofl_writer *w, const unsigned char *p, size_t n)
 {
 	const unsigned char	*nl, *end = p + n;
 	size_t			 take;
+	uint64_t		 k;
 
-	while (p < end) {
-		nl = memchr(p, '\n', (size_t)(end - p));
-		if (nl == NULL) {
-			take = (size_t)(end - p);
-			if (w->linelen + take > LINE_SCAN_MAX)
-				take = LINE_SCAN_MAX - w->linelen;
-			memcpy(w->line + w->linelen, p, take);
-			w->linelen += take;
+	if (w->linelen > 0) {
+		/* The rest of a line begun before. */
+		nl = memchr(p, '\n', n);
+		take = (size_t)((nl != NULL ? nl : end) - p);
+		if (w->linelen + take > LINE_SCAN_MAX)
+			take = LINE_SCAN_MAX - w->linelen;
+		memcpy(w->line + w->linelen, p, take);
+		w->linelen += take;
+		if (nl == NULL)
 			return;
-		}
-		w->nl_pending++;
-		if (w->linelen == 0)
-			ofl_linestat_line(&w->ls, (const char *)p,
-			    (size_t)(nl - p), w->lineno);
-		else {
-			take = (size_t)(nl - p);
-			if (w->linelen + take > LINE_SCAN_MAX)
-				take = LINE_SCAN_MAX - w->linelen;
-			memcpy(w->line + w->linelen, p, take);
-			w->linelen += take;
-			ofl_linestat_line(&w->ls, w->line, w->linelen,
-			    w->lineno);
-			w->linelen = 0;
-		}
+		ofl_linestat_line(&w->ls, w->line, w->linelen, w->lineno);
+		w->linelen = 0;
 		w->lineno++;
+		w->nl_pending++;
 		p = nl + 1;
+	}
+	if (p < end && (nl = memrchr(p, '\n', (size_t)(end - p))) != NULL) {
+		k = ofl_linestat_lines(&w->ls, (const char *)p,
+		    (size_t)(nl + 1 - p), w->lineno, LINE_SCAN_MAX);
+		w->lineno += k;
+		w->nl_pending += k;
+		p = nl + 1;
+	}
+	if (p < end) {
+		take = (size_t)(end - p);
+		w->linelen = take > LINE_SCAN_MAX ? LINE_SCAN_MAX : take;
+		memcpy(w->line, p, w->linelen);
 	}
 }
 
-/* Compress one frame, append it to the blob file, then record it. */
 static int
-frame_commit(struct ofl_writer *w, const unsigned char *buf, size_t len,
-    uint64_t nl)
+cz_init(struct cz *z, int level)
 {
-	const char	*p;
-	size_t		 clen, left;
-	off_t		 off;
-	ssize_t		 n;
-
-	/* Frames carry a checksum: damaged content is found, not read. */
-	clen = ZSTD_compress2(w->cctx, w->cbuf, w->ccap, buf, len);
-	if (ZSTD_isError(clen)) {
-		snprintf(w->ferr, sizeof w->ferr, "compress: %s",
-		    ZSTD_getErrorName(clen));
+	if ((z->cctx = ZSTD_createCCtx()) == NULL)
 		return -1;
+	ZSTD_CCtx_setParameter(z->cctx, ZSTD_c_compressionLevel, level);
+	/* Frames carry a checksum: damaged content is found, not read. */
+	ZSTD_CCtx_setParameter(z->cctx, ZSTD_c_checksumFlag, 1);
+	z->ccap = ZSTD_compressBound(FRAME_MAX);
+	z->cbuf = ofl_xmalloc(z->ccap);
+	return 0;
+}
+
+static void
+cz_free(struct cz *z)
+{
+	ZSTD_freeCCtx(z->cctx);
+	free(z->cbuf);
+	z->cctx = NULL;
+	z->cbuf = NULL;
+}
+
+/* Compress one frame into out; its length, or 0 with err set. */
+static size_t
+cz_frame(ZSTD_CCtx *cctx, unsigned char *out, const unsigned char *buf,
+    size_t len, char *err, size_t errlen)
+{
+	size_t	clen;
+
+	clen = ZSTD_compress2(cctx, out, ZSTD_compressBound(FRAME_MAX), buf,
+	    len);
+	if (ZSTD_isError(clen)) {
+		snprintf(err, errlen, "compress: %s", ZSTD_getErrorName(clen));
+		return 0;
 	}
-	p = w->cbuf;
-	left = clen;
-	off = (off_t)w->comp_off;
+	return clen;
+}
+
+/* Append a compressed frame to the blob file, then record it. */
+static int
+frame_append(struct ofl_writer *w, const unsigned char *cbuf, size_t clen,
+    size_t len, uint64_t nl)
+{
+	const unsigned char	*p = cbuf;
+	size_t			 left = clen;
+	off_t			 off = (off_t)w->comp_off;
+	ssize_t			 n;
+
 	while (left > 0) {
 		n = pwrite(w->fd, p, left, off);
 		if (n == -1 && errno == EINTR)
@@ -1040,46 +1134,91 @@ frame_commit(struct ofl_writer *w, const unsigned char *buf, size_t len,
 	return 0;
 }
 
-static void *
-writer_thread(void *arg)
+/*
+ * Commit the finished jobs from the oldest on, in order.  Called with
+ * the lock held, by one worker at a time.
+ */
+static void
+writer_commit(struct ofl_writer *w)
 {
-	struct ofl_writer	*w = arg;
-	struct job		 job;
-	int			 failed = 0;
+	struct job	*j;
+	int		 failed;
+
+	w->committing = 1;
+	while (w->seq_commit < w->seq_take &&
+	    (j = &w->q[w->seq_commit % w->nq])->done) {
+		if (!w->tfailed && j->clen == 0) {
+			snprintf(w->ferr, sizeof w->ferr, "%s", j->err);
+			w->tfailed = 1;
+		} else if (!w->tfailed) {
+			pthread_mutex_unlock(&w->mu);
+			failed = frame_append(w, j->cbuf, j->clen, j->len,
+			    j->nl) == -1;
+			pthread_mutex_lock(&w->mu);
+			if (failed)
+				w->tfailed = 1;
+		}
+		j->done = 0;
+		w->freebuf[w->nfree++] = j->buf;
+		w->seq_commit++;
+		pthread_cond_broadcast(&w->cv_free);
+	}
+	w->committing = 0;
+}
+
+static void *
+writer_work(void *arg)
+{
+	struct worker		*k = arg;
+	struct ofl_writer	*w = k->w;
+	struct job		*j;
+	size_t			 clen;
+	int			 level;
 
 	pthread_mutex_lock(&w->mu);
 	for (;;) {
-		while (w->qlen == 0 && !w->stop)
+		while (w->seq_take == w->seq_next && !w->stop)
 			pthread_cond_wait(&w->cv_job, &w->mu);
-		if (w->qlen == 0)
+		if (w->seq_take == w->seq_next)
 			break;
-		job = w->q[w->qhead];
-		pthread_mutex_unlock(&w->mu);
-		if (!failed && frame_commit(w, job.buf, job.len, job.nl) == -1)
-			failed = 1;
-		pthread_mutex_lock(&w->mu);
-		if (failed)
-			w->tfailed = 1;
-		w->qhead = (w->qhead + 1) % NBUF;
-		w->qlen--;
-		w->freebuf[w->nfree++] = job.buf;
-		pthread_cond_signal(&w->cv_free);
+		j = &w->q[w->seq_take++ % w->nq];
+		level = w->seq_take < w->seq_next ? w->st->fast :
+		    w->st->level;
+		if (level != k->level) {
+			ZSTD_CCtx_setParameter(k->cctx,
+			    ZSTD_c_compressionLevel, level);
+			k->level = level;
+		}
+		clen = 0;
+		if (!w->tfailed) {
+			pthread_mutex_unlock(&w->mu);
+			clen = cz_frame(k->cctx, j->cbuf, j->buf, j->len,
+			    j->err, sizeof j->err);
+			pthread_mutex_lock(&w->mu);
+		}
+		j->clen = clen;
+		j->done = 1;
+		if (!w->committing)
+			writer_commit(w);
 	}
 	pthread_mutex_unlock(&w->mu);
 	return NULL;
 }
 
 /*
- * Go threaded: the thread gets its own connection, so that it never
- * shares one with the caller's transactions.  On any failure, stay
+ * Go threaded: the workers get a connection of their own, so that they
+ * never share one with the caller's transactions.  On any failure, stay
  * synchronous.
  */
 static void
 writer_thread_start(struct ofl_writer *w)
 {
 	sqlite3_stmt	*ins = NULL;
+	long		 ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	size_t		 i;
+	int		 want;
 
+	want = ncpu < 1 ? 1 : ncpu > NWORK_MAX ? NWORK_MAX : (int)ncpu;
 	if (sqlite3_open_v2(w->st->dbpath, &w->tdb, SQLITE_OPEN_READWRITE |
 	    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
 		goto fail;
@@ -1091,30 +1230,49 @@ writer_thread_start(struct ofl_writer *w)
 	    " raw_len, line_off, nl, comp_off, comp_len) VALUES (?1, ?2, ?3,"
 	    " ?4, ?5, ?6, ?7)", -1, &ins, NULL) != SQLITE_OK)
 		goto fail;
+	for (i = 0; i < (size_t)want; i++) {
+		if ((w->work[i].cctx = ZSTD_createCCtx()) == NULL)
+			break;
+		ZSTD_CCtx_setParameter(w->work[i].cctx,
+		    ZSTD_c_compressionLevel, w->st->level);
+		w->work[i].level = w->st->level;
+		ZSTD_CCtx_setParameter(w->work[i].cctx, ZSTD_c_checksumFlag, 1);
+		w->work[i].w = w;
+	}
+	if (i == 0)
+		goto fail;
+	want = (int)i;
+	/* Two frames per worker, and the one being filled. */
+	w->nq = 2 * (size_t)want + 1;
+	for (i = 0; i < w->nq; i++) {
+		w->q[i].cbuf = ofl_xmalloc(ZSTD_compressBound(FRAME_MAX));
+		if (i > 0)
+			w->freebuf[w->nfree++] = ofl_xmalloc(FRAME_MAX);
+	}
 	pthread_mutex_init(&w->mu, NULL);
 	pthread_cond_init(&w->cv_job, NULL);
 	pthread_cond_init(&w->cv_free, NULL);
-	for (i = 0; i < NBUF - 1; i++)
-		w->freebuf[w->nfree++] = ofl_xmalloc(FRAME_MAX);
-	sqlite3_finalize(w->ins_frame);
-	w->ins_frame = ins;
-	if (pthread_create(&w->thread, NULL, writer_thread, w) != 0) {
-		w->ins_frame = NULL;
-		sqlite3_finalize(ins);
-		ins = NULL;
-		while (w->nfree > 0)
-			free(w->freebuf[--w->nfree]);
-		pthread_mutex_destroy(&w->mu);
-		pthread_cond_destroy(&w->cv_job);
-		pthread_cond_destroy(&w->cv_free);
-		/* Back to a statement on the caller's connection. */
-		(void)db_prepare(w->st, "INSERT INTO frame (blob, raw_off,"
-		    " raw_len, line_off, nl, comp_off, comp_len) VALUES (?1,"
-		    " ?2, ?3, ?4, ?5, ?6, ?7)", &w->ins_frame);
-		goto fail;
+	w->seq_next = w->seq_take = w->seq_commit = 0;
+	for (; w->nwork < want; w->nwork++)
+		if (pthread_create(&w->work[w->nwork].thread, NULL,
+		    writer_work, &w->work[w->nwork]) != 0)
+			break;
+	for (i = (size_t)w->nwork; i < (size_t)want; i++)
+		ZSTD_freeCCtx(w->work[i].cctx);
+	if (w->nwork > 0) {
+		/* From now on frames are recorded on tdb. */
+		sqlite3_finalize(w->ins_frame);
+		w->ins_frame = ins;
+		return;
 	}
-	w->threaded = 1;
-	return;
+	pthread_mutex_destroy(&w->mu);
+	pthread_cond_destroy(&w->cv_job);
+	pthread_cond_destroy(&w->cv_free);
+	for (i = 0; i < w->nq; i++)
+		free(w->q[i].cbuf);
+	while (w->nfree > 0)
+		free(w->freebuf[--w->nfree]);
+	w->nq = 0;
 fail:
 	sqlite3_finalize(ins);
 	if (w->tdb != NULL)
@@ -1122,25 +1280,32 @@ fail:
 	w->tdb = NULL;
 }
 
-/* Wait for the thread to commit every frame; -1 if one failed. */
+/* Wait for the workers to commit every frame; -1 if one failed. */
 static int
 writer_thread_stop(struct ofl_writer *w)
 {
+	size_t	i;
 	int	failed;
 
-	if (!w->threaded)
+	if (w->nwork == 0)
 		return 0;
 	pthread_mutex_lock(&w->mu);
 	w->stop = 1;
-	pthread_cond_signal(&w->cv_job);
+	pthread_cond_broadcast(&w->cv_job);
 	pthread_mutex_unlock(&w->mu);
-	pthread_join(w->thread, NULL);
-	w->threaded = 0;
+	for (i = 0; i < (size_t)w->nwork; i++) {
+		pthread_join(w->work[i].thread, NULL);
+		ZSTD_freeCCtx(w->work[i].cctx);
+	}
+	w->nwork = 0;
 	failed = w->tfailed;
 	sqlite3_finalize(w->ins_frame);
 	w->ins_frame = NULL;
 	sqlite3_close(w->tdb);
 	w->tdb = NULL;
+	for (i = 0; i < w->nq; i++)
+		free(w->q[i].cbuf);
+	w->nq = 0;
 	while (w->nfree > 0)
 		free(w->freebuf[--w->nfree]);
 	pthread_mutex_destroy(&w->mu);
@@ -1156,27 +1321,34 @@ writer_thread_stop(struct ofl_writer *w)
 static int
 writer_frame(struct ofl_writer *w)
 {
+	size_t	clen;
+
 	if (w->len == 0)
 		return 0;
-	if (!w->threaded && w->len == FRAME_MAX)
+	if (w->nwork == 0 && w->len == FRAME_MAX)
 		writer_thread_start(w);
-	if (w->threaded) {
+	if (w->nwork > 0) {
+		struct job	*j;
+
 		pthread_mutex_lock(&w->mu);
 		if (w->tfailed) {
 			pthread_mutex_unlock(&w->mu);
 			ofl_seterr(OFL_EXIT_FAIL, "%s", w->ferr);
 			return -1;
 		}
-		w->q[(w->qhead + w->qlen) % NBUF].buf = w->buf;
-		w->q[(w->qhead + w->qlen) % NBUF].len = w->len;
-		w->q[(w->qhead + w->qlen) % NBUF].nl = w->nl_pending;
-		w->qlen++;
+		j = &w->q[w->seq_next++ % w->nq];
+		j->buf = w->buf;
+		j->len = w->len;
+		j->nl = w->nl_pending;
+		j->done = 0;
 		pthread_cond_signal(&w->cv_job);
 		while (w->nfree == 0)
 			pthread_cond_wait(&w->cv_free, &w->mu);
 		w->buf = w->freebuf[--w->nfree];
 		pthread_mutex_unlock(&w->mu);
-	} else if (frame_commit(w, w->buf, w->len, w->nl_pending) == -1) {
+	} else if ((clen = cz_frame(w->cz.cctx, w->cz.cbuf, w->buf, w->len,
+	    w->ferr, sizeof w->ferr)) == 0 || frame_append(w, w->cz.cbuf, clen,
+	    w->len, w->nl_pending) == -1) {
 		ofl_seterr(OFL_EXIT_FAIL, "%s", w->ferr);
 		return -1;
 	}
@@ -1231,10 +1403,10 @@ ofl_writer_flush(struct ofl_writer *w)
 		w->failed = 1;
 		return -1;
 	}
-	if (w->threaded) {
-		/* Committed means committed: wait for the thread. */
+	if (w->nwork > 0) {
+		/* Committed means committed: wait for the workers. */
 		pthread_mutex_lock(&w->mu);
-		while (w->qlen > 0)
+		while (w->seq_commit < w->seq_next)
 			pthread_cond_wait(&w->cv_free, &w->mu);
 		if (w->tfailed) {
 			pthread_mutex_unlock(&w->mu);
@@ -1247,9 +1419,98 @@ ofl_writer_flush(struct ofl_writer *w)
 	return 0;
 }
 
+/* Read exactly n bytes, short only at the end; -1 on error. */
+static ssize_t
+reader_full(struct ofl_reader *r, unsigned char *buf, size_t n)
+{
+	size_t	got = 0;
+	ssize_t	k;
+
+	while (got < n) {
+		if ((k = ofl_reader_read(r, buf + got, n - got)) == -1)
+			return -1;
+		if (k == 0)
+			break;
+		got += (size_t)k;
+	}
+	return (ssize_t)got;
+}
+
+/* 1 if artifacts a and b hold the same bytes. */
+static int
+same_content(struct ofl_store *st, const char *a, const char *b)
+{
+	struct ofl_reader	*ra, *rb = NULL;
+	unsigned char		*ba, *bb;
+	ssize_t			 ka, kb;
+	int			 same = 0;
+
+	if ((ra = ofl_reader_open(st, a)) == NULL ||
+	    (rb = ofl_reader_open(st, b)) == NULL ||
+	    ofl_reader_bytes(ra) != ofl_reader_bytes(rb)) {
+		ofl_reader_close(ra);
+		ofl_reader_close(rb);
+		return 0;
+	}
+	ba = ofl_xmalloc(2 * 65536);
+	bb = ba + 65536;
+	for (;;) {
+		ka = reader_full(ra, ba, 65536);
+		kb = reader_full(rb, bb, 65536);
+		if (ka == -1 || ka != kb || memcmp(ba, bb, (size_t)ka) != 0)
+			break;
+		if (ka == 0) {
+			same = 1;
+			break;
+		}
+	}
+	free(ba);
+	ofl_reader_close(ra);
+	ofl_reader_close(rb);
+	return same;
+}
+
+/*
+ * A blob other than blob with this hash and the same bytes as artifact
+ * id: its id and file (to free), or -1.  The hash finds it; the bytes
+ * decide, so a crafted collision never shares content.  *seen is the
+ * blob compared, or -1.
+ */
+static int64_t
+find_twin(struct ofl_store *st, const char *id, int64_t blob,
+    const char *hash, char **file, int64_t *seen)
+{
+	sqlite3_stmt	*stmt;
+	char		*aid = NULL;
+	int64_t		 twin = -1;
+
+	*file = NULL;
+	*seen = -1;
+	if (db_prepare(st, "SELECT b.id, b.file, a.id FROM blob b JOIN"
+	    " artifact a ON a.blob = b.id WHERE b.hash = ?1 AND b.id != ?2"
+	    " LIMIT 1", &stmt) == -1)
+		return -1;
+	sqlite3_bind_text(stmt, 1, hash, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(stmt, 2, blob);
+	if (sqlite3_step(stmt) == SQLITE_ROW) {
+		twin = sqlite3_column_int64(stmt, 0);
+		*file = col_strdup(stmt, 1);
+		aid = col_strdup(stmt, 2);
+	}
+	sqlite3_finalize(stmt);
+	*seen = twin;
+	if (twin != -1 && !same_content(st, id, aid)) {
+		twin = -1;
+		free(*file);
+		*file = NULL;
+	}
+	free(aid);
+	return twin;
+}
+
 /*
  * Make an artifact complete: point it at an existing blob with the same
- * hash (and drop its own) or give its blob the hash.  One transaction.
+ * content (and drop its own) or give its blob the hash.  One transaction.
  */
 static int
 finalize(struct ofl_store *st, const char *id, int64_t blob,
@@ -1257,12 +1518,17 @@ finalize(struct ofl_store *st, const char *id, int64_t blob,
     const struct ofl_meta *fin, int salvage)
 {
 	sqlite3_stmt	*stmt = NULL;
-	char		*file = NULL, *path;
-	int64_t		 other = -1;
-	int		 rc;
+	char		*file = NULL, *path, *twin_file;
+	int64_t		 other, twin, seen;
+	int		 rc, hashed = 1, tries = 0;
 
-	if (db_exec(st, "BEGIN IMMEDIATE") == -1)
+again:
+	other = -1;
+	twin = find_twin(st, id, blob, hash, &twin_file, &seen);
+	if (db_exec(st, "BEGIN IMMEDIATE") == -1) {
+		free(twin_file);
 		return -1;
+	}
 	if (salvage) {
 		/* Its writer may have finished since we looked. */
 		if (db_prepare(st, "SELECT state FROM artifact WHERE id = ?1",
@@ -1273,19 +1539,43 @@ finalize(struct ofl_store *st, const char *id, int64_t blob,
 		if (rc != SQLITE_ROW || sqlite3_column_int(stmt, 0) != 0) {
 			sqlite3_finalize(stmt);
 			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+			free(twin_file);
 			return 0;
 		}
 		sqlite3_finalize(stmt);
 		stmt = NULL;
 	}
-	if (db_prepare(st, "SELECT id FROM blob WHERE hash = ?1 AND id != ?2",
-	    &stmt) == -1)
+	if (db_prepare(st, "SELECT id, file FROM blob WHERE hash = ?1 AND"
+	    " id != ?2", &stmt) == -1)
 		goto rollback;
 	sqlite3_bind_text(stmt, 1, hash, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(stmt, 2, blob);
-	if ((rc = sqlite3_step(stmt)) == SQLITE_ROW)
+	if ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
 		other = sqlite3_column_int64(stmt, 0);
-	else if (rc != SQLITE_DONE) {
+		if (other == twin && twin_file != NULL &&
+		    sqlite3_column_text(stmt, 1) != NULL &&
+		    strcmp((const char *)sqlite3_column_text(stmt, 1),
+		    twin_file) == 0)
+			;	/* the blob compared: share it */
+		else if (other != seen && ++tries < 4) {
+			/*
+			 * Stored since we looked (the same output twice
+			 * at once): compare again.
+			 */
+			sqlite3_finalize(stmt);
+			stmt = NULL;
+			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+			free(twin_file);
+			goto again;
+		} else {
+			/*
+			 * Other bytes with our hash (a collision): keep
+			 * ours, without the hash, which is taken.
+			 */
+			other = -1;
+			hashed = 0;
+		}
+	} else if (rc != SQLITE_DONE) {
 		db_fail(st, "finish");
 		goto rollback;
 	}
@@ -1329,7 +1619,8 @@ finalize(struct ofl_store *st, const char *id, int64_t blob,
 		    " lines = ?3, stored = (SELECT coalesce(sum(comp_len), 0)"
 		    " FROM frame WHERE blob = ?4) WHERE id = ?4", &stmt) == -1)
 			goto rollback;
-		sqlite3_bind_text(stmt, 1, hash, -1, SQLITE_STATIC);
+		if (hashed)
+			sqlite3_bind_text(stmt, 1, hash, -1, SQLITE_STATIC);
 		sqlite3_bind_int64(stmt, 2, (int64_t)bytes);
 		sqlite3_bind_int64(stmt, 3, (int64_t)lines);
 		sqlite3_bind_int64(stmt, 4, blob);
@@ -1378,11 +1669,13 @@ finalize(struct ofl_store *st, const char *id, int64_t blob,
 		free(path);
 		free(file);
 	}
+	free(twin_file);
 	return 0;
 rollback:
 	sqlite3_finalize(stmt);
 	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 	free(file);
+	free(twin_file);
 	return -1;
 }
 
@@ -1391,7 +1684,7 @@ ofl_writer_finish(struct ofl_writer *w, const struct ofl_meta *fin,
     struct ofl_meta *out)
 {
 	struct ofl_meta	 m;
-	char		 hash[65];
+	char		 hash[OFL_HASH_HEX];
 	uint64_t	 lines;
 	int		 rv = 0, failed = w->failed;
 
@@ -1456,8 +1749,7 @@ out:
 		rv = -1;
 	if (w->fd != -1)
 		close(w->fd);
-	ZSTD_freeCCtx(w->cctx);
-	free(w->cbuf);
+	cz_free(&w->cz);
 	free(w->buf);
 	free(w->head);
 	free(w->line);
@@ -1500,7 +1792,7 @@ recover_writers(struct ofl_store *st)
 		struct ofl_reader	*r;
 		struct ofl_hash		 h;
 		struct ofl_meta		 m;
-		char			*path, hash[65], buf[65536];
+		char			*path, hash[OFL_HASH_HEX], buf[65536];
 		ssize_t			 got;
 		uint64_t		 lines;
 		int			 last = -1;

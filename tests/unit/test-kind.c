@@ -38,6 +38,7 @@ static void		 check_corpus_kinds(const char *);
 static void		 check_render(void);
 static void		 check_linestat(void);
 static void		 check_linestat_corpus(const char *);
+static void		 check_linestat_runs(const char *);
 static void		 check_refline(void);
 static void		 check_notices(void);
 static void		 check_notice_corpus(const char *);
@@ -794,6 +795,91 @@ check_linestat_corpus(const char *dir)
 	free(buf);
 }
 
+/* Statistics of a run of lines, one line at a time. */
+static uint64_t
+runs_by_line(struct ofl_linestat *ls, const char *p, size_t n, size_t cap)
+{
+	const char	*nl, *end = p + n;
+	uint64_t	 k = 0;
+
+	memset(ls, 0, sizeof *ls);
+	for (; p < end; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		k++;
+		ofl_linestat_line(ls, p, (size_t)(nl - p) > cap ? cap :
+		    (size_t)(nl - p), k);
+	}
+	return k;
+}
+
+static int
+runs_agree(const char *p, size_t n, size_t cap)
+{
+	struct ofl_linestat	a, b;
+	uint64_t		ka, kb;
+
+	ka = runs_by_line(&a, p, n, cap);
+	memset(&b, 0, sizeof b);
+	kb = ofl_linestat_lines(&b, p, n, 1, cap);
+	return ka == kb && a.errors == b.errors && a.warnings == b.warnings &&
+	    a.first_error == b.first_error;
+}
+
+/*
+ * ofl_linestat_lines skips lines without a candidate block: it must
+ * count exactly what ofl_linestat_line counts, line by line.
+ */
+static void
+check_linestat_runs(const char *dir)
+{
+	static const char *kw[] = { "error", "ERROR:", "Exception:",
+	    "failed", "FATAL", "warning", "WARN", "panic:", "Traceback",
+	    "ValueError: x", "Segmentation fault", "0 errors", "errors=0" };
+	struct ofl_buf	 b;
+	unsigned char	*buf;
+	const char	*nl;
+	char		*path;
+	size_t		 i, len, k, bad = 0, runs = 0;
+
+	for (i = 0; i < nfiles; i++) {
+		path = pathcat(dir, files[i]);
+		buf = slurp(path, &len);
+		free(path);
+		if (buf == NULL)
+			continue;
+		/* Whole lines only: up to the last newline. */
+		nl = len > 0 ? memrchr(buf, '\n', len) : NULL;
+		if (nl != NULL) {
+			len = (size_t)(nl - (const char *)buf) + 1;
+			runs++;
+			if (!runs_agree((char *)buf, len, 4096) ||
+			    !runs_agree((char *)buf, len, 40))
+				bad++;
+		}
+		free(buf);
+	}
+	ok(runs > 0 && bad == 0, "linestat runs agree line by line on %zu "
+	    "corpus files (%zu differ)", runs, bad);
+
+	/* Keywords at every offset, in lines of every short length. */
+	ofl_buf_init(&b);
+	for (i = 0; i < sizeof kw / sizeof kw[0]; i++) {
+		for (k = 0; k < 60; k++) {
+			ofl_buf_reset(&b);
+			ofl_buf_addf(&b, "%.*s%s\n\n%.*sx %s y\n", (int)(k % 23),
+			    "abc def ghi jkl mno pqr", kw[i], (int)k,
+			    "...............................................\
+.............", kw[k % (sizeof kw / sizeof kw[0])]);
+			if (!runs_agree(b.data, b.len, 4096) ||
+			    !runs_agree(b.data + 1, b.len - 1, 4096) ||
+			    !runs_agree(b.data, b.len, 8))
+				bad++;
+		}
+	}
+	ok(bad == 0, "linestat runs agree at every offset (%zu differ)", bad);
+	ofl_buf_free(&b);
+}
+
 static void
 check_refline(void)
 {
@@ -1286,6 +1372,7 @@ main(void)
 		qsort(files, nfiles, sizeof *files, cmpstr);
 		check_corpus_kinds(dir);
 		check_linestat_corpus(dir);
+		check_linestat_runs(dir);
 	} else
 		printf("ok %d # SKIP no corpus\n", ++tap_n);
 

@@ -20,6 +20,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sqlite3.h>
+
 #include "ofl.h"
 #include "tap.h"
 #include "banned.h"
@@ -52,7 +54,7 @@ static void	 rm_tree(const char *);
 static char	*subdir(const char *);
 static void	 content_add(struct content *, const void *, size_t);
 static void	 content_line(struct content *, size_t, int);
-static void	 hash_hex(const void *, size_t, char [65]);
+static void	 hash_hex(const void *, size_t, char [OFL_HASH_HEX]);
 static int	 write_all(struct ofl_writer *, const unsigned char *,
 		    size_t);
 static struct ofl_writer *begin(struct ofl_store *, const char *);
@@ -123,7 +125,7 @@ content_line(struct content *c, size_t len, int nl)
 }
 
 static void
-hash_hex(const void *p, size_t n, char out[65])
+hash_hex(const void *p, size_t n, char out[OFL_HASH_HEX])
 {
 	struct ofl_hash	h;
 
@@ -275,44 +277,77 @@ test_hash(void)
 		int		 pattern;	/* 0: 'a', 1: i*7 + i/256 */
 		const char	*hex;
 	} known[] = {
-		/* Digests from b2sum -l 256. */
-		{ "empty", 0, 0, "0e5751c026e543b2e8ab2eb06099daa1"
+		/* Digests from xxh128sum: every path of XXH3-128. */
+		{ "empty", 0, 0, "99aa06d3014798d86001c324468d497f" },
+		{ "16 x a", 16, 0, "ff9f5054066830d0245750ddc4828d15" },
+		{ "17 x a", 17, 0, "c77749c0e343aac52d27c0235c9dd6e1" },
+		{ "128 x a", 128, 0, "134e2a91815f3105ef354c1b9e35d99d" },
+		{ "129 x a", 129, 0, "a7758bdd09a0b20fd53a57a017f40a2f" },
+		{ "240 x a", 240, 0, "0163721cdafde206ea57d24533760a39" },
+		{ "241 x a", 241, 0, "3e7bebe4a2c07b0bf6cfef5c5aca1930" },
+		{ "1025 x a", 1025, 0, "c91deb339ee4dc16d46a63acfb8da1ea" },
+		{ "100000 pattern bytes", 100000, 1,
+		    "4e53faeda1b5812bb25cea78018497ff" },
+		{ "3000000 pattern bytes", 3000000, 1,
+		    "59759458ea6b4e69ed965a1b2513b83e" }
+	};
+	/* Stores made before keep BLAKE2b-256 (b2sum -l 256). */
+	static const struct {
+		const char	*name;
+		size_t		 len;
+		const char	*hex;
+	} old[] = {
+		{ "empty", 0, "0e5751c026e543b2e8ab2eb06099daa1"
 		    "d1e5df47778f7787faab45cdf12fe3a8" },
-		{ "128 x a (one full block)", 128, 0,
+		{ "128 x a (one full block)", 128,
 		    "ae2aa48507885c4c950fb809b2076f95"
 		    "9cde9f8ea6da260d9a3587df33dac450" },
-		{ "129 x a", 129, 0, "2f64744a6de0d2c0b56e64cf6e29a5aa"
+		{ "129 x a", 129, "2f64744a6de0d2c0b56e64cf6e29a5aa"
 		    "a255010d415d51c75ccc82f73dccd865" },
-		{ "100000 pattern bytes", 100000, 1,
+		{ "100000 pattern bytes", 100000,
 		    "c78a250eae2dcf122d0452fe67cd4851"
 		    "a975146239a4fbd425869f4773a7916b" }
 	};
 	unsigned char	*buf;
 	struct ofl_hash	 h;
-	char		 hex[65];
-	size_t		 i, j, off, step;
+	char		 hex[OFL_HASH_HEX];
+	size_t		 i, j, off, step, len;
 
 	hash_hex("abc", 3, hex);
-	is_str(hex, "bddd813c634239723171ef3fee98579b"
-	    "94964e3bb1cb3e427262c8c068d52319", "blake2b-256 of \"abc\"");
-	buf = ofl_xmalloc(100000);
+	is_str(hex, "06b05ab6733a618578af5f94892f3950", "xxh128 of \"abc\"");
+	buf = ofl_xmalloc(3000000);
 	for (i = 0; i < sizeof known / sizeof known[0]; i++) {
 		for (j = 0; j < known[i].len; j++)
 			buf[j] = known[i].pattern ? (unsigned char)(j * 7 +
 			    j / 256) : 'a';
 		hash_hex(buf, known[i].len, hex);
-		is_str(hex, known[i].hex, "blake2b-256 of %s", known[i].name);
+		is_str(hex, known[i].hex, "xxh128 of %s", known[i].name);
 	}
+	for (i = 0; i < sizeof old / sizeof old[0]; i++) {
+		for (j = 0; j < old[i].len; j++)
+			buf[j] = old[i].len == 100000 ? (unsigned char)(j * 7 +
+			    j / 256) : 'a';
+		ofl_hash_init_like(&h, old[i].hex);
+		ofl_hash_update(&h, buf, old[i].len);
+		ofl_hash_final_hex(&h, hex);
+		is_str(hex, old[i].hex, "a 64-digit hash is checked as "
+		    "blake2b-256: %s", old[i].name);
+	}
+	ofl_hash_init_like(&h, known[0].hex);
+	ofl_hash_final_hex(&h, hex);
+	is_str(hex, known[0].hex, "a 32-digit hash is checked as xxh128");
+
 	/* Fed in pieces of every size up to 300, the same digest. */
-	for (j = 0; j < 100000; j++)
+	for (j = 0; j < 3000000; j++)
 		buf[j] = (unsigned char)(j * 7 + j / 256);
 	for (step = 1; step <= 300; step++) {
+		len = step < 100 ? 100000 : 3000000;
 		ofl_hash_init(&h);
-		for (off = 0; off < 100000; off += step)
-			ofl_hash_update(&h, buf + off, off + step > 100000 ?
-			    100000 - off : step);
+		for (off = 0; off < len; off += step)
+			ofl_hash_update(&h, buf + off, off + step > len ?
+			    len - off : step);
 		ofl_hash_final_hex(&h, hex);
-		if (strcmp(hex, known[3].hex) != 0)
+		if (strcmp(hex, known[len == 100000 ? 8 : 9].hex) != 0)
 			break;
 	}
 	ok(step == 301, "incremental hashing in pieces of 1..300 bytes "
@@ -324,8 +359,8 @@ test_hash(void)
 	ofl_hash_update(&h, "", 0);
 	ofl_hash_update(&h, "c", 1);
 	ofl_hash_final_hex(&h, hex);
-	is_str(hex, "bddd813c634239723171ef3fee98579b"
-	    "94964e3bb1cb3e427262c8c068d52319", "empty updates are no-ops");
+	is_str(hex, "06b05ab6733a618578af5f94892f3950",
+	    "empty updates are no-ops");
 	free(buf);
 }
 
@@ -577,7 +612,7 @@ test_roundtrip(void)
 	struct ofl_meta		 init, fin, m;
 	const struct ofl_meta	*rm;
 	unsigned char		*buf;
-	char			 hex[65], id[OFL_ID_MAX + 1], *p;
+	char			 hex[OFL_HASH_HEX], id[OFL_ID_MAX + 1], *p;
 	size_t			 i, flush_at, frame2;
 	uint64_t		 lines, k, off, badline = 0, badoff = 0;
 	uint64_t		 offs[16];
@@ -648,7 +683,7 @@ test_roundtrip(void)
 	ok(ofl_writer_finish(w, &fin, &m) == 0, "finish");
 	hash_hex(c.data, c.len, hex);
 	is_str(m.id, id, "finish reports the ID");
-	is_str(m.hash, hex, "the hash is BLAKE2b-256 of the content");
+	is_str(m.hash, hex, "the hash is XXH3-128 of the content");
 	ok(m.bytes == c.len, "bytes: %llu", (unsigned long long)m.bytes);
 	ok(m.lines == lines, "lines: %llu (want %llu)",
 	    (unsigned long long)m.lines, (unsigned long long)lines);
@@ -819,7 +854,7 @@ test_empty(void)
 	struct ofl_filter	 f;
 	struct ofl_buf		 b;
 	unsigned char		 buf[16];
-	char			 hex[65], *p;
+	char			 hex[OFL_HASH_HEX], *p;
 
 	p = subdir("empty");
 	st = ofl_store_open(p, OFL_RDWR);
@@ -915,6 +950,40 @@ test_dedup(void)
 	ok(bc > 0 && bc != ba && count_files(blobs) == 2,
 	    "and another blob");
 	ok(reads_back(st, c.id, data, n), "which reads back");
+
+	/*
+	 * A collision: blob c made to claim the hash of other content
+	 * (as crafted input might).  That content must get a blob of its
+	 * own, without the taken hash, and both read back as they were.
+	 */
+	{
+		sqlite3_stmt	*stmt;
+		struct ofl_meta	 d;
+		int64_t		 bd;
+
+		data[0] ^= 1;
+		if (sqlite3_prepare_v2(ofl_store_db(st), "UPDATE blob SET"
+		    " hash = ?1 WHERE id = ?2", -1, &stmt, NULL) == SQLITE_OK) {
+			char	hex[OFL_HASH_HEX];
+
+			hash_hex(data, n, hex);
+			sqlite3_bind_text(stmt, 1, hex, -1, SQLITE_TRANSIENT);
+			sqlite3_bind_int64(stmt, 2, bc);
+			(void)sqlite3_step(stmt);
+			sqlite3_finalize(stmt);
+		}
+		memset(&d, 0, sizeof d);
+		ok(store_bytes(st, data, n, "fourth", &d) == 0,
+		    "content whose hash another blob claims is stored");
+		bd = ofl_store_blob(st, d.id);
+		ok(bd > 0 && bd != bc && count_files(blobs) == 3 &&
+		    d.hash[0] == '\0', "in a blob of its own, without the "
+		    "hash (blob %lld, hash \"%s\")", (long long)bd, d.hash);
+		ok(reads_back(st, d.id, data, n), "it reads back");
+		data[0] ^= 1;
+		ok(reads_back(st, c.id, data, n), "and so does the other");
+		ofl_meta_free(&d);
+	}
 	ofl_clearerr();
 	ok(ofl_store_blob(st, "zzzzzzzz") == -1 &&
 	    ofl_errcode() == OFL_EXIT_FAIL, "no blob for an unknown ID");
