@@ -45,11 +45,11 @@ gen_log "$size_mb" >"$work/big.log"
 raw=$(wc -c <"$work/big.log")
 
 echo "== 1. capture a ${size_mb} MiB log: ofl-capture vs tee"
-hyperfine -w 1 -r 3 -N --export-json "$work/cap.json" \
+hyperfine -w 1 -r 5 -N --export-json "$work/cap.json" \
     -p "rm -rf $work/store $work/tee.out" \
-    "sh -c 'ofl-capture -q <$work/big.log >/dev/null'" \
-    "sh -c 'tee $work/tee.out <$work/big.log >/dev/null'" 2>&1 |
-    grep -E 'Time|±|faster' || true
+    -n ofl-capture "sh -c 'ofl-capture -q <$work/big.log >/dev/null'" \
+    -n tee "sh -c 'tee $work/tee.out <$work/big.log >/dev/null'" 2>&1 |
+    grep -E 'Benchmark|Time|±|faster' || true
 rm -rf "$work/store" "$work/tee.out"
 /usr/bin/time -f '%M' -o "$work/rss" ofl-capture -q <"$work/big.log" >"$work/ref"
 stored=$(du -sb "$work/store" | cut -f1)
@@ -59,8 +59,8 @@ echo "raw $raw bytes, store $stored bytes, ratio $(awk -v a="$stored" -v b="$raw
 echo "== 2. per-command cost: ofl-capture -- echo (1 KiB) vs echo"
 kib=$(awk 'BEGIN{for(i=0;i<1023;i++)printf "x"}')
 hyperfine -w 20 -r 300 -N \
-    "ofl-capture -- echo $kib" \
-    "echo $kib" 2>&1 | grep -E 'Time|±|faster' || true
+    -n "ofl-capture -- echo" "ofl-capture -- echo $kib" \
+    -n echo "echo $kib" 2>&1 | grep -E 'Benchmark|Time|±|faster' || true
 
 echo "== 3. a line range near the end of the ${size_mb} MiB artifact"
 id=$(sed -n 's/^ofl:\([0-9a-z]*\).*/\1/p' "$work/ref")
@@ -70,4 +70,4 @@ lines=$(ofl-search -j 2>/dev/null | grep "\"id\":\"$id\"" |
 a=$((lines - 100))
 hyperfine -w 3 -r 30 -N \
     "ofl-extract $id -n $a-$((a + 20))" \
-    "tail -n 101 $work/big.log" 2>&1 | grep -E 'Time|±|faster' || true
+    "tail -n 101 $work/big.log" 2>&1 | grep -E 'Benchmark|Time|±|faster' || true

@@ -1393,6 +1393,75 @@ out:
 		ls->warnings++;
 }
 
+#if defined(__GNUC__) && defined(__x86_64__)
+/*
+ * ls_block, 32 bytes at a time with AVX2: 1 if a keyword may start in
+ * p[0..31].  Self-contained, as helpers built for SSE2 cannot be inlined
+ * here.
+ */
+typedef unsigned char	ls_v32 __attribute__((__vector_size__(32)));
+typedef signed char	ls_m32 __attribute__((__vector_size__(32)));
+
+__attribute__((__target__("avx2"))) static int
+ls_block32(const unsigned char *p)
+{
+	ls_v32	v, vp, vn, l, ln, lp;
+	ls_m32	c, w, m;
+	uint64_t q[4];
+
+	memcpy(&v, p, sizeof v);
+	memcpy(&vp, p - 1, sizeof vp);
+	memcpy(&vn, p + 1, sizeof vn);
+	l = v | 0x20;
+	ln = vn | 0x20;
+	lp = vp | 0x20;
+	c = ((ls_m32)(l == 'e') & ((ls_m32)(ln == 'r') | (ls_m32)(ln == 'x'))) |
+	    (((ls_m32)(l == 'f') | (ls_m32)(l == 'w')) & (ls_m32)(ln == 'a')) |
+	    ((ls_m32)(v == 'p') & (ls_m32)(vn == 'a')) |
+	    ((ls_m32)(v == 'T') & ((ls_m32)(vn == 'r') | (ls_m32)(vn == 'E'))) |
+	    ((ls_m32)(v == 'A') & (ls_m32)(vn == 'd')) |
+	    ((ls_m32)(v == 'S') & (ls_m32)(vn == 'e'));
+	w = (ls_m32)((ls_v32)(lp - 'a') < 26) |
+	    (ls_m32)((ls_v32)(vp - '0') < 10) | (ls_m32)(vp == '_') |
+	    (ls_m32)(vp >= 0x80);
+	m = (c & ~w) |
+	    ((ls_m32)(v == ':') & ((ls_m32)(vp == 'r') | (ls_m32)(vp == 'n')));
+	memcpy(q, &m, sizeof q);
+	return (q[0] | q[1] | q[2] | q[3]) != 0;
+}
+
+__attribute__((__target__("avx2"))) static const char *
+ls_next_avx2(const char *p, const char *end)
+{
+	while (p + 33 <= end && !ls_block32((const unsigned char *)p))
+		p += 32;
+	return p;
+}
+#endif
+
+/*
+ * The first 16-byte block from p (p[-1] readable) where a keyword may
+ * start, or a block start less than 17 bytes from the end.
+ */
+static const char *
+ls_next(const char *p, const char *end)
+{
+#if defined(__GNUC__) && defined(__x86_64__)
+	static int	avx2 = -1;
+
+	if (avx2 == -1)
+		avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
+	if (avx2)
+		p = ls_next_avx2(p, end);
+#endif
+#if defined(__GNUC__)
+	for (; p + 17 <= end; p += 16)
+		if (ls_block((const unsigned char *)p))
+			break;
+#endif
+	return p;
+}
+
 /* One line of a run: its first cap bytes; returns the next line. */
 static const char *
 ls_one(struct ofl_linestat *ls, const char *line, const char *end,
@@ -1425,9 +1494,7 @@ ofl_linestat_lines(struct ofl_linestat *ls, const char *buf, size_t n,
 		 * The next block where a keyword may start; the lines it
 		 * touches get the full look, the lines before it none.
 		 */
-		for (hit = line; hit + 17 <= end; hit += 16)
-			if (ls_block((const unsigned char *)hit))
-				break;
+		hit = ls_next(line, end);
 		if (hit + 17 > end)
 			hit = end - (end - line < 17 ? end - line : 17);
 		while ((nl = memchr(line, '\n', (size_t)(end - line))) !=

@@ -34,6 +34,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -48,12 +49,14 @@
 #define SCHEMA_VERSION	1
 #define BUSY_MS		30000
 /*
- * zstd levels: LEVEL normally; LEVEL_FAST for a frame compressed while
- * others wait behind it, so that a flood of input is not held up by
- * compression (as zstd --adapt does).  OFL_LEVEL fixes one level.
+ * zstd levels: LEVEL normally; LEVEL_FAST for a frame that came in a
+ * flood (less than FLOOD_US after the one before: over 250 MB/s) or
+ * while others wait behind it, so that compression does not hold up a
+ * fast producer (as zstd --adapt does).  OFL_LEVEL fixes one level.
  */
 #define LEVEL		1
 #define LEVEL_FAST	(-2)
+#define FLOOD_US	4000
 #define NWORK_MAX	4		/* compressing threads of a writer */
 #define NBUF		(2 * NWORK_MAX + 1)	/* its frame buffers, at most */
 
@@ -123,6 +126,7 @@ struct ofl_writer {
 		unsigned char	*buf;
 		size_t		 len;
 		uint64_t	 nl;
+		int		 flood;
 		unsigned char	*cbuf;		/* this slot's, for good */
 		size_t		 clen;		/* 0: compression failed */
 		int		 done;
@@ -132,6 +136,7 @@ struct ofl_writer {
 	uint64_t		 seq_next;	/* the next job queued */
 	uint64_t		 seq_take;	/* the next job to take */
 	uint64_t		 seq_commit;	/* the next job to commit */
+	int64_t			 last_us;	/* when the last job was queued */
 	int			 committing;
 	unsigned char		*freebuf[NBUF];
 	size_t			 nfree;
@@ -235,8 +240,8 @@ static int	 writer_frame(struct ofl_writer *);
 static void	 writer_lines(struct ofl_writer *, const unsigned char *,
 		    size_t);
 static int	 finalize(struct ofl_store *, const char *, int64_t,
-		    const char *, uint64_t, uint64_t, const struct ofl_meta *,
-		    int);
+		    const unsigned char *, const char *, uint64_t, uint64_t,
+		    const struct ofl_meta *, int);
 static int	 reader_load(struct ofl_reader *, ssize_t);
 static ssize_t	 frame_at(struct ofl_reader *, uint64_t);
 
@@ -1182,8 +1187,8 @@ writer_work(void *arg)
 		if (w->seq_take == w->seq_next)
 			break;
 		j = &w->q[w->seq_take++ % w->nq];
-		level = w->seq_take < w->seq_next ? w->st->fast :
-		    w->st->level;
+		level = j->flood || w->seq_take < w->seq_next ?
+		    w->st->fast : w->st->level;
 		if (level != k->level) {
 			ZSTD_CCtx_setParameter(k->cctx,
 			    ZSTD_c_compressionLevel, level);
@@ -1318,9 +1323,19 @@ writer_thread_stop(struct ofl_writer *w)
 	return 0;
 }
 
+static int64_t
+mono_us(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
 static int
 writer_frame(struct ofl_writer *w)
 {
+	int64_t	now;
 	size_t	clen;
 
 	if (w->len == 0)
@@ -1341,6 +1356,9 @@ writer_frame(struct ofl_writer *w)
 		j->len = w->len;
 		j->nl = w->nl_pending;
 		j->done = 0;
+		now = mono_us();
+		j->flood = now - w->last_us < FLOOD_US;
+		w->last_us = now;
 		pthread_cond_signal(&w->cv_job);
 		while (w->nfree == 0)
 			pthread_cond_wait(&w->cv_free, &w->mu);
@@ -1436,18 +1454,28 @@ reader_full(struct ofl_reader *r, unsigned char *buf, size_t n)
 	return (ssize_t)got;
 }
 
-/* 1 if artifacts a and b hold the same bytes. */
+/*
+ * 1 if artifacts a and b hold the same bytes.  With mem, a's bytes are
+ * those (its whole content, as small content is kept in memory).
+ */
 static int
-same_content(struct ofl_store *st, const char *a, const char *b)
+same_content(struct ofl_store *st, const char *a, const unsigned char *mem,
+    size_t memlen, const char *b)
 {
-	struct ofl_reader	*ra, *rb = NULL;
+	struct ofl_reader	*ra = NULL, *rb;
 	unsigned char		*ba, *bb;
 	ssize_t			 ka, kb;
+	size_t			 off = 0;
 	int			 same = 0;
 
-	if ((ra = ofl_reader_open(st, a)) == NULL ||
-	    (rb = ofl_reader_open(st, b)) == NULL ||
-	    ofl_reader_bytes(ra) != ofl_reader_bytes(rb)) {
+	if ((rb = ofl_reader_open(st, b)) == NULL)
+		return 0;
+	if (mem == NULL && (ra = ofl_reader_open(st, a)) == NULL) {
+		ofl_reader_close(rb);
+		return 0;
+	}
+	if (ofl_reader_bytes(rb) != (mem != NULL ? memlen :
+	    ofl_reader_bytes(ra))) {
 		ofl_reader_close(ra);
 		ofl_reader_close(rb);
 		return 0;
@@ -1455,7 +1483,13 @@ same_content(struct ofl_store *st, const char *a, const char *b)
 	ba = ofl_xmalloc(2 * 65536);
 	bb = ba + 65536;
 	for (;;) {
-		ka = reader_full(ra, ba, 65536);
+		if (mem != NULL) {
+			ka = (ssize_t)(memlen - off > 65536 ? 65536 :
+			    memlen - off);
+			memcpy(ba, mem + off, (size_t)ka);
+			off += (size_t)ka;
+		} else
+			ka = reader_full(ra, ba, 65536);
 		kb = reader_full(rb, bb, 65536);
 		if (ka == -1 || ka != kb || memcmp(ba, bb, (size_t)ka) != 0)
 			break;
@@ -1477,8 +1511,9 @@ same_content(struct ofl_store *st, const char *a, const char *b)
  * blob compared, or -1.
  */
 static int64_t
-find_twin(struct ofl_store *st, const char *id, int64_t blob,
-    const char *hash, char **file, int64_t *seen)
+find_twin(struct ofl_store *st, const char *id, const unsigned char *mem,
+    size_t memlen, int64_t blob, const char *hash, char **file,
+    int64_t *seen)
 {
 	sqlite3_stmt	*stmt;
 	char		*aid = NULL;
@@ -1499,7 +1534,7 @@ find_twin(struct ofl_store *st, const char *id, int64_t blob,
 	}
 	sqlite3_finalize(stmt);
 	*seen = twin;
-	if (twin != -1 && !same_content(st, id, aid)) {
+	if (twin != -1 && !same_content(st, id, mem, memlen, aid)) {
 		twin = -1;
 		free(*file);
 		*file = NULL;
@@ -1514,8 +1549,8 @@ find_twin(struct ofl_store *st, const char *id, int64_t blob,
  */
 static int
 finalize(struct ofl_store *st, const char *id, int64_t blob,
-    const char *hash, uint64_t bytes, uint64_t lines,
-    const struct ofl_meta *fin, int salvage)
+    const unsigned char *mem, const char *hash, uint64_t bytes,
+    uint64_t lines, const struct ofl_meta *fin, int salvage)
 {
 	sqlite3_stmt	*stmt = NULL;
 	char		*file = NULL, *path, *twin_file;
@@ -1524,7 +1559,8 @@ finalize(struct ofl_store *st, const char *id, int64_t blob,
 
 again:
 	other = -1;
-	twin = find_twin(st, id, blob, hash, &twin_file, &seen);
+	twin = find_twin(st, id, mem, (size_t)bytes, blob, hash, &twin_file,
+	    &seen);
 	if (db_exec(st, "BEGIN IMMEDIATE") == -1) {
 		free(twin_file);
 		return -1;
@@ -1732,8 +1768,9 @@ ofl_writer_finish(struct ofl_writer *w, const struct ofl_meta *fin,
 	m.first_error = w->ls.first_error;
 	sqlite3_finalize(w->ins_frame);
 	w->ins_frame = NULL;
-	if (finalize(w->st, w->id, w->blob, hash, w->bytes, lines, &m,
-	    0) == -1) {
+	/* Small content is all in the head: compare it from there. */
+	if (finalize(w->st, w->id, w->blob, w->bytes == w->headlen ? w->head :
+	    NULL, hash, w->bytes, lines, &m, 0) == -1) {
 		char	err[1024];
 
 		snprintf(err, sizeof err, "%s", ofl_errmsg());
@@ -1843,8 +1880,8 @@ recover_writers(struct ofl_store *st)
 		m.kind = ofl_kind_detect((unsigned char *)buf,
 		    got > 0 ? (size_t)got : 0, (uint64_t)(got > 0 ? got : 0) ==
 		    r->bytes);
-		finalize(st, list[i].id, list[i].blob, hash, r->bytes, lines,
-		    &m, 1);
+		finalize(st, list[i].id, list[i].blob, NULL, hash, r->bytes,
+		    lines, &m, 1);
 		ofl_reader_close(r);
 		if (fd != -1)
 			close(fd);

@@ -55,6 +55,8 @@ static char	*subdir(const char *);
 static void	 content_add(struct content *, const void *, size_t);
 static void	 content_line(struct content *, size_t, int);
 static void	 hash_hex(const void *, size_t, char [OFL_HASH_HEX]);
+static void	 collide(struct ofl_store *, const char *, unsigned char *,
+		    size_t, int64_t, size_t);
 static int	 write_all(struct ofl_writer *, const unsigned char *,
 		    size_t);
 static struct ofl_writer *begin(struct ofl_store *, const char *);
@@ -908,6 +910,37 @@ test_empty(void)
 	ofl_store_close(st);
 }
 
+/* Make blob victim claim the hash of data with one bit changed; store it. */
+static void
+collide(struct ofl_store *st, const char *blobs, unsigned char *data,
+    size_t n, int64_t victim, size_t files)
+{
+	sqlite3_stmt	*stmt;
+	struct ofl_meta	 d;
+	char		 hex[OFL_HASH_HEX];
+	int64_t		 bd;
+
+	data[0] ^= 1;
+	hash_hex(data, n, hex);
+	if (sqlite3_prepare_v2(ofl_store_db(st), "UPDATE blob SET hash = ?1"
+	    " WHERE id = ?2", -1, &stmt, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(stmt, 1, hex, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int64(stmt, 2, victim);
+		(void)sqlite3_step(stmt);
+		sqlite3_finalize(stmt);
+	}
+	memset(&d, 0, sizeof d);
+	ok(store_bytes(st, data, n, "collision", &d) == 0,
+	    "%zu bytes whose hash another blob claims are stored", n);
+	bd = ofl_store_blob(st, d.id);
+	ok(bd > 0 && bd != victim && count_files(blobs) == files &&
+	    d.hash[0] == '\0', "in a blob of their own, without the hash "
+	    "(blob %lld, hash \"%s\")", (long long)bd, d.hash);
+	ok(reads_back(st, d.id, data, n), "they read back");
+	data[0] ^= 1;
+	ofl_meta_free(&d);
+}
+
 static void
 test_dedup(void)
 {
@@ -953,36 +986,25 @@ test_dedup(void)
 
 	/*
 	 * A collision: blob c made to claim the hash of other content
-	 * (as crafted input might).  That content must get a blob of its
-	 * own, without the taken hash, and both read back as they were.
+	 * (as crafted input might), large and small (compared from
+	 * memory).  That content must get a blob of its own, without the
+	 * taken hash, and both read back as they were.
 	 */
+	collide(st, blobs, data, n, bc, 3);
+	collide(st, blobs, data, 1000, bc, 4);
+	ok(reads_back(st, c.id, data, n), "the other blob reads back as it was");
 	{
-		sqlite3_stmt	*stmt;
-		struct ofl_meta	 d;
-		int64_t		 bd;
+		struct ofl_meta	s1, s2;
 
-		data[0] ^= 1;
-		if (sqlite3_prepare_v2(ofl_store_db(st), "UPDATE blob SET"
-		    " hash = ?1 WHERE id = ?2", -1, &stmt, NULL) == SQLITE_OK) {
-			char	hex[OFL_HASH_HEX];
-
-			hash_hex(data, n, hex);
-			sqlite3_bind_text(stmt, 1, hex, -1, SQLITE_TRANSIENT);
-			sqlite3_bind_int64(stmt, 2, bc);
-			(void)sqlite3_step(stmt);
-			sqlite3_finalize(stmt);
-		}
-		memset(&d, 0, sizeof d);
-		ok(store_bytes(st, data, n, "fourth", &d) == 0,
-		    "content whose hash another blob claims is stored");
-		bd = ofl_store_blob(st, d.id);
-		ok(bd > 0 && bd != bc && count_files(blobs) == 3 &&
-		    d.hash[0] == '\0', "in a blob of its own, without the "
-		    "hash (blob %lld, hash \"%s\")", (long long)bd, d.hash);
-		ok(reads_back(st, d.id, data, n), "it reads back");
-		data[0] ^= 1;
-		ok(reads_back(st, c.id, data, n), "and so does the other");
-		ofl_meta_free(&d);
+		memset(&s1, 0, sizeof s1);
+		memset(&s2, 0, sizeof s2);
+		ok(store_bytes(st, data + 7, 1000, "small", &s1) == 0 &&
+		    store_bytes(st, data + 7, 1000, "small again", &s2) == 0 &&
+		    ofl_store_blob(st, s1.id) == ofl_store_blob(st, s2.id) &&
+		    count_files(blobs) == 5, "small content stored twice: "
+		    "one blob (compared from memory)");
+		ofl_meta_free(&s1);
+		ofl_meta_free(&s2);
 	}
 	ofl_clearerr();
 	ok(ofl_store_blob(st, "zzzzzzzz") == -1 &&
