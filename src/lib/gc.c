@@ -27,6 +27,7 @@
 
 #define DEFAULT_TTL	"7d"
 #define DEFAULT_MAXSIZE	"1G"
+#define MERGE_MS	1000	/* of index merging in one run */
 
 static const struct {
 	const char	*key;
@@ -461,9 +462,15 @@ ofl_gc_run(struct ofl_store *st, const struct ofl_gc_opts *o,
 	if (!o->dry_run && rep->removed > 0) {
 		/*
 		 * FTS5 only marks removed rows; merging segments drops them.
-		 * Small merges, each its own transaction, until none is left.
+		 * Small merges, each its own transaction, until none is left
+		 * or MERGE_MS have gone: while chunks keep coming there is
+		 * always more, and writers wait for each merge.  The next
+		 * run goes on.
 		 */
-		for (i = 0; ofl_index_init(st) == 0 && i < 10000; i++) {
+		int64_t	t0 = ofl_mono_ms();
+
+		for (i = 0; ofl_index_init(st) == 0 && i < 10000 &&
+		    ofl_mono_ms() - t0 < MERGE_MS; i++) {
 			int	before = sqlite3_total_changes(db);
 
 			/* A negative count merges at every level. */

@@ -580,7 +580,7 @@ ofl_index_init(struct ofl_store *st)
 		return -1;
 	if (db_exec(db, ix_schema) == -1 ||
 	    db_exec(db, "INSERT INTO ix_fts(ix_fts, rank)"
-	    " VALUES('rank', 'oflrank(4.0, 1.0)')") == -1 ||
+	    " VALUES('rank', '" OFL_INDEX_RANK "')") == -1 ||
 	    db_exec(db, "COMMIT") == -1) {
 		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 		return -1;

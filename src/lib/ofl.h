@@ -401,6 +401,12 @@ struct ofl_index_stats {
 /* Create the index tables if needed and register the tokenizer. */
 int	ofl_index_init(struct ofl_store *);
 /*
+ * The ranking, given with every query as well as set on the table: a
+ * query that relies on the table's setting can read it after another
+ * process made FTS5 reload it (a use after free in SQLite 3.40).
+ */
+#define OFL_INDEX_RANK	"oflrank(4.0, 1.0)"
+/*
  * Index an artifact (a full ID) by its content: a no-op when the same
  * content was indexed before, or waits while another process indexes it.
  * progress (may be NULL) gets bytes done and total now and then.

@@ -690,20 +690,22 @@ fts_query(struct search *s, const char *match, int phase, int64_t lo,
 	sqlite3_stmt	*q;
 	struct hit	*h;
 	int64_t		 rowid;
-	int		 rc, art, rows = 0, got, tries = 0;
+	int		 rc, art, rows = 0, got;
 	const char	*sql;
 
 	if (lo <= hi)
 		sql = "SELECT rowid, -rank FROM ix_fts WHERE ix_fts MATCH ?1"
+		    " AND rank MATCH '" OFL_INDEX_RANK "'"
 		    " AND rowid BETWEEN ?2 AND ?3 ORDER BY rank LIMIT ?4";
 	else if (!s->whole)
 		sql = "SELECT rowid, -rank FROM ix_fts WHERE ix_fts MATCH ?1"
+		    " AND rank MATCH '" OFL_INDEX_RANK "'"
 		    " AND rowid / ?5 IN (SELECT blob FROM temp.ix_scope)"
 		    " ORDER BY rank LIMIT ?4";
 	else
 		sql = "SELECT rowid, -rank FROM ix_fts WHERE ix_fts MATCH ?1"
+		    " AND rank MATCH '" OFL_INDEX_RANK "'"
 		    " ORDER BY rank LIMIT ?4";
-again:
 	if (sqlite3_prepare_v2(s->db, sql, -1, &q, NULL) != SQLITE_OK) {
 		ofl_seterr(OFL_EXIT_FAIL, "search: %s", sqlite3_errmsg(s->db));
 		return -1;
@@ -738,16 +740,6 @@ again:
 				return -1;
 			}
 		}
-	}
-	if (rc == SQLITE_ERROR && !s->o->fts && tries++ < 5) {
-		/*
-		 * A gc merging the index's segments meanwhile can fail a
-		 * read with a generic error: read again (hits already taken
-		 * are not taken twice).
-		 */
-		sqlite3_finalize(q);
-		usleep(20000);
-		goto again;
 	}
 	if (rc != SQLITE_DONE) {
 		if (s->o->fts)
