@@ -1296,41 +1296,39 @@ ls_at(struct lsq *q, const char *line, size_t n, size_t i)
 typedef unsigned char	ls_v16 __attribute__((__vector_size__(16)));
 typedef signed char	ls_m16 __attribute__((__vector_size__(16)));
 
-static inline ls_v16
-ls_load(const unsigned char *p)
-{
-	ls_v16	v;
-
-	memcpy(&v, p, sizeof v);
-	return v;
-}
-
-static inline ls_m16
-ls_isword(ls_v16 x)
-{
-	ls_v16	l = x | 0x20;
-
-	return (ls_m16)((ls_v16)(l - 'a') < 26) |
-	    (ls_m16)((ls_v16)(x - '0') < 10) | (ls_m16)(x == '_') |
-	    (ls_m16)(x >= 0x80);
-}
+/*
+ * The mask of those positions, for vectors of any width: V the byte
+ * vector type, M its mask type; v the bytes, vp and vn the same shifted
+ * by one back and forward.
+ */
+#define LS_LC(x)	((x) | 0x20)
+#define LS_PAIR(M, v, vn)						\
+	(((M)(LS_LC(v) == 'e') &					\
+	    ((M)(LS_LC(vn) == 'r') | (M)(LS_LC(vn) == 'x'))) |		\
+	    (((M)(LS_LC(v) == 'f') | (M)(LS_LC(v) == 'w')) &		\
+	    (M)(LS_LC(vn) == 'a')) |					\
+	    ((M)((v) == 'p') & (M)((vn) == 'a')) |			\
+	    ((M)((v) == 'T') & ((M)((vn) == 'r') | (M)((vn) == 'E'))) |	\
+	    ((M)((v) == 'A') & (M)((vn) == 'd')) |			\
+	    ((M)((v) == 'S') & (M)((vn) == 'e')))
+#define LS_ISWORD(V, M, x)						\
+	((M)((V)(LS_LC(x) - 'a') < 26) | (M)((V)((x) - '0') < 10) |	\
+	    (M)((x) == '_') | (M)((x) >= 0x80))
+#define LS_MASK(V, M, v, vp, vn)					\
+	((LS_PAIR(M, v, vn) & ~LS_ISWORD(V, M, vp)) |			\
+	    ((M)((v) == ':') & ((M)((vp) == 'r') | (M)((vp) == 'n'))))
 
 static inline int
 ls_block(const unsigned char *p)
 {
-	ls_v16	v = ls_load(p), vp = ls_load(p - 1), vn = ls_load(p + 1);
-	ls_v16	l = v | 0x20, ln = vn | 0x20;
-	ls_m16	c, m;
-	uint64_t w[2];
+	ls_v16		v, vp, vn;
+	ls_m16		m;
+	uint64_t	w[2];
 
-	c = ((ls_m16)(l == 'e') & ((ls_m16)(ln == 'r') | (ls_m16)(ln == 'x'))) |
-	    (((ls_m16)(l == 'f') | (ls_m16)(l == 'w')) & (ls_m16)(ln == 'a')) |
-	    ((ls_m16)(v == 'p') & (ls_m16)(vn == 'a')) |
-	    ((ls_m16)(v == 'T') & ((ls_m16)(vn == 'r') | (ls_m16)(vn == 'E'))) |
-	    ((ls_m16)(v == 'A') & (ls_m16)(vn == 'd')) |
-	    ((ls_m16)(v == 'S') & (ls_m16)(vn == 'e'));
-	m = (c & ~ls_isword(vp)) |
-	    ((ls_m16)(v == ':') & ((ls_m16)(vp == 'r') | (ls_m16)(vp == 'n')));
+	memcpy(&v, p, sizeof v);
+	memcpy(&vp, p - 1, sizeof vp);
+	memcpy(&vn, p + 1, sizeof vn);
+	m = LS_MASK(ls_v16, ls_m16, v, vp, vn);
 	memcpy(w, &m, sizeof w);
 	return (w[0] | w[1]) != 0;
 }
@@ -1394,40 +1392,23 @@ out:
 }
 
 #if defined(__GNUC__) && defined(__x86_64__)
-/*
- * ls_block, 32 bytes at a time with AVX2: 1 if a keyword may start in
- * p[0..31].  Self-contained, as helpers built for SSE2 cannot be inlined
- * here.
- */
+/* ls_block, 32 bytes at a time with AVX2. */
 typedef unsigned char	ls_v32 __attribute__((__vector_size__(32)));
 typedef signed char	ls_m32 __attribute__((__vector_size__(32)));
 
 __attribute__((__target__("avx2"))) static int
 ls_block32(const unsigned char *p)
 {
-	ls_v32	v, vp, vn, l, ln, lp;
-	ls_m32	c, w, m;
-	uint64_t q[4];
+	ls_v32		v, vp, vn;
+	ls_m32		m;
+	uint64_t	w[4];
 
 	memcpy(&v, p, sizeof v);
 	memcpy(&vp, p - 1, sizeof vp);
 	memcpy(&vn, p + 1, sizeof vn);
-	l = v | 0x20;
-	ln = vn | 0x20;
-	lp = vp | 0x20;
-	c = ((ls_m32)(l == 'e') & ((ls_m32)(ln == 'r') | (ls_m32)(ln == 'x'))) |
-	    (((ls_m32)(l == 'f') | (ls_m32)(l == 'w')) & (ls_m32)(ln == 'a')) |
-	    ((ls_m32)(v == 'p') & (ls_m32)(vn == 'a')) |
-	    ((ls_m32)(v == 'T') & ((ls_m32)(vn == 'r') | (ls_m32)(vn == 'E'))) |
-	    ((ls_m32)(v == 'A') & (ls_m32)(vn == 'd')) |
-	    ((ls_m32)(v == 'S') & (ls_m32)(vn == 'e'));
-	w = (ls_m32)((ls_v32)(lp - 'a') < 26) |
-	    (ls_m32)((ls_v32)(vp - '0') < 10) | (ls_m32)(vp == '_') |
-	    (ls_m32)(vp >= 0x80);
-	m = (c & ~w) |
-	    ((ls_m32)(v == ':') & ((ls_m32)(vp == 'r') | (ls_m32)(vp == 'n')));
-	memcpy(q, &m, sizeof q);
-	return (q[0] | q[1] | q[2] | q[3]) != 0;
+	m = LS_MASK(ls_v32, ls_m32, v, vp, vn);
+	memcpy(w, &m, sizeof w);
+	return (w[0] | w[1] | w[2] | w[3]) != 0;
 }
 
 __attribute__((__target__("avx2"))) static const char *

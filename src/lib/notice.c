@@ -362,19 +362,9 @@ ofl_meta_json(struct ofl_buf *b, const struct ofl_meta *m)
 static ssize_t
 read_at(struct ctx *c, uint64_t off, unsigned char *buf, size_t n)
 {
-	size_t	got = 0;
-	ssize_t	k;
-
 	if (ofl_reader_seek(c->r, off) == -1)
 		return -1;
-	while (got < n) {
-		if ((k = ofl_reader_read(c->r, buf + got, n - got)) == -1)
-			return -1;
-		if (k == 0)
-			break;
-		got += (size_t)k;
-	}
-	return (ssize_t)got;
+	return ofl_reader_read_full(c->r, buf, n);
 }
 
 /* The offset where a line starts; the end of the content past the last. */

@@ -285,6 +285,8 @@ int		 ofl_reader_seek(struct ofl_reader *, uint64_t);
 int64_t		 ofl_reader_seek_line(struct ofl_reader *, uint64_t);
 /* Read up to n bytes; 0 at the end; -1 on error. */
 ssize_t		 ofl_reader_read(struct ofl_reader *, void *, size_t);
+/* Read n bytes, across frames; short only at the end; -1 on error. */
+ssize_t		 ofl_reader_read_full(struct ofl_reader *, void *, size_t);
 /* Current byte offset. */
 uint64_t	 ofl_reader_tell(struct ofl_reader *);
 /* The 1-based line number of the line holding byte offset off. */

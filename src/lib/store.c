@@ -1437,23 +1437,6 @@ ofl_writer_flush(struct ofl_writer *w)
 	return 0;
 }
 
-/* Read exactly n bytes, short only at the end; -1 on error. */
-static ssize_t
-reader_full(struct ofl_reader *r, unsigned char *buf, size_t n)
-{
-	size_t	got = 0;
-	ssize_t	k;
-
-	while (got < n) {
-		if ((k = ofl_reader_read(r, buf + got, n - got)) == -1)
-			return -1;
-		if (k == 0)
-			break;
-		got += (size_t)k;
-	}
-	return (ssize_t)got;
-}
-
 /*
  * 1 if artifacts a and b hold the same bytes.  With mem, a's bytes are
  * those (its whole content, as small content is kept in memory).
@@ -1489,8 +1472,8 @@ same_content(struct ofl_store *st, const char *a, const unsigned char *mem,
 			memcpy(ba, mem + off, (size_t)ka);
 			off += (size_t)ka;
 		} else
-			ka = reader_full(ra, ba, 65536);
-		kb = reader_full(rb, bb, 65536);
+			ka = ofl_reader_read_full(ra, ba, 65536);
+		kb = ofl_reader_read_full(rb, bb, 65536);
 		if (ka == -1 || ka != kb || memcmp(ba, bb, (size_t)ka) != 0)
 			break;
 		if (ka == 0) {
@@ -2106,6 +2089,23 @@ ofl_reader_read(struct ofl_reader *r, void *buf, size_t n)
 	memcpy(buf, r->fbuf + in, take);
 	r->pos += take;
 	return (ssize_t)take;
+}
+
+ssize_t
+ofl_reader_read_full(struct ofl_reader *r, void *buf, size_t n)
+{
+	unsigned char	*p = buf;
+	size_t		 got = 0;
+	ssize_t		 k;
+
+	while (got < n) {
+		if ((k = ofl_reader_read(r, p + got, n - got)) == -1)
+			return -1;
+		if (k == 0)
+			break;
+		got += (size_t)k;
+	}
+	return (ssize_t)got;
 }
 
 int64_t

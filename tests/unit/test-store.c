@@ -62,7 +62,6 @@ static int	 write_all(struct ofl_writer *, const unsigned char *,
 static struct ofl_writer *begin(struct ofl_store *, const char *);
 static int	 store_bytes(struct ofl_store *, const void *, size_t,
 		    const char *, struct ofl_meta *);
-static ssize_t	 read_full(struct ofl_reader *, unsigned char *, size_t);
 static int	 reads_back(struct ofl_store *, const char *, const void *,
 		    size_t);
 static uint64_t	 line_start(const struct content *, uint64_t);
@@ -180,23 +179,6 @@ store_bytes(struct ofl_store *st, const void *p, size_t n, const char *label,
 	return ofl_writer_finish(w, NULL, out);
 }
 
-/* Read n bytes or to the end, across frames. */
-static ssize_t
-read_full(struct ofl_reader *r, unsigned char *buf, size_t n)
-{
-	size_t	got = 0;
-	ssize_t	k;
-
-	while (got < n) {
-		if ((k = ofl_reader_read(r, buf + got, n - got)) == -1)
-			return -1;
-		if (k == 0)
-			break;
-		got += (size_t)k;
-	}
-	return (ssize_t)got;
-}
-
 /* 1 if the artifact's content is exactly p[0..n). */
 static int
 reads_back(struct ofl_store *st, const char *id, const void *p, size_t n)
@@ -209,7 +191,7 @@ reads_back(struct ofl_store *st, const char *id, const void *p, size_t n)
 	if ((r = ofl_reader_open(st, id)) == NULL)
 		return 0;
 	buf = ofl_xmalloc(n + 1);
-	got = read_full(r, buf, n + 1);
+	got = ofl_reader_read_full(r, buf, n + 1);
 	same = got == (ssize_t)n && memcmp(buf, p, n) == 0;
 	free(buf);
 	ofl_reader_close(r);
@@ -668,7 +650,7 @@ test_roundtrip(void)
 	    "a reader sees the committed bytes of an artifact being written");
 	if (r != NULL) {
 		buf = ofl_xmalloc(flush_at);
-		ok(read_full(r, buf, flush_at) == (ssize_t)flush_at &&
+		ok(ofl_reader_read_full(r, buf, flush_at) == (ssize_t)flush_at &&
 		    memcmp(buf, c.data, flush_at) == 0,
 		    "and they read back byte-identical");
 		free(buf);
@@ -753,7 +735,7 @@ test_roundtrip(void)
 
 		if (ofl_reader_seek(r, offs[i]) == -1 ||
 		    ofl_reader_tell(r) != offs[i] ||
-		    read_full(r, small, sizeof small) != (ssize_t)want ||
+		    ofl_reader_read_full(r, small, sizeof small) != (ssize_t)want ||
 		    memcmp(small, c.data + offs[i], want) != 0) {
 			same = 0;
 			badoff = offs[i];
@@ -796,7 +778,7 @@ test_roundtrip(void)
 	    (unsigned long long)k);
 	got = ofl_reader_seek_line(r, lines);
 	ok(got == (int64_t)line_start(&c, lines) && got > 0 &&
-	    read_full(r, buf, 1000) == 777 &&
+	    ofl_reader_read_full(r, buf, 1000) == 777 &&
 	    memcmp(buf, c.data + c.len - 777, 777) == 0,
 	    "seek to the last line (no newline) and read it");
 	ok(ofl_reader_seek_line(r, 1) == 0 && ofl_reader_tell(r) == 0,
