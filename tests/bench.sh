@@ -50,6 +50,13 @@ hyperfine -w 1 -r 5 -N --export-json "$work/cap.json" \
     -n ofl-capture "sh -c 'ofl-capture -q <$work/big.log >/dev/null'" \
     -n tee "sh -c 'tee $work/tee.out <$work/big.log >/dev/null'" 2>&1 |
     grep -E 'Benchmark|Time|±|faster' || true
+# tee's time swings with the kernel's page cache: give the ratio to its
+# median and to its best run.
+awk -F: '/"median"/ { gsub(/[ ,]/, "", $2); med[n++] = $2 }
+    /"min"/ { gsub(/[ ,]/, "", $2); min[m++] = $2 }
+    END { if (n == 2) printf "medians %.3f s and %.3f s: %.2fx tee'"'"'s median," \
+	" %.2fx its best run (%.3f s)\n", med[0], med[1], med[0] / med[1],
+	med[0] / min[1], min[1] }' "$work/cap.json"
 rm -rf "$work/store" "$work/tee.out"
 /usr/bin/time -f '%M' -o "$work/rss" ofl-capture -q <"$work/big.log" >"$work/ref"
 stored=$(du -sb "$work/store" | cut -f1)
