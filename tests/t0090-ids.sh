@@ -90,6 +90,15 @@ test_expect_success 'malformed references: exit 2' '
 	done
 '
 
+test_expect_success 'a reference with control characters: one clean error line' '
+	esc=$(printf "ofl:ab\033[2J\rcd\n") &&
+	test_expect_code 2 ofl-search "$esc" word >out 2>err &&
+	test ! -s out &&
+	test "$(wc -l <err)" -eq 1 &&
+	test "$(tr -d "\011\012\040-\176" <err | wc -c)" -eq 0 &&
+	grep -q "^ofl-search: ofl:ab?\[2J cd: not an artifact ID$" err
+'
+
 test_expect_success '../x touches nothing outside the store' '
 	echo secret >x &&
 	test_expect_code 2 ofl-extract ../x </dev/null >out 2>&1 &&

@@ -32,10 +32,26 @@ ofl_seterr(int code, const char *fmt, ...)
 {
 	va_list	ap;
 
+	char	*p;
+	size_t	 n;
+
 	va_start(ap, fmt);
 	vsnprintf(errbuf, sizeof errbuf, fmt, ap);
 	va_end(ap);
 	errcode = code;
+	/*
+	 * One line, safe for a terminal: names and messages from input or
+	 * libraries (an ID with an escape in it, libarchive's trailing
+	 * newline) must not move the cursor or change colours.
+	 */
+	for (p = errbuf; *p != '\0'; p++) {
+		if (*p == '\n' || *p == '\r' || *p == '\t')
+			*p = ' ';
+		else if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+	}
+	for (n = (size_t)(p - errbuf); n > 0 && errbuf[n - 1] == ' '; n--)
+		errbuf[n - 1] = '\0';
 }
 
 void
