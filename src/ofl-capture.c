@@ -226,8 +226,9 @@ env_num(const char *name, long long def)
 
 	if (e == NULL || *e == '\0')
 		return def;
+	/* A bad setting is a usage error, in every mode. */
 	if (ofl_parse_num(e, 0, 1LL << 40, &v) == -1)
-		errx(OFL_EXIT_CAPTURE_FAIL, "%s: %s", name, ofl_errmsg());
+		errx(OFL_EXIT_USAGE, "%s: %s", name, ofl_errmsg());
 	return v;
 }
 

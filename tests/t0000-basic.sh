@@ -104,9 +104,12 @@ test_expect_success 'OFL_THRESHOLD sets the threshold; -T overrides it' '
 	OFL_THRESHOLD=11 ofl-capture <in41 >out && test_cmp in41 out
 '
 
-test_expect_success 'a bad OFL_THRESHOLD is an error, not a silent default' '
-	! OFL_THRESHOLD=lots ofl-capture <in41 >out 2>err &&
-	grep OFL_THRESHOLD err
+test_expect_success 'a bad OFL_THRESHOLD is a usage error (2), not a silent default' '
+	test_expect_code 2 env OFL_THRESHOLD=lots ofl-capture <in41 >out 2>err &&
+	test ! -s out &&
+	grep -q "^ofl-capture: OFL_THRESHOLD: " err &&
+	test_expect_code 2 env OFL_HEAD=-1 ofl-capture -- true >out 2>err &&
+	grep -q "^ofl-capture: OFL_HEAD: " err
 '
 
 test_expect_success '-T 0 offloads anything but empty input' '
