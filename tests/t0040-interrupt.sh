@@ -41,6 +41,10 @@ test_expect_success 'before salvage, the listing says it is being written' '
 	echo writing >expect && test_cmp expect flags
 '
 
+test_expect_success 'with the size and lines committed so far' '
+	grep "^ofl:$id	text	692 B	200	" list
+'
+
 test_expect_success 'the next capture salvages it: incomplete, prefix kept' '
 	echo next | ofl-capture >out &&
 	echo next >expect && test_cmp expect out &&

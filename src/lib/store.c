@@ -221,9 +221,16 @@ static const char *schema_sql =
 	" key TEXT PRIMARY KEY,"
 	" value TEXT);";
 
+/* While an artifact is written, its size is that of its frames so far. */
 #define META_COLUMNS							\
-	"a.id, b.hash, a.seq, a.state, a.incomplete, a.kind, a.bytes,"	\
-	" a.lines, b.stored, a.created, a.used, a.expires, a.label,"	\
+	"a.id, b.hash, a.seq, a.state, a.incomplete, a.kind,"		\
+	" CASE a.state WHEN 0 THEN (SELECT coalesce(sum(raw_len), 0)"	\
+	" FROM frame WHERE blob = a.blob) ELSE a.bytes END,"		\
+	" CASE a.state WHEN 0 THEN (SELECT coalesce(sum(nl), 0)"	\
+	" FROM frame WHERE blob = a.blob) ELSE a.lines END,"		\
+	" CASE a.state WHEN 0 THEN (SELECT coalesce(sum(comp_len), 0)"	\
+	" FROM frame WHERE blob = a.blob) ELSE b.stored END,"		\
+	" a.created, a.used, a.expires, a.label,"			\
 	" a.command, a.cwd, a.session, a.exit_status, a.duration_ms,"	\
 	" a.errors, a.warnings, a.first_error"
 
