@@ -271,6 +271,17 @@ test_expect_success fish 'fish completes options and arguments' '
 # IDs come from ofl-search -q -n 20; the prerequisite names a binary
 # that is not built yet, if any.
 need=sh
+# The scripts in bin/: a page each, with every long option.
+for b in ofl-sh ofl-claude-hook; do
+	test_expect_success "$b: a manual page documents every long option" '
+		sh "$SRC/bin/$b" --help >help &&
+		long_opts help >opts &&
+		{ test -f "$SRC/man/$b.1" || ! echo "man/$b.1 is missing"; } &&
+		man_missing "$SRC/man/$b.1" opts >missing &&
+		test_cmp /dev/null missing
+	'
+done
+
 built ofl-search || need=ofl-search
 built ofl-capture || need=ofl-capture
 
