@@ -1231,6 +1231,7 @@ static void
 writer_thread_start(struct ofl_writer *w)
 {
 	sqlite3_stmt	*ins = NULL;
+	sigset_t	 all, old;
 	long		 ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	size_t		 i;
 	int		 want;
@@ -1271,10 +1272,14 @@ writer_thread_start(struct ofl_writer *w)
 	pthread_cond_init(&w->cv_job, NULL);
 	pthread_cond_init(&w->cv_free, NULL);
 	w->seq_next = w->seq_take = w->seq_commit = 0;
+	/* Signals are for the caller's thread: workers block them all. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
 	for (; w->nwork < want; w->nwork++)
 		if (pthread_create(&w->work[w->nwork].thread, NULL,
 		    writer_work, &w->work[w->nwork]) != 0)
 			break;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	for (i = (size_t)w->nwork; i < (size_t)want; i++)
 		ZSTD_freeCCtx(w->work[i].cctx);
 	if (w->nwork > 0) {
