@@ -192,6 +192,7 @@ static int	 edit_distance(const char *, size_t, const char *, size_t,
 static void	 mark_text(struct search *, const char *, size_t);
 static int	 mark_cb(void *, int, const char *, int, int, int);
 static int	 mark_cmp(const void *, const void *);
+static int	 art_gone(struct ofl_store *, const char *);
 static struct ofl_reader *art_reader(struct search *, size_t);
 static int	 hit_text(struct search *, struct hit *, struct ofl_buf *,
 		    int *);
@@ -1291,6 +1292,18 @@ mark_text(struct search *s, const char *text, size_t len)
 
 /* Snippets. */
 
+/* 1 if an artifact listed in the scope was removed since (by a gc). */
+static int
+art_gone(struct ofl_store *st, const char *id)
+{
+	struct ofl_meta	m;
+
+	if (ofl_store_meta(st, id, &m) == -1)
+		return 1;
+	ofl_meta_free(&m);
+	return 0;
+}
+
 static struct ofl_reader *
 art_reader(struct search *s, size_t art)
 {
@@ -2087,18 +2100,11 @@ ofl_search(struct ofl_store *st, const char *const *ids, size_t nids,
 	for (i = 0; i < s.na; i++) {
 		if ((state = ofl_index_state(st, s.a[i].blob)) == -1)
 			goto out;
+		/* Removed by a gc since it was listed: no error. */
 		if (state == 0 && ofl_index_artifact(st, s.a[i].id,
-		    o->progress, o->progress_arg, NULL) == -1) {
-			struct ofl_meta	m;
-
-			/* Removed by a gc since it was listed: no error. */
-			if (nids == 0 && ofl_store_meta(st, s.a[i].id,
-			    &m) == -1)
-				continue;
-			if (nids == 0)
-				ofl_meta_free(&m);
+		    o->progress, o->progress_arg, NULL) == -1 &&
+		    (nids > 0 || !art_gone(st, s.a[i].id)))
 			goto out;
-		}
 	}
 
 	/* All terms, then any, then substrings, then spellings. */
@@ -2136,7 +2142,8 @@ ofl_search(struct ofl_store *st, const char *const *ids, size_t nids,
 				free(lc);
 			}
 			for (i = 0; i < s.na && s.ntg > 0; i++)
-				if (substring_scan(&s, i) == -1)
+				if (substring_scan(&s, i) == -1 &&
+				    (nids > 0 || !art_gone(st, s.a[i].id)))
 					goto out;
 			if (s.nh > 0)
 				s.fallback = FALLBACK_SUBSTR;
