@@ -1065,14 +1065,24 @@ writer_lines(struct ofl_writer *w, const unsigned char *p, size_t n)
 	}
 }
 
+static ZSTD_CCtx *
+cctx_new(int level)
+{
+	ZSTD_CCtx	*cctx;
+
+	if ((cctx = ZSTD_createCCtx()) == NULL)
+		return NULL;
+	ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, level);
+	/* Frames carry a checksum: damaged content is found, not read. */
+	ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1);
+	return cctx;
+}
+
 static int
 cz_init(struct cz *z, int level)
 {
-	if ((z->cctx = ZSTD_createCCtx()) == NULL)
+	if ((z->cctx = cctx_new(level)) == NULL)
 		return -1;
-	ZSTD_CCtx_setParameter(z->cctx, ZSTD_c_compressionLevel, level);
-	/* Frames carry a checksum: damaged content is found, not read. */
-	ZSTD_CCtx_setParameter(z->cctx, ZSTD_c_checksumFlag, 1);
 	z->ccap = ZSTD_compressBound(FRAME_MAX);
 	z->cbuf = ofl_xmalloc(z->ccap);
 	return 0;
@@ -1250,12 +1260,9 @@ writer_thread_start(struct ofl_writer *w)
 	    " ?4, ?5, ?6, ?7)", -1, &ins, NULL) != SQLITE_OK)
 		goto fail;
 	for (i = 0; i < (size_t)want; i++) {
-		if ((w->work[i].cctx = ZSTD_createCCtx()) == NULL)
+		if ((w->work[i].cctx = cctx_new(w->st->level)) == NULL)
 			break;
-		ZSTD_CCtx_setParameter(w->work[i].cctx,
-		    ZSTD_c_compressionLevel, w->st->level);
 		w->work[i].level = w->st->level;
-		ZSTD_CCtx_setParameter(w->work[i].cctx, ZSTD_c_checksumFlag, 1);
 		w->work[i].w = w;
 	}
 	if (i == 0)
