@@ -251,6 +251,7 @@ static int	 finalize(struct ofl_store *, const char *, int64_t,
 		    const unsigned char *, const char *, uint64_t, uint64_t,
 		    const struct ofl_meta *, int);
 static int	 reader_load(struct ofl_reader *, ssize_t);
+static int	 reader_fetch(struct ofl_reader *, ssize_t);
 static ssize_t	 frame_at(struct ofl_reader *, uint64_t);
 
 static int
@@ -1463,6 +1464,39 @@ ofl_writer_flush(struct ofl_writer *w)
 }
 
 /*
+ * Compare two contents frame by frame, when their frames line up (the
+ * same raw sizes): frames compressed alike hold the same bytes, as
+ * decompressing is deterministic, so only frames compressed differently
+ * (at another level) are decompressed.  1 same, 0 not, -1 not lined up.
+ */
+static int
+same_frames(struct ofl_reader *ra, struct ofl_reader *rb)
+{
+	size_t	k;
+
+	if (ra->nframes != rb->nframes)
+		return -1;
+	for (k = 0; k < ra->nframes; k++)
+		if (ra->frames[k].raw_len != rb->frames[k].raw_len)
+			return -1;
+	for (k = 0; k < ra->nframes; k++) {
+		if (ra->frames[k].comp_len == rb->frames[k].comp_len) {
+			if (reader_fetch(ra, (ssize_t)k) == -1 ||
+			    reader_fetch(rb, (ssize_t)k) == -1)
+				return 0;
+			if (memcmp(ra->cbuf, rb->cbuf,
+			    ra->frames[k].comp_len) == 0)
+				continue;
+		}
+		if (reader_load(ra, (ssize_t)k) == -1 ||
+		    reader_load(rb, (ssize_t)k) == -1 ||
+		    memcmp(ra->fbuf, rb->fbuf, ra->frames[k].raw_len) != 0)
+			return 0;
+	}
+	return 1;
+}
+
+/*
  * 1 if artifacts a and b hold the same bytes.  With mem, a's bytes are
  * those (its whole content, as small content is kept in memory).
  */
@@ -1488,6 +1522,12 @@ same_content(struct ofl_store *st, const char *a, const unsigned char *mem,
 		ofl_reader_close(rb);
 		return 0;
 	}
+	if (ra != NULL && (same = same_frames(ra, rb)) != -1) {
+		ofl_reader_close(ra);
+		ofl_reader_close(rb);
+		return same;
+	}
+	same = 0;
 	ba = ofl_xmalloc(2 * 65536);
 	bb = ba + 65536;
 	for (;;) {
@@ -2022,8 +2062,7 @@ static int
 reader_load(struct ofl_reader *r, ssize_t k)
 {
 	struct frame	*f = &r->frames[k];
-	size_t		 got = 0, n;
-	ssize_t		 rd;
+	size_t		 n;
 
 	if (r->cur == k)
 		return 0;
@@ -2035,6 +2074,28 @@ reader_load(struct ofl_reader *r, ssize_t k)
 		r->fbuf = ofl_xrealloc(r->fbuf, FRAME_MAX);
 		r->fcap = FRAME_MAX;
 	}
+	if (reader_fetch(r, k) == -1)
+		return -1;
+	n = ZSTD_decompressDCtx(r->dctx, r->fbuf, r->fcap, r->cbuf,
+	    f->comp_len);
+	if (ZSTD_isError(n) || n != f->raw_len) {
+		ofl_seterr(OFL_EXIT_FAIL, "%s: content damaged (run ofl-gc "
+		    "--check)", r->meta.id);
+		r->cur = -1;
+		return -1;
+	}
+	r->cur = k;
+	return 0;
+}
+
+/* Read frame k, compressed, into r->cbuf. */
+static int
+reader_fetch(struct ofl_reader *r, ssize_t k)
+{
+	struct frame	*f = &r->frames[k];
+	size_t		 got = 0;
+	ssize_t		 rd;
+
 	if (r->ccap < f->comp_len) {
 		r->cbuf = ofl_xrealloc(r->cbuf, f->comp_len);
 		r->ccap = f->comp_len;
@@ -2051,15 +2112,6 @@ reader_load(struct ofl_reader *r, ssize_t k)
 		}
 		got += (size_t)rd;
 	}
-	n = ZSTD_decompressDCtx(r->dctx, r->fbuf, r->fcap, r->cbuf,
-	    f->comp_len);
-	if (ZSTD_isError(n) || n != f->raw_len) {
-		ofl_seterr(OFL_EXIT_FAIL, "%s: content damaged (run ofl-gc "
-		    "--check)", r->meta.id);
-		r->cur = -1;
-		return -1;
-	}
-	r->cur = k;
 	return 0;
 }
 

@@ -958,6 +958,37 @@ test_dedup(void)
 	    count_files(blobs));
 	ok(reads_back(st, a.id, data, n) && reads_back(st, b.id, data, n),
 	    "both read back");
+	{
+		struct ofl_store	*st9;
+		struct ofl_writer	*w;
+		struct ofl_meta		 l9, fl;
+
+		/* Compressed otherwise: compared decompressed, shared. */
+		memset(&l9, 0, sizeof l9);
+		setenv("OFL_LEVEL", "9", 1);
+		p = subdir("dedup");
+		st9 = ofl_store_open(p, OFL_RDWR);
+		free(p);
+		unsetenv("OFL_LEVEL");
+		ok(st9 != NULL && store_bytes(st9, data, n, "level 9",
+		    &l9) == 0 && ofl_store_blob(st9, l9.id) == ba &&
+		    count_files(blobs) == 1, "the same bytes at another "
+		    "zstd level: one blob");
+		ofl_meta_free(&l9);
+		ofl_store_close(st9);
+
+		/* Frames cut elsewhere (a flush): compared as streams. */
+		memset(&fl, 0, sizeof fl);
+		ok((w = begin(st, "flushed")) != NULL &&
+		    ofl_writer_write(w, data, 1000) == 0 &&
+		    ofl_writer_flush(w) == 0 &&
+		    ofl_writer_write(w, data + 1000, n - 1000) == 0 &&
+		    ofl_writer_finish(w, NULL, &fl) == 0 &&
+		    ofl_store_blob(st, fl.id) == ba &&
+		    count_files(blobs) == 1, "the same bytes in other "
+		    "frames: one blob");
+		ofl_meta_free(&fl);
+	}
 	data[n - 1] ^= 1;
 	ok(store_bytes(st, data, n, "third", &c) == 0 &&
 	    strcmp(c.hash, a.hash) != 0, "one byte changed: another hash");
