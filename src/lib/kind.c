@@ -10,6 +10,9 @@
 #include <string.h>
 #include <strings.h>
 
+#if defined(__GNUC__) && defined(__x86_64__)
+#include <cpuid.h>
+#endif
 
 #include "arc.h"
 #include "ofl.h"
@@ -1411,6 +1414,26 @@ ls_block32(const unsigned char *p)
 	return (w[0] | w[1] | w[2] | w[3]) != 0;
 }
 
+/*
+ * Asked on first use, not by __builtin_cpu_supports, whose start-up
+ * code costs every process a series of cpuid (slow in a VM).
+ */
+static int
+have_avx2(void)
+{
+	unsigned int	a, b, c, d, lo, hi;
+
+	if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_OSXSAVE) ||
+	    !(c & bit_AVX))
+		return 0;
+	/* The system saves the AVX registers. */
+	__asm__ volatile ("xgetbv" : "=a" (lo), "=d" (hi) : "c" (0));
+	if ((lo & 6) != 6)
+		return 0;
+	return __get_cpuid_count(7, 0, &a, &b, &c, &d) &&
+	    (b & bit_AVX2) != 0;
+}
+
 __attribute__((__target__("avx2"))) static const char *
 ls_next_avx2(const char *p, const char *end)
 {
@@ -1431,7 +1454,7 @@ ls_next(const char *p, const char *end)
 	static int	avx2 = -1;
 
 	if (avx2 == -1)
-		avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
+		avx2 = have_avx2();
 	if (avx2)
 		p = ls_next_avx2(p, end);
 #endif
