@@ -68,6 +68,7 @@ static int	 yaml_key(const unsigned char *, size_t);
 static int	 diff_line(const unsigned char *, size_t);
 
 struct lsq;
+static const char *ls_next(const char *, const char *);
 static void	 ls_init(void);
 static int	 value_is(const char *, size_t, const char *);
 static void	 lsq_to(struct lsq *, const char *, size_t);
@@ -1353,8 +1354,9 @@ ofl_linestat_line(struct ofl_linestat *ls, const char *line, size_t n,
 	if (n > 0 && (found = ls_at(&q, line, n, 0)) == 2)
 		goto out;
 	for (i = 1; i + 17 <= n; i += 16) {
-		if (!ls_block(p + i))
-			continue;
+		i = (size_t)(ls_next(line + i, line + n) - line);
+		if (i + 17 > n)
+			break;
 		for (j = i; j < i + 16; j++) {
 			if ((r = ls_at(&q, line, n, j)) > found) {
 				found = r;

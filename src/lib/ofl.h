@@ -66,8 +66,9 @@ int		 ofl_write_all(int, const void *, size_t);
 char		*ofl_shquote(const char *);
 /* Length of the valid UTF-8 sequence at p (1 for ASCII), 0 if invalid. */
 size_t		 ofl_utf8_len(const void *, size_t);
-/* Monotonic milliseconds. */
+/* Monotonic milliseconds, and microseconds. */
 int64_t		 ofl_mono_ms(void);
+int64_t		 ofl_mono_us(void);
 /* 1 if the bytes are only spaces and tabs (or none). */
 int		 ofl_blank(const void *, size_t);
 

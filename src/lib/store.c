@@ -34,7 +34,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -74,8 +73,7 @@ struct ofl_store {
 /* A zstd context and its output buffer. */
 struct cz {
 	ZSTD_CCtx	*cctx;
-	unsigned char	*cbuf;
-	size_t		 ccap;
+	unsigned char	*cbuf;		/* ZSTD_compressBound(FRAME_MAX) */
 };
 
 struct ofl_writer {
@@ -1084,8 +1082,7 @@ cz_init(struct cz *z, int level)
 {
 	if ((z->cctx = cctx_new(level)) == NULL)
 		return -1;
-	z->ccap = ZSTD_compressBound(FRAME_MAX);
-	z->cbuf = ofl_xmalloc(z->ccap);
+	z->cbuf = ofl_xmalloc(ZSTD_compressBound(FRAME_MAX));
 	return 0;
 }
 
@@ -1349,15 +1346,6 @@ writer_thread_stop(struct ofl_writer *w)
 	return 0;
 }
 
-static int64_t
-mono_us(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
-
 static int
 writer_frame(struct ofl_writer *w)
 {
@@ -1382,7 +1370,7 @@ writer_frame(struct ofl_writer *w)
 		j->len = w->len;
 		j->nl = w->nl_pending;
 		j->done = 0;
-		now = mono_us();
+		now = ofl_mono_us();
 		j->flood = now - w->last_us < FLOOD_US;
 		w->last_us = now;
 		pthread_cond_signal(&w->cv_job);
@@ -1505,6 +1493,7 @@ same_content(struct ofl_store *st, const char *a, const unsigned char *mem,
     size_t memlen, const char *b)
 {
 	struct ofl_reader	*ra = NULL, *rb;
+	const unsigned char	*pa;
 	unsigned char		*ba, *bb;
 	ssize_t			 ka, kb;
 	size_t			 off = 0;
@@ -1532,14 +1521,16 @@ same_content(struct ofl_store *st, const char *a, const unsigned char *mem,
 	bb = ba + 65536;
 	for (;;) {
 		if (mem != NULL) {
+			pa = mem + off;
 			ka = (ssize_t)(memlen - off > 65536 ? 65536 :
 			    memlen - off);
-			memcpy(ba, mem + off, (size_t)ka);
 			off += (size_t)ka;
-		} else
+		} else {
+			pa = ba;
 			ka = ofl_reader_read_full(ra, ba, 65536);
+		}
 		kb = ofl_reader_read_full(rb, bb, 65536);
-		if (ka == -1 || ka != kb || memcmp(ba, bb, (size_t)ka) != 0)
+		if (ka == -1 || ka != kb || memcmp(pa, bb, (size_t)ka) != 0)
 			break;
 		if (ka == 0) {
 			same = 1;

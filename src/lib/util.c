@@ -354,14 +354,20 @@ ofl_utf8_len(const void *v, size_t n)
 	return k;
 }
 
-/* Monotonic milliseconds, for durations and timeouts. */
+/* Monotonic milliseconds, for durations and timeouts; microseconds. */
 int64_t
 ofl_mono_ms(void)
+{
+	return ofl_mono_us() / 1000;
+}
+
+int64_t
+ofl_mono_us(void)
 {
 	struct timespec	ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
 /* 1 if the n bytes at p are only spaces and tabs (or none). */
