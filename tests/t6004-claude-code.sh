@@ -28,7 +28,8 @@ BASH=$(command -v bash) || BASH=
 # Leaves NAME/out.json (claude's result), NAME/log (the requests) and
 # NAME/results (the tool results the model got, each ending in a line
 # "=== end").  Extra claude arguments come from $CLAUDE_ARGS, its shell
-# from $RUN_SHELL (/bin/sh when empty), its PATH from $RUN_PATH.
+# from $RUN_SHELL (/bin/sh when empty), its PATH from $RUN_PATH, and the
+# user's ~/.bashrc from $RUN_BASHRC.
 run_claude() {
 	name=$1 adapter=$2 settings=$3
 	shift 3
@@ -36,6 +37,9 @@ run_claude() {
 	rm -rf "$d" && mkdir -p "$d/home/.claude" &&
 	cp -R "$TEST_DIR/seed" "$d/work" &&
 	printf "%s\n" "$settings" >"$d/home/.claude/settings.json" || return 1
+	if [ -n "${RUN_BASHRC-}" ]; then
+		printf "%s\n" "$RUN_BASHRC" >"$d/home/.bashrc" || return 1
+	fi
 	if [ "$adapter" = with ]; then
 		HOME=$d/home ofl-claude-hook --install >/dev/null || return 1
 	fi
@@ -136,15 +140,16 @@ test_expect_success 'allow rules approve exactly what they approve without the h
 	same allow-without allow-with
 '
 
-test_expect_success 'a command with bash features runs in the user shell, as without the hook' '
+test_expect_success 'bash features and the user functions work as without the hook' '
 	test -n "$BASH" || { echo "no bash: skipped"; return 0; }
 	s="{\"permissions\": {\"allow\": [\"Bash\"]}}" &&
-	c="[[ 1 == 1 ]] && echo yes; echo -e \"a\\tb\"; let x=2+3; echo \$x; ((x++)); echo \$x; f() { echo fn; }; f" &&
+	c="[ 1 == 1 ] && echo yes; echo -e \"a\\tb\"; let x=2+3; echo \$x; ((x++)); echo \$x; greet" &&
 	RUN_SHELL=$BASH &&
+	RUN_BASHRC="greet() { echo hello from bashrc; }" &&
 	run_claude shell-without without "$s" "$c" &&
 	run_claude shell-with with "$s" "$c" &&
-	RUN_SHELL= &&
-	printf "yes\na\tb\n5\n6\nfn\n=== end\n" >expect &&
+	RUN_SHELL= RUN_BASHRC= &&
+	printf "yes\na\tb\n5\n6\nhello from bashrc\n=== end\n" >expect &&
 	test_cmp expect shell-with/results &&
 	same shell-without shell-with
 '
