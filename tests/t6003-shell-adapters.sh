@@ -176,6 +176,15 @@ test_expect_success 'no ofl-capture to run: nothing printed, nothing stored' '
 	test -s out
 '
 
+test_expect_success 'a relative --capture still runs from the session directory' '
+	mkdir -p rel/sub && ln -s "$(command -v ofl-capture)" rel/cap &&
+	(cd rel/sub && post_bash "seq 1 20000" "$(cat ../../big.txt)") >p.json &&
+	(cd rel && ofl-claude-hook --capture ./cap <../p.json >../out) &&
+	test -s out &&
+	ofl-search -j -n 1 >list &&
+	jq -e --arg d "$PWD/rel/sub" ".cwd == \$d" list
+'
+
 test_expect_success 'usage errors' '
 	test_expect_code 2 ofl-claude-hook --bogus </dev/null 2>err &&
 	grep "^usage: ofl-claude-hook" err &&
