@@ -104,6 +104,19 @@ test_expect_success 'the artifact gets the working directory of the call' '
 	jq -e --arg d "$PWD/proj" ".cwd == \$d" list
 '
 
+test_expect_success 'a command too long for exec: stored, the label cut' '
+	head -c 300000 /dev/zero | tr "\\0" a >long &&
+	jq -n --rawfile c long --rawfile o big.txt "{hook_event_name:
+	    \"PostToolUse\", tool_name: \"Bash\", tool_input: {command:
+	    (\"echo \" + \$c)}, tool_response: {stdout: \$o, stderr: \"\"}}" \
+	    >p.json &&
+	ofl-claude-hook <p.json >out &&
+	jq -e ".hookSpecificOutput.updatedToolOutput.stdout | startswith(\"ofl:\")" out &&
+	ofl-search -j -n 1 >list &&
+	jq -e ".label | length == 4003 and startswith(\"echo aaa\") and
+	    endswith(\"a...\")" list
+'
+
 test_expect_success 'large MCP text result: one text block with the notice' '
 	post_mcp mcp__files__read_text_file \
 	    "[{\"type\": \"text\", \"text\": $(jq -Rs . big.txt)},
