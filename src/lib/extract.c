@@ -3458,6 +3458,8 @@ struct jqin {
 	uint64_t	 line;		/* of the last value */
 	uint64_t	 bad;		/* lines that are not JSON */
 	uint64_t	 bad_first;
+	uint64_t	 values;	/* parsed so far */
+	int		 first;		/* first byte not blank, or 0 */
 	int		 failed;
 	char		 errmsg[512];
 };
@@ -3586,6 +3588,30 @@ blank(const char *s, size_t n)
 	return 1;
 }
 
+/*
+ * A filter run on an artifact that was never JSON (CSV, a log, text):
+ * the parser's complaint about some column of line 1 does not help, so
+ * say what the artifact is and what reads it.  0 for JSON kinds, and
+ * for archive members (their kind is not recorded).
+ */
+static int
+not_json(struct ex *x, char *msg, size_t size)
+{
+	int	kind;
+
+	if (x->src.member != NULL)
+		return 0;
+	kind = ofl_reader_meta(x->src.r)->kind;
+	if (kind == OFL_KIND_JSON || kind == OFL_KIND_NDJSON)
+		return 0;
+	snprintf(msg, size, "ofl:%s is %s, not JSON: a jq filter cannot "
+	    "read it; try -n A-B for lines, -e REGEX for matching lines%s%s",
+	    x->id, ofl_kind_name(kind), kind == OFL_KIND_CSV ||
+	    kind == OFL_KIND_TSV ? ", or ofl-schema " : "",
+	    kind == OFL_KIND_CSV || kind == OFL_KIND_TSV ? x->id : "");
+	return 1;
+}
+
 /* The next input value; invalid at the end or on a parse error. */
 static jv
 jqin_next(struct jqin *in)
@@ -3593,6 +3619,7 @@ jqin_next(struct jqin *in)
 	struct ex	*x = in->x;
 	struct line	 ln;
 	ssize_t		 n;
+	size_t		 i;
 	jv		 v;
 	int		 r;
 
@@ -3640,21 +3667,32 @@ jqin_next(struct jqin *in)
 					goto fail;
 				if (n == 0)
 					in->eof = 1;
+				for (i = 0; in->first == 0 && i < (size_t)n;
+				    i++)
+					if (!isspace((unsigned char)in->buf[i]))
+						in->first =
+						    (unsigned char)in->buf[i];
 				jv_parser_set_buf(in->parser, in->buf, (int)n,
 				    n > 0);
 			} else
 				jv_parser_set_buf(in->parser, "", 0, 0);
 		}
 		v = jv_parser_next(in->parser);
-		if (jv_is_valid(v))
+		if (jv_is_valid(v)) {
+			in->values++;
 			return v;
+		}
 		if (jv_invalid_has_msg(jv_copy(v))) {
 			jv msg = jv_invalid_get_msg(v);
 
-			snprintf(in->errmsg, sizeof in->errmsg,
-			    "ofl:%s: parse error: %s", x->id,
-			    jv_get_kind(msg) == JV_KIND_STRING ?
-			    jv_string_value(msg) : "bad JSON");
+			/* Broken JSON gets the parser's word for it. */
+			if (in->values > 0 || in->first == '{' ||
+			    in->first == '[' || !not_json(x, in->errmsg,
+			    sizeof in->errmsg))
+				snprintf(in->errmsg, sizeof in->errmsg,
+				    "ofl:%s: parse error: %s", x->id,
+				    jv_get_kind(msg) == JV_KIND_STRING ?
+				    jv_string_value(msg) : "bad JSON");
 			jv_free(msg);
 			in->failed = 1;
 			return jv_invalid();
