@@ -121,6 +121,17 @@ test_expect_success 'CSV: columns with types, counts and examples' '
 	test_cmp expect out
 '
 
+test_expect_success 'CSV: an example is whole, or cut with ... after its quote' '
+	long=$(printf "%070d" 7) &&
+	utf=$(printf "%039d\303\251%030d" 1 2) &&
+	printf "msg,n\nInvalid user webmaster from 173.234.31.186,1\n%s,2\n%s,3\n" \
+	    "$long" "$utf" >in.csv &&
+	ofl-schema <in.csv >out &&
+	printf "csv: 3 rows, 2 columns\n  msg: string, e.g. \"Invalid user webmaster from 173.234.31.186\", \"%s\"..., \"%s\"...\n  n: integer 1..3\n" \
+	    "$(printf "%040d" 0)" "$(printf "%039d" 1)" >expect &&
+	test_cmp expect out
+'
+
 test_expect_success 'TSV' '
 	printf "k\tv\nx\t1\ny\t2\nx\t3\ny\t\n" | ofl-schema >out &&
 	printf "tsv: 4 rows, 2 columns\n  k: \"x\"|\"y\"\n  v: integer 1..3, 1 empty\n" >expect &&
