@@ -1745,6 +1745,7 @@ static const struct {
 	{ ".go:", V_GOBUILD },
 	{ "efer", V_UNDEFREF },
 	{ "ATAL", V_FATAL },
+	{ "atal", V_FATAL },
 	{ "RITI", V_CRITICAL }
 };
 #define NANCHORS	(sizeof anchors / sizeof anchors[0])
@@ -1983,6 +1984,8 @@ verify(int v, const char *s, size_t n, size_t i, struct start *st)
 		if (e - w == 5 && (memcmp(s + w, "error", 5) == 0 ||
 		    memcmp(s + w, "Error", 5) == 0 ||
 		    memcmp(s + w, "ERROR", 5) == 0)) {
+			if (ofl_word_in_name(s, n, w, e))
+				return 0;
 			/* ==1234==ERROR: AddressSanitizer: */
 			if (s[w] == 'E' && w >= 4 && s[w - 1] == '=' &&
 			    s[w - 2] == '=') {
@@ -2144,6 +2147,8 @@ verify(int v, const char *s, size_t n, size_t i, struct start *st)
 			return 0;
 		for (e = i + 4; e < n && is_word(s[e]); e++)
 			;
+		if (ofl_word_in_name(s, n, i, e))
+			return 0;
 		nx = e < n ? (unsigned char)s[e] : '\0';
 		k = indent_of(s, n);
 		if (e == i + 4) {
@@ -2191,7 +2196,8 @@ verify(int v, const char *s, size_t n, size_t i, struct start *st)
 		}
 		return 0;
 	case V_UNEXPECTED:
-		if (i < 7 || !has(s, n, i - 7, "TEST-UNEXPECTED-"))
+		if (i < 7 || !has(s, n, i - 7, "TEST-UNEXPECTED-") ||
+		    ofl_word_in_name(s, n, i - 7, i - 7))
 			return 0;
 		set_start(st, K_TEST_UNEXPECTED, M_SINGLE, i - 7, i - 7);
 		return 1;
@@ -2214,7 +2220,8 @@ verify(int v, const char *s, size_t n, size_t i, struct start *st)
 		}
 		return 0;
 	case V_SEGV:
-		if (!has(s, n, i, "Segmentation fault"))
+		if (!has(s, n, i, "Segmentation fault") ||
+		    ofl_word_in_name(s, n, i, i + 18))
 			return 0;
 		set_start(st, K_CRASH, M_SINGLE, 0, i);
 		return 1;
@@ -2271,15 +2278,22 @@ verify(int v, const char *s, size_t n, size_t i, struct start *st)
 		set_start(st, K_LINKER, M_COMPILER, 0, i - 11);
 		return 1;
 	case V_FATAL:
-		if (i < 1 || s[i - 1] != 'F' || (i >= 2 && is_word(s[i - 2])) ||
-		    (i + 4 < n && is_word(s[i + 4])))
+		/* FATAL as a level; fatal: as git and others say it. */
+		if (i < 1 || (i >= 2 && is_word(s[i - 2])) ||
+		    (i + 4 < n && is_word(s[i + 4])) ||
+		    ofl_word_in_name(s, n, i - 1, i + 4))
+			return 0;
+		if (s[i] == 'A' ? s[i - 1] != 'F' : ((s[i - 1] != 'f' &&
+		    s[i - 1] != 'F') || i + 4 >= n || s[i + 4] != ':' ||
+		    !msg_start(s, i - 1)))
 			return 0;
 		set_start(st, K_ERROR, M_SINGLE, 0, i - 1);
 		return 1;
 	case V_CRITICAL:
 		if (i < 2 || !has(s, n, i - 2, "CRITICAL") ||
 		    (i >= 3 && is_word(s[i - 3])) ||
-		    (i + 6 < n && is_word(s[i + 6])))
+		    (i + 6 < n && is_word(s[i + 6])) ||
+		    ofl_word_in_name(s, n, i - 2, i + 6))
 			return 0;
 		set_start(st, K_ERROR, M_SINGLE, 0, i - 2);
 		return 1;

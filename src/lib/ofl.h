@@ -179,6 +179,13 @@ void	ofl_linestat_line(struct ofl_linestat *, const char *, size_t,
  */
 uint64_t ofl_linestat_lines(struct ofl_linestat *, const char *, size_t,
 	    uint64_t lineno, size_t cap);
+/*
+ * 1 if the word at [ws, we) of a line is part of a file name, a path or
+ * a compound ("AddressSanitizer.h", "src/error/", "non-fatal"): it names
+ * something and reports no trouble.  The one rule for the error counts,
+ * the notice's error lines and ofl-extract --errors.
+ */
+int	 ofl_word_in_name(const char *, size_t, size_t, size_t);
 
 /* store.c: the artifact store. */
 struct ofl_store;
