@@ -130,6 +130,7 @@ static int	 lr_init(struct lr *, struct src *, uint64_t, uint64_t,
 static void	 lr_free(struct lr *);
 static int	 lr_next(struct lr *, struct line *);
 static int	 out_write(struct ex *, const void *, size_t);
+static int	 out_unit(struct ex *, const char *, size_t);
 static int	 out_fits(struct ex *, uint64_t);
 static void	 json_str(struct ofl_buf *, const char *, size_t);
 static size_t	 utf8_cut(const char *, size_t);
@@ -750,6 +751,33 @@ out_write(struct ex *x, const void *p, size_t n)
 	return 0;
 }
 
+/*
+ * A numbered line's unit: on a terminal, the number in color (as grep
+ * -n shows it); the escapes are not counted in the budget.
+ */
+static int
+out_unit(struct ex *x, const char *p, size_t n)
+{
+	size_t	d = 0;
+
+	if (!x->o->color || x->o->json)
+		return out_write(x, p, n);
+	while (d < n && p[d] >= '0' && p[d] <= '9')
+		d++;
+	if (d == 0)
+		return out_write(x, p, n);
+	if (!x->werr && fputs("\033[32m", x->fp) == EOF)
+		x->werr = 1;
+	if (out_write(x, p, d) == -1)
+		return -1;
+	if (fputs("\033[m", x->fp) == EOF) {
+		x->werr = 1;
+		ofl_seterr(OFL_EXIT_FAIL, "stdout: %s", strerror(errno));
+		return -1;
+	}
+	return out_write(x, p + d, n - d);
+}
+
 static int
 out_fits(struct ex *x, uint64_t n)
 {
@@ -933,7 +961,7 @@ emit_line(struct ex *x, uint64_t no, const char *sep, const char *p,
 	line_unit(x, &x->tmp, no, sep, p, len, match, 0);
 	if (!out_fits(x, x->tmp.len))
 		return 0;
-	if (out_write(x, x->tmp.data, x->tmp.len) == -1)
+	if (out_unit(x, x->tmp.data, x->tmp.len) == -1)
 		return -1;
 	x->printed = 1;
 	return 1;
@@ -963,7 +991,7 @@ emit_partial(struct ex *x, struct lr *lr, struct line *ln, const char *sep,
 	}
 	if (!out_fits(x, x->tmp.len))
 		line_unit(x, &x->tmp, no, sep, ln->p, 0, match, 1);
-	if (out_write(x, x->tmp.data, x->tmp.len) == -1)
+	if (out_unit(x, x->tmp.data, x->tmp.len) == -1)
 		return -1;
 	x->printed = 1;
 	/* Find where the line ends. */
@@ -1056,7 +1084,7 @@ print_lines(struct ex *x, const struct rspan *rs, size_t n, size_t i)
 			if (!ln.cont) {
 				snprintf(pre, sizeof pre, "%" PRIu64 "\t",
 				    ln.no);
-				if (out_write(x, pre, strlen(pre)) == -1)
+				if (out_unit(x, pre, strlen(pre)) == -1)
 					goto out;
 			}
 			{
