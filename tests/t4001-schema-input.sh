@@ -14,7 +14,7 @@ id_of() {
 test_expect_success '--help: usage on stdout, exit 0' '
 	ofl-schema --help >out 2>err &&
 	test ! -s err &&
-	grep -q "^usage: ofl-schema \[-cJjl\] \[--shape\]" out &&
+	grep -q "^usage: ofl-schema \[-cJjl\] \[--no-pager\] \[--shape\]" out &&
 	ofl-schema -h >out2 &&
 	test_cmp out out2
 '
