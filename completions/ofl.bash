@@ -27,6 +27,7 @@ _ofl_opts_extract='
 	-b= --bytes=
 	-C= --context=
 	-c --compact-output
+	--color
 	-e= --regexp=
 	--errors
 	-h --help
@@ -36,6 +37,7 @@ _ofl_opts_extract='
 	--max-bytes=
 	--member=
 	-n= --lines=
+	--no-pager
 	-r --raw-output
 	--skip=
 	--no-redact
@@ -90,6 +92,7 @@ _ofl_opts_schema='
 	-k= --kind=
 	-l --lenient
 	-m= --max-bytes=
+	--no-pager
 	--shape
 	--no-redact
 	-s= --store=
@@ -98,6 +101,7 @@ _ofl_opts_search='
 	-a --all
 	--before=
 	-b= --budget=
+	--color
 	--fts
 	-h --help
 	-j --json
@@ -106,6 +110,7 @@ _ofl_opts_search='
 	-n= --limit=
 	-q --quiet
 	-S= --session=
+	--no-pager
 	--no-redact
 	-s= --store=
 	--since=
@@ -171,6 +176,8 @@ _ofl_optarg()
 		COMPREPLY=($(compgen -W "$_ofl_kinds" -- "$3")) ;;
 	schema:-k|schema:--kind)
 		COMPREPLY=($(compgen -W 'json ndjson csv tsv' -- "$3")) ;;
+	extract:--color|search:--color)
+		COMPREPLY=($(compgen -W 'auto always never' -- "$3")) ;;
 	capture:-e|capture:--exec)
 		COMPREPLY=($(compgen -c -- "$3")) ;;
 	gc:--purge)

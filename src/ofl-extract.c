@@ -20,10 +20,12 @@
 enum {
 	OPT_ARG = 256,
 	OPT_ARGJSON,
+	OPT_COLOR,
 	OPT_ERRORS,
 	OPT_LIMIT,
 	OPT_MAXBYTES,
 	OPT_MEMBER,
+	OPT_NOPAGER,
 	OPT_SKIP
 };
 
@@ -31,6 +33,7 @@ static const struct option longopts[] = {
 	{ "arg", required_argument, NULL, OPT_ARG },
 	{ "argjson", required_argument, NULL, OPT_ARGJSON },
 	{ "bytes", required_argument, NULL, 'b' },
+	{ "color", optional_argument, NULL, OPT_COLOR },
 	{ "compact-output", no_argument, NULL, 'c' },
 	{ "context", required_argument, NULL, 'C' },
 	{ "errors", no_argument, NULL, OPT_ERRORS },
@@ -42,6 +45,7 @@ static const struct option longopts[] = {
 	{ "lines", required_argument, NULL, 'n' },
 	{ "max-bytes", required_argument, NULL, OPT_MAXBYTES },
 	{ "member", required_argument, NULL, OPT_MEMBER },
+	{ "no-pager", no_argument, NULL, OPT_NOPAGER },
 	{ "raw-output", no_argument, NULL, 'r' },
 	{ "regexp", required_argument, NULL, 'e' },
 	{ "skip", required_argument, NULL, OPT_SKIP },
@@ -66,8 +70,8 @@ usage(int status)
 	    "usage: ofl-extract [-cijr] [--errors] [-b bytes] [-C num] "
 	    "[-e regex]\n"
 	    "\t[-n lines] [-s store] [--arg name value] [--argjson name json]\n"
-	    "\t[--limit num] [--max-bytes num] [--member path] [--skip num]\n"
-	    "\t[id] [filter]\n");
+	    "\t[--color=when] [--limit num] [--max-bytes num] [--member path]\n"
+	    "\t[--no-pager] [--skip num] [id] [filter]\n");
 	if (status == 0)
 		fprintf(fp, "\n"
 		    "Print exact evidence from an artifact: with no options "
@@ -92,6 +96,10 @@ usage(int status)
 		    "  --max-bytes N        output budget (default %d; 0: no "
 		    "limit)\n"
 		    "  -j, --json           JSON Lines\n"
+		    "  --color[=WHEN]       line numbers in color: auto (a "
+		    "terminal), always, never\n"
+		    "  --no-pager           do not page output longer than "
+		    "the screen\n"
 		    "      --no-redact      show secrets unmasked\n"
 		    "  -s, --store DIR      the store\n"
 		    "  -h, --help           this help\n"
@@ -231,7 +239,8 @@ main(int argc, char *argv[])
 	char			 id[OFL_ID_MAX + 1];
 	size_t			 nspans = 0, nargs = 0;
 	int			 ch, errors = 0, bytes = 0, jqopt = 0;
-	int			 regexopt = 0, budget = 0, rv;
+	int			 regexopt = 0, budget = 0, rv, page = 1;
+	int			 color = OFL_COLOR_AUTO;
 
 	ofl_setprogname("ofl-extract");
 	ofl_extract_init(&o);
@@ -297,6 +306,17 @@ main(int argc, char *argv[])
 			args[nargs].json = ch == OPT_ARGJSON;
 			nargs++;
 			jqopt = 1;
+			break;
+		case OPT_COLOR:
+			color = OFL_COLOR_AUTO;
+			if (optarg != NULL &&
+			    (color = ofl_color_parse(optarg)) == -1) {
+				warnx("%s", ofl_errmsg());
+				usage(OFL_EXIT_USAGE);
+			}
+			break;
+		case OPT_NOPAGER:
+			page = 0;
 			break;
 		case OPT_ERRORS:
 			errors = 1;
@@ -397,6 +417,9 @@ main(int argc, char *argv[])
 			    "ofl-extract - %s", ref, ref);
 		goto out;
 	}
+	o.color = ofl_color_wanted(color);
+	if (page)
+		ofl_pager_start();
 	rv = ofl_extract(st, id, &o);
 	if (rv == -1) {
 		rv = ofl_errcode();
@@ -409,5 +432,6 @@ out:
 	free(args);
 	if (fflush(stdout) == EOF || ferror(stdout))
 		err(OFL_EXIT_FAIL, "stdout");
+	ofl_pager_finish();
 	return rv;
 }

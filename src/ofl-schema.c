@@ -37,8 +37,9 @@ static OFL_DEAD void
 usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-	    "usage: ofl-schema [-cJjl] [--shape] [-k kind] [-m max-bytes] "
-	    "[-s store] [id ...]\n");
+	    "usage: ofl-schema [-cJjl] [--no-pager] [--shape] [-k kind] "
+	    "[-m max-bytes]\n"
+	    "                  [-s store] [id ...]\n");
 	if (status == 0)
 		fprintf(stdout, "\n"
 		    "Describe the structure of JSON, NDJSON, CSV and TSV "
@@ -59,6 +60,8 @@ usage(int status)
 		    "tsv\n"
 		    "  -l, --lenient           on invalid input, describe "
 		    "what parsed\n"
+		    "      --no-pager          do not page output longer "
+		    "than the screen\n"
 		    "  -s, --store DIR         store (default $OFL_STORE)\n"
 		    "  -V, --version           print the version\n"
 		    "  -h, --help              print this help\n");
@@ -287,6 +290,7 @@ main(int argc, char *argv[])
 		{ "help", no_argument, NULL, 'h' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "no-redact",	no_argument,		NULL, 0x4e52 },
+		{ "no-pager", no_argument, NULL, 'P' },
 		{ "json-schema", no_argument, NULL, 'J' },
 		{ "kind", required_argument, NULL, 'k' },
 		{ "lenient", no_argument, NULL, 'l' },
@@ -300,7 +304,7 @@ main(int argc, char *argv[])
 	const char *store = NULL;
 	char full[OFL_ID_MAX + 1], **ids = NULL;
 	size_t nids = 0, i;
-	int ch, rv = 0, r, from_args;
+	int ch, rv = 0, r, from_args, page = 1;
 
 	ofl_setprogname("ofl-schema");
 	while ((ch = getopt_long(argc, argv, "chjJk:lm:s:V", longopts,
@@ -334,6 +338,9 @@ main(int argc, char *argv[])
 				errx(OFL_EXIT_USAGE, "--max-bytes %s: %s",
 				    optarg, ofl_errmsg());
 			break;
+		case 'P':
+			page = 0;
+			break;
 		case 'S':
 			opt_mode = MODE_SHAPE;
 			break;
@@ -363,6 +370,8 @@ main(int argc, char *argv[])
 	/* After the store is open: its "redact" setting counts. */
 	if (ofl_redact_wanted())
 		redactor = ofl_redactor_new();
+	if (page)
+		ofl_pager_start();
 
 	for (i = 0; i < nids; i++) {
 		if (ofl_store_resolve(st, ids[i], full) == -1) {
@@ -379,5 +388,6 @@ main(int argc, char *argv[])
 	ofl_redactor_free(redactor);
 	if (fflush(stdout) == EOF || ferror(stdout))
 		err(OFL_EXIT_FAIL, "stdout");
+	ofl_pager_finish();
 	return rv;
 }

@@ -21,10 +21,12 @@ static const struct option longopts[] = {
 	{ "all",	no_argument,		NULL, 'a' },
 	{ "before",	required_argument,	NULL, 'B' },
 	{ "budget",	required_argument,	NULL, 'b' },
+	{ "color",	optional_argument,	NULL, 'C' },
 	{ "fts",	no_argument,		NULL, 'F' },
 	{ "help",	no_argument,		NULL, 'h' },
 	{ "json",	no_argument,		NULL, 'j' },
 	{ "no-redact",	no_argument,		NULL, 0x4e52 },
+	{ "no-pager",	no_argument,		NULL, 'P' },
 	{ "kind",	required_argument,	NULL, 'k' },
 	{ "label",	required_argument,	NULL, 'l' },
 	{ "limit",	required_argument,	NULL, 'n' },
@@ -47,7 +49,7 @@ static int		 long_option(const char *, int *);
 static void		 split_args(int, char *[], char ***, int *, char ***,
 			    int *);
 static int		 list_cb(const struct ofl_meta *, void *);
-static int		 list(const char *, const struct ofl_filter *, int);
+static int		 list(const char *, const struct ofl_filter *, int, int);
 static int		 store_missing(const char *);
 static void		 progress(uint64_t, uint64_t, void *);
 static void		 flush_stdout(void);
@@ -58,14 +60,15 @@ usage(int status)
 	fprintf(status ? stderr : stdout,
 	    "usage: ofl-search [-ajq] [-b bytes] [-k kind] [-l label] "
 	    "[-n limit] [-S session]\n"
-	    "                  [-s store] [--before age] [--fts] "
-	    "[--since age] [ID ...] [query]\n");
+	    "                  [-s store] [--before age] [--color=when] "
+	    "[--fts] [--no-pager]\n"
+	    "                  [--since age] [ID ...] [query]\n");
 	if (status == 0)
 		fprintf(stdout, "\n"
 		    "Rank the chunks of artifacts that match the query (BM25) "
 		    "and print\n"
-		    "snippets with line numbers, matches marked >>so<<.  The "
-		    "last operand is\n"
+		    "snippets of its lines, byte for byte, with their numbers. "
+		    " The last operand is\n"
 		    "the query, those before it are IDs; without IDs, stdin "
 		    "(a reference\n"
 		    "stream or data), or the whole store.  With no operand, "
@@ -85,7 +88,12 @@ usage(int status)
 		    "ago\n"
 		    "  -q, --quiet             print references (IDs when "
 		    "listing) only\n"
-		    "  -j, --json              print JSON Lines\n"
+		    "  -j, --json              print JSON Lines (with the "
+		    "offsets of matches)\n"
+		    "      --color[=WHEN]      color matches: auto (a "
+		    "terminal), always, never\n"
+		    "      --no-pager          do not page output longer "
+		    "than the screen\n"
 		    "      --no-redact         show secrets unmasked\n"
 		    "  -s, --store DIR         store (default $OFL_STORE)\n"
 		    "  -h, --help              print this help\n"
@@ -208,7 +216,7 @@ store_missing(const char *path)
 }
 
 static int
-list(const char *path, const struct ofl_filter *f, int mode)
+list(const char *path, const struct ofl_filter *f, int mode, int page)
 {
 	struct ofl_store	*st;
 	struct lister		 l;
@@ -222,6 +230,8 @@ list(const char *path, const struct ofl_filter *f, int mode)
 	}
 	memset(&l, 0, sizeof l);
 	l.mode = mode;
+	if (page)
+		ofl_pager_start();
 	n = ofl_store_list(st, f, list_cb, &l);
 	if (n == -1)
 		warnx("%s", ofl_errmsg());
@@ -267,7 +277,8 @@ main(int argc, char *argv[])
 	size_t			 nsids = 0, nids = 0, i;
 	long long		 v;
 	int			 optc, opdc, ch, all = 0, quiet = 0, rv = 0;
-	int			 failed = 0, hits, limit = 0;
+	int			 failed = 0, hits, limit = 0, page = 1;
+	int			 color = OFL_COLOR_AUTO;
 
 	ofl_setprogname("ofl-search");
 	ofl_search_opts_init(&o);
@@ -292,6 +303,15 @@ main(int argc, char *argv[])
 				usage(OFL_EXIT_USAGE);
 			}
 			o.budget = (size_t)v;
+			break;
+		case 'C':
+			if (optarg != NULL &&
+			    (color = ofl_color_parse(optarg)) == -1) {
+				warnx("%s", ofl_errmsg());
+				usage(OFL_EXIT_USAGE);
+			}
+			if (optarg == NULL)
+				color = OFL_COLOR_AUTO;
 			break;
 		case 'F':
 			o.fts = 1;
@@ -320,6 +340,9 @@ main(int argc, char *argv[])
 			}
 			limit = (int)v;
 			break;
+		case 'P':
+			page = 0;
+			break;
 		case 'q':
 			quiet = 1;
 			break;
@@ -342,7 +365,7 @@ main(int argc, char *argv[])
 	if (opdc == 0) {
 		o.filter.limit = limit;
 		rv = list(path, &o.filter, o.json ? OFL_LIST_JSON :
-		    quiet ? OFL_LIST_QUIET : OFL_LIST_TEXT);
+		    quiet ? OFL_LIST_QUIET : OFL_LIST_TEXT, page);
 		free(optv);
 		free(opdv);
 		return rv;
@@ -351,6 +374,7 @@ main(int argc, char *argv[])
 	o.query = opdv[opdc - 1];
 	o.limit = limit;
 	o.quiet = quiet;
+	o.color = ofl_color_wanted(color);
 	if (isatty(STDERR_FILENO))
 		o.progress = progress;
 	if ((st = ofl_store_open(path, OFL_RDWR)) == NULL)
@@ -388,6 +412,8 @@ main(int argc, char *argv[])
 		} else
 			rv = hits > 0 ? OFL_EXIT_OK : OFL_EXIT_NOMATCH;
 	}
+	if (out.len > 0 && page)
+		ofl_pager_start();
 	if (out.len > 0 && fwrite(out.data, 1, out.len, stdout) != out.len)
 		err(OFL_EXIT_FAIL, "stdout");
 	ofl_buf_free(&out);
@@ -404,5 +430,6 @@ out:
 	free(optv);
 	free(opdv);
 	flush_stdout();
+	ofl_pager_finish();
 	return rv;
 }

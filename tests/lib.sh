@@ -67,6 +67,13 @@ test_expect_code() {
 	return 0
 }
 
+# marked: ofl-search --color=always output with its matches written
+# >>so<< and its other colors left out, for tests of where matches are.
+marked() {
+	_esc=$(printf '\033')
+	sed "s/$_esc\[01;31m\([^$_esc]*\)$_esc\[m/>>\1<</g; s/$_esc\[[0-9;]*m//g"
+}
+
 test_cmp() {
 	cmp "$1" "$2" >/dev/null 2>&1 && return 0
 	diff -u "$1" "$2" | head -n 60 >&2

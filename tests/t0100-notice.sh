@@ -115,4 +115,38 @@ test_expect_success 'the output when the store is refused' '
 	golden refused
 '
 
+test_expect_success 'file names are not error lines; next: has --errors only with errors' '
+	awk "BEGIN { for (i = 1; i <= 300; i++) printf \"./src/d%d/f%d.c\\n\", i, i }" >names.in &&
+	printf "%s\n" ./llvm/include/AddressSanitizer.h AddressSanitizer.h \
+	    src/error.c src/ErrorHandler.java lib/libfailure.so Traceback.py \
+	    fatal.c FAILED.txt "Segmentation fault.txt" "x/TEST-UNEXPECTED-FAIL.log" \
+	    ERROR.md >>names.in &&
+	ofl-capture -T 0 <names.in >names.out &&
+	id=$(sed -n "1s/^ofl:\([a-z0-9]*\) .*/\1/p" names.out) &&
+	test -n "$id" &&
+	! grep -q "^errors:" names.out &&
+	! grep -q -- "--errors" names.out &&
+	test_expect_code 1 ofl-extract "$id" --errors >out &&
+	test ! -s out
+'
+
+test_expect_success 'real error lines are counted, and next: says --errors' '
+	cp names.in errs.in &&
+	printf "%s\nplain words\n" "Traceback (most recent call last):" \
+	    "error: linker failed" "FAILED tests/test_x.py::test_y" \
+	    "fatal: not a git repository" \
+	    "==12==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x6020" \
+	    >>errs.in &&
+	ofl-capture -T 0 <errs.in >errs.out &&
+	id=$(sed -n "1s/^ofl:\([a-z0-9]*\) .*/\1/p" errs.out) &&
+	grep -q "^errors: 5 lines (first at line 312)" errs.out &&
+	grep -q "^next: ofl-extract $id --errors\$" errs.out &&
+	ofl-extract "$id" --errors >out &&
+	grep "^\[" out | sort >got &&
+	printf "%s\n" "[error] line 314" "[error] line 318" \
+	    "[python-traceback] lines 312-313" "[sanitizer] lines 320-321" \
+	    "[test-summary] line 316" >expect &&
+	test_cmp expect got
+'
+
 test_done

@@ -103,7 +103,7 @@ test_expect_success 'raw data on stdin: captured, then indexed' '
 	ofl-search -q | head -n 1 >latest &&
 	echo "$id" >expect &&
 	test_cmp expect latest &&
-	ofl-search "$id" gamma >hits &&
+	ofl-search --color=always "$id" gamma | marked >hits &&
 	grep ">>gamma<<" hits
 '
 
@@ -133,7 +133,7 @@ test_expect_success 'two indexers of one artifact at once' '
 	{ ofl-index -q "$id" & ofl-index -q "$id" & wait; } &&
 	ofl-index -v "$id" >/dev/null 2>err &&
 	grep "indexed before" err &&
-	ofl-search -n 1 "$id" "line 19999" >hits &&
+	ofl-search --color=always -n 1 "$id" "line 19999" | marked >hits &&
 	grep "^  19999: >>line<< >>19999<< of" hits &&
 	ofl-index --check
 '

@@ -108,14 +108,28 @@ test_expect_success JQ '--json: the snippet is the artifact text' '
 	test_cmp want got
 '
 
-test_expect_success 'snippet lines are the artifact lines, marks aside' '
+test_expect_success 'snippet lines are the artifact lines, byte for byte' '
 	id=$(cat id.log) &&
 	ofl-search "$id" "Aborting task" >out &&
 	grep "^  [0-9]*: " out | head -n 1 >line &&
 	n=$(sed "s/^  \([0-9]*\): .*/\1/" line) &&
-	sed "s/^  [0-9]*: //; s/>>//g; s/<<//g" line >got &&
+	sed "s/^  [0-9]*: //" line >got &&
 	sed -n "${n}p" "$DATA/ci/treeherder-taskcluster-timeout.log" >want &&
-	test_cmp want got
+	test_cmp want got &&
+	printf "module go.mod\nuse go.mod here\n" | ofl-search go.mod >out &&
+	! grep -q ">>" out &&
+	grep -q "^  [12]: .*go\.mod" out
+'
+
+test_expect_success JQ '--json: the byte offsets of the matches of each line' '
+	printf "alpha beta\nx gamma y gamma\nnone\n" | ofl-capture -q -T 0 >ref &&
+	ofl-search -j -n 1 "$(sed s/ofl:// ref)" gamma >out &&
+	jq -c "[.snippet_lines, .matches]" out >got &&
+	echo "[[1,2,3],[[],[[2,7],[10,15]],[]]]" >expect &&
+	test_cmp expect got &&
+	jq -r ".snippet | split(\"\n\")[1] | .[2:7] + \" \" + .[10:15]" out >got &&
+	echo "gamma gamma" >expect &&
+	test_cmp expect got
 '
 
 test_expect_success 'several IDs: the last operand is the query' '
@@ -159,6 +173,8 @@ test_expect_success 'a reference stream on stdin gives the IDs' '
 test_expect_success 'data on stdin is captured, then searched' '
 	n=$(ofl-search -q | wc -l) &&
 	printf "one fish\ntwo fish\nred herring\n" | ofl-search herring >out &&
+	grep "^  3: red herring\$" out &&
+	ofl-search --color=always @ herring | marked >out &&
 	grep "^  3: red >>herring<<\$" out &&
 	test "$(ofl-search -q | wc -l)" -eq $((n + 1))
 '
@@ -183,7 +199,7 @@ test_expect_success tar 'archive members: searched by their own kinds' '
 	cat >expect <<-EOF &&
 	ofl:ID:1-3  [app.log]  (SCORE)
 	  1- alpha
-	  2: >>connection<< >>refused<< by peer
+	  2: connection refused by peer
 	  3- omega
 	more: ofl-search ID '"'"'connection refused'"'"' -n 2
 	EOF

@@ -157,13 +157,13 @@ test_expect_success 'one 5000-byte word' '
 
 test_expect_success 'punctuation is searched as written' '
 	id=$(cat id.txt) &&
-	ofl-search "$id" "foo.bar()" >out &&
+	ofl-search --color=always "$id" "foo.bar()" | marked >out &&
 	grep ">>foo.bar<<()" out &&
-	ofl-search "$id" "CVE-2023-1234" >out &&
+	ofl-search --color=always "$id" "CVE-2023-1234" | marked >out &&
 	grep ">>CVE-2023-1234<<" out &&
-	ofl-search "$id" "src/foo.c" >out &&
+	ofl-search --color=always "$id" "src/foo.c" | marked >out &&
 	grep ">>src/foo.c<<" out &&
-	ofl-search "$id" "blk_-1608999687919862906" >out &&
+	ofl-search --color=always "$id" "blk_-1608999687919862906" | marked >out &&
 	grep ">>blk_-1608999687919862906<<" out
 '
 

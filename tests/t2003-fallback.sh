@@ -20,13 +20,13 @@ test_expect_success 'setup' '
 '
 
 test_expect_success 'a word match: no note' '
-	ofl-search "$(cat id.txt)" "ECONNREFUSED" >out &&
+	ofl-search --color=always "$(cat id.txt)" "ECONNREFUSED" | marked >out &&
 	head -n 1 out | grep "^ofl:$(cat id.txt):1-3  (" &&
 	grep "^  1: connect failed: >>ECONNREFUSED<<\$" out
 '
 
 test_expect_success 'inside a word: the substring, and a note' '
-	ofl-search "$(cat id.txt)" "CONNREFUSED" >out &&
+	ofl-search --color=always "$(cat id.txt)" "CONNREFUSED" | marked >out &&
 	cat >expect <<-EOF &&
 	no match for "CONNREFUSED"; showing matches for "CONNREFUSED" inside words
 	ofl:ID:1  (substring)
@@ -37,14 +37,14 @@ test_expect_success 'inside a word: the substring, and a note' '
 '
 
 test_expect_success 'inside an identifier: camelCase and numbers' '
-	ofl-search "$(cat id.txt)" "DurationAs" >out &&
+	ofl-search --color=always "$(cat id.txt)" "DurationAs" | marked >out &&
 	grep "^  3: calling format>>DurationAs<<Seconds now\$" out &&
-	ofl-search "$(cat id.txt)" "99968791" >out &&
+	ofl-search --color=always "$(cat id.txt)" "99968791" | marked >out &&
 	grep "^  2: block blk_-1608>>99968791<<9862906 lost\$" out
 '
 
 test_expect_success 'a part of a hyphenated word in a log' '
-	ofl-search -n 1 "$(cat id.log)" "UNEXPECTED-TIMEOU" >out &&
+	ofl-search --color=always -n 1 "$(cat id.log)" "UNEXPECTED-TIMEOU" | marked >out &&
 	head -n 1 out >note &&
 	echo "no match for \"UNEXPECTED-TIMEOU\"; showing matches for \"UNEXPECTED-TIMEOU\" inside words" >expect &&
 	test_cmp expect note &&
@@ -52,7 +52,7 @@ test_expect_success 'a part of a hyphenated word in a log' '
 '
 
 test_expect_success 'a misspelling: the closest word of the artifact' '
-	ofl-search -n 1 "$(cat id.md)" "thumbnale" >out &&
+	ofl-search --color=always -n 1 "$(cat id.md)" "thumbnale" | marked >out &&
 	head -n 1 out >note &&
 	echo "no match for \"thumbnale\"; showing matches for \"thumbnail\"" \
 	    >expect &&
@@ -88,7 +88,7 @@ test_expect_success 'short words are not respelled' '
 '
 
 test_expect_success 'some words match: those hits, no fallback' '
-	ofl-search -n 1 "$(cat id.txt)" "ECONNREFUSED zzzzqqq" >out &&
+	ofl-search --color=always -n 1 "$(cat id.txt)" "ECONNREFUSED zzzzqqq" | marked >out &&
 	! grep "^no match" out &&
 	grep ">>ECONNREFUSED<<" out
 '

@@ -68,7 +68,7 @@ test_expect_success 'every artifact is complete and found' '
 		test -s hits || exit 1
 		i=$((i + 1))
 	done &&
-	ofl-search -a -n 1 "slow kumquat" >hits &&
+	ofl-search --color=always -a -n 1 "slow kumquat" | marked >hits &&
 	grep "^  1: >>slow<< >>kumquat<< start\$" hits
 '
 

@@ -14,7 +14,7 @@ id_of() {
 test_expect_success '--help: usage on stdout, exit 0' '
 	ofl-schema --help >out 2>err &&
 	test ! -s err &&
-	grep -q "^usage: ofl-schema \[-cJjl\] \[--shape\]" out &&
+	grep -q "^usage: ofl-schema \[-cJjl\] \[--no-pager\] \[--shape\]" out &&
 	ofl-schema -h >out2 &&
 	test_cmp out out2
 '
@@ -118,6 +118,17 @@ test_expect_success 'CSV: columns with types, counts and examples' '
 	  who: string, 1 null, e.g. "ann", "bob"
 	  ok: boolean
 	EOT
+	test_cmp expect out
+'
+
+test_expect_success 'CSV: an example is whole, or cut with ... after its quote' '
+	long=$(printf "%070d" 7) &&
+	utf=$(printf "%039d\303\251%030d" 1 2) &&
+	printf "msg,n\nInvalid user webmaster from 173.234.31.186,1\n%s,2\n%s,3\n" \
+	    "$long" "$utf" >in.csv &&
+	ofl-schema <in.csv >out &&
+	printf "csv: 3 rows, 2 columns\n  msg: string, e.g. \"Invalid user webmaster from 173.234.31.186\", \"%s\"..., \"%s\"...\n  n: integer 1..3\n" \
+	    "$(printf "%040d" 0)" "$(printf "%039d" 1)" >expect &&
 	test_cmp expect out
 '
 

@@ -135,7 +135,7 @@ test_expect_success 'after space is freed it indexes and searches, checks clean'
 	rm -f "$MNT/filler" &&
 	ofl-index "$tid" >out &&
 	grep "^ofl:$tid " out &&
-	ofl-search "$tid" "code 42" >hits &&
+	ofl-search --color=always "$tid" "code 42" | marked >hits &&
 	grep "^  42: line >>42<< " hits &&
 	ofl-index --check &&
 	ofl-gc --check >chk &&

@@ -392,4 +392,17 @@ test_expect_success ofl-capture 'README.md: the example notice is real' '
 	test_cmp expect out
 '
 
+# So is the search that follows it, on the same artifact.
+test_expect_success ofl-search 'README.md: the example search is real' '
+	sed -n "/^\$ ofl-search [0-9a-z]* sinatra -n 2\$/,/^\`\`\`\$/p" \
+	    "$SRC/README.md" | sed "1d;\$d" >readme &&
+	test -s readme &&
+	old=$(sed -n "1s/^ofl:\([0-9a-z]*\):.*/\1/p" readme) &&
+	new=$(sed -n "1s/^ofl:\([0-9a-z]*\) .*/\1/p" out) &&
+	test -n "$old" && test -n "$new" &&
+	ofl-search "$new" sinatra -n 2 >got &&
+	sed "s/$old/$new/g" readme >expect &&
+	test_cmp expect got
+'
+
 test_done

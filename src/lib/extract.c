@@ -130,6 +130,7 @@ static int	 lr_init(struct lr *, struct src *, uint64_t, uint64_t,
 static void	 lr_free(struct lr *);
 static int	 lr_next(struct lr *, struct line *);
 static int	 out_write(struct ex *, const void *, size_t);
+static int	 out_unit(struct ex *, const char *, size_t);
 static int	 out_fits(struct ex *, uint64_t);
 static void	 json_str(struct ofl_buf *, const char *, size_t);
 static size_t	 utf8_cut(const char *, size_t);
@@ -750,6 +751,33 @@ out_write(struct ex *x, const void *p, size_t n)
 	return 0;
 }
 
+/*
+ * A numbered line's unit: on a terminal, the number in color (as grep
+ * -n shows it); the escapes are not counted in the budget.
+ */
+static int
+out_unit(struct ex *x, const char *p, size_t n)
+{
+	size_t	d = 0;
+
+	if (!x->o->color || x->o->json)
+		return out_write(x, p, n);
+	while (d < n && p[d] >= '0' && p[d] <= '9')
+		d++;
+	if (d == 0)
+		return out_write(x, p, n);
+	if (!x->werr && fputs("\033[32m", x->fp) == EOF)
+		x->werr = 1;
+	if (out_write(x, p, d) == -1)
+		return -1;
+	if (fputs("\033[m", x->fp) == EOF) {
+		x->werr = 1;
+		ofl_seterr(OFL_EXIT_FAIL, "stdout: %s", strerror(errno));
+		return -1;
+	}
+	return out_write(x, p + d, n - d);
+}
+
 static int
 out_fits(struct ex *x, uint64_t n)
 {
@@ -933,7 +961,7 @@ emit_line(struct ex *x, uint64_t no, const char *sep, const char *p,
 	line_unit(x, &x->tmp, no, sep, p, len, match, 0);
 	if (!out_fits(x, x->tmp.len))
 		return 0;
-	if (out_write(x, x->tmp.data, x->tmp.len) == -1)
+	if (out_unit(x, x->tmp.data, x->tmp.len) == -1)
 		return -1;
 	x->printed = 1;
 	return 1;
@@ -963,7 +991,7 @@ emit_partial(struct ex *x, struct lr *lr, struct line *ln, const char *sep,
 	}
 	if (!out_fits(x, x->tmp.len))
 		line_unit(x, &x->tmp, no, sep, ln->p, 0, match, 1);
-	if (out_write(x, x->tmp.data, x->tmp.len) == -1)
+	if (out_unit(x, x->tmp.data, x->tmp.len) == -1)
 		return -1;
 	x->printed = 1;
 	/* Find where the line ends. */
@@ -1056,7 +1084,7 @@ print_lines(struct ex *x, const struct rspan *rs, size_t n, size_t i)
 			if (!ln.cont) {
 				snprintf(pre, sizeof pre, "%" PRIu64 "\t",
 				    ln.no);
-				if (out_write(x, pre, strlen(pre)) == -1)
+				if (out_unit(x, pre, strlen(pre)) == -1)
 					goto out;
 			}
 			{
@@ -1745,6 +1773,7 @@ static const struct {
 	{ ".go:", V_GOBUILD },
 	{ "efer", V_UNDEFREF },
 	{ "ATAL", V_FATAL },
+	{ "atal", V_FATAL },
 	{ "RITI", V_CRITICAL }
 };
 #define NANCHORS	(sizeof anchors / sizeof anchors[0])
@@ -1983,6 +2012,8 @@ verify(int v, const char *s, size_t n, size_t i, struct start *st)
 		if (e - w == 5 && (memcmp(s + w, "error", 5) == 0 ||
 		    memcmp(s + w, "Error", 5) == 0 ||
 		    memcmp(s + w, "ERROR", 5) == 0)) {
+			if (ofl_word_in_name(s, n, w, e))
+				return 0;
 			/* ==1234==ERROR: AddressSanitizer: */
 			if (s[w] == 'E' && w >= 4 && s[w - 1] == '=' &&
 			    s[w - 2] == '=') {
@@ -2144,6 +2175,8 @@ verify(int v, const char *s, size_t n, size_t i, struct start *st)
 			return 0;
 		for (e = i + 4; e < n && is_word(s[e]); e++)
 			;
+		if (ofl_word_in_name(s, n, i, e))
+			return 0;
 		nx = e < n ? (unsigned char)s[e] : '\0';
 		k = indent_of(s, n);
 		if (e == i + 4) {
@@ -2191,7 +2224,8 @@ verify(int v, const char *s, size_t n, size_t i, struct start *st)
 		}
 		return 0;
 	case V_UNEXPECTED:
-		if (i < 7 || !has(s, n, i - 7, "TEST-UNEXPECTED-"))
+		if (i < 7 || !has(s, n, i - 7, "TEST-UNEXPECTED-") ||
+		    ofl_word_in_name(s, n, i - 7, i - 7))
 			return 0;
 		set_start(st, K_TEST_UNEXPECTED, M_SINGLE, i - 7, i - 7);
 		return 1;
@@ -2214,7 +2248,8 @@ verify(int v, const char *s, size_t n, size_t i, struct start *st)
 		}
 		return 0;
 	case V_SEGV:
-		if (!has(s, n, i, "Segmentation fault"))
+		if (!has(s, n, i, "Segmentation fault") ||
+		    ofl_word_in_name(s, n, i, i + 18))
 			return 0;
 		set_start(st, K_CRASH, M_SINGLE, 0, i);
 		return 1;
@@ -2271,15 +2306,22 @@ verify(int v, const char *s, size_t n, size_t i, struct start *st)
 		set_start(st, K_LINKER, M_COMPILER, 0, i - 11);
 		return 1;
 	case V_FATAL:
-		if (i < 1 || s[i - 1] != 'F' || (i >= 2 && is_word(s[i - 2])) ||
-		    (i + 4 < n && is_word(s[i + 4])))
+		/* FATAL as a level; fatal: as git and others say it. */
+		if (i < 1 || (i >= 2 && is_word(s[i - 2])) ||
+		    (i + 4 < n && is_word(s[i + 4])) ||
+		    ofl_word_in_name(s, n, i - 1, i + 4))
+			return 0;
+		if (s[i] == 'A' ? s[i - 1] != 'F' : ((s[i - 1] != 'f' &&
+		    s[i - 1] != 'F') || i + 4 >= n || s[i + 4] != ':' ||
+		    !msg_start(s, i - 1)))
 			return 0;
 		set_start(st, K_ERROR, M_SINGLE, 0, i - 1);
 		return 1;
 	case V_CRITICAL:
 		if (i < 2 || !has(s, n, i - 2, "CRITICAL") ||
 		    (i >= 3 && is_word(s[i - 3])) ||
-		    (i + 6 < n && is_word(s[i + 6])))
+		    (i + 6 < n && is_word(s[i + 6])) ||
+		    ofl_word_in_name(s, n, i - 2, i + 6))
 			return 0;
 		set_start(st, K_ERROR, M_SINGLE, 0, i - 2);
 		return 1;
@@ -3458,6 +3500,8 @@ struct jqin {
 	uint64_t	 line;		/* of the last value */
 	uint64_t	 bad;		/* lines that are not JSON */
 	uint64_t	 bad_first;
+	uint64_t	 values;	/* parsed so far */
+	int		 first;		/* first byte not blank, or 0 */
 	int		 failed;
 	char		 errmsg[512];
 };
@@ -3586,6 +3630,30 @@ blank(const char *s, size_t n)
 	return 1;
 }
 
+/*
+ * A filter run on an artifact that was never JSON (CSV, a log, text):
+ * the parser's complaint about some column of line 1 does not help, so
+ * say what the artifact is and what reads it.  0 for JSON kinds, and
+ * for archive members (their kind is not recorded).
+ */
+static int
+not_json(struct ex *x, char *msg, size_t size)
+{
+	int	kind;
+
+	if (x->src.member != NULL)
+		return 0;
+	kind = ofl_reader_meta(x->src.r)->kind;
+	if (kind == OFL_KIND_JSON || kind == OFL_KIND_NDJSON)
+		return 0;
+	snprintf(msg, size, "ofl:%s is %s, not JSON: a jq filter cannot "
+	    "read it; try -n A-B for lines, -e REGEX for matching lines%s%s",
+	    x->id, ofl_kind_name(kind), kind == OFL_KIND_CSV ||
+	    kind == OFL_KIND_TSV ? ", or ofl-schema " : "",
+	    kind == OFL_KIND_CSV || kind == OFL_KIND_TSV ? x->id : "");
+	return 1;
+}
+
 /* The next input value; invalid at the end or on a parse error. */
 static jv
 jqin_next(struct jqin *in)
@@ -3593,6 +3661,7 @@ jqin_next(struct jqin *in)
 	struct ex	*x = in->x;
 	struct line	 ln;
 	ssize_t		 n;
+	size_t		 i;
 	jv		 v;
 	int		 r;
 
@@ -3640,21 +3709,32 @@ jqin_next(struct jqin *in)
 					goto fail;
 				if (n == 0)
 					in->eof = 1;
+				for (i = 0; in->first == 0 && i < (size_t)n;
+				    i++)
+					if (!isspace((unsigned char)in->buf[i]))
+						in->first =
+						    (unsigned char)in->buf[i];
 				jv_parser_set_buf(in->parser, in->buf, (int)n,
 				    n > 0);
 			} else
 				jv_parser_set_buf(in->parser, "", 0, 0);
 		}
 		v = jv_parser_next(in->parser);
-		if (jv_is_valid(v))
+		if (jv_is_valid(v)) {
+			in->values++;
 			return v;
+		}
 		if (jv_invalid_has_msg(jv_copy(v))) {
 			jv msg = jv_invalid_get_msg(v);
 
-			snprintf(in->errmsg, sizeof in->errmsg,
-			    "ofl:%s: parse error: %s", x->id,
-			    jv_get_kind(msg) == JV_KIND_STRING ?
-			    jv_string_value(msg) : "bad JSON");
+			/* Broken JSON gets the parser's word for it. */
+			if (in->values > 0 || in->first == '{' ||
+			    in->first == '[' || !not_json(x, in->errmsg,
+			    sizeof in->errmsg))
+				snprintf(in->errmsg, sizeof in->errmsg,
+				    "ofl:%s: parse error: %s", x->id,
+				    jv_get_kind(msg) == JV_KIND_STRING ?
+				    jv_string_value(msg) : "bad JSON");
 			jv_free(msg);
 			in->failed = 1;
 			return jv_invalid();

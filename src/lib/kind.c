@@ -1154,6 +1154,25 @@ ls_dumped(struct lsq *q, const char *line, size_t ws)
 }
 
 /*
+ * Is the word at ws..we part of a file name, a path or a compound
+ * ("AddressSanitizer.h", "src/error/", "non-fatal", "Traceback.py")?
+ * Such a word names a thing; it does not report trouble.
+ */
+int
+ofl_word_in_name(const char *line, size_t n, size_t ws, size_t we)
+{
+	int	prev = ws > 0 ? (unsigned char)line[ws - 1] : 0;
+	int	next = we < n ? (unsigned char)line[we] : 0;
+
+	if (!ls_ready)
+		ls_init();
+	if (prev == '-' || prev == '/' || prev == '.')
+		return 1;
+	return (next == '-' || next == '.' || next == '/') && we + 1 < n &&
+	    (ls_table[(unsigned char)line[we + 1]] & LS_WORD);
+}
+
+/*
  * Is the keyword at ws..we not a report of trouble?  "0 errors", "no
  * errors", "errors: 0", "failed=0", "error=false"; part of a compound,
  * flag or file name ("non-fatal", "--screenshot-on-fail", "error.c",
@@ -1166,10 +1185,7 @@ ls_benign(struct lsq *q, const char *line, size_t n, size_t ws, size_t we)
 	int	next = we < n ? (unsigned char)line[we] : 0;
 	size_t	i;
 
-	if (prev == '-' || prev == '/' || prev == '.')
-		return 1;
-	if ((next == '-' || next == '.' || next == '/') && we + 1 < n &&
-	    (ls_table[(unsigned char)line[we + 1]] & LS_WORD))
+	if (ofl_word_in_name(line, n, ws, we))
 		return 1;
 	if ((prev == '\'' || prev == '`') && next == prev)
 		return 1;
@@ -1236,19 +1252,23 @@ ls_word(struct lsq *q, const char *line, size_t n, size_t ws, size_t we)
 		break;
 	case 'T':
 		if (l == 9 && memcmp(w, "Traceback", 9) == 0)
-			return ls_dumped(q, line, ws) ? 0 : 2;
+			return ofl_word_in_name(line, n, ws, we) ||
+			    ls_dumped(q, line, ws) ? 0 : 2;
 		if (l == 4 && memcmp(w, "TEST", 4) == 0 && n - ws >= 16 &&
 		    memcmp(w, "TEST-UNEXPECTED-", 16) == 0)
-			return ls_dumped(q, line, ws) ? 0 : 2;
+			return ofl_word_in_name(line, n, ws, ws) ||
+			    ls_dumped(q, line, ws) ? 0 : 2;
 		break;
 	case 'A':
 		if (l == 16 && memcmp(w, "AddressSanitizer", 16) == 0)
-			return ls_dumped(q, line, ws) ? 0 : 2;
+			return ofl_word_in_name(line, n, ws, we) ||
+			    ls_dumped(q, line, ws) ? 0 : 2;
 		break;
 	case 'S':
 		if (l == 12 && memcmp(w, "Segmentation", 12) == 0 &&
 		    n - ws >= 18 && memcmp(w + 12, " fault", 6) == 0)
-			return ls_dumped(q, line, ws) ? 0 : 2;
+			return ofl_word_in_name(line, n, ws, ws + 18) ||
+			    ls_dumped(q, line, ws) ? 0 : 2;
 		break;
 	}
 	return 0;

@@ -2075,7 +2075,7 @@ done:
 static void
 next_cmds(struct ctx *c, struct ofl_buf *out, struct ofl_buf *js)
 {
-	struct ofl_buf	 cmds[4];
+	struct ofl_buf	 cmds[5];
 	size_t		 n = 0, i;
 	uint64_t	 a, z;
 	char		*q;
@@ -2084,6 +2084,13 @@ next_cmds(struct ctx *c, struct ofl_buf *out, struct ofl_buf *js)
 	if (kind != OFL_KIND_BINARY && kind != OFL_KIND_ARCHIVE &&
 	    kind != OFL_KIND_COMPRESSED && kind != OFL_KIND_EMPTY &&
 	    c->lines > 0) {
+		/* The error lines counted above, as whole blocks. */
+		if ((kind == OFL_KIND_LOG || kind == OFL_KIND_TEXT) &&
+		    c->m->errors > 0) {
+			ofl_buf_init(&cmds[n]);
+			ofl_buf_addf(&cmds[n++], "ofl-extract %s --errors",
+			    c->id);
+		}
 		if ((kind == OFL_KIND_LOG || kind == OFL_KIND_TEXT) &&
 		    c->m->first_error > 0 && c->m->first_error <= c->lines) {
 			a = c->m->first_error > 20 ? c->m->first_error - 20 : 1;

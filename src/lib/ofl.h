@@ -72,6 +72,29 @@ int64_t		 ofl_mono_us(void);
 /* 1 if the bytes are only spaces and tabs (or none). */
 int		 ofl_blank(const void *, size_t);
 
+/*
+ * pager.c: for a person at a terminal.  Color as grep gives it, and a
+ * pager as git starts it: only when stdout is a terminal, and only for
+ * output longer than the screen ($OFL_PAGER, else $PAGER, else less with
+ * LESS=FRX; "" or "cat" for none).
+ */
+#define OFL_COLOR_NEVER		0
+#define OFL_COLOR_ALWAYS	1
+#define OFL_COLOR_AUTO		2
+/* "auto", "always", "never"; -1 (OFL_EXIT_USAGE) for anything else. */
+int	ofl_color_parse(const char *);
+/* Whether to color stdout: auto is a terminal without NO_COLOR set. */
+int	ofl_color_wanted(int);
+/*
+ * Send stdout through the pager from here on, if it is a terminal; call
+ * before the first output.  Returns 1 if it did.  The process then waits
+ * for the pager at exit (ofl_pager_finish(), also run by atexit), and
+ * exits 0 if the pager is quit before the end.
+ */
+int	ofl_pager_start(void);
+void	ofl_pager_finish(void);
+int	ofl_pager_active(void);
+
 /* buf.c: a growable byte buffer. */
 struct ofl_buf {
 	char	*data;
@@ -179,6 +202,13 @@ void	ofl_linestat_line(struct ofl_linestat *, const char *, size_t,
  */
 uint64_t ofl_linestat_lines(struct ofl_linestat *, const char *, size_t,
 	    uint64_t lineno, size_t cap);
+/*
+ * 1 if the word at [ws, we) of a line is part of a file name, a path or
+ * a compound ("AddressSanitizer.h", "src/error/", "non-fatal"): it names
+ * something and reports no trouble.  The one rule for the error counts,
+ * the notice's error lines and ofl-extract --errors.
+ */
+int	 ofl_word_in_name(const char *, size_t, size_t, size_t);
 
 /* store.c: the artifact store. */
 struct ofl_store;
@@ -456,6 +486,8 @@ struct ofl_search_opts {
 	int			 fts;		/* query is raw FTS5 syntax */
 	int			 json;		/* JSON Lines */
 	int			 quiet;		/* references only */
+	int			 color;		/* matches, line numbers and
+						   references in color (text) */
 	size_t			 budget;	/* bytes of output, 0: default */
 	int			 limit;		/* hits, 0: default */
 	struct ofl_filter	 filter;	/* scope without IDs */
@@ -722,6 +754,7 @@ struct ofl_extract {
 	const char		*store_arg;	/* -s as given, for marks */
 	int			 redact;	/* mask secrets (not in raw
 						   content and bytes) */
+	int			 color;		/* line numbers in color */
 	FILE			*out;
 	void			(*warn)(void *, const char *);
 	void			*warn_arg;

@@ -10,9 +10,12 @@
  * vocabulary gives close spellings (edit distance 2 at most).
  *
  * Snippets are cut from the artifact itself: the lines of the best
- * matching chunk that carry the most query terms, matches marked >>so<<,
- * each line prefixed with its number (":" for a line with a match, "-"
- * for context, as grep -n does), within a byte budget.
+ * matching chunk that carry the most query terms, byte for byte, each
+ * prefixed with its number (":" for a line with a match, "-" for
+ * context, as grep -n does), within a byte budget.  Matches are never
+ * marked in the text, which would change the evidence: a terminal sees
+ * them in color (escapes left out of the budget, so it sees the same
+ * lines as a pipe), JSON gives their byte offsets in each line.
  */
 #include "config.h"
 
@@ -37,8 +40,11 @@
 #define PER_BLOB_MAX	32		/* more blobs: one query, filtered */
 #define SCAN_LINES_MAX	5000		/* substring: lines collected */
 #define MERGE_LINES_MAX	400		/* hits merged up to this span */
-#define MARK_OPEN	">>"
-#define MARK_CLOSE	"<<"
+/* Colors as grep uses them: matches, line numbers, references. */
+#define COLOR_MATCH	"\033[01;31m"
+#define COLOR_LINENO	"\033[32m"
+#define COLOR_REF	"\033[35m"
+#define COLOR_END	"\033[m"
 
 enum {
 	PHASE_ALL = 0,		/* every term */
@@ -102,6 +108,13 @@ struct mark {
 	int	target;
 };
 
+/* A part of the output to color, or a match to report in JSON. */
+struct span {
+	size_t		 off;
+	size_t		 len;
+	const char	*color;
+};
+
 struct line {
 	const char	*s;
 	size_t		 n;
@@ -145,6 +158,11 @@ struct search {
 	size_t				 nm;
 	size_t				 capm;
 	const char			*mtext;
+	/* Spans of the output: recorded while record is set. */
+	int				 record;
+	struct span			*sp;
+	size_t				 nsp;
+	size_t				 capsp;
 };
 
 /* Collecting the chunk text of an archive member (chunker run again). */
@@ -200,12 +218,15 @@ static size_t	 split_lines(struct search *, const struct hit *,
 		    const struct ofl_buf *, struct line **);
 static size_t	 line_window(struct search *, const struct line *, size_t,
 		    size_t *, size_t *);
+static void	 span_add(struct search *, size_t, size_t, const char *);
+static void	 span_cut(struct search *, size_t);
+static void	 colorize(struct search *, struct ofl_buf *, size_t);
 static void	 render_line(struct ofl_buf *, struct search *,
-		    const struct line *, size_t, size_t, int);
+		    const struct line *, size_t, size_t);
 static int	 line_better(const struct line *, const struct line *);
 static size_t	 digits(uint64_t);
 static int	 select_lines(struct search *, struct line *, size_t, size_t,
-		    size_t, int);
+		    size_t);
 static size_t	 utf8_back(const char *, size_t);
 static void	 render_hit(struct search *, struct hit *, size_t,
 		    struct ofl_buf *, size_t *, int *);
@@ -1452,7 +1473,7 @@ split_lines(struct search *s, const struct hit *h, const struct ofl_buf *text,
 /*
  * The part of a line to show in about max bytes: all of it if it fits,
  * else the window that holds the most distinct terms.  Returns the bytes
- * it takes to show, marks and elisions included.
+ * it takes to show, elisions included.
  */
 static size_t
 line_window(struct search *s, const struct line *l, size_t max, size_t *fromp,
@@ -1461,7 +1482,7 @@ line_window(struct search *s, const struct line *l, size_t max, size_t *fromp,
 	size_t		 off = (size_t)(l->s - s->mtext), i, j, from, to;
 	size_t		 best_from = 0, cost;
 	uint64_t	 mask;
-	int		 cover, best = -1, nmarks = 0;
+	int		 cover, best = -1;
 
 	if (l->n <= max) {
 		*fromp = 0;
@@ -1496,11 +1517,7 @@ line_window(struct search *s, const struct line *l, size_t max, size_t *fromp,
 		*fromp = utf8_back(l->s, from);
 		*top = to < l->n ? utf8_back(l->s, to) : to;
 	}
-	for (j = 0; j < (size_t)l->nmarks; j++)
-		if (s->m[l->mark0 + j].end - off > *fromp &&
-		    s->m[l->mark0 + j].start - off < *top)
-			nmarks++;
-	cost = *top - *fromp + (size_t)nmarks * 4;
+	cost = *top - *fromp;
 	if (*fromp > 0)
 		cost += 3;
 	if (*top < l->n)
@@ -1508,13 +1525,18 @@ line_window(struct search *s, const struct line *l, size_t max, size_t *fromp,
 	return cost;
 }
 
-/* Show the part [from, to) of a line, matches marked if marks is set. */
+/*
+ * Show the part [from, to) of a line, byte for byte (control characters
+ * and bytes that are not UTF-8 as \xNN).  With s->record set, each match
+ * shown is recorded as a span of out.
+ */
 static void
 render_line(struct ofl_buf *out, struct search *s, const struct line *l,
-    size_t from, size_t to, int marks)
+    size_t from, size_t to)
 {
 	const char	*base = l->s;
 	size_t		 lineoff = (size_t)(l->s - s->mtext), pos, mk, st, en;
+	size_t		 at;
 
 	if (s->rd != NULL) {
 		/* A line that holds a secret is shown masked, unmarked. */
@@ -1534,17 +1556,17 @@ render_line(struct ofl_buf *out, struct search *s, const struct line *l,
 	if (from > 0)
 		ofl_buf_adds(out, "...");
 	pos = from;
-	for (mk = l->mark0; marks && mk < l->mark0 + (size_t)l->nmarks;
+	for (mk = l->mark0; s->record && mk < l->mark0 + (size_t)l->nmarks;
 	    mk++) {
 		st = s->m[mk].start - lineoff;
 		en = s->m[mk].end - lineoff;
 		if (en <= pos)
-			continue;	/* inside a mark already shown */
+			continue;	/* inside a match already shown */
 		if (st < pos)
 			st = pos;
 		if (st >= to)
 			break;
-		/* Marks that overlap are shown as one. */
+		/* Matches that overlap are shown as one. */
 		while (mk + 1 < l->mark0 + (size_t)l->nmarks &&
 		    s->m[mk + 1].start - lineoff < en) {
 			mk++;
@@ -1555,10 +1577,10 @@ render_line(struct ofl_buf *out, struct search *s, const struct line *l,
 			en = to;
 		ofl_render_safe(out, (const unsigned char *)base + pos,
 		    st - pos, SIZE_MAX);
-		ofl_buf_adds(out, MARK_OPEN);
+		at = out->len;
 		ofl_render_safe(out, (const unsigned char *)base + st,
 		    en - st, SIZE_MAX);
-		ofl_buf_adds(out, MARK_CLOSE);
+		span_add(s, at, out->len - at, COLOR_MATCH);
 		pos = en;
 	}
 	if (pos < to)
@@ -1566,6 +1588,59 @@ render_line(struct ofl_buf *out, struct search *s, const struct line *l,
 		    to - pos, SIZE_MAX);
 	if (to < l->n)
 		ofl_buf_adds(out, "...");
+}
+
+/* Spans of the output. */
+
+static void
+span_add(struct search *s, size_t off, size_t len, const char *color)
+{
+	if (!s->record || len == 0)
+		return;
+	if (s->nsp == s->capsp) {
+		s->capsp = s->capsp == 0 ? 64 : s->capsp * 2;
+		s->sp = ofl_xrealloc(s->sp, s->capsp * sizeof *s->sp);
+	}
+	s->sp[s->nsp].off = off;
+	s->sp[s->nsp].len = len;
+	s->sp[s->nsp].color = color;
+	s->nsp++;
+}
+
+/* The output was cut back to len: forget the spans past it. */
+static void
+span_cut(struct search *s, size_t len)
+{
+	while (s->nsp > 0 && s->sp[s->nsp - 1].off + s->sp[s->nsp - 1].len >
+	    len)
+		s->nsp--;
+}
+
+/* Color the spans of out (from start on), in order. */
+static void
+colorize(struct search *s, struct ofl_buf *out, size_t start)
+{
+	struct ofl_buf	c;
+	size_t		i, pos = start;
+
+	if (s->nsp == 0)
+		return;
+	ofl_buf_init(&c);
+	for (i = 0; i < s->nsp; i++) {
+		if (s->sp[i].off < pos || s->sp[i].off + s->sp[i].len >
+		    out->len)
+			continue;
+		ofl_buf_add(&c, out->data + pos, s->sp[i].off - pos);
+		ofl_buf_adds(&c, s->sp[i].color);
+		ofl_buf_add(&c, out->data + s->sp[i].off, s->sp[i].len);
+		ofl_buf_adds(&c, COLOR_END);
+		pos = s->sp[i].off + s->sp[i].len;
+	}
+	ofl_buf_add(&c, out->data + pos, out->len - pos);
+	out->len = start;
+	ofl_buf_add(out, c.data, c.len);
+	ofl_buf_free(&c);
+	s->nsp = 0;
 }
 
 /* Lines worth showing first: most terms, then most matches, then first. */
@@ -1601,7 +1676,7 @@ digits(uint64_t n)
  */
 static int
 select_lines(struct search *s, struct line *l, size_t nl, size_t avail,
-    size_t prefix_extra, int marks)
+    size_t prefix_extra)
 {
 	struct ofl_buf	 scratch;
 	size_t		 order[16], norder = 0, i, j, b, max, cost, prefix;
@@ -1649,9 +1724,9 @@ select_lines(struct search *s, struct line *l, size_t nl, size_t avail,
 		if (j > 0 && max < (c->n < 60 ? c->n : 60))
 			continue;
 		(void)line_window(s, c, max, &from, &to);
-		/* What it really takes, escapes and marks included. */
+		/* What it really takes, \xNN escapes included. */
 		ofl_buf_reset(&scratch);
-		render_line(&scratch, s, c, from, to, marks);
+		render_line(&scratch, s, c, from, to);
 		cost = scratch.len + 1;
 		if (j > 0 && cost + prefix > left)
 			continue;
@@ -1710,8 +1785,8 @@ render_hit(struct search *s, struct hit *h, size_t avail, struct ofl_buf *out,
 {
 	struct ofl_buf	 text;
 	struct line	*l = NULL;
-	size_t		 nl, i, start = out->len, head;
-	int		 rcut = 0;
+	size_t		 nl, i, start = out->len, head, at;
+	int		 rcut = 0, record;
 
 	*cut = 0;
 	*used = 0;
@@ -1725,6 +1800,7 @@ render_hit(struct search *s, struct hit *h, size_t avail, struct ofl_buf *out,
 	nl = split_lines(s, h, &text, &l);
 
 	add_ref(out, s, h);
+	span_add(s, start, out->len - start, COLOR_REF);
 	if (h->member != NULL) {
 		ofl_buf_adds(out, "  [");
 		add_title(out, s, h->member);
@@ -1740,15 +1816,21 @@ render_hit(struct search *s, struct hit *h, size_t avail, struct ofl_buf *out,
 		ofl_buf_addf(out, "  (%.1f)\n", h->score);
 	head = out->len - start;
 
+	record = s->record;
+	s->record = 0;
 	if (nl > 0 && select_lines(s, l, nl, avail > head ? avail - head : 0,
-	    5, 1))
+	    5))
 		*cut = 1;
+	s->record = record;
 	for (i = 0; i < nl; i++) {
 		if (!l[i].chosen)
 			continue;
-		ofl_buf_addf(out, "  %llu%c ", (unsigned long long)l[i].no,
-		    l[i].nmarks > 0 ? ':' : '-');
-		render_line(out, s, &l[i], l[i].from, l[i].to, 1);
+		ofl_buf_adds(out, "  ");
+		at = out->len;
+		ofl_buf_addf(out, "%llu", (unsigned long long)l[i].no);
+		span_add(s, at, out->len - at, COLOR_LINENO);
+		ofl_buf_addf(out, "%c ", l[i].nmarks > 0 ? ':' : '-');
+		render_line(out, s, &l[i], l[i].from, l[i].to);
 		ofl_buf_addc(out, '\n');
 	}
 	if (rcut || h->line_end > h->line_start + nl - 1 || nl == 0)
@@ -1827,15 +1909,16 @@ static void
 output_json_hit(struct ofl_buf *out, struct search *s, struct hit *h,
     size_t avail)
 {
-	struct ofl_buf	 text, ref, snip;
+	struct ofl_buf	 text, ref, snip, mj;
 	struct line	*l = NULL;
-	size_t		 nl, i, k = 0;
+	size_t		 nl, i, j, k = 0, at;
 	int		 rcut = 0, cut = 0;
 	const char	*match;
 
 	ofl_buf_init(&text);
 	ofl_buf_init(&ref);
 	ofl_buf_init(&snip);
+	ofl_buf_init(&mj);
 	if (hit_text(s, h, &text, &rcut) == -1) {
 		note_readerr(s, h);
 		ofl_buf_free(&text);
@@ -1844,7 +1927,7 @@ output_json_hit(struct ofl_buf *out, struct search *s, struct hit *h,
 	mark_text(s, text.data != NULL ? text.data : "", text.len);
 	nl = split_lines(s, h, &text, &l);
 	if (nl > 0)
-		cut = select_lines(s, l, nl, avail, 1, 0);
+		cut = select_lines(s, l, nl, avail, 1);
 	add_ref(&ref, s, h);
 	ofl_buf_adds(out, "{\"id\":");
 	ofl_buf_add_json_str(out, s->a[h->art].id, strlen(s->a[h->art].id));
@@ -1867,13 +1950,27 @@ output_json_hit(struct ofl_buf *out, struct search *s, struct hit *h,
 		ofl_buf_adds(out, ",\"rank\":null");
 	else
 		ofl_buf_addf(out, ",\"rank\":%.3f", h->score);
+	/* The matches of each line: byte offsets in the line as shown. */
+	s->record = 1;
 	for (i = 0; i < nl; i++) {
 		if (!l[i].chosen)
 			continue;
-		if (k++ > 0)
+		if (k++ > 0) {
 			ofl_buf_addc(&snip, '\n');
-		render_line(&snip, s, &l[i], l[i].from, l[i].to, 0);
+			ofl_buf_addc(&mj, ',');
+		}
+		at = snip.len;
+		s->nsp = 0;
+		render_line(&snip, s, &l[i], l[i].from, l[i].to);
+		ofl_buf_addc(&mj, '[');
+		for (j = 0; j < s->nsp; j++)
+			ofl_buf_addf(&mj, "%s[%zu,%zu]", j > 0 ? "," : "",
+			    s->sp[j].off - at, s->sp[j].off - at +
+			    s->sp[j].len);
+		ofl_buf_addc(&mj, ']');
 	}
+	s->record = 0;
+	s->nsp = 0;
 	ofl_buf_adds(out, ",\"snippet\":");
 	ofl_buf_add_json_str(out, snip.data != NULL ? snip.data : "", snip.len);
 	ofl_buf_adds(out, ",\"snippet_lines\":[");
@@ -1881,6 +1978,8 @@ output_json_hit(struct ofl_buf *out, struct search *s, struct hit *h,
 		if (l[i].chosen)
 			ofl_buf_addf(out, "%s%llu", k++ > 0 ? "," : "",
 			    (unsigned long long)l[i].no);
+	ofl_buf_adds(out, "],\"matches\":[");
+	ofl_buf_add(out, mj.data, mj.len);
 	ofl_buf_adds(out, "],\"member\":");
 	if (h->member != NULL)
 		add_json_str_safe(out, h->member, strlen(h->member));
@@ -1900,6 +1999,7 @@ output_json_hit(struct ofl_buf *out, struct search *s, struct hit *h,
 	ofl_buf_free(&text);
 	ofl_buf_free(&ref);
 	ofl_buf_free(&snip);
+	ofl_buf_free(&mj);
 }
 
 /* The command line that asks for more. */
@@ -1982,6 +2082,7 @@ output(struct search *s, struct ofl_buf *out, const char *const *ids,
 	}
 	reserve = more.len + 2 * (40 + OFL_ID_MAX) + extra;
 	hits = out->len;
+	s->record = s->o->color;
 	used = out->len - start;
 	per = budget > used + reserve ? (budget - used - reserve) / nshow : 0;
 	for (i = 0; i < nshow; i++) {
@@ -1997,6 +2098,7 @@ output(struct search *s, struct ofl_buf *out, const char *const *ids,
 		if (i > 0 && n > room) {
 			/* It does not fit: leave it to the next page. */
 			out->len = before;
+			span_cut(s, out->len);
 			break;
 		}
 		s->a[s->h[i].art].hit = 1;
@@ -2031,10 +2133,15 @@ output(struct search *s, struct ofl_buf *out, const char *const *ids,
 		/* The note goes first. */
 		ofl_buf_reset(&note);
 		add_note(&note, s);
+		for (i = 0; i < s->nsp; i++)
+			if (s->sp[i].off >= hits)
+				s->sp[i].off += note.len;
 		ofl_buf_add(&note, out->data + hits, out->len - hits);
 		out->len = hits;
 		ofl_buf_add(out, note.data, note.len);
 	}
+	s->record = 0;
+	colorize(s, out, start);
 	ofl_buf_free(&more);
 	ofl_buf_free(&note);
 }
@@ -2274,6 +2381,7 @@ search_free(struct search *s)
 		hit_free(&s->h[i]);
 	free(s->h);
 	free(s->m);
+	free(s->sp);
 	free(s->fts_and);
 	free(s->fts_or);
 	ofl_tok_free(s->tk);

@@ -69,6 +69,7 @@ enum {
 #define ENUM_MAX	8	/* distinct strings kept per position */
 #define ENUM_LEN	40	/* longest string kept */
 #define EXAMPLES	3	/* CSV examples per column */
+#define EXAMPLE_WHOLE	64	/* longest example shown whole */
 #define MAX_COLS	1000
 #define FIELD_MAX	1024	/* CSV field bytes kept for typing */
 #define MAP_KEYS	24	/* shape: more keys than this may be a map */
@@ -131,6 +132,7 @@ struct column {
 	struct strset	 en;
 	size_t		 nex;
 	char		*ex[EXAMPLES];
+	unsigned int	 excut;		/* bit i: ex[i] kept in part */
 };
 
 struct ofl_schema {
@@ -198,6 +200,7 @@ static unsigned int csv_types(const char *, size_t);
 
 static void	add_num(struct ofl_buf *, double, int);
 static void	add_str(struct ofl_buf *, const char *, size_t);
+static void	add_example(struct ofl_buf *, const char *, size_t, int);
 static void	add_key(struct ofl_buf *, const char *, size_t);
 static void	add_count(struct ofl_buf *, uint64_t);
 
@@ -950,6 +953,8 @@ column_value(struct column *c, const char *v, size_t n, size_t full)
 			if (strlen(c->ex[i]) == n &&
 			    memcmp(c->ex[i], v, n) == 0)
 				return;
+		if (n < full)
+			c->excut |= 1U << c->nex;
 		c->ex[c->nex] = ofl_xmalloc(n + 1);
 		memcpy(c->ex[c->nex], v, n);
 		c->ex[c->nex++][n] = '\0';
@@ -1055,6 +1060,27 @@ static void
 add_str(struct ofl_buf *b, const char *s, size_t n)
 {
 	ofl_buf_add_json_str(b, s, n);
+}
+
+/*
+ * A value shown as an example: whole when it is short, else its first
+ * ENUM_LEN bytes (never half a character) with "..." after the closing
+ * quote, outside the value, so a cut cannot pass for the value itself.
+ */
+static void
+add_example(struct ofl_buf *b, const char *s, size_t n, int cut)
+{
+	size_t	k = n;
+
+	if (n > EXAMPLE_WHOLE) {
+		k = ENUM_LEN;
+		while (k > 0 && ((unsigned char)s[k] & 0xc0) == 0x80)
+			k--;
+		cut = 1;
+	}
+	add_str(b, s, k);
+	if (cut)
+		ofl_buf_adds(b, "...");
 }
 
 /* A key in the shape: bare when it is a plain word, else quoted. */
@@ -1447,8 +1473,7 @@ sh_node(struct render *r, struct snode *n, size_t depth)
 			ofl_buf_adds(b, "{");
 			add_count(b, n->nprops);
 			ofl_buf_adds(b, " keys like ");
-			add_str(b, n->props->key, n->props->keylen > ENUM_LEN ?
-			    ENUM_LEN : n->props->keylen);
+			add_example(b, n->props->key, n->props->keylen, 0);
 			ofl_buf_adds(b, ": ");
 			sh_node(r, m, depth + 1);
 			ofl_buf_addc(b, '}');
@@ -1847,9 +1872,8 @@ shape_csv(struct ofl_schema *s, size_t max_out, size_t max_lines,
 			for (j = 0; j < c->nex; j++) {
 				if (j > 0)
 					ofl_buf_adds(&line, ", ");
-				add_str(&line, c->ex[j],
-				    strlen(c->ex[j]) > ENUM_LEN ? ENUM_LEN :
-				    strlen(c->ex[j]));
+				add_example(&line, c->ex[j], strlen(c->ex[j]),
+				    (c->excut >> j) & 1);
 			}
 		}
 		ofl_buf_addc(&line, '\n');
