@@ -244,8 +244,10 @@ usage(int status)
 		    "  -q, --quiet             print only ofl:ID when "
 		    "offloaded\n"
 		    "  -j, --json              print one JSON object\n"
-		    "      --no-redact         show secrets in the notice "
-		    "unmasked\n"
+		    "      --no-progress       no progress line on a "
+		    "terminal's stderr\n"
+		    "      --no-redact         show secrets unmasked in the "
+		    "output and notice\n"
 		    "  -h, --help              print this help\n"
 		    "  -V, --version           print the version\n");
 	exit(status);
