@@ -3,6 +3,7 @@
  */
 #include "config.h"
 
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -31,7 +32,8 @@ extern char **environ;
 #define SCRUB_LINE_MAX	(64 * 1024)
 #define PASS_LINE_MAX	(64 * 1024)	/* pass a longer line in pieces */
 #define PARTIAL_MS	500	/* pass a line begun this long ago */
-#define FLOOD_MS	20	/* over the threshold this soon: a flood */
+#define FLOOD_MS	20	/* wait this long for a flood at least */
+#define FLOOD_MAX_MS	200	/* and at most this long, if it may be one */
 #define PROGRESS_DELAY_MS 1000	/* no progress for a quick command */
 #define PROGRESS_MS	250	/* redraw at most this often */
 
@@ -69,7 +71,7 @@ struct capture {
 	uint64_t		 printed;	/* bytes written to stdout */
 	int			 last_nl;	/* last byte printed was \n */
 	int			 held;		/* binary: the rest waits */
-	int			 live;		/* past the first FLOOD_MS */
+	int			 live;		/* no flood: passing as it comes */
 	int64_t			 first_data;	/* monotonic ms of the first byte */
 };
 
@@ -115,6 +117,7 @@ static void		pass_data(struct capture *, const char *, size_t);
 static void		pass_partial(struct capture *);
 static int		held_kind(const char *, size_t);
 static void		go_live(struct capture *);
+static int		flood_over(struct capture *, int64_t);
 static void		trailer(struct capture *, struct ofl_buf *);
 static const char	*sig_name(int, char *, size_t);
 static void		progress(struct capture *, size_t, int64_t);
@@ -341,10 +344,10 @@ capture_data(struct capture *c, const char *p, size_t n)
 	}
 	if (c->passing && !c->live) {
 		/*
-		 * The first FLOOD_MS after the first byte wait in keep:
-		 * output that is over the threshold by then came all at once
-		 * (a file, a fast command), and only the notice is printed,
-		 * as nobody could have read it go by.
+		 * The first bytes wait in keep (see flood_over()): output
+		 * that is over the threshold by then came all at once (a
+		 * fast command), and only the notice is printed, as nobody
+		 * could have read it go by.
 		 */
 		if (c->total == 0)
 			c->first_data = ofl_mono_ms();
@@ -459,7 +462,7 @@ pass_data(struct capture *c, const char *p, size_t n)
 		ofl_buf_add(&c->pend, last + 1, (size_t)(p + n - last - 1));
 }
 
-/* The first FLOOD_MS are over: pass what waited, and from now on live. */
+/* No flood: pass what waited, and from now on as it comes. */
 static void
 go_live(struct capture *c)
 {
@@ -468,6 +471,29 @@ go_live(struct capture *c)
 	c->live = 1;
 	c->last_data = ofl_mono_ms();
 	pass_data(c, c->keep.data, (size_t)c->total);
+}
+
+/*
+ * Whether the wait for a flood is over: FLOOD_MS after the first byte,
+ * unless output at the rate seen so far (what is waiting in the pipe
+ * counted, as a busy machine may wake us late) would be over the
+ * threshold by FLOOD_MAX_MS; then at FLOOD_MAX_MS.
+ */
+static int
+flood_over(struct capture *c, int64_t now)
+{
+	int64_t		t = now - c->first_data;
+	uint64_t	total = c->total;
+	int		ready = 0;
+
+	if (t < FLOOD_MS)
+		return 0;
+	if (t >= FLOOD_MAX_MS)
+		return 1;
+	if (c->fd != -1 && ioctl(c->fd, FIONREAD, &ready) == 0 && ready > 0)
+		total += (uint64_t)ready;
+	return total * FLOOD_MAX_MS / (uint64_t)t <=
+	    (uint64_t)opt_threshold * 4;
 }
 
 /* 1 if output that starts so is binary, an archive or compressed. */
@@ -683,8 +709,11 @@ run_loop(struct capture *cs, size_t n, int from_stdin)
 				int64_t	left = FLOOD_MS -
 				    (now - cs[i].first_data);
 
+				/* Past FLOOD_MS, look again every 10 ms. */
+				if (left < 10)
+					left = 10;
 				if (left < timeout)
-					timeout = left < 1 ? 1 : (int)left;
+					timeout = (int)left;
 			}
 			if (cs[i].passing && cs[i].pend.len > 0) {
 				int64_t	left = PARTIAL_MS -
@@ -700,7 +729,7 @@ run_loop(struct capture *cs, size_t n, int from_stdin)
 		for (i = 0; i < n; i++) {
 			/* Before reading: a late wake-up is not a flood. */
 			if (cs[i].passing && !cs[i].live && cs[i].total > 0 &&
-			    now - cs[i].first_data >= FLOOD_MS)
+			    flood_over(&cs[i], now))
 				go_live(&cs[i]);
 		}
 		for (i = 0; i < n; i++) {
