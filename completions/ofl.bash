@@ -14,6 +14,7 @@ _ofl_opts_capture='
 	-l= --label=
 	-q --quiet
 	-S= --session=
+	--no-progress
 	--no-redact
 	-s= --store=
 	-T= --threshold=

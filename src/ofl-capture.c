@@ -3,6 +3,7 @@
  */
 #include "config.h"
 
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -29,6 +30,12 @@ extern char **environ;
 #define IDLE_FLUSH_MS	1000	/* commit a quiet stream this often */
 #define DRAIN_MS	200	/* read on this long after the command exits */
 #define SCRUB_LINE_MAX	(64 * 1024)
+#define PASS_LINE_MAX	(64 * 1024)	/* pass a longer line in pieces */
+#define PARTIAL_MS	500	/* pass a line begun this long ago */
+#define FLOOD_MS	20	/* wait this long for a flood at least */
+#define FLOOD_MAX_MS	200	/* and at most this long, if it may be one */
+#define PROGRESS_DELAY_MS 1000	/* no progress for a quick command */
+#define PROGRESS_MS	250	/* redraw at most this often */
 
 /* One captured stream: the standard input or one command's output. */
 struct capture {
@@ -52,6 +59,20 @@ struct capture {
 	struct ofl_meta		 meta;		/* when stored */
 	int			 stored;
 	struct ofl_buf		 line;		/* partial line when scrubbing */
+	int			 termsig;	/* the command was killed by it */
+	int			 drained;	/* stopped reading, pipe open */
+	/* Live pass-through of the one stream (see pass_data()). */
+	int			 passing;
+	struct ofl_buf		 pend;		/* a line not ended yet */
+	int64_t			 last_data;	/* monotonic ms of the last read */
+	uint64_t		 passed;	/* input bytes passed through */
+	uint64_t		 passed_lines;	/* whole lines passed */
+	int			 mid_line;	/* what passed ends inside a line */
+	uint64_t		 printed;	/* bytes written to stdout */
+	int			 last_nl;	/* last byte printed was \n */
+	int			 held;		/* binary: the rest waits */
+	int			 live;		/* no flood: passing as it comes */
+	int64_t			 first_data;	/* monotonic ms of the first byte */
 };
 
 static struct ofl_store	*store;
@@ -70,6 +91,15 @@ static int		 multi;		/* several -e commands */
 static size_t		 tail_max = 2048;
 static volatile sig_atomic_t got_signal;
 static struct ofl_redactor *scrubber;	/* store setting scrub=on */
+static struct ofl_redactor *masker;	/* masks the pass-through, or NULL */
+static int		 streaming;	/* one stream passes through live */
+static int		 out_tty;	/* stdout is a terminal */
+static int		 out_errno;	/* writing to stdout failed */
+static int		 prog_on;	/* progress on stderr */
+static int		 prog_shown;
+static int64_t		 prog_start;
+static int64_t		 prog_last;
+static uint64_t		 prog_lines;
 
 static OFL_DEAD void	usage(int);
 static void		on_signal(int);
@@ -81,6 +111,18 @@ static int		spawn(struct capture *, char *const []);
 static void		run_loop(struct capture *, size_t, int);
 static void		emit(struct capture *, struct ofl_buf *, int);
 static void		emit_failed(struct capture *, struct ofl_buf *);
+static void		add_masked(struct ofl_buf *, const char *, size_t);
+static void		pass_out(struct capture *, struct ofl_buf *);
+static void		pass_data(struct capture *, const char *, size_t);
+static void		pass_partial(struct capture *);
+static int		held_kind(const char *, size_t);
+static void		go_live(struct capture *);
+static int		flood_over(struct capture *, int64_t);
+static void		trailer(struct capture *, struct ofl_buf *);
+static const char	*sig_name(int, char *, size_t);
+static void		progress(struct capture *, size_t, int64_t);
+static void		progress_clear(void);
+static void		progress_lines(const char *, size_t);
 static char		*join_argv(char *const []);
 static long long	env_num(const char *, long long);
 static void		auto_gc(void);
@@ -205,8 +247,10 @@ usage(int status)
 		    "  -q, --quiet             print only ofl:ID when "
 		    "offloaded\n"
 		    "  -j, --json              print one JSON object\n"
-		    "      --no-redact         show secrets in the notice "
-		    "unmasked\n"
+		    "      --no-progress       no progress line on a "
+		    "terminal's stderr\n"
+		    "      --no-redact         show secrets unmasked in the "
+		    "output and notice\n"
 		    "  -h, --help              print this help\n"
 		    "  -V, --version           print the version\n");
 	exit(status);
@@ -289,6 +333,40 @@ capture_data(struct capture *c, const char *p, size_t n)
 		take = keep_max - c->keep.len;
 		ofl_buf_add(&c->keep, p, take < n ? take : n);
 	}
+	if (c->passing && (memchr(p, '\0', n) != NULL ||
+	    (c->total == 0 && held_kind(p, n)))) {
+		/*
+		 * Binary data is not dumped on a terminal: it waits for the
+		 * end, and passes then if it is under the threshold.
+		 */
+		c->passing = 0;
+		c->held = 1;
+	}
+	if (c->passing && !c->live) {
+		/*
+		 * The first bytes wait in keep (see flood_over()): output
+		 * that is over the threshold by then came all at once (a
+		 * fast command), and only the notice is printed, as nobody
+		 * could have read it go by.
+		 */
+		if (c->total == 0)
+			c->first_data = ofl_mono_ms();
+		if (c->total + n > (uint64_t)opt_threshold * 4)
+			c->passing = 0;
+	} else if (c->passing) {
+		/* While passing, total is at most the limit. */
+		uint64_t	room = (uint64_t)opt_threshold * 4 - c->total;
+
+		c->last_data = ofl_mono_ms();
+		if (n <= room)
+			pass_data(c, p, n);
+		else {
+			/* Over the threshold: what is left is withheld. */
+			pass_data(c, p, (size_t)room);
+			c->passing = 0;
+			ofl_buf_reset(&c->pend);
+		}
+	}
 	c->total += n;
 	/* The tail ring, for a preview if storing fails. */
 	if (n >= tail_max) {
@@ -316,6 +394,141 @@ capture_data(struct capture *c, const char *p, size_t n)
 		snprintf(c->werr, sizeof c->werr, "%s", ofl_errmsg());
 		capture_finish(c, 1);
 	}
+}
+
+/* Print what passes through; a failed write ends the passing. */
+static void
+pass_out(struct capture *c, struct ofl_buf *b)
+{
+	if (b->len == 0 || !c->passing)
+		return;
+	if (out_tty)
+		progress_clear();
+	if (ofl_write_all(STDOUT_FILENO, b->data, b->len) == -1) {
+		/* Go on storing, print nothing more, fail at the end. */
+		out_errno = errno;
+		c->passing = 0;
+		return;
+	}
+	c->printed += b->len;
+	c->last_nl = b->data[b->len - 1] == '\n';
+}
+
+/*
+ * The live pass-through of one stream, under the threshold: whole lines
+ * go out as they arrive, masked a line at a time as ofl_redact() masks
+ * them elsewhere, or byte for byte when raw output was asked for.  A line
+ * not ended yet waits for its newline, for PARTIAL_MS of quiet (a prompt),
+ * or until it is PASS_LINE_MAX long (a piece at a time), then goes out as
+ * far as it goes; its rest is masked as a line of its own.
+ */
+static void
+pass_data(struct capture *c, const char *p, size_t n)
+{
+	struct ofl_buf	 out;
+	const char	*last, *q, *nl, *end;
+
+	if (n == 0)
+		return;
+	if ((last = memrchr(p, '\n', n)) == NULL) {
+		ofl_buf_add(&c->pend, p, n);
+		if (c->pend.len >= PASS_LINE_MAX)
+			pass_partial(c);
+		return;
+	}
+	ofl_buf_add(&c->pend, p, (size_t)(last + 1 - p));
+	ofl_buf_init(&out);
+	if (masker == NULL) {
+		for (q = c->pend.data, end = q + c->pend.len;
+		    (nl = memchr(q, '\n', (size_t)(end - q))) != NULL;
+		    q = nl + 1)
+			c->passed_lines++;
+		pass_out(c, &c->pend);
+	} else {
+		for (q = c->pend.data, end = q + c->pend.len;
+		    (nl = memchr(q, '\n', (size_t)(end - q))) != NULL;
+		    q = nl + 1) {
+			ofl_redact_line(masker, q, (size_t)(nl - q), &out);
+			ofl_buf_addc(&out, '\n');
+			c->passed_lines++;
+		}
+		pass_out(c, &out);
+	}
+	ofl_buf_free(&out);
+	c->passed += c->pend.len;
+	c->mid_line = 0;
+	ofl_buf_reset(&c->pend);
+	if (last + 1 < p + n)
+		ofl_buf_add(&c->pend, last + 1, (size_t)(p + n - last - 1));
+}
+
+/* No flood: pass what waited, and from now on as it comes. */
+static void
+go_live(struct capture *c)
+{
+	if (c->live || !c->passing)
+		return;
+	c->live = 1;
+	c->last_data = ofl_mono_ms();
+	pass_data(c, c->keep.data, (size_t)c->total);
+}
+
+/*
+ * Whether the wait for a flood is over: FLOOD_MS after the first byte,
+ * unless output at the rate seen so far (what is waiting in the pipe
+ * counted, as a busy machine may wake us late) would be over the
+ * threshold by FLOOD_MAX_MS; then at FLOOD_MAX_MS.
+ */
+static int
+flood_over(struct capture *c, int64_t now)
+{
+	int64_t		t = now - c->first_data;
+	uint64_t	total = c->total;
+	int		ready = 0;
+
+	if (t < FLOOD_MS)
+		return 0;
+	if (t >= FLOOD_MAX_MS)
+		return 1;
+	if (c->fd != -1 && ioctl(c->fd, FIONREAD, &ready) == 0 && ready > 0)
+		total += (uint64_t)ready;
+	return total * FLOOD_MAX_MS / (uint64_t)t <=
+	    (uint64_t)opt_threshold * 4;
+}
+
+/* 1 if output that starts so is binary, an archive or compressed. */
+static int
+held_kind(const char *p, size_t n)
+{
+	switch (ofl_kind_detect((const unsigned char *)p, n, 0)) {
+	case OFL_KIND_BINARY:
+	case OFL_KIND_ARCHIVE:
+	case OFL_KIND_COMPRESSED:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* Pass the line begun so far (a prompt, a long line, the last line). */
+static void
+pass_partial(struct capture *c)
+{
+	struct ofl_buf	out;
+
+	if (c->pend.len == 0)
+		return;
+	ofl_buf_init(&out);
+	if (masker == NULL)
+		pass_out(c, &c->pend);
+	else {
+		ofl_redact_line(masker, c->pend.data, c->pend.len, &out);
+		pass_out(c, &out);
+	}
+	ofl_buf_free(&out);
+	c->passed += c->pend.len;
+	c->mid_line = 1;
+	ofl_buf_reset(&c->pend);
 }
 
 /*
@@ -369,11 +582,12 @@ capture_finish(struct capture *c, int incomplete)
 	}
 	memset(&fin, 0, sizeof fin);
 	/*
-	 * One command whose output passes through prints exactly what it
-	 * read: say so now, saving a transaction later.
+	 * One command whose output passed through whole printed all it
+	 * will: say so now, saving a transaction later.
 	 */
-	fin.printed = c->total <= keep_max - 1 && !multi && !opt_json &&
-	    c->werr[0] == '\0' ? (int64_t)c->total : -1;
+	fin.printed = streaming && !incomplete && !c->held &&
+	    c->werr[0] == '\0' &&
+	    c->total <= (uint64_t)opt_threshold * 4 ? (int64_t)c->printed : -1;
 	fin.incomplete = incomplete || c->werr[0] != '\0';
 	fin.has_exit = c->has_exit;
 	fin.exit_status = c->status;
@@ -444,9 +658,10 @@ reap(struct capture *c, int status)
 	c->has_exit = 1;
 	if (WIFEXITED(status))
 		c->status = WEXITSTATUS(status);
-	else if (WIFSIGNALED(status))
+	else if (WIFSIGNALED(status)) {
 		c->status = 128 + WTERMSIG(status);
-	else
+		c->termsig = WTERMSIG(status);
+	} else
 		c->status = OFL_EXIT_CAPTURE_FAIL;
 	c->pid = -1;
 }
@@ -487,9 +702,36 @@ run_loop(struct capture *cs, size_t n, int from_stdin)
 					kill(cs[i].pid, got_signal);
 		}
 		timeout = 250;
+		now = ofl_mono_ms();
+		for (i = 0; i < n; i++) {
+			/* Wake up to go live, or to pass a line begun. */
+			if (cs[i].passing && !cs[i].live && cs[i].total > 0) {
+				int64_t	left = FLOOD_MS -
+				    (now - cs[i].first_data);
+
+				/* Past FLOOD_MS, look again every 10 ms. */
+				if (left < 10)
+					left = 10;
+				if (left < timeout)
+					timeout = (int)left;
+			}
+			if (cs[i].passing && cs[i].pend.len > 0) {
+				int64_t	left = PARTIAL_MS -
+				    (now - cs[i].last_data);
+
+				if (left < timeout)
+					timeout = left < 1 ? 1 : (int)left;
+			}
+		}
 		if (poll(pfd, n, timeout) == -1 && errno != EINTR)
 			err(OFL_EXIT_CAPTURE_FAIL, "poll");
 		now = ofl_mono_ms();
+		for (i = 0; i < n; i++) {
+			/* Before reading: a late wake-up is not a flood. */
+			if (cs[i].passing && !cs[i].live && cs[i].total > 0 &&
+			    flood_over(&cs[i], now))
+				go_live(&cs[i]);
+		}
 		for (i = 0; i < n; i++) {
 			if (cs[i].fd == -1)
 				continue;
@@ -497,6 +739,9 @@ run_loop(struct capture *cs, size_t n, int from_stdin)
 				got = read(cs[i].fd, buf, READ_SIZE);
 				if (got > 0) {
 					capture_data(&cs[i], buf, (size_t)got);
+					if (prog_on)
+						progress_lines(buf,
+						    (size_t)got);
 					continue;
 				}
 				if (got == -1 && (errno == EINTR ||
@@ -505,6 +750,9 @@ run_loop(struct capture *cs, size_t n, int from_stdin)
 				if (!from_stdin || cs[i].fd != STDIN_FILENO)
 					close(cs[i].fd);
 				cs[i].fd = -1;
+			} else if (cs[i].passing && cs[i].pend.len > 0 &&
+			    now - cs[i].last_data >= PARTIAL_MS) {
+				pass_partial(&cs[i]);
 			} else if (cs[i].w != NULL &&
 			    now - cs[i].last_flush >= IDLE_FLUSH_MS) {
 				cs[i].last_flush = now;
@@ -522,10 +770,14 @@ run_loop(struct capture *cs, size_t n, int from_stdin)
 			if (cs[i].fd != -1 && cs[i].pid == -1 &&
 			    cs[i].end > 0 && now - cs[i].end > DRAIN_MS &&
 			    !(pfd[i].revents & POLLIN)) {
+				/* What it may write later is lost: say so. */
 				close(cs[i].fd);
 				cs[i].fd = -1;
+				cs[i].drained = 1;
 			}
 		}
+		if (prog_on)
+			progress(cs, n, now);
 		while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
 			for (i = 0; i < n; i++)
 				if (cs[i].pid == pid)
@@ -547,6 +799,169 @@ run_loop(struct capture *cs, size_t n, int from_stdin)
 	free(pfd);
 }
 
+/*
+ * Progress on a terminal's stderr: bytes, lines, time and rate on one
+ * line, redrawn at most every PROGRESS_MS, from PROGRESS_DELAY_MS on.
+ * While output passes through to a terminal it shows that the command is
+ * alive by itself, and a redrawn line would cut into it: no progress then.
+ */
+static void
+progress_lines(const char *p, size_t n)
+{
+	const char	*end = p + n;
+
+	while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+		prog_lines++;
+		p++;
+	}
+}
+
+static void
+progress(struct capture *cs, size_t n, int64_t now)
+{
+	struct ofl_buf	 b;
+	uint64_t	 total = 0, rate;
+	size_t		 i;
+	char		 size[32], lines[32], dur[32], rs[32];
+
+	if (now - prog_start < PROGRESS_DELAY_MS ||
+	    now - prog_last < PROGRESS_MS)
+		return;
+	for (i = 0; i < n; i++) {
+		if (cs[i].passing && out_tty)
+			return;
+		total += cs[i].total;
+	}
+	prog_last = now;
+	rate = total * 1000 / (uint64_t)(now - prog_start);
+	ofl_fmt_size(size, sizeof size, total);
+	ofl_fmt_count(lines, sizeof lines, prog_lines);
+	ofl_fmt_duration(dur, sizeof dur, now - prog_start);
+	ofl_fmt_size(rs, sizeof rs, rate);
+	ofl_buf_init(&b);
+	ofl_buf_addf(&b, "\r%s: %s, %s line%s, %s, %s/s\033[K",
+	    ofl_getprogname(), size, lines, prog_lines == 1 ? "" : "s", dur,
+	    rs);
+	(void)ofl_write_all(STDERR_FILENO, b.data, b.len);
+	ofl_buf_free(&b);
+	prog_shown = 1;
+}
+
+/* Erase the progress line, leaving the cursor where it started. */
+static void
+progress_clear(void)
+{
+	if (!prog_shown)
+		return;
+	(void)ofl_write_all(STDERR_FILENO, "\r\033[K", 4);
+	prog_shown = 0;
+}
+
+static const char *
+sig_name(int sig, char *buf, size_t len)
+{
+	static const struct {
+		int		 sig;
+		const char	*name;
+	} names[] = {
+		{ SIGHUP, "SIGHUP" }, { SIGINT, "SIGINT" },
+		{ SIGQUIT, "SIGQUIT" }, { SIGABRT, "SIGABRT" },
+		{ SIGKILL, "SIGKILL" }, { SIGSEGV, "SIGSEGV" },
+		{ SIGPIPE, "SIGPIPE" }, { SIGALRM, "SIGALRM" },
+		{ SIGTERM, "SIGTERM" }, { SIGBUS, "SIGBUS" },
+		{ SIGXCPU, "SIGXCPU" }, { SIGXFSZ, "SIGXFSZ" }
+	};
+	size_t	i;
+
+	for (i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (names[i].sig == sig)
+			return names[i].name;
+	snprintf(buf, len, "signal %d", sig);
+	return buf;
+}
+
+/*
+ * After output that passed through live: when the rest was withheld or
+ * the capture was cut short, a line that says what the output above is,
+ * then the notice (when offloaded) or the reference line.
+ */
+static void
+trailer(struct capture *c, struct ofl_buf *out)
+{
+	char	a[32], b[32], sb[32];
+	int	cut = got_signal || c->termsig || c->drained;
+
+	if (c->held && !c->offload && c->keep.len > c->passed) {
+		/* Held back as binary, and under the threshold: it goes. */
+		add_masked(out, c->keep.data + c->passed,
+		    c->keep.len - c->passed);
+		c->last_nl = out->data[out->len - 1] == '\n';
+	}
+	if (!c->offload && (!cut || c->meta.id[0] == '\0'))
+		return;
+	if ((c->printed > 0 || out->len > 0) && !c->last_nl)
+		ofl_buf_addc(out, '\n');
+	if (c->passed > 0 || cut) {
+		ofl_buf_adds(out, "--- ofl: ");
+		if (c->offload && c->passed > 0) {
+			ofl_fmt_count(b, sizeof b, (uint64_t)opt_threshold);
+			ofl_buf_addf(out, "output over %s tokens: ", b);
+			if (c->mid_line) {
+				ofl_fmt_count(a, sizeof a,
+				    c->passed_lines + 1);
+				ofl_buf_addf(out, "passed through above up to "
+				    "part of line %s", a);
+			} else {
+				ofl_fmt_count(a, sizeof a, c->passed_lines);
+				ofl_buf_addf(out, "lines 1-%s passed through "
+				    "above", a);
+			}
+			ofl_buf_adds(out, ", the rest withheld");
+		}
+		if (cut) {
+			if (c->offload && c->passed > 0)
+				ofl_buf_adds(out, "; ");
+			if (got_signal)
+				ofl_buf_addf(out, "interrupted by %s",
+				    sig_name(got_signal, sb, sizeof sb));
+			else if (c->termsig)
+				ofl_buf_addf(out, "the command was killed by "
+				    "%s", sig_name(c->termsig, sb, sizeof sb));
+			else
+				ofl_buf_addf(out, "stopped reading %d ms "
+				    "after the command exited: a process it "
+				    "started still holds its output", DRAIN_MS);
+		}
+		if (c->offload)
+			ofl_buf_adds(out, "; the notice below covers the "
+			    "whole output");
+		else
+			ofl_buf_adds(out, "; the output above is stored "
+			    "as");
+		ofl_buf_adds(out, " ---\n");
+	}
+	if (!c->offload) {
+		ofl_notice_refline(out, &c->meta);
+		ofl_buf_addc(out, '\n');
+	} else
+		emit(c, out, 0);
+}
+
+/* Output as ofl prints it: masked, unless raw output was asked for. */
+static void
+add_masked(struct ofl_buf *out, const char *p, size_t n)
+{
+	struct ofl_redactor	*r;
+
+	if (!ofl_redact_wanted()) {
+		ofl_buf_add(out, p, n);
+		return;
+	}
+	r = ofl_redactor_new();
+	ofl_redact(r, p, n, out);
+	ofl_redactor_free(r);
+}
+
 /* What to print when storing failed: never the raw output when large. */
 static void
 emit_failed(struct capture *c, struct ofl_buf *out)
@@ -557,17 +972,21 @@ emit_failed(struct capture *c, struct ofl_buf *out)
 	if (budget < nopts.head_bytes + nopts.tail_bytes)
 		budget = nopts.head_bytes + nopts.tail_bytes;
 	char	size[32];
+	struct ofl_buf	m;
 
 	if (c->total <= (uint64_t)keep_max - 1 &&
 	    c->total <= (uint64_t)opt_threshold * 4) {
-		ofl_buf_add(out, c->keep.data, c->keep.len);
+		add_masked(out, c->keep.data, c->keep.len);
 		return;
 	}
 	ofl_fmt_size(size, sizeof size, c->total);
 	ofl_buf_addf(out, "ofl: output not stored (%s): %s\n", size, c->werr);
 	ofl_buf_adds(out, "--- head (not stored) ---\n");
+	/* Mask first, so that a secret is not cut into safe pieces. */
 	n = nopts.head_bytes < c->keep.len ? nopts.head_bytes : c->keep.len;
-	ofl_render_safe(out, (unsigned char *)c->keep.data, n, budget / 2);
+	ofl_buf_init(&m);
+	add_masked(&m, c->keep.data, n);
+	ofl_render_safe(out, (unsigned char *)m.data, m.len, budget / 2);
 	ofl_buf_adds(out, "\n--- tail (not stored) ---\n");
 	{
 		unsigned char	*t = ofl_xmalloc(tail_max);
@@ -577,9 +996,13 @@ emit_failed(struct capture *c, struct ofl_buf *out)
 		for (n = 0; n < len; n++)
 			t[n] = c->tail[(start + n) % tail_max];
 		n = nopts.tail_bytes < len ? nopts.tail_bytes : len;
-		ofl_render_safe(out, t + len - n, n, budget / 2);
+		ofl_buf_reset(&m);
+		add_masked(&m, (char *)t + len - n, n);
+		ofl_render_safe(out, (unsigned char *)m.data, m.len,
+		    budget / 2);
 		free(t);
 	}
+	ofl_buf_free(&m);
 	ofl_buf_adds(out, "\n--- end of preview ---\n");
 }
 
@@ -631,7 +1054,7 @@ emit(struct capture *c, struct ofl_buf *out, int header)
 			}
 			ofl_buf_adds(out, "\"notice\":");
 		} else {
-			ofl_buf_add(&t, c->keep.data, c->keep.len);
+			add_masked(&t, c->keep.data, c->keep.len);
 			ofl_buf_adds(out, "\"output\":");
 		}
 		ofl_buf_add_json_str(out, t.data, t.len);
@@ -640,7 +1063,7 @@ emit(struct capture *c, struct ofl_buf *out, int header)
 		return;
 	}
 	if (!c->offload) {
-		ofl_buf_add(out, c->keep.data, c->keep.len);
+		add_masked(out, c->keep.data, c->keep.len);
 		/* Under a header, the next header starts on its own line. */
 		if (header && c->keep.len > 0 &&
 		    c->keep.data[c->keep.len - 1] != '\n')
@@ -668,6 +1091,7 @@ main(int argc, char *argv[])
 		{ "intent",	required_argument,	NULL, 'i' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ "json",	no_argument,		NULL, 'j' },
+		{ "no-progress", no_argument,		NULL, 0x4e50 },
 		{ "no-redact",	no_argument,		NULL, 0x4e52 },
 		{ "label",	required_argument,	NULL, 'l' },
 		{ "quiet",	no_argument,		NULL, 'q' },
@@ -681,13 +1105,14 @@ main(int argc, char *argv[])
 	};
 	struct capture	*cs;
 	struct ofl_buf	 out;
-	const char	**execs = NULL;
+	const char	**execs = NULL, *e;
 	char		*joined = NULL;
 	size_t		 nexec = 0, i, n;
 	long long	 v;
 	uint64_t	 kept_tokens;
 	int		 ch, rv = 0, any_fail = 0;
 	struct sigaction sa;
+	struct stat	 sb;
 
 	ofl_setprogname("ofl-capture");
 	ofl_notice_opts_init(&nopts);
@@ -703,6 +1128,13 @@ main(int argc, char *argv[])
 	opt_session = getenv("OFL_SESSION");
 	if (opt_session != NULL && *opt_session == '\0')
 		opt_session = NULL;
+	/* The store reads OFL_LEVEL; a bad one must not pass unnoticed. */
+	if ((e = getenv("OFL_LEVEL")) != NULL && *e != '\0' &&
+	    ofl_parse_num(e, -5, 19, &v) == -1)
+		errx(OFL_EXIT_USAGE, "OFL_LEVEL: %s", ofl_errmsg());
+	e = getenv("OFL_PROGRESS");
+	prog_on = e == NULL || (strcmp(e, "off") != 0 && strcmp(e, "0") != 0 &&
+	    strcmp(e, "no") != 0);
 
 	while ((ch = getopt_long(argc, argv, "+C:e:H:hi:jl:qS:s:T:t:V",
 	    longopts, NULL)) != -1) {
@@ -733,6 +1165,9 @@ main(int argc, char *argv[])
 			usage(0);
 		case 'i':
 			nopts.intent = *optarg != '\0' ? optarg : NULL;
+			break;
+		case 0x4e50:	/* --no-progress */
+			prog_on = 0;
 			break;
 		case 0x4e52:	/* --no-redact */
 			ofl_redact_force(0);
@@ -772,6 +1207,17 @@ main(int argc, char *argv[])
 		usage(OFL_EXIT_USAGE);
 	}
 	multi = nexec > 1;
+	/*
+	 * One stream passes through live.  Several -e (the combined budget
+	 * needs them all), --json and --quiet print once it has ended.
+	 */
+	streaming = !multi && !opt_json && !opt_quiet && nopts.intent == NULL;
+	if (nexec == 0 && argc == 0 && fstat(STDIN_FILENO, &sb) == 0 &&
+	    S_ISREG(sb.st_mode))
+		streaming = 0;	/* a file is there whole: nothing to wait for */
+	out_tty = isatty(STDOUT_FILENO);
+	prog_on = prog_on && isatty(STDERR_FILENO);
+	prog_start = ofl_mono_ms();
 	keep_max = (size_t)opt_threshold * 4 + 1;
 	if (keep_max < nopts.head_bytes + 1)
 		keep_max = nopts.head_bytes + 1;
@@ -797,6 +1243,9 @@ main(int argc, char *argv[])
 			scrubber = ofl_redactor_new();
 		free(scrub_on);
 	}
+	/* After the store is open: its "redact" setting counts. */
+	if (streaming && ofl_redact_wanted())
+		masker = ofl_redactor_new();
 
 	n = nexec > 0 ? nexec : 1;
 	cs = ofl_xcalloc(n, sizeof *cs);
@@ -817,7 +1266,10 @@ main(int argc, char *argv[])
 		capture_init(&cs[0], NULL);
 		cs[0].fd = STDIN_FILENO;
 	}
+	cs[0].passing = streaming;
+	cs[0].last_nl = 1;
 	run_loop(cs, n, nexec == 0 && argc == 0);
+	progress_clear();
 
 	for (i = 0; i < n; i++) {
 		if (cs[i].exec_errno != 0)
@@ -825,7 +1277,24 @@ main(int argc, char *argv[])
 			    strerror(cs[i].exec_errno));
 		if (cs[i].end == 0)
 			cs[i].end = ofl_mono_ms();
-		capture_finish(&cs[i], got_signal != 0);
+		/* Under the threshold to the end: the last line goes too. */
+		if (cs[i].passing) {
+			go_live(&cs[i]);
+			pass_partial(&cs[i]);
+		}
+		capture_finish(&cs[i], got_signal != 0 || cs[i].termsig ||
+		    cs[i].drained);
+		if (cs[i].drained) {
+			if (cs[i].meta.id[0] != '\0')
+				warnx("ofl:%s: incomplete: stopped reading %d "
+				    "ms after the command exited, as a process "
+				    "it started still holds its output",
+				    cs[i].meta.id, DRAIN_MS);
+			else
+				warnx("stopped reading %d ms after the command "
+				    "exited, as a process it started still "
+				    "holds its output", DRAIN_MS);
+		}
 		if (cs[i].werr[0] != '\0' && store != NULL) {
 			if (cs[i].meta.id[0] != '\0')
 				warnx("ofl:%s: stored only in part: %s",
@@ -866,15 +1335,29 @@ main(int argc, char *argv[])
 	for (i = 0; i < n; i++) {
 		size_t	before = out.len;
 
-		emit(&cs[i], &out, nexec > 0 && !opt_json);
-		if (cs[i].stored && (cs[i].offload || multi || opt_json))
-			ofl_store_set_printed(store, cs[i].meta.id,
-			    out.len - before);
+		if (streaming) {
+			trailer(&cs[i], &out);
+			if (cs[i].stored && out.len > 0)
+				ofl_store_set_printed(store, cs[i].meta.id,
+				    cs[i].printed + out.len);
+		} else {
+			emit(&cs[i], &out, nexec > 0 && !opt_json);
+			if (cs[i].stored)
+				ofl_store_set_printed(store, cs[i].meta.id,
+				    out.len - before);
+		}
 		if (cs[i].has_exit && (nexec > 0 || argc > 0) &&
 		    cs[i].status > rv)
 			rv = cs[i].status;
 	}
 	signal(SIGPIPE, SIG_DFL);
+	if (out_errno != 0) {
+		/* As if the failed write had been this one. */
+		if (out_errno == EPIPE)
+			raise(SIGPIPE);
+		errno = out_errno;
+		err(nexec > 0 || argc > 0 ? rv : OFL_EXIT_FAIL, "stdout");
+	}
 	if (ofl_write_all(STDOUT_FILENO, out.data, out.len) == -1)
 		err(nexec > 0 || argc > 0 ? rv : OFL_EXIT_FAIL, "stdout");
 	ofl_buf_free(&out);
@@ -883,6 +1366,7 @@ main(int argc, char *argv[])
 	for (i = 0; i < n; i++) {
 		ofl_buf_free(&cs[i].keep);
 		ofl_buf_free(&cs[i].line);
+		ofl_buf_free(&cs[i].pend);
 		ofl_meta_free(&cs[i].meta);
 		free(cs[i].tail);
 	}
@@ -890,6 +1374,7 @@ main(int argc, char *argv[])
 	free(execs);
 	free(joined);
 	ofl_redactor_free(scrubber);
+	ofl_redactor_free(masker);
 
 	if (nexec == 0 && argc == 0) {
 		if (got_signal)

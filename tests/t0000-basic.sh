@@ -3,9 +3,10 @@
 # reference line above it, --quiet, --json, labels, the pipe protocol.
 . "${OFL_SRCDIR:-$(dirname "$0")/..}/tests/lib.sh"
 
-# refid FILE: the ID on the reference line that starts FILE.
+# refid FILE: the ID on the first reference line in FILE (a notice
+# comes after the output that passed through live).
 refid() {
-	sed -n '1s/^ofl:\([0-9a-z][0-9a-z]*\) .*/\1/p' "$1"
+	sed -n 's/^ofl:\([0-9a-z]\{8\}\) .*/\1/p' "$1" | head -n 1
 }
 
 # gen N FILE: N bytes of text in lines of 50.
@@ -86,6 +87,7 @@ test_expect_success 'at the threshold (6000 tokens = 24000 bytes): passes' '
 test_expect_success 'one byte above: a notice that starts ofl:ID' '
 	gen 24001 in &&
 	ofl-capture <in >out &&
+	head -n 1 out | grep "^ofl:[0-9a-z]\{8\} text 24 kB 481 lines$" &&
 	id=$(refid out) && test -n "$id" &&
 	test "$(wc -c <out)" -lt 24001 &&
 	ofl-extract "$id" >back && test_cmp in back

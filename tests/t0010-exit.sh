@@ -17,7 +17,7 @@ test_expect_success 'exit 3 and 42 are passed on' '
 
 test_expect_success 'the status is kept when the output is offloaded' '
 	test_expect_code 5 ofl-capture -T 1 -- sh -c "seq 1 100; exit 5" >out &&
-	head -n 1 out | grep "^ofl:[0-9a-z]* " &&
+	grep "^ofl:[0-9a-z]* text 292 B 100 lines  " out &&
 	ofl-extract @ >back &&
 	seq 1 100 >expect && test_cmp expect back
 '
@@ -55,14 +55,17 @@ test_expect_success 'a directory: 126' '
 test_expect_success 'killed by SIGKILL: 137, output before it kept' '
 	test_expect_code 137 ofl-capture -- sh -c "echo before; kill -9 \$\$" \
 	    >out &&
-	echo before >expect && test_cmp expect out &&
+	head -n 1 out >got && echo before >expect && test_cmp expect got &&
 	ofl-search >list &&
-	head -n 1 list | grep "	137	"
+	head -n 1 list | grep "	137	incomplete	"
 '
 
-test_expect_success 'killed by SIGTERM: 143' '
+test_expect_success 'killed by SIGTERM: 143, its reference printed' '
 	test_expect_code 143 ofl-capture -- sh -c "kill -15 \$\$" >out &&
-	test ! -s out
+	echo "--- ofl: the command was killed by SIGTERM; the output above is stored as ---" \
+	    >expect &&
+	head -n 1 out >got && test_cmp expect got &&
+	sed -n 2p out | grep "^ofl:[0-9a-z]* empty 0 B 0 lines (incomplete)  "
 '
 
 test_expect_success 'stdin mode exits 0 whatever produced the input' '
@@ -79,6 +82,9 @@ test_expect_success 'several -e: the highest status' '
 
 test_expect_success '-e with a command not found: 127 from sh' '
 	test_expect_code 127 ofl-capture -e no-such-command-ofl >out 2>err &&
+	grep "no-such-command-ofl" out &&
+	test_expect_code 127 ofl-capture -e no-such-command-ofl -e true \
+	    >out 2>err &&
 	head -n 1 out | grep -x "==> no-such-command-ofl <== exit 127"
 '
 

@@ -41,7 +41,7 @@ test_expect_success 'and the artifact holds them in order' '
 
 test_expect_success 'offloaded: the stored order is the written order' '
 	ofl-capture -T 10 -- sh alternate.sh 500 >out &&
-	head -n 1 out | grep "^ofl:[0-9a-z]* " &&
+	grep "^ofl:[0-9a-z]* text 7.8 kB 1,000 lines  " out &&
 	ofl-extract @ >back &&
 	test_cmp expect500 back
 '

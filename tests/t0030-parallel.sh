@@ -22,9 +22,10 @@ split_out() {
 		{ print >f }' "$1"
 }
 
-# refid FILE: the ID on the reference line that starts FILE.
+# refid FILE: the ID on the first reference line in FILE (a notice
+# comes after the output that passed through live).
 refid() {
-	sed -n '1s/^ofl:\([0-9a-z][0-9a-z]*\) .*/\1/p' "$1"
+	sed -n 's/^ofl:\([0-9a-z]\{8\}\) .*/\1/p' "$1" | head -n 1
 }
 
 gen 8000 a8k small && gen 20000 a20k medium && gen 30000 a30k large &&

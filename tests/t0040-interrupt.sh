@@ -99,16 +99,18 @@ test_expect_success 'the reader closes the pipe early: stored whole' '
 
 test_expect_success 'a command whose output pipe closes early' '
 	ofl-capture -- sh -c "seq 1 100000; exec 1>&- 2>&-; sleep 0.5" >out &&
-	head -n 1 out | grep "^ofl:[0-9a-z]* " &&
+	grep "^ofl:[0-9a-z]* text 589 kB 100,000 lines  " out &&
 	ofl-extract @ >back &&
 	seq 1 100000 >expect && cmp expect back
 '
 
 test_expect_success 'a background child holding the pipe does not hang it' '
 	start=$(date +%s) &&
-	ofl-capture -- sh -c "echo hi; sleep 10 &" >out &&
+	ofl-capture -- sh -c "echo hi; sleep 10 &" >out 2>err &&
 	end=$(date +%s) &&
-	echo hi >expect && test_cmp expect out &&
+	echo hi >expect && head -n 1 out >got && test_cmp expect got &&
+	grep "^ofl:[0-9a-z]* text 3 B 1 line (incomplete)  " out &&
+	grep "incomplete: stopped reading 200 ms after the command exited" err &&
 	test $((end - start)) -lt 5
 '
 

@@ -4,9 +4,10 @@
 # a raw dump, and leave what was stored before intact.
 . "${OFL_SRCDIR:-$(dirname "$0")/..}/tests/lib.sh"
 
-# refid FILE: the ID on the reference line that starts FILE.
+# refid FILE: the ID on the first reference line in FILE (a notice
+# comes after the output that passed through live).
 refid() {
-	sed -n '1s/^ofl:\([0-9a-z][0-9a-z]*\) .*/\1/p' "$1"
+	sed -n 's/^ofl:\([0-9a-z]\{8\}\) .*/\1/p' "$1" | head -n 1
 }
 
 test_expect_success 'setup: earlier artifacts, 4 MB of random data' '

@@ -113,7 +113,7 @@ test_expect_success 'ofl-search -q lists the IDs newest first' '
 
 test_expect_success 'the reference line parses back to the same ID' '
 	seq 1 10000 | ofl-capture >notice &&
-	id=$(sed -n "1s/^ofl:\([0-9a-z]*\) .*/\1/p" notice) &&
+	id=$(sed -n "s/^ofl:\([0-9a-z]*\) .*/\1/p" notice) &&
 	test "$id" = "$(ofl-search -q | head -n 1)"
 '
 
