@@ -64,7 +64,8 @@ usage(int status)
 		    "  -j, --json              JSON Lines\n"
 		    "  -v, --verbose           list what is removed\n"
 		    "  -s, --store DIR         store (default $OFL_STORE)\n"
-		    "  -h, --help              print this help\n");
+		    "  -h, --help              print this help\n"
+		    "  -V, --version           print the version\n");
 	exit(status);
 }
 
@@ -319,7 +320,7 @@ main(int argc, char *argv[])
 			errx(OFL_EXIT_USAGE, "%s: not an artifact ID", o.purge[i]);
 	}
 	if ((st = ofl_store_open(store, OFL_RDWR)) == NULL)
-		errx(OFL_EXIT_FAIL, "%s", ofl_errmsg());
+		errx(ofl_errcode(), "%s", ofl_errmsg());
 
 	if (nsets > 0 || show) {
 		for (i = 0; i < nsets; i++) {

@@ -67,6 +67,14 @@ test_expect_code() {
 	return 0
 }
 
+# ofl_listing [ARGS]: the listing (ofl-search ARGS) without its header,
+# its cells tab-separated: columns are two or more spaces apart, and no
+# cell but the last has two spaces in it.  The exit status is ofl-search's.
+ofl_listing() {
+	ofl-search "$@" >"$TEST_DIR/.listing" || return $?
+	sed '1d; s/   */	/g' "$TEST_DIR/.listing"
+}
+
 test_cmp() {
 	cmp "$1" "$2" >/dev/null 2>&1 && return 0
 	diff -u "$1" "$2" | head -n 60 >&2
