@@ -312,7 +312,12 @@ main(int argc, char *argv[])
 	/* A reference that cannot be an ID is a usage error, store or not. */
 	for (i = 0; i < o.npurge; i++) {
 		const char	*r = o.purge[i];
+		struct ofl_ref	 ref;
 
+		/* ofl:ID:A-B names lines; only whole artifacts go. */
+		if (ofl_ref_arg(r, &ref) == 0 && ref.from > 0)
+			errx(OFL_EXIT_USAGE, "%s: --purge removes whole "
+			    "artifacts: give the ID without a line range", r);
 		if (strncmp(r, "ofl:", 4) == 0)
 			r += 4;
 		if (*r == '@' ? strspn(r + 1, "0123456789") != strlen(r + 1) :

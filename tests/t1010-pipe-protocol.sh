@@ -106,6 +106,16 @@ test_expect_success 'ofl-schema and ofl-index act on the whole artifact' '
 	test_cmp expect out
 '
 
+test_expect_success 'ofl-gc --purge ID:A-B: refused, nothing removed' '
+	test_expect_code 2 ofl-gc --purge "ofl:$id:1-2" >out 2>err &&
+	echo "ofl-gc: ofl:$id:1-2: --purge removes whole artifacts: give the ID without a line range" \
+	    >expect &&
+	test_cmp expect err &&
+	ofl-extract "$id" -n 1 >out &&
+	printf "1\tline 1\n" >expect &&
+	test_cmp expect out
+'
+
 # 2. Empty standard input.
 
 for tool in ofl-extract ofl-schema ofl-index "ofl-search - line" \
