@@ -398,6 +398,9 @@ main(int argc, char *argv[])
 			break;
 		case 'V':
 			printf("ofl %s\n", PACKAGE_VERSION);
+			free(optv);
+			free(opdv);
+			flush_stdout();
 			return 0;
 		default:
 			usage(OFL_EXIT_USAGE);
