@@ -42,7 +42,8 @@ _ofl_opts_extract='
 	-r --raw-output
 	--skip=
 	--no-redact
-	-s= --store='
+	-s= --store=
+	-V --version'
 _ofl_opts_gc='
 	--all
 	--check
@@ -316,6 +317,7 @@ _ofl()
 		for c in $_ofl_commands; do
 			type -P "ofl-$c" >/dev/null && found+=" $c"
 		done
+		type -P ofl-search >/dev/null && found+=" list ls"
 		COMPREPLY=($(compgen -W "help$found" -- "$cur"))
 		return 0
 	fi
@@ -325,6 +327,12 @@ _ofl()
 		    COMPREPLY=($(compgen -W "$_ofl_commands" -- "$cur")) ;;
 	-*)
 		;;
+	list|ls)
+		# The listing: ofl-search's options, no operand.
+		[[ $cur == -* || ${COMP_WORDS[COMP_CWORD-1]} == -* ]] && {
+			_ofl_words
+			_ofl_complete search 1
+		} ;;
 	*)
 		_ofl_words
 		_ofl_complete "${COMP_WORDS[1]}" 1 ;;

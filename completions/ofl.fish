@@ -58,6 +58,19 @@ complete -c ofl -n __fish_use_subcommand -s h -l help -d 'List the commands'
 complete -c ofl -n __fish_use_subcommand -s V -l version -d 'Print the version'
 complete -c ofl -n __fish_use_subcommand -a help \
     -d 'List the commands, or show the manual of one'
+complete -c ofl -n '__fish_use_subcommand; and command -q ofl-search' \
+    -a 'list ls' -d 'List the artifacts, newest first'
+for c in list ls
+    complete -c ofl -n "__ofl_using $c" -s j -l json -d 'JSON Lines output'
+    complete -c ofl -n "__ofl_using $c" -s q -l quiet -d 'IDs only'
+    complete -c ofl -n "__ofl_using $c" -s k -l kind -x -a "$__ofl_kinds" -d 'Only artifacts of this kind'
+    complete -c ofl -n "__ofl_using $c" -s l -l label -x -d 'Only artifacts with this label'
+    complete -c ofl -n "__ofl_using $c" -s n -l limit -x -d 'List at most this many'
+    complete -c ofl -n "__ofl_using $c" -s S -l session -x -d 'Only artifacts of this session'
+    complete -c ofl -n "__ofl_using $c" -s s -l store -x -a '(__fish_complete_directories)' -d 'Store directory'
+    complete -c ofl -n "__ofl_using $c" -l since -x -d 'Only those made within this age'
+    complete -c ofl -n "__ofl_using $c" -l before -x -d 'Only those made more than this age ago'
+end
 for c in 'capture:store command output; print it when small, else a notice' \
     'extract:exact evidence: jq filters, line ranges, regex, errors' \
     'gc:expire old artifacts and keep the store within a budget' \
@@ -115,6 +128,7 @@ __ofl_complete extract -l no-redact -d 'Show secrets unmasked'
 __ofl_complete extract -l color -x -a 'auto always never' -d 'Line numbers in color'
 __ofl_complete extract -l no-pager -d 'Do not page output longer than the screen'
 __ofl_complete extract -s s -l store -x -a '(__fish_complete_directories)' -d 'Store directory'
+__ofl_complete extract -s V -l version -d 'Print the version'
 __ofl_complete extract -a '(__ofl_ids)' -d 'Artifact'
 
 # ofl-gc

@@ -222,12 +222,14 @@ usage(int status)
 	    "[-l label] [-S session]\n"
 	    "                   [-s store] [-T tokens] [-t ttl] "
 	    "[--tail bytes] [-e command ...]\n"
-	    "                   [-- command [arg ...]]\n");
+	    "                   [-- command [arg ...] | -]\n");
 	if (status == 0)
 		fprintf(stdout, "\n"
 		    "Store the output of a command (or stdin) and print it "
 		    "when small,\n"
-		    "else a notice with a preview and a reference ofl:ID.\n\n"
+		    "else a notice with a preview and a reference ofl:ID.  "
+		    "With no command\n"
+		    "or '-', read standard input.\n\n"
 		    "  -e, --exec CMD          run CMD with sh -c; repeat to "
 		    "run in parallel\n"
 		    "  -T, --threshold TOKENS  offload above this many "
@@ -1200,6 +1202,10 @@ main(int argc, char *argv[])
 			usage(OFL_EXIT_USAGE);
 		}
 	}
+	/* "-" alone is standard input, as with no operand (not after --). */
+	if (argc - optind == 1 && strcmp(argv[optind], "-") == 0 &&
+	    strcmp(argv[optind - 1], "--") != 0)
+		optind++;
 	argc -= optind;
 	argv += optind;
 	if (nexec > 0 && argc > 0) {
@@ -1223,6 +1229,16 @@ main(int argc, char *argv[])
 		keep_max = nopts.head_bytes + 1;
 	if (tail_max < nopts.tail_bytes)
 		tail_max = nopts.tail_bytes;
+
+	/* A store that cannot be (a URL, a relative path): before running. */
+	{
+		char	*where;
+
+		if ((where = ofl_store_where(opt_store)) == NULL &&
+		    ofl_errcode() == OFL_EXIT_USAGE)
+			errx(OFL_EXIT_USAGE, "%s", ofl_errmsg());
+		free(where);
+	}
 
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;

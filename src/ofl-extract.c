@@ -15,8 +15,6 @@
 #include "ofl.h"
 #include "banned.h"
 
-#define READ_SIZE	(128 * 1024)
-
 enum {
 	OPT_ARG = 256,
 	OPT_ARGJSON,
@@ -50,6 +48,7 @@ static const struct option longopts[] = {
 	{ "regexp", required_argument, NULL, 'e' },
 	{ "skip", required_argument, NULL, OPT_SKIP },
 	{ "store", required_argument, NULL, 's' },
+	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -57,8 +56,6 @@ static OFL_DEAD void	 usage(int);
 static void		 warn_cb(void *, const char *);
 static int		 looks_like_id(const char *);
 static int		 jq_word(const char *);
-static int		 read_stdin(struct ofl_store *,
-			    char [OFL_ID_MAX + 1]);
 static uint64_t		 number(const char *, const char *);
 
 static OFL_DEAD void
@@ -71,7 +68,7 @@ usage(int status)
 	    "[-e regex]\n"
 	    "\t[-n lines] [-s store] [--arg name value] [--argjson name json]\n"
 	    "\t[--color=when] [--limit num] [--max-bytes num] [--member path]\n"
-	    "\t[--no-pager] [--skip num] [id] [filter]\n");
+	    "\t[--no-pager] [--skip num] [id[:A-B]] [filter]\n");
 	if (status == 0)
 		fprintf(fp, "\n"
 		    "Print exact evidence from an artifact: with no options "
@@ -103,6 +100,9 @@ usage(int status)
 		    "      --no-redact      show secrets unmasked\n"
 		    "  -s, --store DIR      the store\n"
 		    "  -h, --help           this help\n"
+		    "  -V, --version        print the version\n"
+		    "The id may name lines: ofl:ID:A-B prints lines A to B, "
+		    "as -n A-B does.\n"
 		    "With no id, standard input gives an ofl: reference or "
 		    "data to capture first;\n"
 		    "'-' as the id says so before a filter.\n",
@@ -117,11 +117,15 @@ warn_cb(void *arg, const char *msg)
 	warnx("%s", msg);
 }
 
+/* An ID, ofl:ID, @, @N, each maybe with :A-B; else a jq filter. */
 static int
 looks_like_id(const char *s)
 {
-	return strncmp(s, "ofl:", 4) == 0 || s[0] == '@' ||
-	    ofl_id_valid(s, strlen(s));
+	struct ofl_ref	r;
+
+	if (strncmp(s, "ofl:", 4) == 0 || s[0] == '@')
+		return 1;
+	return ofl_ref_arg(s, &r) == 0 && ofl_id_valid(r.ref, strlen(r.ref));
 }
 
 static int
@@ -149,85 +153,6 @@ number(const char *opt, const char *s)
 	return (uint64_t)v;
 }
 
-/*
- * No ID: standard input starts with an ofl: reference line, or is data
- * that is captured first.
- */
-static int
-read_stdin(struct ofl_store *st, char id[OFL_ID_MAX + 1])
-{
-	struct ofl_writer	*w;
-	struct ofl_meta		 init, fin;
-	char			*buf, cwd[4096], *nl;
-	size_t			 len = 0;
-	ssize_t			 n;
-	int			 eof = 0;
-
-	buf = ofl_xmalloc(READ_SIZE);
-	/* Enough to see the first line. */
-	while (len < READ_SIZE && (len < 5 ||
-	    memchr(buf, '\n', len) == NULL)) {
-		n = read(STDIN_FILENO, buf + len, READ_SIZE - len);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1) {
-			ofl_seterr(OFL_EXIT_FAIL, "stdin: %s", strerror(errno));
-			goto fail;
-		}
-		if (n == 0) {
-			eof = 1;
-			break;
-		}
-		len += (size_t)n;
-	}
-	nl = memchr(buf, '\n', len);
-	if (ofl_ref_parse(buf, nl != NULL ? (size_t)(nl - buf) : len, id) >
-	    0) {
-		free(buf);
-		return 0;
-	}
-	memset(&init, 0, sizeof init);
-	init.duration_ms = -1;
-	init.session = getenv("OFL_SESSION");
-	if (init.session != NULL && *init.session == '\0')
-		init.session = NULL;
-	if (getcwd(cwd, sizeof cwd) != NULL)
-		init.cwd = cwd;
-	if ((w = ofl_writer_begin(st, &init)) == NULL)
-		goto fail;
-	for (;;) {
-		if (len > 0 && ofl_writer_write(w, buf, len) == -1) {
-			ofl_writer_finish(w, NULL, NULL);
-			goto fail;
-		}
-		len = 0;
-		if (eof)
-			break;
-		n = read(STDIN_FILENO, buf, READ_SIZE);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1) {
-			ofl_seterr(OFL_EXIT_FAIL, "stdin: %s", strerror(errno));
-			ofl_writer_finish(w, NULL, NULL);
-			goto fail;
-		}
-		if (n == 0)
-			eof = 1;
-		len = (size_t)n;
-	}
-	memset(&fin, 0, sizeof fin);
-	fin.duration_ms = -1;
-	if (ofl_writer_finish(w, &fin, &fin) == -1)
-		goto fail;
-	snprintf(id, OFL_ID_MAX + 1, "%s", fin.id);
-	ofl_meta_free(&fin);
-	free(buf);
-	return 0;
-fail:
-	free(buf);
-	return -1;
-}
-
 int
 main(int argc, char *argv[])
 {
@@ -235,9 +160,11 @@ main(int argc, char *argv[])
 	struct ofl_store	*st;
 	struct ofl_span		*spans = NULL;
 	struct ofl_jq_arg	*args = NULL;
+	struct ofl_input	 in;
+	struct ofl_ref		*refs = NULL;
 	const char		*store = NULL, *ref = NULL;
 	char			 id[OFL_ID_MAX + 1];
-	size_t			 nspans = 0, nargs = 0;
+	size_t			 nspans = 0, nargs = 0, nrefs = 0;
 	int			 ch, errors = 0, bytes = 0, jqopt = 0;
 	int			 regexopt = 0, budget = 0, rv, page = 1;
 	int			 color = OFL_COLOR_AUTO;
@@ -245,7 +172,7 @@ main(int argc, char *argv[])
 	ofl_setprogname("ofl-extract");
 	ofl_extract_init(&o);
 	o.warn = warn_cb;
-	while ((ch = getopt_long(argc, argv, "b:C:ce:hijn:rs:", longopts,
+	while ((ch = getopt_long(argc, argv, "b:C:ce:hijn:rs:V", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'b':
@@ -293,6 +220,9 @@ main(int argc, char *argv[])
 		case 's':
 			store = optarg;
 			break;
+		case 'V':
+			printf("ofl %s\n", PACKAGE_VERSION);
+			exit(0);
 		case OPT_ARG:
 		case OPT_ARGJSON:
 			if (optind >= argc) {
@@ -385,28 +315,62 @@ main(int argc, char *argv[])
 		warnx("--skip and --limit go with a filter or --errors");
 		usage(OFL_EXIT_USAGE);
 	}
-	o.spans = spans;
-	o.nspans = nspans;
 	o.args = args;
 	o.nargs = nargs;
 	o.store_arg = store;
+	o.spans = spans;
+	o.nspans = nspans;
+	if (ofl_extract_check(&o) == -1)
+		errx(ofl_errcode(), "%s", ofl_errmsg());
+
+	/* No id: standard input, which must not be empty. */
+	memset(&in, 0, sizeof in);
+	if (ref == NULL) {
+		if (ofl_input_open(&in, STDIN_FILENO) == -1)
+			errx(ofl_errcode(), "%s", ofl_errmsg());
+		if (in.type == OFL_INPUT_EMPTY)
+			errx(OFL_EXIT_USAGE, "%s", OFL_INPUT_EMPTY_MSG);
+	} else {
+		refs = ofl_xcalloc(1, sizeof *refs);
+		if (ofl_ref_arg(ref, &refs[0]) == -1)
+			errx(ofl_errcode(), "%s", ofl_errmsg());
+		nrefs = 1;
+	}
+	if ((st = ofl_store_open(store, in.type == OFL_INPUT_DATA ?
+	    OFL_RDWR : OFL_RDONLY)) == NULL)
+		errx(ofl_errcode(), "%s", ofl_errmsg());
+	if (ref == NULL) {
+		if (ofl_input_refs(&in, st, &refs, &nrefs) == -1)
+			errx(ofl_errcode(), "%s", ofl_errmsg());
+		ofl_input_close(&in);
+		if (nrefs == 0)
+			errx(OFL_EXIT_USAGE, "no artifact: standard input "
+			    "holds no reference");
+		ref = refs[0].ref;
+	}
+	/* ofl:ID:A-B: lines A to B, as -n A-B. */
+	if (refs[0].from > 0) {
+		if (nspans > 0) {
+			warnx("%s: a line range in the reference goes without "
+			    "-n and -b", ref);
+			usage(OFL_EXIT_USAGE);
+		}
+		spans = ofl_xcalloc(1, sizeof *spans);
+		spans[0].unit = OFL_SPAN_LINES;
+		spans[0].form = OFL_SPAN_RANGE;
+		spans[0].a = refs[0].from;
+		spans[0].b = refs[0].to;
+		nspans = 1;
+	}
+	o.spans = spans;
+	o.nspans = nspans;
 	/* The plain form gives everything back; the rest has a budget. */
 	if (!budget)
 		o.max_bytes = o.mode == OFL_EXTRACT_RAW && nspans == 0 &&
 		    !o.json ? 0 : OFL_EXTRACT_BUDGET;
-	if (ofl_extract_check(&o) == -1)
-		errx(ofl_errcode(), "%s", ofl_errmsg());
-
-	if ((st = ofl_store_open(store, ref == NULL ? OFL_RDWR :
-	    OFL_RDONLY)) == NULL)
-		errx(OFL_EXIT_FAIL, "%s", ofl_errmsg());
 	/* After the store is open: its "redact" setting counts. */
 	o.redact = ofl_redact_wanted();
-	if (ref == NULL) {
-		if (read_stdin(st, id) == -1)
-			errx(OFL_EXIT_FAIL, "%s", ofl_errmsg());
-		ref = id;
-	}
+	ref = ofl_ref_name(&refs[0]);
 	if (ofl_store_resolve(st, ref, id) == -1) {
 		rv = ofl_errcode();
 		warnx("%s", ofl_errmsg());
@@ -430,6 +394,7 @@ out:
 	ofl_store_close(st);
 	free(spans);
 	free(args);
+	free(refs);
 	if (fflush(stdout) == EOF || ferror(stdout))
 		err(OFL_EXIT_FAIL, "stdout");
 	ofl_pager_finish();

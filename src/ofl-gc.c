@@ -64,7 +64,8 @@ usage(int status)
 		    "  -j, --json              JSON Lines\n"
 		    "  -v, --verbose           list what is removed\n"
 		    "  -s, --store DIR         store (default $OFL_STORE)\n"
-		    "  -h, --help              print this help\n");
+		    "  -h, --help              print this help\n"
+		    "  -V, --version           print the version\n");
 	exit(status);
 }
 
@@ -311,7 +312,12 @@ main(int argc, char *argv[])
 	/* A reference that cannot be an ID is a usage error, store or not. */
 	for (i = 0; i < o.npurge; i++) {
 		const char	*r = o.purge[i];
+		struct ofl_ref	 ref;
 
+		/* ofl:ID:A-B names lines; only whole artifacts go. */
+		if (ofl_ref_arg(r, &ref) == 0 && ref.from > 0)
+			errx(OFL_EXIT_USAGE, "%s: --purge removes whole "
+			    "artifacts: give the ID without a line range", r);
 		if (strncmp(r, "ofl:", 4) == 0)
 			r += 4;
 		if (*r == '@' ? strspn(r + 1, "0123456789") != strlen(r + 1) :
@@ -319,7 +325,7 @@ main(int argc, char *argv[])
 			errx(OFL_EXIT_USAGE, "%s: not an artifact ID", o.purge[i]);
 	}
 	if ((st = ofl_store_open(store, OFL_RDWR)) == NULL)
-		errx(OFL_EXIT_FAIL, "%s", ofl_errmsg());
+		errx(ofl_errcode(), "%s", ofl_errmsg());
 
 	if (nsets > 0 || show) {
 		for (i = 0; i < nsets; i++) {

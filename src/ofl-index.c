@@ -36,8 +36,11 @@ usage(int status)
 		    "full-text index, then\n"
 		    "print its reference line.  Content indexed before is not "
 		    "indexed again.\n"
-		    "Without IDs, stdin is a reference stream or data to "
-		    "capture first.\n\n"
+		    "Without IDs or with '-', stdin is a reference stream or "
+		    "data to capture\n"
+		    "first.  A range in a reference (ofl:ID:A-B) names the "
+		    "artifact: it is\n"
+		    "indexed whole.\n\n"
 		    "  -f, --force             drop the artifact's index and "
 		    "make it again\n"
 		    "      --check             check the index of the whole "
@@ -151,11 +154,14 @@ main(int argc, char *argv[])
 		{ NULL,		0,			NULL, 0 }
 	};
 	struct ofl_store	*st;
+	struct ofl_input	 in;
+	struct ofl_ref		*refs = NULL;
 	const char		*path = NULL;
-	char			**ids = NULL;
-	size_t			 nids = 0, i;
+	char			 id[OFL_ID_MAX + 1];
+	char			(*done)[OFL_ID_MAX + 1];
+	size_t			 nrefs = 0, ndone = 0, i, j;
 	int			 ch, force = 0, quiet = 0, verbose = 0;
-	int			 check = 0, rv = 0, r;
+	int			 check = 0, rv = 0, r, dash = 0;
 
 	ofl_setprogname("ofl-index");
 	while ((ch = getopt_long(argc, argv, "fhqs:vV", longopts, NULL)) !=
@@ -196,30 +202,57 @@ main(int argc, char *argv[])
 		warnx("no artifact: give IDs, or pipe a reference or data");
 		usage(OFL_EXIT_USAGE);
 	}
+	/* The operands; "-" (or none) is standard input. */
+	refs = ofl_xcalloc((size_t)argc + 1, sizeof *refs);
+	for (i = 0; i < (size_t)argc; i++) {
+		if (strcmp(argv[i], "-") == 0) {
+			if (dash++)
+				errx(OFL_EXIT_USAGE, "-: standard input given "
+				    "twice");
+			snprintf(refs[i].ref, sizeof refs[i].ref, "-");
+		} else if (ofl_ref_arg(argv[i], &refs[i]) == -1)
+			errx(ofl_errcode(), "%s", ofl_errmsg());
+	}
+	nrefs = (size_t)argc;
+	memset(&in, 0, sizeof in);
+	if (argc == 0 || dash) {
+		if (ofl_input_open(&in, STDIN_FILENO) == -1)
+			errx(ofl_errcode(), "%s", ofl_errmsg());
+		if (in.type == OFL_INPUT_EMPTY)
+			errx(OFL_EXIT_USAGE, "%s", OFL_INPUT_EMPTY_MSG);
+	}
 	if ((st = ofl_store_open(path, OFL_RDWR)) == NULL)
 		errx(ofl_errcode(), "%s", ofl_errmsg());
-	if (argc == 0) {
-		if (ofl_index_input(st, STDIN_FILENO, &ids, &nids) == -1) {
-			warnx("%s", ofl_errmsg());
-			ofl_store_close(st);
-			return ofl_errcode();
+	if ((argc == 0 || dash) &&
+	    ofl_input_refs(&in, st, &refs, &nrefs) == -1) {
+		warnx("%s", ofl_errmsg());
+		ofl_store_close(st);
+		return ofl_errcode();
+	}
+	ofl_input_close(&in);
+	if (nrefs == 0) {
+		ofl_store_close(st);
+		errx(OFL_EXIT_USAGE, "no artifact: standard input holds no "
+		    "reference");
+	}
+	/* Each artifact once, however many of its ranges are named. */
+	done = ofl_xcalloc(nrefs + 1, sizeof *done);
+	for (i = 0; i < nrefs; i++) {
+		if (ofl_store_resolve(st, ofl_ref_name(&refs[i]), id) == 0) {
+			for (j = 0; j < ndone; j++)
+				if (strcmp(done[j], id) == 0)
+					break;
+			if (j < ndone)
+				continue;
+			memcpy(done[ndone++], id, sizeof id);
 		}
-		if (nids == 0) {
-			ofl_store_close(st);
-			errx(OFL_EXIT_USAGE, "no artifact: stdin is empty");
-		}
-		for (i = 0; i < nids; i++) {
-			r = index_one(st, ids[i], force, quiet, verbose);
-			if (r > rv)
-				rv = r;
-			free(ids[i]);
-		}
-		free(ids);
-	} else
-		for (i = 0; i < (size_t)argc; i++)
-			if ((r = index_one(st, argv[i], force, quiet,
-			    verbose)) > rv)
-				rv = r;
+		r = index_one(st, ofl_ref_name(&refs[i]), force, quiet,
+		    verbose);
+		if (r > rv)
+			rv = r;
+	}
+	free(done);
+	free(refs);
 	ofl_store_close(st);
 	if (fflush(stdout) == EOF || ferror(stdout))
 		err(OFL_EXIT_FAIL, "stdout");

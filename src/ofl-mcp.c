@@ -1547,6 +1547,15 @@ main(int argc, char *argv[])
 	if (getcwd(cwd, sizeof cwd) == NULL)
 		cwd[0] = '\0';
 	find_bindir(argv0);
+	/* A store that cannot be (a URL, a relative path): before starting. */
+	{
+		char	*where;
+
+		if ((where = ofl_store_where(opt_store)) == NULL &&
+		    ofl_errcode() == OFL_EXIT_USAGE)
+			errx(OFL_EXIT_USAGE, "%s", ofl_errmsg());
+		free(where);
+	}
 	if (opt_store != NULL && setenv("OFL_STORE", opt_store, 1) == -1)
 		err(OFL_EXIT_FAIL, "setenv");
 	if ((store = ofl_store_open(opt_store, OFL_RDWR)) == NULL)

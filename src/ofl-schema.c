@@ -26,9 +26,6 @@ static struct ofl_redactor *redactor;	/* NULL: OFL_REDACT=off */
 static OFL_DEAD void	 usage(int);
 static int		 describe(struct ofl_store *, const char *,
 			    const char *, int);
-static int		 from_stdin(struct ofl_store **, const char *,
-			    char ***, size_t *);
-static void		 add_id(char ***, size_t *, const char *);
 static void		 warnx_id(const char *, const char *);
 static int		 looks_like_json(struct ofl_reader *, int);
 static void		 print(const char *, size_t);
@@ -43,9 +40,11 @@ usage(int status)
 	if (status == 0)
 		fprintf(stdout, "\n"
 		    "Describe the structure of JSON, NDJSON, CSV and TSV "
-		    "artifacts.  With no id,\n"
-		    "read ofl: references from stdin, or capture stdin "
-		    "first.\n\n"
+		    "artifacts.  With no id or\n"
+		    "'-', read ofl: references from stdin, or capture stdin "
+		    "first.  A range\n"
+		    "in a reference (ofl:ID:A-B) names the artifact: it is "
+		    "described whole.\n\n"
 		    "      --shape             a compact typed outline "
 		    "(the default)\n"
 		    "  -J, --json-schema       a JSON Schema as genson "
@@ -78,88 +77,6 @@ warnx_id(const char *id, const char *msg)
 		warnx("%s", msg);
 	else
 		warnx("%s: %s", id, msg);
-}
-
-static void
-add_id(char ***ids, size_t *n, const char *id)
-{
-	*ids = ofl_xrealloc(*ids, (*n + 1) * sizeof(**ids));
-	(*ids)[(*n)++] = ofl_xstrdup(id);
-}
-
-/*
- * No ID arguments: stdin either starts with an "ofl:" reference line,
- * and every such line names an artifact, or it is data, captured into
- * the store first.  Returns 0 or an exit status.
- */
-static int
-from_stdin(struct ofl_store **stp, const char *store, char ***ids,
-    size_t *nids)
-{
-	struct ofl_writer *w;
-	struct ofl_meta meta;
-	struct ofl_buf b;
-	char id[OFL_ID_MAX + 1], *buf;
-	size_t len = 0, start, i;
-	ssize_t got;
-	const size_t bufsize = 65536;
-
-	buf = ofl_xmalloc(bufsize);
-	/* Enough to see the first line (or all of a short input). */
-	while (len < bufsize && memchr(buf, '\n', len) == NULL) {
-		got = read(STDIN_FILENO, buf + len, bufsize - len);
-		if (got == -1)
-			err(OFL_EXIT_FAIL, "stdin");
-		if (got == 0)
-			break;
-		len += got;
-	}
-	if (len == 0)
-		errx(OFL_EXIT_FAIL, "no ID given and nothing on stdin");
-
-	if (ofl_ref_parse(buf, len, id) > 0) {
-		ofl_buf_init(&b);
-		ofl_buf_add(&b, buf, len);
-		while ((got = read(STDIN_FILENO, buf, bufsize)) > 0)
-			ofl_buf_add(&b, buf, got);
-		if (got == -1)
-			err(OFL_EXIT_FAIL, "stdin");
-		for (start = 0, i = 0; i <= b.len; i++) {
-			if (i < b.len && b.data[i] != '\n')
-				continue;
-			if (ofl_ref_parse(b.data + start, i - start, id) > 0)
-				add_id(ids, nids, id);
-			start = i + 1;
-		}
-		ofl_buf_free(&b);
-		free(buf);
-		if ((*stp = ofl_store_open(store, OFL_RDONLY)) == NULL)
-			errx(OFL_EXIT_FAIL, "%s", ofl_errmsg());
-		return 0;
-	}
-
-	if ((*stp = ofl_store_open(store, OFL_RDWR)) == NULL)
-		errx(OFL_EXIT_FAIL, "%s", ofl_errmsg());
-	if ((w = ofl_writer_begin(*stp, NULL)) == NULL)
-		errx(OFL_EXIT_FAIL, "%s", ofl_errmsg());
-	do {
-		if (ofl_writer_write(w, buf, len) == -1) {
-			warnx("%s", ofl_errmsg());
-			(void)ofl_writer_finish(w, NULL, NULL);
-			free(buf);
-			return OFL_EXIT_FAIL;
-		}
-	} while ((got = read(STDIN_FILENO, buf, bufsize)) > 0 &&
-	    (len = got) > 0);
-	free(buf);
-	if (got == -1)
-		warn("stdin");
-	memset(&meta, 0, sizeof(meta));
-	if (ofl_writer_finish(w, NULL, &meta) == -1)
-		errx(OFL_EXIT_FAIL, "%s", ofl_errmsg());
-	add_id(ids, nids, meta.id);
-	ofl_meta_free(&meta);
-	return 0;
 }
 
 /*
@@ -301,10 +218,12 @@ main(int argc, char *argv[])
 		{ NULL, 0, NULL, 0 }
 	};
 	struct ofl_store *st = NULL;
-	const char *store = NULL;
-	char full[OFL_ID_MAX + 1], **ids = NULL;
-	size_t nids = 0, i;
-	int ch, rv = 0, r, from_args, page = 1;
+	struct ofl_input in;
+	struct ofl_ref *refs = NULL;
+	const char *store = NULL, *name, **names;
+	char full[OFL_ID_MAX + 1], (*done)[OFL_ID_MAX + 1] = NULL;
+	size_t nrefs = 0, ndone = 0, i, j;
+	int ch, rv = 0, r, dash = 0, page = 1;
 
 	ofl_setprogname("ofl-schema");
 	while ((ch = getopt_long(argc, argv, "chjJk:lm:s:V", longopts,
@@ -357,33 +276,71 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 
-	from_args = argc > 0;
-	if (from_args) {
-		if ((st = ofl_store_open(store, OFL_RDONLY)) == NULL)
-			errx(OFL_EXIT_FAIL, "%s", ofl_errmsg());
-		for (i = 0; i < (size_t)argc; i++)
-			add_id(&ids, &nids, argv[i]);
-	} else if ((rv = from_stdin(&st, store, &ids, &nids)) != 0) {
-		ofl_store_close(st);
-		return rv;
+	/* The operands; "-" (or none) is standard input. */
+	refs = ofl_xcalloc((size_t)argc + 1, sizeof *refs);
+	for (i = 0; i < (size_t)argc; i++) {
+		if (strcmp(argv[i], "-") == 0) {
+			if (dash++)
+				errx(OFL_EXIT_USAGE, "-: standard input given "
+				    "twice");
+			snprintf(refs[i].ref, sizeof refs[i].ref, "-");
+		} else if (ofl_ref_arg(argv[i], &refs[i]) == -1)
+			errx(ofl_errcode(), "%s", ofl_errmsg());
 	}
+	nrefs = (size_t)argc;
+	memset(&in, 0, sizeof in);
+	if (argc == 0 || dash) {
+		if (ofl_input_open(&in, STDIN_FILENO) == -1)
+			errx(ofl_errcode(), "%s", ofl_errmsg());
+		if (in.type == OFL_INPUT_EMPTY)
+			errx(OFL_EXIT_USAGE, "%s", OFL_INPUT_EMPTY_MSG);
+	}
+	if ((st = ofl_store_open(store, in.type == OFL_INPUT_DATA ?
+	    OFL_RDWR : OFL_RDONLY)) == NULL)
+		errx(ofl_errcode(), "%s", ofl_errmsg());
+	if ((argc == 0 || dash) &&
+	    ofl_input_refs(&in, st, &refs, &nrefs) == -1)
+		errx(ofl_errcode(), "%s", ofl_errmsg());
+	ofl_input_close(&in);
+	if (nrefs == 0)
+		errx(OFL_EXIT_USAGE, "no artifact: standard input holds no "
+		    "reference");
 	/* After the store is open: its "redact" setting counts. */
 	if (ofl_redact_wanted())
 		redactor = ofl_redactor_new();
 	if (page)
 		ofl_pager_start();
 
-	for (i = 0; i < nids; i++) {
-		if (ofl_store_resolve(st, ids[i], full) == -1) {
-			warnx_id(ids[i], ofl_errmsg());
-			r = ofl_errcode();
-		} else
-			r = describe(st, ids[i], full, nids > 1);
+	/*
+	 * Each artifact once, however many of its ranges are named: resolve
+	 * them all first, so that a header is printed only for several.
+	 */
+	done = ofl_xcalloc(nrefs + 1, sizeof *done);
+	names = ofl_xcalloc(nrefs + 1, sizeof *names);
+	for (i = 0; i < nrefs; i++) {
+		name = ofl_ref_name(&refs[i]);
+		if (ofl_store_resolve(st, name, full) == -1) {
+			warnx_id(name, ofl_errmsg());
+			if (ofl_errcode() > rv)
+				rv = ofl_errcode();
+			continue;
+		}
+		for (j = 0; j < ndone; j++)
+			if (strcmp(done[j], full) == 0)
+				break;
+		if (j < ndone)
+			continue;
+		names[ndone] = name;
+		memcpy(done[ndone++], full, sizeof full);
+	}
+	for (j = 0; j < ndone; j++) {
+		r = describe(st, names[j], done[j], ndone > 1);
 		if (r > rv)
 			rv = r;
-		free(ids[i]);
 	}
-	free(ids);
+	free(names);
+	free(done);
+	free(refs);
 	ofl_store_close(st);
 	ofl_redactor_free(redactor);
 	if (fflush(stdout) == EOF || ferror(stdout))

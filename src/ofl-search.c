@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <sys/stat.h>
+
 #include <err.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -39,8 +41,9 @@ static const struct option longopts[] = {
 };
 
 struct lister {
-	int	mode;
-	int	failed;
+	int		mode;
+	int		failed;
+	struct ofl_buf	rows;		/* OFL_LIST_TEXT: the table's */
 };
 
 static OFL_DEAD void	 usage(int);
@@ -53,6 +56,8 @@ static int		 list(const char *, const struct ofl_filter *, int, int);
 static int		 store_missing(const char *);
 static void		 progress(uint64_t, uint64_t, void *);
 static void		 flush_stdout(void);
+static int		 stdin_readable(void);
+static void		 quote_hint(int, char *[], size_t);
 
 static OFL_DEAD void
 usage(int status)
@@ -69,10 +74,12 @@ usage(int status)
 		    "and print\n"
 		    "snippets of its lines, byte for byte, with their numbers. "
 		    " The last operand is\n"
-		    "the query, those before it are IDs; without IDs, stdin "
-		    "(a reference\n"
-		    "stream or data), or the whole store.  With no operand, "
-		    "list artifacts.\n\n"
+		    "the query (quote several words), those before it are "
+		    "IDs, ID:A-B for\n"
+		    "lines A to B only; without IDs or with -, stdin (a "
+		    "reference stream or\n"
+		    "data), or the whole store.  With no operand, list "
+		    "artifacts under a header.\n\n"
 		    "  -a, --all               search the whole store, do "
 		    "not read stdin\n"
 		    "  -b, --budget BYTES      bytes of output for all hits "
@@ -182,6 +189,11 @@ list_cb(const struct ofl_meta *m, void *arg)
 	struct lister	*l = arg;
 	struct ofl_buf	 b;
 
+	if (l->mode == OFL_LIST_TEXT) {
+		/* Aligned columns: the widths are known at the end. */
+		ofl_list_line(&l->rows, m, l->mode);
+		return 0;
+	}
 	ofl_buf_init(&b);
 	ofl_list_line(&b, m, l->mode);
 	if (fwrite(b.data, 1, b.len, stdout) != b.len)
@@ -195,23 +207,16 @@ static int
 store_missing(const char *path)
 {
 	struct ofl_buf	 b;
-	const char	*e;
+	char		*where;
 	int		 missing;
 
+	if ((where = ofl_store_where(path)) == NULL)
+		return 0;	/* ofl_store_open() says why */
 	ofl_buf_init(&b);
-	if (path != NULL && *path != '\0')
-		ofl_buf_addf(&b, "%s", path);
-	else if ((e = getenv("OFL_STORE")) != NULL && *e != '\0')
-		ofl_buf_addf(&b, "%s", e);
-	else if ((e = getenv("XDG_CACHE_HOME")) != NULL && *e == '/')
-		ofl_buf_addf(&b, "%s/ofl", e);
-	else if ((e = getenv("HOME")) != NULL && *e != '\0')
-		ofl_buf_addf(&b, "%s/.cache/ofl", e);
-	else
-		return 0;
-	ofl_buf_adds(&b, "/ofl.db");
+	ofl_buf_addf(&b, "%s/ofl.db", where);
 	missing = access(ofl_buf_str(&b), F_OK) == -1;
 	ofl_buf_free(&b);
+	free(where);
 	return missing;
 }
 
@@ -232,10 +237,21 @@ list(const char *path, const struct ofl_filter *f, int mode, int page)
 	l.mode = mode;
 	if (page)
 		ofl_pager_start();
+	ofl_buf_init(&l.rows);
 	n = ofl_store_list(st, f, list_cb, &l);
 	if (n == -1)
 		warnx("%s", ofl_errmsg());
 	ofl_store_close(st);
+	if (n > 0 && l.rows.len > 0) {
+		struct ofl_buf	 t;
+
+		ofl_buf_init(&t);
+		ofl_list_table(&t, l.rows.data, l.rows.len);
+		if (fwrite(t.data, 1, t.len, stdout) != t.len)
+			l.failed = 1;
+		ofl_buf_free(&t);
+	}
+	ofl_buf_free(&l.rows);
 	flush_stdout();
 	if (n == -1)
 		return OFL_EXIT_FAIL;
@@ -258,6 +274,54 @@ progress(uint64_t done, uint64_t total, void *arg)
 	fprintf(stderr, "\rofl-search: indexing %d%%", pct);
 }
 
+/*
+ * Operand at, before the query, is not an artifact: the query was likely
+ * cut into words by the shell.  Say how to quote it.
+ */
+static void
+quote_hint(int opdc, char *opdv[], size_t at)
+{
+	struct ofl_buf	 b, q;
+	char		*s;
+	int		 i;
+
+	if (opdv[at][0] == '@' || strncmp(opdv[at], "ofl:", 4) == 0 ||
+	    strcmp(opdv[at], "-") == 0)
+		return;
+	ofl_buf_init(&b);
+	ofl_buf_init(&q);
+	for (i = 0; i < (int)at; i++) {
+		s = ofl_shquote(opdv[i]);
+		ofl_buf_addf(&b, " %s", s);
+		free(s);
+	}
+	for (i = (int)at; i < opdc; i++)
+		ofl_buf_addf(&q, "%s%s", i > (int)at ? " " : "", opdv[i]);
+	s = ofl_shquote(ofl_buf_str(&q));
+	warnx("the last operand is the query; to search for several words, "
+	    "quote them: ofl-search%s %s", b.len > 0 ? ofl_buf_str(&b) : "",
+	    s);
+	free(s);
+	ofl_buf_free(&b);
+	ofl_buf_free(&q);
+}
+
+/*
+ * Is standard input something to read: a pipe, a file or a socket?  A
+ * terminal is not, nor /dev/null, which harnesses and cron give a
+ * command that has no input: then the search covers the store.
+ */
+static int
+stdin_readable(void)
+{
+	struct stat	sb;
+
+	if (fstat(STDIN_FILENO, &sb) == -1)
+		return 0;
+	return S_ISFIFO(sb.st_mode) || S_ISREG(sb.st_mode) ||
+	    S_ISSOCK(sb.st_mode);
+}
+
 static void
 flush_stdout(void)
 {
@@ -271,14 +335,16 @@ main(int argc, char *argv[])
 	struct ofl_search_opts	 o;
 	struct ofl_store	*st;
 	struct ofl_buf		 out;
-	char			**optv, **opdv, **sids = NULL;
+	struct ofl_input	 in;
+	struct ofl_ref		*refs = NULL, *ranges = NULL;
+	char			**optv, **opdv;
 	const char		**ids = NULL, *path = NULL;
 	char			 id[OFL_ID_MAX + 1];
-	size_t			 nsids = 0, nids = 0, i;
+	size_t			 nrefs = 0, nids = 0, i, j, nargs;
 	long long		 v;
 	int			 optc, opdc, ch, all = 0, quiet = 0, rv = 0;
-	int			 failed = 0, hits, limit = 0, page = 1;
-	int			 color = OFL_COLOR_AUTO;
+	int			 failed = 0, hits, limit = 0, page = 1, dash = 0;
+	int			 from_stdin, color = OFL_COLOR_AUTO;
 
 	ofl_setprogname("ofl-search");
 	ofl_search_opts_init(&o);
@@ -354,6 +420,9 @@ main(int argc, char *argv[])
 			break;
 		case 'V':
 			printf("ofl %s\n", PACKAGE_VERSION);
+			free(optv);
+			free(opdv);
+			flush_stdout();
 			return 0;
 		default:
 			usage(OFL_EXIT_USAGE);
@@ -377,34 +446,71 @@ main(int argc, char *argv[])
 	o.color = ofl_color_wanted(color);
 	if (isatty(STDERR_FILENO))
 		o.progress = progress;
-	if ((st = ofl_store_open(path, OFL_RDWR)) == NULL)
-		errx(ofl_errcode(), "%s", ofl_errmsg());
-	if (opdc > 1) {
-		for (i = 0; i < (size_t)opdc - 1; i++) {
-			sids = ofl_xrealloc(sids, (nsids + 1) * sizeof *sids);
-			sids[nsids++] = ofl_xstrdup(opdv[i]);
-		}
-	} else if (!all && !isatty(STDIN_FILENO)) {
-		if (ofl_index_input(st, STDIN_FILENO, &sids, &nsids) == -1) {
+	/* The operands before the query are references; "-" is stdin. */
+	nargs = (size_t)opdc - 1;
+	refs = ofl_xcalloc(nargs + 1, sizeof *refs);
+	for (i = 0; i < nargs; i++) {
+		if (strcmp(opdv[i], "-") == 0) {
+			if (dash++)
+				errx(OFL_EXIT_USAGE, "-: standard input given "
+				    "twice");
+			snprintf(refs[i].ref, sizeof refs[i].ref, "-");
+		} else if (ofl_ref_arg(opdv[i], &refs[i]) == -1) {
 			warnx("%s", ofl_errmsg());
-			failed = ofl_errcode();
-			goto out;
+			quote_hint(opdc, opdv, i);
+			exit(OFL_EXIT_USAGE);
 		}
 	}
-	/* Resolve the IDs; a bad one is reported, the others searched. */
-	for (i = 0; i < nsids; i++) {
-		if (ofl_store_resolve(st, sids[i], id) == -1) {
+	nrefs = nargs;
+	from_stdin = dash || (nargs == 0 && !all && stdin_readable());
+	memset(&in, 0, sizeof in);
+	if (from_stdin) {
+		if (ofl_input_open(&in, STDIN_FILENO) == -1)
+			errx(ofl_errcode(), "%s", ofl_errmsg());
+		if (in.type == OFL_INPUT_EMPTY)
+			errx(OFL_EXIT_USAGE, "%s%s", OFL_INPUT_EMPTY_MSG,
+			    dash ? "" : "; -a searches the whole store");
+	}
+	if ((st = ofl_store_open(path, OFL_RDWR)) == NULL)
+		errx(ofl_errcode(), "%s", ofl_errmsg());
+	if (from_stdin && ofl_input_refs(&in, st, &refs, &nrefs) == -1) {
+		warnx("%s", ofl_errmsg());
+		failed = ofl_errcode();
+		goto out;
+	}
+	ofl_input_close(&in);
+	if (from_stdin && nrefs == 0) {
+		warnx("no artifact: standard input holds no reference");
+		failed = OFL_EXIT_USAGE;
+		goto out;
+	}
+	/*
+	 * Resolve the IDs.  Those given as arguments are all resolved before
+	 * anything is searched, so that a query cut into words by the shell
+	 * fails whole; a bad one in a stream is reported, the others searched.
+	 */
+	ranges = ofl_xcalloc(nrefs + 1, sizeof *ranges);
+	for (i = 0; i < nrefs; i++) {
+		if (ofl_store_resolve(st, ofl_ref_name(&refs[i]), id) == -1) {
 			warnx("%s", ofl_errmsg());
 			if (ofl_errcode() > failed)
 				failed = ofl_errcode();
+			if (refs[i].arg != NULL) {
+				for (j = 0; opdv[j] != refs[i].arg; j++)
+					;
+				quote_hint(opdc, opdv, j);
+				goto out;
+			}
 			continue;
 		}
+		ranges[nids] = refs[i];
 		ids = ofl_xrealloc(ids, (nids + 1) * sizeof *ids);
 		ids[nids++] = ofl_xstrdup(id);
 	}
+	o.ranges = ranges;
 	ofl_buf_init(&out);
 	rv = OFL_EXIT_NOMATCH;
-	if (nsids == 0 || nids > 0) {
+	if (nrefs == 0 || nids > 0) {
 		hits = ofl_search(st, ids, nids, &o, &out);
 		if (hits == -1) {
 			warnx("%s", ofl_errmsg());
@@ -421,9 +527,8 @@ out:
 	if (failed > rv)
 		rv = failed;
 	ofl_store_close(st);
-	for (i = 0; i < nsids; i++)
-		free(sids[i]);
-	free(sids);
+	free(refs);
+	free(ranges);
 	for (i = 0; i < nids; i++)
 		free((char *)ids[i]);
 	free(ids);

@@ -183,14 +183,14 @@ test_expect_success JQ '-l, -S, OFL_SESSION and -t are recorded' '
 
 test_expect_success 'the listing shows the label' '
 	echo b | ofl-capture -l listed-label >/dev/null &&
-	ofl-search >list &&
-	head -n 1 list | grep "^ofl:[0-9a-z]*	text	2 B	1	[0-9]*s	-	-	listed-label$"
+	ofl_listing >list &&
+	head -n 1 list | grep "^ofl:[0-9a-z]*	text	2 B	1	[0-9]*s	-	-	listed-label	-$"
 '
 
 test_expect_success 'empty input: nothing printed, exit 0, kind empty' '
 	ofl-capture </dev/null >out 2>err &&
 	test ! -s out && test ! -s err &&
-	ofl-search >list &&
+	ofl_listing >list &&
 	head -n 1 list | grep "^ofl:[0-9a-z]*	empty	0 B	0	" &&
 	ofl-extract @ >back && test ! -s back
 '
@@ -198,8 +198,8 @@ test_expect_success 'empty input: nothing printed, exit 0, kind empty' '
 test_expect_success 'a command with no output: nothing printed, exit 0' '
 	ofl-capture -- true >out 2>err &&
 	test ! -s out && test ! -s err &&
-	ofl-search >list &&
-	head -n 1 list | grep "^ofl:[0-9a-z]*	empty	0 B	0	[0-9]*s	0	-	true$"
+	ofl_listing >list &&
+	head -n 1 list | grep "^ofl:[0-9a-z]*	empty	0 B	0	[0-9]*s	0	-	-	true$"
 '
 
 test_expect_success '-s: another store' '

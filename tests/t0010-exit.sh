@@ -28,7 +28,7 @@ test_expect_success 'exit 255' '
 
 test_expect_success 'the artifact records the exit status' '
 	test_expect_code 42 ofl-capture -- sh -c "echo x; exit 42" >/dev/null &&
-	ofl-search >list &&
+	ofl_listing >list &&
 	head -n 1 list | grep "^ofl:[0-9a-z]*	text	2 B	1	[0-9]*s	42	-	"
 '
 
@@ -56,7 +56,7 @@ test_expect_success 'killed by SIGKILL: 137, output before it kept' '
 	test_expect_code 137 ofl-capture -- sh -c "echo before; kill -9 \$\$" \
 	    >out &&
 	head -n 1 out >got && echo before >expect && test_cmp expect got &&
-	ofl-search >list &&
+	ofl_listing >list &&
 	head -n 1 list | grep "	137	incomplete	"
 '
 

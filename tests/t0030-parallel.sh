@@ -99,8 +99,8 @@ test_expect_success 'exit status: the highest, each in its header' '
 
 test_expect_success 'each command is its own artifact, with its command' '
 	ofl-capture -T 0 -e "echo one" -e "echo two" >out &&
-	ofl-search >list &&
-	head -n 2 list | cut -f 8 | sort >got &&
+	ofl_listing >list &&
+	head -n 2 list | cut -f 9 | sort >got &&
 	printf "echo one\necho two\n" >expect &&
 	test_cmp expect got
 '

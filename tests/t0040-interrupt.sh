@@ -36,7 +36,7 @@ test_expect_success sqlite3 'the store stays consistent' '
 '
 
 test_expect_success 'before salvage, the listing says it is being written' '
-	ofl-search >list &&
+	ofl_listing >list &&
 	grep "^ofl:$id	" list | cut -f 7 >flags &&
 	echo writing >expect && test_cmp expect flags
 '
@@ -48,7 +48,7 @@ test_expect_success 'with the size and lines committed so far' '
 test_expect_success 'the next capture salvages it: incomplete, prefix kept' '
 	echo next | ofl-capture >out &&
 	echo next >expect && test_cmp expect out &&
-	ofl-search >list &&
+	ofl_listing >list &&
 	grep "^ofl:$id	text	692 B	200	" list | cut -f 7 >flags &&
 	echo incomplete >expect && test_cmp expect flags &&
 	ofl-extract "$id" >back &&
@@ -82,7 +82,7 @@ test_expect_success 'killed in -- mode too: the prefix is salvaged' '
 	echo x | ofl-capture >/dev/null &&
 	ofl-extract "$kid" >back &&
 	test_cmp expect200 back &&
-	ofl-search >list &&
+	ofl_listing >list &&
 	grep "^ofl:$kid	" list | cut -f 7 >flags &&
 	echo incomplete >expect && test_cmp expect flags
 '
@@ -91,7 +91,7 @@ test_expect_success 'the reader closes the pipe early: stored whole' '
 	seq 1 1000000 >expect &&
 	seq 1 1000000 | ofl-capture -T 100000000 | head -n 1 >out &&
 	echo 1 >one && test_cmp one out &&
-	ofl-search >list &&
+	ofl_listing >list &&
 	head -n 1 list | grep "^ofl:[0-9a-z]*	text	6.9 MB	1000000	[0-9]*s	-	-	" &&
 	ofl-extract @ >back &&
 	cmp expect back

@@ -45,7 +45,7 @@ test_expect_success 'the same content twice: one blob, two artifacts' '
 '
 
 test_expect_success 'the same content twice: the listing shows both' '
-	ofl-search >list &&
+	ofl_listing >list &&
 	test "$(grep -c "	text	5\.[0-9] MB	120000	" list)" -eq 2
 '
 
@@ -123,7 +123,7 @@ test_expect_success JQ 'small binary in --json: the output survives' '
 
 test_expect_success 'a hostile label or command is safe in the listing' '
 	printf "x\n" | ofl-capture -l "$(printf "bad\033[2Jlabel\001")" >/dev/null &&
-	ofl-search >list &&
+	ofl_listing >list &&
 	safe list
 '
 
@@ -135,7 +135,7 @@ test_expect_success 'a single 100 MB line: stored whole, 1 line, small notice' '
 	id=$(refid out) && test -n "$id" &&
 	test "$(wc -c <out)" -lt 2048 &&
 	safe out &&
-	ofl-search >list &&
+	ofl_listing >list &&
 	grep "^ofl:$id	text	100 MB	1	" list &&
 	ofl-extract "$id" | cmp - line
 '

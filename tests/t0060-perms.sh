@@ -29,49 +29,49 @@ test_expect_success 'under umask 000: dirs 0700, files 0600' '
 '
 
 test_expect_success 'a group-writable store is refused' '
-	echo x | ofl-capture -s gw >/dev/null &&
+	echo x | ofl-capture -s "$TEST_DIR/gw" >/dev/null &&
 	chmod 770 gw &&
-	test_expect_code 3 ofl-capture -s gw <large >out 2>err &&
+	test_expect_code 3 ofl-capture -s "$TEST_DIR/gw" <large >out 2>err &&
 	test "$(wc -l <err)" -eq 1 &&
 	grep "^ofl-capture: .*gw.*writable by group or others" err &&
 	test "$(wc -c <out)" -lt $((24000 + 4096))
 '
 
 test_expect_success 'small output still passes through, the failure said' '
-	echo small | test_expect_code 3 ofl-capture -s gw >out 2>err &&
+	echo small | test_expect_code 3 ofl-capture -s "$TEST_DIR/gw" >out 2>err &&
 	echo small >expect && test_cmp expect out &&
 	test "$(wc -l <err)" -eq 1
 '
 
 test_expect_success 'the other tools refuse it too' '
-	test_expect_code 3 ofl-search -s gw >out 2>err ||
-	test_expect_code 3 env OFL_STORE=gw ofl-search >out 2>err &&
+	test_expect_code 3 ofl-search -s "$TEST_DIR/gw" >out 2>err ||
+	test_expect_code 3 env OFL_STORE="$TEST_DIR/gw" ofl-search >out 2>err &&
 	test ! -s out &&
 	grep "writable by group or others" err
 '
 
 test_expect_success 'a world-writable store is refused' '
 	chmod 707 gw &&
-	test_expect_code 3 ofl-capture -s gw <large >out 2>err &&
+	test_expect_code 3 ofl-capture -s "$TEST_DIR/gw" <large >out 2>err &&
 	grep "writable by group or others" err
 '
 
 test_expect_success 'a group-readable store is fine' '
 	chmod 750 gw &&
-	echo ok | ofl-capture -s gw >out &&
+	echo ok | ofl-capture -s "$TEST_DIR/gw" >out &&
 	echo ok >expect && test_cmp expect out
 '
 
 test_expect_success 'a group-writable ofl.db is refused' '
 	chmod 700 gw && chmod 660 gw/ofl.db &&
-	test_expect_code 3 ofl-capture -s gw <large >out 2>err &&
+	test_expect_code 3 ofl-capture -s "$TEST_DIR/gw" <large >out 2>err &&
 	grep "ofl.db.*writable by group or others" err &&
 	chmod 600 gw/ofl.db
 '
 
 test_expect_success '-- CMD with a refused store: the command still runs' '
 	chmod 770 gw &&
-	test_expect_code 4 ofl-capture -s gw -- sh -c "echo ran; exit 4" \
+	test_expect_code 4 ofl-capture -s "$TEST_DIR/gw" -- sh -c "echo ran; exit 4" \
 	    >out 2>err &&
 	echo ran >expect && test_cmp expect out &&
 	grep "writable by group or others" err &&
@@ -79,13 +79,13 @@ test_expect_success '-- CMD with a refused store: the command still runs' '
 '
 
 test_expect_success ROOT 'a store owned by another user is refused' '
-	echo x | ofl-capture -s other >/dev/null &&
+	echo x | ofl-capture -s "$TEST_DIR/other" >/dev/null &&
 	chown -R nobody other &&
-	test_expect_code 3 ofl-capture -s other <large >out 2>err &&
+	test_expect_code 3 ofl-capture -s "$TEST_DIR/other" <large >out 2>err &&
 	test "$(wc -l <err)" -eq 1 &&
 	grep "^ofl-capture: .*other.*owned by uid [0-9]*, not by you" err &&
 	test "$(wc -c <out)" -lt $((24000 + 4096)) &&
-	test_expect_code 3 env OFL_STORE=other ofl-search >out 2>err &&
+	test_expect_code 3 env OFL_STORE="$TEST_DIR/other" ofl-search >out 2>err &&
 	test ! -s out && grep "owned by uid" err
 '
 
@@ -96,7 +96,7 @@ test_expect_success ROOT 'as root: the store owned by someone else is untouched'
 
 test_expect_success 'a file where the store should be' '
 	echo notadir >afile &&
-	test_expect_code 3 ofl-capture -s afile <large >out 2>err &&
+	test_expect_code 3 ofl-capture -s "$TEST_DIR/afile" <large >out 2>err &&
 	test "$(wc -l <err)" -eq 1 &&
 	grep "afile" err &&
 	test "$(wc -c <out)" -lt $((24000 + 4096))

@@ -45,7 +45,7 @@ test_expect_success 'what was stored of the failed capture is a true prefix' '
 	n=$(wc -c <part) &&
 	test "$n" -lt 4000000 &&
 	cmp -n "$n" part rnd &&
-	ofl-search >list &&
+	ofl_listing >list &&
 	grep "^ofl:$id	" list | cut -f 7 >flags &&
 	echo incomplete >expect && test_cmp expect flags
 '
@@ -82,18 +82,18 @@ fi
 
 if [ -n "$mounted" ]; then
 	test_expect_success 'tmpfs of 2 MB: earlier artifacts' '
-		ofl-capture -s mnt/store -q -T 0 <s1 >t1 &&
-		ofl-capture -s mnt/store -q -T 0 <s3 >t2
+		ofl-capture -s "$PWD/mnt/store" -q -T 0 <s1 >t1 &&
+		ofl-capture -s "$PWD/mnt/store" -q -T 0 <s3 >t2
 	'
 	test_expect_success 'tmpfs full: a clear error, a small output' '
-		test_expect_code 3 ofl-capture -s mnt/store <rnd >out 2>err &&
+		test_expect_code 3 ofl-capture -s "$PWD/mnt/store" <rnd >out 2>err &&
 		test "$(wc -c <out)" -lt 24000 &&
 		grep -i "no space\|disk full" err
 	'
 	test_expect_success 'tmpfs full: earlier artifacts read back' '
-		OFL_STORE=mnt/store ofl-extract "$(sed "s/^ofl://" t1)" >back &&
+		OFL_STORE="$PWD/mnt/store" ofl-extract "$(sed "s/^ofl://" t1)" >back &&
 		cmp s1 back &&
-		OFL_STORE=mnt/store ofl-extract "$(sed "s/^ofl://" t2)" >back &&
+		OFL_STORE="$PWD/mnt/store" ofl-extract "$(sed "s/^ofl://" t2)" >back &&
 		cmp s3 back
 	'
 	test_expect_success sqlite3 'tmpfs full: the database is consistent' '
@@ -101,7 +101,7 @@ if [ -n "$mounted" ]; then
 		echo ok >expect && test_cmp expect check
 	'
 	test_expect_success 'tmpfs full: a small capture still works' '
-		echo after | ofl-capture -s mnt/store >out &&
+		echo after | ofl-capture -s "$PWD/mnt/store" >out &&
 		echo after >expect && test_cmp expect out
 	'
 	umount mnt 2>/dev/null

@@ -59,7 +59,7 @@ test_expect_success '8 concurrent -- captures with exit statuses' '
 '
 
 test_expect_success '16 artifacts listed, none left writing' '
-	ofl-search >list &&
+	ofl_listing >list &&
 	test "$(wc -l <list)" -eq 16 &&
 	test "$(cut -f 7 list | sort -u)" = "-"
 '

@@ -195,7 +195,7 @@ test_expect_success 'a background process holds the pipe: marked incomplete' '
 	head -n 2 got >got2 && test_cmp expect got2 &&
 	sed -n 3p got | grep "^ofl:ID text 3 B 1 line (incomplete)  " &&
 	grep "^ofl-capture: ofl:[0-9a-z]*: incomplete: stopped reading 200 ms after the command exited" err &&
-	ofl-search >list &&
+	ofl_listing >list &&
 	head -n 1 list | cut -f 7 >flags &&
 	echo incomplete >expect && test_cmp expect flags
 '
@@ -263,14 +263,14 @@ test_expect_success 'a private key over several lines is masked whole' '
 '
 
 test_expect_success 'not stored: the preview is masked (issue 16)' '
-	echo x | ofl-capture -s gw >/dev/null &&
+	echo x | ofl-capture -s "$TEST_DIR/gw" >/dev/null &&
 	chmod 770 gw &&
 	{ echo "key AKIAIOSFODNN7EXAMPLE"; cat seq.in; } >big.in &&
-	test_expect_code 3 ofl-capture -q -s gw <big.in >out 2>err &&
+	test_expect_code 3 ofl-capture -q -s "$TEST_DIR/gw" <big.in >out 2>err &&
 	grep "^ofl: output not stored" out &&
 	! grep AKIAIOSFODNN7EXAMPLE out &&
 	grep "key \[redacted: aws-access-key\]" out &&
-	test_expect_code 3 ofl-capture -q -s gw --no-redact <big.in >out 2>err &&
+	test_expect_code 3 ofl-capture -q -s "$TEST_DIR/gw" --no-redact <big.in >out 2>err &&
 	grep AKIAIOSFODNN7EXAMPLE out
 '
 

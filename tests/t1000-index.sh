@@ -81,7 +81,8 @@ test_expect_success '-f leaves a sound index' '
 
 test_expect_success 'a reference stream on stdin: every ofl: line' '
 	a=$(cat id.md) && b=$(cat id.diff) &&
-	printf "ofl:%s markdown ...\nnot a ref\nofl:%s\n" "$a" "$b" |
+	printf "ofl:%s markdown 179 kB 2,501 lines\nnot a ref\nofl:%s\n" \
+	    "$a" "$b" |
 	    ofl-index >out &&
 	printf "ofl:%s markdown 179 kB 2,501 lines\n" "$a" >expect &&
 	printf "ofl:%s diff 348 kB 7,754 lines\n" "$b" >>expect &&

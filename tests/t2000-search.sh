@@ -162,10 +162,10 @@ test_expect_success 'filters narrow the store: many artifacts' '
 '
 
 test_expect_success 'a reference stream on stdin gives the IDs' '
-	printf "ofl:%s log ...\n" "$(cat id.log)" |
+	printf "ofl:%s log 12 kB 300 lines\n" "$(cat id.log)" |
 	    ofl-search -q "thumbnail" >out;
 	test $? -eq 1 && test ! -s out &&
-	printf "ofl:%s markdown\n" "$(cat id.md)" |
+	printf "ofl:%s\n" "$(cat id.md)" |
 	    ofl-search -q "thumbnail" >out &&
 	! grep -v "^ofl:$(cat id.md):" out
 '
@@ -215,9 +215,16 @@ test_expect_success 'nothing matches: exit 1, no output' '
 	test ! -s out && test ! -s err
 '
 
-test_expect_success 'an unknown ID: reported, the others searched, exit 3' '
+test_expect_success 'an unknown ID argument: reported, nothing searched, exit 3' '
 	test_expect_code 3 ofl-search zzzzzzzz "$(cat id.md)" thumbnail \
 	    >out 2>err &&
+	grep "^ofl-search: zzzzzzzz: unknown artifact" err &&
+	test ! -s out
+'
+
+test_expect_success 'an unknown ID in a stream: reported, the others searched' '
+	printf "ofl:zzzzzzzz\nofl:%s\n" "$(cat id.md)" |
+	    test_expect_code 3 ofl-search thumbnail >out 2>err &&
 	grep "^ofl-search: zzzzzzzz: unknown artifact" err &&
 	grep -q "^ofl:$(cat id.md):" out
 '

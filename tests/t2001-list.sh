@@ -1,15 +1,26 @@
 #!/bin/sh
 #
-# t2001-list: ofl-search with no query lists artifacts, newest first, in
-# stable tab-separated columns, filtered by label, session, kind and age.
+# t2001-list: ofl-search with no query lists artifacts, newest first,
+# under a header in aligned columns, filtered by label, session, kind and
+# age.
 
 . "$(dirname "$0")/lib.sh"
 
 TAB=$(printf '\t')
 
-# list ARGS: the listing with the age column (5th) made "AGE".
+# list ARGS: the listing with the ages (right-aligned under AGE, 3 wide
+# while they are below 100 s) made "AGE".
 list() {
-	ofl-search "$@" | awk -F "$TAB" -v OFS="$TAB" '{ $5 = "AGE"; print }'
+	ofl-search "$@" >.list || return
+	at=$(head -n 1 .list | awk '{ print index($0, "  AGE  ") + 1 }')
+	sed -E "2,\$ s/^(.{$at})[ 0-9][0-9]s/\\1AGE/" .list
+}
+
+# row ID KIND SIZE LINES EXIT STATE LABEL COMMAND: a line of the table,
+# as wide as the header and the rows of the setup make each column.
+row() {
+	printf "%-12s  %-4s  %4s  %5s  %3s  %4s  %-5s  %-5s  %s\n" \
+	    "$1" "$2" "$3" "$4" AGE "$5" "$6" "$7" "$8"
 }
 
 test_expect_success 'no store yet: nothing listed, exit 1' '
@@ -29,18 +40,35 @@ test_expect_success 'setup' '
 	test -s id3
 '
 
-test_expect_success 'columns: ID kind size lines age exit flags label' '
-	printf "ofl:%s\tjson\t14 B\t1\tAGE\t-\t-\tdata\n" "$(cat id3)" >expect &&
-	printf "ofl:%s\ttext\t4 B\t1\tAGE\t3\t-\tsh -c %s\n" "$(cat id2)" \
-	    "'"'"'echo one; exit 3'"'"'" >>expect &&
-	printf "ofl:%s\ttext\t11 B\t2\tAGE\t-\t-\tfirst\n" "$(cat id1)" \
-	    >>expect &&
+test_expect_success 'a header, then aligned columns, numbers to the right' '
+	{
+		printf "%-12s  %-4s  %4s  %5s  %3s  %4s  %-5s  %-5s  %s\n" \
+		    ID KIND SIZE LINES AGE EXIT STATE LABEL COMMAND &&
+		row "ofl:$(cat id3)" json "14 B" 1 - - data - &&
+		row "ofl:$(cat id2)" text "4 B" 1 3 - - \
+		    "sh -c '"'"'echo one; exit 3'"'"'" &&
+		row "ofl:$(cat id1)" text "11 B" 2 - - first -
+	} >expect &&
 	list >actual &&
 	test_cmp expect actual
 '
 
+test_expect_success 'the header on a pipe too; -j and -q have none' '
+	ofl-search | head -n 1 >h &&
+	grep -q "^ID  *KIND  *SIZE  *LINES  *AGE  *EXIT  *STATE  *LABEL  *COMMAND\$" h &&
+	ofl-search -q | head -n 1 | grep -q "^[0-9a-z]*\$" &&
+	ofl-search -j | head -n 1 | grep -q "^{"
+'
+
+test_expect_success 'the README shows the listing as it is printed' '
+	grep -q "^ID  *KIND  *SIZE  *LINES  *AGE  *EXIT  *STATE  *LABEL  *COMMAND\$" \
+	    "$OFL_SRCDIR/README.md" &&
+	grep -q "ID, KIND, SIZE, LINES, AGE, EXIT, STATE, LABEL, COMMAND" \
+	    "$OFL_SRCDIR/README.md"
+'
+
 test_expect_success 'the age is short: 0s, 5m, 2h, 3d' '
-	ofl-search | cut -f 5 >ages &&
+	ofl_listing | cut -f 5 >ages &&
 	! grep -v -E "^[0-9]+[smhd]\$" ages
 '
 
@@ -109,7 +137,7 @@ test_expect_success 'listing never reads stdin' '
 
 test_expect_success 'tabs and newlines in a label become spaces' '
 	printf "x\n" | ofl-capture -q -T 0 -l "$(printf "a\tb\nc")" >id4 &&
-	ofl-search -n 1 | cut -f 8 >label &&
+	ofl_listing -n 1 | cut -f 8 >label &&
 	echo "a b c" >expect &&
 	test_cmp expect label
 '
@@ -118,11 +146,11 @@ test_expect_success 'an artifact being written is flagged "writing"' '
 	{ echo start; sleep 3; echo end; } | ofl-capture -q -T 0 >id5 &
 	pid=$! &&
 	sleep 1 &&
-	ofl-search -n 1 | cut -f 7 >flags &&
+	ofl_listing -n 1 | cut -f 7 >flags &&
 	wait $pid &&
 	echo writing >expect &&
 	test_cmp expect flags &&
-	ofl-search -n 1 | cut -f 7 >flags &&
+	ofl_listing -n 1 | cut -f 7 >flags &&
 	echo - >expect &&
 	test_cmp expect flags
 '

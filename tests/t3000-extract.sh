@@ -173,7 +173,7 @@ test_expect_success 'stdin with an ofl: reference line names the artifact' '
 	    ofl-extract -n 10 >out &&
 	printf "10\tline 10\n" >expect &&
 	test_cmp expect out &&
-	printf "ofl:%s text\n" "$id" | ofl-extract - -n 11 >out &&
+	printf "ofl:%s\n" "$id" | ofl-extract - -n 11 >out &&
 	printf "11\tline 11\n" >expect &&
 	test_cmp expect out
 '
@@ -210,7 +210,8 @@ test_expect_success '-s names the store' '
 '
 
 test_expect_success 'an empty artifact: the plain form prints nothing, exit 0' '
-	: | ofl-extract >out &&
+	ofl-capture </dev/null &&
+	ofl-extract @ >out &&
 	test ! -s out &&
 	test_expect_code 1 ofl-extract @ -n 1- >out 2>err &&
 	test ! -s out

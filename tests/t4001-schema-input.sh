@@ -155,11 +155,11 @@ test_expect_success 'a full stdout is an error' '
 '
 
 test_expect_success '-s names the store' '
-	echo "[1]" | ofl-schema -s other >out &&
+	echo "[1]" | ofl-schema -s "$PWD/other" >out &&
 	test -d other &&
 	echo "[integer 1] x1" >expect &&
 	test_cmp expect out &&
-	ofl-schema --store other @ >out &&
+	ofl-schema --store "$PWD/other" @ >out &&
 	test_cmp expect out
 '
 

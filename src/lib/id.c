@@ -94,3 +94,166 @@ ofl_ref_parse(const char *line, size_t n, char id[OFL_ID_MAX + 1])
 	id[i - 4] = '\0';
 	return i;
 }
+
+/* Digits at s[*i] as a line number >= 1; 0 if there are none or too many. */
+static uint64_t
+line_number(const char *s, size_t n, size_t *i)
+{
+	uint64_t	v = 0;
+	size_t		start = *i;
+
+	while (*i < n && s[*i] >= '0' && s[*i] <= '9') {
+		if (*i - start >= 15)
+			return 0;
+		v = v * 10 + (uint64_t)(s[*i] - '0');
+		(*i)++;
+	}
+	return v;
+}
+
+/* A line range "A" or "A-B" filling the whole of s (n bytes). */
+static int
+range_parse(const char *s, size_t n, struct ofl_ref *r)
+{
+	size_t	i = 0;
+
+	if ((r->from = line_number(s, n, &i)) == 0)
+		return -1;
+	r->to = r->from;
+	if (i < n && s[i] == '-') {
+		i++;
+		if ((r->to = line_number(s, n, &i)) == 0 || r->to < r->from)
+			return -1;
+	}
+	return i == n ? 0 : -1;
+}
+
+int
+ofl_ref_arg(const char *arg, struct ofl_ref *r)
+{
+	const char	*s = arg, *colon;
+	size_t		 n;
+
+	memset(r, 0, sizeof *r);
+	if (strncmp(s, "ofl:", 4) == 0)
+		s += 4;
+	colon = strchr(s, ':');
+	n = colon != NULL ? (size_t)(colon - s) : strlen(s);
+	if (n == 0 || n >= sizeof r->ref) {
+		ofl_seterr(OFL_EXIT_USAGE, "%s: not an artifact ID", arg);
+		return -1;
+	}
+	if (colon != NULL && range_parse(colon + 1, strlen(colon + 1),
+	    r) == -1) {
+		ofl_seterr(OFL_EXIT_USAGE, "%s: bad line range (ID:A-B, "
+		    "1 <= A <= B)", arg);
+		return -1;
+	}
+	memcpy(r->ref, s, n);
+	r->ref[n] = '\0';
+	r->arg = arg;
+	return 0;
+}
+
+const char *
+ofl_ref_name(const struct ofl_ref *r)
+{
+	return r->from == 0 && r->arg != NULL ? r->arg : r->ref;
+}
+
+/* "(4.2)" or "(substring)" at the end of s (n bytes): a hit's score. */
+static int
+score_end(const char *s, size_t n)
+{
+	size_t	i;
+
+	if (n >= 11 && memcmp(s + n - 11, "(substring)", 11) == 0)
+		return 1;
+	if (n < 5 || s[n - 1] != ')' || s[n - 3] != '.' ||
+	    s[n - 2] < '0' || s[n - 2] > '9')
+		return 0;
+	for (i = n - 4; i > 0 && s[i] >= '0' && s[i] <= '9'; i--)
+		;
+	if (i < n - 4 && s[i] == '-')
+		i--;	/* never seen, but a score may be negative */
+	return i < n - 4 && s[i] == '(';
+}
+
+/* A size as ofl_fmt_size() prints it ("512 B", "2.4 MB") at s[*i]. */
+static int
+size_field(const char *s, size_t n, size_t *i)
+{
+	static const char	*unit[] = { "B", "kB", "MB", "GB", "TB", "PB",
+	    NULL };
+	size_t			 start = *i, k, len;
+
+	while (*i < n && ((s[*i] >= '0' && s[*i] <= '9') || s[*i] == '.'))
+		(*i)++;
+	if (*i == start || *i >= n || s[*i] != ' ')
+		return 0;
+	(*i)++;
+	for (k = 0; unit[k] != NULL; k++) {
+		len = strlen(unit[k]);
+		if (n - *i >= len && memcmp(s + *i, unit[k], len) == 0 &&
+		    (n - *i == len || s[*i + len] == ' ' ||
+		    s[*i + len] == '\t')) {
+			*i += len;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int
+ofl_ref_line(const char *line, size_t n, struct ofl_ref *r)
+{
+	char	kind[16];
+	size_t	i, k, start;
+
+	memset(r, 0, sizeof *r);
+	if (n > 0 && line[n - 1] == '\r')
+		n--;
+	if (n < 5 || memcmp(line, "ofl:", 4) != 0)
+		return 0;
+	for (i = 4; i < n && id_char(line[i]); i++)
+		if (i - 4 >= OFL_ID_MAX)
+			return 0;
+	if (i == 4)
+		return 0;
+	for (k = 4; k < i; k++)
+		r->ref[k - 4] = (char)tolower((unsigned char)line[k]);
+	r->ref[i - 4] = '\0';
+	if (i == n)
+		return 1;			/* ofl:ID */
+	if (line[i] == ':') {
+		/* A hit: ofl:ID:A-B, alone or with its title and score. */
+		start = ++i;
+		while (i < n && line[i] != ' ')
+			i++;
+		if (range_parse(line + start, i - start, r) == -1)
+			return 0;
+		if (i == n)
+			return 1;
+		return n - i >= 2 && line[i + 1] == ' ' &&
+		    score_end(line + i, n - i);
+	}
+	/*
+	 * A notice's reference line (ofl:ID KIND SIZE LINES ...) or a line
+	 * of the listing (ofl:ID  KIND  SIZE ...): a kind, then a size.
+	 */
+	if (line[i] != ' ' && line[i] != '\t')
+		return 0;
+	while (i < n && (line[i] == ' ' || line[i] == '\t'))
+		i++;
+	for (start = i; i < n && line[i] >= 'a' && line[i] <= 'z'; i++)
+		if (i - start >= sizeof kind - 1)
+			return 0;
+	memcpy(kind, line + start, i - start);
+	kind[i - start] = '\0';
+	if (ofl_kind_from_name(kind) < 0 || i >= n ||
+	    (line[i] != ' ' && line[i] != '\t'))
+		return 0;
+	while (i < n && (line[i] == ' ' || line[i] == '\t'))
+		i++;
+	return size_field(line, n, &i);
+}

@@ -1121,59 +1121,90 @@ read_some(int fd, struct ofl_buf *b, size_t want)
 	return n;
 }
 
-int
-ofl_index_input(struct ofl_store *st, int fd, char ***idsp, size_t *nidsp)
+/* 1 if the line is the listing's header (OFL_LIST_HEADER, spaced out). */
+static int
+list_header(const char *p, size_t n)
 {
-	struct ofl_buf		 in;
-	struct ofl_writer	*w = NULL;
-	struct ofl_meta		 init, fin;
-	char			 id[OFL_ID_MAX + 1], cwd[4096];
-	char			**ids = NULL;
-	const char		*p, *end, *nl;
-	size_t			 nids = 0;
-	ssize_t			 n;
-	int			 eof = 0, ret = -1;
+	const char	*h = OFL_LIST_HEADER;
+	size_t		 i = 0;
 
-	*idsp = NULL;
-	*nidsp = 0;
-	ofl_buf_init(&in);
+	if (n > 0 && p[n - 1] == '\r')
+		n--;
+	while (*h != '\0') {
+		if (*h == ' ') {
+			if (i >= n || p[i] != ' ')
+				return 0;
+			while (i < n && p[i] == ' ')
+				i++;
+			h++;
+			continue;
+		}
+		if (i >= n || p[i] != *h)
+			return 0;
+		i++;
+		h++;
+	}
+	return i == n;
+}
+
+int
+ofl_input_open(struct ofl_input *in, int fd)
+{
+	const char	*nl;
+	struct ofl_ref	 r;
+	ssize_t		 n;
+
+	memset(in, 0, sizeof *in);
+	in->fd = fd;
+	ofl_buf_init(&in->buf);
 	/* Enough to see the first line, or all of a short input. */
-	while (in.len < 5 || memchr(in.data, '\n', in.len) == NULL) {
-		if ((n = read_some(fd, &in, 65536)) == -1)
-			goto out;
+	while (in->buf.len == 0 ||
+	    memchr(in->buf.data, '\n', in->buf.len) == NULL) {
+		if ((n = read_some(fd, &in->buf, 65536)) == -1)
+			return -1;
 		if (n == 0) {
-			eof = 1;
+			in->eof = 1;
 			break;
 		}
-		if (in.len >= 65536)
+		if (in->buf.len >= 65536)
 			break;
 	}
-	if (in.len == 0) {
-		ret = 0;
-		goto out;
+	if (in->buf.len == 0) {
+		in->type = OFL_INPUT_EMPTY;
+		return 0;
 	}
-	nl = memchr(in.data, '\n', in.len);
-	if (ofl_ref_parse(in.data, nl != NULL ? (size_t)(nl - in.data) :
-	    in.len, id) > 0) {
-		/* A reference stream: every line that starts ofl:ID. */
-		while (!eof) {
-			if ((n = read_some(fd, &in, 65536)) == -1)
-				goto out;
-			eof = n == 0;
-		}
-		for (p = in.data, end = in.data + in.len; p < end; p = nl + 1) {
-			if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
-				nl = end;
-			if (ofl_ref_parse(p, (size_t)(nl - p), id) == 0)
-				continue;
-			ids = ofl_xrealloc(ids, (nids + 1) * sizeof *ids);
-			ids[nids++] = ofl_xstrdup(id);
-		}
-		ret = 0;
-		goto out;
-	}
+	nl = memchr(in->buf.data, '\n', in->buf.len);
+	n = nl != NULL ? nl - in->buf.data : (ssize_t)in->buf.len;
+	/* A reference line, or the header of a listing. */
+	in->type = ofl_ref_line(in->buf.data, (size_t)n, &r) ||
+	    list_header(in->buf.data, (size_t)n) ? OFL_INPUT_REFS :
+	    OFL_INPUT_DATA;
+	return 0;
+}
 
-	/* Raw data: capture it first. */
+void
+ofl_input_close(struct ofl_input *in)
+{
+	ofl_buf_free(&in->buf);
+}
+
+static void
+add_ref(struct ofl_ref **refs, size_t *nrefs, const struct ofl_ref *r)
+{
+	*refs = ofl_xrealloc(*refs, (*nrefs + 1) * sizeof **refs);
+	(*refs)[(*nrefs)++] = *r;
+}
+
+/* Raw data: capture it, as ofl-capture would with no options. */
+static int
+input_capture(struct ofl_input *in, struct ofl_store *st,
+    struct ofl_ref *r)
+{
+	struct ofl_writer	*w;
+	struct ofl_meta		 init, fin;
+	char			 cwd[4096], err[1024];
+	ssize_t			 n;
+
 	memset(&init, 0, sizeof init);
 	init.duration_ms = -1;
 	init.session = getenv("OFL_SESSION");
@@ -1182,42 +1213,121 @@ ofl_index_input(struct ofl_store *st, int fd, char ***idsp, size_t *nidsp)
 	if (getcwd(cwd, sizeof cwd) != NULL)
 		init.cwd = cwd;
 	if ((w = ofl_writer_begin(st, &init)) == NULL)
-		goto out;
+		return -1;
 	for (;;) {
-		if (ofl_writer_write(w, in.data, in.len) == -1)
+		if (ofl_writer_write(w, in->buf.data, in->buf.len) == -1)
 			goto fail;
-		if (eof)
+		ofl_buf_reset(&in->buf);
+		if (in->eof)
 			break;
-		ofl_buf_reset(&in);
-		if ((n = read_some(fd, &in, 256 * 1024)) == -1)
+		if ((n = read_some(in->fd, &in->buf, 256 * 1024)) == -1)
 			goto fail;
-		eof = n == 0;
+		in->eof = n == 0;
 	}
-	snprintf(id, sizeof id, "%s", ofl_writer_id(w));
+	memset(r, 0, sizeof *r);
+	snprintf(r->ref, sizeof r->ref, "%s", ofl_writer_id(w));
 	memset(&fin, 0, sizeof fin);
 	fin.duration_ms = -1;
-	if (ofl_writer_finish(w, &fin, NULL) == -1)
-		goto out;
-	ids = ofl_xmalloc(sizeof *ids);
-	ids[nids++] = ofl_xstrdup(id);
-	ret = 0;
-	goto out;
+	return ofl_writer_finish(w, &fin, NULL);
 fail:
 	/* Keep what was read, marked incomplete, and say what failed. */
-	{
-		char	err[1024];
+	snprintf(err, sizeof err, "%s", ofl_errmsg());
+	memset(&fin, 0, sizeof fin);
+	fin.duration_ms = -1;
+	fin.incomplete = 1;
+	(void)ofl_writer_finish(w, &fin, NULL);
+	ofl_seterr(OFL_EXIT_FAIL, "%s", err);
+	return -1;
+}
 
-		snprintf(err, sizeof err, "%s", ofl_errmsg());
-		memset(&fin, 0, sizeof fin);
-		fin.duration_ms = -1;
-		fin.incomplete = 1;
-		(void)ofl_writer_finish(w, &fin, NULL);
-		ofl_seterr(OFL_EXIT_FAIL, "%s", err);
+static int
+input_read(struct ofl_input *in, struct ofl_store *st,
+    struct ofl_ref **refs, size_t *nrefs)
+{
+	struct ofl_ref	 r;
+	const char	*p, *end, *nl;
+	ssize_t		 n;
+
+	switch (in->type) {
+	case OFL_INPUT_EMPTY:
+		return 0;
+	case OFL_INPUT_DATA:
+		if (input_capture(in, st, &r) == -1)
+			return -1;
+		add_ref(refs, nrefs, &r);
+		return 0;
 	}
+	/* A reference stream is short: read all of it. */
+	while (!in->eof) {
+		if ((n = read_some(in->fd, &in->buf, 65536)) == -1)
+			return -1;
+		in->eof = n == 0;
+	}
+	for (p = in->buf.data, end = p + in->buf.len; p < end; p = nl + 1) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		if (ofl_ref_line(p, (size_t)(nl - p), &r))
+			add_ref(refs, nrefs, &r);
+	}
+	ofl_buf_reset(&in->buf);
+	return 0;
+}
+
+int
+ofl_input_refs(struct ofl_input *in, struct ofl_store *st,
+    struct ofl_ref **refs, size_t *nrefs)
+{
+	struct ofl_ref	*got = NULL, *all;
+	size_t		 ngot = 0, i, at;
+
+	if (input_read(in, st, &got, &ngot) == -1) {
+		free(got);
+		return -1;
+	}
+	for (at = 0; at < *nrefs; at++)
+		if (strcmp((*refs)[at].ref, "-") == 0)
+			break;
+	if (at == *nrefs) {
+		for (i = 0; i < ngot; i++)
+			add_ref(refs, nrefs, &got[i]);
+		free(got);
+		return 0;
+	}
+	/* In place of "-". */
+	all = ofl_xcalloc(*nrefs - 1 + ngot + 1, sizeof *all);
+	memcpy(all, *refs, at * sizeof *all);
+	memcpy(all + at, got, ngot * sizeof *all);
+	memcpy(all + at + ngot, *refs + at + 1,
+	    (*nrefs - at - 1) * sizeof *all);
+	free(*refs);
+	free(got);
+	*refs = all;
+	*nrefs = *nrefs - 1 + ngot;
+	return 0;
+}
+
+int
+ofl_index_input(struct ofl_store *st, int fd, char ***idsp, size_t *nidsp)
+{
+	struct ofl_input	 in;
+	struct ofl_ref		*refs = NULL;
+	size_t			 nrefs = 0, i;
+	int			 ret = -1;
+
+	*idsp = NULL;
+	*nidsp = 0;
+	if (ofl_input_open(&in, fd) == -1 ||
+	    ofl_input_refs(&in, st, &refs, &nrefs) == -1)
+		goto out;
+	if (nrefs > 0)
+		*idsp = ofl_xcalloc(nrefs, sizeof **idsp);
+	for (i = 0; i < nrefs; i++)
+		(*idsp)[i] = ofl_xstrdup(refs[i].ref);
+	*nidsp = nrefs;
+	ret = 0;
 out:
-	ofl_buf_free(&in);
-	*idsp = ids;
-	*nidsp = nids;
+	ofl_input_close(&in);
+	free(refs);
 	return ret;
 }
 

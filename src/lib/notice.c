@@ -34,6 +34,7 @@
 #define CMD_MAX		80		/* bytes of the command shown */
 #define ERRLINE_MAX	240		/* bytes of the first error line */
 #define LINE_AVG	30		/* preview budget per line shown */
+#define NEXT_ERRORS	40		/* "      ofl-extract ID --errors" */
 
 /* render() flags. */
 #define R_ONELINE	0x1	/* escape newline and tab as well */
@@ -2225,14 +2226,18 @@ ofl_notice(struct ofl_store *st, const struct ofl_meta *m,
 		ofl_buf_add(&text, c.sum.data, c.sum.len);
 	}
 	/* A long summary (error signatures, a shape) takes from the head. */
+	shrunk = *o;
 	if (c.sum.len > SUMMARY_FREE && o->head_bytes > HEAD_MIN) {
 		size_t	take = c.sum.len - SUMMARY_FREE;
 
-		shrunk = *o;
 		shrunk.head_bytes = o->head_bytes - take > HEAD_MIN &&
 		    take < o->head_bytes ? o->head_bytes - take : HEAD_MIN;
-		c.o = o = &shrunk;
 	}
+	/* The next: line that suggests --errors takes from the tail. */
+	if ((kind == OFL_KIND_LOG || kind == OFL_KIND_TEXT) && m->errors > 0)
+		shrunk.tail_bytes = o->tail_bytes > NEXT_ERRORS ?
+		    o->tail_bytes - NEXT_ERRORS : 0;
+	c.o = o = &shrunk;
 	/* With an intent: its top hits instead of the plain preview. */
 	if (o->intent != NULL && *o->intent != '\0' && c.total > 0 &&
 	    kind != OFL_KIND_BINARY && kind != OFL_KIND_ARCHIVE &&

@@ -156,6 +156,34 @@ int	 ofl_id_valid(const char *, size_t);
  * number of bytes consumed, or 0 if the line is not a reference.
  */
 size_t	 ofl_ref_parse(const char *, size_t, char [OFL_ID_MAX + 1]);
+/*
+ * A reference as a tool takes it: an ID, a prefix of one, @ or @N (for
+ * ofl_store_resolve()), and the lines A-B it names, from and to 0 for
+ * the whole artifact.
+ */
+struct ofl_ref {
+	char		ref[OFL_ID_MAX + 2];
+	uint64_t	from;		/* 1-based; 0: no range */
+	uint64_t	to;		/* inclusive */
+	const char	*arg;		/* the argument it came from, or NULL */
+};
+/*
+ * An argument: "ofl:ID", "ID", "@", "@N", each with ":A-B" or ":A"
+ * after it or not.  -1 (OFL_EXIT_USAGE) when the range is malformed;
+ * the ID itself is checked when it is resolved.
+ */
+int	 ofl_ref_arg(const char *, struct ofl_ref *);
+/* What to resolve: the argument as given when it names no lines (so
+ * messages quote it), else the reference. */
+const char *ofl_ref_name(const struct ofl_ref *);
+/*
+ * 1 if a line of a stream (n bytes, without its newline) is a reference
+ * line as ofl prints them: "ofl:ID" or "ofl:ID:A-B" alone, a search
+ * hit ("ofl:ID:A-B  TITLE  (4.2)"), a notice's first line ("ofl:ID KIND
+ * SIZE ...") or a line of the listing; else 0.  Fills r (the ID
+ * lowercased).
+ */
+int	 ofl_ref_line(const char *, size_t, struct ofl_ref *);
 
 /* kind.c: kinds of content. */
 enum ofl_kind {
@@ -257,6 +285,11 @@ void	ofl_meta_free(struct ofl_meta *);
  * store is refused if another user owns it or others can write to it.
  */
 struct ofl_store *ofl_store_open(const char *, int);
+/*
+ * Where the store is, as ofl_store_open() finds it (free the string);
+ * NULL with OFL_EXIT_USAGE when the path is not absolute or is a URL.
+ */
+char		*ofl_store_where(const char *);
 void		 ofl_store_close(struct ofl_store *);
 const char	*ofl_store_path(struct ofl_store *);
 
@@ -461,10 +494,41 @@ int	ofl_index_check(struct ofl_store *, struct ofl_buf *);
  */
 int	ofl_index_suggest(struct ofl_store *, const char *, struct ofl_buf *);
 /*
- * The pipe protocol for a tool given no ID: read fd; a stream that starts
- * with an ofl: reference line gives the ID of every such line, anything
- * else is captured first as a new artifact.  *ids (free each and the
- * array) gets the IDs, unresolved; *nids is 0 for empty input.
+ * The pipe protocol, for a tool given no ID or "-": standard input whose
+ * first line is a reference line (ofl_ref_line()) is a reference stream,
+ * and every reference line in it names an artifact; anything else is
+ * data, captured first as a new artifact.  ofl_input_open() reads only
+ * as far as the first line, so that the tool can refuse empty input or
+ * open the store for reading only before anything is stored.
+ */
+enum ofl_input_type {
+	OFL_INPUT_EMPTY,		/* nothing at all */
+	OFL_INPUT_REFS,			/* a reference stream */
+	OFL_INPUT_DATA			/* data to capture */
+};
+struct ofl_input {
+	int		 fd;
+	int		 type;		/* enum ofl_input_type */
+	int		 eof;
+	struct ofl_buf	 buf;
+};
+int	ofl_input_open(struct ofl_input *, int);
+/*
+ * The references of the input (OFL_INPUT_REFS: each reference line;
+ * OFL_INPUT_DATA: the artifact the data is stored as, so st must be
+ * open for writing) put in *refs (*nrefs of them) in place of a "-"
+ * there, else after the others.
+ */
+int	ofl_input_refs(struct ofl_input *, struct ofl_store *,
+	    struct ofl_ref **, size_t *);
+void	ofl_input_close(struct ofl_input *);
+/* The message for empty input, as the tools say it. */
+#define OFL_INPUT_EMPTY_MSG \
+	"no artifact: standard input is empty (give an ID, or pipe a " \
+	"reference or data)"
+/*
+ * All of the above at once: *ids (free each and the array) gets the
+ * IDs, unresolved and without their ranges; *nids is 0 for empty input.
  */
 int	ofl_index_input(struct ofl_store *, int, char ***, size_t *);
 /* Chunk row ids: blob << 24 | sequence number. */
@@ -491,6 +555,7 @@ struct ofl_search_opts {
 	size_t			 budget;	/* bytes of output, 0: default */
 	int			 limit;		/* hits, 0: default */
 	struct ofl_filter	 filter;	/* scope without IDs */
+	const struct ofl_ref	*ranges;	/* lines per ID, or NULL */
 	void			(*progress)(uint64_t, uint64_t, void *);
 	void			*progress_arg;
 };
@@ -509,10 +574,15 @@ int	ofl_search(struct ofl_store *, const char *const *, size_t,
 int	ofl_search_intent(struct ofl_store *, const char *, const char *,
 	    size_t, struct ofl_buf *);
 /* One line of the artifact listing. */
-#define OFL_LIST_TEXT	0	/* tab-separated columns */
+#define OFL_LIST_TEXT	0	/* tab-separated cells, for the table */
 #define OFL_LIST_QUIET	1	/* IDs only */
 #define OFL_LIST_JSON	2	/* ofl_meta_json() */
 void	ofl_list_line(struct ofl_buf *, const struct ofl_meta *, int);
+/* The listing's columns, as its header names them. */
+#define OFL_LIST_NCOLS		9
+#define OFL_LIST_HEADER	"ID KIND SIZE LINES AGE EXIT STATE LABEL COMMAND"
+/* OFL_LIST_TEXT lines as a table under a header, columns aligned. */
+void	ofl_list_table(struct ofl_buf *, const char *, size_t);
 
 /*
  * schema.c: the structure of JSON, NDJSON, CSV and TSV content, gathered

@@ -85,6 +85,9 @@ struct art {
 	uint64_t		 bytes;
 	struct ofl_reader	*r;
 	int			 hit;
+	uint64_t		(*rg)[2];	/* line ranges in scope */
+	size_t			 nrg;		/* 0: the whole artifact */
+	int			 all;		/* named whole as well */
 };
 
 struct hit {
@@ -149,6 +152,7 @@ struct search {
 	int				 substr;	/* mark substrings */
 	int				 skipstop;	/* stop words out */
 	int				 scoped;	/* temp.ix_scope made */
+	ssize_t				 qart;		/* fts_query's art, -1 */
 	char				*fts_and;
 	char				*fts_or;
 	struct ofl_redactor		*rd;		/* NULL: raw output */
@@ -186,7 +190,10 @@ static void	 target_add(struct search *, const char *, size_t, int, int,
 static int	 parse_query(struct search *, const char *);
 static void	 add_fts_string(struct ofl_buf *, const char *, size_t);
 static char	*build_fts(struct search *, const char *);
-static int	 scope_add(struct search *, const char *, int);
+static int	 scope_add(struct search *, const char *, int,
+		    const struct ofl_ref *);
+static int	 scope_range(struct search *, struct hit *);
+static int	 in_ranges(const struct art *, uint64_t);
 static int	 scope_cb(const struct ofl_meta *, void *);
 static int	 art_by_blob(struct search *, int64_t);
 static int	 hit_seen(struct search *, size_t, int64_t);
@@ -564,7 +571,8 @@ build_fts(struct search *s, const char *op)
 /* The scope: artifacts and their blobs. */
 
 static int
-scope_add(struct search *s, const char *id, int named)
+scope_add(struct search *s, const char *id, int named,
+    const struct ofl_ref *range)
 {
 	struct ofl_meta	 m;
 	struct art	*a;
@@ -585,19 +593,87 @@ scope_add(struct search *s, const char *id, int named)
 		return named ? -1 : 0;
 	}
 	for (i = 0; i < s->na; i++)
-		if (s->a[i].blob == blob) {
-			ofl_meta_free(&m);
-			return 0;
-		}
-	s->a = ofl_xrealloc(s->a, (s->na + 1) * sizeof *s->a);
-	a = &s->a[s->na++];
-	memset(a, 0, sizeof *a);
-	snprintf(a->id, sizeof a->id, "%s", m.id);
-	a->blob = blob;
-	a->kind = m.kind;
-	a->bytes = m.bytes;
+		if (s->a[i].blob == blob)
+			break;
+	if (i == s->na) {
+		s->a = ofl_xrealloc(s->a, (s->na + 1) * sizeof *s->a);
+		a = &s->a[s->na++];
+		memset(a, 0, sizeof *a);
+		snprintf(a->id, sizeof a->id, "%s", m.id);
+		a->blob = blob;
+		a->kind = m.kind;
+		a->bytes = m.bytes;
+	} else
+		a = &s->a[i];
 	ofl_meta_free(&m);
+	/* Lines A-B of it (ofl:ID:A-B), unless it is named whole too. */
+	if (range == NULL || range->from == 0) {
+		a->all = 1;
+		free(a->rg);
+		a->rg = NULL;
+		a->nrg = 0;
+	} else if (!a->all) {
+		a->rg = ofl_xrealloc(a->rg, (a->nrg + 1) * sizeof *a->rg);
+		a->rg[a->nrg][0] = range->from;
+		a->rg[a->nrg][1] = range->to;
+		a->nrg++;
+	}
 	return 0;
+}
+
+/* 1 if line lineno of an artifact is in the scope. */
+static int
+in_ranges(const struct art *a, uint64_t lineno)
+{
+	size_t	i;
+
+	if (a->nrg == 0)
+		return 1;
+	for (i = 0; i < a->nrg; i++)
+		if (lineno >= a->rg[i][0] && lineno <= a->rg[i][1])
+			return 1;
+	return 0;
+}
+
+/*
+ * A hit of an artifact searched within line ranges: 0 if it lies outside
+ * them, else 1, cut down to the range it overlaps (-1 on error).
+ */
+static int
+scope_range(struct search *s, struct hit *h)
+{
+	struct art		*a = &s->a[h->art];
+	struct ofl_reader	*r;
+	uint64_t		 from, to;
+	int64_t			 off;
+	size_t			 i;
+
+	if (a->nrg == 0)
+		return 1;
+	for (i = 0; i < a->nrg; i++)
+		if (h->line_start <= a->rg[i][1] && h->line_end >= a->rg[i][0])
+			break;
+	if (i == a->nrg)
+		return 0;
+	from = a->rg[i][0];
+	to = a->rg[i][1];
+	if (h->member != NULL || (from <= h->line_start && to >= h->line_end))
+		return 1;
+	if ((r = art_reader(s, h->art)) == NULL)
+		return -1;
+	if (from > h->line_start) {
+		if ((off = ofl_reader_seek_line(r, from)) < 0)
+			return -1;
+		h->byte_start = (uint64_t)off;
+		h->line_start = h->text_line = from;
+	}
+	if (to < h->line_end) {
+		if ((off = ofl_reader_seek_line(r, to + 1)) < 0)
+			return -1;
+		h->byte_end = (uint64_t)off;
+		h->line_end = to;
+	}
+	return 1;
 }
 
 struct scope_ctx {
@@ -714,8 +790,28 @@ fts_query(struct search *s, const char *match, int phase, int64_t lo,
 	int64_t		 rowid;
 	int		 rc, art, rows = 0, got;
 	const char	*sql;
+	struct art	*qa = NULL;
+	uint64_t	 from = 0, to = 0;
+	size_t		 i;
 
-	if (lo <= hi)
+	if (lo <= hi && s->qart >= 0 && s->a[s->qart].nrg > 0) {
+		/* Only the chunks that overlap the ranges. */
+		qa = &s->a[s->qart];
+		from = qa->rg[0][0];
+		to = qa->rg[0][1];
+		for (i = 1; i < qa->nrg; i++) {
+			if (qa->rg[i][0] < from)
+				from = qa->rg[i][0];
+			if (qa->rg[i][1] > to)
+				to = qa->rg[i][1];
+		}
+		sql = "SELECT rowid, -rank FROM ix_fts WHERE ix_fts MATCH ?1"
+		    " AND rank MATCH '" OFL_INDEX_RANK "'"
+		    " AND rowid BETWEEN ?2 AND ?3 AND rowid IN (SELECT id"
+		    " FROM ix_chunk WHERE id BETWEEN ?2 AND ?3 AND"
+		    " line_start <= ?6 AND line_end >= ?5)"
+		    " ORDER BY rank LIMIT ?4";
+	} else if (lo <= hi)
 		sql = "SELECT rowid, -rank FROM ix_fts WHERE ix_fts MATCH ?1"
 		    " AND rank MATCH '" OFL_INDEX_RANK "'"
 		    " AND rowid BETWEEN ?2 AND ?3 ORDER BY rank LIMIT ?4";
@@ -738,6 +834,10 @@ fts_query(struct search *s, const char *match, int phase, int64_t lo,
 		sqlite3_bind_int64(q, 3, hi);
 	}
 	sqlite3_bind_int64(q, 4, (int64_t)k);
+	if (qa != NULL) {
+		sqlite3_bind_int64(q, 5, (int64_t)from);
+		sqlite3_bind_int64(q, 6, (int64_t)to);
+	}
 	if (lo > hi && !s->whole)
 		sqlite3_bind_int64(q, 5, ofl_index_rowid(1, 0));
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
@@ -754,7 +854,9 @@ fts_query(struct search *s, const char *match, int phase, int64_t lo,
 		    0);
 		h->score = sqlite3_column_double(q, 1);
 		h->phase = phase;
-		if ((got = hit_load(s, h, rowid)) != 1) {
+		if ((got = hit_load(s, h, rowid)) == 1)
+			got = scope_range(s, h);
+		if (got != 1) {
 			hit_free(h);
 			s->nh--;
 			if (got == -1) {
@@ -821,9 +923,11 @@ fts_run(struct search *s, const char *match, int phase, size_t k)
 		return 0;
 	}
 	for (i = 0; i < s->na; i++) {
+		s->qart = (ssize_t)i;
 		rows = fts_query(s, match, phase,
 		    ofl_index_rowid(s->a[i].blob, 0),
 		    ofl_index_rowid(s->a[i].blob + 1, 0) - 1, k);
+		s->qart = -1;
 		if (rows == -1)
 			return -1;
 		if ((size_t)rows >= k)
@@ -979,7 +1083,7 @@ scan_text(struct search *s, size_t art, const char *text, size_t len,
 			if (find_ci(p, (size_t)(nl - p), s->tg[i].s,
 			    s->tg[i].n) != NULL)
 				found++;
-		if (found == 0)
+		if (found == 0 || !in_ranges(&s->a[art], lineno))
 			continue;
 		if (s->nh >= SCAN_LINES_MAX) {
 			s->more = 1;
@@ -2177,6 +2281,7 @@ ofl_search(struct ofl_store *st, const char *const *ids, size_t nids,
 	s.st = st;
 	s.db = ofl_store_db(st);
 	s.o = o;
+	s.qart = -1;
 	limit = o->limit > 0 ? (size_t)o->limit : OFL_SEARCH_LIMIT;
 	k = limit * 4 + 4;
 	if (ofl_index_init(st) == -1 || (s.tk = ofl_tok_new(st)) == NULL)
@@ -2187,7 +2292,8 @@ ofl_search(struct ofl_store *st, const char *const *ids, size_t nids,
 	/* The scope. */
 	if (nids > 0) {
 		for (i = 0; i < nids; i++)
-			if (scope_add(&s, ids[i], 1) == -1)
+			if (scope_add(&s, ids[i], 1, o->ranges != NULL ?
+			    &o->ranges[i] : NULL) == -1)
 				goto out;
 	} else {
 		f = o->filter;
@@ -2197,7 +2303,7 @@ ofl_search(struct ofl_store *st, const char *const *ids, size_t nids,
 		if (ofl_store_list(st, &f, scope_cb, &sc) == -1)
 			goto out;
 		for (i = 0; i < sc.n; i++)
-			if (scope_add(&s, sc.ids[i], 0) == -1)
+			if (scope_add(&s, sc.ids[i], 0, NULL) == -1)
 				goto out;
 	}
 	if (s.na == 0) {
@@ -2316,13 +2422,28 @@ ofl_search_intent(struct ofl_store *st, const char *id, const char *intent,
 
 /* Listing. */
 
+/* A cell of the listing: safe, on one line, without tabs. */
+static void
+list_cell(struct ofl_buf *out, const char *s)
+{
+	struct ofl_buf	 t;
+	size_t		 i;
+
+	if (s == NULL || *s == '\0')
+		s = "-";
+	ofl_buf_init(&t);
+	ofl_render_safe(&t, (const unsigned char *)s, strlen(s), 200);
+	for (i = 0; i < t.len; i++)
+		if (t.data[i] == '\t' || t.data[i] == '\n')
+			t.data[i] = ' ';
+	ofl_buf_add(out, t.data, t.len);
+	ofl_buf_free(&t);
+}
+
 void
 ofl_list_line(struct ofl_buf *out, const struct ofl_meta *m, int mode)
 {
-	struct ofl_buf	 t;
-	const char	*what;
-	char		 size[32], age[32];
-	size_t		 i;
+	char	size[32], age[32];
 
 	if (mode == OFL_LIST_QUIET) {
 		ofl_buf_addf(out, "%s\n", m->id);
@@ -2346,16 +2467,82 @@ ofl_list_line(struct ofl_buf *out, const struct ofl_meta *m, int mode)
 		ofl_buf_adds(out, "incomplete\t");
 	else
 		ofl_buf_adds(out, "-\t");
-	what = m->label != NULL && *m->label != '\0' ? m->label :
-	    m->command != NULL && *m->command != '\0' ? m->command : "-";
-	ofl_buf_init(&t);
-	ofl_render_safe(&t, (const unsigned char *)what, strlen(what), 200);
-	for (i = 0; i < t.len; i++)
-		if (t.data[i] == '\t' || t.data[i] == '\n')
-			t.data[i] = ' ';
-	ofl_buf_add(out, t.data, t.len);
-	ofl_buf_free(&t);
+	list_cell(out, m->label);
+	ofl_buf_addc(out, '\t');
+	list_cell(out, m->command);
 	ofl_buf_addc(out, '\n');
+}
+
+/* Characters on screen: UTF-8 sequences count once. */
+static size_t
+list_width(const char *s, size_t n)
+{
+	size_t	i, w = 0;
+
+	for (i = 0; i < n; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80)
+			w++;
+	return w;
+}
+
+/*
+ * Lines of ofl_list_line() (OFL_LIST_TEXT) as a table: the header, then
+ * each column as wide as its widest cell, two spaces apart; numbers to
+ * the right.  The last column (the command) runs on unpadded.
+ */
+void
+ofl_list_table(struct ofl_buf *out, const char *rows, size_t len)
+{
+	static const char	*head[OFL_LIST_NCOLS] = { "ID", "KIND", "SIZE",
+	    "LINES", "AGE", "EXIT", "STATE", "LABEL", "COMMAND" };
+	static const int	 right[OFL_LIST_NCOLS] = { 0, 0, 1, 1, 1, 1,
+	    0, 0, 0 };
+	size_t			 w[OFL_LIST_NCOLS], cw, c, pass;
+	const char		*p, *end = rows + len, *nl, *cell, *tab;
+
+	for (c = 0; c < OFL_LIST_NCOLS; c++)
+		w[c] = strlen(head[c]);
+	for (pass = 0; pass < 2; pass++) {
+		if (pass == 1) {
+			for (c = 0; c + 1 < OFL_LIST_NCOLS; c++)
+				ofl_buf_addf(out, "%s%*s%s  ", right[c] ?
+				    "" : head[c], (int)(w[c] -
+				    strlen(head[c])), "", right[c] ? head[c] :
+				    "");
+			ofl_buf_addf(out, "%s\n", head[c]);
+		}
+		for (p = rows; p < end; p = nl + 1) {
+			if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+				nl = end;
+			for (c = 0, cell = p; c < OFL_LIST_NCOLS && cell <= nl;
+			    c++, cell = tab + 1) {
+				if ((tab = memchr(cell, '\t',
+				    (size_t)(nl - cell))) == NULL)
+					tab = nl;
+				cw = list_width(cell, (size_t)(tab - cell));
+				if (pass == 0) {
+					if (cw > w[c] && c + 1 < OFL_LIST_NCOLS)
+						w[c] = cw;
+					continue;
+				}
+				if (c + 1 == OFL_LIST_NCOLS) {
+					ofl_buf_add(out, cell,
+					    (size_t)(tab - cell));
+					break;
+				}
+				if (right[c])
+					ofl_buf_addf(out, "%*s", (int)(w[c] -
+					    cw), "");
+				ofl_buf_add(out, cell, (size_t)(tab - cell));
+				if (!right[c])
+					ofl_buf_addf(out, "%*s", (int)(w[c] -
+					    cw), "");
+				ofl_buf_adds(out, "  ");
+			}
+			if (pass == 1)
+				ofl_buf_addc(out, '\n');
+		}
+	}
 }
 
 static void
@@ -2363,8 +2550,10 @@ search_free(struct search *s)
 {
 	size_t	i;
 
-	for (i = 0; i < s->na; i++)
+	for (i = 0; i < s->na; i++) {
 		ofl_reader_close(s->a[i].r);
+		free(s->a[i].rg);
+	}
 	free(s->a);
 	for (i = 0; i < s->nt; i++) {
 		free(s->t[i].text);

@@ -411,14 +411,52 @@ out:
 	return rv;
 }
 
-static char *
-store_default_path(void)
+/*
+ * A store is a directory named by an absolute path.  A URL is refused
+ * rather than taken for a relative directory (no backend but the local
+ * one is built in), and so is a relative path: OFL_STORE is read in
+ * whatever directory a command runs, and would name a new store in each.
+ */
+static int
+store_path_valid(const char *path, const char *what)
+{
+	const char	*p = path;
+
+	if (*p >= 'a' && *p <= 'z') {
+		while ((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+		    *p == '+' || *p == '.' || *p == '-')
+			p++;
+		if (strncmp(p, "://", 3) == 0) {
+			ofl_seterr(OFL_EXIT_USAGE, "%s%s: %.*s:// stores are "
+			    "not supported (a store is a directory)", what,
+			    path, (int)(p - path), path);
+			return -1;
+		}
+	}
+	if (*path != '/') {
+		ofl_seterr(OFL_EXIT_USAGE, "%s%s: not an absolute path",
+		    what, path);
+		return -1;
+	}
+	return 0;
+}
+
+char *
+ofl_store_where(const char *path)
 {
 	const char	*e;
 	struct ofl_buf	 b;
 
-	if ((e = getenv("OFL_STORE")) != NULL && *e != '\0')
+	if (path != NULL && *path != '\0') {
+		if (store_path_valid(path, "--store ") == -1)
+			return NULL;
+		return ofl_xstrdup(path);
+	}
+	if ((e = getenv("OFL_STORE")) != NULL && *e != '\0') {
+		if (store_path_valid(e, "OFL_STORE=") == -1)
+			return NULL;
 		return ofl_xstrdup(e);
+	}
 	ofl_buf_init(&b);
 	if ((e = getenv("XDG_CACHE_HOME")) != NULL && *e == '/')
 		ofl_buf_addf(&b, "%s/ofl", e);
@@ -450,9 +488,7 @@ ofl_store_open(const char *path, int flags)
 		if (ofl_parse_num(e, -5, 19, &v) == 0)
 			st->level = st->fast = (int)v;
 	}
-	if (path != NULL && *path != '\0')
-		st->path = ofl_xstrdup(path);
-	else if ((st->path = store_default_path()) == NULL)
+	if ((st->path = ofl_store_where(path)) == NULL)
 		goto fail;
 	/* Everything the store creates is private, whatever the umask. */
 	umask(077);

@@ -527,6 +527,74 @@ test_ids(void)
 			    "ofl_ref_parse, case %zu: %zu bytes, %s", i,
 			    ref[i].want, ref[i].id);
 	}
+	/* Reference lines of a stream: exactly what ofl prints. */
+	{
+		static const struct {
+			const char	*line;
+			const char	*ref;	/* NULL: not a reference line */
+			uint64_t	 from, to;
+		} rl[] = {
+			{ "ofl:k7m2q9xd", "k7m2q9xd", 0, 0 },
+			{ "ofl:K7M2Q9XD\r", "k7m2q9xd", 0, 0 },
+			{ "ofl:k7m2q9xd:120-180", "k7m2q9xd", 120, 180 },
+			{ "ofl:k7m2q9xd:17", "k7m2q9xd", 17, 17 },
+			{ "ofl:k7m2:3-9  (4.2)", "k7m2", 3, 9 },
+			{ "ofl:k7m2:3-9  [a/b.c]  # Install  (12.0)", "k7m2", 3,
+			    9 },
+			{ "ofl:k7m2:3  (substring)", "k7m2", 3, 3 },
+			{ "ofl:k7m2q9xd json 2.4 MB 41,230 lines", "k7m2q9xd", 0,
+			    0 },
+			{ "ofl:k7m2q9xd text 0 B 0 lines  $ true  exit 0",
+			    "k7m2q9xd", 0, 0 },
+			{ "ofl:k7m2q9xd  log   8.1 MB  96004  4m  2  -  -  make",
+			    "k7m2q9xd", 0, 0 },
+			{ "ofl:k7m2q9xd\tjson\t14 B\t1", "k7m2q9xd", 0, 0 },
+			{ "ofl:abc something happened", NULL, 0, 0 },
+			{ "ofl:abc text", NULL, 0, 0 },
+			{ "ofl:abc text 12 apples", NULL, 0, 0 },
+			{ "ofl:abc json 2.4MB", NULL, 0, 0 },
+			{ "ofl:abc:12 seconds", NULL, 0, 0 },
+			{ "ofl:abc:12-  (1.0)", NULL, 0, 0 },
+			{ "ofl:abc:9-3", NULL, 0, 0 },
+			{ "ofl:abc:0", NULL, 0, 0 },
+			{ "ofl:abc:3-9 (4.2)", NULL, 0, 0 },
+			{ "ofl:abc:3-9  title", NULL, 0, 0 },
+			{ "ofl:abc: stored only in part", NULL, 0, 0 },
+			{ "ofl:abci", NULL, 0, 0 },
+			{ "ofl:", NULL, 0, 0 },
+			{ " ofl:abc", NULL, 0, 0 }
+		};
+		struct ofl_ref	r;
+		int		is;
+
+		for (i = 0; i < sizeof rl / sizeof rl[0]; i++) {
+			is = ofl_ref_line(rl[i].line, strlen(rl[i].line), &r);
+			if (rl[i].ref == NULL)
+				ok(is == 0, "ofl_ref_line: data: \"%s\"",
+				    rl[i].line);
+			else
+				ok(is == 1 && strcmp(r.ref, rl[i].ref) == 0 &&
+				    r.from == rl[i].from && r.to == rl[i].to,
+				    "ofl_ref_line: a reference: \"%s\"",
+				    rl[i].line);
+		}
+		ok(ofl_ref_arg("ofl:k7m2:3-5", &r) == 0 &&
+		    strcmp(r.ref, "k7m2") == 0 && r.from == 3 && r.to == 5 &&
+		    strcmp(ofl_ref_name(&r), "k7m2") == 0,
+		    "ofl_ref_arg: ofl:ID:A-B");
+		ok(ofl_ref_arg("@2", &r) == 0 && strcmp(r.ref, "@2") == 0 &&
+		    r.from == 0 && strcmp(ofl_ref_name(&r), "@2") == 0,
+		    "ofl_ref_arg: @2, no range");
+		ok(ofl_ref_arg("ofl:k7m2", &r) == 0 &&
+		    strcmp(ofl_ref_name(&r), "ofl:k7m2") == 0,
+		    "ofl_ref_arg: the name of a plain reference is as given");
+		ok(ofl_ref_arg("k7m2:5-3", &r) == -1 &&
+		    ofl_errcode() == OFL_EXIT_USAGE &&
+		    ofl_ref_arg("k7m2:", &r) == -1 &&
+		    ofl_ref_arg("k7m2:x", &r) == -1 &&
+		    ofl_ref_arg(":3", &r) == -1,
+		    "ofl_ref_arg: malformed ranges are usage errors");
+	}
 	ofl_id_new(id);
 	ofl_id_new(id2);
 	ok(strlen(id) == OFL_ID_LEN && ofl_id_valid(id, strlen(id)),
