@@ -157,4 +157,15 @@ test_expect_success "$need" 'README: next: commands work with its PATH line' '
 	    done <"$TEST_DIR/next")
 '
 
+# The README's way to read a manual page from the build tree.
+test_expect_success man 'README: man -l reads a page from the tree' '
+	sed -n "s/.*\(man -l man\/[a-z-]*\.[1-9]\).*/\1/p" "$SRC/README.md" \
+	    >manline &&
+	test "$(wc -l <manline)" -eq 1 &&
+	(cd "$SRC" && eval "$(cat "$TEST_DIR/manline")") >page 2>err &&
+	test ! -s err &&
+	grep -q "^NAME" page &&
+	grep -q "^SYNOPSIS" page
+'
+
 test_done
