@@ -117,6 +117,10 @@ _ofl_opts_search='
 	-s= --store=
 	--since=
 	-V --version'
+_ofl_opts_sh='
+	-c=
+	-h --help
+	-V --version'
 
 _ofl_commands='capture extract index schema search gc mcp'
 _ofl_kinds='json ndjson csv tsv markdown html diff log text binary archive
@@ -180,7 +184,7 @@ _ofl_optarg()
 		COMPREPLY=($(compgen -W 'json ndjson csv tsv' -- "$3")) ;;
 	extract:--color|search:--color)
 		COMPREPLY=($(compgen -W 'auto always never' -- "$3")) ;;
-	capture:-e|capture:--exec)
+	capture:-e|capture:--exec|sh:-c)
 		COMPREPLY=($(compgen -c -- "$3")) ;;
 	gc:--purge)
 		COMPREPLY=($(compgen -W "$(_ofl_ids "$4")" -- "$3")) ;;
@@ -342,4 +346,4 @@ _ofl()
 
 complete -F _ofl ofl
 complete -F _ofl_tool ofl-capture ofl-extract ofl-gc ofl-index ofl-mcp \
-    ofl-schema ofl-search
+    ofl-schema ofl-search ofl-sh

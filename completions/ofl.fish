@@ -217,3 +217,8 @@ __ofl_complete search -s s -l store -x -a '(__fish_complete_directories)' -d 'St
 __ofl_complete search -l since -x -d 'Created within this age'
 __ofl_complete search -s V -l version -d 'Print the version'
 __ofl_complete search -a '(__ofl_ids)' -d 'Artifact'
+
+# ofl-sh: -c COMMAND [NAME [ARG ...]]; anything else goes to the shell.
+__ofl_complete sh -s c -x -a '(__fish_complete_command)' -d 'Run this command under ofl-capture'
+__ofl_complete sh -s h -l help -d 'Print the usage'
+__ofl_complete sh -s V -l version -d 'Print the version'

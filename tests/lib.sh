@@ -33,11 +33,10 @@ export HOME OFL_STORE
 # say_ok/say_not_ok print one TAP line.
 test_expect_success() {
 	# usage: test_expect_success [PREREQ] 'title' 'body'
+	# PREREQ may name several, separated by commas: "mandoc,col".
 	if [ $# -eq 3 ]; then
 		if ! test_have_prereq "$1"; then
-			test_count=$((test_count + 1))
-			test_skipped=$((test_skipped + 1))
-			echo "ok $test_count # skip $2 (missing $1)"
+			test_skip "$2" "missing $(test_missing_prereqs "$1")"
 			return 0
 		fi
 		shift
@@ -88,15 +87,49 @@ test_cmp() {
 	return 1
 }
 
-# Prerequisites: CORPUS (../shared exists), ROOT, NOTROOT, JQ.
+# test_skip TITLE REASON: count a test as skipped and say why.
+test_skip() {
+	test_count=$((test_count + 1))
+	test_skipped=$((test_skipped + 1))
+	echo "ok $test_count # skip $1 ($2)"
+}
+
+# test_missing_prereqs P1,P2,...: the prerequisites that are missing.
+test_missing_prereqs() {
+	for _p in $(echo "$1" | tr , ' '); do
+		test_have_prereq "$_p" || printf '%s\n' "$_p"
+	done | tr '\n' ' ' | sed 's/ $//'
+}
+
+# Prerequisites: CORPUS (../shared exists), ROOT, NOTROOT, JQ, or a
+# command that must be in PATH; several, separated by commas, are all
+# needed.
 test_have_prereq() {
 	case $1 in
+	*,*) test -z "$(test_missing_prereqs "$1")" ;;
 	CORPUS) [ -d "$CORPUS" ] ;;
 	ROOT) [ "$(id -u)" -eq 0 ] ;;
 	NOTROOT) [ "$(id -u)" -ne 0 ] ;;
 	JQ) command -v jq >/dev/null 2>&1 ;;
 	*) command -v "$1" >/dev/null 2>&1 ;;
 	esac
+}
+
+# test_as_user USER CMD [ARG ...]: run CMD as USER, with USER's group and
+# no other, in this environment.  Needs root and setpriv(1).
+test_as_user() {
+	_u=$1
+	shift
+	setpriv --reuid="$_u" --regid="$(id -g "$_u")" --clear-groups "$@"
+}
+
+# test_user_reaches USER FILE: we are root and USER can execute FILE.  A
+# tree in a directory that only its owner may enter (/root, a 0700 home)
+# is out of another user's reach, and so are the binaries built there.
+test_user_reaches() {
+	test_have_prereq ROOT && command -v setpriv >/dev/null 2>&1 &&
+	    id -u "$1" >/dev/null 2>&1 &&
+	    test_as_user "$1" sh -c 'test -x "$1"' sh "$2" 2>/dev/null
 }
 
 test_skip_all() {

@@ -99,7 +99,7 @@ for b in $BINS; do
 		man_missing "$SRC/man/$b.1" opts >missing &&
 		test_cmp /dev/null missing
 	'
-	test_expect_success mandoc "$b: man SYNOPSIS is the --help usage" '
+	test_expect_success mandoc,col "$b: man SYNOPSIS is the --help usage" '
 		{ test -f "$SRC/man/$b.1" || ! echo "man/$b.1 is missing"; } &&
 		usage_line "$b" >expect &&
 		man_synopsis "$SRC/man/$b.1" >actual &&
@@ -281,6 +281,50 @@ for b in ofl-sh ofl-claude-hook; do
 		test_cmp /dev/null missing
 	'
 done
+
+# ofl-sh in the three completion files, with every long option.
+test_expect_success bash 'ofl-sh: ofl.bash lists every long option' '
+	sh "$SRC/bin/ofl-sh" --help >help &&
+	long_opts help >opts &&
+	bash -c ". \"\$1\"; printf \"%s\\n\" \$_ofl_opts_sh" \
+	    _ "$SRC/completions/ofl.bash" | sed "s/=*\$//" >listed &&
+	while read -r o; do
+		grep -qxF -e "$o" listed || echo "ofl.bash lacks $o"
+	done <opts >missing &&
+	test_cmp /dev/null missing
+'
+test_expect_success 'ofl-sh: _ofl lists every long option' '
+	sh "$SRC/bin/ofl-sh" --help >help &&
+	long_opts help >opts &&
+	sed -n "/^_ofl_sh() {/,/^}/p" "$SRC/completions/_ofl" >zsh &&
+	test -s zsh &&
+	head -n 1 "$SRC/completions/_ofl" | grep -q " ofl-sh\( \|\$\)" &&
+	missing_in _ofl zsh "--" opts >missing &&
+	test_cmp /dev/null missing
+'
+test_expect_success 'ofl-sh: ofl.fish lists every long option' '
+	sh "$SRC/bin/ofl-sh" --help >help &&
+	long_opts help >opts &&
+	grep "^__ofl_complete sh " "$SRC/completions/ofl.fish" >fish &&
+	missing_in ofl.fish fish "-l " opts >missing &&
+	test_cmp /dev/null missing
+'
+test_expect_success bash 'bash completes ofl-sh: options, then a command' '
+	printf "%s\n" --help >expect &&
+	bash_complete ofl-sh --he >actual &&
+	test_cmp expect actual &&
+	mkdir -p cmds &&
+	printf "#!/bin/sh\n" >cmds/oflzzcmd && chmod +x cmds/oflzzcmd &&
+	echo oflzzcmd >expect &&
+	PATH="$PWD/cmds:$PATH" bash_complete ofl-sh -c oflzz >actual &&
+	test_cmp expect actual
+'
+test_expect_success fish 'fish completes ofl-sh options' '
+	printf "%s\n" --version >expect &&
+	fish -c "source \"\$argv[1]\"; complete -C \"ofl-sh --vers\"" \
+	    "$SRC/completions/ofl.fish" | cut -f 1 >actual &&
+	test_cmp expect actual
+'
 
 built ofl-search || need=ofl-search
 built ofl-capture || need=ofl-capture
