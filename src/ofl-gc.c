@@ -434,16 +434,25 @@ main(int argc, char *argv[])
 			warnx("%s", rep.unmet);
 		rv = OFL_EXIT_NOMATCH;
 	}
-	if (opt_json)
-		printf("{\"removed\":%llu,\"removed_bytes\":%llu,"
+	if (opt_json) {
+		ofl_buf_init(&b);
+		ofl_buf_addf(&b, "{\"removed\":%llu,\"removed_bytes\":%llu,"
 		    "\"freed\":%llu,\"kept\":%llu,\"size\":%llu,"
-		    "\"dry_run\":%s,\"errors\":%llu}\n",
+		    "\"dry_run\":%s,\"errors\":%llu,\"budget_unmet\":",
 		    (unsigned long long)rep.removed,
 		    (unsigned long long)rep.removed_bytes,
 		    (unsigned long long)rep.freed,
 		    (unsigned long long)rep.kept,
 		    (unsigned long long)rep.size, o.dry_run ? "true" : "false",
 		    (unsigned long long)rep.errors);
+		if (rep.unmet[0] != '\0')
+			ofl_buf_add_json_str(&b, rep.unmet, strlen(rep.unmet));
+		else
+			ofl_buf_adds(&b, "null");
+		ofl_buf_adds(&b, "}\n");
+		fwrite(b.data, 1, b.len, stdout);
+		ofl_buf_free(&b);
+	}
 	else if (!autogc) {
 		ofl_fmt_size(s1, sizeof s1, rep.removed_bytes);
 		ofl_fmt_size(s2, sizeof s2, rep.freed);

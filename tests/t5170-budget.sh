@@ -43,6 +43,11 @@ test_expect_success 'budget not met: one line on stderr says what holds the spac
 	test "$(wc -l <err)" = 1 &&
 	grep "^ofl-gc: budget 1.0 kB not met: store [0-9.]* [kM]B; [0-9.]* [kM]*B held by the index, 1 artifact ([0-9.]* kB) within the grace period$" err &&
 	grep "^removed 0 artifacts" out &&
+	test_expect_code 1 ofl-gc -j --max-size 1k >out 2>err &&
+	test "$(wc -l <err)" = 1 &&
+	grep "\"budget_unmet\":\"budget 1.0 kB not met: store " out &&
+	ofl-gc -j --max-size 1G >out &&
+	grep "\"budget_unmet\":null}$" out &&
 	ofl-extract "$(cat small.id)" >back && cmp back small.txt
 '
 

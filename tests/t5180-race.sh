@@ -72,9 +72,11 @@ test_expect_success sqlite3 '--check finds index rows of no content; --repair cl
 	ofl-search -l other "unrelated line 42" >hits && grep "^ofl:" hits
 '
 
+# The busy timeout is 30 s of sleeps asked for; under load they take
+# longer, so the lock is held well past it.
 test_expect_success sqlite3 'a capture waits out a write lock held past the busy timeout' '
 	head -c 3000000 /dev/urandom | base64 >in.txt &&
-	{ (echo "BEGIN IMMEDIATE;"; sleep 33; echo "COMMIT;") |
+	{ (echo "BEGIN IMMEDIATE;"; sleep 50; echo "COMMIT;") |
 	    sqlite3 "$OFL_STORE/ofl.db" & } &&
 	sleep 1 &&
 	c=$(ofl-capture -q -T 0 <in.txt 2>err | ofl_id) &&
