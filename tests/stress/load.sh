@@ -306,5 +306,5 @@ echo "# load: $LOAD_SECONDS s; $captures captures ($stored stored, $bytes MiB),"
     "$reads reads, $gcs gc runs removing $removed artifacts;" \
     "$verified verified identical at the end, $same extracts identical" \
     "during the load, $gone reads found a removed one, ${known:-0} whole-store" \
-    "searches failed (open bug), ${lost:-0} lost"
+    "searches failed, ${lost:-0} lost"
 test_done
