@@ -29,6 +29,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -41,6 +42,7 @@
 #define DEFAULT_GRACE	"5m"
 #define MERGE_MS	1000	/* of index merging in one run */
 #define MERGE_BUDGET_MS	10000	/* the same, when over the budget */
+#define YIELD_MS	30	/* the write lock left free between steps */
 
 static const struct {
 	const char	*key;
@@ -598,6 +600,19 @@ order_cmp(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
+/*
+ * Between two steps that each take the write lock, leave it free a
+ * little longer than a waiting writer sleeps between tries (store.c),
+ * so that captures get in instead of waiting for the whole run.
+ */
+static void
+gc_yield(void)
+{
+	struct timespec	ts = { 0, YIELD_MS * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
 /* Merge the index's segments (dropping deleted rows), give pages back. */
 static void
 gc_compact(struct ofl_store *st, int64_t max_ms)
@@ -642,6 +657,7 @@ gc_compact(struct ofl_store *st, int64_t max_ms)
 		    " VALUES ('merge', -256)", NULL, NULL, NULL) != SQLITE_OK ||
 		    sqlite3_total_changes(db) == before)
 			break;
+		gc_yield();
 	}
 	/* Give pages back in small steps, so captures do not wait. */
 	for (i = 0; i < 100000; i++) {
@@ -658,6 +674,7 @@ gc_compact(struct ofl_store *st, int64_t max_ms)
 		if (sqlite3_exec(db, "PRAGMA incremental_vacuum(256)", NULL,
 		    NULL, NULL) != SQLITE_OK)
 			break;
+		gc_yield();
 	}
 	/* Give the WAL's space back too (bounded by the busy wait). */
 	sqlite3_exec(db, "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL, NULL);

@@ -48,7 +48,7 @@
 #define LINE_SCAN_MAX	4096		/* bytes of a line seen by linestat */
 #define SCHEMA_VERSION	1
 #define BUSY_MS		30000
-#define BUSY_STEP_MS	250		/* longest sleep of a waiting writer */
+#define BUSY_STEP_MS	20		/* longest sleep of a waiting writer */
 #define WAL_PAGES	128		/* checkpoint the WAL at this size */
 /*
  * zstd levels: LEVEL normally; LEVEL_FAST for a frame that came in a
