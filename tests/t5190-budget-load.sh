@@ -8,5 +8,6 @@ OFL_SRCDIR=${OFL_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
 : "${BUDGET_SECONDS:=14}"
 : "${ROUND:=5}"
 : "${GRACE:=2}"
+: "${GC_MAX:=256k}"
 export OFL_SRCDIR
 . "$OFL_SRCDIR/tests/stress/budget.sh"
