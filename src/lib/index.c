@@ -55,8 +55,8 @@
 #define BATCH_BYTES	(8 * 1024 * 1024)
 #define BATCH_CHUNKS	4096
 #define BATCH_MS	2000
-#define DROP_BYTES	(4 * 1024 * 1024)	/* a batch of chunks to drop */
-#define DROP_CHUNKS	2048
+#define DROP_BYTES	(1024 * 1024)	/* a batch of chunks to drop */
+#define DROP_CHUNKS	512
 #define DROP_MS		300
 #define STALE_MS	30000		/* an indexer silent so long is dead */
 #define COMPOUND_MAX	64		/* longest identifier token */
