@@ -819,7 +819,8 @@ ofl_gc_run(struct ofl_store *st, const struct ofl_gc_opts *o,
 	}
 
 	/* Carry the plan out, in its order. */
-	qsort(p.c, p.nc, sizeof *p.c, order_cmp);
+	if (p.nc > 0)
+		qsort(p.c, p.nc, sizeof *p.c, order_cmp);
 	for (i = 0; i < p.nc && p.c[i].reason != 0; i++) {
 		gc_one(st, o, p.c[i].id, p.c[i].reason, now, cb, arg, rep);
 		if (rep->errors > 100)
