@@ -47,12 +47,14 @@ _ofl_opts_extract='
 _ofl_opts_gc='
 	--all
 	--check
+	--grace=
 	-h --help
 	-j --json
 	--label=
 	--max-size=
 	-n --dry-run
 	--older-than=
+	--pin=
 	--purge=
 	--repair
 	--session=
@@ -60,6 +62,7 @@ _ofl_opts_gc='
 	--settings
 	-s= --store=
 	--stats
+	--unpin=
 	-V --version
 	-v --verbose
 	--wait'
@@ -186,10 +189,10 @@ _ofl_optarg()
 		COMPREPLY=($(compgen -W 'auto always never' -- "$3")) ;;
 	capture:-e|capture:--exec|sh:-c)
 		COMPREPLY=($(compgen -c -- "$3")) ;;
-	gc:--purge)
+	gc:--purge|gc:--pin|gc:--unpin)
 		COMPREPLY=($(compgen -W "$(_ofl_ids "$4")" -- "$3")) ;;
 	gc:--set)
-		COMPREPLY=($(compgen -W 'ttl= max-size= auto-gc=' -- "$3"))
+		COMPREPLY=($(compgen -W 'ttl= max-size= grace= auto-gc=' -- "$3"))
 		compopt -o nospace 2>/dev/null ;;
 	*)
 		COMPREPLY=() ;;

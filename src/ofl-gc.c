@@ -26,12 +26,14 @@ static OFL_DEAD void
 usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-	    "usage: ofl-gc [-jnv] [--all] [--label label] [--max-size size] "
-	    "[--older-than age]\n"
-	    "              [--purge id] [--session session] [--wait] "
-	    "[-s store]\n"
+	    "usage: ofl-gc [-jnv] [--all] [--grace age] [--label label] "
+	    "[--max-size size]\n"
+	    "              [--older-than age] [--purge id] "
+	    "[--session session] [--wait]\n"
+	    "              [-s store]\n"
 	    "       ofl-gc --check | --repair | --stats | --settings "
 	    "[-j] [-s store]\n"
+	    "       ofl-gc --pin id | --unpin id [-s store]\n"
 	    "       ofl-gc --set key=value [-s store]\n");
 	if (status == 0)
 		fprintf(stdout, "\n"
@@ -44,6 +46,8 @@ usage(int status)
 		    "AGE (3d, 12h)\n"
 		    "      --max-size SIZE     budget for this run (2G, "
 		    "500M)\n"
+		    "      --grace AGE         the budget keeps artifacts "
+		    "younger than AGE (5m)\n"
 		    "      --purge ID          remove this artifact "
 		    "(repeatable)\n"
 		    "      --label LABEL       remove every artifact with "
@@ -54,13 +58,17 @@ usage(int status)
 		    "artifact\n"
 		    "      --wait              wait for a running gc instead "
 		    "of leaving\n"
+		    "      --pin ID            never expire ID or take it for "
+		    "the budget\n"
+		    "      --unpin ID          undo --pin\n"
 		    "      --check             verify the store\n"
 		    "      --repair            verify and fix what can be "
 		    "fixed\n"
 		    "      --stats             artifacts, bytes and tokens "
 		    "kept out, per day and label\n"
 		    "      --settings          print the store's settings\n"
-		    "      --set KEY=VALUE     ttl, max-size or auto-gc\n"
+		    "      --set KEY=VALUE     ttl, max-size, grace, auto-gc, "
+		    "redact or scrub\n"
 		    "  -j, --json              JSON Lines\n"
 		    "  -v, --verbose           list what is removed\n"
 		    "  -s, --store DIR         store (default $OFL_STORE)\n"
@@ -198,17 +206,20 @@ int
 main(int argc, char *argv[])
 {
 	enum { O_OLDER = 256, O_MAXSIZE, O_PURGE, O_LABEL, O_SESSION, O_ALL,
-	    O_WAIT, O_CHECK, O_REPAIR, O_STATS, O_SET, O_SETTINGS, O_AUTO };
+	    O_WAIT, O_CHECK, O_REPAIR, O_STATS, O_SET, O_SETTINGS, O_AUTO,
+	    O_GRACE, O_PIN, O_UNPIN };
 	static const struct option longopts[] = {
 		{ "all",	no_argument,		NULL, O_ALL },
 		{ "auto",	no_argument,		NULL, O_AUTO },
 		{ "check",	no_argument,		NULL, O_CHECK },
 		{ "dry-run",	no_argument,		NULL, 'n' },
+		{ "grace",	required_argument,	NULL, O_GRACE },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ "json",	no_argument,		NULL, 'j' },
 		{ "label",	required_argument,	NULL, O_LABEL },
 		{ "max-size",	required_argument,	NULL, O_MAXSIZE },
 		{ "older-than",	required_argument,	NULL, O_OLDER },
+		{ "pin",	required_argument,	NULL, O_PIN },
 		{ "purge",	required_argument,	NULL, O_PURGE },
 		{ "repair",	no_argument,		NULL, O_REPAIR },
 		{ "session",	required_argument,	NULL, O_SESSION },
@@ -216,6 +227,7 @@ main(int argc, char *argv[])
 		{ "settings",	no_argument,		NULL, O_SETTINGS },
 		{ "stats",	no_argument,		NULL, O_STATS },
 		{ "store",	required_argument,	NULL, 's' },
+		{ "unpin",	required_argument,	NULL, O_UNPIN },
 		{ "verbose",	no_argument,		NULL, 'v' },
 		{ "version",	no_argument,		NULL, 'V' },
 		{ "wait",	no_argument,		NULL, O_WAIT },
@@ -227,7 +239,9 @@ main(int argc, char *argv[])
 	struct ofl_buf		 b, lockpath;
 	const char		*store = NULL;
 	char			**sets = NULL;
-	size_t			 nsets = 0, i;
+	const char		**pins = NULL;
+	int			*pinning = NULL;
+	size_t			 nsets = 0, npins = 0, i;
 	int			 ch, check = 0, repair = 0, do_stats = 0;
 	int			 show = 0, wait = 0, autogc = 0, lockfd, rv = 0;
 	char			 s1[32], s2[32], s3[32];
@@ -263,6 +277,18 @@ main(int argc, char *argv[])
 				errx(OFL_EXIT_USAGE, "%s", ofl_errmsg());
 			if (o.max_size == 0)
 				errx(OFL_EXIT_USAGE, "--max-size must be above 0");
+			break;
+		case O_GRACE:
+			if (ofl_parse_duration(optarg, &o.grace_ms) == -1)
+				errx(OFL_EXIT_USAGE, "%s", ofl_errmsg());
+			break;
+		case O_PIN:
+		case O_UNPIN:
+			pins = ofl_xrealloc(pins, (npins + 1) * sizeof *pins);
+			pinning = ofl_xrealloc(pinning, (npins + 1) *
+			    sizeof *pinning);
+			pinning[npins] = ch == O_PIN;
+			pins[npins++] = optarg;
 			break;
 		case O_PURGE:
 			o.purge = ofl_xrealloc(o.purge, (o.npurge + 1) *
@@ -326,7 +352,20 @@ main(int argc, char *argv[])
 	}
 	if ((st = ofl_store_open(store, OFL_RDWR)) == NULL)
 		errx(ofl_errcode(), "%s", ofl_errmsg());
+	/* The budget keeps what the session running it made. */
+	if ((o.keep_session = getenv("OFL_SESSION")) != NULL &&
+	    *o.keep_session == '\0')
+		o.keep_session = NULL;
 
+	if (npins > 0) {
+		for (i = 0; i < npins; i++)
+			if (ofl_gc_pin(st, pins[i], pinning[i]) == -1) {
+				warnx("%s", ofl_errmsg());
+				if (rv != OFL_EXIT_USAGE)
+					rv = ofl_errcode();
+			}
+		goto out;
+	}
 	if (nsets > 0 || show) {
 		for (i = 0; i < nsets; i++) {
 			char *k = ofl_xstrdup(sets[i]), *v = strchr(k, '=');
@@ -394,17 +433,32 @@ main(int argc, char *argv[])
 	}
 
 	if (ofl_gc_run(st, &o, on_removed, &o.dry_run, &rep) == -1)
-		rv = OFL_EXIT_FAIL;
-	if (opt_json)
-		printf("{\"removed\":%llu,\"removed_bytes\":%llu,"
+		rv = rep.status != 0 ? rep.status : OFL_EXIT_FAIL;
+	else if (rep.unmet[0] != '\0') {
+		/* Ran fine, but the store is still over its budget. */
+		if (!autogc)
+			warnx("%s", rep.unmet);
+		rv = OFL_EXIT_NOMATCH;
+	}
+	if (opt_json) {
+		ofl_buf_init(&b);
+		ofl_buf_addf(&b, "{\"removed\":%llu,\"removed_bytes\":%llu,"
 		    "\"freed\":%llu,\"kept\":%llu,\"size\":%llu,"
-		    "\"dry_run\":%s,\"errors\":%llu}\n",
+		    "\"dry_run\":%s,\"errors\":%llu,\"budget_unmet\":",
 		    (unsigned long long)rep.removed,
 		    (unsigned long long)rep.removed_bytes,
 		    (unsigned long long)rep.freed,
 		    (unsigned long long)rep.kept,
 		    (unsigned long long)rep.size, o.dry_run ? "true" : "false",
 		    (unsigned long long)rep.errors);
+		if (rep.unmet[0] != '\0')
+			ofl_buf_add_json_str(&b, rep.unmet, strlen(rep.unmet));
+		else
+			ofl_buf_adds(&b, "null");
+		ofl_buf_adds(&b, "}\n");
+		fwrite(b.data, 1, b.len, stdout);
+		ofl_buf_free(&b);
+	}
 	else if (!autogc) {
 		ofl_fmt_size(s1, sizeof s1, rep.removed_bytes);
 		ofl_fmt_size(s2, sizeof s2, rep.freed);
@@ -417,6 +471,8 @@ main(int argc, char *argv[])
 out:
 	ofl_store_close(st);
 	free(sets);
+	free(pins);
+	free(pinning);
 	free(o.purge);
 	if (fflush(stdout) == EOF || ferror(stdout))
 		err(OFL_EXIT_FAIL, "stdout");

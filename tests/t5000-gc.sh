@@ -50,7 +50,7 @@ test_expect_success 'the size budget removes the least recently used first' '
 	b=$(cap r2) && c=$(cap r1 -l fresh) &&
 	sleep 1 &&
 	ofl-extract "$b" >/dev/null &&
-	ofl-gc --max-size 700k -v >out &&
+	ofl-gc --max-size 700k --grace 0 -v >out &&
 	grep "budget" out &&
 	ofl-extract "$b" >back && cmp back r2 &&
 	test "$(count)" -le 3
@@ -147,7 +147,7 @@ test_expect_success 'settings: set, show, reject bad ones' '
 '
 
 test_expect_success 'automatic gc after a capture when over budget' '
-	ofl-gc --set auto-gc=on --set max-size=1k &&
+	ofl-gc --set auto-gc=on --set max-size=1k --set grace=0 &&
 	touch -d "1 hour ago" "$OFL_STORE/gc.lock" &&
 	before=$(count) &&
 	seq 1 50000 | ofl-capture -q >/dev/null &&

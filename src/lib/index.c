@@ -16,7 +16,14 @@
  * The text is not kept twice: FTS5 keeps only the index, and snippets are
  * cut from the artifact itself through a reader.  To remove a blob's rows
  * (FTS5 'delete' needs the indexed values) the chunker runs again over the
- * content, which gives the same chunks.
+ * content, which gives the same chunks.  That is slow for a large blob, so
+ * it is done in short transactions, a batch of chunks each, with the blob
+ * marked as being dropped (ix_blob.state 2) so that searches leave it
+ * alone and an indexer still at it stops; a chunk's FTS row and its
+ * ix_chunk row always go together, so a drop cut short resumes.  Every
+ * write re-checks, inside its transaction, that the blob is still there
+ * and still its writer's: a gc that removes an artifact while it is
+ * indexed leaves no rows behind.
  *
  * The tokenizer "ofl" wraps porter (over unicode61, diacritics removed)
  * and adds, at the position of the first word of an identifier, path or
@@ -48,6 +55,9 @@
 #define BATCH_BYTES	(8 * 1024 * 1024)
 #define BATCH_CHUNKS	4096
 #define BATCH_MS	2000
+#define DROP_BYTES	(1024 * 1024)	/* a batch of chunks to drop */
+#define DROP_CHUNKS	512
+#define DROP_MS		300
 #define STALE_MS	30000		/* an indexer silent so long is dead */
 #define COMPOUND_MAX	64		/* longest identifier token */
 #define TOK_VERSION	1		/* bump when the tokens change */
@@ -102,6 +112,7 @@ struct pending {
 struct indexer {
 	struct ofl_store	*st;
 	sqlite3			*db;
+	const char		*id;
 	int64_t			 blob;
 	int64_t			 seq;
 	int64_t			 resume;
@@ -118,14 +129,25 @@ struct indexer {
 	struct ofl_index_stats	*stats;
 };
 
-/* Dropping: the chunks to delete from the FTS table. */
+/* Dropping: the chunks to delete from the FTS table, a batch at a time. */
 struct dropper {
 	sqlite3		*db;
-	sqlite3_stmt	*del;
 	int64_t		 blob;
 	int64_t		 seq;
 	int64_t		 nseq;
+	struct ofl_buf	 data;
+	struct dpend {
+		int64_t	 seq;
+		size_t	 title;
+		size_t	 title_len;
+		size_t	 text;
+		size_t	 len;
+	}		*p;
+	size_t		 np;
+	size_t		 cap;
+	int64_t		 last_flush;
 	int		 failed;
+	int		 lost;		/* another process took the drop over */
 };
 
 static int	 otok_create(void *, const char **, int, Fts5Tokenizer **);
@@ -150,6 +172,8 @@ static int	 owner_alive(int64_t);
 static int	 index_chunk(const struct ofl_chunk *, void *);
 static int	 flush(struct indexer *, int);
 static int	 drop_chunk(const struct ofl_chunk *, void *);
+static int	 drop_flush(struct dropper *);
+static int	 blob_live(sqlite3 *, int64_t);
 static int	 find_artifact(struct ofl_store *, int64_t, const char *,
 		    char [OFL_ID_MAX + 1]);
 static int	 find_cb(const struct ofl_meta *, void *);
@@ -635,9 +659,31 @@ owner_alive(int64_t pid)
 }
 
 /*
+ * 1 if blob is the content of a finished artifact, 0 if not (removed by a
+ * gc), -1 on error.  Called inside a write transaction, so the answer
+ * holds until it commits.
+ */
+static int
+blob_live(sqlite3 *db, int64_t blob)
+{
+	sqlite3_stmt	*s;
+	int		 rc;
+
+	if (prep(db, "SELECT 1 FROM artifact WHERE blob = ?1 AND state = 1"
+	    " LIMIT 1", &s) == -1)
+		return -1;
+	sqlite3_bind_int64(s, 1, blob);
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return db_err(db, "index state");
+	return rc == SQLITE_ROW;
+}
+
+/*
  * Take the job of indexing blob: 1 if it is indexed already, 0 if it is
  * ours now (*resume: chunks committed before), 2 if another live process
- * is indexing it.
+ * is indexing it or dropping its rows.
  */
 static int
 claim(struct ofl_store *st, sqlite3 *db, int64_t blob, const char *id,
@@ -645,11 +691,17 @@ claim(struct ofl_store *st, sqlite3 *db, int64_t blob, const char *id,
 {
 	sqlite3_stmt	*s = NULL;
 	int64_t		 now = ofl_now_ms(), owner, beat;
-	int		 rc, state, tokver, ret;
+	int		 rc, state, tokver, ret, live;
 
 	*resume = 0;
 	if (db_exec(db, "BEGIN IMMEDIATE") == -1)
 		return -1;
+	/* A gc may have removed it since it was looked up. */
+	if ((live = blob_live(db, blob)) != 1) {
+		if (live == 0)
+			ofl_seterr(OFL_EXIT_FAIL, "%s: unknown artifact", id);
+		goto fail;
+	}
 	if (prep(db, "SELECT state, owner, heartbeat, next_seq, tokver"
 	    " FROM ix_blob WHERE blob = ?1", &s) == -1)
 		goto fail;
@@ -664,15 +716,18 @@ claim(struct ofl_store *st, sqlite3 *db, int64_t blob, const char *id,
 			ret = 1;
 			goto done;
 		}
-		if (state == 0 && owner != (int64_t)getpid() &&
+		if (state != 1 && owner != (int64_t)getpid() &&
 		    owner_alive(owner) && now - beat < STALE_MS) {
 			ret = 2;
 			goto done;
 		}
 		if (state == 0 && tokver == TOK_VERSION)
 			*resume = sqlite3_column_int64(s, 3);
-		else if (state == 1) {
-			/* Made by another tokenizer: start over. */
+		else if (state != 0) {
+			/*
+			 * Made by another tokenizer, or a drop left half
+			 * done: finish dropping, start over.
+			 */
 			sqlite3_finalize(s);
 			s = NULL;
 			if (db_exec(db, "COMMIT") == -1)
@@ -776,9 +831,37 @@ flush(struct indexer *ix, int last)
 	struct pending	*p;
 	const char	*d;
 	size_t		 i;
+	int		 rc;
 
 	if (db_exec(db, "BEGIN IMMEDIATE") == -1)
 		return -1;
+	/*
+	 * Write only while the blob is there and the job still ours: a gc
+	 * may have removed the artifact, or be dropping the blob's rows,
+	 * since the last batch.  Rows written then would outlive it.
+	 */
+	if ((rc = blob_live(db, ix->blob)) != 1) {
+		if (rc == 0)
+			ofl_seterr(OFL_EXIT_FAIL, "%s: unknown artifact "
+			    "(removed while it was indexed)", ix->id);
+		goto fail;
+	}
+	if (prep(db, "SELECT 1 FROM ix_blob WHERE blob = ?1 AND state = 0"
+	    " AND owner = ?2", &upd) == -1)
+		goto fail;
+	sqlite3_bind_int64(upd, 1, ix->blob);
+	sqlite3_bind_int64(upd, 2, (int64_t)getpid());
+	rc = sqlite3_step(upd);
+	sqlite3_finalize(upd);
+	upd = NULL;
+	if (rc != SQLITE_ROW) {
+		if (rc == SQLITE_DONE)
+			ofl_seterr(OFL_EXIT_FAIL, "%s: its index is being "
+			    "dropped or made by another process", ix->id);
+		else
+			db_err(db, "indexing");
+		goto fail;
+	}
 	if (prep(db, "INSERT INTO ix_fts(rowid, title, body) VALUES(?1, ?2,"
 	    " ?3)", &ins_fts) == -1 ||
 	    prep(db, "INSERT OR REPLACE INTO ix_chunk(id, member, title,"
@@ -913,6 +996,7 @@ ofl_index_artifact(struct ofl_store *st, const char *id,
 		goto out;
 	ix.st = st;
 	ix.db = db;
+	ix.id = id;
 	ix.blob = blob;
 	ix.total = m.bytes;
 	ix.progress = progress;
@@ -985,40 +1069,149 @@ static int
 drop_chunk(const struct ofl_chunk *c, void *arg)
 {
 	struct dropper	*d = arg;
+	struct dpend	*p;
 	int64_t		 seq = d->seq++;
 
 	if (seq >= d->nseq)
 		return 1;
-	sqlite3_bind_int64(d->del, 1, ofl_index_rowid(d->blob, seq));
-	sqlite3_bind_text(d->del, 2, c->title != NULL ? c->title : "",
-	    c->title != NULL ? (int)c->title_len : 0, SQLITE_STATIC);
-	sqlite3_bind_text(d->del, 3, c->len > 0 ? c->text : "", (int)c->len,
-	    SQLITE_STATIC);
-	if (sqlite3_step(d->del) != SQLITE_DONE) {
-		db_err(d->db, "dropping");
-		d->failed = 1;
-		return 1;
+	if (d->np == d->cap) {
+		d->cap = d->cap == 0 ? 256 : d->cap * 2;
+		d->p = ofl_xrealloc(d->p, d->cap * sizeof *d->p);
 	}
-	sqlite3_reset(d->del);
+	p = &d->p[d->np++];
+	p->seq = seq;
+	p->title = d->data.len;
+	p->title_len = c->title != NULL ? c->title_len : 0;
+	if (p->title_len > 0)
+		ofl_buf_add(&d->data, c->title, c->title_len);
+	p->text = d->data.len;
+	p->len = c->len;
+	if (c->len > 0)
+		ofl_buf_add(&d->data, c->text, c->len);
+	if (d->data.len >= DROP_BYTES || d->np >= DROP_CHUNKS ||
+	    ofl_now_ms() - d->last_flush >= DROP_MS) {
+		if (drop_flush(d) == -1)
+			d->failed = 1;
+		if (d->failed || d->lost)
+			return 1;
+	}
 	return 0;
 }
 
+/*
+ * Delete a batch of chunks from the FTS table and ix_chunk, together, in
+ * one short transaction, if the drop is still ours.
+ */
+static int
+drop_flush(struct dropper *d)
+{
+	sqlite3		*db = d->db;
+	sqlite3_stmt	*chk = NULL, *del = NULL, *delc = NULL, *own = NULL;
+	const char	*t = d->data.data;
+	struct dpend	*p;
+	size_t		 i;
+	int64_t		 rowid;
+	int		 rc;
+
+	if (d->np == 0)
+		return 0;
+	if (db_exec(db, "BEGIN IMMEDIATE") == -1)
+		return -1;
+	if (prep(db, "UPDATE ix_blob SET heartbeat = ?3 WHERE blob = ?1 AND"
+	    " state = 2 AND owner = ?2", &own) == -1)
+		goto fail;
+	sqlite3_bind_int64(own, 1, d->blob);
+	sqlite3_bind_int64(own, 2, (int64_t)getpid());
+	sqlite3_bind_int64(own, 3, ofl_now_ms());
+	if (sqlite3_step(own) != SQLITE_DONE) {
+		db_err(db, "dropping");
+		goto fail;
+	}
+	if (sqlite3_changes(db) == 0) {
+		d->lost = 1;
+		sqlite3_finalize(own);
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+		return 0;
+	}
+	if (prep(db, "SELECT 1 FROM ix_chunk WHERE id = ?1", &chk) == -1 ||
+	    prep(db, "INSERT INTO ix_fts(ix_fts, rowid, title, body)"
+	    " VALUES('delete', ?1, ?2, ?3)", &del) == -1 ||
+	    prep(db, "DELETE FROM ix_chunk WHERE id = ?1", &delc) == -1)
+		goto fail;
+	for (i = 0; i < d->np; i++) {
+		p = &d->p[i];
+		rowid = ofl_index_rowid(d->blob, p->seq);
+		/* No chunk row: never written, or dropped before. */
+		sqlite3_bind_int64(chk, 1, rowid);
+		rc = sqlite3_step(chk);
+		sqlite3_reset(chk);
+		if (rc == SQLITE_DONE)
+			continue;
+		if (rc != SQLITE_ROW) {
+			db_err(db, "dropping");
+			goto fail;
+		}
+		sqlite3_bind_int64(del, 1, rowid);
+		sqlite3_bind_text(del, 2, t + p->title, (int)p->title_len,
+		    SQLITE_STATIC);
+		sqlite3_bind_text(del, 3, p->len > 0 ? t + p->text : "",
+		    (int)p->len, SQLITE_STATIC);
+		if (sqlite3_step(del) != SQLITE_DONE) {
+			db_err(db, "dropping");
+			goto fail;
+		}
+		sqlite3_reset(del);
+		sqlite3_bind_int64(delc, 1, rowid);
+		if (sqlite3_step(delc) != SQLITE_DONE) {
+			db_err(db, "dropping");
+			goto fail;
+		}
+		sqlite3_reset(delc);
+	}
+	sqlite3_finalize(own);
+	sqlite3_finalize(chk);
+	sqlite3_finalize(del);
+	sqlite3_finalize(delc);
+	if (db_exec(db, "COMMIT") == -1) {
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	d->np = 0;
+	ofl_buf_reset(&d->data);
+	d->last_flush = ofl_now_ms();
+	return 0;
+fail:
+	sqlite3_finalize(own);
+	sqlite3_finalize(chk);
+	sqlite3_finalize(del);
+	sqlite3_finalize(delc);
+	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
 int
-ofl_index_drop(struct ofl_store *st, int64_t blob)
+ofl_index_purge(struct ofl_store *st, int64_t blob)
 {
 	sqlite3			*db = ofl_store_db(st);
 	sqlite3_stmt		*s = NULL;
 	struct dropper		 d;
 	struct ofl_reader	*r = NULL;
 	char			 id[OFL_ID_MAX + 1], *hint = NULL;
-	int64_t			 nseq = 0;
-	int			 rc, found, ret = -1;
+	int64_t			 nseq = 0, now = ofl_now_ms(), owner, beat;
+	int			 rc, state, found, ret = -1;
 
 	if (ofl_index_init(st) == -1)
 		return -1;
-	if (prep(db, "SELECT next_seq, id FROM ix_blob WHERE blob = ?1",
-	    &s) == -1)
+	/*
+	 * Mark it as being dropped: searches no longer use it, and an
+	 * indexer at work on it stops at its next batch.  Another live
+	 * process dropping it: leave it to that one.
+	 */
+	if (db_exec(db, "BEGIN IMMEDIATE") == -1)
 		return -1;
+	if (prep(db, "SELECT next_seq, id, state, owner, heartbeat FROM"
+	    " ix_blob WHERE blob = ?1", &s) == -1)
+		goto rollback;
 	sqlite3_bind_int64(s, 1, blob);
 	rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW) {
@@ -1026,55 +1219,30 @@ ofl_index_drop(struct ofl_store *st, int64_t blob)
 		if (sqlite3_column_type(s, 1) != SQLITE_NULL)
 			hint = ofl_xstrdup((const char *)
 			    sqlite3_column_text(s, 1));
+		state = sqlite3_column_int(s, 2);
+		owner = sqlite3_column_int64(s, 3);
+		beat = sqlite3_column_int64(s, 4);
+		if (state == 2 && owner != (int64_t)getpid() &&
+		    owner_alive(owner) && now - beat < STALE_MS)
+			rc = SQLITE_DONE;
 	}
 	sqlite3_finalize(s);
 	s = NULL;
-	if (rc == SQLITE_DONE)
-		return 0;	/* not indexed */
-	if (rc != SQLITE_ROW)
-		return db_err(db, "dropping");
-
-	memset(&d, 0, sizeof d);
-	d.db = db;
-	d.blob = blob;
-	d.nseq = nseq;
-	if ((found = find_artifact(st, blob, hint, id)) == -1)
-		goto out;
-	if (found == 0 && (r = ofl_reader_open(st, id)) == NULL)
-		goto out;
-	if (db_exec(db, "BEGIN IMMEDIATE") == -1)
-		goto out;
-	if (r != NULL && nseq > 0) {
-		const struct ofl_meta *m = ofl_reader_meta(r);
-
-		if (prep(db, "INSERT INTO ix_fts(ix_fts, rowid, title, body)"
-		    " VALUES('delete', ?1, ?2, ?3)", &d.del) == -1)
-			goto rollback;
-		rc = ofl_chunk_artifact(r, m->kind, drop_chunk, &d);
-		sqlite3_finalize(d.del);
-		d.del = NULL;
-		if (d.failed || (rc < 0 && d.seq < d.nseq))
-			goto rollback;
+	if (rc == SQLITE_DONE) {
+		sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+		free(hint);
+		return 0;	/* not indexed, or dropped by another */
 	}
-	/*
-	 * Without the content the FTS rows cannot be deleted; dropping the
-	 * chunk rows makes them unreachable all the same.
-	 */
-	if (prep(db, "DELETE FROM ix_chunk WHERE id BETWEEN ?1 AND ?2",
-	    &s) == -1)
-		goto rollback;
-	sqlite3_bind_int64(s, 1, ofl_index_rowid(blob, 0));
-	sqlite3_bind_int64(s, 2, ofl_index_rowid(blob, CHUNK_MAX - 1));
-	rc = sqlite3_step(s);
-	sqlite3_finalize(s);
-	s = NULL;
-	if (rc != SQLITE_DONE) {
+	if (rc != SQLITE_ROW) {
 		db_err(db, "dropping");
 		goto rollback;
 	}
-	if (prep(db, "DELETE FROM ix_blob WHERE blob = ?1", &s) == -1)
+	if (prep(db, "UPDATE ix_blob SET state = 2, owner = ?2, heartbeat = ?3"
+	    " WHERE blob = ?1", &s) == -1)
 		goto rollback;
 	sqlite3_bind_int64(s, 1, blob);
+	sqlite3_bind_int64(s, 2, (int64_t)getpid());
+	sqlite3_bind_int64(s, 3, now);
 	rc = sqlite3_step(s);
 	sqlite3_finalize(s);
 	s = NULL;
@@ -1084,14 +1252,90 @@ ofl_index_drop(struct ofl_store *st, int64_t blob)
 	}
 	if (db_exec(db, "COMMIT") == -1)
 		goto rollback;
+
+	/*
+	 * Read the content again, outside any transaction, and delete its
+	 * chunks a batch at a time.  Without the content the FTS rows
+	 * cannot be deleted; ofl_index_forget() then drops the chunk rows,
+	 * which makes them unreachable all the same.
+	 */
+	memset(&d, 0, sizeof d);
+	d.db = db;
+	d.blob = blob;
+	d.nseq = nseq;
+	d.last_flush = ofl_now_ms();
+	ofl_buf_init(&d.data);
+	if ((found = find_artifact(st, blob, hint, id)) == -1)
+		goto out;
+	if (found == 0 && nseq > 0 && (r = ofl_reader_open(st, id)) != NULL) {
+		rc = ofl_chunk_artifact(r, ofl_reader_meta(r)->kind,
+		    drop_chunk, &d);
+		if (!d.failed && !d.lost && drop_flush(&d) == -1)
+			d.failed = 1;
+		if (d.failed)
+			goto out;
+	}
 	ret = 0;
 	goto out;
 rollback:
 	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	free(hint);
+	return -1;
 out:
 	ofl_reader_close(r);
+	ofl_buf_free(&d.data);
+	free(d.p);
 	free(hint);
 	return ret;
+}
+
+int
+ofl_index_forget(struct ofl_store *st, int64_t blob)
+{
+	sqlite3		*db = ofl_store_db(st);
+	sqlite3_stmt	*s;
+	int		 rc, have;
+
+	if (prep(db, "SELECT 1 FROM sqlite_master WHERE name = 'ix_blob'",
+	    &s) == -1)
+		return -1;
+	have = sqlite3_step(s) == SQLITE_ROW;
+	sqlite3_finalize(s);
+	if (!have)
+		return 0;
+	if (prep(db, "DELETE FROM ix_chunk WHERE id BETWEEN ?1 AND ?2",
+	    &s) == -1)
+		return -1;
+	sqlite3_bind_int64(s, 1, ofl_index_rowid(blob, 0));
+	sqlite3_bind_int64(s, 2, ofl_index_rowid(blob, CHUNK_MAX - 1));
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return db_err(db, "dropping");
+	if (prep(db, "DELETE FROM ix_blob WHERE blob = ?1", &s) == -1)
+		return -1;
+	sqlite3_bind_int64(s, 1, blob);
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return db_err(db, "dropping");
+	return 0;
+}
+
+int
+ofl_index_drop(struct ofl_store *st, int64_t blob)
+{
+	sqlite3	*db = ofl_store_db(st);
+
+	if (ofl_index_purge(st, blob) == -1)
+		return -1;
+	if (db_exec(db, "BEGIN IMMEDIATE") == -1)
+		return -1;
+	if (ofl_index_forget(st, blob) == -1 || db_exec(db, "COMMIT") == -1) {
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	return 0;
 }
 
 /* The pipe protocol. */

@@ -484,6 +484,14 @@ int	ofl_index_artifact(struct ofl_store *, const char *,
 int	ofl_index_state(struct ofl_store *, int64_t);
 /* Remove a blob's chunks from the index; call it before the blob goes. */
 int	ofl_index_drop(struct ofl_store *, int64_t);
+/*
+ * The two halves of it, for gc: purge deletes the blob's chunks from the
+ * full-text index in short transactions (the blob is marked as being
+ * dropped meanwhile); forget deletes what is left of its rows inside the
+ * caller's transaction, the one that removes the blob.
+ */
+int	ofl_index_purge(struct ofl_store *, int64_t);
+int	ofl_index_forget(struct ofl_store *, int64_t);
 /* Check the index; appends what is wrong, returns the count or -1. */
 int	ofl_index_check(struct ofl_store *, struct ofl_buf *);
 /*
@@ -641,10 +649,12 @@ struct ofl_gc_opts {
 	int		 budget;	/* apply the store's size budget */
 	int64_t		 older_ms;	/* remove artifacts older than this */
 	uint64_t	 max_size;	/* budget; 0: the store's setting */
+	int64_t		 grace_ms;	/* -1: the store's setting */
 	const char	**purge;	/* references to remove */
 	size_t		 npurge;
 	const char	*label;		/* remove all with this label */
 	const char	*session;	/* remove all of this session */
+	const char	*keep_session;	/* the budget keeps this session's */
 	int		 all;		/* remove everything finished */
 };
 struct ofl_gc_report {
@@ -656,18 +666,37 @@ struct ofl_gc_report {
 	uint64_t	 size;		/* store size afterwards */
 	uint64_t	 budget_seen;
 	uint64_t	 errors;
+	int		 status;	/* OFL_EXIT_* the errors call for */
+	/*
+	 * The budget, when it is not met without taking what it never
+	 * takes: what holds the space, in one line ("budget 40 MB not
+	 * met: ..."); empty when met.
+	 */
+	uint64_t	 max_size;
+	uint64_t	 index_bytes;	/* the full-text index's pages */
+	char		 unmet[512];
 };
 void	 ofl_gc_opts_init(struct ofl_gc_opts *);
-/* cb gets each removed artifact and why ("expired", "budget", ...); with
- * a NULL meta it gets an error message instead. */
+/*
+ * cb gets each removed artifact and why ("expired", "budget", ...); with
+ * a NULL meta it gets an error message instead.  A dry run calls it for
+ * exactly the artifacts a real run on the same store removes.  The size
+ * budget takes the least recently used first, never an artifact created
+ * within the grace period, pinned, of keep_session or still being
+ * written, and counts what a removal frees: its content when no other
+ * artifact shares it, and its share of the index.
+ */
 int	 ofl_gc_run(struct ofl_store *, const struct ofl_gc_opts *,
 	    int (*)(const struct ofl_meta *, const char *, void *), void *,
 	    struct ofl_gc_report *);
+/* Pin (1) or unpin (0) an artifact: neither expiry nor the budget
+ * removes a pinned one. */
+int	 ofl_gc_pin(struct ofl_store *, const char *, int);
 /* Returns the number of problems found (and fixed, with repair). */
 int	 ofl_gc_check(struct ofl_store *, int,
 	    int (*)(const char *, void *), void *);
 uint64_t ofl_store_size(struct ofl_store *);
-/* Store settings: ttl, max-size, auto-gc. */
+/* Store settings: ttl, max-size, grace, auto-gc, redact, scrub. */
 int	 ofl_setting_valid(const char *, const char *);
 char	*ofl_setting_get(struct ofl_store *, const char *);
 int	 ofl_setting_set(struct ofl_store *, const char *, const char *);

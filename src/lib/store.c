@@ -34,6 +34,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -47,6 +48,7 @@
 #define LINE_SCAN_MAX	4096		/* bytes of a line seen by linestat */
 #define SCHEMA_VERSION	1
 #define BUSY_MS		30000
+#define BUSY_STEP_MS	20		/* longest sleep of a waiting writer */
 #define WAL_PAGES	128		/* checkpoint the WAL at this size */
 /*
  * zstd levels: LEVEL normally; LEVEL_FAST for a frame that came in a
@@ -68,6 +70,7 @@ struct ofl_store {
 	int		 rdwr;
 	int		 level;		/* zstd level */
 	int		 fast;		/* level when behind, or level */
+	int		 writers;	/* writers open on db */
 };
 
 /* A zstd context and its output buffer. */
@@ -239,6 +242,7 @@ static int	 check_owner(const char *, int);
 static int	 mkdir_p(const char *);
 static int	 schema_init(struct ofl_store *);
 static void	 recover_writers(struct ofl_store *);
+static void	 writer_unbusy(struct ofl_store *);
 static void	 meta_from_stmt(sqlite3_stmt *, struct ofl_meta *);
 static char	*col_strdup(sqlite3_stmt *, int);
 static int	 cz_init(struct cz *, int);
@@ -251,6 +255,28 @@ static int	 finalize(struct ofl_store *, const char *, int64_t,
 static int	 reader_load(struct ofl_reader *, ssize_t);
 static int	 reader_fetch(struct ofl_reader *, ssize_t);
 static ssize_t	 frame_at(struct ofl_reader *, uint64_t);
+
+/*
+ * A writer waits for the write lock for as long as it takes, however
+ * long another process holds it (a gc, a stopped indexer): its output is
+ * in its blob file already and giving up would lose it.  Backoff from
+ * 1 ms to BUSY_STEP_MS.
+ */
+static int
+writer_busy(void *arg, int n)
+{
+	struct timespec	ts;
+	long		ms;
+
+	(void)arg;
+	ms = n < 8 ? 1L << n : BUSY_STEP_MS;
+	if (ms > BUSY_STEP_MS)
+		ms = BUSY_STEP_MS;
+	ts.tv_sec = 0;
+	ts.tv_nsec = ms * 1000000L;
+	nanosleep(&ts, NULL);
+	return 1;
+}
 
 static int
 db_fail(struct ofl_store *st, const char *what)
@@ -917,7 +943,7 @@ ofl_writer_begin(struct ofl_store *st, const struct ofl_meta *init)
 	char			 name[32], dir[8];
 	char			*dirpath = NULL;
 	int64_t			 now = ofl_now_ms();
-	int			 tries;
+	int			 tries, waiting = 0;
 
 	if (!st->rdwr) {
 		ofl_seterr(OFL_EXIT_FAIL, "store %s: opened read-only",
@@ -963,10 +989,21 @@ ofl_writer_begin(struct ofl_store *st, const struct ofl_meta *init)
 		goto fail;
 	}
 
+	/* From here on, the writer waits for the lock as long as needed. */
+	if (st->writers++ == 0)
+		sqlite3_busy_handler(st->db, writer_busy, NULL);
+	waiting = 1;
 	if (db_exec(st, "BEGIN IMMEDIATE") == -1)
 		goto fail;
-	if (db_prepare(st, "INSERT INTO blob (file, created) VALUES (?1, ?2)",
-	    &stmt) == -1)
+	/*
+	 * Blob numbers are never used twice (AUTOINCREMENT's bookkeeping,
+	 * in sqlite_sequence): rows keyed by a removed blob, left by an old
+	 * ofl or a crash, must never be taken for a new blob's.
+	 */
+	if (db_prepare(st, "INSERT INTO blob (id, file, created) VALUES"
+	    " (max(coalesce((SELECT max(id) FROM blob), 0), coalesce((SELECT"
+	    " max(seq) FROM sqlite_sequence WHERE name = 'blob'), 0)) + 1,"
+	    " ?1, ?2)", &stmt) == -1)
 		goto rollback;
 	sqlite3_bind_text(stmt, 1, name, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(stmt, 2, now);
@@ -976,6 +1013,27 @@ ofl_writer_begin(struct ofl_store *st, const struct ofl_meta *init)
 	}
 	sqlite3_finalize(stmt);
 	w->blob = sqlite3_last_insert_rowid(st->db);
+	if (db_prepare(st, "UPDATE sqlite_sequence SET seq = ?1 WHERE"
+	    " name = 'blob'", &stmt) == -1)
+		goto rollback;
+	sqlite3_bind_int64(stmt, 1, w->blob);
+	if (sqlite3_step(stmt) != SQLITE_DONE) {
+		db_fail(st, "new blob");
+		goto rollback;
+	}
+	sqlite3_finalize(stmt);
+	stmt = NULL;
+	if (sqlite3_changes(st->db) == 0) {
+		if (db_prepare(st, "INSERT INTO sqlite_sequence (name, seq)"
+		    " VALUES ('blob', ?1)", &stmt) == -1)
+			goto rollback;
+		sqlite3_bind_int64(stmt, 1, w->blob);
+		if (sqlite3_step(stmt) != SQLITE_DONE) {
+			db_fail(st, "new blob");
+			goto rollback;
+		}
+		sqlite3_finalize(stmt);
+	}
 	if (db_prepare(st, "INSERT INTO artifact (id, blob, state, pid,"
 	    " created, used, expires, label, command, cwd, session)"
 	    " VALUES (?1, ?2, 0, ?3, ?4, ?4, ?5, ?6, ?7, ?8, ?9)",
@@ -1034,11 +1092,14 @@ fail:
 		unlink(w->file);
 		close(w->fd);
 	}
+	if (waiting)
+		writer_unbusy(st);
 	free(w->file);
 	free(w);
 	return NULL;
 fail_rows:
 	/* The rows exist: leave them to recovery, as after a crash. */
+	writer_unbusy(st);
 	free(dirpath);
 	sqlite3_finalize(w->ins_frame);
 	free(w->buf);
@@ -1048,6 +1109,14 @@ fail_rows:
 	free(w->file);
 	free(w);
 	return NULL;
+}
+
+/* The last writer on db gone: back to the store's usual busy wait. */
+static void
+writer_unbusy(struct ofl_store *st)
+{
+	if (st->writers > 0 && --st->writers == 0)
+		sqlite3_busy_timeout(st->db, BUSY_MS);
 }
 
 const char *
@@ -1284,7 +1353,7 @@ writer_thread_start(struct ofl_writer *w)
 	if (sqlite3_open_v2(w->st->dbpath, &w->tdb, SQLITE_OPEN_READWRITE |
 	    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
 		goto fail;
-	sqlite3_busy_timeout(w->tdb, BUSY_MS);
+	sqlite3_busy_handler(w->tdb, writer_busy, NULL);
 	sqlite3_db_config(w->tdb, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
 	sqlite3_wal_autocheckpoint(w->tdb, WAL_PAGES);
 	if (sqlite3_exec(w->tdb, "PRAGMA synchronous = NORMAL", NULL, NULL,
@@ -1861,6 +1930,7 @@ out:
 		rv = -1;
 	if (w->fd != -1)
 		close(w->fd);
+	writer_unbusy(w->st);
 	cz_free(&w->cz);
 	free(w->buf);
 	free(w->head);

@@ -179,10 +179,12 @@ gc_loop() {
 		k=$((k + 1))
 		sleep $((k % 2 + 1))
 		t0=$(date +%s%N)
-		ofl-gc -v --max-size "$GC_MAX" >>"$W/gc.out" 2>>"$W/err.gc"
+		ofl-gc -v --max-size "$GC_MAX" --grace 0 >>"$W/gc.out" \
+		    2>>"$W/err.gc"
 		rc=$?
 		echo $((($(date +%s%N) - t0) / 1000000)) >>"$W/ms.gc"
-		[ $rc -eq 0 ] || echo "gc $k: exit $rc" >>"$W/fail.gc"
+		# 1: the budget is not met yet (the index not merged yet).
+		[ $rc -le 1 ] || echo "gc $k: exit $rc" >>"$W/fail.gc"
 		if [ $((k % 4)) -eq 0 ]; then
 			ofl-gc --check --wait >"$W/check.$k" 2>>"$W/err.gc"
 			rc=$?
@@ -228,7 +230,7 @@ test_expect_success 'no command failed during the load' '
 	test ! -s "$W/failures"
 '
 
-test_open_bug 'a search of the whole store never fails while gc removes' '
+test_expect_success 'a search of the whole store never fails while gc removes' '
 	cat "$W"/known.* >"$W/known" 2>/dev/null
 	head -n 5 "$W/known" >&2
 	test ! -s "$W/known"
@@ -304,5 +306,5 @@ echo "# load: $LOAD_SECONDS s; $captures captures ($stored stored, $bytes MiB),"
     "$reads reads, $gcs gc runs removing $removed artifacts;" \
     "$verified verified identical at the end, $same extracts identical" \
     "during the load, $gone reads found a removed one, ${known:-0} whole-store" \
-    "searches failed (open bug), ${lost:-0} lost"
+    "searches failed, ${lost:-0} lost"
 test_done

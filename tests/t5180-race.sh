@@ -1,0 +1,90 @@
+#!/bin/sh
+# gc against the indexer and the write lock: a purge while the artifact is
+# indexed leaves no index rows behind (none that a later capture could
+# take for its own), --check finds rows of no content and --repair
+# clears them, blob numbers are never used twice, and a capture waits
+# for a write lock held longer than the busy timeout instead of losing
+# its output.
+OFL_SRCDIR=${OFL_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
+. "$OFL_SRCDIR/tests/lib.sh"
+. "$OFL_SRCDIR/tests/stress/proof.lib"
+
+db() {
+	sqlite3 -cmd ".timeout 60000" "$OFL_STORE/ofl.db" "$@"
+}
+
+test_expect_success 'setup: auto-gc off; a log that takes a while to index' '
+	ofl-gc --set auto-gc=off &&
+	awk "BEGIN { for (i = 0; i < 400000; i++) printf \"line %d \
+	    host%d req=%x zeta%d\\n\", i, i % 17, i * 7919, i }" >big.log
+'
+
+# The indexer is stopped between two of its batches (not inside a write
+# transaction: the lock is free), the artifact is purged, and it goes on.
+test_expect_success sqlite3 'a purge while the artifact is indexed leaves no rows behind' '
+	a=$(cap big.log) &&
+	{ ofl-index -q "$a" 2>index.err & } &&
+	pid=$! &&
+	i=0 && while [ $i -lt 600 ]; do
+		n=$(db "SELECT count(*) FROM ix_chunk" 2>/dev/null)
+		if [ -n "$n" ] && [ "$n" -gt 0 ]; then
+			kill -STOP $pid
+			sqlite3 "$OFL_STORE/ofl.db" "BEGIN IMMEDIATE; ROLLBACK;" \
+			    2>/dev/null && break
+			kill -CONT $pid
+		fi
+		sleep 0.05; i=$((i + 1))
+	done &&
+	test $i -lt 600 &&
+	ofl-gc --purge "$a" >out &&
+	grep "^removed 1 artifact " out &&
+	kill -CONT $pid &&
+	{ wait $pid; true; } &&
+	seq 1 3000 | sed "s/^/unrelated line /" >other.txt &&
+	b=$(cap other.txt -l other) && echo "$b" >b.id &&
+	test_expect_code 1 ofl-search -l other zeta399999 >hits 2>err &&
+	test ! -s err &&
+	test_expect_code 1 ofl-search -a zeta399999 >hits 2>err &&
+	test ! -s err &&
+	ofl-search "$b" "unrelated line 42" >hits && grep "^ofl:$b:" hits &&
+	ofl-gc --check >chk && grep " 0 problems" chk &&
+	test "$(db "SELECT count(*) FROM ix_chunk WHERE id >> 24 NOT IN
+	    (SELECT blob FROM artifact)")" = 0
+'
+
+test_expect_success sqlite3 'blob numbers are never used twice' '
+	x=$(echo "first content" | ofl-capture -q -T 0 | ofl_id) &&
+	bx=$(db "SELECT blob FROM artifact WHERE id = '\''$x'\''") &&
+	ofl-gc --purge "$x" >/dev/null &&
+	y=$(echo "second content" | ofl-capture -q -T 0 | ofl_id) &&
+	by=$(db "SELECT blob FROM artifact WHERE id = '\''$y'\''") &&
+	test "$by" -gt "$bx"
+'
+
+test_expect_success sqlite3 '--check finds index rows of no content; --repair clears the index' '
+	db "INSERT INTO ix_chunk (id, byte_start, byte_end, line_start,
+	    line_end) VALUES (999 << 24, 0, 10, 1, 1)" &&
+	test_expect_code 3 ofl-gc --check >chk &&
+	grep "^index: 1 chunk of no indexed content$" chk &&
+	ofl-gc --repair >chk &&
+	grep "^index: cleared (searches index again)$" chk &&
+	ofl-gc --check >chk && grep " 0 problems" chk &&
+	ofl-search -l other "unrelated line 42" >hits && grep "^ofl:" hits
+'
+
+# The busy timeout is 30 s of sleeps asked for; under load they take
+# longer, so the lock is held well past it.
+test_expect_success sqlite3 'a capture waits out a write lock held past the busy timeout' '
+	head -c 3000000 /dev/urandom | base64 >in.txt &&
+	{ (echo "BEGIN IMMEDIATE;"; sleep 50; echo "COMMIT;") |
+	    sqlite3 "$OFL_STORE/ofl.db" & } &&
+	sleep 1 &&
+	c=$(ofl-capture -q -T 0 <in.txt 2>err | ofl_id) &&
+	wait &&
+	test ! -s err &&
+	test -n "$c" &&
+	ofl-extract "$c" >back && cmp back in.txt &&
+	ofl-gc --check >chk && grep " 0 problems" chk
+'
+
+test_done
