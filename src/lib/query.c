@@ -2212,10 +2212,11 @@ ofl_search_intent(struct ofl_store *st, const char *id, const char *intent,
 void
 ofl_list_line(struct ofl_buf *out, const struct ofl_meta *m, int mode)
 {
-	struct ofl_buf	 t;
-	const char	*what;
-	char		 size[32], age[32];
-	size_t		 i;
+	struct ofl_redactor	*rd;
+	struct ofl_buf		 t, r;
+	const char		*what;
+	char			 size[32], age[32];
+	size_t			 i;
 
 	if (mode == OFL_LIST_QUIET) {
 		ofl_buf_addf(out, "%s\n", m->id);
@@ -2242,7 +2243,15 @@ ofl_list_line(struct ofl_buf *out, const struct ofl_meta *m, int mode)
 	what = m->label != NULL && *m->label != '\0' ? m->label :
 	    m->command != NULL && *m->command != '\0' ? m->command : "-";
 	ofl_buf_init(&t);
+	ofl_buf_init(&r);
+	if (ofl_redact_wanted() && (rd = ofl_redactor_new()) != NULL) {
+		/* A command line can hold a token or a password. */
+		ofl_redact(rd, what, strlen(what), &r);
+		ofl_redactor_free(rd);
+		what = ofl_buf_str(&r);
+	}
 	ofl_render_safe(&t, (const unsigned char *)what, strlen(what), 200);
+	ofl_buf_free(&r);
 	for (i = 0; i < t.len; i++)
 		if (t.data[i] == '\t' || t.data[i] == '\n')
 			t.data[i] = ' ';

@@ -6,6 +6,16 @@
  * stay where they were, so line numbers still hold.  A private key block
  * spans lines: the redactor remembers that it is inside one.
  *
+ * What is printed is often a window that starts inside a key (a notice's
+ * tail, a line range, a snippet), so the BEGIN line is never seen.  The
+ * body of a PEM block has a shape of its own: lines of exactly 64 (70 for
+ * OpenSSH keys) base64 characters, then a shorter last one.  Outside a
+ * block known to be public (a certificate, a public key), such a line and
+ * the base64 lines after it are masked as "pem-body".  A certificate body
+ * seen without its BEGIN line is masked too: the redactor cannot tell it
+ * from a key's.  Base64 wrapped at other widths (base64(1) writes 76) and
+ * base64 inside quotes or among other words is left alone.
+ *
  * Extra patterns (POSIX extended regular expressions) come from the file
  * ${XDG_CONFIG_HOME:-$HOME/.config}/ofl/redact, one per line as
  * "NAME<TAB>REGEX"; lines starting with # are comments.
@@ -27,17 +37,32 @@ struct extra {
 
 struct ofl_redactor {
 	int		 in_key;	/* inside a private key block */
+	int		 in_pub;	/* inside a public PEM block */
+	int		 in_run;	/* after a masked PEM body line */
 	struct extra	*extra;
 	size_t		 nextra;
 	uint64_t	 masked;
 };
 
-/* Assignment keys whose value is a secret (matched as a word suffix). */
+/*
+ * Assignment keys whose value is a secret (matched as a word suffix).
+ * "pwd" counts only after a separator: MYSQL_PWD is a password, PWD and
+ * OLDPWD are directories.
+ */
 static const char *secret_keys[] = {
-	"password", "passwd", "pwd", "passphrase", "secret", "token",
-	"apikey", "api_key", "api-key", "access_key", "accesskey",
+	"password", "passwd", "_pwd", "-pwd", "passphrase", "secret",
+	"token", "apikey", "api_key", "api-key", "access_key", "accesskey",
 	"secret_key", "secretkey", "private_key", "client_secret",
 	"auth", "credentials", "accountkey", "sharedaccesskey", NULL
+};
+
+/*
+ * Values that name no secret: placeholders, types (a schema's shape says
+ * "password: string"), nsswitch.conf's "passwd: files".
+ */
+static const char *not_secrets[] = {
+	"null", "true", "false", "none", "nil", "undefined", "string",
+	"files", "compat", "required", "optional", NULL
 };
 
 static int
@@ -76,6 +101,31 @@ is_b64token(int c)
 	return is_b64(c) || c == '.' || c == '~';
 }
 
+/* The standard base64 alphabet, no padding. */
+static int
+is_b64std(int c)
+{
+	return is_alnum(c) || c == '+' || c == '/';
+}
+
+/* Upper and lower case letters and digits, as random keys have. */
+static int
+mixed(const char *p, size_t n)
+{
+	int	u = 0, l = 0, d = 0;
+	size_t	i;
+
+	for (i = 0; i < n && !(u && l && d); i++) {
+		if (p[i] >= 'A' && p[i] <= 'Z')
+			u = 1;
+		else if (p[i] >= 'a' && p[i] <= 'z')
+			l = 1;
+		else if (p[i] >= '0' && p[i] <= '9')
+			d = 1;
+	}
+	return u && l && d;
+}
+
 static int
 upper_alnum(int c)
 {
@@ -102,12 +152,35 @@ token_at(const char *p, const char *end, const char **kind)
 	/* Most words start with none of the prefixes below. */
 	switch (*p) {
 	case 'A': case 'g': case 'x': case 's': case 'r': case 'n': case 'e':
-	case 'h':
+	case 'h': case 'S':
 		break;
 	default:
 		return 0;
 	}
 #define PREFIX(s)	(left > sizeof(s) - 1 && memcmp(p, s, sizeof(s) - 1) == 0)
+	if (PREFIX("sk-ant-") && (n = span(p + 7, end, is_tok)) >= 32) {
+		*kind = "anthropic-key";
+		return 7 + n;
+	}
+	if (PREFIX("sk-") && (n = span(p + 3, end, is_tok)) >= 32 &&
+	    mixed(p + 3, n)) {
+		*kind = "openai-key";
+		return 3 + n;
+	}
+	if (PREFIX("hf_") && (n = span(p + 3, end, is_alnum)) >= 30 &&
+	    mixed(p + 3, n)) {
+		*kind = "huggingface-token";
+		return 3 + n;
+	}
+	if (PREFIX("SG.") && (n = span(p + 3, end, is_tok)) >= 16 &&
+	    p + 3 + n < end && p[3 + n] == '.') {
+		size_t	m = span(p + 4 + n, end, is_tok);
+
+		if (m >= 30) {
+			*kind = "sendgrid-key";
+			return 4 + n + m;
+		}
+	}
 	if ((PREFIX("AKIA") || PREFIX("ASIA") || PREFIX("ABIA") ||
 	    PREFIX("ACCA")) && left >= 20 &&
 	    span(p + 4, end, upper_alnum) == 16 &&
@@ -192,10 +265,37 @@ secret_key_before(const char *s, const char *e)
 	return 0;
 }
 
+int
+ofl_redact_secret_key(const char *key, size_t n)
+{
+	return n > 0 && secret_key_before(key, key + n);
+}
+
+/* Is the value v (n bytes) a placeholder rather than a secret? */
+static int
+not_secret(const char *v, size_t n)
+{
+	size_t	i;
+
+	if (n < 3 || *v == '$' || *v == '<' || *v == '{' || *v == '[' ||
+	    *v == '%' || memmem(v, n, "[redacted", 9) != NULL)
+		return 1;
+	for (i = 0; not_secrets[i] != NULL; i++)
+		if (strlen(not_secrets[i]) == n &&
+		    strncasecmp(v, not_secrets[i], n) == 0)
+			return 1;
+	for (i = 0; i < n && (v[i] == '*' || v[i] == 'x' || v[i] == 'X');
+	    i++)
+		;
+	return i == n;	/* "****", "xxxx": masked already */
+}
+
 /* Cheaply: does an '=' or ':' follow (after a quote and spaces)? */
 static int
 assigned(const char *q, const char *end)
 {
+	if (q + 1 < end && *q == '\\' && (q[1] == '"' || q[1] == '\''))
+		q++;	/* a JSON string inside a JSON string: \"key\" */
 	if (q < end && (*q == '"' || *q == '\''))
 		q++;
 	while (q < end && *q == ' ')
@@ -213,7 +313,10 @@ assignment_value(const char *p, const char *end, size_t *off, size_t *len)
 {
 	const char	*q = p, *v;
 	char		 quote = 0;
+	int		 esc = 0;
 
+	if (q + 1 < end && *q == '\\' && (q[1] == '"' || q[1] == '\''))
+		q++;
 	if (q < end && (*q == '"' || *q == '\''))
 		q++;
 	while (q < end && *q == ' ')
@@ -225,28 +328,31 @@ assignment_value(const char *p, const char *end, size_t *off, size_t *len)
 		return 0;	/* "==": a comparison */
 	while (q < end && (*q == ' ' || *q == '\t'))
 		q++;
+	if (q + 1 < end && *q == '\\' && (q[1] == '"' || q[1] == '\'')) {
+		esc = 1;	/* \"value\" */
+		q++;
+	}
 	if (q < end && (*q == '"' || *q == '\'')) {
 		quote = *q;
 		q++;
 	}
 	v = q;
-	if (quote)
+	if (esc)
+		while (q < end && !(*q == '\\' && q + 1 < end &&
+		    q[1] == quote))
+			q++;
+	else if (quote)
 		while (q < end && *q != quote)
 			q++;
 	else
 		while (q < end && *q != ' ' && *q != '\t' && *q != ',' &&
 		    *q != ';' && *q != '&' && *q != '"' && *q != '\'' &&
-		    *q != '}' && *q != ')')
+		    *q != '}' && *q != ')' && *q != '\\')
 			q++;
-	/* Too short to be a secret, or obviously not one. */
-	if (q - v < 3)
+	/* Too short to be a secret, or obviously not one (a mask of an
+	 * earlier pass is left as it is). */
+	if (not_secret(v, (size_t)(q - v)))
 		return 0;
-	if ((q - v == 4 && strncasecmp(v, "null", 4) == 0) ||
-	    (q - v == 4 && strncasecmp(v, "true", 4) == 0) ||
-	    (q - v == 5 && strncasecmp(v, "false", 5) == 0) ||
-	    *v == '$' || *v == '<' || *v == '{' || *v == '[' ||
-	    memmem(v, (size_t)(q - v), "[redacted", 9) != NULL)
-		return 0;	/* a mask of an earlier pass is left as it is */
 	*off = (size_t)(v - p);
 	*len = (size_t)(q - v);
 	return 1;
@@ -312,6 +418,114 @@ ofl_redactor_count(struct ofl_redactor *r)
 	return r->masked;
 }
 
+/*
+ * Is the line (n bytes, leading blanks and a trailing CR aside) a full
+ * line of a PEM body: 64 base64 characters (70 in OpenSSH keys), of mixed
+ * case and digits as encoded random bytes are?
+ */
+static int
+pem_body_line(const char *s, size_t n)
+{
+	while (n > 0 && (*s == ' ' || *s == '\t')) {
+		s++;
+		n--;
+	}
+	if (n > 0 && s[n - 1] == '\r')
+		n--;
+	if (n != 64 && n != 70)
+		return 0;
+	return span(s, s + n, is_b64std) == n && mixed(s, n);
+}
+
+/* The base64 lines that go on a PEM body (the last one may be short). */
+static int
+pem_more_line(const char *s, size_t n)
+{
+	size_t	k;
+
+	while (n > 0 && (*s == ' ' || *s == '\t')) {
+		s++;
+		n--;
+	}
+	if (n > 0 && s[n - 1] == '\r')
+		n--;
+	if (n == 0 || n > 70)
+		return 0;
+	k = span(s, s + n, is_b64std);
+	while (k < n && s[k] == '=')
+		k++;
+	return k == n;
+}
+
+/*
+ * An option that takes a secret: "--password X", "--password=X",
+ * "--token X", curl's "-u user:pass" and "--user user:pass", mysql's
+ * "-pSECRET".  p is at the first '-'.  Returns 1 with the value's
+ * offset and length from p, or 0.
+ */
+static int
+option_secret(const char *s, const char *p, const char *end, size_t *off,
+    size_t *len)
+{
+	const char	*k, *v, *q;
+	size_t		 klen;
+
+	if (p > s && p[-1] != ' ' && p[-1] != '\t' && p[-1] != '"' &&
+	    p[-1] != '\'')
+		return 0;
+	if (end - p > 3 && p[1] == '-' && is_alnum(p[2])) {
+		k = p + 2;
+		klen = span(k, end, is_tok);
+		v = k + klen;
+		if (v >= end || (*v != ' ' && *v != '='))
+			return 0;
+		if (klen == 4 && strncmp(k, "user", 4) == 0 && *v == ' ' &&
+		    memmem(s, (size_t)(p - s), "curl", 4) != NULL)
+			goto userpass;
+		if (!secret_key_before(k, k + klen) || (*v == ' ' &&
+		    ((klen >= 4 && strncasecmp(k + klen - 4, "auth", 4) == 0) ||
+		    (klen >= 11 &&
+		    strncasecmp(k + klen - 11, "credentials", 11) == 0))))
+			return 0;	/* "--auth basic" names no secret */
+		v++;
+		goto value;
+	}
+	if (end - p > 3 && p[1] == 'u' && p[2] == ' ' &&
+	    memmem(s, (size_t)(p - s), "curl", 4) != NULL) {
+		v = p + 2;
+		goto userpass;
+	}
+	if (end - p > 2 && p[1] == 'p' && p[2] != ' ' && p[2] != '-' &&
+	    (memmem(s, (size_t)(p - s), "mysql", 5) != NULL ||
+	    memmem(s, (size_t)(p - s), "mariadb", 7) != NULL)) {
+		v = p + 2;
+		goto value;
+	}
+	return 0;
+userpass:
+	while (v < end && *v == ' ')
+		v++;
+	for (q = v; q < end && *q != ' ' && *q != ':' && *q != '@'; q++)
+		;
+	if (q >= end || *q != ':')
+		return 0;
+	v = q + 1;
+value:
+	if (v < end && (*v == '"' || *v == '\'')) {
+		for (q = v + 1; q < end && *q != *v; q++)
+			;
+		v++;
+	} else
+		for (q = v; q < end && *q != ' ' && *q != '\t' && *q != '"' &&
+		    *q != '\''; q++)
+			;
+	if (not_secret(v, (size_t)(q - v)) || *v == '-')
+		return 0;
+	*off = (size_t)(v - p);
+	*len = (size_t)(q - v);
+	return 1;
+}
+
 /* The built-in pass over one line. */
 static void
 redact_builtin(struct ofl_redactor *r, const char *s, size_t n,
@@ -330,16 +544,39 @@ redact_builtin(struct ofl_redactor *r, const char *s, size_t n,
 		if (begin > s)
 			mask(r, out, "private-key");
 		p = begin;
+	} else if (r->in_pub) {
+		if (memmem(s, n, "-----END ", 9) != NULL)
+			r->in_pub = 0;
+	} else if (n >= 64 && n <= 80 && pem_body_line(s, n)) {
+		/* The body of a PEM block whose BEGIN line was not seen. */
+		r->in_run = 1;
+		mask(r, out, "pem-body");
+		return;
+	} else if (r->in_run) {
+		if (pem_more_line(s, n)) {
+			mask(r, out, "pem-body");
+			return;
+		}
+		r->in_run = 0;
 	}
 	while (p < end) {
-		/* A private key block, whole on this line or starting here. */
+		/* A PEM block, whole on this line or starting here. */
 		if (*p == '-' && (size_t)(end - p) > 16 &&
 		    memcmp(p, "-----BEGIN ", 11) == 0 &&
-		    (begin = memmem(p, (size_t)(end - p), "PRIVATE KEY-----",
-		    16)) != NULL) {
+		    (begin = memmem(p + 11, (size_t)(end - p - 11), "-----",
+		    5)) != NULL) {
 			const char *stop = memmem(begin, (size_t)(end - begin),
 			    "-----END ", 9);
 
+			if (memmem(p + 11, (size_t)(begin - p - 11),
+			    "PRIVATE KEY", 11) == NULL) {
+				/* A certificate or public key: no secret. */
+				r->in_pub = stop == NULL;
+				r->in_run = 0;
+				ofl_buf_add(out, p, (size_t)(begin + 5 - p));
+				p = begin + 5;
+				continue;
+			}
 			if (stop == NULL) {
 				mask(r, out, "private-key");
 				r->in_key = 1;
@@ -396,6 +633,16 @@ redact_builtin(struct ofl_redactor *r, const char *s, size_t n,
 				p += k + len;
 				continue;
 			}
+		}
+		if (*p == '-' && option_secret(s, p, end, &off, &vlen)) {
+			const char *v = p + off;
+
+			ofl_buf_add(out, p, off);
+			if (token_at(v, v + vlen, &kind) == 0)
+				kind = "secret";
+			mask(r, out, kind);
+			p = v + vlen;
+			continue;
 		}
 		if (p == s || !is_tok(p[-1])) {
 			if ((len = token_at(p, end, &kind)) > 0) {
