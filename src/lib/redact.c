@@ -290,12 +290,25 @@ not_secret(const char *v, size_t n)
 	return i == n;	/* "****", "xxxx": masked already */
 }
 
+/*
+ * Past the backslashes before a quote: a string in JSON that is itself
+ * in a JSON string (\"key\"), or deeper (\\\"key\\\").
+ */
+static const char *
+escapes(const char *q, const char *end)
+{
+	const char	*e = q;
+
+	while (e < end && *e == '\\')
+		e++;
+	return e > q && e < end && (*e == '"' || *e == '\'') ? e : q;
+}
+
 /* Cheaply: does an '=' or ':' follow (after a quote and spaces)? */
 static int
 assigned(const char *q, const char *end)
 {
-	if (q + 1 < end && *q == '\\' && (q[1] == '"' || q[1] == '\''))
-		q++;	/* a JSON string inside a JSON string: \"key\" */
+	q = escapes(q, end);
 	if (q < end && (*q == '"' || *q == '\''))
 		q++;
 	while (q < end && *q == ' ')
@@ -315,8 +328,7 @@ assignment_value(const char *p, const char *end, size_t *off, size_t *len)
 	char		 quote = 0;
 	int		 esc = 0;
 
-	if (q + 1 < end && *q == '\\' && (q[1] == '"' || q[1] == '\''))
-		q++;
+	q = escapes(q, end);
 	if (q < end && (*q == '"' || *q == '\''))
 		q++;
 	while (q < end && *q == ' ')
@@ -328,9 +340,9 @@ assignment_value(const char *p, const char *end, size_t *off, size_t *len)
 		return 0;	/* "==": a comparison */
 	while (q < end && (*q == ' ' || *q == '\t'))
 		q++;
-	if (q + 1 < end && *q == '\\' && (q[1] == '"' || q[1] == '\'')) {
+	if (escapes(q, end) != q) {
 		esc = 1;	/* \"value\" */
-		q++;
+		q = escapes(q, end);
 	}
 	if (q < end && (*q == '"' || *q == '\'')) {
 		quote = *q;
@@ -338,8 +350,7 @@ assignment_value(const char *p, const char *end, size_t *off, size_t *len)
 	}
 	v = q;
 	if (esc)
-		while (q < end && !(*q == '\\' && q + 1 < end &&
-		    q[1] == quote))
+		while (q < end && *q != '\\' && *q != quote)
 			q++;
 	else if (quote)
 		while (q < end && *q != quote)
@@ -578,8 +589,16 @@ redact_builtin(struct ofl_redactor *r, const char *s, size_t n,
 				continue;
 			}
 			if (stop == NULL) {
+				/*
+				 * The block goes on below when its header
+				 * ends the line; else (a key in a string cut
+				 * short) the rest of this line is masked.
+				 */
 				mask(r, out, "private-key");
-				r->in_key = 1;
+				begin += 5;
+				while (begin < end && isspace((unsigned char)*begin))
+					begin++;
+				r->in_key = begin == end;
 				return;
 			}
 			stop = memmem(stop + 9, (size_t)(end - stop - 9),
