@@ -448,7 +448,10 @@ pem_body_line(const char *s, size_t n)
 	return span(s, s + n, is_b64std) == n && mixed(s, n);
 }
 
-/* The base64 lines that go on a PEM body (the last one may be short). */
+/*
+ * The base64 lines that go on a PEM body: 2 for a full line, 1 for the
+ * short last one, 0 for none.
+ */
 static int
 pem_more_line(const char *s, size_t n)
 {
@@ -463,9 +466,13 @@ pem_more_line(const char *s, size_t n)
 	if (n == 0 || n > 70)
 		return 0;
 	k = span(s, s + n, is_b64std);
+	if (k == n && (n == 64 || n == 70))
+		return 2;	/* a full line: more may follow */
 	while (k < n && s[k] == '=')
 		k++;
-	return k == n;
+	/* The short last line: whole base64 quads, padded or random-looking
+	 * (not "Done" or "1234" printed after a key). */
+	return k == n && n % 4 == 0 && (s[n - 1] == '=' || mixed(s, n));
 }
 
 /*
@@ -544,6 +551,7 @@ redact_builtin(struct ofl_redactor *r, const char *s, size_t n,
 {
 	const char	*p = s, *end = s + n, *begin, *kind;
 	size_t		 len, off, vlen;
+	int		 more;
 
 	if (r->in_key) {
 		if ((begin = memmem(s, n, "-----END ", 9)) == NULL) {
@@ -564,7 +572,8 @@ redact_builtin(struct ofl_redactor *r, const char *s, size_t n,
 		mask(r, out, "pem-body");
 		return;
 	} else if (r->in_run) {
-		if (pem_more_line(s, n)) {
+		if ((more = pem_more_line(s, n)) != 0) {
+			r->in_run = more == 2;
 			mask(r, out, "pem-body");
 			return;
 		}
