@@ -49,12 +49,18 @@ struct ofl_redactor {
  * "pwd" counts only after a separator: MYSQL_PWD is a password, PWD and
  * OLDPWD are directories.
  */
-static const char *secret_keys[] = {
-	"password", "passwd", "_pwd", "-pwd", "passphrase", "secret",
-	"token", "apikey", "api_key", "api-key", "access_key", "accesskey",
-	"secret_key", "secretkey", "private_key", "client_secret",
-	"auth", "credentials", "accountkey", "sharedaccesskey", NULL
+#define KEY(s)	{ s, sizeof(s) - 1 }
+static const struct {
+	const char	*s;
+	size_t		 n;
+} secret_keys[] = {
+	KEY("password"), KEY("passwd"), KEY("_pwd"), KEY("-pwd"),
+	KEY("passphrase"), KEY("secret"), KEY("token"), KEY("apikey"),
+	KEY("api_key"), KEY("api-key"), KEY("access_key"), KEY("accesskey"),
+	KEY("secret_key"), KEY("secretkey"), KEY("private_key"), KEY("auth"),
+	KEY("credentials"), KEY("accountkey"), { NULL, 0 }
 };
+#undef KEY
 
 /*
  * Values that name no secret: placeholders, types (a schema's shape says
@@ -65,23 +71,63 @@ static const char *not_secrets[] = {
 	"files", "compat", "required", "optional", NULL
 };
 
+/*
+ * Byte classes, looked up: the redactor sees every byte ofl prints.
+ * ASCII only, whatever the locale.
+ */
+#define C_ALNUM		0x01	/* [A-Za-z0-9] */
+#define C_TOK		0x02	/* and _ - */
+#define C_B64STD	0x04	/* and + / */
+#define C_B64		0x08	/* and + / = _ - */
+#define C_B64TOKEN	0x10	/* and + / = _ - . ~ */
+static const unsigned char cclass[256] = {
+	 0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+	 0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+	 0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 28,  0, 26, 16, 28,
+	31, 31, 31, 31, 31, 31, 31, 31, 31, 31,  0,  0,  0, 24,  0,  0,
+	 0, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31,
+	31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31,  0,  0,  0,  0, 26,
+	 0, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31,
+	31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31,  0,  0,  0, 16,  0,
+	 0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+	 0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+	 0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+	 0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+	 0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+	 0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+	 0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+	 0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+};
+
 static int
 is_alnum(int c)
 {
-	return isalnum((unsigned char)c);
+	return cclass[(unsigned char)c] & C_ALNUM;
 }
 
 static int
 is_tok(int c)
 {
-	return is_alnum(c) || c == '_' || c == '-';
+	return cclass[(unsigned char)c] & C_TOK;
 }
 
 static int
 is_b64(int c)
 {
-	return is_alnum(c) || c == '+' || c == '/' || c == '=' || c == '_' ||
-	    c == '-';
+	return cclass[(unsigned char)c] & C_B64;
+}
+
+static int
+is_b64token(int c)
+{
+	return cclass[(unsigned char)c] & C_B64TOKEN;
+}
+
+/* The standard base64 alphabet, no padding. */
+static int
+is_b64std(int c)
+{
+	return cclass[(unsigned char)c] & C_B64STD;
 }
 
 /* Length of a run of bytes accepted by fn, starting at p. */
@@ -93,19 +139,6 @@ span(const char *p, const char *end, int (*fn)(int))
 	while (p < end && fn((unsigned char)*p))
 		p++;
 	return (size_t)(p - s);
-}
-
-static int
-is_b64token(int c)
-{
-	return is_b64(c) || c == '.' || c == '~';
-}
-
-/* The standard base64 alphabet, no padding. */
-static int
-is_b64std(int c)
-{
-	return is_alnum(c) || c == '+' || c == '/';
 }
 
 /* Upper and lower case letters and digits, as random keys have. */
@@ -257,9 +290,13 @@ secret_key_before(const char *s, const char *e)
 {
 	size_t	i, n, len = (size_t)(e - s);
 
-	for (i = 0; secret_keys[i] != NULL; i++) {
-		n = strlen(secret_keys[i]);
-		if (n <= len && strncasecmp(e - n, secret_keys[i], n) == 0)
+	/* Most keys (user=, status=) end in a letter no secret's key does. */
+	if (len == 0 || strchr("dentyhsDENTYHS", e[-1]) == NULL)
+		return 0;
+	for (i = 0; secret_keys[i].s != NULL; i++) {
+		n = secret_keys[i].n;
+		if (n <= len && (e[-1] | 0x20) == secret_keys[i].s[n - 1] &&
+		    strncasecmp(e - n, secret_keys[i].s, n) == 0)
 			return 1;
 	}
 	return 0;
@@ -580,6 +617,19 @@ redact_builtin(struct ofl_redactor *r, const char *s, size_t n,
 		r->in_run = 0;
 	}
 	while (p < end) {
+		/*
+		 * Every match starts at a word's first byte, a '-' or a ':':
+		 * copy what lies between in one go.
+		 */
+		if (p > s && *p != '-' && *p != ':' &&
+		    (is_tok(p[-1]) || !is_tok(*p))) {
+			begin = p++;
+			while (p < end && *p != '-' && *p != ':' &&
+			    (is_tok(p[-1]) || !is_tok(*p)))
+				p++;
+			ofl_buf_add(out, begin, (size_t)(p - begin));
+			continue;
+		}
 		/* A PEM block, whole on this line or starting here. */
 		if (*p == '-' && (size_t)(end - p) > 16 &&
 		    memcmp(p, "-----BEGIN ", 11) == 0 &&
