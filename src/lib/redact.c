@@ -507,9 +507,9 @@ pem_more_line(const char *s, size_t n)
 		return 2;	/* a full line: more may follow */
 	while (k < n && s[k] == '=')
 		k++;
-	/* The short last line: whole base64 quads, padded or random-looking
-	 * (not "Done" or "1234" printed after a key). */
-	return k == n && n % 4 == 0 && (s[n - 1] == '=' || mixed(s, n));
+	/* The short last line: padded or random-looking (not "Done" or
+	 * "1234" printed after a key). */
+	return k == n && (s[n - 1] == '=' || mixed(s, n));
 }
 
 /*

@@ -105,6 +105,10 @@ static const struct {
 	  "ndSwWJ48bpn0Cbhq8Q==\n-----END RSA PRIVATE KEY-----\nafter\n",
 	  "[redacted: pem-body]\n[redacted: pem-body]\n[redacted: pem-body]\n"
 	  "-----END RSA PRIVATE KEY-----\nafter\n" },
+	/* What is printed after a key's body is not taken for it. */
+	{ "hbXrl84JlAEgp4TnXxUi6rKq4N6hIo2Qidsoph4Jg5xX/ThZqN3vlw7gkDCaNEzh\n"
+	  "8SFw==\nDone\n1234\n",
+	  "[redacted: pem-body]\n[redacted: pem-body]\nDone\n1234\n" },
 	/* A private key header in a string cut short: this line only. */
 	{ "{\"x\":\"-----BEGIN RSA PRIVATE KEY-----\\nMIIEow\nnext line\n",
 	  "{\"x\":\"[redacted: private-key]\nnext line\n" },
