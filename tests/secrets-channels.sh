@@ -27,8 +27,8 @@ secrets_text() {
 
 # secrets_call ID TOOL ARGUMENTS: an MCP tools/call line.
 secrets_call() {
-	printf '{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":"%s","arguments":%s}}\n' \
-	    "$1" "$2" "$3"
+	printf '{"jsonrpc":"2.0","id":%s,"method":"tools/call",%s\n' "$1" \
+	    "\"params\":{\"name\":\"$2\",\"arguments\":$3}}"
 }
 
 # secrets_text_of ID FILE: the text of the answer to call ID.
@@ -108,7 +108,8 @@ secrets_batch() {
 	# JSON holding every row: jq filters, a schema.
 	jq -s '{rows: .}' "$_d/rows.ndjson" | ofl-capture >/dev/null 2>>"$_d/stderr"
 	ofl-extract --max-bytes 0 -c @ '.rows[]' >"$_d/jq" 2>>"$_d/stderr"
-	ofl-extract --max-bytes 0 -r @ '.rows[] | "zqrow-\(.i)-", .line' >"$_d/jq-raw" 2>>"$_d/stderr"
+	ofl-extract --max-bytes 0 -r @ '.rows[] | "zqrow-\(.i)-", .line' \
+	    >"$_d/jq-raw" 2>>"$_d/stderr"
 	jq -s 'map({key: "r\(.i)", value: .line}) | from_entries' \
 	    "$_d/rows.ndjson" | ofl-capture >/dev/null 2>>"$_d/stderr"
 	ofl-schema -m 0 -j @ >"$_d/schema-json" 2>>"$_d/stderr"

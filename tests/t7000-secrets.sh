@@ -114,7 +114,9 @@ test_expect_success 'base64 wrapped at 76 columns is left alone' '
 '
 
 test_expect_success 'the listing masks Bearer and GitHub tokens in the command' '
-	ofl-capture -- sh -c "echo curl -H \"Authorization: Bearer Zm9vYmFyYmF6cXV4MTIzNDU2\" https://api.example.com; echo ghp_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7c" >/dev/null &&
+	cmd="echo curl -H \"Authorization: Bearer Zm9vYmFyYmF6cXV4MTIzNDU2\""
+	cmd="$cmd https://api.example.com; echo ghp_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7c"
+	ofl-capture -- sh -c "$cmd" >/dev/null &&
 	ofl-search -n 1 >list &&
 	! grep -e Zm9vYmFyYmF6cXV4MTIzNDU2 -e ghp_Ab3d list &&
 	grep "Bearer \[redacted: bearer-token\]" list &&
