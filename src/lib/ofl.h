@@ -719,6 +719,8 @@ void	 ofl_redact(struct ofl_redactor *, const char *, size_t,
 /* Whether to mask: --no-redact, else OFL_REDACT, else the store's
  * "redact" setting (read when a store is opened), else yes. */
 int	 ofl_redact_wanted(void);
+/* Does an identifier (password, DB_PASSWORD, api_key) name a secret? */
+int	 ofl_redact_secret_key(const char *, size_t);
 void	 ofl_redact_force(int);
 void	 ofl_redact_store_default(int);
 

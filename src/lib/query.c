@@ -2426,13 +2426,22 @@ ofl_search_intent(struct ofl_store *st, const char *id, const char *intent,
 static void
 list_cell(struct ofl_buf *out, const char *s)
 {
-	struct ofl_buf	 t;
-	size_t		 i;
+	struct ofl_redactor	*rd;
+	struct ofl_buf		 t, r;
+	size_t			 i;
 
 	if (s == NULL || *s == '\0')
 		s = "-";
 	ofl_buf_init(&t);
+	ofl_buf_init(&r);
+	if (ofl_redact_wanted() && (rd = ofl_redactor_new()) != NULL) {
+		/* A command line can hold a token or a password. */
+		ofl_redact(rd, s, strlen(s), &r);
+		ofl_redactor_free(rd);
+		s = ofl_buf_str(&r);
+	}
 	ofl_render_safe(&t, (const unsigned char *)s, strlen(s), 200);
+	ofl_buf_free(&r);
 	for (i = 0; i < t.len; i++)
 		if (t.data[i] == '\t' || t.data[i] == '\n')
 			t.data[i] = ' ';

@@ -6,6 +6,16 @@
  * stay where they were, so line numbers still hold.  A private key block
  * spans lines: the redactor remembers that it is inside one.
  *
+ * What is printed is often a window that starts inside a key (a notice's
+ * tail, a line range, a snippet), so the BEGIN line is never seen.  The
+ * body of a PEM block has a shape of its own: lines of exactly 64 (70 for
+ * OpenSSH keys) base64 characters, then a shorter last one.  Outside a
+ * block known to be public (a certificate, a public key), such a line and
+ * the base64 lines after it are masked as "pem-body".  A certificate body
+ * seen without its BEGIN line is masked too: the redactor cannot tell it
+ * from a key's.  Base64 wrapped at other widths (base64(1) writes 76) and
+ * base64 inside quotes or among other words is left alone.
+ *
  * Extra patterns (POSIX extended regular expressions) come from the file
  * ${XDG_CONFIG_HOME:-$HOME/.config}/ofl/redact, one per line as
  * "NAME<TAB>REGEX"; lines starting with # are comments.
@@ -27,36 +37,97 @@ struct extra {
 
 struct ofl_redactor {
 	int		 in_key;	/* inside a private key block */
+	int		 in_pub;	/* inside a public PEM block */
+	int		 in_run;	/* after a masked PEM body line */
 	struct extra	*extra;
 	size_t		 nextra;
 	uint64_t	 masked;
 };
 
-/* Assignment keys whose value is a secret (matched as a word suffix). */
-static const char *secret_keys[] = {
-	"password", "passwd", "pwd", "passphrase", "secret", "token",
-	"apikey", "api_key", "api-key", "access_key", "accesskey",
-	"secret_key", "secretkey", "private_key", "client_secret",
-	"auth", "credentials", "accountkey", "sharedaccesskey", NULL
+/*
+ * Assignment keys whose value is a secret (matched as a word suffix).
+ * "pwd" counts only after a separator: MYSQL_PWD is a password, PWD and
+ * OLDPWD are directories.
+ */
+#define KEY(s)	{ s, sizeof(s) - 1 }
+static const struct {
+	const char	*s;
+	size_t		 n;
+} secret_keys[] = {
+	KEY("password"), KEY("passwd"), KEY("_pwd"), KEY("-pwd"),
+	KEY("passphrase"), KEY("secret"), KEY("token"), KEY("apikey"),
+	KEY("api_key"), KEY("api-key"), KEY("access_key"), KEY("accesskey"),
+	KEY("secret_key"), KEY("secretkey"), KEY("private_key"), KEY("auth"),
+	KEY("credentials"), KEY("accountkey"), { NULL, 0 }
+};
+#undef KEY
+
+/*
+ * Values that name no secret: placeholders, types (a schema's shape says
+ * "password: string"), nsswitch.conf's "passwd: files".
+ */
+static const char *not_secrets[] = {
+	"null", "true", "false", "none", "nil", "undefined", "string",
+	"files", "compat", "required", "optional", NULL
+};
+
+/*
+ * Byte classes, looked up: the redactor sees every byte ofl prints.
+ * ASCII only, whatever the locale.
+ */
+#define C_ALNUM		0x01	/* [A-Za-z0-9] */
+#define C_TOK		0x02	/* and _ - */
+#define C_B64STD	0x04	/* and + / */
+#define C_B64		0x08	/* and + / = _ - */
+#define C_B64TOKEN	0x10	/* and + / = _ - . ~ */
+static const unsigned char cclass[256] = {
+	 0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+	 0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+	 0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 28,  0, 26, 16, 28,
+	31, 31, 31, 31, 31, 31, 31, 31, 31, 31,  0,  0,  0, 24,  0,  0,
+	 0, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31,
+	31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31,  0,  0,  0,  0, 26,
+	 0, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31,
+	31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31,  0,  0,  0, 16,  0,
+	 0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+	 0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+	 0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+	 0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+	 0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+	 0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+	 0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+	 0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
 };
 
 static int
 is_alnum(int c)
 {
-	return isalnum((unsigned char)c);
+	return cclass[(unsigned char)c] & C_ALNUM;
 }
 
 static int
 is_tok(int c)
 {
-	return is_alnum(c) || c == '_' || c == '-';
+	return cclass[(unsigned char)c] & C_TOK;
 }
 
 static int
 is_b64(int c)
 {
-	return is_alnum(c) || c == '+' || c == '/' || c == '=' || c == '_' ||
-	    c == '-';
+	return cclass[(unsigned char)c] & C_B64;
+}
+
+static int
+is_b64token(int c)
+{
+	return cclass[(unsigned char)c] & C_B64TOKEN;
+}
+
+/* The standard base64 alphabet, no padding. */
+static int
+is_b64std(int c)
+{
+	return cclass[(unsigned char)c] & C_B64STD;
 }
 
 /* Length of a run of bytes accepted by fn, starting at p. */
@@ -70,10 +141,22 @@ span(const char *p, const char *end, int (*fn)(int))
 	return (size_t)(p - s);
 }
 
+/* Upper and lower case letters and digits, as random keys have. */
 static int
-is_b64token(int c)
+mixed(const char *p, size_t n)
 {
-	return is_b64(c) || c == '.' || c == '~';
+	int	u = 0, l = 0, d = 0;
+	size_t	i;
+
+	for (i = 0; i < n && !(u && l && d); i++) {
+		if (p[i] >= 'A' && p[i] <= 'Z')
+			u = 1;
+		else if (p[i] >= 'a' && p[i] <= 'z')
+			l = 1;
+		else if (p[i] >= '0' && p[i] <= '9')
+			d = 1;
+	}
+	return u && l && d;
 }
 
 static int
@@ -102,12 +185,35 @@ token_at(const char *p, const char *end, const char **kind)
 	/* Most words start with none of the prefixes below. */
 	switch (*p) {
 	case 'A': case 'g': case 'x': case 's': case 'r': case 'n': case 'e':
-	case 'h':
+	case 'h': case 'S':
 		break;
 	default:
 		return 0;
 	}
 #define PREFIX(s)	(left > sizeof(s) - 1 && memcmp(p, s, sizeof(s) - 1) == 0)
+	if (PREFIX("sk-ant-") && (n = span(p + 7, end, is_tok)) >= 32) {
+		*kind = "anthropic-key";
+		return 7 + n;
+	}
+	if (PREFIX("sk-") && (n = span(p + 3, end, is_tok)) >= 32 &&
+	    mixed(p + 3, n)) {
+		*kind = "openai-key";
+		return 3 + n;
+	}
+	if (PREFIX("hf_") && (n = span(p + 3, end, is_alnum)) >= 30 &&
+	    mixed(p + 3, n)) {
+		*kind = "huggingface-token";
+		return 3 + n;
+	}
+	if (PREFIX("SG.") && (n = span(p + 3, end, is_tok)) >= 16 &&
+	    p + 3 + n < end && p[3 + n] == '.') {
+		size_t	m = span(p + 4 + n, end, is_tok);
+
+		if (m >= 30) {
+			*kind = "sendgrid-key";
+			return 4 + n + m;
+		}
+	}
 	if ((PREFIX("AKIA") || PREFIX("ASIA") || PREFIX("ABIA") ||
 	    PREFIX("ACCA")) && left >= 20 &&
 	    span(p + 4, end, upper_alnum) == 16 &&
@@ -184,18 +290,62 @@ secret_key_before(const char *s, const char *e)
 {
 	size_t	i, n, len = (size_t)(e - s);
 
-	for (i = 0; secret_keys[i] != NULL; i++) {
-		n = strlen(secret_keys[i]);
-		if (n <= len && strncasecmp(e - n, secret_keys[i], n) == 0)
+	/* Most keys (user=, status=) end in a letter no secret's key does. */
+	if (len == 0 || strchr("dentyhsDENTYHS", e[-1]) == NULL)
+		return 0;
+	for (i = 0; secret_keys[i].s != NULL; i++) {
+		n = secret_keys[i].n;
+		if (n <= len && (e[-1] | 0x20) == secret_keys[i].s[n - 1] &&
+		    strncasecmp(e - n, secret_keys[i].s, n) == 0)
 			return 1;
 	}
 	return 0;
+}
+
+int
+ofl_redact_secret_key(const char *key, size_t n)
+{
+	return n > 0 && secret_key_before(key, key + n);
+}
+
+/* Is the value v (n bytes) a placeholder rather than a secret? */
+static int
+not_secret(const char *v, size_t n)
+{
+	size_t	i;
+
+	if (n < 3 || *v == '$' || *v == '<' || *v == '{' || *v == '[' ||
+	    *v == '%' || memmem(v, n, "[redacted", 9) != NULL)
+		return 1;
+	for (i = 0; not_secrets[i] != NULL; i++)
+		if (strlen(not_secrets[i]) == n &&
+		    strncasecmp(v, not_secrets[i], n) == 0)
+			return 1;
+	for (i = 0; i < n && (v[i] == '*' || v[i] == 'x' || v[i] == 'X');
+	    i++)
+		;
+	return i == n;	/* "****", "xxxx": masked already */
+}
+
+/*
+ * Past the backslashes before a quote: a string in JSON that is itself
+ * in a JSON string (\"key\"), or deeper (\\\"key\\\").
+ */
+static const char *
+escapes(const char *q, const char *end)
+{
+	const char	*e = q;
+
+	while (e < end && *e == '\\')
+		e++;
+	return e > q && e < end && (*e == '"' || *e == '\'') ? e : q;
 }
 
 /* Cheaply: does an '=' or ':' follow (after a quote and spaces)? */
 static int
 assigned(const char *q, const char *end)
 {
+	q = escapes(q, end);
 	if (q < end && (*q == '"' || *q == '\''))
 		q++;
 	while (q < end && *q == ' ')
@@ -213,7 +363,9 @@ assignment_value(const char *p, const char *end, size_t *off, size_t *len)
 {
 	const char	*q = p, *v;
 	char		 quote = 0;
+	int		 esc = 0;
 
+	q = escapes(q, end);
 	if (q < end && (*q == '"' || *q == '\''))
 		q++;
 	while (q < end && *q == ' ')
@@ -225,28 +377,30 @@ assignment_value(const char *p, const char *end, size_t *off, size_t *len)
 		return 0;	/* "==": a comparison */
 	while (q < end && (*q == ' ' || *q == '\t'))
 		q++;
+	if (escapes(q, end) != q) {
+		esc = 1;	/* \"value\" */
+		q = escapes(q, end);
+	}
 	if (q < end && (*q == '"' || *q == '\'')) {
 		quote = *q;
 		q++;
 	}
 	v = q;
-	if (quote)
+	if (esc)
+		while (q < end && *q != '\\' && *q != quote)
+			q++;
+	else if (quote)
 		while (q < end && *q != quote)
 			q++;
 	else
 		while (q < end && *q != ' ' && *q != '\t' && *q != ',' &&
 		    *q != ';' && *q != '&' && *q != '"' && *q != '\'' &&
-		    *q != '}' && *q != ')')
+		    *q != '}' && *q != ')' && *q != '\\')
 			q++;
-	/* Too short to be a secret, or obviously not one. */
-	if (q - v < 3)
+	/* Too short to be a secret, or obviously not one (a mask of an
+	 * earlier pass is left as it is). */
+	if (not_secret(v, (size_t)(q - v)))
 		return 0;
-	if ((q - v == 4 && strncasecmp(v, "null", 4) == 0) ||
-	    (q - v == 4 && strncasecmp(v, "true", 4) == 0) ||
-	    (q - v == 5 && strncasecmp(v, "false", 5) == 0) ||
-	    *v == '$' || *v == '<' || *v == '{' || *v == '[' ||
-	    memmem(v, (size_t)(q - v), "[redacted", 9) != NULL)
-		return 0;	/* a mask of an earlier pass is left as it is */
 	*off = (size_t)(v - p);
 	*len = (size_t)(q - v);
 	return 1;
@@ -312,6 +466,121 @@ ofl_redactor_count(struct ofl_redactor *r)
 	return r->masked;
 }
 
+/*
+ * Is the line (n bytes, leading blanks and a trailing CR aside) a full
+ * line of a PEM body: 64 base64 characters (70 in OpenSSH keys), of mixed
+ * case and digits as encoded random bytes are?
+ */
+static int
+pem_body_line(const char *s, size_t n)
+{
+	while (n > 0 && (*s == ' ' || *s == '\t')) {
+		s++;
+		n--;
+	}
+	if (n > 0 && s[n - 1] == '\r')
+		n--;
+	if (n != 64 && n != 70)
+		return 0;
+	return span(s, s + n, is_b64std) == n && mixed(s, n);
+}
+
+/*
+ * The base64 lines that go on a PEM body: 2 for a full line, 1 for the
+ * short last one, 0 for none.
+ */
+static int
+pem_more_line(const char *s, size_t n)
+{
+	size_t	k;
+
+	while (n > 0 && (*s == ' ' || *s == '\t')) {
+		s++;
+		n--;
+	}
+	if (n > 0 && s[n - 1] == '\r')
+		n--;
+	if (n == 0 || n > 70)
+		return 0;
+	k = span(s, s + n, is_b64std);
+	if (k == n && (n == 64 || n == 70))
+		return 2;	/* a full line: more may follow */
+	while (k < n && s[k] == '=')
+		k++;
+	/* The short last line: padded or random-looking (not "Done" or
+	 * "1234" printed after a key). */
+	return k == n && (s[n - 1] == '=' || mixed(s, n));
+}
+
+/*
+ * An option that takes a secret: "--password X", "--password=X",
+ * "--token X", curl's "-u user:pass" and "--user user:pass", mysql's
+ * "-pSECRET".  p is at the first '-'.  Returns 1 with the value's
+ * offset and length from p, or 0.
+ */
+static int
+option_secret(const char *s, const char *p, const char *end, size_t *off,
+    size_t *len)
+{
+	const char	*k, *v, *q;
+	size_t		 klen;
+
+	if (p > s && p[-1] != ' ' && p[-1] != '\t' && p[-1] != '"' &&
+	    p[-1] != '\'')
+		return 0;
+	if (end - p > 3 && p[1] == '-' && is_alnum(p[2])) {
+		k = p + 2;
+		klen = span(k, end, is_tok);
+		v = k + klen;
+		if (v >= end || (*v != ' ' && *v != '='))
+			return 0;
+		if (klen == 4 && strncmp(k, "user", 4) == 0 && *v == ' ' &&
+		    memmem(s, (size_t)(p - s), "curl", 4) != NULL)
+			goto userpass;
+		if (!secret_key_before(k, k + klen) || (*v == ' ' &&
+		    ((klen >= 4 && strncasecmp(k + klen - 4, "auth", 4) == 0) ||
+		    (klen >= 11 &&
+		    strncasecmp(k + klen - 11, "credentials", 11) == 0))))
+			return 0;	/* "--auth basic" names no secret */
+		v++;
+		goto value;
+	}
+	if (end - p > 3 && p[1] == 'u' && p[2] == ' ' &&
+	    memmem(s, (size_t)(p - s), "curl", 4) != NULL) {
+		v = p + 2;
+		goto userpass;
+	}
+	if (end - p > 2 && p[1] == 'p' && p[2] != ' ' && p[2] != '-' &&
+	    (memmem(s, (size_t)(p - s), "mysql", 5) != NULL ||
+	    memmem(s, (size_t)(p - s), "mariadb", 7) != NULL)) {
+		v = p + 2;
+		goto value;
+	}
+	return 0;
+userpass:
+	while (v < end && *v == ' ')
+		v++;
+	for (q = v; q < end && *q != ' ' && *q != ':' && *q != '@'; q++)
+		;
+	if (q >= end || *q != ':')
+		return 0;
+	v = q + 1;
+value:
+	if (v < end && (*v == '"' || *v == '\'')) {
+		for (q = v + 1; q < end && *q != *v; q++)
+			;
+		v++;
+	} else
+		for (q = v; q < end && *q != ' ' && *q != '\t' && *q != '"' &&
+		    *q != '\''; q++)
+			;
+	if (not_secret(v, (size_t)(q - v)) || *v == '-')
+		return 0;
+	*off = (size_t)(v - p);
+	*len = (size_t)(q - v);
+	return 1;
+}
+
 /* The built-in pass over one line. */
 static void
 redact_builtin(struct ofl_redactor *r, const char *s, size_t n,
@@ -319,6 +588,7 @@ redact_builtin(struct ofl_redactor *r, const char *s, size_t n,
 {
 	const char	*p = s, *end = s + n, *begin, *kind;
 	size_t		 len, off, vlen;
+	int		 more;
 
 	if (r->in_key) {
 		if ((begin = memmem(s, n, "-----END ", 9)) == NULL) {
@@ -330,19 +600,64 @@ redact_builtin(struct ofl_redactor *r, const char *s, size_t n,
 		if (begin > s)
 			mask(r, out, "private-key");
 		p = begin;
+	} else if (r->in_pub) {
+		if (memmem(s, n, "-----END ", 9) != NULL)
+			r->in_pub = 0;
+	} else if (n >= 64 && n <= 80 && pem_body_line(s, n)) {
+		/* The body of a PEM block whose BEGIN line was not seen. */
+		r->in_run = 1;
+		mask(r, out, "pem-body");
+		return;
+	} else if (r->in_run) {
+		if ((more = pem_more_line(s, n)) != 0) {
+			r->in_run = more == 2;
+			mask(r, out, "pem-body");
+			return;
+		}
+		r->in_run = 0;
 	}
 	while (p < end) {
-		/* A private key block, whole on this line or starting here. */
+		/*
+		 * Every match starts at a word's first byte, a '-' or a ':':
+		 * copy what lies between in one go.
+		 */
+		if (p > s && *p != '-' && *p != ':' &&
+		    (is_tok(p[-1]) || !is_tok(*p))) {
+			begin = p++;
+			while (p < end && *p != '-' && *p != ':' &&
+			    (is_tok(p[-1]) || !is_tok(*p)))
+				p++;
+			ofl_buf_add(out, begin, (size_t)(p - begin));
+			continue;
+		}
+		/* A PEM block, whole on this line or starting here. */
 		if (*p == '-' && (size_t)(end - p) > 16 &&
 		    memcmp(p, "-----BEGIN ", 11) == 0 &&
-		    (begin = memmem(p, (size_t)(end - p), "PRIVATE KEY-----",
-		    16)) != NULL) {
+		    (begin = memmem(p + 11, (size_t)(end - p - 11), "-----",
+		    5)) != NULL) {
 			const char *stop = memmem(begin, (size_t)(end - begin),
 			    "-----END ", 9);
 
+			if (memmem(p + 11, (size_t)(begin - p - 11),
+			    "PRIVATE KEY", 11) == NULL) {
+				/* A certificate or public key: no secret. */
+				r->in_pub = stop == NULL;
+				r->in_run = 0;
+				ofl_buf_add(out, p, (size_t)(begin + 5 - p));
+				p = begin + 5;
+				continue;
+			}
 			if (stop == NULL) {
+				/*
+				 * The block goes on below when its header
+				 * ends the line; else (a key in a string cut
+				 * short) the rest of this line is masked.
+				 */
 				mask(r, out, "private-key");
-				r->in_key = 1;
+				begin += 5;
+				while (begin < end && isspace((unsigned char)*begin))
+					begin++;
+				r->in_key = begin == end;
 				return;
 			}
 			stop = memmem(stop + 9, (size_t)(end - stop - 9),
@@ -396,6 +711,16 @@ redact_builtin(struct ofl_redactor *r, const char *s, size_t n,
 				p += k + len;
 				continue;
 			}
+		}
+		if (*p == '-' && option_secret(s, p, end, &off, &vlen)) {
+			const char *v = p + off;
+
+			ofl_buf_add(out, p, off);
+			if (token_at(v, v + vlen, &kind) == 0)
+				kind = "secret";
+			mask(r, out, kind);
+			p = v + vlen;
+			continue;
 		}
 		if (p == s || !is_tok(p[-1])) {
 			if ((len = token_at(p, end, &kind)) > 0) {

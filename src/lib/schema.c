@@ -68,6 +68,7 @@ enum {
 
 #define ENUM_MAX	8	/* distinct strings kept per position */
 #define ENUM_LEN	40	/* longest string kept */
+#define SECRET_MASK	"[redacted: secret]"
 #define EXAMPLES	3	/* CSV examples per column */
 #define EXAMPLE_WHOLE	64	/* longest example shown whole */
 #define MAX_COLS	1000
@@ -110,6 +111,7 @@ struct snode {
 	uint64_t	 lmax;
 	unsigned int	 fmt;
 	struct strset	*en;
+	int		 secret;	/* 0 not known, 1 no, 2 a secret's key */
 };
 
 struct sframe {
@@ -133,12 +135,14 @@ struct column {
 	size_t		 nex;
 	char		*ex[EXAMPLES];
 	unsigned int	 excut;		/* bit i: ex[i] kept in part */
+	int		 secret;	/* the name says its values are secrets */
 };
 
 struct ofl_schema {
 	int		 kind;
 	uint64_t	 values;
 	int		 failed;
+	int		 redact;	/* mask the values of secrets' keys */
 
 	/* JSON */
 	struct ofl_json	*parser;
@@ -182,6 +186,7 @@ static struct snode *items(struct ofl_schema *, struct snode *);
 static int	json_event(struct ofl_json *, const struct ofl_json_event *,
 		    void *);
 static void	record(struct snode *, const struct ofl_json_event *);
+static int	secret_node(struct snode *);
 static void	array_len(struct snode *, uint64_t);
 static void	close_open(struct ofl_schema *);
 static void	strset_add(struct strset *, const char *, size_t, uint64_t);
@@ -258,6 +263,7 @@ ofl_schema_new(int kind)
 	}
 	s = ofl_xcalloc(1, sizeof(*s));
 	s->kind = kind;
+	s->redact = ofl_redact_wanted();
 	ofl_buf_init(&s->field);
 	ofl_buf_init(&s->warning);
 	if (kind == OFL_KIND_CSV || kind == OFL_KIND_TSV) {
@@ -480,7 +486,15 @@ json_event(struct ofl_json *p, const struct ofl_json_event *ev, void *arg)
 		if (n == NULL && f->node != NULL)
 			s->cutkeys++;
 	}
-	if (n != NULL)
+	if (n != NULL && ev->type == OFL_JSON_STRING && s->redact &&
+	    secret_node(n)) {
+		/* Examples and enums of "password" show no password. */
+		struct ofl_json_event e = *ev;
+
+		e.str = SECRET_MASK;
+		e.len = sizeof(SECRET_MASK) - 1;
+		record(n, &e);
+	} else if (n != NULL)
 		record(n, ev);
 	if (ev->type == OFL_JSON_OBJECT_BEGIN ||
 	    ev->type == OFL_JSON_ARRAY_BEGIN) {
@@ -518,6 +532,16 @@ close_open(struct ofl_schema *s)
 		    s->stack[d - 1].node != NULL && !s->stack[d - 1].obj)
 			array_len(s->stack[d - 1].node, s->stack[d - 1].len);
 	s->open = 0;
+}
+
+/* Does the node's key name a secret (password, api_key)?  Cached. */
+static int
+secret_node(struct snode *n)
+{
+	if (n->secret == 0)
+		n->secret = n->key != NULL &&
+		    ofl_redact_secret_key(n->key, n->keylen) ? 2 : 1;
+	return n->secret == 2;
 }
 
 static void
@@ -830,6 +854,7 @@ static void
 csv_field(struct ofl_schema *s)
 {
 	struct column *c;
+	size_t maxlen;
 
 	if (!s->header) {
 		if (s->ncols == MAX_COLS) {
@@ -846,6 +871,8 @@ csv_field(struct ofl_schema *s)
 		c->name[s->field.len] = '\0';
 		c->namelen = s->field.len;
 		c->types = C_ALL;
+		c->secret = s->redact && ofl_redact_secret_key(c->name,
+		    c->namelen);
 		goto out;
 	}
 	if (s->col >= s->ncols) {
@@ -853,8 +880,15 @@ csv_field(struct ofl_schema *s)
 		goto out;
 	}
 	c = &s->cols[s->col];
-	column_value(c, s->field.data ? s->field.data : "", s->field.len,
-	    s->fieldlen);
+	if (c->secret && s->field.len > 0) {
+		/* The mask in place of the value; the length is the value's. */
+		maxlen = c->maxlen > s->fieldlen ? c->maxlen : s->fieldlen;
+		column_value(c, SECRET_MASK, sizeof(SECRET_MASK) - 1,
+		    sizeof(SECRET_MASK) - 1);
+		c->maxlen = maxlen;
+	} else
+		column_value(c, s->field.data ? s->field.data : "",
+		    s->field.len, s->fieldlen);
 out:
 	s->col++;
 	s->field.len = 0;

@@ -1,6 +1,7 @@
 /*
  * test-redact.c: realistic fake secrets are masked with their kind;
- * near-misses (hashes, UUIDs, base64 image data) are left alone.
+ * near-misses (hashes, UUIDs, base64 image data) are left alone.  All
+ * the secrets are made up.
  */
 #include "config.h"
 
@@ -67,6 +68,70 @@ static const struct {
 	  "https://[redacted: github-token]:[redacted: url-password]@github.com/o/r" },
 	{ "https://AKIAIOSFODNN7EXAMPLE:pw12@host/x",
 	  "https://[redacted: aws-access-key]:[redacted: url-password]@host/x" },
+	{ "export OPENAI_API_KEY=sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7cDe0f",
+	  "export OPENAI_API_KEY=[redacted: openai-key]" },
+	{ "key sk-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7cDe0fGh3i end",
+	  "key [redacted: openai-key] end" },
+	{ "x sk-ant-api03-Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0FeDcBa-zyXWvuTsRq",
+	  "x [redacted: anthropic-key]" },
+	{ "login --token hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789",
+	  "login --token [redacted: huggingface-token]" },
+	{ "k 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",
+	  "k [redacted: sendgrid-key]" },
+	{ "mysqladmin --user=root --password=Wint3r-Sun status",
+	  "mysqladmin --user=root --password=[redacted: secret] status" },
+	{ "docker login --username ci --password Gr33nTea42 reg.example.com",
+	  "docker login --username ci --password [redacted: secret] reg.example.com" },
+	{ "curl -u deploy:Tr1cky-Pa55 https://ci.example.com/",
+	  "curl -u deploy:[redacted: secret] https://ci.example.com/" },
+	{ "curl --user deploy:Tr1cky-Pa55 https://ci.example.com/",
+	  "curl --user deploy:[redacted: secret] https://ci.example.com/" },
+	{ "mysql -h db -u app -pQu1etRiver77 appdb",
+	  "mysql -h db -u app -p[redacted: secret] appdb" },
+	{ "{\"body\":\"{\\\"token\\\":\\\"abc123def456\\\"}\"}",
+	  "{\"body\":\"{\\\"token\\\":\\\"[redacted: secret]\\\"}\"}" },
+	{ "{\"l\":\"{\\\\\\\"api_token\\\\\\\":\\\\\\\"nSxYCzrZbox00m\\\\\\\"}\"}",
+	  "{\"l\":\"{\\\\\\\"api_token\\\\\\\":\\\\\\\"[redacted: secret]\\\\\\\"}\"}" },
+	{ "MYSQL_PWD=s3cretpw mysql", "MYSQL_PWD=[redacted: secret] mysql" },
+	{ "redis://:Sh4dowRedis99@cache.example.com:6379/0",
+	  "redis://:[redacted: url-password]@cache.example.com:6379/0" },
+	{ "Server=x;User ID=admin;Password=R3dCanyon!9;Encrypt=True;",
+	  "Server=x;User ID=admin;Password=[redacted: secret];Encrypt=True;" },
+	{ "-----BEGIN PGP PRIVATE KEY BLOCK-----",
+	  "[redacted: private-key]" },
+	/* A 64-column PEM body line seen without its BEGIN line. */
+	{ "hbXrl84JlAEgp4TnXxUi6rKq4N6hIo2Qidsoph4Jg5xX/ThZqN3vlw7gkDCaNEzh\n"
+	  "o0/kVLLkRqXuPWA8GLnjqJB/rWe8Qy9f8LKGwKs9dUvfONzrDSnqvfcPdvLypy+y\n"
+	  "ndSwWJ48bpn0Cbhq8Q==\n-----END RSA PRIVATE KEY-----\nafter\n",
+	  "[redacted: pem-body]\n[redacted: pem-body]\n[redacted: pem-body]\n"
+	  "-----END RSA PRIVATE KEY-----\nafter\n" },
+	/* What is printed after a key's body is not taken for it. */
+	{ "hbXrl84JlAEgp4TnXxUi6rKq4N6hIo2Qidsoph4Jg5xX/ThZqN3vlw7gkDCaNEzh\n"
+	  "8SFw==\nDone\n1234\n",
+	  "[redacted: pem-body]\n[redacted: pem-body]\nDone\n1234\n" },
+	/* A private key header in a string cut short: this line only. */
+	{ "{\"x\":\"-----BEGIN RSA PRIVATE KEY-----\\nMIIEow\nnext line\n",
+	  "{\"x\":\"[redacted: private-key]\nnext line\n" },
+	/* Near-misses. */
+	{ "PWD=/home/alice/src", NULL },
+	{ "OLDPWD=/home/alice", NULL },
+	{ "password_reset_url=https://example.com/reset", NULL },
+	{ "cat /etc/passwd | cut -d: -f1", NULL },
+	{ "passwd:         files systemd", NULL },
+	{ "--password-file=/run/secrets/db_password", NULL },
+	{ "token_count: 123", NULL },
+	{ "docker run -u 1000:1000 alpine", NULL },
+	{ "ssh -p 2222 deploy@bastion", NULL },
+	{ "mysql -p appdb", NULL },
+	{ "hf_hub_download(repo_id=\"gpt2\")", NULL },
+	{ "pip install scikit-learn sk-video", NULL },
+	{ "password: string", NULL },
+	{ "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855", NULL },
+	{ "TG9yZW0gaXBzdW0gZG9sb3Igc2l0IGFtZXQsIGNvbnNlY3RldHVyIGFkaXBpc2NpbmcgZWxpdCwg", NULL },
+	/* A certificate whose BEGIN line is seen is no secret. */
+	{ "-----BEGIN CERTIFICATE-----\n"
+	  "hbXrl84JlAEgp4TnXxUi6rKq4N6hIo2Qidsoph4Jg5xX/ThZqN3vlw7gkDCaNEzh\n"
+	  "ndSwWJ48bpn0Cbhq==\n-----END CERTIFICATE-----\n", NULL },
 	/* Near-misses: left alone. */
 	{ "sha256: e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
 	  NULL },
