@@ -35,11 +35,13 @@ _ofl_opts_extract='
 	--limit=
 	--max-bytes=
 	--member=
+	--memory-limit=
 	-n= --lines=
 	-r --raw-output
 	--skip=
 	--no-redact
-	-s= --store='
+	-s= --store=
+	--time-limit='
 _ofl_opts_gc='
 	--all
 	--check

@@ -672,6 +672,9 @@ void	ofl_chunk_limits(uint64_t, uint64_t);
  * its own with what was left out and the command that prints it.
  */
 #define OFL_EXTRACT_BUDGET	4000	/* default --max-bytes */
+/* Default limits of a filter or regex: CPU seconds, bytes of memory. */
+#define OFL_EXTRACT_TIME	10
+#define OFL_EXTRACT_MEMORY	(UINT64_C(1) << 30)
 enum ofl_span_unit {
 	OFL_SPAN_LINES,			/* 1-based */
 	OFL_SPAN_BYTES			/* 0-based */
@@ -722,6 +725,9 @@ struct ofl_extract {
 	const char		*store_arg;	/* -s as given, for marks */
 	int			 redact;	/* mask secrets (not in raw
 						   content and bytes) */
+	unsigned		 time_limit;	/* CPU s of a filter or
+						   regex, 0: none */
+	uint64_t		 mem_limit;	/* bytes, 0: none */
 	FILE			*out;
 	void			(*warn)(void *, const char *);
 	void			*warn_arg;
