@@ -302,6 +302,14 @@ const struct ofl_meta *ofl_reader_meta(struct ofl_reader *);
  */
 void		*ofl_store_db(struct ofl_store *);
 int64_t		 ofl_store_blob(struct ofl_store *, const char *);
+/* 1 if a blob file name is one ofl makes ("ab/abcd2345"). */
+int		 ofl_blob_name_valid(const char *);
+/*
+ * The bytes of an artifact that its frame rows describe soundly, from the
+ * start; 1 if a damaged row follows them, 0 if none, -1 on error.
+ */
+int		 ofl_store_frames_good(struct ofl_store *, const char *,
+		    uint64_t *);
 
 /* notice.c: what ofl-capture prints for offloaded output. */
 struct ofl_notice_opts {

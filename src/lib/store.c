@@ -1933,6 +1933,80 @@ recover_writers(struct ofl_store *st)
 
 /* Reading. */
 
+/*
+ * 1 if name is a blob file name that ofl makes: "ab/abcd2345", the first
+ * two characters of an ID, a slash, the ID.  Nothing else is opened or
+ * unlinked: a damaged or forged row must not reach outside blobs/.
+ */
+int
+ofl_blob_name_valid(const char *name)
+{
+	size_t	n;
+
+	if (name == NULL || (n = strlen(name)) < 4 || name[2] != '/' ||
+	    memcmp(name, name + 3, 2) != 0 || !ofl_id_valid(name + 3, n - 3))
+		return 0;
+	for (; *name != '\0'; name++)
+		if (*name >= 'A' && *name <= 'Z')
+			return 0;
+	return 1;
+}
+
+/*
+ * Read the frame in the current row of stmt (columns 0-5) into f, after
+ * bytes of content: -1 if the row cannot be one the writer made.
+ */
+static int
+frame_row(sqlite3_stmt *stmt, uint64_t bytes, struct frame *f)
+{
+	int64_t	v[6];
+	int	i;
+
+	for (i = 0; i < 6; i++) {
+		if (sqlite3_column_type(stmt, i) != SQLITE_INTEGER)
+			return -1;
+		if ((v[i] = sqlite3_column_int64(stmt, i)) < 0)
+			return -1;
+	}
+	f->raw_off = (uint64_t)v[0];
+	f->raw_len = (uint64_t)v[1];
+	f->line_off = (uint64_t)v[2];
+	f->nl = (uint64_t)v[3];
+	f->comp_off = (uint64_t)v[4];
+	f->comp_len = (uint64_t)v[5];
+	if (f->raw_off != bytes || f->raw_len > FRAME_MAX ||
+	    f->nl > f->raw_len || f->comp_len == 0 ||
+	    f->comp_len > ZSTD_compressBound(FRAME_MAX) ||
+	    f->comp_off > (uint64_t)INT64_MAX - f->comp_len)
+		return -1;
+	return 0;
+}
+
+int
+ofl_store_frames_good(struct ofl_store *st, const char *id, uint64_t *good)
+{
+	sqlite3_stmt	*stmt;
+	struct frame	 f;
+	int		 rc;
+
+	*good = 0;
+	if (db_prepare(st, "SELECT f.raw_off, f.raw_len, f.line_off, f.nl,"
+	    " f.comp_off, f.comp_len FROM artifact a JOIN frame f ON"
+	    " f.blob = a.blob WHERE a.id = ?1 ORDER BY f.raw_off",
+	    &stmt) == -1)
+		return -1;
+	sqlite3_bind_text(stmt, 1, id, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		if (frame_row(stmt, *good, &f) == -1)
+			break;
+		*good += f.raw_len;
+	}
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return db_fail(st, "read");
+	return rc == SQLITE_ROW ? 1 : 0;
+}
+
 struct ofl_reader *
 ofl_reader_open(struct ofl_store *st, const char *id)
 {
@@ -1956,21 +2030,24 @@ ofl_reader_open(struct ofl_store *st, const char *id)
 	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
 		struct frame *f;
 
-		if (path == NULL)
-			path = blob_path(st, (const char *)
-			    sqlite3_column_text(stmt, 6));
+		if (path == NULL) {
+			const char *name = (const char *)
+			    sqlite3_column_text(stmt, 6);
+
+			if (!ofl_blob_name_valid(name)) {
+				ofl_seterr(OFL_EXIT_FAIL, "%s: the name of "
+				    "its content file is damaged (run ofl-gc "
+				    "--check)", id);
+				goto fail;
+			}
+			path = blob_path(st, name);
+		}
 		if (sqlite3_column_type(stmt, 0) == SQLITE_NULL)
 			continue;
 		r->frames = ofl_xrealloc(r->frames,
 		    (r->nframes + 1) * sizeof *r->frames);
 		f = &r->frames[r->nframes++];
-		f->raw_off = (uint64_t)sqlite3_column_int64(stmt, 0);
-		f->raw_len = (uint64_t)sqlite3_column_int64(stmt, 1);
-		f->line_off = (uint64_t)sqlite3_column_int64(stmt, 2);
-		f->nl = (uint64_t)sqlite3_column_int64(stmt, 3);
-		f->comp_off = (uint64_t)sqlite3_column_int64(stmt, 4);
-		f->comp_len = (uint64_t)sqlite3_column_int64(stmt, 5);
-		if (f->raw_off != r->bytes || f->raw_len > FRAME_MAX) {
+		if (frame_row(stmt, r->bytes, f) == -1) {
 			ofl_seterr(OFL_EXIT_FAIL, "%s: frame table is "
 			    "damaged (run ofl-gc --check)", id);
 			goto fail;
