@@ -72,7 +72,7 @@ check_index(const char *path, int quiet)
 	struct ofl_buf		 b;
 	int			 n;
 
-	if ((st = ofl_store_open(path, OFL_RDWR)) == NULL)
+	if ((st = ofl_store_open(path, OFL_RDWR | OFL_NOCREATE)) == NULL)
 		errx(ofl_errcode(), "%s", ofl_errmsg());
 	ofl_buf_init(&b);
 	n = ofl_index_check(st, &b);
@@ -196,7 +196,9 @@ main(int argc, char *argv[])
 		warnx("no artifact: give IDs, or pipe a reference or data");
 		usage(OFL_EXIT_USAGE);
 	}
-	if ((st = ofl_store_open(path, OFL_RDWR)) == NULL)
+	/* Data on stdin is captured first; IDs need a store that is there. */
+	if ((st = ofl_store_open(path, OFL_RDWR | (argc > 0 ? OFL_NOCREATE :
+	    0))) == NULL)
 		errx(ofl_errcode(), "%s", ofl_errmsg());
 	if (argc == 0) {
 		if (ofl_index_input(st, STDIN_FILENO, &ids, &nids) == -1) {

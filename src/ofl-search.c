@@ -353,7 +353,7 @@ main(int argc, char *argv[])
 	o.quiet = quiet;
 	if (isatty(STDERR_FILENO))
 		o.progress = progress;
-	if ((st = ofl_store_open(path, OFL_RDWR)) == NULL)
+	if ((st = ofl_store_open(path, OFL_RDWR | OFL_NOCREATE)) == NULL)
 		errx(ofl_errcode(), "%s", ofl_errmsg());
 	if (opdc > 1) {
 		for (i = 0; i < (size_t)opdc - 1; i++) {

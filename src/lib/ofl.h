@@ -187,6 +187,8 @@ struct ofl_reader;
 
 #define OFL_RDONLY	0x0
 #define OFL_RDWR	0x1
+#define OFL_NOCREATE	0x2	/* with OFL_RDWR: open only a store that is
+				   there */
 
 enum ofl_state {
 	OFL_STATE_WRITING = 0,
@@ -223,10 +225,14 @@ void	ofl_meta_free(struct ofl_meta *);
 
 /*
  * The store's location: path if not NULL, else $OFL_STORE, else
- * ${XDG_CACHE_HOME:-$HOME/.cache}/ofl.  OFL_RDWR creates it (0700).  The
- * store is refused if another user owns it or others can write to it.
+ * ${XDG_CACHE_HOME:-$HOME/.cache}/ofl.  OFL_RDWR creates it (0700)
+ * unless OFL_NOCREATE is given.  The store is refused if it, its blobs/
+ * or one of its files is a symbolic link, owned by another user or
+ * writable by others.
  */
 struct ofl_store *ofl_store_open(const char *, int);
+/* Make (1) or drop (0) the space kept free for gc on a full disk. */
+int		 ofl_store_reserve(struct ofl_store *, int);
 void		 ofl_store_close(struct ofl_store *);
 const char	*ofl_store_path(struct ofl_store *);
 
