@@ -422,7 +422,12 @@ lineq_read(struct lineq *q, void (*fn)(char *, size_t))
 				continue;
 			}
 			fn(ofl_buf_str(&q->buf), q->buf.len);
-			ofl_buf_reset(&q->buf);
+			/* A huge line leaves no huge buffer behind. */
+			if (q->buf.cap > 4 * READ_SIZE) {
+				ofl_buf_free(&q->buf);
+				ofl_buf_init(&q->buf);
+			} else
+				ofl_buf_reset(&q->buf);
 		}
 	}
 	return 0;
@@ -700,10 +705,10 @@ tool_answer(struct call *c, jv msg, const char *raw, size_t n)
 	c->state = CALL_HELD;
 	c->hold_until = ofl_mono_ms() + HOLD_MS;
 	ofl_buf_reset(&c->raw);
-	ofl_buf_add(&c->raw, raw, n);
 	result = jv_object_get(jv_copy(msg), jv_string("result"));
 	if (jv_get_kind(result) != JV_KIND_OBJECT) {
 		/* An error answer, or garbage: it goes as it is. */
+		ofl_buf_add(&c->raw, raw, n);
 		jv_free(result);
 		jv_free(msg);
 		c->tokens = 0;
@@ -719,6 +724,9 @@ tool_answer(struct call *c, jv msg, const char *raw, size_t n)
 		offload(c, OFL_MCP_WHY_SIZE);
 	else if (bin > opt_max_binary)
 		offload(c, OFL_MCP_WHY_BINARY);
+	/* Copied only when it goes as it is: a large one does not. */
+	if (!c->offloaded)
+		ofl_buf_add(&c->raw, raw, n);
 	settle(ofl_mono_ms(), 0);
 }
 
