@@ -37,12 +37,14 @@ _ofl_opts_extract='
 	--limit=
 	--max-bytes=
 	--member=
+	--memory-limit=
 	-n= --lines=
 	--no-pager
 	-r --raw-output
 	--skip=
 	--no-redact
 	-s= --store=
+	--time-limit=
 	-V --version'
 _ofl_opts_gc='
 	--all

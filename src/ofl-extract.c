@@ -23,8 +23,10 @@ enum {
 	OPT_LIMIT,
 	OPT_MAXBYTES,
 	OPT_MEMBER,
+	OPT_MEMLIMIT,
 	OPT_NOPAGER,
-	OPT_SKIP
+	OPT_SKIP,
+	OPT_TIMELIMIT
 };
 
 static const struct option longopts[] = {
@@ -43,12 +45,14 @@ static const struct option longopts[] = {
 	{ "lines", required_argument, NULL, 'n' },
 	{ "max-bytes", required_argument, NULL, OPT_MAXBYTES },
 	{ "member", required_argument, NULL, OPT_MEMBER },
+	{ "memory-limit", required_argument, NULL, OPT_MEMLIMIT },
 	{ "no-pager", no_argument, NULL, OPT_NOPAGER },
 	{ "raw-output", no_argument, NULL, 'r' },
 	{ "regexp", required_argument, NULL, 'e' },
 	{ "skip", required_argument, NULL, OPT_SKIP },
 	{ "store", required_argument, NULL, 's' },
 	{ "version", no_argument, NULL, 'V' },
+	{ "time-limit", required_argument, NULL, OPT_TIMELIMIT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -57,6 +61,10 @@ static void		 warn_cb(void *, const char *);
 static int		 looks_like_id(const char *);
 static int		 jq_word(const char *);
 static uint64_t		 number(const char *, const char *);
+static void		 time_limit(struct ofl_extract *, const char *,
+			    const char *);
+static void		 memory_limit(struct ofl_extract *, const char *,
+			    const char *);
 
 static OFL_DEAD void
 usage(int status)
@@ -68,7 +76,8 @@ usage(int status)
 	    "[-e regex]\n"
 	    "\t[-n lines] [-s store] [--arg name value] [--argjson name json]\n"
 	    "\t[--color=when] [--limit num] [--max-bytes num] [--member path]\n"
-	    "\t[--no-pager] [--skip num] [id[:A-B]] [filter]\n");
+	    "\t[--memory-limit size] [--no-pager] [--skip num]\n"
+	    "\t[--time-limit seconds] [id[:A-B]] [filter]\n");
 	if (status == 0)
 		fprintf(fp, "\n"
 		    "Print exact evidence from an artifact: with no options "
@@ -92,6 +101,9 @@ usage(int status)
 		    "to print\n"
 		    "  --max-bytes N        output budget (default %d; 0: no "
 		    "limit)\n"
+		    "  --time-limit SECS    CPU time of a filter or regex "
+		    "(default %d; 0: none)\n"
+		    "  --memory-limit SIZE  its memory (default 1G; 0: none)\n"
 		    "  -j, --json           JSON Lines\n"
 		    "  --color[=WHEN]       line numbers in color: auto (a "
 		    "terminal), always, never\n"
@@ -106,7 +118,7 @@ usage(int status)
 		    "With no id, standard input gives an ofl: reference or "
 		    "data to capture first;\n"
 		    "'-' as the id says so before a filter.\n",
-		    OFL_EXTRACT_BUDGET);
+		    OFL_EXTRACT_BUDGET, OFL_EXTRACT_TIME);
 	exit(status);
 }
 
@@ -153,6 +165,34 @@ number(const char *opt, const char *s)
 	return (uint64_t)v;
 }
 
+/* --time-limit, or $OFL_TIME_LIMIT: seconds, or 30s, 2m; 0 for none. */
+static void
+time_limit(struct ofl_extract *o, const char *what, const char *s)
+{
+	int64_t	ms;
+
+	if (ofl_parse_duration(s, &ms) == -1 || ms < 0 ||
+	    ms > (int64_t)24 * 3600 * 1000) {
+		warnx("%s: bad time '%s' (seconds, or 30s, 5m; 0: none)",
+		    what, s);
+		usage(OFL_EXIT_USAGE);
+	}
+	o->time_limit = (unsigned)((ms + 999) / 1000);
+}
+
+/* --memory-limit, or $OFL_MEMORY_LIMIT: 512M, 2G; 0 for none. */
+static void
+memory_limit(struct ofl_extract *o, const char *what, const char *s)
+{
+	uint64_t	n;
+
+	if (ofl_parse_size(s, &n) == -1 || (n > 0 && n < (1 << 24))) {
+		warnx("%s: bad size '%s' (16M or more; 0: none)", what, s);
+		usage(OFL_EXIT_USAGE);
+	}
+	o->mem_limit = n;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -162,7 +202,7 @@ main(int argc, char *argv[])
 	struct ofl_jq_arg	*args = NULL;
 	struct ofl_input	 in;
 	struct ofl_ref		*refs = NULL;
-	const char		*store = NULL, *ref = NULL;
+	const char		*store = NULL, *ref = NULL, *e;
 	char			 id[OFL_ID_MAX + 1];
 	size_t			 nspans = 0, nargs = 0, nrefs = 0;
 	int			 ch, errors = 0, bytes = 0, jqopt = 0;
@@ -172,6 +212,10 @@ main(int argc, char *argv[])
 	ofl_setprogname("ofl-extract");
 	ofl_extract_init(&o);
 	o.warn = warn_cb;
+	if ((e = getenv("OFL_TIME_LIMIT")) != NULL && *e != '\0')
+		time_limit(&o, "OFL_TIME_LIMIT", e);
+	if ((e = getenv("OFL_MEMORY_LIMIT")) != NULL && *e != '\0')
+		memory_limit(&o, "OFL_MEMORY_LIMIT", e);
 	while ((ch = getopt_long(argc, argv, "b:C:ce:hijn:rs:V", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
@@ -263,6 +307,12 @@ main(int argc, char *argv[])
 			break;
 		case OPT_MEMBER:
 			o.member = optarg;
+			break;
+		case OPT_MEMLIMIT:
+			memory_limit(&o, "--memory-limit", optarg);
+			break;
+		case OPT_TIMELIMIT:
+			time_limit(&o, "--time-limit", optarg);
 			break;
 		case OPT_SKIP:
 			o.skip = number("--skip", optarg);

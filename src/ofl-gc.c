@@ -350,7 +350,9 @@ main(int argc, char *argv[])
 		    !ofl_id_valid(r, strlen(r)))
 			errx(OFL_EXIT_USAGE, "%s: not an artifact ID", o.purge[i]);
 	}
-	if ((st = ofl_store_open(store, OFL_RDWR)) == NULL)
+	/* Only --set and --pin make a store; checks and reports need one there. */
+	if ((st = ofl_store_open(store, OFL_RDWR | (check || do_stats ||
+	    (show && nsets == 0) ? OFL_NOCREATE : 0))) == NULL)
 		errx(ofl_errcode(), "%s", ofl_errmsg());
 	/* The budget keeps what the session running it made. */
 	if ((o.keep_session = getenv("OFL_SESSION")) != NULL &&
@@ -410,6 +412,9 @@ main(int argc, char *argv[])
 		err(OFL_EXIT_FAIL, "%s", ofl_buf_str(&lockpath));
 	}
 	ofl_buf_free(&lockpath);
+	/* The space kept free lets SQLite delete on a full disk. */
+	if (!o.dry_run)
+		(void)ofl_store_reserve(st, 0);
 
 	if (check) {
 		int	n = ofl_gc_check(st, repair, on_problem, NULL);
@@ -469,6 +474,8 @@ main(int argc, char *argv[])
 		    "s", s1, s2, (unsigned long long)rep.kept, s3);
 	}
 out:
+	if (!o.dry_run)
+		(void)ofl_store_reserve(st, 1);
 	ofl_store_close(st);
 	free(sets);
 	free(pins);

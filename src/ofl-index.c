@@ -75,7 +75,7 @@ check_index(const char *path, int quiet)
 	struct ofl_buf		 b;
 	int			 n;
 
-	if ((st = ofl_store_open(path, OFL_RDWR)) == NULL)
+	if ((st = ofl_store_open(path, OFL_RDWR | OFL_NOCREATE)) == NULL)
 		errx(ofl_errcode(), "%s", ofl_errmsg());
 	ofl_buf_init(&b);
 	n = ofl_index_check(st, &b);

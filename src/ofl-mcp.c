@@ -156,6 +156,8 @@ static void		send_result_text(struct call *, const char *, size_t,
 			    int);
 static char		*jv_key(jv);
 static const char	*jv_str(jv, const char *, char *, size_t);
+static jv		jv_member(jv, const char *);
+static jv		call_args(jv);
 static struct call	*call_new(jv, const char *);
 static struct call	*call_find(const char *, int);
 static void		call_free(struct call *);
@@ -420,7 +422,12 @@ lineq_read(struct lineq *q, void (*fn)(char *, size_t))
 				continue;
 			}
 			fn(ofl_buf_str(&q->buf), q->buf.len);
-			ofl_buf_reset(&q->buf);
+			/* A huge line leaves no huge buffer behind. */
+			if (q->buf.cap > 4 * READ_SIZE) {
+				ofl_buf_free(&q->buf);
+				ofl_buf_init(&q->buf);
+			} else
+				ofl_buf_reset(&q->buf);
 		}
 	}
 	return 0;
@@ -478,11 +485,46 @@ send_error(const char *key, int code, const char *fmt, ...)
 static char *
 jv_key(jv v)
 {
-	jv	 d = jv_dump_string(v, 0);
-	char	*s = ofl_xstrdup(jv_string_value(d));
+	jv	 d;
+	char	*s;
 
+	/* jv_dump_string() aborts on an invalid value: an absent member. */
+	if (!jv_is_valid(v)) {
+		jv_free(v);
+		return ofl_xstrdup("null");
+	}
+	d = jv_dump_string(v, 0);
+	s = ofl_xstrdup(jv_string_value(d));
 	jv_free(d);
 	return s;
+}
+
+/*
+ * A member of obj (consumed), or an invalid value when obj is not an
+ * object: jv_object_get() aborts on anything else, and a client may send
+ * any JSON value where an object belongs.
+ */
+static jv
+jv_member(jv obj, const char *key)
+{
+	if (jv_get_kind(obj) != JV_KIND_OBJECT) {
+		jv_free(obj);
+		return jv_invalid();
+	}
+	return jv_object_get(obj, jv_string(key));
+}
+
+/* The arguments of a tools/call: absent ones are an empty object. */
+static jv
+call_args(jv params)
+{
+	jv	v = jv_member(jv_copy(params), "arguments");
+
+	if (!jv_is_valid(v)) {
+		jv_free(v);
+		v = jv_object();
+	}
+	return v;
 }
 
 /* A string member of an object (borrowed), copied into buf; or NULL. */
@@ -663,10 +705,10 @@ tool_answer(struct call *c, jv msg, const char *raw, size_t n)
 	c->state = CALL_HELD;
 	c->hold_until = ofl_mono_ms() + HOLD_MS;
 	ofl_buf_reset(&c->raw);
-	ofl_buf_add(&c->raw, raw, n);
 	result = jv_object_get(jv_copy(msg), jv_string("result"));
 	if (jv_get_kind(result) != JV_KIND_OBJECT) {
 		/* An error answer, or garbage: it goes as it is. */
+		ofl_buf_add(&c->raw, raw, n);
 		jv_free(result);
 		jv_free(msg);
 		c->tokens = 0;
@@ -682,6 +724,9 @@ tool_answer(struct call *c, jv msg, const char *raw, size_t n)
 		offload(c, OFL_MCP_WHY_SIZE);
 	else if (bin > opt_max_binary)
 		offload(c, OFL_MCP_WHY_BINARY);
+	/* Copied only when it goes as it is: a large one does not. */
+	if (!c->offloaded)
+		ofl_buf_add(&c->raw, raw, n);
 	settle(ofl_mono_ms(), 0);
 }
 
@@ -905,12 +950,18 @@ serve_local(jv msg, const char *method, const char *key)
 		char		 tn[128];
 		int		 t;
 
-		name = jv_object_get(jv_copy(params), jv_string("name"));
+		name = jv_member(jv_copy(params), "name");
 		t = jv_get_kind(name) == JV_KIND_STRING ?
 		    our_tool(jv_string_value(name)) : -1;
+		if (jv_get_kind(name) != JV_KIND_STRING) {
+			jv_free(name);
+			jv_free(params);
+			send_error(key, -32602, "Invalid params: tools/call "
+			    "needs the name of a tool");
+			return;
+		}
 		if (t == -1) {
-			snprintf(tn, sizeof tn, "%s", jv_get_kind(name) ==
-			    JV_KIND_STRING ? jv_string_value(name) : "");
+			snprintf(tn, sizeof tn, "%s", jv_string_value(name));
 			jv_free(name);
 			jv_free(params);
 			send_error(key, -32602, "Unknown tool: %s", tn);
@@ -920,7 +971,7 @@ serve_local(jv msg, const char *method, const char *key)
 		c = call_new(jv_object_get(jv_copy(msg), jv_string("id")),
 		    method);
 		c->tool = ofl_xstrdup(names[t]);
-		args = jv_object_get(jv_copy(params), jv_string("arguments"));
+		args = call_args(params);
 		c->args = jv_key(jv_copy(args));
 		start_local(c, t, args);
 		jv_free(params);
@@ -1022,8 +1073,7 @@ from_client_line(char *line, size_t n)
 		    (t = our_tool(tname)) != -1) {
 			c = call_new(jv_copy(id), method);
 			c->tool = ofl_xstrdup(tname);
-			v = jv_object_get(jv_copy(params),
-			    jv_string("arguments"));
+			v = call_args(params);
 			c->args = jv_key(jv_copy(v));
 			start_local(c, t, v);
 			jv_free(params);
@@ -1034,7 +1084,7 @@ from_client_line(char *line, size_t n)
 		group_size++;
 		if (jv_str(params, "name", tname, sizeof tname) != NULL)
 			c->tool = ofl_xstrdup(tname);
-		v = jv_object_get(jv_copy(params), jv_string("arguments"));
+		v = jv_member(jv_copy(params), "arguments");
 		if (jv_is_valid(v))
 			c->args = jv_key(v);
 		else
@@ -1087,9 +1137,10 @@ rewrite_list(struct call *c, jv msg)
 	result = jv_object_get(jv_copy(msg), jv_string("result"));
 	tools = jv_object_get(jv_copy(result), jv_string("tools"));
 	if (jv_get_kind(tools) != JV_KIND_ARRAY) {
+		/* Not a list of tools: the client judges it, but gets it. */
 		jv_free(result);
 		jv_free(tools);
-		jv_free(msg);
+		send_client_jv(msg);
 		return;
 	}
 	len = jv_array_length(jv_copy(tools));

@@ -471,7 +471,9 @@ main(int argc, char *argv[])
 			errx(OFL_EXIT_USAGE, "%s%s", OFL_INPUT_EMPTY_MSG,
 			    dash ? "" : "; -a searches the whole store");
 	}
-	if ((st = ofl_store_open(path, OFL_RDWR)) == NULL)
+	/* Data on stdin is captured first; otherwise the store must be there. */
+	if ((st = ofl_store_open(path, OFL_RDWR | (from_stdin ? 0 :
+	    OFL_NOCREATE))) == NULL)
 		errx(ofl_errcode(), "%s", ofl_errmsg());
 	if (from_stdin && ofl_input_refs(&in, st, &refs, &nrefs) == -1) {
 		warnx("%s", ofl_errmsg());

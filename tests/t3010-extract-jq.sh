@@ -82,7 +82,7 @@ test_expect_success 'import and include are refused (exit 2)' '
 	    "module {a: 1}; import \"m\" as m; ."; do
 		test_expect_code 2 ofl-extract "$pods" "$f" >out 2>err &&
 		test ! -s out &&
-		grep -q "import and include are not allowed" err || return 1
+		grep -q "is not allowed: filters run without access to the file system" err || return 1
 	done
 '
 

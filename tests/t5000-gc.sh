@@ -117,11 +117,11 @@ test_expect_success '--check finds a missing content file; --repair makes it cle
 
 test_expect_success '--repair removes orphan files; then --check is clean' '
 	mkdir -p "$OFL_STORE/blobs/zz" &&
-	echo junk >"$OFL_STORE/blobs/zz/orphan" &&
-	touch -d "2 hours ago" "$OFL_STORE/blobs/zz/orphan" &&
+	echo junk >"$OFL_STORE/blobs/zz/zz234567" &&
+	touch -d "2 hours ago" "$OFL_STORE/blobs/zz/zz234567" &&
 	ofl-gc --repair >out &&
-	grep "blobs/zz/orphan: file of no content row (removed)" out &&
-	test ! -e "$OFL_STORE/blobs/zz/orphan"
+	grep "blobs/zz/zz234567: file of no content row (removed)" out &&
+	test ! -e "$OFL_STORE/blobs/zz/zz234567"
 '
 
 test_expect_success '--stats reports bytes kept out, by day and label' '

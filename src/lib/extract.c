@@ -22,6 +22,8 @@
 #include "config.h"
 
 #include <sys/types.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 
 #include <ctype.h>
 #include <errno.h>
@@ -29,11 +31,13 @@
 #include <jq.h>
 #include <jv.h>
 #include <regex.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "arc.h"
 #include "ofl.h"
@@ -109,6 +113,16 @@ struct ex {
 	struct ofl_buf		 rbuf;
 };
 
+/* What a child run under limits sends back. */
+struct lim_result {
+	int	rv;
+	int	code;
+	char	msg[1024];
+};
+
+static int	lim_fd = -1;		/* the child's end of the pipe */
+static struct lim_result lim_oom;	/* what running out of memory says */
+
 /* A span resolved against the source: first and last, both inclusive. */
 struct rspan {
 	int		 unit;
@@ -156,6 +170,8 @@ ofl_extract_init(struct ofl_extract *o)
 {
 	memset(o, 0, sizeof *o);
 	o->max_bytes = OFL_EXTRACT_BUDGET;
+	o->time_limit = OFL_EXTRACT_TIME;
+	o->mem_limit = OFL_EXTRACT_MEMORY;
 	o->out = stdout;
 }
 
@@ -1313,6 +1329,11 @@ rx_compile(struct rx *rx, const char *pat, int icase)
 	}
 	rc = regcomp(&rx->re, pat, REG_EXTENDED | REG_NOSUB |
 	    (icase ? REG_ICASE : 0));
+	if (rc == REG_ESPACE && lim_fd != -1) {
+		/* Out of memory under the limit: say which limit. */
+		ofl_seterr(OFL_EXIT_FAIL, "%s", lim_oom.msg);
+		return -1;
+	}
 	if (rc != 0) {
 		regerror(rc, &rx->re, msg, sizeof msg);
 		ofl_seterr(OFL_EXIT_USAGE, "bad regular expression '%s': %s",
@@ -3540,18 +3561,41 @@ jq_skip_space(const char *s)
 	}
 }
 
-/* Imports can only come first, after an optional module directive. */
-static int
-jq_has_import(const char *f)
+/*
+ * A module directive, import or include: the word a filter starts with,
+ * or NULL.  jq's grammar allows these only at the very start of a program
+ * (module first, then imports), so a filter that does not begin with one
+ * of the three words cannot hold any, and the word is looked for only
+ * there, after blanks and comments: a string or a key that merely says
+ * "import" elsewhere is left alone.  A module directive is refused too,
+ * as nothing can follow it but imports or an expression that does
+ * without.
+ */
+static const char *
+jq_directive(const char *f)
 {
-	const char	*s = jq_skip_space(f);
+	static const char	*words[] = { "module", "import", "include",
+				    NULL };
+	const char		*s = jq_skip_space(f);
+	int			 i;
 
-	if (jq_word(s, "module")) {
-		if ((s = strchr(s, ';')) == NULL)
-			return 0;
-		s = jq_skip_space(s + 1);
-	}
-	return jq_word(s, "import") || jq_word(s, "include");
+	for (i = 0; words[i] != NULL; i++)
+		if (jq_word(s, words[i]))
+			return words[i];
+	return NULL;
+}
+
+static int
+jq_refuse(const char *f)
+{
+	const char	*w;
+
+	if ((w = jq_directive(f)) == NULL)
+		return 0;
+	ofl_seterr(OFL_EXIT_USAGE, "jq: error: %s is not allowed: filters run "
+	    "without access to the file system (modules, import and include "
+	    "are refused)", w);
+	return -1;
 }
 
 static void
@@ -4077,11 +4121,8 @@ run_jq(struct ex *x)
 	ofl_buf_init(&prog);
 	ofl_buf_init(&what);
 	ofl_buf_init(&args);
-	if (jq_has_import(o->filter)) {
-		ofl_seterr(OFL_EXIT_USAGE, "jq: error: import and include are "
-		    "not allowed: filters run without file system access");
+	if (jq_refuse(o->filter) == -1)
 		return -1;
-	}
 	environ = empty_env;
 	jargs = jv_object();
 	for (i = 0; i < o->nargs; i++) {
@@ -4201,27 +4242,195 @@ out:
 	return rv;
 }
 
+/*
+ * Limits.  Neither libjq nor the C library's regex engine can be stopped
+ * or bounded from the inside: [range(1e9)] or ((a{1,100}){1,100}){1,100}
+ * runs for minutes and takes gigabytes.  So a filter or a regex runs in a
+ * child process under RLIMIT_CPU and RLIMIT_AS; it writes its output to
+ * the same stream and sends its result back through a pipe.  The parent
+ * turns a child killed for its CPU time, or out of memory, into one line.
+ */
+
+static void
+lim_send(const struct lim_result *r)
+{
+	if (lim_fd != -1)
+		(void)ofl_write_all(lim_fd, r, sizeof *r);
+}
+
+/* libjq calls this when malloc fails; it aborts otherwise. */
+static void
+lim_nomem(void *arg)
+{
+	(void)arg;
+	lim_send(&lim_oom);
+	_exit(0);
+}
+
+static void
+lim_size(char *buf, size_t len, uint64_t n)
+{
+	if (n >= (UINT64_C(1) << 30) && n % (UINT64_C(1) << 30) == 0)
+		snprintf(buf, len, "%" PRIu64 " GiB", n >> 30);
+	else if (n >= (UINT64_C(1) << 20) && n % (UINT64_C(1) << 20) == 0)
+		snprintf(buf, len, "%" PRIu64 " MiB", n >> 20);
+	else
+		snprintf(buf, len, "%" PRIu64 " bytes", n);
+}
+
+static void
+lim_set(const struct ofl_extract *o)
+{
+	struct rlimit	rl;
+
+	/* A core file of a filter that ran too long helps no one. */
+	rl.rlim_cur = rl.rlim_max = 0;
+	(void)setrlimit(RLIMIT_CORE, &rl);
+	if (o->time_limit > 0) {
+		/* SIGXCPU at the limit, SIGKILL a second later. */
+		rl.rlim_cur = o->time_limit;
+		rl.rlim_max = (rlim_t)o->time_limit + 1;
+		(void)setrlimit(RLIMIT_CPU, &rl);
+	}
+#ifndef __SANITIZE_ADDRESS__
+	/* AddressSanitizer reserves terabytes of address space up front. */
+	if (o->mem_limit > 0) {
+		rl.rlim_cur = rl.rlim_max = (rlim_t)o->mem_limit;
+		(void)setrlimit(RLIMIT_AS, &rl);
+	}
+#endif
+}
+
+/*
+ * Run fn(arg) under the limits of o, what ("jq: the filter", "regex")
+ * naming it in errors.  Output goes to fp, flushed on both sides.  No
+ * limits, or an output stream with no descriptor: fn runs here.
+ */
+static int
+limited(const struct ofl_extract *o, FILE *fp, const char *what,
+    int (*fn)(void *), void *arg)
+{
+	struct lim_result	 r;
+	char			 size[64];
+	size_t			 got = 0;
+	ssize_t			 n;
+	pid_t			 pid;
+	int			 p[2], status, rv;
+
+	if ((o->time_limit == 0 && o->mem_limit == 0) || fp == NULL ||
+	    fileno(fp) == -1)
+		return fn(arg);
+	fflush(fp);
+	fflush(stderr);
+	if (pipe(p) == -1) {
+		ofl_seterr(OFL_EXIT_FAIL, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	if ((pid = fork()) == -1) {
+		ofl_seterr(OFL_EXIT_FAIL, "fork: %s", strerror(errno));
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		close(p[0]);
+		lim_fd = p[1];
+		lim_size(size, sizeof size, o->mem_limit);
+		memset(&lim_oom, 0, sizeof lim_oom);
+		lim_oom.rv = -1;
+		lim_oom.code = OFL_EXIT_FAIL;
+		snprintf(lim_oom.msg, sizeof lim_oom.msg, "%s needs more than "
+		    "%s of memory, the limit (--memory-limit)", what, size);
+		jv_nomem_handler(lim_nomem, NULL);
+		lim_set(o);
+		ofl_clearerr();
+		rv = fn(arg);
+		memset(&r, 0, sizeof r);
+		if (fflush(fp) == EOF || ferror(fp)) {
+			if (rv != -1)
+				ofl_seterr(OFL_EXIT_FAIL, "write: %s",
+				    strerror(errno));
+			rv = -1;
+		}
+		fflush(stderr);
+		r.rv = rv;
+		if (rv == -1) {
+			r.code = ofl_errcode();
+			snprintf(r.msg, sizeof r.msg, "%s", ofl_errmsg());
+		}
+		lim_send(&r);
+		_exit(0);
+	}
+	close(p[1]);
+	memset(&r, 0, sizeof r);
+	while (got < sizeof r) {
+		n = read(p[0], (char *)&r + got, sizeof r - got);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	close(p[0]);
+	while (waitpid(pid, &status, 0) == -1)
+		if (errno != EINTR) {
+			ofl_seterr(OFL_EXIT_FAIL, "waitpid: %s",
+			    strerror(errno));
+			return -1;
+		}
+	if (got == sizeof r) {
+		r.msg[sizeof r.msg - 1] = '\0';
+		if (r.rv == -1)
+			ofl_seterr(r.code != 0 ? r.code : OFL_EXIT_FAIL, "%s",
+			    r.msg);
+		return r.rv;
+	}
+	if (WIFSIGNALED(status) && (WTERMSIG(status) == SIGXCPU ||
+	    WTERMSIG(status) == SIGKILL) && o->time_limit > 0)
+		ofl_seterr(OFL_EXIT_FAIL, "%s used %u s of CPU time, the limit "
+		    "(--time-limit)", what, o->time_limit);
+	else if (o->mem_limit > 0 && ((WIFSIGNALED(status) &&
+	    (WTERMSIG(status) == SIGABRT || WTERMSIG(status) == SIGSEGV)) ||
+	    (WIFEXITED(status) && WEXITSTATUS(status) != 0))) {
+		lim_size(size, sizeof size, o->mem_limit);
+		ofl_seterr(OFL_EXIT_FAIL, "%s needs more than %s of memory, "
+		    "the limit (--memory-limit)", what, size);
+	} else if (WIFSIGNALED(status))
+		ofl_seterr(OFL_EXIT_FAIL, "%s was killed by signal %d", what,
+		    WTERMSIG(status));
+	else
+		ofl_seterr(OFL_EXIT_FAIL, "%s ended with status %d", what,
+		    WEXITSTATUS(status));
+	return -1;
+}
+
 /* The entry point. */
+
+/* Compile the regex of o, to see that it is one, and can be compiled. */
+static int
+check_regex(void *arg)
+{
+	const struct ofl_extract	*o = arg;
+	struct rx			 rx;
+
+	if (rx_compile(&rx, o->regex, o->icase) == -1)
+		return -1;
+	rx_free(&rx);
+	return 0;
+}
 
 int
 ofl_extract_check(const struct ofl_extract *o)
 {
-	struct rx	 rx;
 	size_t		 i;
 	jv		 v;
 
-	if (o->mode == OFL_EXTRACT_REGEX) {
-		if (rx_compile(&rx, o->regex, o->icase) == -1)
-			return -1;
-		rx_free(&rx);
-	}
+	if (o->mode == OFL_EXTRACT_REGEX && limited(o, o->out != NULL ?
+	    o->out : stdout, "regex", check_regex, (void *)o) == -1)
+		return -1;
 	if (o->mode == OFL_EXTRACT_JQ) {
-		if (jq_has_import(o->filter)) {
-			ofl_seterr(OFL_EXIT_USAGE, "jq: error: import and "
-			    "include are not allowed: filters run without file "
-			    "system access");
+		if (jq_refuse(o->filter) == -1)
 			return -1;
-		}
 		for (i = 0; i < o->nargs; i++) {
 			if (!o->args[i].json)
 				continue;
@@ -4236,6 +4445,36 @@ ofl_extract_check(const struct ofl_extract *o)
 		}
 	}
 	return 0;
+}
+
+/* The run itself, in a child process for a filter or a regex. */
+static int
+run_limited(void *arg)
+{
+	struct ex	*x = arg;
+	int		 rv;
+
+	switch (x->o->mode) {
+	case OFL_EXTRACT_REGEX:
+		rv = run_regex(x);
+		break;
+	case OFL_EXTRACT_ERRORS:
+		rv = run_errors(x);
+		break;
+	case OFL_EXTRACT_JQ:
+		rv = run_jq(x);
+		break;
+	default:
+		rv = run_raw(x);
+		break;
+	}
+	if (x->werr)
+		rv = -1;
+	if (x->red != NULL && ofl_redactor_count(x->red) > 0)
+		warnf(x, "%" PRIu64 " secret%s masked (OFL_REDACT=off shows "
+		    "them)", ofl_redactor_count(x->red),
+		    ofl_redactor_count(x->red) > 1 ? "s" : "");
+	return rv;
 }
 
 int
@@ -4259,24 +4498,15 @@ ofl_extract(struct ofl_store *st, const char *id, const struct ofl_extract *o)
 		goto out;
 	switch (o->mode) {
 	case OFL_EXTRACT_REGEX:
-		rv = run_regex(&x);
-		break;
-	case OFL_EXTRACT_ERRORS:
-		rv = run_errors(&x);
+		rv = limited(o, x.fp, "regex", run_limited, &x);
 		break;
 	case OFL_EXTRACT_JQ:
-		rv = run_jq(&x);
+		rv = limited(o, x.fp, "jq: the filter", run_limited, &x);
 		break;
 	default:
-		rv = run_raw(&x);
+		rv = run_limited(&x);
 		break;
 	}
-	if (x.werr)
-		rv = -1;
-	if (x.red != NULL && ofl_redactor_count(x.red) > 0)
-		warnf(&x, "%" PRIu64 " secret%s masked (OFL_REDACT=off shows "
-		    "them)", ofl_redactor_count(x.red),
-		    ofl_redactor_count(x.red) > 1 ? "s" : "");
 out:
 	ofl_redactor_free(x.red);
 	ofl_buf_free(&x.rbuf);

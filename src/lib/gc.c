@@ -241,6 +241,24 @@ ofl_gc_pin(struct ofl_store *st, const char *ref, int pin)
 }
 
 /*
+ * Unlink a blob file, after its rows are gone.  Only a name ofl makes is
+ * unlinked: a damaged or forged row ("../../x") must not reach outside
+ * blobs/; such a file is left for --check to report.
+ */
+static void
+blob_unlink(struct ofl_store *st, const char *file)
+{
+	struct ofl_buf	b;
+
+	if (!ofl_blob_name_valid(file))
+		return;
+	ofl_buf_init(&b);
+	ofl_buf_addf(&b, "%s/blobs/%s", ofl_store_path(st), file);
+	unlink(ofl_buf_str(&b));
+	ofl_buf_free(&b);
+}
+
+/*
  * Remove one artifact (and its blob if unshared).  Its index rows are
  * deleted first, in short transactions, if nothing else shares the blob;
  * the artifact, its blob and what is left of its index rows then go in
@@ -342,12 +360,7 @@ gc_remove(struct ofl_store *st, const char *id, int64_t started,
 	if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
 		goto fail;
 	if (refs == 0) {
-		struct ofl_buf	b;
-
-		ofl_buf_init(&b);
-		ofl_buf_addf(&b, "%s/blobs/%s", ofl_store_path(st), file);
-		unlink(ofl_buf_str(&b));
-		ofl_buf_free(&b);
+		blob_unlink(st, file);
 		*freed = (uint64_t)stored;
 	}
 	free(file);
@@ -925,10 +938,17 @@ missing_content(struct ofl_store *st, const char *id)
 	sqlite3_bind_text(stmt, 1, id, -1, SQLITE_STATIC);
 	ofl_buf_init(&path);
 	if (sqlite3_step(stmt) == SQLITE_ROW) {
+		const char *file = (const char *)sqlite3_column_text(stmt, 1);
+
 		blob = sqlite3_column_int64(stmt, 0);
-		ofl_buf_addf(&path, "%s/blobs/%s", ofl_store_path(st),
-		    (const char *)sqlite3_column_text(stmt, 1));
-		gone = stat(ofl_buf_str(&path), &sb) == -1 && errno == ENOENT;
+		if (!ofl_blob_name_valid(file))
+			gone = 1;
+		else {
+			ofl_buf_addf(&path, "%s/blobs/%s", ofl_store_path(st),
+			    file);
+			gone = stat(ofl_buf_str(&path), &sb) == -1 &&
+			    errno == ENOENT;
+		}
 	}
 	sqlite3_finalize(stmt);
 	ofl_buf_free(&path);
@@ -965,8 +985,10 @@ keep_prefix(struct ofl_store *st, const char *id, uint64_t good)
 	(void)ofl_index_drop(st, blob);
 	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
 		return -1;
+	/* Rows past the good part, and rows whose offset is no offset. */
 	if (sqlite3_prepare_v2(db, "DELETE FROM frame WHERE blob = ?1 AND"
-	    " raw_off >= ?2", -1, &stmt, NULL) != SQLITE_OK)
+	    " (raw_off >= ?2 OR raw_off < 0 OR typeof(raw_off) !="
+	    " 'integer')", -1, &stmt, NULL) != SQLITE_OK)
 		goto out;
 	sqlite3_bind_int64(stmt, 1, blob);
 	sqlite3_bind_int64(stmt, 2, (int64_t)good);
@@ -1095,6 +1117,162 @@ check_index(struct ofl_store *st, int repair,
 	(*n)--;
 }
 
+/* 1 if a blob row names file. */
+static int
+file_known(sqlite3 *db, const char *name)
+{
+	sqlite3_stmt	*s;
+	int		 known = 1;
+
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM blob WHERE file = ?1", -1,
+	    &s, NULL) != SQLITE_OK)
+		return 1;
+	sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
+	known = sqlite3_step(s) == SQLITE_ROW;
+	sqlite3_finalize(s);
+	return known;
+}
+
+/*
+ * The files under blobs/ that no blob row names (and, with idle, that no
+ * writer holds), as "ab/abcd2345" names in a NULL-terminated list.
+ * Anything else found there (a name ofl does not make) is reported, if
+ * n is not NULL, and left alone.
+ */
+static char **
+orphans(struct ofl_store *st, int idle, int (*cb)(const char *, void *),
+    void *arg, int *n)
+{
+	sqlite3		*db = ofl_store_db(st);
+	struct ofl_buf	 path, sub;
+	DIR		*d, *sd;
+	struct dirent	*de, *se;
+	char		**list = NULL, name[600];
+	size_t		 nlist = 0;
+
+	ofl_buf_init(&path);
+	ofl_buf_init(&sub);
+	ofl_buf_addf(&path, "%s/blobs", ofl_store_path(st));
+	if ((d = opendir(ofl_buf_str(&path))) != NULL) {
+		while ((de = readdir(d)) != NULL) {
+			if (de->d_name[0] == '.')
+				continue;
+			ofl_buf_reset(&sub);
+			ofl_buf_addf(&sub, "%s/%s", ofl_buf_str(&path),
+			    de->d_name);
+			if ((sd = opendir(ofl_buf_str(&sub))) == NULL)
+				continue;
+			while ((se = readdir(sd)) != NULL) {
+				if (se->d_name[0] == '.')
+					continue;
+				snprintf(name, sizeof name, "%s/%s", de->d_name,
+				    se->d_name);
+				if (file_known(db, name) || (idle &&
+				    busy_file(ofl_buf_str(&sub), se->d_name)))
+					continue;
+				if (!ofl_blob_name_valid(name)) {
+					if (n != NULL)
+						problem(cb, arg, n, "blobs/%s: "
+						    "not a name ofl makes (left "
+						    "alone)", name);
+					continue;
+				}
+				list = ofl_xrealloc(list, (nlist + 2) *
+				    sizeof *list);
+				list[nlist++] = ofl_xstrdup(name);
+				list[nlist] = NULL;
+			}
+			closedir(sd);
+		}
+		closedir(d);
+	}
+	ofl_buf_free(&sub);
+	ofl_buf_free(&path);
+	return list;
+}
+
+static void
+orphans_free(char **list)
+{
+	size_t	i;
+
+	for (i = 0; list != NULL && list[i] != NULL; i++)
+		free(list[i]);
+	free(list);
+}
+
+/*
+ * Repair: an artifact whose content file is missing, or whose row names
+ * it wrongly, while a file that no row names holds content of its hash:
+ * point the row at that file.  Returns the file's name, or NULL.
+ */
+static const char *
+relink(struct ofl_store *st, const char *id, const char *want)
+{
+	sqlite3			*db = ofl_store_db(st);
+	sqlite3_stmt		*stmt;
+	struct ofl_reader	*r;
+	struct ofl_hash		 h;
+	char			 got[OFL_HASH_HEX], buf[65536];
+	static char		 found[600];
+	char			**list;
+	int64_t			 blob;
+	ssize_t			 k;
+	size_t			 i;
+	int			 ok;
+
+	if (want == NULL || (blob = ofl_store_blob(st, id)) < 0)
+		return NULL;
+	list = orphans(st, 0, NULL, NULL, NULL);
+	for (i = 0; list != NULL && list[i] != NULL && i < 256; i++) {
+		if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL,
+		    NULL) != SQLITE_OK)
+			break;
+		ok = 0;
+		if (sqlite3_prepare_v2(db, "UPDATE blob SET file = ?1 WHERE"
+		    " id = ?2", -1, &stmt, NULL) == SQLITE_OK) {
+			sqlite3_bind_text(stmt, 1, list[i], -1, SQLITE_STATIC);
+			sqlite3_bind_int64(stmt, 2, blob);
+			ok = sqlite3_step(stmt) == SQLITE_DONE;
+			sqlite3_finalize(stmt);
+		}
+		if (ok && (r = ofl_reader_open(st, id)) != NULL) {
+			ofl_hash_init_like(&h, want);
+			while ((k = ofl_reader_read(r, buf, sizeof buf)) > 0)
+				ofl_hash_update(&h, buf, (size_t)k);
+			ofl_reader_close(r);
+			ofl_hash_final_hex(&h, got);
+			ok = k == 0 && strcmp(got, want) == 0;
+		} else
+			ok = 0;
+		if (ok && sqlite3_exec(db, "COMMIT", NULL, NULL,
+		    NULL) == SQLITE_OK) {
+			snprintf(found, sizeof found, "%s", list[i]);
+			orphans_free(list);
+			return found;
+		}
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	}
+	orphans_free(list);
+	return NULL;
+}
+
+/* 1 if name is "ab/ID" for an artifact that is in the store. */
+static int
+names_artifact(sqlite3 *db, const char *name)
+{
+	sqlite3_stmt	*s;
+	int		 yes = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM artifact WHERE id = ?1",
+	    -1, &s, NULL) != SQLITE_OK)
+		return 1;
+	sqlite3_bind_text(s, 1, name + 3, -1, SQLITE_STATIC);
+	yes = sqlite3_step(s) == SQLITE_ROW;
+	sqlite3_finalize(s);
+	return yes;
+}
+
 int
 ofl_gc_check(struct ofl_store *st, int repair,
     int (*cb)(const char *, void *), void *arg)
@@ -1102,9 +1280,9 @@ ofl_gc_check(struct ofl_store *st, int repair,
 	sqlite3		*db = ofl_store_db(st);
 	sqlite3_stmt	*stmt;
 	struct ofl_buf	 path;
-	int		 n = 0, rc;
-	DIR		*d, *sd;
-	struct dirent	*de, *se;
+	char		**list;
+	size_t		 o;
+	int		 n = 0, rc, lost = 0;
 
 	ofl_buf_init(&path);
 	/* The database itself. */
@@ -1190,7 +1368,28 @@ ofl_gc_check(struct ofl_store *st, int repair,
 			if (sqlite3_column_int(stmt, 2) != OFL_STATE_COMPLETE)
 				continue;
 			if ((r = ofl_reader_open(st, id)) == NULL) {
-				problem(cb, arg, &n, "ofl:%s%s", ofl_errmsg(),
+				char		 msg[512];
+				const char	*to;
+				int		 fr;
+
+				snprintf(msg, sizeof msg, "%s", ofl_errmsg());
+				fr = ofl_store_frames_good(st, id, &good);
+				if (fr == 1) {
+					problem(cb, arg, &n, "ofl:%s%s", msg,
+					    repair && keep_prefix(st, id,
+					    good) == 0 ? " (kept the sound "
+					    "part, marked incomplete)" : "");
+					continue;
+				}
+				if (repair && (to = relink(st, id,
+				    want)) != NULL) {
+					problem(cb, arg, &n, "ofl:%s (its "
+					    "content is blobs/%s: relinked)",
+					    msg, to);
+					continue;
+				}
+				lost = 1;
+				problem(cb, arg, &n, "ofl:%s%s", msg,
 				    repair && missing_content(st, id) ?
 				    " (artifact removed)" : "");
 				continue;
@@ -1218,59 +1417,28 @@ ofl_gc_check(struct ofl_store *st, int repair,
 
 	check_index(st, repair, cb, arg, &n);
 
-	/* Files no blob row names: left by a crash between commit and unlink. */
-	ofl_buf_addf(&path, "%s/blobs", ofl_store_path(st));
-	if ((d = opendir(ofl_buf_str(&path))) != NULL) {
-		while ((de = readdir(d)) != NULL) {
-			struct ofl_buf	sub;
+	/*
+	 * Files no blob row names: left by a crash between commit and
+	 * unlink.  Kept when this check lost an artifact's content file
+	 * (the file may be that content, under a damaged name), and when
+	 * named after an artifact still in the store.
+	 */
+	list = orphans(st, 1, cb, arg, &n);
+	for (o = 0; list != NULL && list[o] != NULL; o++) {
+		int	keep = lost || names_artifact(db, list[o]);
 
-			if (de->d_name[0] == '.')
-				continue;
-			ofl_buf_init(&sub);
-			ofl_buf_addf(&sub, "%s/%s", ofl_buf_str(&path),
-			    de->d_name);
-			if ((sd = opendir(ofl_buf_str(&sub))) == NULL) {
-				ofl_buf_free(&sub);
-				continue;
-			}
-			while ((se = readdir(sd)) != NULL) {
-				char		name[600];
-				sqlite3_stmt	*s;
-				int		known = 1;
-
-				if (se->d_name[0] == '.')
-					continue;
-				snprintf(name, sizeof name, "%s/%s", de->d_name,
-				    se->d_name);
-				if (sqlite3_prepare_v2(db, "SELECT 1 FROM blob"
-				    " WHERE file = ?1", -1, &s,
-				    NULL) != SQLITE_OK)
-					continue;
-				sqlite3_bind_text(s, 1, name, -1,
-				    SQLITE_STATIC);
-				known = sqlite3_step(s) == SQLITE_ROW;
-				sqlite3_finalize(s);
-				if (known || busy_file(ofl_buf_str(&sub),
-				    se->d_name))
-					continue;
-				problem(cb, arg, &n, "blobs/%s: file of no "
-				    "content row%s", name, repair ?
-				    " (removed)" : "");
-				if (repair) {
-					struct ofl_buf	f;
-
-					ofl_buf_init(&f);
-					ofl_buf_addf(&f, "%s/%s",
-					    ofl_buf_str(&sub), se->d_name);
-					unlink(ofl_buf_str(&f));
-					ofl_buf_free(&f);
-				}
-			}
-			closedir(sd);
-			ofl_buf_free(&sub);
+		problem(cb, arg, &n, "blobs/%s: file of no content row%s",
+		    list[o], !repair ? "" : keep ? " (kept: it may be the "
+		    "content of an artifact whose row is damaged)" :
+		    " (removed)");
+		if (repair && !keep) {
+			ofl_buf_reset(&path);
+			ofl_buf_addf(&path, "%s/blobs/%s", ofl_store_path(st),
+			    list[o]);
+			unlink(ofl_buf_str(&path));
 		}
-		closedir(d);
 	}
+	orphans_free(list);
 	ofl_buf_free(&path);
 	return n;
 }

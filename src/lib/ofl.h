@@ -245,6 +245,8 @@ struct ofl_reader;
 
 #define OFL_RDONLY	0x0
 #define OFL_RDWR	0x1
+#define OFL_NOCREATE	0x2	/* with OFL_RDWR: open only a store that is
+				   there */
 
 enum ofl_state {
 	OFL_STATE_WRITING = 0,
@@ -281,8 +283,10 @@ void	ofl_meta_free(struct ofl_meta *);
 
 /*
  * The store's location: path if not NULL, else $OFL_STORE, else
- * ${XDG_CACHE_HOME:-$HOME/.cache}/ofl.  OFL_RDWR creates it (0700).  The
- * store is refused if another user owns it or others can write to it.
+ * ${XDG_CACHE_HOME:-$HOME/.cache}/ofl.  OFL_RDWR creates it (0700)
+ * unless OFL_NOCREATE is given.  The store is refused if it, its blobs/
+ * or one of its files is a symbolic link, owned by another user or
+ * writable by others.
  */
 struct ofl_store *ofl_store_open(const char *, int);
 /*
@@ -290,6 +294,8 @@ struct ofl_store *ofl_store_open(const char *, int);
  * NULL with OFL_EXIT_USAGE when the path is not absolute or is a URL.
  */
 char		*ofl_store_where(const char *);
+/* Make (1) or drop (0) the space kept free for gc on a full disk. */
+int		 ofl_store_reserve(struct ofl_store *, int);
 void		 ofl_store_close(struct ofl_store *);
 const char	*ofl_store_path(struct ofl_store *);
 
@@ -365,6 +371,14 @@ const struct ofl_meta *ofl_reader_meta(struct ofl_reader *);
  */
 void		*ofl_store_db(struct ofl_store *);
 int64_t		 ofl_store_blob(struct ofl_store *, const char *);
+/* 1 if a blob file name is one ofl makes ("ab/abcd2345"). */
+int		 ofl_blob_name_valid(const char *);
+/*
+ * The bytes of an artifact that its frame rows describe soundly, from the
+ * start; 1 if a damaged row follows them, 0 if none, -1 on error.
+ */
+int		 ofl_store_frames_good(struct ofl_store *, const char *,
+		    uint64_t *);
 
 /* notice.c: what ofl-capture prints for offloaded output. */
 struct ofl_notice_opts {
@@ -805,6 +819,9 @@ void	ofl_chunk_limits(uint64_t, uint64_t);
  * its own with what was left out and the command that prints it.
  */
 #define OFL_EXTRACT_BUDGET	4000	/* default --max-bytes */
+/* Default limits of a filter or regex: CPU seconds, bytes of memory. */
+#define OFL_EXTRACT_TIME	10
+#define OFL_EXTRACT_MEMORY	(UINT64_C(1) << 30)
 enum ofl_span_unit {
 	OFL_SPAN_LINES,			/* 1-based */
 	OFL_SPAN_BYTES			/* 0-based */
@@ -856,6 +873,9 @@ struct ofl_extract {
 	int			 redact;	/* mask secrets (not in raw
 						   content and bytes) */
 	int			 color;		/* line numbers in color */
+	unsigned		 time_limit;	/* CPU s of a filter or
+						   regex, 0: none */
+	uint64_t		 mem_limit;	/* bytes, 0: none */
 	FILE			*out;
 	void			(*warn)(void *, const char *);
 	void			*warn_arg;

@@ -6,6 +6,7 @@
  *	ofl.db		SQLite (WAL): artifacts, blobs, frames, indexes
  *	blobs/XX/ID	content of one blob: independent zstd frames
  *	init.lock	taken while a new store gets its schema
+ *	reserve		room kept free for gc on a full disk
  *
  * Content is kept as a blob, shared by every artifact with the same
  * BLAKE2b-256 hash.  A blob file is a sequence of zstd frames, each the
@@ -25,6 +26,7 @@
 
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/types.h>
 
 #include <errno.h>
@@ -44,6 +46,7 @@
 #include "banned.h"
 
 #define FRAME_MAX	(1024 * 1024)	/* raw bytes per frame */
+#define RESERVE_BYTES	(16 * 1024 * 1024) /* kept free for gc, at most */
 #define HEAD_MAX	(64 * 1024)	/* bytes kept for kind detection */
 #define LINE_SCAN_MAX	4096		/* bytes of a line seen by linestat */
 #define SCHEMA_VERSION	1
@@ -238,7 +241,8 @@ static const char *schema_sql =
 static int	 db_exec(struct ofl_store *, const char *);
 static int	 db_prepare(struct ofl_store *, const char *, sqlite3_stmt **);
 static int	 db_fail(struct ofl_store *, const char *);
-static int	 check_owner(const char *, int);
+static int	 check_owner(const char *, int, int);
+static int	 check_files(struct ofl_store *);
 static int	 mkdir_p(const char *);
 static int	 schema_init(struct ofl_store *);
 static void	 recover_writers(struct ofl_store *);
@@ -312,19 +316,42 @@ db_prepare(struct ofl_store *st, const char *sql, sqlite3_stmt **stmt)
 
 /*
  * Refuse a path another user owns or others may write to: the store holds
- * what its owner chose to keep out of sight.
+ * what its owner chose to keep out of sight.  A symbolic link is refused
+ * too, whoever owns its target: root told to use /tmp/x must not follow
+ * a link that someone else put there into a directory of root's (as ssh
+ * and gpg refuse their directories when others can change them).  The
+ * user who means the target names it.  optional: a file that need not
+ * exist yet.
  */
 static int
-check_owner(const char *path, int dir)
+check_owner(const char *path, int dir, int optional)
 {
 	struct stat	sb;
+	char		target[1024];
+	ssize_t		n;
 
-	if (stat(path, &sb) == -1) {
+	if (lstat(path, &sb) == -1) {
+		if (optional && errno == ENOENT)
+			return 0;
 		ofl_seterr(OFL_EXIT_FAIL, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (S_ISLNK(sb.st_mode)) {
+		if ((n = readlink(path, target, sizeof target - 1)) == -1)
+			n = 0;
+		target[n] = '\0';
+		ofl_seterr(OFL_EXIT_FAIL, "store %s: a symbolic link (to %s); "
+		    "refusing to follow it: name the directory itself", path,
+		    target);
 		return -1;
 	}
 	if (dir && !S_ISDIR(sb.st_mode)) {
 		ofl_seterr(OFL_EXIT_FAIL, "store %s: not a directory", path);
+		return -1;
+	}
+	if (!dir && !S_ISREG(sb.st_mode)) {
+		ofl_seterr(OFL_EXIT_FAIL, "store %s: not a regular file",
+		    path);
 		return -1;
 	}
 	if (sb.st_uid != geteuid()) {
@@ -340,6 +367,84 @@ check_owner(const char *path, int dir)
 		return -1;
 	}
 	return 0;
+}
+
+/* The store's own files, each checked as check_owner() does. */
+static int
+check_files(struct ofl_store *st)
+{
+	static const char	*files[] = { "ofl.db-wal", "ofl.db-shm",
+				    "init.lock", "gc.lock", "reserve", NULL };
+	struct ofl_buf		 b;
+	int			 i, rv = 0;
+
+	if (check_owner(st->blobdir, 1, 1) == -1)
+		return -1;
+	ofl_buf_init(&b);
+	for (i = 0; rv == 0 && files[i] != NULL; i++) {
+		ofl_buf_reset(&b);
+		ofl_buf_addf(&b, "%s/%s", st->path, files[i]);
+		rv = check_owner(ofl_buf_str(&b), 0, 1);
+	}
+	ofl_buf_free(&b);
+	return rv;
+}
+
+/*
+ * The reserve: a file that a read-write open makes when there is room,
+ * of RESERVE_BYTES or 1/64 of a small file system.  On a full disk SQLite
+ * has no room for the WAL pages of a delete, so gc could free nothing;
+ * gc drops the reserve first and makes it again when done.  Best effort:
+ * no room, no reserve.
+ */
+int
+ofl_store_reserve(struct ofl_store *st, int on)
+{
+	struct ofl_buf	 b;
+	struct stat	 sb;
+	struct statvfs	 vfs;
+	char		 zero[4096];
+	off_t		 size = RESERVE_BYTES, done;
+	int		 fd, rv = -1;
+
+	ofl_buf_init(&b);
+	ofl_buf_addf(&b, "%s/reserve", st->path);
+	if (!on) {
+		rv = unlink(ofl_buf_str(&b)) == 0 || errno == ENOENT ? 0 : -1;
+		goto out;
+	}
+	if (lstat(ofl_buf_str(&b), &sb) == 0) {
+		rv = 0;
+		goto out;
+	}
+	if (statvfs(st->path, &vfs) == -1)
+		goto out;
+	if ((uint64_t)vfs.f_blocks * vfs.f_frsize / 64 < (uint64_t)size)
+		size = (off_t)((uint64_t)vfs.f_blocks * vfs.f_frsize / 64);
+	size -= size % (off_t)sizeof zero;
+	/* Only where there is room to spare. */
+	if (size == 0 || (uint64_t)vfs.f_bavail * vfs.f_frsize <
+	    4 * (uint64_t)size)
+		goto out;
+	fd = open(ofl_buf_str(&b), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+	    O_CLOEXEC, 0600);
+	if (fd == -1)
+		goto out;
+	rv = posix_fallocate(fd, 0, size) == 0 ? 0 : -1;
+	if (rv == -1) {
+		/* A file system without fallocate: write it. */
+		memset(zero, 0, sizeof zero);
+		for (done = 0, rv = 0; rv == 0 && done < size;
+		    done += (off_t)sizeof zero)
+			rv = ofl_write_all(fd, zero, sizeof zero);
+	}
+	if (close(fd) == -1)
+		rv = -1;
+	if (rv == -1)
+		(void)unlink(ofl_buf_str(&b));
+out:
+	ofl_buf_free(&b);
+	return rv;
 }
 
 static int
@@ -500,9 +605,11 @@ ofl_store_open(const char *path, int flags)
 {
 	struct ofl_store	*st;
 	struct ofl_buf		 b;
+	struct stat		 sb;
 	char			*dbpath = NULL;
 	const char		*e;
-	int			 oflags;
+	int			 oflags, create;
+	size_t			 n;
 
 	st = ofl_xcalloc(1, sizeof *st);
 	st->rdwr = (flags & OFL_RDWR) != 0;
@@ -516,17 +623,21 @@ ofl_store_open(const char *path, int flags)
 	}
 	if ((st->path = ofl_store_where(path)) == NULL)
 		goto fail;
+	/* "link/" would resolve the link before lstat() could see it. */
+	for (n = strlen(st->path); n > 1 && st->path[n - 1] == '/'; n--)
+		st->path[n - 1] = '\0';
 	/* Everything the store creates is private, whatever the umask. */
 	umask(077);
-	if (st->rdwr) {
-		if (access(st->path, F_OK) == -1 && mkdir_p(st->path) == -1)
+	create = st->rdwr && (flags & OFL_NOCREATE) == 0;
+	if (create) {
+		if (lstat(st->path, &sb) == -1 && mkdir_p(st->path) == -1)
 			goto fail;
-	} else if (access(st->path, F_OK) == -1) {
+	} else if (lstat(st->path, &sb) == -1) {
 		ofl_seterr(OFL_EXIT_FAIL, "no store at %s (nothing captured "
 		    "yet)", st->path);
 		goto fail;
 	}
-	if (check_owner(st->path, 1) == -1)
+	if (check_owner(st->path, 1, 0) == -1)
 		goto fail;
 
 	ofl_buf_init(&b);
@@ -535,16 +646,19 @@ ofl_store_open(const char *path, int flags)
 	ofl_buf_init(&b);
 	ofl_buf_addf(&b, "%s/ofl.db", st->path);
 	dbpath = ofl_buf_str(&b);
-	if (access(dbpath, F_OK) == 0) {
-		if (check_owner(dbpath, 0) == -1)
+	if (lstat(dbpath, &sb) == 0) {
+		if (check_owner(dbpath, 0, 0) == -1)
 			goto fail;
-	} else if (!st->rdwr) {
+	} else if (!create) {
 		ofl_seterr(OFL_EXIT_FAIL, "no store at %s (nothing captured "
 		    "yet)", st->path);
 		goto fail;
 	}
-	oflags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
-	if (st->rdwr)
+	if (check_files(st) == -1)
+		goto fail;
+	oflags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX |
+	    SQLITE_OPEN_NOFOLLOW;
+	if (create)
 		oflags |= SQLITE_OPEN_CREATE;
 	st->dbpath = ofl_xstrdup(dbpath);
 	if (sqlite3_open_v2(dbpath, &st->db, oflags, NULL) != SQLITE_OK) {
@@ -592,6 +706,7 @@ ofl_store_open(const char *path, int flags)
 			goto fail;
 		}
 		recover_writers(st);
+		(void)ofl_store_reserve(st, 1);
 	}
 	free(dbpath);
 	return st;
@@ -2039,6 +2154,80 @@ recover_writers(struct ofl_store *st)
 
 /* Reading. */
 
+/*
+ * 1 if name is a blob file name that ofl makes: "ab/abcd2345", the first
+ * two characters of an ID, a slash, the ID.  Nothing else is opened or
+ * unlinked: a damaged or forged row must not reach outside blobs/.
+ */
+int
+ofl_blob_name_valid(const char *name)
+{
+	size_t	n;
+
+	if (name == NULL || (n = strlen(name)) < 4 || name[2] != '/' ||
+	    memcmp(name, name + 3, 2) != 0 || !ofl_id_valid(name + 3, n - 3))
+		return 0;
+	for (; *name != '\0'; name++)
+		if (*name >= 'A' && *name <= 'Z')
+			return 0;
+	return 1;
+}
+
+/*
+ * Read the frame in the current row of stmt (columns 0-5) into f, after
+ * bytes of content: -1 if the row cannot be one the writer made.
+ */
+static int
+frame_row(sqlite3_stmt *stmt, uint64_t bytes, struct frame *f)
+{
+	int64_t	v[6];
+	int	i;
+
+	for (i = 0; i < 6; i++) {
+		if (sqlite3_column_type(stmt, i) != SQLITE_INTEGER)
+			return -1;
+		if ((v[i] = sqlite3_column_int64(stmt, i)) < 0)
+			return -1;
+	}
+	f->raw_off = (uint64_t)v[0];
+	f->raw_len = (uint64_t)v[1];
+	f->line_off = (uint64_t)v[2];
+	f->nl = (uint64_t)v[3];
+	f->comp_off = (uint64_t)v[4];
+	f->comp_len = (uint64_t)v[5];
+	if (f->raw_off != bytes || f->raw_len > FRAME_MAX ||
+	    f->nl > f->raw_len || f->comp_len == 0 ||
+	    f->comp_len > ZSTD_compressBound(FRAME_MAX) ||
+	    f->comp_off > (uint64_t)INT64_MAX - f->comp_len)
+		return -1;
+	return 0;
+}
+
+int
+ofl_store_frames_good(struct ofl_store *st, const char *id, uint64_t *good)
+{
+	sqlite3_stmt	*stmt;
+	struct frame	 f;
+	int		 rc;
+
+	*good = 0;
+	if (db_prepare(st, "SELECT f.raw_off, f.raw_len, f.line_off, f.nl,"
+	    " f.comp_off, f.comp_len FROM artifact a JOIN frame f ON"
+	    " f.blob = a.blob WHERE a.id = ?1 ORDER BY f.raw_off",
+	    &stmt) == -1)
+		return -1;
+	sqlite3_bind_text(stmt, 1, id, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		if (frame_row(stmt, *good, &f) == -1)
+			break;
+		*good += f.raw_len;
+	}
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return db_fail(st, "read");
+	return rc == SQLITE_ROW ? 1 : 0;
+}
+
 struct ofl_reader *
 ofl_reader_open(struct ofl_store *st, const char *id)
 {
@@ -2062,21 +2251,24 @@ ofl_reader_open(struct ofl_store *st, const char *id)
 	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
 		struct frame *f;
 
-		if (path == NULL)
-			path = blob_path(st, (const char *)
-			    sqlite3_column_text(stmt, 6));
+		if (path == NULL) {
+			const char *name = (const char *)
+			    sqlite3_column_text(stmt, 6);
+
+			if (!ofl_blob_name_valid(name)) {
+				ofl_seterr(OFL_EXIT_FAIL, "%s: the name of "
+				    "its content file is damaged (run ofl-gc "
+				    "--check)", id);
+				goto fail;
+			}
+			path = blob_path(st, name);
+		}
 		if (sqlite3_column_type(stmt, 0) == SQLITE_NULL)
 			continue;
 		r->frames = ofl_xrealloc(r->frames,
 		    (r->nframes + 1) * sizeof *r->frames);
 		f = &r->frames[r->nframes++];
-		f->raw_off = (uint64_t)sqlite3_column_int64(stmt, 0);
-		f->raw_len = (uint64_t)sqlite3_column_int64(stmt, 1);
-		f->line_off = (uint64_t)sqlite3_column_int64(stmt, 2);
-		f->nl = (uint64_t)sqlite3_column_int64(stmt, 3);
-		f->comp_off = (uint64_t)sqlite3_column_int64(stmt, 4);
-		f->comp_len = (uint64_t)sqlite3_column_int64(stmt, 5);
-		if (f->raw_off != r->bytes || f->raw_len > FRAME_MAX) {
+		if (frame_row(stmt, r->bytes, f) == -1) {
 			ofl_seterr(OFL_EXIT_FAIL, "%s: frame table is "
 			    "damaged (run ofl-gc --check)", id);
 			goto fail;
@@ -2095,10 +2287,21 @@ ofl_reader_open(struct ofl_store *st, const char *id)
 		goto fail;
 	}
 	if (r->nframes > 0) {
-		r->fd = open(path, O_RDONLY | O_CLOEXEC);
+		struct stat	sb;
+
+		r->fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 		if (r->fd == -1) {
 			ofl_seterr(OFL_EXIT_FAIL, "%s: content missing: %s: %s",
 			    id, path, strerror(errno));
+			goto fail;
+		}
+		/* Content another user could have written is not ours. */
+		if (fstat(r->fd, &sb) == -1 || !S_ISREG(sb.st_mode) ||
+		    sb.st_uid != geteuid() ||
+		    (sb.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
+			ofl_seterr(OFL_EXIT_FAIL, "%s: content file %s is not "
+			    "a private file of yours; refusing to read it", id,
+			    path);
 			goto fail;
 		}
 	}
