@@ -221,7 +221,9 @@ main(int argc, char *argv[])
 		if (in.type == OFL_INPUT_EMPTY)
 			errx(OFL_EXIT_USAGE, "%s", OFL_INPUT_EMPTY_MSG);
 	}
-	if ((st = ofl_store_open(path, OFL_RDWR)) == NULL)
+	/* Data on stdin is captured first; IDs need a store that is there. */
+	if ((st = ofl_store_open(path, OFL_RDWR | (argc > 0 && !dash ?
+	    OFL_NOCREATE : 0))) == NULL)
 		errx(ofl_errcode(), "%s", ofl_errmsg());
 	if ((argc == 0 || dash) &&
 	    ofl_input_refs(&in, st, &refs, &nrefs) == -1) {

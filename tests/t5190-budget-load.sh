@@ -7,7 +7,7 @@
 OFL_SRCDIR=${OFL_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
 : "${BUDGET_SECONDS:=14}"
 : "${ROUND:=5}"
-: "${GRACE:=2}"
+: "${GRACE:=4}"
 : "${GC_MAX:=256k}"
 export OFL_SRCDIR
 . "$OFL_SRCDIR/tests/stress/budget.sh"

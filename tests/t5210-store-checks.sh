@@ -43,7 +43,7 @@ test_expect_success 'a store that is a symbolic link: refused, nothing made ther
 
 test_expect_success 'a new store through a symbolic link: not made' '
 	mkdir -m 700 elsewhere && ln -s elsewhere newlink &&
-	echo data | test_expect_code 3 ofl-capture -q -T 0 -s newlink >out 2>err &&
+	echo data | test_expect_code 3 ofl-capture -q -T 0 -s "$TEST_DIR/newlink" >out 2>err &&
 	grep "a symbolic link (to elsewhere)" err &&
 	test -z "$(ls elsewhere)"
 '
@@ -51,14 +51,14 @@ test_expect_success 'a new store through a symbolic link: not made' '
 test_expect_success 'blobs/ or the database as a symbolic link: refused' '
 	cp -a "$OFL_STORE" copy &&
 	mv copy/blobs copy/blobs.real && ln -s blobs.real copy/blobs &&
-	test_expect_code 3 ofl-extract -s copy $id >out 2>err &&
-	grep "store copy/blobs: a symbolic link (to blobs.real)" err &&
+	test_expect_code 3 ofl-extract -s "$TEST_DIR/copy" $id >out 2>err &&
+	grep "store $TEST_DIR/copy/blobs: a symbolic link (to blobs.real)" err &&
 	rm copy/blobs && mv copy/blobs.real copy/blobs &&
 	mv copy/ofl.db copy/db.real && ln -s db.real copy/ofl.db &&
-	test_expect_code 3 ofl-extract -s copy $id >out 2>err &&
-	grep "store copy/ofl.db: a symbolic link (to db.real)" err &&
+	test_expect_code 3 ofl-extract -s "$TEST_DIR/copy" $id >out 2>err &&
+	grep "store $TEST_DIR/copy/ofl.db: a symbolic link (to db.real)" err &&
 	rm copy/ofl.db && mv copy/db.real copy/ofl.db &&
-	ofl-extract -s copy $id | cmp - f
+	ofl-extract -s "$TEST_DIR/copy" $id | cmp - f
 '
 
 test_expect_success 'blobs/ writable by group or others: refused' '

@@ -35,7 +35,7 @@ test_expect_success 'ofl_list without arguments lists the store' '
 		rpc 2 ping
 	} | ofl-mcp >out 2>err &&
 	answer 1 out | jq -e ".result.isError == false" &&
-	text 1 out | grep "^ofl:$(cat id)	json	" &&
+	text 1 out | grep "^ofl:$(cat id)  *json  " &&
 	test "$(answer 2 out)" = "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{}}" &&
 	test ! -s err
 '
@@ -49,7 +49,7 @@ test_expect_success 'arguments: null is no arguments, [] and 1 are errors' '
 		rpc 5 tools/call "{\"name\":\"ofl_search\"}"
 		rpc 6 tools/call "{\"name\":\"ofl_extract\"}"
 	} | ofl-mcp >out 2>err &&
-	text 1 out | grep "^ofl:$(cat id)	json	" &&
+	text 1 out | grep "^ofl:$(cat id)  *json  " &&
 	cat >expect <<-\EOF &&
 	true	ofl_list: arguments must be an object
 	true	ofl_extract: arguments must be an object
@@ -122,7 +122,7 @@ test_expect_success 'proxy: a call without arguments leaves the server up' '
 		calls 10
 		rpc 100 ping
 	} | ofl-mcp -- ofl-mcp >out 2>err &&
-	text 2 out | grep "^ofl:$(cat id)	json	" &&
+	text 2 out | grep "^ofl:$(cat id)  *json  " &&
 	test "$(answer 100 out)" = "{\"jsonrpc\":\"2.0\",\"id\":100,\"result\":{}}" &&
 	test $(wc -l <out) -eq 83 &&
 	test ! -s err

@@ -35,7 +35,7 @@ now_ms() {
 # writer N R: capture until the round's stop file appears.
 writer() {
 	n=$1 r=$2 k=0
-	while [ ! -f "$W/stop.$r" ]; do
+	while [ ! -f "$W/wstop.$r" ]; do
 		k=$((k + 1))
 		in=$W/in.$n
 		if [ $((k % 2)) -eq 0 ]; then
@@ -105,6 +105,8 @@ gcs() {
 		esac
 		wait $pid
 		rc=$?
+		# No gc of this round ran later than this.
+		now_ms >"$W/gcend.$r"
 		# 1: not met (what is left is young); 137: killed here.
 		case $rc in
 		0 | 1 | 137) ;;
@@ -117,7 +119,10 @@ gcs() {
 # within the grace period reads back byte-identical.
 check_round() {
 	r=$1
-	since=$(($(now_ms) - GRACE * 1000))
+	# Young to every gc of the round: begun within the grace period
+	# before the last gc ended (no gc's clock was later than that).
+	last=$(cat "$W/gcend.$r" 2>/dev/null || now_ms)
+	since=$((last - GRACE * 1000))
 	n=0
 	while read -r t0 id sum; do
 		[ "$t0" -ge "$since" ] || continue
@@ -151,8 +156,13 @@ test_expect_success "$BUDGET_SECONDS s of rounds: captures, searches, budget gcs
 			i=$((i + 1))
 		done
 		gcs $r &
+		gcpid=$!
 		sleep "$ROUND"
+		# The gcs stop first, the writers after them: so there are
+		# captures as young as the last gc, for check_round.
 		touch "$W/stop.$r"
+		wait $gcpid
+		touch "$W/wstop.$r"
 		wait
 		check_round $r
 	done
