@@ -161,7 +161,7 @@ main(int argc, char *argv[])
 	char			(*done)[OFL_ID_MAX + 1];
 	size_t			 nrefs = 0, ndone = 0, i, j;
 	int			 ch, force = 0, quiet = 0, verbose = 0;
-	int			 check = 0, rv = 0, r, dash = 0;
+	int			 check = 0, rv = 0, r, from_stdin;
 
 	ofl_setprogname("ofl-index");
 	while ((ch = getopt_long(argc, argv, "fhqs:vV", longopts, NULL)) !=
@@ -203,29 +203,13 @@ main(int argc, char *argv[])
 		usage(OFL_EXIT_USAGE);
 	}
 	/* The operands; "-" (or none) is standard input. */
-	refs = ofl_xcalloc((size_t)argc + 1, sizeof *refs);
-	for (i = 0; i < (size_t)argc; i++) {
-		if (strcmp(argv[i], "-") == 0) {
-			if (dash++)
-				errx(OFL_EXIT_USAGE, "-: standard input given "
-				    "twice");
-			snprintf(refs[i].ref, sizeof refs[i].ref, "-");
-		} else if (ofl_ref_arg(argv[i], &refs[i]) == -1)
-			errx(ofl_errcode(), "%s", ofl_errmsg());
-	}
-	nrefs = (size_t)argc;
-	memset(&in, 0, sizeof in);
-	if (argc == 0 || dash) {
-		if (ofl_input_open(&in, STDIN_FILENO) == -1)
-			errx(ofl_errcode(), "%s", ofl_errmsg());
-		if (in.type == OFL_INPUT_EMPTY)
-			errx(OFL_EXIT_USAGE, "%s", OFL_INPUT_EMPTY_MSG);
-	}
+	if ((from_stdin = ofl_input_args(argc, argv, &in, &refs, &nrefs)) == -1)
+		errx(ofl_errcode(), "%s", ofl_errmsg());
 	/* Data on stdin is captured first; IDs need a store that is there. */
-	if ((st = ofl_store_open(path, OFL_RDWR | (argc > 0 && !dash ?
+	if ((st = ofl_store_open(path, OFL_RDWR | (!from_stdin ?
 	    OFL_NOCREATE : 0))) == NULL)
 		errx(ofl_errcode(), "%s", ofl_errmsg());
-	if ((argc == 0 || dash) &&
+	if (from_stdin &&
 	    ofl_input_refs(&in, st, &refs, &nrefs) == -1) {
 		warnx("%s", ofl_errmsg());
 		ofl_store_close(st);

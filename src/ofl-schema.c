@@ -223,7 +223,7 @@ main(int argc, char *argv[])
 	const char *store = NULL, *name, **names;
 	char full[OFL_ID_MAX + 1], (*done)[OFL_ID_MAX + 1] = NULL;
 	size_t nrefs = 0, ndone = 0, i, j;
-	int ch, rv = 0, r, dash = 0, page = 1;
+	int ch, rv = 0, r, from_stdin, page = 1;
 
 	ofl_setprogname("ofl-schema");
 	while ((ch = getopt_long(argc, argv, "chjJk:lm:s:V", longopts,
@@ -277,28 +277,12 @@ main(int argc, char *argv[])
 	argv += optind;
 
 	/* The operands; "-" (or none) is standard input. */
-	refs = ofl_xcalloc((size_t)argc + 1, sizeof *refs);
-	for (i = 0; i < (size_t)argc; i++) {
-		if (strcmp(argv[i], "-") == 0) {
-			if (dash++)
-				errx(OFL_EXIT_USAGE, "-: standard input given "
-				    "twice");
-			snprintf(refs[i].ref, sizeof refs[i].ref, "-");
-		} else if (ofl_ref_arg(argv[i], &refs[i]) == -1)
-			errx(ofl_errcode(), "%s", ofl_errmsg());
-	}
-	nrefs = (size_t)argc;
-	memset(&in, 0, sizeof in);
-	if (argc == 0 || dash) {
-		if (ofl_input_open(&in, STDIN_FILENO) == -1)
-			errx(ofl_errcode(), "%s", ofl_errmsg());
-		if (in.type == OFL_INPUT_EMPTY)
-			errx(OFL_EXIT_USAGE, "%s", OFL_INPUT_EMPTY_MSG);
-	}
+	if ((from_stdin = ofl_input_args(argc, argv, &in, &refs, &nrefs)) == -1)
+		errx(ofl_errcode(), "%s", ofl_errmsg());
 	if ((st = ofl_store_open(store, in.type == OFL_INPUT_DATA ?
 	    OFL_RDWR : OFL_RDONLY)) == NULL)
 		errx(ofl_errcode(), "%s", ofl_errmsg());
-	if ((argc == 0 || dash) &&
+	if (from_stdin &&
 	    ofl_input_refs(&in, st, &refs, &nrefs) == -1)
 		errx(ofl_errcode(), "%s", ofl_errmsg());
 	ofl_input_close(&in);

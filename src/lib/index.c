@@ -1392,6 +1392,45 @@ list_header(const char *p, size_t n)
 }
 
 int
+ofl_input_args(int argc, char **argv, struct ofl_input *in,
+    struct ofl_ref **refsp, size_t *nrefsp)
+{
+	struct ofl_ref	*refs;
+	size_t		 i, n = argc > 0 ? (size_t)argc : 0;
+	int		 dash = 0;
+
+	memset(in, 0, sizeof *in);
+	in->fd = -1;
+	refs = ofl_xcalloc(n + 1, sizeof *refs);
+	for (i = 0; i < n; i++) {
+		if (strcmp(argv[i], "-") == 0) {
+			if (dash++) {
+				ofl_seterr(OFL_EXIT_USAGE, "-: standard input "
+				    "given twice");
+				goto fail;
+			}
+			snprintf(refs[i].ref, sizeof refs[i].ref, "-");
+		} else if (ofl_ref_arg(argv[i], &refs[i]) == -1)
+			goto fail;
+	}
+	if (n == 0 || dash) {
+		if (ofl_input_open(in, STDIN_FILENO) == -1)
+			goto fail;
+		if (in->type == OFL_INPUT_EMPTY) {
+			ofl_input_close(in);
+			ofl_seterr(OFL_EXIT_USAGE, "%s", OFL_INPUT_EMPTY_MSG);
+			goto fail;
+		}
+	}
+	*refsp = refs;
+	*nrefsp = n;
+	return n == 0 || dash;
+fail:
+	free(refs);
+	return -1;
+}
+
+int
 ofl_input_open(struct ofl_input *in, int fd)
 {
 	const char	*nl;

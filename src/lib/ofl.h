@@ -544,6 +544,14 @@ int	ofl_input_open(struct ofl_input *, int);
 int	ofl_input_refs(struct ofl_input *, struct ofl_store *,
 	    struct ofl_ref **, size_t *);
 void	ofl_input_close(struct ofl_input *);
+/*
+ * A tool's operands as references, "-" (once) standing for standard
+ * input, into *refs (*nrefs of them).  With no operand or a "-", in is
+ * opened on standard input and 1 returned; empty input is a usage error.
+ * 0: no standard input; -1 with ofl_errmsg().
+ */
+int	ofl_input_args(int, char **, struct ofl_input *, struct ofl_ref **,
+	    size_t *);
 /* The message for empty input, as the tools say it. */
 #define OFL_INPUT_EMPTY_MSG \
 	"no artifact: standard input is empty (give an ID, or pipe a " \
