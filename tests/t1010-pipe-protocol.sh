@@ -231,6 +231,23 @@ test_expect_success 'a notice is a reference stream' '
 	test_cmp expect out
 '
 
+test_expect_success 'slow large output: the next tool takes the notice, not the data' '
+	n=$(ofl-search -q | wc -l) &&
+	{ seq 1 300; sleep 1; seq 1 100000; } | ofl-capture >slow &&
+	grep "^--- ofl: output over .* passed through above" slow &&
+	head -n 1 slow >first && echo 1 >expect && test_cmp expect first &&
+	ofl-extract -n 100299-100300 <slow >out &&
+	printf "100299\t99999\n100300\t100000\n" >expect &&
+	test_cmp expect out &&
+	test "$(ofl-search -q | wc -l)" -eq $((n + 1))
+'
+
+test_expect_success 'a line like the mark in data stays data' '
+	{ echo "--- ofl: not a mark ---"; echo "hello"; } >fake &&
+	ofl-extract -n 1-2 <fake >out &&
+	cut -f 2- out >got && test_cmp fake got
+'
+
 test_expect_success 'bare references and the listing are reference streams' '
 	printf "ofl:%s\n" "$jid" | ofl-schema >out &&
 	ofl-schema "$jid" >expect &&

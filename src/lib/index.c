@@ -1391,6 +1391,53 @@ list_header(const char *p, size_t n)
 	return i == n;
 }
 
+/*
+ * Data whose start ofl-capture passed through before its notice: the
+ * start of a slow large output, or of one cut short, then a line
+ * "--- ofl: ... ---" and the notice, whose first line is a reference.
+ * The passing stops at the threshold, so the line comes early: look
+ * for it in the first INPUT_SCAN bytes, and take the stream from the
+ * reference on.  1 if found.
+ */
+#define INPUT_SCAN	(1024 * 1024)
+static int
+passed_through(struct ofl_input *in)
+{
+	static const char	 mark[] = "--- ofl: ";
+	struct ofl_ref		 r;
+	const char		*p, *end, *nl, *next, *nnl;
+	ssize_t			 n;
+
+	while (!in->eof && in->buf.len < INPUT_SCAN) {
+		if ((n = read_some(in->fd, &in->buf, 65536)) == -1)
+			return -1;
+		in->eof = n == 0;
+	}
+	p = in->buf.data;
+	end = p + in->buf.len;
+	while ((p = memmem(p, (size_t)(end - p), mark, sizeof mark - 1)) !=
+	    NULL) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			break;
+		next = nl + 1;
+		if ((p == in->buf.data || p[-1] == '\n') && nl - p >= 13 &&
+		    memcmp(nl - 4, " ---", 4) == 0 && next < end) {
+			if ((nnl = memchr(next, '\n', (size_t)(end - next))) ==
+			    NULL)
+				nnl = end;
+			if (ofl_ref_line(next, (size_t)(nnl - next), &r)) {
+				n = next - in->buf.data;
+				memmove(in->buf.data, next, in->buf.len -
+				    (size_t)n);
+				in->buf.len -= (size_t)n;
+				return 1;
+			}
+		}
+		p = next;
+	}
+	return 0;
+}
+
 int
 ofl_input_args(int argc, char **argv, struct ofl_input *in,
     struct ofl_ref **refsp, size_t *nrefsp)
@@ -1462,6 +1509,15 @@ ofl_input_open(struct ofl_input *in, int fd)
 	in->type = ofl_ref_line(in->buf.data, (size_t)n, &r) ||
 	    list_header(in->buf.data, (size_t)n) ? OFL_INPUT_REFS :
 	    OFL_INPUT_DATA;
+	if (in->type == OFL_INPUT_DATA) {
+		switch (passed_through(in)) {
+		case -1:
+			return -1;
+		case 1:
+			in->type = OFL_INPUT_REFS;
+			break;
+		}
+	}
 	return 0;
 }
 
