@@ -241,6 +241,7 @@ static const char *schema_sql =
 static int	 db_exec(struct ofl_store *, const char *);
 static int	 db_prepare(struct ofl_store *, const char *, sqlite3_stmt **);
 static int	 db_fail(struct ofl_store *, const char *);
+static int	 blob_seq(struct ofl_store *, const char *, int64_t);
 static int	 check_owner(const char *, int, int);
 static int	 check_files(struct ofl_store *);
 static int	 mkdir_p(const char *);
@@ -311,6 +312,24 @@ db_prepare(struct ofl_store *st, const char *sql, sqlite3_stmt **stmt)
 		*stmt = NULL;
 		return db_fail(st, "database");
 	}
+	return 0;
+}
+
+/* Record blob as the last blob number taken (sqlite_sequence). */
+static int
+blob_seq(struct ofl_store *st, const char *sql, int64_t blob)
+{
+	sqlite3_stmt	*stmt;
+
+	if (db_prepare(st, sql, &stmt) == -1)
+		return -1;
+	sqlite3_bind_int64(stmt, 1, blob);
+	if (sqlite3_step(stmt) != SQLITE_DONE) {
+		db_fail(st, "new blob");
+		sqlite3_finalize(stmt);
+		return -1;
+	}
+	sqlite3_finalize(stmt);
 	return 0;
 }
 
@@ -1127,28 +1146,13 @@ ofl_writer_begin(struct ofl_store *st, const struct ofl_meta *init)
 		goto rollback;
 	}
 	sqlite3_finalize(stmt);
-	w->blob = sqlite3_last_insert_rowid(st->db);
-	if (db_prepare(st, "UPDATE sqlite_sequence SET seq = ?1 WHERE"
-	    " name = 'blob'", &stmt) == -1)
-		goto rollback;
-	sqlite3_bind_int64(stmt, 1, w->blob);
-	if (sqlite3_step(stmt) != SQLITE_DONE) {
-		db_fail(st, "new blob");
-		goto rollback;
-	}
-	sqlite3_finalize(stmt);
 	stmt = NULL;
-	if (sqlite3_changes(st->db) == 0) {
-		if (db_prepare(st, "INSERT INTO sqlite_sequence (name, seq)"
-		    " VALUES ('blob', ?1)", &stmt) == -1)
-			goto rollback;
-		sqlite3_bind_int64(stmt, 1, w->blob);
-		if (sqlite3_step(stmt) != SQLITE_DONE) {
-			db_fail(st, "new blob");
-			goto rollback;
-		}
-		sqlite3_finalize(stmt);
-	}
+	w->blob = sqlite3_last_insert_rowid(st->db);
+	if (blob_seq(st, "UPDATE sqlite_sequence SET seq = ?1 WHERE"
+	    " name = 'blob'", w->blob) == -1 ||
+	    (sqlite3_changes(st->db) == 0 && blob_seq(st, "INSERT INTO"
+	    " sqlite_sequence (name, seq) VALUES ('blob', ?1)", w->blob) == -1))
+		goto rollback;
 	if (db_prepare(st, "INSERT INTO artifact (id, blob, state, pid,"
 	    " created, used, expires, label, command, cwd, session)"
 	    " VALUES (?1, ?2, 0, ?3, ?4, ?4, ?5, ?6, ?7, ?8, ?9)",
