@@ -38,6 +38,34 @@ void		 ofl_clearerr(void);
 void		 ofl_setprogname(const char *);
 const char	*ofl_getprogname(void);
 
+/*
+ * src.c: a seekable source of an artifact's bytes, so that the formats
+ * layer reads content without knowing where it is kept.  The store's
+ * reader gives one (ofl_reader_src); a test or a buffer can give another.
+ * Each operation means what the ofl_reader_* function of its name means.
+ */
+struct ofl_src {
+	void		*arg;
+	uint64_t	(*bytes)(void *);
+	uint64_t	(*lines)(void *);
+	int		(*seek)(void *, uint64_t);
+	int64_t		(*seek_line)(void *, uint64_t);
+	ssize_t		(*read)(void *, void *, size_t);
+	uint64_t	(*tell)(void *);
+	int64_t		(*line_of)(void *, uint64_t);
+};
+uint64_t	 ofl_src_bytes(const struct ofl_src *);
+uint64_t	 ofl_src_lines(const struct ofl_src *);
+int		 ofl_src_seek(const struct ofl_src *, uint64_t);
+int64_t		 ofl_src_seek_line(const struct ofl_src *, uint64_t);
+ssize_t		 ofl_src_read(const struct ofl_src *, void *, size_t);
+ssize_t		 ofl_src_read_full(const struct ofl_src *, void *, size_t);
+uint64_t	 ofl_src_tell(const struct ofl_src *);
+int64_t		 ofl_src_line_of(const struct ofl_src *, uint64_t);
+/* Read up to n bytes at off; short only at the end; -1 on error. */
+ssize_t		 ofl_src_pread(const struct ofl_src *, void *, size_t,
+		    uint64_t);
+
 /* util.c */
 void		*ofl_xmalloc(size_t);
 void		*ofl_xcalloc(size_t, size_t);
@@ -363,6 +391,8 @@ uint64_t	 ofl_reader_tell(struct ofl_reader *);
 int64_t		 ofl_reader_line_of(struct ofl_reader *, uint64_t);
 /* The metadata the reader was opened on. */
 const struct ofl_meta *ofl_reader_meta(struct ofl_reader *);
+/* The reader as a source for the formats layer; valid while r is open. */
+void		 ofl_reader_src(struct ofl_reader *, struct ofl_src *);
 
 /*
  * For library modules only (index.c, gc): the store's SQLite handle

@@ -2566,3 +2566,58 @@ ofl_reader_line_of(struct ofl_reader *r, uint64_t off)
 	}
 	return (int64_t)n + 1;
 }
+
+static uint64_t
+src_bytes(void *r)
+{
+	return ofl_reader_bytes(r);
+}
+
+static uint64_t
+src_lines(void *r)
+{
+	return ofl_reader_lines(r);
+}
+
+static int
+src_seek(void *r, uint64_t off)
+{
+	return ofl_reader_seek(r, off);
+}
+
+static int64_t
+src_seek_line(void *r, uint64_t line)
+{
+	return ofl_reader_seek_line(r, line);
+}
+
+static ssize_t
+src_read(void *r, void *buf, size_t n)
+{
+	return ofl_reader_read(r, buf, n);
+}
+
+static uint64_t
+src_tell(void *r)
+{
+	return ofl_reader_tell(r);
+}
+
+static int64_t
+src_line_of(void *r, uint64_t off)
+{
+	return ofl_reader_line_of(r, off);
+}
+
+void
+ofl_reader_src(struct ofl_reader *r, struct ofl_src *s)
+{
+	s->arg = r;
+	s->bytes = src_bytes;
+	s->lines = src_lines;
+	s->seek = src_seek;
+	s->seek_line = src_seek_line;
+	s->read = src_read;
+	s->tell = src_tell;
+	s->line_of = src_line_of;
+}

@@ -1,0 +1,83 @@
+/*
+ * src.c: the formats layer's view of an artifact's bytes.
+ *
+ * A struct ofl_src is a table of operations over something seekable by
+ * byte and by line.  The formats never see the store: they are handed a
+ * source, and the store's reader is one kind of source.
+ */
+
+#include "config.h"
+
+#include <sys/types.h>
+
+#include <stdint.h>
+
+#include "ofl.h"
+#include "banned.h"
+
+uint64_t
+ofl_src_bytes(const struct ofl_src *s)
+{
+	return s->bytes(s->arg);
+}
+
+uint64_t
+ofl_src_lines(const struct ofl_src *s)
+{
+	return s->lines(s->arg);
+}
+
+int
+ofl_src_seek(const struct ofl_src *s, uint64_t off)
+{
+	return s->seek(s->arg, off);
+}
+
+int64_t
+ofl_src_seek_line(const struct ofl_src *s, uint64_t line)
+{
+	return s->seek_line(s->arg, line);
+}
+
+ssize_t
+ofl_src_read(const struct ofl_src *s, void *buf, size_t n)
+{
+	return s->read(s->arg, buf, n);
+}
+
+ssize_t
+ofl_src_read_full(const struct ofl_src *s, void *buf, size_t n)
+{
+	unsigned char	*p = buf;
+	size_t		 got = 0;
+	ssize_t		 k;
+
+	while (got < n) {
+		if ((k = s->read(s->arg, p + got, n - got)) == -1)
+			return -1;
+		if (k == 0)
+			break;
+		got += (size_t)k;
+	}
+	return (ssize_t)got;
+}
+
+ssize_t
+ofl_src_pread(const struct ofl_src *s, void *buf, size_t n, uint64_t off)
+{
+	if (s->seek(s->arg, off) == -1)
+		return -1;
+	return ofl_src_read_full(s, buf, n);
+}
+
+uint64_t
+ofl_src_tell(const struct ofl_src *s)
+{
+	return s->tell(s->arg);
+}
+
+int64_t
+ofl_src_line_of(const struct ofl_src *s, uint64_t off)
+{
+	return s->line_of(s->arg, off);
+}
