@@ -141,6 +141,24 @@ void	ofl_buf_add_json_str(struct ofl_buf *, const char *, size_t);
 /* NUL-terminate without changing len; returns data. */
 char	*ofl_buf_str(struct ofl_buf *);
 
+/*
+ * src.c: what a format says of an artifact for its notice.  text holds
+ * whole summary lines, each ending in '\n'; json holds JSON object
+ * members separated by commas ("k":v,"k2":v2), each started with
+ * ofl_summary_key; filter and member are a jq filter and an archive
+ * member worth naming in the notice's next steps, or NULL.
+ */
+struct ofl_summary {
+	struct ofl_buf	 text;
+	struct ofl_buf	 json;
+	char		*filter;
+	char		*member;
+};
+void	ofl_summary_init(struct ofl_summary *);
+void	ofl_summary_free(struct ofl_summary *);
+/* Start the JSON member k: a comma when needed, the key and a colon. */
+void	ofl_summary_key(struct ofl_summary *, const char *);
+
 /* blake2b.c: BLAKE2b-256 (RFC 7693), hex digests of 64 characters. */
 struct ofl_b2 {
 	uint64_t	h[8];

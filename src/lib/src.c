@@ -11,6 +11,8 @@
 #include <sys/types.h>
 
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "ofl.h"
 #include "banned.h"
@@ -80,4 +82,33 @@ int64_t
 ofl_src_line_of(const struct ofl_src *s, uint64_t off)
 {
 	return s->line_of(s->arg, off);
+}
+
+void
+ofl_summary_init(struct ofl_summary *s)
+{
+	ofl_buf_init(&s->text);
+	ofl_buf_init(&s->json);
+	s->filter = NULL;
+	s->member = NULL;
+}
+
+void
+ofl_summary_free(struct ofl_summary *s)
+{
+	ofl_buf_free(&s->text);
+	ofl_buf_free(&s->json);
+	free(s->filter);
+	free(s->member);
+	s->filter = NULL;
+	s->member = NULL;
+}
+
+void
+ofl_summary_key(struct ofl_summary *s, const char *k)
+{
+	if (s->json.len > 0)
+		ofl_buf_addc(&s->json, ',');
+	ofl_buf_add_json_str(&s->json, k, strlen(k));
+	ofl_buf_addc(&s->json, ':');
 }
