@@ -162,3 +162,32 @@ ofl_buf_str(struct ofl_buf *b)
 	b->data[b->len] = '\0';
 	return b->data;
 }
+
+/* s quoted for a POSIX shell, as it is when that is safe. */
+char *
+ofl_shquote(const char *s)
+{
+	struct ofl_buf	 b;
+	const char	*p;
+	int		 plain = *s != '\0';
+
+	for (p = s; *p != '\0'; p++) {
+		if (strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		    "0123456789-_./:=@%+,", *p) == NULL) {
+			plain = 0;
+			break;
+		}
+	}
+	if (plain)
+		return ofl_xstrdup(s);
+	ofl_buf_init(&b);
+	ofl_buf_addc(&b, '\'');
+	for (p = s; *p != '\0'; p++) {
+		if (*p == '\'')
+			ofl_buf_adds(&b, "'\\''");
+		else
+			ofl_buf_addc(&b, *p);
+	}
+	ofl_buf_addc(&b, '\'');
+	return ofl_buf_str(&b);
+}

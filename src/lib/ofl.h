@@ -90,8 +90,6 @@ int		 ofl_parse_num(const char *, long long, long long, long long *);
 uint64_t	 ofl_tokens(uint64_t);
 /* Write all of a buffer to an fd, retrying on EINTR and short writes. */
 int		 ofl_write_all(int, const void *, size_t);
-/* Shell-quote s into a freshly allocated string ('it'\''s'). */
-char		*ofl_shquote(const char *);
 /* Length of the valid UTF-8 sequence at p (1 for ASCII), 0 if invalid. */
 size_t		 ofl_utf8_len(const void *, size_t);
 /* Monotonic milliseconds, and microseconds. */
@@ -140,6 +138,8 @@ void	ofl_buf_addf(struct ofl_buf *, const char *, ...) OFL_PRINTF(2, 3);
 void	ofl_buf_add_json_str(struct ofl_buf *, const char *, size_t);
 /* NUL-terminate without changing len; returns data. */
 char	*ofl_buf_str(struct ofl_buf *);
+/* Shell-quote s into a freshly allocated string ('it'\''s). */
+char	*ofl_shquote(const char *);
 
 /*
  * src.c: what a format says of an artifact for its notice.  text holds

@@ -285,34 +285,6 @@ ofl_write_all(int fd, const void *p, size_t n)
 	return 0;
 }
 
-char *
-ofl_shquote(const char *s)
-{
-	struct ofl_buf	 b;
-	const char	*p;
-	int		 plain = *s != '\0';
-
-	for (p = s; *p != '\0'; p++) {
-		if (strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-		    "0123456789-_./:=@%+,", *p) == NULL) {
-			plain = 0;
-			break;
-		}
-	}
-	if (plain)
-		return ofl_xstrdup(s);
-	ofl_buf_init(&b);
-	ofl_buf_addc(&b, '\'');
-	for (p = s; *p != '\0'; p++) {
-		if (*p == '\'')
-			ofl_buf_adds(&b, "'\\''");
-		else
-			ofl_buf_addc(&b, *p);
-	}
-	ofl_buf_addc(&b, '\'');
-	return ofl_buf_str(&b);
-}
-
 /*
  * The length of the valid UTF-8 sequence at p (1 for ASCII), or 0:
  * overlong forms, surrogates and code points past U+10FFFF are invalid,
