@@ -126,6 +126,14 @@ static void		progress_lines(const char *, size_t);
 static char		*join_argv(char *const []);
 static long long	env_num(const char *, long long);
 static void		auto_gc(void);
+static void		offload_combined(struct capture *, size_t);
+static void		open_store(void);
+static struct capture	*start_captures(const char **, size_t, char *[],
+			    char **);
+static void		free_captures(struct capture *, size_t);
+static int		finish_captures(struct capture *, size_t, const char **,
+			    const char *);
+static int		print_captures(struct capture *, size_t, size_t, int);
 
 /*
  * Like git's auto gc: when the store is over its budget or holds expired
@@ -353,11 +361,12 @@ capture_data(struct capture *c, const char *p, size_t n)
 		 */
 		if (c->total == 0)
 			c->first_data = ofl_mono_ms();
-		if (c->total + n > (uint64_t)opt_threshold * 4)
+		if (ofl_offload_over((uint64_t)opt_threshold, c->total + n))
 			c->passing = 0;
 	} else if (c->passing) {
 		/* While passing, total is at most the limit. */
-		uint64_t	room = (uint64_t)opt_threshold * 4 - c->total;
+		uint64_t	room = ofl_offload_max_bytes(
+				    (uint64_t)opt_threshold) - c->total;
 
 		c->last_data = ofl_mono_ms();
 		if (n <= room)
@@ -495,7 +504,7 @@ flood_over(struct capture *c, int64_t now)
 	if (c->fd != -1 && ioctl(c->fd, FIONREAD, &ready) == 0 && ready > 0)
 		total += (uint64_t)ready;
 	return total * FLOOD_MAX_MS / (uint64_t)t <=
-	    (uint64_t)opt_threshold * 4;
+	    ofl_offload_max_bytes((uint64_t)opt_threshold);
 }
 
 /* 1 if output that starts so is binary, an archive or compressed. */
@@ -589,7 +598,8 @@ capture_finish(struct capture *c, int incomplete)
 	 */
 	fin.printed = streaming && !incomplete && !c->held &&
 	    c->werr[0] == '\0' &&
-	    c->total <= (uint64_t)opt_threshold * 4 ? (int64_t)c->printed : -1;
+	    !ofl_offload_over((uint64_t)opt_threshold, c->total) ?
+	    (int64_t)c->printed : -1;
 	fin.incomplete = incomplete || c->werr[0] != '\0';
 	fin.has_exit = c->has_exit;
 	fin.exit_status = c->status;
@@ -968,44 +978,38 @@ add_masked(struct ofl_buf *out, const char *p, size_t n)
 static void
 emit_failed(struct capture *c, struct ofl_buf *out)
 {
-	size_t	budget = (size_t)opt_threshold * 4, n;
-
-	/* Even with a tiny threshold, the preview gets its usual room. */
-	if (budget < nopts.head_bytes + nopts.tail_bytes)
-		budget = nopts.head_bytes + nopts.tail_bytes;
-	char	size[32];
-	struct ofl_buf	m;
+	struct ofl_buf	 h, t;
+	unsigned char	*ring;
+	size_t		 budget, n, start, len = c->tail_len;
+	char		 size[32];
 
 	if (c->total <= (uint64_t)keep_max - 1 &&
-	    c->total <= (uint64_t)opt_threshold * 4) {
+	    !ofl_offload_over((uint64_t)opt_threshold, c->total)) {
 		add_masked(out, c->keep.data, c->keep.len);
 		return;
 	}
+	/* Even with a tiny threshold, the preview gets its usual room. */
+	budget = (size_t)ofl_offload_max_bytes((uint64_t)opt_threshold);
+	if (budget < nopts.head_bytes + nopts.tail_bytes)
+		budget = nopts.head_bytes + nopts.tail_bytes;
 	ofl_fmt_size(size, sizeof size, c->total);
 	ofl_buf_addf(out, "ofl: output not stored (%s): %s\n", size, c->werr);
-	ofl_buf_adds(out, "--- head (not stored) ---\n");
 	/* Mask first, so that a secret is not cut into safe pieces. */
+	ofl_buf_init(&h);
+	ofl_buf_init(&t);
 	n = nopts.head_bytes < c->keep.len ? nopts.head_bytes : c->keep.len;
-	ofl_buf_init(&m);
-	add_masked(&m, c->keep.data, n);
-	ofl_render_safe(out, (unsigned char *)m.data, m.len, budget / 2);
-	ofl_buf_adds(out, "\n--- tail (not stored) ---\n");
-	{
-		unsigned char	*t = ofl_xmalloc(tail_max);
-		size_t		 start, len = c->tail_len;
-
-		start = (c->tail_pos + tail_max - len) % tail_max;
-		for (n = 0; n < len; n++)
-			t[n] = c->tail[(start + n) % tail_max];
-		n = nopts.tail_bytes < len ? nopts.tail_bytes : len;
-		ofl_buf_reset(&m);
-		add_masked(&m, (char *)t + len - n, n);
-		ofl_render_safe(out, (unsigned char *)m.data, m.len,
-		    budget / 2);
-		free(t);
-	}
-	ofl_buf_free(&m);
-	ofl_buf_adds(out, "\n--- end of preview ---\n");
+	add_masked(&h, c->keep.data, n);
+	ring = ofl_xmalloc(tail_max);
+	start = (c->tail_pos + tail_max - len) % tail_max;
+	for (n = 0; n < len; n++)
+		ring[n] = c->tail[(start + n) % tail_max];
+	n = nopts.tail_bytes < len ? nopts.tail_bytes : len;
+	add_masked(&t, (char *)ring + len - n, n);
+	free(ring);
+	ofl_offload_preview(out, h.data, h.len, budget / 2, t.data, t.len,
+	    budget / 2);
+	ofl_buf_free(&h);
+	ofl_buf_free(&t);
 }
 
 static void
@@ -1083,6 +1087,218 @@ emit(struct capture *c, struct ofl_buf *out, int header)
 	}
 }
 
+/* Several commands: offload the largest until the rest fits. */
+static void
+offload_combined(struct capture *cs, size_t n)
+{
+	struct ofl_offload_item	*it;
+	size_t			 i;
+	ssize_t			 big;
+
+	it = ofl_xcalloc(n, sizeof *it);
+	for (;;) {
+		for (i = 0; i < n; i++) {
+			it[i].movable = !cs[i].offload && cs[i].stored;
+			it[i].tokens = it[i].movable ?
+			    ofl_tokens(cs[i].total) : 0;
+			it[i].size = cs[i].total;
+		}
+		big = ofl_offload_next(it, n, 0, (uint64_t)opt_combined);
+		if (big == -1)
+			break;
+		cs[big].offload = 1;
+	}
+	free(it);
+}
+
+/*
+ * Signals end the capture, not the process; then the store, with its
+ * settings for scrubbing what is stored and masking what passes.
+ */
+static void
+open_store(void)
+{
+	struct sigaction sa;
+	char		*where;
+
+	/* A store that cannot be (a URL, a relative path): before running. */
+	if ((where = ofl_store_where(opt_store)) == NULL &&
+	    ofl_errcode() == OFL_EXIT_USAGE)
+		errx(OFL_EXIT_USAGE, "%s", ofl_errmsg());
+	free(where);
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN);
+
+	if ((store = ofl_store_open(opt_store, OFL_RDWR)) == NULL) {
+		snprintf(store_err, sizeof store_err, "%s", ofl_errmsg());
+		warnx("%s", store_err);
+	} else {
+		char	*scrub_on = ofl_setting_get(store, "scrub");
+
+		if (scrub_on != NULL && strcmp(scrub_on, "on") == 0)
+			scrubber = ofl_redactor_new();
+		free(scrub_on);
+	}
+	/* After the store is open: its "redact" setting counts. */
+	if (streaming && ofl_redact_wanted())
+		masker = ofl_redactor_new();
+}
+
+/*
+ * One capture for each -e command (nexec of them), else one for the
+ * command in argv (*joined gets its text), else one for standard input.
+ */
+static struct capture *
+start_captures(const char **execs, size_t nexec, char *argv[], char **joined)
+{
+	struct capture	*cs;
+	size_t		 i;
+
+	cs = ofl_xcalloc(nexec > 0 ? nexec : 1, sizeof *cs);
+	if (nexec > 0) {
+		for (i = 0; i < nexec; i++) {
+			char *sh[] = { "sh", "-c", (char *)execs[i], NULL };
+
+			capture_init(&cs[i], execs[i]);
+			if (spawn(&cs[i], sh) == -1)
+				err(OFL_EXIT_CAPTURE_FAIL, "%s", execs[i]);
+		}
+	} else if (argv[0] != NULL) {
+		*joined = join_argv(argv);
+		capture_init(&cs[0], *joined);
+		if (spawn(&cs[0], argv) == -1)
+			err(OFL_EXIT_CAPTURE_FAIL, "%s", argv[0]);
+	} else {
+		capture_init(&cs[0], NULL);
+		cs[0].fd = STDIN_FILENO;
+	}
+	return cs;
+}
+
+static void
+free_captures(struct capture *cs, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		ofl_buf_free(&cs[i].keep);
+		ofl_buf_free(&cs[i].line);
+		ofl_buf_free(&cs[i].pend);
+		ofl_meta_free(&cs[i].meta);
+		free(cs[i].tail);
+	}
+	free(cs);
+}
+
+/*
+ * After the run: finish storing each capture, say what went wrong, and
+ * decide which are offloaded.  execs names the -e commands (or NULL,
+ * and cmd the command).  Returns 1 if storing failed for any.
+ */
+static int
+finish_captures(struct capture *cs, size_t n, const char **execs,
+    const char *cmd)
+{
+	size_t	i;
+	int	any_fail = 0;
+
+	for (i = 0; i < n; i++) {
+		if (cs[i].exec_errno != 0)
+			warnx("%s: %s", execs != NULL ? execs[i] : cmd,
+			    strerror(cs[i].exec_errno));
+		if (cs[i].end == 0)
+			cs[i].end = ofl_mono_ms();
+		/* Under the threshold to the end: the last line goes too. */
+		if (cs[i].passing) {
+			go_live(&cs[i]);
+			pass_partial(&cs[i]);
+		}
+		capture_finish(&cs[i], got_signal != 0 || cs[i].termsig ||
+		    cs[i].drained);
+		if (cs[i].drained) {
+			if (cs[i].meta.id[0] != '\0')
+				warnx("ofl:%s: incomplete: stopped reading %d "
+				    "ms after the command exited, as a process "
+				    "it started still holds its output",
+				    cs[i].meta.id, DRAIN_MS);
+			else
+				warnx("stopped reading %d ms after the command "
+				    "exited, as a process it started still "
+				    "holds its output", DRAIN_MS);
+		}
+		if (cs[i].werr[0] != '\0' && store != NULL) {
+			if (cs[i].meta.id[0] != '\0')
+				warnx("ofl:%s: stored only in part: %s",
+				    cs[i].meta.id, cs[i].werr);
+			else
+				warnx("cannot store output: %s", cs[i].werr);
+		}
+		if (cs[i].werr[0] != '\0')
+			any_fail = 1;
+		/* A partly stored artifact is still worth a notice. */
+		if (!cs[i].stored && cs[i].meta.id[0] != '\0' &&
+		    cs[i].total > keep_max - 1)
+			cs[i].stored = 1;
+		cs[i].offload = ofl_offload_over((uint64_t)opt_threshold,
+		    cs[i].total) || cs[i].total > keep_max - 1;
+	}
+	if (execs != NULL && n > 1)
+		offload_combined(cs, n);
+	return any_fail;
+}
+
+/*
+ * Print what each capture leaves on stdout: its output, its notice, or
+ * the trailer after what passed through.  Returns the highest exit
+ * status of the commands (0 for standard input).
+ */
+static int
+print_captures(struct capture *cs, size_t n, size_t nexec, int argc)
+{
+	struct ofl_buf	out;
+	size_t		i;
+	int		rv = 0;
+
+	ofl_buf_init(&out);
+	for (i = 0; i < n; i++) {
+		size_t	before = out.len;
+
+		if (streaming) {
+			trailer(&cs[i], &out);
+			if (cs[i].stored && out.len > 0)
+				ofl_store_set_printed(store, cs[i].meta.id,
+				    cs[i].printed + out.len);
+		} else {
+			emit(&cs[i], &out, nexec > 0 && !opt_json);
+			if (cs[i].stored)
+				ofl_store_set_printed(store, cs[i].meta.id,
+				    out.len - before);
+		}
+		if (cs[i].has_exit && (nexec > 0 || argc > 0) &&
+		    cs[i].status > rv)
+			rv = cs[i].status;
+	}
+	signal(SIGPIPE, SIG_DFL);
+	if (out_errno != 0) {
+		/* As if the failed write had been this one. */
+		if (out_errno == EPIPE)
+			raise(SIGPIPE);
+		errno = out_errno;
+		err(nexec > 0 || argc > 0 ? rv : OFL_EXIT_FAIL, "stdout");
+	}
+	if (ofl_write_all(STDOUT_FILENO, out.data, out.len) == -1)
+		err(nexec > 0 || argc > 0 ? rv : OFL_EXIT_FAIL, "stdout");
+	ofl_buf_free(&out);
+	return rv;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -1106,14 +1322,11 @@ main(int argc, char *argv[])
 		{ NULL,		0,			NULL, 0 }
 	};
 	struct capture	*cs;
-	struct ofl_buf	 out;
 	const char	**execs = NULL, *e;
 	char		*joined = NULL;
-	size_t		 nexec = 0, i, n;
+	size_t		 nexec = 0, n;
 	long long	 v;
-	uint64_t	 kept_tokens;
 	int		 ch, rv = 0, any_fail = 0;
-	struct sigaction sa;
 	struct stat	 sb;
 
 	ofl_setprogname("ofl-capture");
@@ -1224,169 +1437,26 @@ main(int argc, char *argv[])
 	out_tty = isatty(STDOUT_FILENO);
 	prog_on = prog_on && isatty(STDERR_FILENO);
 	prog_start = ofl_mono_ms();
-	keep_max = (size_t)opt_threshold * 4 + 1;
+	keep_max = (size_t)ofl_offload_max_bytes((uint64_t)opt_threshold) + 1;
 	if (keep_max < nopts.head_bytes + 1)
 		keep_max = nopts.head_bytes + 1;
 	if (tail_max < nopts.tail_bytes)
 		tail_max = nopts.tail_bytes;
 
-	/* A store that cannot be (a URL, a relative path): before running. */
-	{
-		char	*where;
-
-		if ((where = ofl_store_where(opt_store)) == NULL &&
-		    ofl_errcode() == OFL_EXIT_USAGE)
-			errx(OFL_EXIT_USAGE, "%s", ofl_errmsg());
-		free(where);
-	}
-
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-	signal(SIGXFSZ, SIG_IGN);
-
-	if ((store = ofl_store_open(opt_store, OFL_RDWR)) == NULL) {
-		snprintf(store_err, sizeof store_err, "%s", ofl_errmsg());
-		warnx("%s", store_err);
-	} else {
-		char	*scrub_on = ofl_setting_get(store, "scrub");
-
-		if (scrub_on != NULL && strcmp(scrub_on, "on") == 0)
-			scrubber = ofl_redactor_new();
-		free(scrub_on);
-	}
-	/* After the store is open: its "redact" setting counts. */
-	if (streaming && ofl_redact_wanted())
-		masker = ofl_redactor_new();
-
+	open_store();
 	n = nexec > 0 ? nexec : 1;
-	cs = ofl_xcalloc(n, sizeof *cs);
-	if (nexec > 0) {
-		for (i = 0; i < nexec; i++) {
-			char *sh[] = { "sh", "-c", (char *)execs[i], NULL };
-
-			capture_init(&cs[i], execs[i]);
-			if (spawn(&cs[i], sh) == -1)
-				err(OFL_EXIT_CAPTURE_FAIL, "%s", execs[i]);
-		}
-	} else if (argc > 0) {
-		joined = join_argv(argv);
-		capture_init(&cs[0], joined);
-		if (spawn(&cs[0], argv) == -1)
-			err(OFL_EXIT_CAPTURE_FAIL, "%s", argv[0]);
-	} else {
-		capture_init(&cs[0], NULL);
-		cs[0].fd = STDIN_FILENO;
-	}
+	cs = start_captures(execs, nexec, argv, &joined);
 	cs[0].passing = streaming;
 	cs[0].last_nl = 1;
 	run_loop(cs, n, nexec == 0 && argc == 0);
 	progress_clear();
 
-	for (i = 0; i < n; i++) {
-		if (cs[i].exec_errno != 0)
-			warnx("%s: %s", nexec > 0 ? execs[i] : argv[0],
-			    strerror(cs[i].exec_errno));
-		if (cs[i].end == 0)
-			cs[i].end = ofl_mono_ms();
-		/* Under the threshold to the end: the last line goes too. */
-		if (cs[i].passing) {
-			go_live(&cs[i]);
-			pass_partial(&cs[i]);
-		}
-		capture_finish(&cs[i], got_signal != 0 || cs[i].termsig ||
-		    cs[i].drained);
-		if (cs[i].drained) {
-			if (cs[i].meta.id[0] != '\0')
-				warnx("ofl:%s: incomplete: stopped reading %d "
-				    "ms after the command exited, as a process "
-				    "it started still holds its output",
-				    cs[i].meta.id, DRAIN_MS);
-			else
-				warnx("stopped reading %d ms after the command "
-				    "exited, as a process it started still "
-				    "holds its output", DRAIN_MS);
-		}
-		if (cs[i].werr[0] != '\0' && store != NULL) {
-			if (cs[i].meta.id[0] != '\0')
-				warnx("ofl:%s: stored only in part: %s",
-				    cs[i].meta.id, cs[i].werr);
-			else
-				warnx("cannot store output: %s", cs[i].werr);
-		}
-		if (cs[i].werr[0] != '\0')
-			any_fail = 1;
-		/* A partly stored artifact is still worth a notice. */
-		if (!cs[i].stored && cs[i].meta.id[0] != '\0' &&
-		    cs[i].total > keep_max - 1)
-			cs[i].stored = 1;
-		cs[i].offload = ofl_tokens(cs[i].total) >
-		    (uint64_t)opt_threshold || cs[i].total > keep_max - 1;
-	}
+	any_fail = finish_captures(cs, n, nexec > 0 ? execs : NULL, argv[0]);
 
-	/* Several commands: offload the largest until the rest fits. */
-	if (nexec > 1) {
-		for (;;) {
-			size_t	big = n;
-
-			kept_tokens = 0;
-			for (i = 0; i < n; i++) {
-				if (cs[i].offload || !cs[i].stored)
-					continue;
-				kept_tokens += ofl_tokens(cs[i].total);
-				if (big == n || cs[i].total > cs[big].total)
-					big = i;
-			}
-			if (kept_tokens <= (uint64_t)opt_combined || big == n)
-				break;
-			cs[big].offload = 1;
-		}
-	}
-
-	ofl_buf_init(&out);
-	for (i = 0; i < n; i++) {
-		size_t	before = out.len;
-
-		if (streaming) {
-			trailer(&cs[i], &out);
-			if (cs[i].stored && out.len > 0)
-				ofl_store_set_printed(store, cs[i].meta.id,
-				    cs[i].printed + out.len);
-		} else {
-			emit(&cs[i], &out, nexec > 0 && !opt_json);
-			if (cs[i].stored)
-				ofl_store_set_printed(store, cs[i].meta.id,
-				    out.len - before);
-		}
-		if (cs[i].has_exit && (nexec > 0 || argc > 0) &&
-		    cs[i].status > rv)
-			rv = cs[i].status;
-	}
-	signal(SIGPIPE, SIG_DFL);
-	if (out_errno != 0) {
-		/* As if the failed write had been this one. */
-		if (out_errno == EPIPE)
-			raise(SIGPIPE);
-		errno = out_errno;
-		err(nexec > 0 || argc > 0 ? rv : OFL_EXIT_FAIL, "stdout");
-	}
-	if (ofl_write_all(STDOUT_FILENO, out.data, out.len) == -1)
-		err(nexec > 0 || argc > 0 ? rv : OFL_EXIT_FAIL, "stdout");
-	ofl_buf_free(&out);
+	rv = print_captures(cs, n, nexec, argc);
 	auto_gc();
 	ofl_store_close(store);
-	for (i = 0; i < n; i++) {
-		ofl_buf_free(&cs[i].keep);
-		ofl_buf_free(&cs[i].line);
-		ofl_buf_free(&cs[i].pend);
-		ofl_meta_free(&cs[i].meta);
-		free(cs[i].tail);
-	}
-	free(cs);
+	free_captures(cs, n);
 	free(execs);
 	free(joined);
 	ofl_redactor_free(scrubber);

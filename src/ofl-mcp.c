@@ -100,6 +100,18 @@ struct call {
 	int		 killed;
 };
 
+/* Where each stream sits in the poll set; -1 when it is not there. */
+struct pollset {
+	struct pollfd	*pfd;
+	size_t		 n;
+	size_t		 cap;
+	int		 sig;
+	int		 cin;		/* from the client */
+	int		 cout;		/* to the client */
+	int		 sout;		/* from the server */
+	int		 sin;		/* to the server */
+};
+
 static struct ofl_store	*store;
 static struct ofl_notice_opts nopts;
 static long long	 opt_threshold = 6000;
@@ -171,10 +183,25 @@ static void		finish_local(struct call *);
 static void		tool_answer(struct call *, jv, const char *, size_t);
 static void		offload(struct call *, int);
 static void		settle(int64_t, int);
+static void		offload_combined(void);
 static void		rewrite_list(struct call *, jv);
 static void		rewrite_init(jv);
 static void		check_timeouts(int64_t);
 static void		server_down(void);
+static void		setup_io(char *[]);
+static int		calls_busy(void);
+static int		loop_done(void);
+static void		end_server(int64_t);
+static void		poll_add(struct pollset *, int, short, int *);
+static void		poll_build(struct pollset *);
+static int		poll_timeout(int64_t);
+static int		pass_signal(void);
+static void		reap_children(void);
+static void		poll_streams(const struct pollset *);
+static void		read_local(struct call *);
+static void		read_locals(void);
+static void		event_loop(void);
+static int		finish(void);
 static void		fill_call(struct call *, struct ofl_mcp_call *,
 			    int64_t);
 
@@ -701,6 +728,7 @@ tool_answer(struct call *c, jv msg, const char *raw, size_t n)
 {
 	jv		 result;
 	uint64_t	 bytes, bin;
+	int		 why;
 
 	c->state = CALL_HELD;
 	c->hold_until = ofl_mono_ms() + HOLD_MS;
@@ -720,14 +748,53 @@ tool_answer(struct call *c, jv msg, const char *raw, size_t n)
 	jv_free(result);
 	c->msg = msg;
 	c->tokens = ofl_tokens(bytes);
-	if (c->tokens > (uint64_t)opt_threshold)
-		offload(c, OFL_MCP_WHY_SIZE);
-	else if (bin > opt_max_binary)
-		offload(c, OFL_MCP_WHY_BINARY);
+	why = ofl_offload_why((uint64_t)opt_threshold, opt_max_binary, bytes,
+	    bin);
+	if (why != OFL_OFFLOAD_NONE)
+		offload(c, why);
 	/* Copied only when it goes as it is: a large one does not. */
 	if (!c->offloaded)
 		ofl_buf_add(&c->raw, raw, n);
 	settle(ofl_mono_ms(), 0);
+}
+
+/*
+ * With several calls in flight together, offload the largest held
+ * answers until the rest fits the combined budget.
+ */
+static void
+offload_combined(void)
+{
+	struct ofl_offload_item	*it = NULL;
+	struct call		**held = NULL, *c;
+	size_t			  n, cap = 0;
+	ssize_t			  big;
+
+	for (;;) {
+		n = 0;
+		for (c = calls; c != NULL; c = c->next) {
+			if (!c->is_tool || c->state != CALL_HELD)
+				continue;
+			if (n == cap) {
+				cap = cap ? cap * 2 : 8;
+				it = ofl_xrealloc(it, cap * sizeof *it);
+				held = ofl_xrealloc(held, cap * sizeof *held);
+			}
+			held[n] = c;
+			it[n].tokens = c->tokens;
+			it[n].size = c->tokens;
+			it[n].movable = !c->offloaded && c->tokens > 0 &&
+			    jv_get_kind(c->msg) == JV_KIND_OBJECT;
+			n++;
+		}
+		big = ofl_offload_next(it, n, group_sent,
+		    (uint64_t)opt_combined);
+		if (big == -1)
+			break;
+		offload(held[big], OFL_MCP_WHY_COMBINED);
+	}
+	free(it);
+	free(held);
 }
 
 /*
@@ -738,9 +805,8 @@ tool_answer(struct call *c, jv msg, const char *raw, size_t n)
 static void
 settle(int64_t now, int force)
 {
-	struct call	*c, *big, *next;
+	struct call	*c, *next;
 	int		 pending = 0, held = 0, ripe = 0;
-	uint64_t	 kept;
 
 	for (c = calls; c != NULL; c = c->next) {
 		if (!c->is_tool)
@@ -762,24 +828,8 @@ settle(int64_t now, int force)
 	}
 	if (pending > 0 && !force && !ripe)
 		return;
-	if (group_size > 1) {
-		for (;;) {
-			kept = group_sent;
-			big = NULL;
-			for (c = calls; c != NULL; c = c->next) {
-				if (!c->is_tool || c->state != CALL_HELD)
-					continue;
-				kept += c->tokens;
-				if (!c->offloaded && c->tokens > 0 &&
-				    jv_get_kind(c->msg) == JV_KIND_OBJECT &&
-				    (big == NULL || c->tokens > big->tokens))
-					big = c;
-			}
-			if (kept <= (uint64_t)opt_combined || big == NULL)
-				break;
-			offload(big, OFL_MCP_WHY_COMBINED);
-		}
-	}
+	if (group_size > 1)
+		offload_combined();
 	for (c = calls; c != NULL; c = next) {
 		next = c->next;
 		if (!c->is_tool || c->state != CALL_HELD)
@@ -1434,8 +1484,8 @@ server_down(void)
 	if (from_server.buf.len > 0) {
 		ofl_fmt_size(size, sizeof size, from_server.buf.len);
 		ofl_buf_addf(&why, " in the middle of a message (%s", size);
-		if (ofl_tokens(from_server.buf.len) >
-		    (uint64_t)opt_threshold) {
+		if (ofl_offload_over((uint64_t)opt_threshold,
+		    from_server.buf.len)) {
 			struct ofl_mcp_call	mc;
 			struct ofl_meta		m;
 			struct call		tmp;
@@ -1473,6 +1523,403 @@ server_down(void)
 	settle(ofl_mono_ms(), 1);
 }
 
+/*
+ * The signal pipe, the signal handlers and the client's streams; then the
+ * server, if there is one (its command in argv).
+ */
+static void
+setup_io(char *argv[])
+{
+	struct sigaction sa;
+
+	if (pipe(sigpipe_fd) == -1)
+		err(OFL_EXIT_FAIL, "pipe");
+	set_nonblock(sigpipe_fd[0]);
+	set_nonblock(sigpipe_fd[1]);
+	(void)fcntl(sigpipe_fd[0], F_SETFD, FD_CLOEXEC);
+	(void)fcntl(sigpipe_fd[1], F_SETFD, FD_CLOEXEC);
+	memset(&sa, 0, sizeof sa);
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = on_child;
+	sa.sa_flags = SA_NOCLDSTOP;
+	sigaction(SIGCHLD, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	from_client.fd = STDIN_FILENO;
+	to_client.fd = STDOUT_FILENO;
+	from_server.fd = -1;
+	to_server.fd = -1;
+	ofl_buf_init(&from_client.buf);
+	ofl_buf_init(&from_server.buf);
+	ofl_buf_init(&to_client.buf);
+	ofl_buf_init(&to_server.buf);
+	if (!isatty(STDIN_FILENO))
+		set_nonblock(STDIN_FILENO);
+	if (!isatty(STDOUT_FILENO))
+		set_nonblock(STDOUT_FILENO);
+	if (has_server)
+		spawn_server(argv);
+	else
+		server_gone = 1;
+}
+
+/* 1 if a call still has a process running or an answer held. */
+static int
+calls_busy(void)
+{
+	struct call	*c;
+
+	for (c = calls; c != NULL; c = c->next)
+		if (c->pid != -1 || c->state == CALL_HELD)
+			return 1;
+	return 0;
+}
+
+/* 1 when nothing more can come or go. */
+static int
+loop_done(void)
+{
+	if (to_client.dead)
+		return 1;
+	if (client_eof && (server_gone || !has_server) && !calls_busy())
+		return 1;
+	/* Without its server, the proxy ends too. */
+	if (has_server && server_gone && !client_eof && !calls_busy())
+		return 1;
+	return 0;
+}
+
+/* The client is gone: close the server's input, then ask it to end. */
+static void
+end_server(int64_t now)
+{
+	if (client_eof && to_server.fd != -1 &&
+	    to_server.off == to_server.buf.len) {
+		close(to_server.fd);
+		to_server.fd = -1;
+	}
+	if (client_eof && has_server && !server_gone &&
+	    server_pid != -1 && server_status == -1) {
+		if (!termed && now - eof_at > GRACE_MS) {
+			kill(server_pid, SIGTERM);
+			termed = 1;
+		} else if (termed && !killed_server &&
+		    now - eof_at > GRACE_MS + KILL_MS) {
+			kill(server_pid, SIGKILL);
+			killed_server = 1;
+		}
+	}
+}
+
+/* Add a descriptor to the poll set; *idx (if not NULL) gets its place. */
+static void
+poll_add(struct pollset *ps, int fd, short events, int *idx)
+{
+	if (ps->n == ps->cap) {
+		ps->cap = ps->cap ? ps->cap * 2 : 8;
+		ps->pfd = ofl_xrealloc(ps->pfd, ps->cap * sizeof *ps->pfd);
+	}
+	if (idx != NULL)
+		*idx = (int)ps->n;
+	ps->pfd[ps->n].fd = fd;
+	ps->pfd[ps->n].events = events;
+	ps->pfd[ps->n++].revents = 0;
+}
+
+/* What to wait for: the streams that are open, our tools' pipes. */
+static void
+poll_build(struct pollset *ps)
+{
+	struct call	*c;
+
+	ps->n = 0;
+	ps->cin = ps->cout = ps->sout = ps->sin = -1;
+	poll_add(ps, sigpipe_fd[0], POLLIN, &ps->sig);
+	if (!client_eof)
+		poll_add(ps, from_client.fd, POLLIN, &ps->cin);
+	if (to_client.off < to_client.buf.len)
+		poll_add(ps, to_client.fd, POLLOUT, &ps->cout);
+	if (has_server && !server_gone)
+		poll_add(ps, from_server.fd, POLLIN, &ps->sout);
+	if (to_server.fd != -1 && to_server.off < to_server.buf.len)
+		poll_add(ps, to_server.fd, POLLOUT, &ps->sin);
+	for (c = calls; c != NULL; c = c->next) {
+		if (c->outfd != -1)
+			poll_add(ps, c->outfd, POLLIN, NULL);
+		if (c->errfd != -1)
+			poll_add(ps, c->errfd, POLLIN, NULL);
+	}
+}
+
+/* The poll timeout: until the next deadline, -1 for none. */
+static int
+poll_timeout(int64_t now)
+{
+	struct call	*c;
+	int64_t		 wake = -1, t;
+
+	for (c = calls; c != NULL; c = c->next) {
+		if (c->state == CALL_PENDING && c->deadline > 0 &&
+		    (wake == -1 || c->deadline < wake))
+			wake = c->deadline;
+		if (c->state == CALL_HELD && (wake == -1 ||
+		    c->hold_until < wake))
+			wake = c->hold_until;
+	}
+	if (has_server && !server_gone && server_status != -1 &&
+	    (wake == -1 || server_exit_at + DRAIN_MS + 1 < wake))
+		wake = server_exit_at + DRAIN_MS + 1;
+	if (client_eof && has_server && !server_gone) {
+		t = eof_at + GRACE_MS + (termed ? KILL_MS : 0) + 1;
+		if (wake == -1 || t < wake)
+			wake = t;
+	}
+	return wake == -1 ? -1 : wake <= now ? 0 :
+	    (int)(wake - now < INT_MAX ? wake - now : INT_MAX);
+}
+
+/*
+ * A signal is passed on to the server, and the client counts as gone.
+ * Returns 1 when the proxy is to stop at once (it has no server).
+ */
+static int
+pass_signal(void)
+{
+	int	sig = got_signal;
+
+	if (sig == 0)
+		return 0;
+	got_signal = 0;
+	if (has_server && server_pid != -1 && server_status == -1) {
+		kill(server_pid, sig);
+		termed = 1;
+	}
+	if (!client_eof) {
+		client_eof = 1;
+		eof_at = ofl_mono_ms();
+	}
+	return !has_server;
+}
+
+/* Reap children: the server, our tools. */
+static void
+reap_children(void)
+{
+	struct call	*c;
+	pid_t		 pid;
+	int		 st;
+
+	while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
+		if (pid == server_pid) {
+			server_status = st;
+			server_exit_at = ofl_mono_ms();
+			continue;
+		}
+		for (c = calls; c != NULL; c = c->next)
+			if (c->pid == pid) {
+				c->wstatus = st;
+				c->reaped = 1;
+			}
+	}
+}
+
+/* Read and write the client's and the server's streams, as poll says. */
+static void
+poll_streams(const struct pollset *ps)
+{
+	const struct pollfd	*p = ps->pfd;
+
+	if (ps->cin != -1 && (p[ps->cin].revents &
+	    (POLLIN | POLLHUP | POLLERR))) {
+		if (lineq_read(&from_client, from_client_line) == -1) {
+			if (from_client.buf.len > 0) {
+				from_client_line(ofl_buf_str(&from_client.buf),
+				    from_client.buf.len);
+				ofl_buf_reset(&from_client.buf);
+			}
+			client_eof = 1;
+			eof_at = ofl_mono_ms();
+		}
+	}
+	if (ps->sout != -1 && (p[ps->sout].revents &
+	    (POLLIN | POLLHUP | POLLERR))) {
+		if (lineq_read(&from_server, from_server_line) == -1) {
+			close(from_server.fd);
+			from_server.fd = -1;
+			server_down();
+		}
+	}
+	if (ps->cout != -1 && (p[ps->cout].revents &
+	    (POLLOUT | POLLHUP | POLLERR)))
+		outq_flush(&to_client);
+	if (ps->sin != -1 && (p[ps->sin].revents &
+	    (POLLOUT | POLLHUP | POLLERR)))
+		outq_flush(&to_server);
+	if (to_server.dead && to_server.fd != -1) {
+		close(to_server.fd);
+		to_server.fd = -1;
+	}
+}
+
+/* Read what a local tool's pipes hold, closing them at their end. */
+static void
+read_local(struct call *c)
+{
+	char		 rbuf[READ_SIZE];
+	struct ofl_buf	*b;
+	ssize_t		 got;
+	int		*fd, i;
+
+	for (i = 0; i < 2; i++) {
+		fd = i == 0 ? &c->outfd : &c->errfd;
+		b = i == 0 ? &c->out : &c->err;
+		while (*fd != -1) {
+			got = read(*fd, rbuf, sizeof rbuf);
+			if (got > 0) {
+				ofl_buf_add(b, rbuf, (size_t)got);
+				continue;
+			}
+			if (got == -1 && errno == EINTR)
+				continue;
+			if (got == -1 && errno == EAGAIN)
+				break;
+			close(*fd);
+			*fd = -1;
+		}
+	}
+}
+
+/*
+ * Our tools' output.  Finishing one may send and free others, so the
+ * walk starts again after each.
+ */
+static void
+read_locals(void)
+{
+	struct call	*c;
+
+again:
+	for (c = calls; c != NULL; c = c->next) {
+		if (c->pid == -1)
+			continue;
+		read_local(c);
+		if (c->outfd == -1 && c->errfd == -1 && c->reaped) {
+			c->pid = -1;
+			finish_local(c);
+			goto again;
+		}
+	}
+}
+
+/* Pass messages both ways until nothing more can come or go. */
+static void
+event_loop(void)
+{
+	struct pollset	 ps;
+	char		 sbuf[256];
+	int64_t		 now;
+
+	memset(&ps, 0, sizeof ps);
+	for (;;) {
+		now = ofl_mono_ms();
+		if (loop_done())
+			break;
+		end_server(now);
+		poll_build(&ps);
+		if (poll(ps.pfd, ps.n, poll_timeout(now)) == -1) {
+			if (errno != EINTR)
+				err(OFL_EXIT_FAIL, "poll");
+			continue;
+		}
+		if (ps.pfd[ps.sig].revents & POLLIN)
+			while (read(sigpipe_fd[0], sbuf, sizeof sbuf) > 0)
+				;
+		if (pass_signal())
+			break;
+		reap_children();
+		poll_streams(&ps);
+		read_locals();
+		now = ofl_mono_ms();
+		/*
+		 * The server exited but something it started holds its
+		 * output open: stop reading after a short drain.
+		 */
+		if (has_server && !server_gone && server_status != -1 &&
+		    now - server_exit_at > DRAIN_MS) {
+			close(from_server.fd);
+			from_server.fd = -1;
+			server_down();
+		}
+		check_timeouts(now);
+		settle(now, 0);
+	}
+	free(ps.pfd);
+}
+
+/*
+ * Hand the last messages to the client, stop what still runs and free
+ * everything.  Returns the exit status.
+ */
+static int
+finish(void)
+{
+	struct call	*c, *next;
+	int64_t		 now;
+	int		 st, rv = 0;
+
+	now = ofl_mono_ms();
+	while (!to_client.dead && to_client.off < to_client.buf.len &&
+	    ofl_mono_ms() - now < FLUSH_MS) {
+		struct pollfd	p = { to_client.fd, POLLOUT, 0 };
+
+		if (poll(&p, 1, 100) > 0)
+			outq_flush(&to_client);
+	}
+	for (c = calls; c != NULL; c = next) {
+		next = c->next;
+		if (c->pid != -1)
+			kill(c->pid, SIGKILL);
+		call_free(c);
+	}
+	if (has_server && server_status == -1) {
+		if (to_server.fd != -1)
+			close(to_server.fd);
+		if (!termed)
+			kill(server_pid, SIGTERM);
+		now = ofl_mono_ms();
+		while (waitpid(server_pid, &st, WNOHANG) == 0) {
+			if (ofl_mono_ms() - now > KILL_MS) {
+				kill(server_pid, SIGKILL);
+				(void)waitpid(server_pid, &st, 0);
+				break;
+			}
+			usleep(10000);
+		}
+		server_status = st;
+	}
+	ofl_store_close(store);
+	free(server_name);
+	free(bindir);
+	ofl_buf_free(&from_client.buf);
+	ofl_buf_free(&from_server.buf);
+	ofl_buf_free(&to_client.buf);
+	ofl_buf_free(&to_server.buf);
+	if (has_server && server_status != -1 && !client_eof) {
+		/* The server ended on its own: its status is ours. */
+		if (WIFEXITED(server_status))
+			rv = WEXITSTATUS(server_status);
+		else if (WIFSIGNALED(server_status))
+			rv = 128 + WTERMSIG(server_status);
+	}
+	if (to_client.dead && !client_eof)
+		rv = OFL_EXIT_FAIL;
+	return rv;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -1492,19 +1939,11 @@ main(int argc, char *argv[])
 		{ "version",	no_argument,		NULL, 'V' },
 		{ NULL,		0,			NULL, 0 }
 	};
-	struct sigaction sa;
-	struct pollfd	*pfd = NULL;
-	struct call	*c, *next;
 	const char	*opt_store = NULL, *slash, *argv0;
 	long long	 v;
 	uint64_t	 sz;
-	size_t		 npfd, i, cap = 0;
-	int64_t		 now, wake;
-	int		 ch, timeout, st, idx_cin, idx_cout, idx_sout, idx_sin;
-	int		 idx_sig, rv = 0;
-	pid_t		 pid;
-	char		 sbuf[256];
-	ssize_t		 got;
+	size_t		 i;
+	int		 ch;
 
 	argv0 = argv[0];
 	ofl_setprogname("ofl-mcp");
@@ -1612,315 +2051,7 @@ main(int argc, char *argv[])
 	if ((store = ofl_store_open(opt_store, OFL_RDWR)) == NULL)
 		warnx("%s (large results cannot be offloaded)", ofl_errmsg());
 
-	if (pipe(sigpipe_fd) == -1)
-		err(OFL_EXIT_FAIL, "pipe");
-	set_nonblock(sigpipe_fd[0]);
-	set_nonblock(sigpipe_fd[1]);
-	(void)fcntl(sigpipe_fd[0], F_SETFD, FD_CLOEXEC);
-	(void)fcntl(sigpipe_fd[1], F_SETFD, FD_CLOEXEC);
-	memset(&sa, 0, sizeof sa);
-	sigemptyset(&sa.sa_mask);
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sa.sa_handler = on_child;
-	sa.sa_flags = SA_NOCLDSTOP;
-	sigaction(SIGCHLD, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-
-	from_client.fd = STDIN_FILENO;
-	to_client.fd = STDOUT_FILENO;
-	from_server.fd = -1;
-	to_server.fd = -1;
-	ofl_buf_init(&from_client.buf);
-	ofl_buf_init(&from_server.buf);
-	ofl_buf_init(&to_client.buf);
-	ofl_buf_init(&to_server.buf);
-	if (!isatty(STDIN_FILENO))
-		set_nonblock(STDIN_FILENO);
-	if (!isatty(STDOUT_FILENO))
-		set_nonblock(STDOUT_FILENO);
-	if (has_server)
-		spawn_server(argv);
-	else
-		server_gone = 1;
-
-	for (;;) {
-		now = ofl_mono_ms();
-		/* Done: nothing more can come or go. */
-		if (to_client.dead)
-			break;
-		if (client_eof && (server_gone || !has_server)) {
-			int	busy = 0;
-
-			for (c = calls; c != NULL; c = c->next)
-				if (c->pid != -1 || c->state == CALL_HELD)
-					busy = 1;
-			if (!busy)
-				break;
-		}
-		if (has_server && server_gone && !client_eof) {
-			int	busy = 0;
-
-			/* Without its server, the proxy ends too. */
-			for (c = calls; c != NULL; c = c->next)
-				if (c->pid != -1 || c->state == CALL_HELD)
-					busy = 1;
-			if (!busy)
-				break;
-		}
-		/* The client is gone: close the server's input. */
-		if (client_eof && to_server.fd != -1 &&
-		    to_server.off == to_server.buf.len) {
-			close(to_server.fd);
-			to_server.fd = -1;
-		}
-		if (client_eof && has_server && !server_gone &&
-		    server_pid != -1 && server_status == -1) {
-			if (!termed && now - eof_at > GRACE_MS) {
-				kill(server_pid, SIGTERM);
-				termed = 1;
-			} else if (termed && !killed_server &&
-			    now - eof_at > GRACE_MS + KILL_MS) {
-				kill(server_pid, SIGKILL);
-				killed_server = 1;
-			}
-		}
-
-		npfd = 0;
-		if (cap < 8) {
-			cap = 8;
-			pfd = ofl_xrealloc(pfd, cap * sizeof *pfd);
-		}
-		idx_cin = idx_cout = idx_sout = idx_sin = -1;
-		idx_sig = (int)npfd;
-		pfd[npfd].fd = sigpipe_fd[0];
-		pfd[npfd++].events = POLLIN;
-		if (!client_eof) {
-			idx_cin = (int)npfd;
-			pfd[npfd].fd = from_client.fd;
-			pfd[npfd++].events = POLLIN;
-		}
-		if (to_client.off < to_client.buf.len) {
-			idx_cout = (int)npfd;
-			pfd[npfd].fd = to_client.fd;
-			pfd[npfd++].events = POLLOUT;
-		}
-		if (has_server && !server_gone) {
-			idx_sout = (int)npfd;
-			pfd[npfd].fd = from_server.fd;
-			pfd[npfd++].events = POLLIN;
-		}
-		if (to_server.fd != -1 && to_server.off < to_server.buf.len) {
-			idx_sin = (int)npfd;
-			pfd[npfd].fd = to_server.fd;
-			pfd[npfd++].events = POLLOUT;
-		}
-		for (c = calls; c != NULL; c = c->next) {
-			if (npfd + 2 > cap) {
-				cap *= 2;
-				pfd = ofl_xrealloc(pfd, cap * sizeof *pfd);
-			}
-			if (c->outfd != -1) {
-				pfd[npfd].fd = c->outfd;
-				pfd[npfd++].events = POLLIN;
-			}
-			if (c->errfd != -1) {
-				pfd[npfd].fd = c->errfd;
-				pfd[npfd++].events = POLLIN;
-			}
-		}
-		/* Sleep until the next deadline. */
-		wake = -1;
-		for (c = calls; c != NULL; c = c->next) {
-			if (c->state == CALL_PENDING && c->deadline > 0 &&
-			    (wake == -1 || c->deadline < wake))
-				wake = c->deadline;
-			if (c->state == CALL_HELD && (wake == -1 ||
-			    c->hold_until < wake))
-				wake = c->hold_until;
-		}
-		if (has_server && !server_gone && server_status != -1 &&
-		    (wake == -1 || server_exit_at + DRAIN_MS + 1 < wake))
-			wake = server_exit_at + DRAIN_MS + 1;
-		if (client_eof && has_server && !server_gone) {
-			int64_t	t = eof_at + GRACE_MS + (termed ? KILL_MS : 0) +
-				    1;
-
-			if (wake == -1 || t < wake)
-				wake = t;
-		}
-		timeout = wake == -1 ? -1 : wake <= now ? 0 :
-		    (int)(wake - now < INT_MAX ? wake - now : INT_MAX);
-		if (poll(pfd, npfd, timeout) == -1) {
-			if (errno != EINTR)
-				err(OFL_EXIT_FAIL, "poll");
-			continue;
-		}
-
-		if (pfd[idx_sig].revents & POLLIN)
-			while (read(sigpipe_fd[0], sbuf, sizeof sbuf) > 0)
-				;
-		if (got_signal) {
-			int	sig = got_signal;
-
-			got_signal = 0;
-			if (has_server && server_pid != -1 &&
-			    server_status == -1) {
-				kill(server_pid, sig);
-				termed = 1;
-			}
-			if (!client_eof) {
-				client_eof = 1;
-				eof_at = ofl_mono_ms();
-			}
-			if (!has_server)
-				break;
-		}
-		/* Reap children. */
-		while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
-			if (pid == server_pid) {
-				server_status = st;
-				server_exit_at = ofl_mono_ms();
-				continue;
-			}
-			for (c = calls; c != NULL; c = c->next)
-				if (c->pid == pid) {
-					c->wstatus = st;
-					c->reaped = 1;
-				}
-		}
-
-		if (idx_cin != -1 && (pfd[idx_cin].revents &
-		    (POLLIN | POLLHUP | POLLERR))) {
-			if (lineq_read(&from_client, from_client_line) == -1) {
-				if (from_client.buf.len > 0) {
-					from_client_line(ofl_buf_str(
-					    &from_client.buf),
-					    from_client.buf.len);
-					ofl_buf_reset(&from_client.buf);
-				}
-				client_eof = 1;
-				eof_at = ofl_mono_ms();
-			}
-		}
-		if (idx_sout != -1 && (pfd[idx_sout].revents &
-		    (POLLIN | POLLHUP | POLLERR))) {
-			if (lineq_read(&from_server, from_server_line) == -1) {
-				close(from_server.fd);
-				from_server.fd = -1;
-				server_down();
-			}
-		}
-		if (idx_cout != -1 && (pfd[idx_cout].revents &
-		    (POLLOUT | POLLHUP | POLLERR)))
-			outq_flush(&to_client);
-		if (idx_sin != -1 && (pfd[idx_sin].revents &
-		    (POLLOUT | POLLHUP | POLLERR)))
-			outq_flush(&to_server);
-		if (to_server.dead && to_server.fd != -1) {
-			close(to_server.fd);
-			to_server.fd = -1;
-		}
-
-		/*
-		 * Our tools' output.  Finishing one may send and free others,
-		 * so the walk starts again after each.
-		 */
-again:
-		for (c = calls; c != NULL; c = c->next) {
-			if (c->pid == -1)
-				continue;
-			for (i = 0; i < 2; i++) {
-				int		*fd = i == 0 ? &c->outfd :
-						    &c->errfd;
-				struct ofl_buf	*b = i == 0 ? &c->out : &c->err;
-				char		 rbuf[READ_SIZE];
-
-				while (*fd != -1) {
-					got = read(*fd, rbuf, sizeof rbuf);
-					if (got > 0) {
-						ofl_buf_add(b, rbuf,
-						    (size_t)got);
-						continue;
-					}
-					if (got == -1 && errno == EINTR)
-						continue;
-					if (got == -1 && errno == EAGAIN)
-						break;
-					close(*fd);
-					*fd = -1;
-				}
-			}
-			if (c->outfd == -1 && c->errfd == -1 && c->reaped) {
-				c->pid = -1;
-				finish_local(c);
-				goto again;
-			}
-		}
-		now = ofl_mono_ms();
-		/*
-		 * The server exited but something it started holds its
-		 * output open: stop reading after a short drain.
-		 */
-		if (has_server && !server_gone && server_status != -1 &&
-		    now - server_exit_at > DRAIN_MS) {
-			close(from_server.fd);
-			from_server.fd = -1;
-			server_down();
-		}
-		check_timeouts(now);
-		settle(now, 0);
-	}
-
-	/* Hand the last messages to the client. */
-	now = ofl_mono_ms();
-	while (!to_client.dead && to_client.off < to_client.buf.len &&
-	    ofl_mono_ms() - now < FLUSH_MS) {
-		struct pollfd	p = { to_client.fd, POLLOUT, 0 };
-
-		if (poll(&p, 1, 100) > 0)
-			outq_flush(&to_client);
-	}
-	for (c = calls; c != NULL; c = next) {
-		next = c->next;
-		if (c->pid != -1)
-			kill(c->pid, SIGKILL);
-		call_free(c);
-	}
-	if (has_server && server_status == -1) {
-		if (to_server.fd != -1)
-			close(to_server.fd);
-		if (!termed)
-			kill(server_pid, SIGTERM);
-		now = ofl_mono_ms();
-		while (waitpid(server_pid, &st, WNOHANG) == 0) {
-			if (ofl_mono_ms() - now > KILL_MS) {
-				kill(server_pid, SIGKILL);
-				(void)waitpid(server_pid, &st, 0);
-				break;
-			}
-			usleep(10000);
-		}
-		server_status = st;
-	}
-	ofl_store_close(store);
-	free(pfd);
-	free(server_name);
-	free(bindir);
-	ofl_buf_free(&from_client.buf);
-	ofl_buf_free(&from_server.buf);
-	ofl_buf_free(&to_client.buf);
-	ofl_buf_free(&to_server.buf);
-	if (has_server && server_status != -1 && !client_eof) {
-		/* The server ended on its own: its status is ours. */
-		if (WIFEXITED(server_status))
-			rv = WEXITSTATUS(server_status);
-		else if (WIFSIGNALED(server_status))
-			rv = 128 + WTERMSIG(server_status);
-	}
-	if (to_client.dead && !client_eof)
-		rv = OFL_EXIT_FAIL;
-	return rv;
+	setup_io(argv);
+	event_loop();
+	return finish();
 }

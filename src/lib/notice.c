@@ -10,8 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
-
 
 #include "arc.h"
 #include "ofl.h"
@@ -37,7 +35,7 @@
 #define NEXT_ERRORS	40		/* "      ofl-extract ID --errors" */
 
 /* render() flags. */
-#define R_ONELINE	0x1	/* escape newline and tab as well */
+#define R_ONELINE	OFL_RENDER_ONELINE
 
 /* A piece of a line shown in the preview. */
 struct piece {
@@ -104,12 +102,23 @@ static int	 sum_json(struct ctx *, int);
 static int	 sum_columns(struct ctx *, int);
 static int	 sum_diff(struct ctx *);
 static int	 sum_members(struct ctx *);
-static void	 next_cmds(struct ctx *, struct ofl_buf *, struct ofl_buf *);
-static void	 meta_fields(struct ofl_buf *, const struct ofl_meta *);
+static struct ofl_next *add_step(struct ofl_notice_next *, int);
+static void	 next_steps(struct ctx *, struct ofl_notice_next *);
+static void	 put_next(const struct ofl_notice_next *, struct ofl_buf *,
+		    struct ofl_buf *);
+static int	 notice_open(struct ctx *, struct ofl_store *,
+		    const struct ofl_meta *, const struct ofl_notice_opts *);
+static int	 summarize(struct ctx *);
+static void	 shrink_budgets(const struct ctx *,
+		    const struct ofl_notice_opts *, struct ofl_notice_opts *);
+static int	 intent_hits(struct ctx *, struct ofl_buf *, struct ofl_buf *);
+static int	 preview(struct ctx *, struct ofl_buf *, struct ofl_buf *,
+		    struct ofl_buf *);
+static void	 put_json(struct ctx *, struct ofl_buf *,
+		    const struct ofl_buf *, const struct ofl_buf *,
+		    const struct ofl_buf *);
 static void	 put_count(struct ofl_buf *, uint64_t);
 static void	 put_size(struct ofl_buf *, uint64_t);
-static void	 command_text(const char *, struct ofl_buf *);
-static void	 put_time(struct ofl_buf *, int64_t);
 static void	 put_jstr(struct ofl_buf *, const char *);
 static void	 put_range(struct ofl_buf *, const struct section *, uint64_t);
 static void	 put_piece(struct ofl_buf *, struct ofl_redactor *,
@@ -143,63 +152,12 @@ ofl_notice_opts_init(struct ofl_notice_opts *o)
 	o->intent_bytes = 1000;
 }
 
-/*
- * Render n bytes safely into out (or only measure, if out is NULL):
- * valid UTF-8 passes, and so do tab and newline unless R_ONELINE;
- * anything else becomes \xNN.  Stops before max output bytes, never
- * inside a sequence or an escape.  Returns the output length; *used
- * (if not NULL) gets the input bytes consumed.
- */
+/* The base layer's rendering, as the summaries here call it. */
 static size_t
 render(struct ofl_buf *out, const unsigned char *p, size_t n, size_t max,
     int flags, size_t *used)
 {
-	static const char	hex[] = "0123456789abcdef";
-	size_t			i = 0, len = 0, run = 0, l;
-	unsigned char		c;
-
-	while (i < n) {
-		c = p[i];
-		if ((c >= 0x20 && c < 0x7f) || (!(flags & R_ONELINE) &&
-		    (c == '\t' || c == '\n')))
-			l = 1;
-		else if (c >= 0x80)
-			l = ofl_utf8_len(p + i, n - i);
-		else
-			l = 0;
-		if (l > 0) {
-			if (len + l > max)
-				break;
-			len += l;
-			i += l;
-			run += l;
-			continue;
-		}
-		if (len + 4 > max)
-			break;
-		if (out != NULL) {
-			ofl_buf_add(out, p + i - run, run);
-			ofl_buf_addc(out, '\\');
-			ofl_buf_addc(out, 'x');
-			ofl_buf_addc(out, hex[c >> 4]);
-			ofl_buf_addc(out, hex[c & 0xf]);
-		}
-		run = 0;
-		len += 4;
-		i++;
-	}
-	if (out != NULL)
-		ofl_buf_add(out, p + i - run, run);
-	if (used != NULL)
-		*used = i;
-	return len;
-}
-
-void
-ofl_render_safe(struct ofl_buf *out, const unsigned char *p, size_t n,
-    size_t max)
-{
-	render(out, p, n, max, 0, NULL);
+	return ofl_render(out, p, n, max, flags, used);
 }
 
 static void
@@ -220,19 +178,6 @@ put_size(struct ofl_buf *b, uint64_t n)
 	ofl_buf_adds(b, s);
 }
 
-/* The command, masked for secrets unless that is turned off. */
-static void
-command_text(const char *cmd, struct ofl_buf *t)
-{
-	struct ofl_redactor	*red;
-
-	if (ofl_redact_wanted() && (red = ofl_redactor_new()) != NULL) {
-		ofl_redact(red, cmd, strlen(cmd), t);
-		ofl_redactor_free(red);
-	} else
-		ofl_buf_adds(t, cmd);
-}
-
 void
 ofl_notice_refline(struct ofl_buf *out, const struct ofl_meta *m)
 {
@@ -250,7 +195,7 @@ ofl_notice_refline(struct ofl_buf *out, const struct ofl_meta *m)
 		struct ofl_buf t;
 
 		ofl_buf_init(&t);
-		command_text(m->command, &t);
+		ofl_meta_mask(m->command, &t);
 		ofl_buf_adds(out, "  $ ");
 		render(out, (const unsigned char *)t.data, t.len, CMD_MAX,
 		    R_ONELINE, &used);
@@ -267,96 +212,12 @@ ofl_notice_refline(struct ofl_buf *out, const struct ofl_meta *m)
 }
 
 static void
-put_time(struct ofl_buf *b, int64_t ms)
-{
-	struct tm	tm;
-	time_t		t;
-	char		s[32];
-
-	if (ms <= 0) {
-		ofl_buf_adds(b, "null");
-		return;
-	}
-	t = (time_t)(ms / 1000);
-	if (gmtime_r(&t, &tm) == NULL ||
-	    strftime(s, sizeof s, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0) {
-		ofl_buf_adds(b, "null");
-		return;
-	}
-	ofl_buf_addf(b, "\"%s\"", s);
-}
-
-static void
 put_jstr(struct ofl_buf *b, const char *s)
 {
 	if (s == NULL)
 		ofl_buf_adds(b, "null");
 	else
 		ofl_buf_add_json_str(b, s, strlen(s));
-}
-
-/* The metadata as JSON object members, without the braces. */
-static void
-meta_fields(struct ofl_buf *b, const struct ofl_meta *m)
-{
-	ofl_buf_adds(b, "\"id\":");
-	put_jstr(b, m->id);
-	ofl_buf_addf(b, ",\"ref\":\"ofl:");
-	ofl_buf_add(b, m->id, strlen(m->id));
-	ofl_buf_adds(b, "\",\"kind\":");
-	put_jstr(b, ofl_kind_name(m->kind));
-	ofl_buf_addf(b, ",\"bytes\":%llu,\"lines\":%llu,\"stored\":%llu",
-	    (unsigned long long)m->bytes, (unsigned long long)m->lines,
-	    (unsigned long long)m->stored);
-	ofl_buf_adds(b, ",\"hash\":");
-	put_jstr(b, m->hash[0] != '\0' ? m->hash : NULL);
-	ofl_buf_adds(b, ",\"created\":");
-	put_time(b, m->created);
-	ofl_buf_adds(b, ",\"used\":");
-	put_time(b, m->used);
-	ofl_buf_adds(b, ",\"expires\":");
-	put_time(b, m->expires);
-	ofl_buf_adds(b, ",\"label\":");
-	put_jstr(b, m->label);
-	ofl_buf_adds(b, ",\"command\":");
-	if (m->command != NULL) {
-		struct ofl_buf t;
-
-		ofl_buf_init(&t);
-		command_text(m->command, &t);
-		ofl_buf_add_json_str(b, t.data != NULL ? t.data : "", t.len);
-		ofl_buf_free(&t);
-	} else
-		ofl_buf_adds(b, "null");
-	ofl_buf_adds(b, ",\"cwd\":");
-	put_jstr(b, m->cwd);
-	ofl_buf_adds(b, ",\"session\":");
-	put_jstr(b, m->session);
-	if (m->has_exit)
-		ofl_buf_addf(b, ",\"exit\":%d", m->exit_status);
-	else
-		ofl_buf_adds(b, ",\"exit\":null");
-	if (m->duration_ms >= 0)
-		ofl_buf_addf(b, ",\"duration_ms\":%lld",
-		    (long long)m->duration_ms);
-	else
-		ofl_buf_adds(b, ",\"duration_ms\":null");
-	ofl_buf_addf(b, ",\"incomplete\":%s,\"errors\":%llu,\"warnings\":%llu",
-	    m->incomplete ? "true" : "false", (unsigned long long)m->errors,
-	    (unsigned long long)m->warnings);
-	if (m->first_error > 0)
-		ofl_buf_addf(b, ",\"first_error\":%llu",
-		    (unsigned long long)m->first_error);
-	else
-		ofl_buf_adds(b, ",\"first_error\":null");
-}
-
-void
-ofl_meta_json(struct ofl_buf *b, const struct ofl_meta *m)
-{
-	ofl_buf_addc(b, '{');
-	meta_fields(b, m);
-	ofl_buf_adds(b, "}\n");
 }
 
 /* Read up to n bytes at off; short only at the end. */
@@ -2072,14 +1933,26 @@ done:
 	return 0;
 }
 
-/* Suggested next commands, with the real ID and real arguments. */
-static void
-next_cmds(struct ctx *c, struct ofl_buf *out, struct ofl_buf *js)
+/* A step more, if there is room. */
+static struct ofl_next *
+add_step(struct ofl_notice_next *nx, int step)
 {
-	struct ofl_buf	 cmds[5];
-	size_t		 n = 0, i;
+	struct ofl_next	*s;
+
+	if (nx->n == OFL_NEXT_MAX)
+		return NULL;
+	s = &nx->step[nx->n++];
+	memset(s, 0, sizeof *s);
+	s->step = step;
+	return s;
+}
+
+/* Suggested next steps, with the real ID and real arguments. */
+static void
+next_steps(struct ctx *c, struct ofl_notice_next *nx)
+{
+	struct ofl_next	*s;
 	uint64_t	 a, z;
-	char		*q;
 	int		 kind = c->m->kind;
 
 	if (kind != OFL_KIND_BINARY && kind != OFL_KIND_ARCHIVE &&
@@ -2087,11 +1960,8 @@ next_cmds(struct ctx *c, struct ofl_buf *out, struct ofl_buf *js)
 	    c->lines > 0) {
 		/* The error lines counted above, as whole blocks. */
 		if ((kind == OFL_KIND_LOG || kind == OFL_KIND_TEXT) &&
-		    c->m->errors > 0) {
-			ofl_buf_init(&cmds[n]);
-			ofl_buf_addf(&cmds[n++], "ofl-extract %s --errors",
-			    c->id);
-		}
+		    c->m->errors > 0)
+			add_step(nx, OFL_NEXT_ERRORS);
 		if ((kind == OFL_KIND_LOG || kind == OFL_KIND_TEXT) &&
 		    c->m->first_error > 0 && c->m->first_error <= c->lines) {
 			a = c->m->first_error > 20 ? c->m->first_error - 20 : 1;
@@ -2104,211 +1974,321 @@ next_cmds(struct ctx *c, struct ofl_buf *out, struct ofl_buf *js)
 		}
 		if (z > c->lines)
 			z = c->lines;
-		ofl_buf_init(&cmds[n]);
-		ofl_buf_addf(&cmds[n++], "ofl-extract %s -n %llu-%llu", c->id,
-		    (unsigned long long)a, (unsigned long long)z);
+		if ((s = add_step(nx, OFL_NEXT_LINES)) != NULL) {
+			s->from = a;
+			s->to = z;
+		}
 	}
-	if (kind != OFL_KIND_EMPTY) {
-		ofl_buf_init(&cmds[n]);
-		ofl_buf_addf(&cmds[n++], "ofl-search %s 'QUERY'", c->id);
-	}
+	if (kind != OFL_KIND_EMPTY)
+		add_step(nx, OFL_NEXT_SEARCH);
 	if (kind == OFL_KIND_JSON || kind == OFL_KIND_NDJSON ||
-	    kind == OFL_KIND_CSV || kind == OFL_KIND_TSV) {
-		ofl_buf_init(&cmds[n]);
-		ofl_buf_addf(&cmds[n++], "ofl-schema %s", c->id);
-	}
+	    kind == OFL_KIND_CSV || kind == OFL_KIND_TSV)
+		add_step(nx, OFL_NEXT_SCHEMA);
 	if ((kind == OFL_KIND_JSON || kind == OFL_KIND_NDJSON) &&
-	    c->filter != NULL) {
-		q = ofl_shquote(c->filter);
-		ofl_buf_init(&cmds[n]);
-		ofl_buf_addf(&cmds[n++], "ofl-extract %s %s", c->id, q);
+	    c->filter != NULL && (s = add_step(nx, OFL_NEXT_FILTER)) != NULL)
+		s->arg = ofl_xstrdup(c->filter);
+	if (kind == OFL_KIND_ARCHIVE && c->member != NULL &&
+	    (s = add_step(nx, OFL_NEXT_MEMBER)) != NULL)
+		s->arg = ofl_xstrdup(c->member);
+}
+
+void
+ofl_notice_next_text(const char *id, const struct ofl_next *s,
+    struct ofl_buf *b)
+{
+	char	*q;
+
+	switch (s->step) {
+	case OFL_NEXT_ERRORS:
+		ofl_buf_addf(b, "ofl-extract %s --errors", id);
+		break;
+	case OFL_NEXT_LINES:
+		ofl_buf_addf(b, "ofl-extract %s -n %llu-%llu", id,
+		    (unsigned long long)s->from, (unsigned long long)s->to);
+		break;
+	case OFL_NEXT_SEARCH:
+		ofl_buf_addf(b, "ofl-search %s 'QUERY'", id);
+		break;
+	case OFL_NEXT_SCHEMA:
+		ofl_buf_addf(b, "ofl-schema %s", id);
+		break;
+	case OFL_NEXT_FILTER:
+		q = ofl_shquote(s->arg);
+		ofl_buf_addf(b, "ofl-extract %s %s", id, q);
 		free(q);
-	}
-	if (kind == OFL_KIND_ARCHIVE && c->member != NULL) {
-		q = ofl_shquote(c->member);
-		ofl_buf_init(&cmds[n]);
-		ofl_buf_addf(&cmds[n++], "ofl-extract %s --member ", c->id);
+		break;
+	case OFL_NEXT_MEMBER:
+		q = ofl_shquote(s->arg);
+		ofl_buf_addf(b, "ofl-extract %s --member ", id);
 		/* A member name is shown safely, never raw. */
-		render(&cmds[n - 1], (const unsigned char *)q, strlen(q), 200,
-		    R_ONELINE, NULL);
+		render(b, (const unsigned char *)q, strlen(q), 200, R_ONELINE,
+		    NULL);
 		free(q);
+		break;
 	}
-	for (i = 0; i < n; i++) {
+}
+
+void
+ofl_notice_next_free(struct ofl_notice_next *nx)
+{
+	size_t	i;
+
+	for (i = 0; i < nx->n; i++)
+		free(nx->step[i].arg);
+	nx->n = 0;
+}
+
+/* The steps as the notice's next: lines (out), or a JSON array (js). */
+static void
+put_next(const struct ofl_notice_next *nx, struct ofl_buf *out,
+    struct ofl_buf *js)
+{
+	struct ofl_buf	t;
+	size_t		i;
+
+	ofl_buf_init(&t);
+	for (i = 0; i < nx->n; i++) {
+		ofl_buf_reset(&t);
+		ofl_notice_next_text(nx->id, &nx->step[i], &t);
 		if (out != NULL) {
 			ofl_buf_adds(out, i == 0 ? "next: " : "      ");
-			ofl_buf_add(out, cmds[i].data, cmds[i].len);
+			ofl_buf_add(out, t.data, t.len);
 			ofl_buf_addc(out, '\n');
 		} else {
 			ofl_buf_adds(js, i == 0 ? "[" : ",");
-			ofl_buf_add_json_str(js, cmds[i].data, cmds[i].len);
+			ofl_buf_add_json_str(js, t.data, t.len);
 		}
-		ofl_buf_free(&cmds[i]);
 	}
 	if (out == NULL)
-		ofl_buf_adds(js, n == 0 ? "[]" : "]");
+		ofl_buf_adds(js, nx->n == 0 ? "[]" : "]");
+	ofl_buf_free(&t);
+}
+
+/* Open the artifact for a notice. */
+static int
+notice_open(struct ctx *c, struct ofl_store *st, const struct ofl_meta *m,
+    const struct ofl_notice_opts *o)
+{
+	unsigned char	last;
+
+	memset(c, 0, sizeof *c);
+	c->st = st;
+	c->m = m;
+	c->o = o;
+	c->id = m->id;
+	ofl_buf_init(&c->sum);
+	ofl_buf_init(&c->sumj);
+	if ((c->r = ofl_reader_open(st, m->id)) == NULL)
+		return -1;
+	c->total = ofl_reader_bytes(c->r);
+	c->lines = ofl_reader_lines(c->r);
+	if (c->total > 0) {
+		if (read_at(c, c->total - 1, &last, 1) != 1) {
+			ofl_seterr(OFL_EXIT_FAIL, "%s: cannot read the content",
+			    m->id);
+			return -1;
+		}
+		c->lastnl = last == '\n';
+	}
+	return 0;
+}
+
+/* The summary that fits the kind, into c->sum and c->sumj. */
+static int
+summarize(struct ctx *c)
+{
+	const struct ofl_meta	*m = c->m;
+	int			 kind = m->kind;
+
+	switch (kind) {
+	case OFL_KIND_LOG:
+		return sum_errors(c);
+	case OFL_KIND_TEXT:
+		return m->errors + m->warnings > 0 ? sum_errors(c) : 0;
+	case OFL_KIND_MARKDOWN:
+		return sum_headings(c);
+	case OFL_KIND_JSON:
+	case OFL_KIND_NDJSON:
+		return sum_json(c, kind == OFL_KIND_NDJSON);
+	case OFL_KIND_CSV:
+	case OFL_KIND_TSV:
+		return sum_columns(c, kind == OFL_KIND_CSV ? ',' : '\t');
+	case OFL_KIND_DIFF:
+		return sum_diff(c);
+	case OFL_KIND_ARCHIVE:
+	case OFL_KIND_COMPRESSED:
+		return sum_members(c);
+	default:
+		return 0;
+	}
+}
+
+/*
+ * The preview's budgets: a long summary (error signatures, a shape)
+ * takes from the head, the next: line that suggests --errors from the
+ * tail.
+ */
+static void
+shrink_budgets(const struct ctx *c, const struct ofl_notice_opts *o,
+    struct ofl_notice_opts *shrunk)
+{
+	int	kind = c->m->kind;
+
+	*shrunk = *o;
+	if (c->sum.len > SUMMARY_FREE && o->head_bytes > HEAD_MIN) {
+		size_t	take = c->sum.len - SUMMARY_FREE;
+
+		shrunk->head_bytes = o->head_bytes - take > HEAD_MIN &&
+		    take < o->head_bytes ? o->head_bytes - take : HEAD_MIN;
+	}
+	if ((kind == OFL_KIND_LOG || kind == OFL_KIND_TEXT) &&
+	    c->m->errors > 0)
+		shrunk->tail_bytes = o->tail_bytes > NEXT_ERRORS ?
+		    o->tail_bytes - NEXT_ERRORS : 0;
+}
+
+/*
+ * With an intent: its top hits instead of the plain preview.  1 if they
+ * were shown, 0 if the plain preview is to follow.
+ */
+static int
+intent_hits(struct ctx *c, struct ofl_buf *text, struct ofl_buf *jhead)
+{
+	const struct ofl_notice_opts *o = c->o;
+	struct ofl_buf	hits;
+	int		n, kind = c->m->kind;
+
+	if (o->intent == NULL || *o->intent == '\0' || c->total == 0 ||
+	    kind == OFL_KIND_BINARY || kind == OFL_KIND_ARCHIVE ||
+	    kind == OFL_KIND_COMPRESSED)
+		return 0;
+	ofl_buf_init(&hits);
+	n = ofl_search_intent(c->st, c->m->id, o->intent, o->intent_bytes,
+	    &hits);
+	if (n > 0) {
+		if (o->json) {
+			ofl_buf_adds(jhead, ",\"intent\":");
+			ofl_buf_add_json_str(jhead, o->intent,
+			    strlen(o->intent));
+			ofl_buf_adds(jhead, ",\"matches\":");
+			ofl_buf_add_json_str(jhead, hits.data, hits.len);
+		} else {
+			ofl_buf_adds(text, "--- matches for intent: ");
+			ofl_meta_mask(o->intent, text);
+			ofl_buf_adds(text, " ---\n");
+			ofl_buf_add(text, hits.data, hits.len);
+			ofl_buf_adds(text, "--- end of matches ---\n");
+		}
+		ofl_buf_free(&hits);
+		return 1;
+	}
+	if (!o->json) {
+		ofl_buf_adds(text, "intent: no match for ");
+		ofl_meta_mask(o->intent, text);
+		ofl_buf_adds(text, "; the preview follows\n");
+	}
+	ofl_buf_free(&hits);
+	return 0;
+}
+
+/* The intent's hits, or a preview of the head and tail that fits. */
+static int
+preview(struct ctx *c, struct ofl_buf *text, struct ofl_buf *jhead,
+    struct ofl_buf *jtail)
+{
+	int	kind = c->m->kind, json = c->o->json;
+
+	if (intent_hits(c, text, jhead))
+		return 0;
+	if (kind == OFL_KIND_BINARY || kind == OFL_KIND_ARCHIVE ||
+	    kind == OFL_KIND_COMPRESSED)
+		return preview_hex(c, kind == OFL_KIND_BINARY ? HEX_BINARY :
+		    HEX_ARCHIVE, json ? NULL : text, jhead, jtail);
+	if (c->total > 0)
+		return preview_text(c, json ? NULL : text, jhead, jtail);
+	if (!json)
+		ofl_buf_adds(text, "(no content)\n");
+	return 0;
+}
+
+/* The JSON notice: the metadata, the preview, the summary, the steps. */
+static void
+put_json(struct ctx *c, struct ofl_buf *text, const struct ofl_buf *jhead,
+    const struct ofl_buf *jtail, const struct ofl_buf *jnext)
+{
+	ofl_buf_addc(text, '{');
+	ofl_meta_json_fields(text, c->m);
+	if (jhead->len == 0)
+		ofl_buf_adds(text, ",\"head\":\"\",\"head_lines\":null");
+	ofl_buf_add(text, jhead->data, jhead->len);
+	if (jtail->len == 0)
+		ofl_buf_adds(text, ",\"tail\":\"\",\"tail_lines\":null");
+	ofl_buf_add(text, jtail->data, jtail->len);
+	ofl_buf_adds(text, ",\"summary\":{");
+	ofl_buf_add(text, c->sumj.data, c->sumj.len);
+	ofl_buf_adds(text, "},\"next\":");
+	ofl_buf_add(text, jnext->data, jnext->len);
+	ofl_buf_adds(text, "}\n");
 }
 
 int
 ofl_notice(struct ofl_store *st, const struct ofl_meta *m,
     const struct ofl_notice_opts *o, struct ofl_buf *out)
 {
+	struct ofl_notice_next	nx;
+	int			rv;
+
+	rv = ofl_notice_steps(st, m, o, out, &nx);
+	ofl_notice_next_free(&nx);
+	return rv;
+}
+
+int
+ofl_notice_steps(struct ofl_store *st, const struct ofl_meta *m,
+    const struct ofl_notice_opts *o, struct ofl_buf *out,
+    struct ofl_notice_next *nx)
+{
 	struct ofl_notice_opts	 defo, shrunk;
 	struct ctx		 c;
 	struct ofl_buf		 text, jhead, jtail, jnext;
-	unsigned char		 last;
-	int			 rv = -1, kind, json;
+	size_t			 at;
+	int			 rv = -1, json;
 
+	memset(nx, 0, sizeof *nx);
+	snprintf(nx->id, sizeof nx->id, "%s", m->id);
 	if (o == NULL) {
 		ofl_notice_opts_init(&defo);
 		o = &defo;
 	}
 	json = o->json;
-	memset(&c, 0, sizeof c);
-	c.st = st;
-	c.m = m;
-	c.o = o;
-	c.id = m->id;
-	ofl_buf_init(&c.sum);
-	ofl_buf_init(&c.sumj);
 	ofl_buf_init(&text);
 	ofl_buf_init(&jhead);
 	ofl_buf_init(&jtail);
 	ofl_buf_init(&jnext);
-	if ((c.r = ofl_reader_open(st, m->id)) == NULL)
+	if (notice_open(&c, st, m, o) == -1 || summarize(&c) == -1)
 		goto out;
-	c.total = ofl_reader_bytes(c.r);
-	c.lines = ofl_reader_lines(c.r);
-	if (c.total > 0) {
-		if (read_at(&c, c.total - 1, &last, 1) != 1) {
-			ofl_seterr(OFL_EXIT_FAIL, "%s: cannot read the content",
-			    m->id);
-			goto out;
-		}
-		c.lastnl = last == '\n';
-	}
-	kind = m->kind;
-
-	switch (kind) {
-	case OFL_KIND_LOG:
-		rv = sum_errors(&c);
-		break;
-	case OFL_KIND_TEXT:
-		rv = m->errors + m->warnings > 0 ? sum_errors(&c) : 0;
-		break;
-	case OFL_KIND_MARKDOWN:
-		rv = sum_headings(&c);
-		break;
-	case OFL_KIND_JSON:
-	case OFL_KIND_NDJSON:
-		rv = sum_json(&c, kind == OFL_KIND_NDJSON);
-		break;
-	case OFL_KIND_CSV:
-	case OFL_KIND_TSV:
-		rv = sum_columns(&c, kind == OFL_KIND_CSV ? ',' : '\t');
-		break;
-	case OFL_KIND_DIFF:
-		rv = sum_diff(&c);
-		break;
-	case OFL_KIND_ARCHIVE:
-	case OFL_KIND_COMPRESSED:
-		rv = sum_members(&c);
-		break;
-	default:
-		rv = 0;
-		break;
-	}
-	if (rv == -1)
-		goto out;
-
 	if (!json) {
 		ofl_notice_refline(&text, m);
 		ofl_buf_addc(&text, '\n');
 		ofl_buf_add(&text, c.sum.data, c.sum.len);
 	}
-	/* A long summary (error signatures, a shape) takes from the head. */
-	shrunk = *o;
-	if (c.sum.len > SUMMARY_FREE && o->head_bytes > HEAD_MIN) {
-		size_t	take = c.sum.len - SUMMARY_FREE;
-
-		shrunk.head_bytes = o->head_bytes - take > HEAD_MIN &&
-		    take < o->head_bytes ? o->head_bytes - take : HEAD_MIN;
-	}
-	/* The next: line that suggests --errors takes from the tail. */
-	if ((kind == OFL_KIND_LOG || kind == OFL_KIND_TEXT) && m->errors > 0)
-		shrunk.tail_bytes = o->tail_bytes > NEXT_ERRORS ?
-		    o->tail_bytes - NEXT_ERRORS : 0;
-	c.o = o = &shrunk;
-	/* With an intent: its top hits instead of the plain preview. */
-	if (o->intent != NULL && *o->intent != '\0' && c.total > 0 &&
-	    kind != OFL_KIND_BINARY && kind != OFL_KIND_ARCHIVE &&
-	    kind != OFL_KIND_COMPRESSED) {
-		struct ofl_buf	hits;
-		int		n;
-
-		ofl_buf_init(&hits);
-		n = ofl_search_intent(st, m->id, o->intent, o->intent_bytes,
-		    &hits);
-		if (n > 0) {
-			if (json) {
-				ofl_buf_adds(&jhead, ",\"intent\":");
-				ofl_buf_add_json_str(&jhead, o->intent,
-				    strlen(o->intent));
-				ofl_buf_adds(&jhead, ",\"matches\":");
-				ofl_buf_add_json_str(&jhead, hits.data,
-				    hits.len);
-			} else {
-				ofl_buf_adds(&text, "--- matches for intent: ");
-				command_text(o->intent, &text);
-				ofl_buf_adds(&text, " ---\n");
-				ofl_buf_add(&text, hits.data, hits.len);
-				ofl_buf_adds(&text, "--- end of matches ---\n");
-			}
-			ofl_buf_free(&hits);
-			rv = 0;
-			goto preview_done;
-		}
-		if (!json) {
-			ofl_buf_adds(&text, "intent: no match for ");
-			command_text(o->intent, &text);
-			ofl_buf_adds(&text, "; the preview follows\n");
-		}
-		ofl_buf_free(&hits);
-	}
-	if (kind == OFL_KIND_BINARY || kind == OFL_KIND_ARCHIVE ||
-	    kind == OFL_KIND_COMPRESSED)
-		rv = preview_hex(&c, kind == OFL_KIND_BINARY ? HEX_BINARY :
-		    HEX_ARCHIVE, json ? NULL : &text, &jhead, &jtail);
-	else if (c.total > 0)
-		rv = preview_text(&c, json ? NULL : &text, &jhead, &jtail);
-	else {
-		if (!json)
-			ofl_buf_adds(&text, "(no content)\n");
-		rv = 0;
-	}
-preview_done:
-	if (rv == -1)
+	shrink_budgets(&c, o, &shrunk);
+	c.o = &shrunk;
+	if (preview(&c, &text, &jhead, &jtail) == -1)
 		goto out;
-	next_cmds(&c, json ? NULL : &text, &jnext);
+	next_steps(&c, nx);
+	at = text.len;
+	put_next(nx, json ? NULL : &text, &jnext);
 	if (json) {
-		ofl_buf_addc(&text, '{');
-		meta_fields(&text, m);
-		if (jhead.len == 0)
-			ofl_buf_adds(&text, ",\"head\":\"\","
-			    "\"head_lines\":null");
-		ofl_buf_add(&text, jhead.data, jhead.len);
-		if (jtail.len == 0)
-			ofl_buf_adds(&text, ",\"tail\":\"\","
-			    "\"tail_lines\":null");
-		ofl_buf_add(&text, jtail.data, jtail.len);
-		ofl_buf_adds(&text, ",\"summary\":{");
-		ofl_buf_add(&text, c.sumj.data, c.sumj.len);
-		ofl_buf_adds(&text, "},\"next\":");
-		ofl_buf_add(&text, jnext.data, jnext.len);
-		ofl_buf_adds(&text, "}\n");
+		put_json(&c, &text, &jhead, &jtail, &jnext);
+		at = text.len;
 	}
+	nx->at = out->len + at;
 	ofl_buf_add(out, text.data, text.len);
 	rv = 0;
 out:
+	if (rv == -1)
+		ofl_notice_next_free(nx);
 	ofl_reader_close(c.r);
 	ofl_buf_free(&c.sum);
 	ofl_buf_free(&c.sumj);

@@ -142,6 +142,23 @@ char	*ofl_buf_str(struct ofl_buf *);
 char	*ofl_shquote(const char *);
 
 /*
+ * render.c: a safe rendering of bytes for a preview: valid UTF-8 passes,
+ * control characters other than tab and newline and invalid bytes become
+ * \xNN.  Appends at most max bytes of output, never cutting a sequence.
+ */
+#define OFL_RENDER_ONELINE	0x1	/* escape newline and tab as well */
+/*
+ * Render n bytes into out (or only measure them, if out is NULL); stops
+ * before max bytes of output, never inside a sequence or an escape.
+ * Returns the output length; *used (if not NULL) gets the input bytes
+ * consumed.
+ */
+size_t	ofl_render(struct ofl_buf *, const unsigned char *, size_t, size_t,
+	    int, size_t *);
+void	ofl_render_safe(struct ofl_buf *, const unsigned char *, size_t,
+	    size_t);
+
+/*
  * src.c: what a format says of an artifact for its notice.  text holds
  * whole summary lines, each ending in '\n'; json holds JSON object
  * members separated by commas ("k":v,"k2":v2), each started with
@@ -326,6 +343,13 @@ struct ofl_meta {
 	int64_t		 printed;	/* bytes ofl-capture printed, -1: unknown */
 };
 void	ofl_meta_free(struct ofl_meta *);
+/* meta.c: the metadata as JSON, its command masked for secrets. */
+/* The artifact's metadata as one JSON object and a newline. */
+void	ofl_meta_json(struct ofl_buf *, const struct ofl_meta *);
+/* The same members without the braces, to go on with more. */
+void	ofl_meta_json_fields(struct ofl_buf *, const struct ofl_meta *);
+/* A command or an intent as ofl shows it: masked unless that is off. */
+void	ofl_meta_mask(const char *, struct ofl_buf *);
 
 /*
  * The store's location: path if not NULL, else $OFL_STORE, else
@@ -442,15 +466,41 @@ void	ofl_notice_refline(struct ofl_buf *, const struct ofl_meta *);
 /* The whole notice for an artifact, appended to out. */
 int	ofl_notice(struct ofl_store *, const struct ofl_meta *,
 	    const struct ofl_notice_opts *, struct ofl_buf *);
-/* The artifact's metadata as one JSON object and a newline. */
-void	ofl_meta_json(struct ofl_buf *, const struct ofl_meta *);
 /*
- * A safe rendering of bytes for a preview: valid UTF-8 passes, control
- * characters other than tab and newline and invalid bytes become \xNN.
- * Appends at most max bytes of output, never cutting a sequence.
+ * The steps a notice suggests, as data: the text notice prints each as
+ * a command line (ofl_notice_next_text), ofl-mcp gives each as the MCP
+ * tool call that does the same.
  */
-void	ofl_render_safe(struct ofl_buf *, const unsigned char *, size_t,
-	    size_t);
+enum ofl_next_step {
+	OFL_NEXT_ERRORS,	/* ofl-extract ID --errors */
+	OFL_NEXT_LINES,		/* ofl-extract ID -n FROM-TO */
+	OFL_NEXT_SEARCH,	/* ofl-search ID 'QUERY' (a placeholder) */
+	OFL_NEXT_SCHEMA,	/* ofl-schema ID */
+	OFL_NEXT_FILTER,	/* ofl-extract ID FILTER: a jq filter */
+	OFL_NEXT_MEMBER		/* ofl-extract ID --member NAME */
+};
+struct ofl_next {
+	int		 step;		/* enum ofl_next_step */
+	uint64_t	 from;		/* OFL_NEXT_LINES: lines from-to */
+	uint64_t	 to;
+	char		*arg;		/* OFL_NEXT_FILTER, _MEMBER */
+};
+#define OFL_NEXT_MAX	5
+struct ofl_notice_next {
+	char		 id[OFL_ID_MAX + 1];
+	struct ofl_next	 step[OFL_NEXT_MAX];	/* in the notice's order */
+	size_t		 n;
+	size_t		 at;	/* where the next: lines start in out; the
+				   end of the notice when there are none */
+};
+/* ofl_notice(), and its steps in nx (free with ofl_notice_next_free). */
+int	ofl_notice_steps(struct ofl_store *, const struct ofl_meta *,
+	    const struct ofl_notice_opts *, struct ofl_buf *,
+	    struct ofl_notice_next *);
+void	ofl_notice_next_free(struct ofl_notice_next *);
+/* A step's command line as the notice prints it, appended. */
+void	ofl_notice_next_text(const char *, const struct ofl_next *,
+	    struct ofl_buf *);
 
 /*
  * json.c: a streaming (push) JSON parser with bounded memory: depth is
@@ -795,6 +845,42 @@ void	 ofl_redact_force(int);
 void	 ofl_redact_store_default(int);
 
 /*
+ * offload.c: the offload rule, once.  Output over the threshold (in
+ * estimated tokens) is stored and a notice printed in its place; several
+ * outputs made together are offloaded, largest first, until the rest
+ * fits the combined budget.
+ */
+#define OFL_OFFLOAD_NONE	(-1)	/* it passes as it is */
+#define OFL_OFFLOAD_SIZE	0	/* over the threshold */
+#define OFL_OFFLOAD_COMBINED	1	/* outputs made together */
+#define OFL_OFFLOAD_BINARY	2	/* only binary items over the limit */
+/* The most bytes that pass through under a threshold of tokens. */
+uint64_t ofl_offload_max_bytes(uint64_t);
+/* 1 if output of so many bytes is over the threshold (tokens). */
+int	 ofl_offload_over(uint64_t, uint64_t);
+/* Why a result of so many text bytes and a largest binary item of so
+ * many is offloaded (threshold, max binary, bytes, binary). */
+int	 ofl_offload_why(uint64_t, uint64_t, uint64_t, uint64_t);
+/* One of the outputs made together. */
+struct ofl_offload_item {
+	uint64_t	 tokens;	/* what it costs as it stands */
+	uint64_t	 size;		/* the largest goes first */
+	int		 movable;	/* it may still be offloaded */
+};
+/*
+ * The next item to offload so that base and the items fit the combined
+ * budget: the first largest movable one; -1 when they fit or none can go.
+ */
+ssize_t	 ofl_offload_next(const struct ofl_offload_item *, size_t, uint64_t,
+	    uint64_t);
+/*
+ * When storing failed: the head and tail of the output rendered safely
+ * (at most hmax and tmax bytes of output) between markers, appended.
+ */
+void	 ofl_offload_preview(struct ofl_buf *, const void *, size_t, size_t,
+	    const void *, size_t, size_t);
+
+/*
  * mcp.c: what ofl-mcp does without I/O: the tools it adds, their argument
  * vectors, the measure of a tools/call result and its offloading.  These
  * take libjq's jv values: include <jv.h> before ofl.h to see them.
@@ -806,10 +892,10 @@ enum ofl_mcp_tool {
 	OFL_MCP_SCHEMA,		/* ofl_schema: ofl-schema */
 	OFL_MCP_LIST		/* ofl_list: ofl-search with no query */
 };
-/* Why a result is offloaded. */
-#define OFL_MCP_WHY_SIZE	0	/* over the threshold */
-#define OFL_MCP_WHY_COMBINED	1	/* calls in flight together */
-#define OFL_MCP_WHY_BINARY	2	/* only binary items over the limit */
+/* Why a result is offloaded: as offload.c says it. */
+#define OFL_MCP_WHY_SIZE	OFL_OFFLOAD_SIZE
+#define OFL_MCP_WHY_COMBINED	OFL_OFFLOAD_COMBINED
+#define OFL_MCP_WHY_BINARY	OFL_OFFLOAD_BINARY
 /* One tools/call as the artifact records it. */
 struct ofl_mcp_call {
 	const char	*server;	/* label: SERVER/TOOL */
