@@ -10,8 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
-
 
 #include "arc.h"
 #include "ofl.h"
@@ -37,7 +35,7 @@
 #define NEXT_ERRORS	40		/* "      ofl-extract ID --errors" */
 
 /* render() flags. */
-#define R_ONELINE	0x1	/* escape newline and tab as well */
+#define R_ONELINE	OFL_RENDER_ONELINE
 
 /* A piece of a line shown in the preview. */
 struct piece {
@@ -105,11 +103,8 @@ static int	 sum_columns(struct ctx *, int);
 static int	 sum_diff(struct ctx *);
 static int	 sum_members(struct ctx *);
 static void	 next_cmds(struct ctx *, struct ofl_buf *, struct ofl_buf *);
-static void	 meta_fields(struct ofl_buf *, const struct ofl_meta *);
 static void	 put_count(struct ofl_buf *, uint64_t);
 static void	 put_size(struct ofl_buf *, uint64_t);
-static void	 command_text(const char *, struct ofl_buf *);
-static void	 put_time(struct ofl_buf *, int64_t);
 static void	 put_jstr(struct ofl_buf *, const char *);
 static void	 put_range(struct ofl_buf *, const struct section *, uint64_t);
 static void	 put_piece(struct ofl_buf *, struct ofl_redactor *,
@@ -143,63 +138,12 @@ ofl_notice_opts_init(struct ofl_notice_opts *o)
 	o->intent_bytes = 1000;
 }
 
-/*
- * Render n bytes safely into out (or only measure, if out is NULL):
- * valid UTF-8 passes, and so do tab and newline unless R_ONELINE;
- * anything else becomes \xNN.  Stops before max output bytes, never
- * inside a sequence or an escape.  Returns the output length; *used
- * (if not NULL) gets the input bytes consumed.
- */
+/* The base layer's rendering, as the summaries here call it. */
 static size_t
 render(struct ofl_buf *out, const unsigned char *p, size_t n, size_t max,
     int flags, size_t *used)
 {
-	static const char	hex[] = "0123456789abcdef";
-	size_t			i = 0, len = 0, run = 0, l;
-	unsigned char		c;
-
-	while (i < n) {
-		c = p[i];
-		if ((c >= 0x20 && c < 0x7f) || (!(flags & R_ONELINE) &&
-		    (c == '\t' || c == '\n')))
-			l = 1;
-		else if (c >= 0x80)
-			l = ofl_utf8_len(p + i, n - i);
-		else
-			l = 0;
-		if (l > 0) {
-			if (len + l > max)
-				break;
-			len += l;
-			i += l;
-			run += l;
-			continue;
-		}
-		if (len + 4 > max)
-			break;
-		if (out != NULL) {
-			ofl_buf_add(out, p + i - run, run);
-			ofl_buf_addc(out, '\\');
-			ofl_buf_addc(out, 'x');
-			ofl_buf_addc(out, hex[c >> 4]);
-			ofl_buf_addc(out, hex[c & 0xf]);
-		}
-		run = 0;
-		len += 4;
-		i++;
-	}
-	if (out != NULL)
-		ofl_buf_add(out, p + i - run, run);
-	if (used != NULL)
-		*used = i;
-	return len;
-}
-
-void
-ofl_render_safe(struct ofl_buf *out, const unsigned char *p, size_t n,
-    size_t max)
-{
-	render(out, p, n, max, 0, NULL);
+	return ofl_render(out, p, n, max, flags, used);
 }
 
 static void
@@ -220,19 +164,6 @@ put_size(struct ofl_buf *b, uint64_t n)
 	ofl_buf_adds(b, s);
 }
 
-/* The command, masked for secrets unless that is turned off. */
-static void
-command_text(const char *cmd, struct ofl_buf *t)
-{
-	struct ofl_redactor	*red;
-
-	if (ofl_redact_wanted() && (red = ofl_redactor_new()) != NULL) {
-		ofl_redact(red, cmd, strlen(cmd), t);
-		ofl_redactor_free(red);
-	} else
-		ofl_buf_adds(t, cmd);
-}
-
 void
 ofl_notice_refline(struct ofl_buf *out, const struct ofl_meta *m)
 {
@@ -250,7 +181,7 @@ ofl_notice_refline(struct ofl_buf *out, const struct ofl_meta *m)
 		struct ofl_buf t;
 
 		ofl_buf_init(&t);
-		command_text(m->command, &t);
+		ofl_meta_mask(m->command, &t);
 		ofl_buf_adds(out, "  $ ");
 		render(out, (const unsigned char *)t.data, t.len, CMD_MAX,
 		    R_ONELINE, &used);
@@ -267,96 +198,12 @@ ofl_notice_refline(struct ofl_buf *out, const struct ofl_meta *m)
 }
 
 static void
-put_time(struct ofl_buf *b, int64_t ms)
-{
-	struct tm	tm;
-	time_t		t;
-	char		s[32];
-
-	if (ms <= 0) {
-		ofl_buf_adds(b, "null");
-		return;
-	}
-	t = (time_t)(ms / 1000);
-	if (gmtime_r(&t, &tm) == NULL ||
-	    strftime(s, sizeof s, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0) {
-		ofl_buf_adds(b, "null");
-		return;
-	}
-	ofl_buf_addf(b, "\"%s\"", s);
-}
-
-static void
 put_jstr(struct ofl_buf *b, const char *s)
 {
 	if (s == NULL)
 		ofl_buf_adds(b, "null");
 	else
 		ofl_buf_add_json_str(b, s, strlen(s));
-}
-
-/* The metadata as JSON object members, without the braces. */
-static void
-meta_fields(struct ofl_buf *b, const struct ofl_meta *m)
-{
-	ofl_buf_adds(b, "\"id\":");
-	put_jstr(b, m->id);
-	ofl_buf_addf(b, ",\"ref\":\"ofl:");
-	ofl_buf_add(b, m->id, strlen(m->id));
-	ofl_buf_adds(b, "\",\"kind\":");
-	put_jstr(b, ofl_kind_name(m->kind));
-	ofl_buf_addf(b, ",\"bytes\":%llu,\"lines\":%llu,\"stored\":%llu",
-	    (unsigned long long)m->bytes, (unsigned long long)m->lines,
-	    (unsigned long long)m->stored);
-	ofl_buf_adds(b, ",\"hash\":");
-	put_jstr(b, m->hash[0] != '\0' ? m->hash : NULL);
-	ofl_buf_adds(b, ",\"created\":");
-	put_time(b, m->created);
-	ofl_buf_adds(b, ",\"used\":");
-	put_time(b, m->used);
-	ofl_buf_adds(b, ",\"expires\":");
-	put_time(b, m->expires);
-	ofl_buf_adds(b, ",\"label\":");
-	put_jstr(b, m->label);
-	ofl_buf_adds(b, ",\"command\":");
-	if (m->command != NULL) {
-		struct ofl_buf t;
-
-		ofl_buf_init(&t);
-		command_text(m->command, &t);
-		ofl_buf_add_json_str(b, t.data != NULL ? t.data : "", t.len);
-		ofl_buf_free(&t);
-	} else
-		ofl_buf_adds(b, "null");
-	ofl_buf_adds(b, ",\"cwd\":");
-	put_jstr(b, m->cwd);
-	ofl_buf_adds(b, ",\"session\":");
-	put_jstr(b, m->session);
-	if (m->has_exit)
-		ofl_buf_addf(b, ",\"exit\":%d", m->exit_status);
-	else
-		ofl_buf_adds(b, ",\"exit\":null");
-	if (m->duration_ms >= 0)
-		ofl_buf_addf(b, ",\"duration_ms\":%lld",
-		    (long long)m->duration_ms);
-	else
-		ofl_buf_adds(b, ",\"duration_ms\":null");
-	ofl_buf_addf(b, ",\"incomplete\":%s,\"errors\":%llu,\"warnings\":%llu",
-	    m->incomplete ? "true" : "false", (unsigned long long)m->errors,
-	    (unsigned long long)m->warnings);
-	if (m->first_error > 0)
-		ofl_buf_addf(b, ",\"first_error\":%llu",
-		    (unsigned long long)m->first_error);
-	else
-		ofl_buf_adds(b, ",\"first_error\":null");
-}
-
-void
-ofl_meta_json(struct ofl_buf *b, const struct ofl_meta *m)
-{
-	ofl_buf_addc(b, '{');
-	meta_fields(b, m);
-	ofl_buf_adds(b, "}\n");
 }
 
 /* Read up to n bytes at off; short only at the end. */
@@ -2258,7 +2105,7 @@ ofl_notice(struct ofl_store *st, const struct ofl_meta *m,
 				    hits.len);
 			} else {
 				ofl_buf_adds(&text, "--- matches for intent: ");
-				command_text(o->intent, &text);
+				ofl_meta_mask(o->intent, &text);
 				ofl_buf_adds(&text, " ---\n");
 				ofl_buf_add(&text, hits.data, hits.len);
 				ofl_buf_adds(&text, "--- end of matches ---\n");
@@ -2269,7 +2116,7 @@ ofl_notice(struct ofl_store *st, const struct ofl_meta *m,
 		}
 		if (!json) {
 			ofl_buf_adds(&text, "intent: no match for ");
-			command_text(o->intent, &text);
+			ofl_meta_mask(o->intent, &text);
 			ofl_buf_adds(&text, "; the preview follows\n");
 		}
 		ofl_buf_free(&hits);
@@ -2291,7 +2138,7 @@ preview_done:
 	next_cmds(&c, json ? NULL : &text, &jnext);
 	if (json) {
 		ofl_buf_addc(&text, '{');
-		meta_fields(&text, m);
+		ofl_meta_json_fields(&text, m);
 		if (jhead.len == 0)
 			ofl_buf_adds(&text, ",\"head\":\"\","
 			    "\"head_lines\":null");

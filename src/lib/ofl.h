@@ -142,6 +142,23 @@ void	ofl_buf_add_json_str(struct ofl_buf *, const char *, size_t);
 char	*ofl_buf_str(struct ofl_buf *);
 
 /*
+ * render.c: a safe rendering of bytes for a preview: valid UTF-8 passes,
+ * control characters other than tab and newline and invalid bytes become
+ * \xNN.  Appends at most max bytes of output, never cutting a sequence.
+ */
+#define OFL_RENDER_ONELINE	0x1	/* escape newline and tab as well */
+/*
+ * Render n bytes into out (or only measure them, if out is NULL); stops
+ * before max bytes of output, never inside a sequence or an escape.
+ * Returns the output length; *used (if not NULL) gets the input bytes
+ * consumed.
+ */
+size_t	ofl_render(struct ofl_buf *, const unsigned char *, size_t, size_t,
+	    int, size_t *);
+void	ofl_render_safe(struct ofl_buf *, const unsigned char *, size_t,
+	    size_t);
+
+/*
  * src.c: what a format says of an artifact for its notice.  text holds
  * whole summary lines, each ending in '\n'; json holds JSON object
  * members separated by commas ("k":v,"k2":v2), each started with
@@ -326,6 +343,13 @@ struct ofl_meta {
 	int64_t		 printed;	/* bytes ofl-capture printed, -1: unknown */
 };
 void	ofl_meta_free(struct ofl_meta *);
+/* meta.c: the metadata as JSON, its command masked for secrets. */
+/* The artifact's metadata as one JSON object and a newline. */
+void	ofl_meta_json(struct ofl_buf *, const struct ofl_meta *);
+/* The same members without the braces, to go on with more. */
+void	ofl_meta_json_fields(struct ofl_buf *, const struct ofl_meta *);
+/* A command or an intent as ofl shows it: masked unless that is off. */
+void	ofl_meta_mask(const char *, struct ofl_buf *);
 
 /*
  * The store's location: path if not NULL, else $OFL_STORE, else
@@ -442,15 +466,6 @@ void	ofl_notice_refline(struct ofl_buf *, const struct ofl_meta *);
 /* The whole notice for an artifact, appended to out. */
 int	ofl_notice(struct ofl_store *, const struct ofl_meta *,
 	    const struct ofl_notice_opts *, struct ofl_buf *);
-/* The artifact's metadata as one JSON object and a newline. */
-void	ofl_meta_json(struct ofl_buf *, const struct ofl_meta *);
-/*
- * A safe rendering of bytes for a preview: valid UTF-8 passes, control
- * characters other than tab and newline and invalid bytes become \xNN.
- * Appends at most max bytes of output, never cutting a sequence.
- */
-void	ofl_render_safe(struct ofl_buf *, const unsigned char *, size_t,
-	    size_t);
 
 /*
  * json.c: a streaming (push) JSON parser with bounded memory: depth is
