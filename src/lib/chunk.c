@@ -4,12 +4,12 @@
  *
  * Every chunker streams: it reads through a source (the artifact's reader
  * or an archive member) and keeps no more than a window of a few
- * kilobytes, or OFL_CHUNK_HARD_MAX bytes at worst, before it calls back with each
- * chunk in order.  Ranges are exact: [byte_start, byte_end) are the raw
- * bytes a chunk stands for, and line_start and line_end are the 1-based
- * lines that hold its first and its last byte.  A line ends with "\n",
+ * kilobytes, or OFL_CHUNK_HARD_MAX bytes at worst, before it calls back
+ * with each chunk in order.  Ranges are exact: [byte_start, byte_end) are
+ * the raw bytes a chunk stands for, and line_start and line_end are the
+ * 1-based lines that hold its first and its last byte.  A line ends with "\n",
  * so a CRLF line is one line and a bare CR is no break, as the store
- * counts them.  Only a line longer than LINE_CAP can be shared by two
+ * counts them.  Only a line longer than 64 KiB can be shared by two
  * chunks (it is cut into pieces); otherwise the chunks of a line-based
  * kind cover the artifact without gaps or overlaps.
  *
@@ -58,14 +58,11 @@
 #include "ofl.h"
 #include "banned.h"
 
-#define LINE_CAP	(64 * 1024)	/* a longer line comes in pieces */
 #define HEAD_SIZE	(64 * 1024)	/* what kind detection sees */
 
 #define TEXT_LINES	40		/* a log or text window: lines */
 #define SOFT_MAX	(16 * 1024)	/* split a block only at a sub-block */
 #define DIFF_SPLIT	8192		/* split a hunk at a line */
-#define PART_SPLIT	8192		/* a leaf above this is cut ... */
-#define PART_SIZE	4096		/* ... into parts of about this */
 #define HTML_SPLIT	4096
 #define ARCHIVE_DEPTH	2		/* archives inside archives */
 
@@ -75,19 +72,6 @@
 #define HAS(p, n, s)	((n) >= sizeof(s) - 1 &&			\
 			    memcmp((p), (s), sizeof(s) - 1) == 0)
 
-/* One call of ofl_chunk_artifact(). */
-struct ofl_chunker {
-	int		(*cb)(const struct ofl_chunk *, void *);
-	void		*arg;
-	const char	*member;
-	int		 rv;		/* what cb returned when it stopped */
-	int		 bomb;		/* an archive limit was hit */
-	int		 ioerr;		/* the artifact could not be read */
-	int		 damaged;	/* a member could not be decoded */
-	int		 depth;		/* archive nesting */
-	uint64_t	 total;		/* decompressed bytes of members */
-	uint64_t	 members;
-};
 
 struct logst;
 struct diff;
@@ -97,14 +81,17 @@ static uint64_t	chunk_max_bytes = ARCHIVE_MAX_BYTES;
 static uint64_t	chunk_max_members = ARCHIVE_MAX_MEMBERS;
 
 static ssize_t	 reader_read(void *, void *, size_t);
-static ssize_t	 chain_read(void *, void *, size_t);
 static size_t	 stamp_len(const char *, size_t);
 static void	 set_headline(struct ofl_buf *, const char *, size_t, size_t);
 static int	 log_class(struct logst *, const char *, size_t);
+static int	 chunk_lines(struct ofl_chunker *, struct ofl_chunk_in *, uint64_t,
+		    uint64_t, int);
 static int	 chunk_diff(struct ofl_chunker *, struct ofl_chunk_in *);
 static int	 chunk_html(struct ofl_chunker *, struct ofl_chunk_in *);
-static int	 chunk_archive(struct ofl_chunker *, struct ofl_chunk_in *, struct ofl_reader *);
-static int	 chunk_src(struct ofl_chunker *, struct ofl_chunk_in *, int, struct ofl_reader *);
+static int	 chunk_archive(struct ofl_chunker *, struct ofl_chunk_in *,
+		    struct ofl_reader *);
+static int	 chunk_src(struct ofl_chunker *, struct ofl_chunk_in *, int,
+		    struct ofl_reader *);
 static int	 java_frame(const char *, size_t);
 static int	 go_goroutine(const char *, size_t);
 static int	 go_frame(const char *, size_t);
@@ -130,28 +117,12 @@ static int	 html_byte(struct html *, int);
 static la_ssize_t	 arc_read(struct archive *, void *, const void **);
 static la_int64_t	 arc_seek(struct archive *, void *, la_int64_t, int);
 static ssize_t	 member_read(void *, void *, size_t);
-static int	 chunk_member(struct ofl_chunker *, struct archive *, const char *);
+static int	 chunk_member(struct ofl_chunker *, struct archive *,
+		    const char *);
 
 /*
  * Sources.
  */
-
-ssize_t
-ofl_chunk_in_read(struct ofl_chunk_in *s, void *buf, size_t n)
-{
-	size_t	m;
-
-	if (s->prelen > 0) {
-		m = n < s->prelen ? n : s->prelen;
-		memcpy(buf, s->pre, m);
-		s->pre += m;
-		s->prelen -= m;
-		return (ssize_t)m;
-	}
-	if (s->read == NULL)
-		return 0;
-	return s->read(s->arg, buf, n);
-}
 
 static ssize_t
 reader_read(void *arg, void *buf, size_t n)
@@ -159,337 +130,9 @@ reader_read(void *arg, void *buf, size_t n)
 	return ofl_reader_read(arg, buf, n);
 }
 
-/* A source that reads another source (after its own replay). */
-static ssize_t
-chain_read(void *arg, void *buf, size_t n)
-{
-	return ofl_chunk_in_read(arg, buf, n);
-}
-
-void
-ofl_chunk_in_chain(struct ofl_chunk_in *in, struct ofl_chunk_in *from,
-    const char *pre, size_t prelen)
-{
-	in->read = chain_read;
-	in->arg = from;
-	in->pre = pre;
-	in->prelen = prelen;
-}
-
 /*
- * Emitting.  Returns 0 to go on, 1 when the callback said stop.
- */
-
-int
-ofl_chunk_emit(struct ofl_chunker *ck, const char *title, size_t tlen, const char *text,
-    size_t len, uint64_t bstart, uint64_t bend, uint64_t lstart,
-    uint64_t lend)
-{
-	struct ofl_chunk	c;
-	int			rv;
-
-	c.member = ck->member;
-	c.title = title != NULL && tlen > 0 ? title : "";
-	c.title_len = title != NULL ? tlen : 0;
-	c.text = text != NULL ? text : "";
-	c.len = len;
-	c.byte_start = bstart;
-	c.byte_end = bend;
-	c.line_start = lstart;
-	c.line_end = lend < lstart ? lstart : lend;
-	if ((rv = ck->cb(&c, ck->arg)) != 0) {
-		ck->rv = rv;
-		return 1;
-	}
-	return 0;
-}
-
-/*
- * Emit raw bytes that start on line lstart, cut into parts of about
- * PART_SIZE (at most 1.5 times that) when longer than PART_SPLIT: at a
- * newline or a space if one is near, never inside a UTF-8 sequence.
- */
-int
-ofl_chunk_emit_parts(struct ofl_chunker *ck, const char *title, size_t tlen, const char *text,
-    size_t len, uint64_t bstart, uint64_t lstart)
-{
-	size_t	n, i, nl;
-	int	cut = len > PART_SPLIT;
-
-	while (len > 0) {
-		n = len;
-		if (cut && len > PART_SIZE + PART_SIZE / 2) {
-			n = PART_SIZE;
-			for (i = n; i > n - 512; i--)
-				if (text[i - 1] == '\n')
-					break;
-			if (i == n - 512)
-				for (i = n; i > n - 512; i--)
-					if (text[i - 1] == ' ')
-						break;
-			n = i > n - 512 ? i : ofl_chunk_utf8_cut(text, n);
-		}
-		nl = ofl_chunk_count_nl(text, n - 1);
-		if (ofl_chunk_emit(ck, title, tlen, text, n, bstart, bstart + n, lstart,
-		    lstart + nl))
-			return 1;
-		lstart += nl + (text[n - 1] == '\n');
-		text += n;
-		len -= n;
-		bstart += n;
-	}
-	return 0;
-}
-
-size_t
-ofl_chunk_count_nl(const char *p, size_t n)
-{
-	const char	*e = p + n, *q;
-	size_t		 c = 0;
-
-	while (p < e && (q = memchr(p, '\n', (size_t)(e - p))) != NULL) {
-		c++;
-		p = q + 1;
-	}
-	return c;
-}
-
-/* The largest length <= n that does not end inside a UTF-8 sequence. */
-size_t
-ofl_chunk_utf8_cut(const char *p, size_t n)
-{
-	size_t	i = n, k;
-
-	for (k = 0; k < 3 && i > 1; k++) {
-		if (((unsigned char)p[i] & 0xc0) != 0x80)
-			break;
-		i--;
-	}
-	return ((unsigned char)p[i] & 0xc0) == 0x80 ? n : i;
-}
-
-/* Length without the trailing newline and carriage returns. */
-size_t
-ofl_chunk_body_len(const char *p, size_t n)
-{
-	while (n > 0 && (p[n - 1] == '\n' || p[n - 1] == '\r'))
-		n--;
-	return n;
-}
-
-size_t
-ofl_chunk_ws_len(const char *p, size_t n)
-{
-	size_t	i = 0;
-
-	while (i < n && (p[i] == ' ' || p[i] == '\t'))
-		i++;
-	return i;
-}
-
-int
-ofl_chunk_blank(const char *p, size_t n)
-{
-	n = ofl_chunk_body_len(p, n);
-	return ofl_chunk_ws_len(p, n) == n;
-}
-
-/*
- * The line iterator.  A line longer than LINE_CAP is returned in pieces;
- * only the first has first set, only the last has eol set.
- */
-
-void
-ofl_chunk_lines_init(struct ofl_chunk_lines *it, struct ofl_chunk_in *s, uint64_t off, uint64_t lineno,
-    int midline)
-{
-	it->src = s;
-	it->buf = ofl_xmalloc(LINE_CAP + 1);	/* ofl_chunk_utf8_cut() peeks past */
-	it->pos = it->len = it->scan = 0;
-	it->off = off;
-	it->lineno = lineno;
-	it->midline = midline;
-	it->eof = 0;
-}
-
-void
-ofl_chunk_lines_free(struct ofl_chunk_lines *it)
-{
-	free(it->buf);
-	it->buf = NULL;
-}
-
-/* 1: a line, 0: the end, -1: an error. */
-int
-ofl_chunk_lines_next(struct ofl_chunk_lines *it, struct ofl_chunk_line *l)
-{
-	const char	*nl;
-	size_t		 n, avail;
-	ssize_t		 r;
-	int		 eol;
-
-	for (;;) {
-		avail = it->len - it->pos;
-		nl = memchr(it->buf + it->scan, '\n', it->len - it->scan);
-		if (nl != NULL) {
-			n = (size_t)(nl - (it->buf + it->pos)) + 1;
-			eol = 1;
-			break;
-		}
-		it->scan = it->len;
-		if (it->eof) {
-			if (avail == 0)
-				return 0;
-			n = avail;
-			eol = 0;
-			break;
-		}
-		if (avail == LINE_CAP) {
-			n = ofl_chunk_utf8_cut(it->buf + it->pos, LINE_CAP);
-			eol = 0;
-			break;
-		}
-		if (it->pos > 0) {
-			memmove(it->buf, it->buf + it->pos, avail);
-			it->scan -= it->pos;
-			it->len = avail;
-			it->pos = 0;
-		}
-		r = ofl_chunk_in_read(it->src, it->buf + it->len, LINE_CAP - it->len);
-		if (r < 0)
-			return -1;
-		if (r == 0)
-			it->eof = 1;
-		it->len += (size_t)r;
-	}
-	l->p = it->buf + it->pos;
-	l->len = n;
-	l->off = it->off;
-	l->lineno = it->lineno;
-	l->first = !it->midline;
-	l->eol = eol;
-	it->pos += n;
-	it->scan = it->pos;
-	it->off += n;
-	if (eol)
-		it->lineno++;
-	it->midline = !eol;
-	return 1;
-}
-
-/*
- * Windows.
- */
-
-void
-ofl_chunk_win_init(struct ofl_chunk_win *w)
-{
-	memset(w, 0, sizeof *w);
-	ofl_buf_init(&w->text);
-}
-
-void
-ofl_chunk_win_free(struct ofl_chunk_win *w)
-{
-	ofl_buf_free(&w->text);
-}
-
-void
-ofl_chunk_win_add(struct ofl_chunk_win *w, const struct ofl_chunk_line *l)
-{
-	if (w->nlines == 0) {
-		w->bstart = l->off;
-		w->lstart = l->lineno;
-		w->prevlend = l->lineno;
-	} else
-		w->prevlend = w->lend;
-	w->last = w->text.len;
-	ofl_buf_add(&w->text, l->p, l->len);
-	w->lend = l->lineno;
-	w->nlines++;
-}
-
-size_t
-ofl_chunk_win_raw(const struct ofl_chunk_win *w)
-{
-	return w->text.len - w->hdr;
-}
-
-int
-ofl_chunk_win_emit(struct ofl_chunker *ck, struct ofl_chunk_win *w, const char *title, size_t tlen)
-{
-	int	rv;
-
-	if (w->nlines == 0)
-		return 0;
-	rv = ofl_chunk_emit(ck, title, tlen, w->text.data, w->text.len, w->bstart,
-	    w->bstart + ofl_chunk_win_raw(w), w->lstart, w->lend);
-	w->text.len = w->hdr;
-	w->nlines = 0;
-	return rv;
-}
-
-/* Emit all but the last line, which stays as the window's first. */
-int
-ofl_chunk_win_emit_last(struct ofl_chunker *ck, struct ofl_chunk_win *w, const char *title, size_t tlen)
-{
-	size_t		n = w->text.len - w->last;
-	uint64_t	off = w->bstart + (w->last - w->hdr), line = w->lend;
-	int		rv;
-
-	if (w->nlines < 2)
-		return 0;
-	rv = ofl_chunk_emit(ck, title, tlen, w->text.data, w->last, w->bstart, off,
-	    w->lstart, w->prevlend);
-	memmove(w->text.data + w->hdr, w->text.data + w->last, n);
-	w->text.len = w->hdr + n;
-	w->last = w->hdr;
-	w->nlines = 1;
-	w->bstart = off;
-	w->lstart = w->lend = w->prevlend = line;
-	return rv;
-}
-
-/*
- * Heading paths.
- */
-
-void
-ofl_chunk_heads_set(struct ofl_chunk_heads *h, int level, const char *p, size_t n)
-{
-	int	i;
-
-	if (level < 1 || level > 6)
-		return;
-	if (n > OFL_CHUNK_TITLE_MAX - 1)
-		n = ofl_chunk_utf8_cut(p, OFL_CHUNK_TITLE_MAX - 1);
-	memcpy(h->t[level - 1], p, n);
-	h->len[level - 1] = n;
-	h->has[level - 1] = 1;
-	for (i = level; i < 6; i++)
-		h->has[i] = 0;
-}
-
-void
-ofl_chunk_heads_path(const struct ofl_chunk_heads *h, struct ofl_buf *b)
-{
-	int	i, any = 0;
-
-	ofl_buf_reset(b);
-	for (i = 0; i < 6; i++) {
-		if (!h->has[i])
-			continue;
-		if (any)
-			ofl_buf_adds(b, " > ");
-		ofl_buf_add(b, h->t[i], h->len[i]);
-		any = 1;
-	}
-	ofl_buf_str(b);
-}
-
-/*
- * Logs and plain text: windows of OFL_CHUNK_TEXT_TARGET bytes or TEXT_LINES lines
- * that do not end inside a stack trace, a traceback or a panic.
+ * Logs and plain text: windows of OFL_CHUNK_TEXT_TARGET bytes or TEXT_LINES
+ * lines that do not end inside a stack trace, a traceback or a panic.
  *
  * Each line is classified by how much it holds on to the line before:
  * BRK_FREE lines may start a window, BRK_PARA lines (a paragraph) start
@@ -498,8 +141,8 @@ ofl_chunk_heads_path(const struct ofl_chunk_heads *h, struct ofl_buf *b)
  * each crash gets a chunk and a title of its own.  A BRK_SOFT line is
  * inside a block but at a sub-block (a goroutine, a chained exception)
  * and splits only past SOFT_MAX; a BRK_HARD line is inside a block and
- * splits only past OFL_CHUNK_HARD_MAX.  The first frame of a Java-like trace splits
- * before the line above it, the exception's own line.
+ * splits only past OFL_CHUNK_HARD_MAX.  The first frame of a Java-like
+ * trace splits before the line above it, the exception's own line.
  */
 
 enum { BRK_FREE, BRK_PARA, BRK_BLOCK, BRK_SOFT, BRK_HARD };
@@ -807,9 +450,9 @@ set_headline(struct ofl_buf *b, const char *p, size_t n, size_t off)
 	ofl_buf_str(b);
 }
 
-int
-ofl_chunk_text(struct ofl_chunker *ck, struct ofl_chunk_in *s, uint64_t off, uint64_t lineno,
-    int midline)
+static int
+chunk_lines(struct ofl_chunker *ck, struct ofl_chunk_in *s, uint64_t off,
+    uint64_t lineno, int midline)
 {
 	struct ofl_chunk_lines	 it;
 	struct ofl_chunk_line	 l;
@@ -849,7 +492,8 @@ ofl_chunk_text(struct ofl_chunker *ck, struct ofl_chunk_in *s, uint64_t off, uin
 		if (ls.hl == 2 && w.nlines > 1 && (title.len > 0 ||
 		    w.last >= OFL_CHUNK_TEXT_TARGET / 2)) {
 			/* Split before the exception line above the frame. */
-			if (ofl_chunk_win_emit_last(ck, &w, title.data, title.len)) {
+			if (ofl_chunk_win_emit_last(ck, &w, title.data,
+			    title.len)) {
 				rv = 1;
 				goto out;
 			}
@@ -1013,7 +657,8 @@ chunk_diff(struct ofl_chunker *ck, struct ofl_chunk_in *s)
 	while ((r = ofl_chunk_lines_next(&it, &l)) == 1) {
 		n = ofl_chunk_body_len(l.p, l.len);
 		if (!l.first) {
-			if (d.w.nlines > 0 && ofl_chunk_win_raw(&d.w) + l.len > OFL_CHUNK_HARD_MAX) {
+			if (d.w.nlines > 0 && ofl_chunk_win_raw(&d.w) + l.len >
+			    OFL_CHUNK_HARD_MAX) {
 				c = d.pend;
 				if (diff_flush(ck, &d))
 					goto stop;
@@ -1041,8 +686,8 @@ chunk_diff(struct ofl_chunker *ck, struct ofl_chunk_in *s)
 			if (d.inhunk != 0) {
 				if (d.inhunk == 2)
 					d.inhunk = 0;
-				if (d.w.nlines > 0 &&
-				    ofl_chunk_win_raw(&d.w) + l.len > DIFF_SPLIT) {
+				if (d.w.nlines > 0 && ofl_chunk_win_raw(&d.w) +
+				    l.len > DIFF_SPLIT) {
 					if (diff_flush(ck, &d))
 						goto stop;
 					d.pend = D_HUNK;
@@ -1099,7 +744,8 @@ chunk_diff(struct ofl_chunker *ck, struct ofl_chunk_in *s)
 			if (d.pend == D_NONE)
 				d.pend = D_PRE;
 			if (d.w.nlines > 0 && ofl_chunk_win_raw(&d.w) + l.len >
-			    (d.pend == D_PRE ? 2 * OFL_CHUNK_TEXT_TARGET : DIFF_SPLIT)) {
+			    (d.pend == D_PRE ? 2 * OFL_CHUNK_TEXT_TARGET :
+			    DIFF_SPLIT)) {
 				c = d.pend;
 				if (diff_flush(ck, &d))
 					goto stop;
@@ -1364,8 +1010,8 @@ html_part(struct html *h, uint64_t off, uint64_t lend, uint64_t line)
 			t = ofl_buf_str(&h->doctitle);
 			tn = h->doctitle.len;
 		}
-		rv = ofl_chunk_emit(h->ck, t, tn, h->text.data, h->text.len, h->soff, off,
-		    h->sline, lend);
+		rv = ofl_chunk_emit(h->ck, t, tn, h->text.data, h->text.len,
+		    h->soff, off, h->sline, lend);
 	}
 	ofl_buf_reset(&h->text);
 	h->sp = 0;
@@ -1460,7 +1106,8 @@ again:
 			/* Long text: cut at a space, or anywhere at last. */
 			if ((((c == ' ' || c == '\n') && !h->inh &&
 			    h->text.len >= 4 * HTML_SPLIT) ||
-			    (h->text.len >= OFL_CHUNK_HARD_MAX && (c & 0xc0) != 0x80)) &&
+			    (h->text.len >= OFL_CHUNK_HARD_MAX &&
+			    (c & 0xc0) != 0x80)) &&
 			    html_part(h, h->off, h->lastnl ? h->line - 1 :
 			    h->line, h->line))
 				return 1;
@@ -1780,7 +1427,8 @@ out:
 }
 
 static int
-chunk_archive(struct ofl_chunker *ck, struct ofl_chunk_in *s, struct ofl_reader *r)
+chunk_archive(struct ofl_chunker *ck, struct ofl_chunk_in *s,
+    struct ofl_reader *r)
 {
 	struct archive		*a;
 	struct archive_entry	*e;
@@ -1861,7 +1509,8 @@ out:
  */
 
 static int
-chunk_src(struct ofl_chunker *ck, struct ofl_chunk_in *s, int kind, struct ofl_reader *r)
+chunk_src(struct ofl_chunker *ck, struct ofl_chunk_in *s, int kind,
+    struct ofl_reader *r)
 {
 	switch (kind) {
 	case OFL_KIND_MARKDOWN:
@@ -1887,7 +1536,7 @@ chunk_src(struct ofl_chunker *ck, struct ofl_chunk_in *s, int kind, struct ofl_r
 	case OFL_KIND_EMPTY:
 		return 0;
 	default:
-		return ofl_chunk_text(ck, s, 0, 1, 0);
+		return chunk_lines(ck, s, 0, 1, 0);
 	}
 }
 
@@ -1915,6 +1564,7 @@ ofl_chunk_artifact(struct ofl_reader *r, int kind,
 	memset(&ck, 0, sizeof ck);
 	ck.cb = cb;
 	ck.arg = arg;
+	ck.text = chunk_lines;
 	memset(&s, 0, sizeof s);
 	s.read = reader_read;
 	s.arg = r;

@@ -132,8 +132,8 @@ ofl_fmt_csv_detect(const unsigned char *p, size_t n, int complete, int delim,
  */
 
 static int
-csv_emit(struct ofl_chunker *ck, struct ofl_chunk_win *w, struct ofl_buf *t, uint64_t a,
-    uint64_t b)
+csv_emit(struct ofl_chunker *ck, struct ofl_chunk_win *w, struct ofl_buf *t,
+    uint64_t a, uint64_t b)
 {
 	ofl_buf_reset(t);
 	if (a == b)
@@ -215,8 +215,8 @@ ofl_fmt_csv_chunk(struct ofl_chunker *ck, struct ofl_chunk_in *s, int sep)
 			goto stop;
 	} else if (header && hlen > 0) {
 		/* A header and no rows: the header is all there is. */
-		if (ofl_chunk_emit(ck, "header", 6, w.text.data, w.text.len, hoff,
-		    hoff + hlen, hline, hlend))
+		if (ofl_chunk_emit(ck, "header", 6, w.text.data, w.text.len,
+		    hoff, hoff + hlen, hline, hlend))
 			goto stop;
 	}
 	goto out;

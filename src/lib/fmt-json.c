@@ -166,8 +166,10 @@ ofl_fmt_json_chunk_nd(struct ofl_chunker *ck, struct ofl_chunk_in *s)
 	ofl_buf_init(&t);
 	while ((r = ofl_chunk_lines_next(&it, &l)) == 1) {
 		raw = ofl_chunk_win_raw(&w);
-		if (w.nlines > 0 && ((l.first && raw + l.len > OFL_CHUNK_TEXT_TARGET) ||
-		    raw + l.len > OFL_CHUNK_HARD_MAX) && ndjson_emit(ck, &w, &t)) {
+		if (w.nlines > 0 && ((l.first &&
+		    raw + l.len > OFL_CHUNK_TEXT_TARGET) ||
+		    raw + l.len > OFL_CHUNK_HARD_MAX) &&
+		    ndjson_emit(ck, &w, &t)) {
 			rv = 1;
 			goto out;
 		}
@@ -315,7 +317,8 @@ json_emit(struct jck *j, const char *title, size_t tlen, uint64_t start,
 	if (end <= start)
 		return 0;
 	j->lastend = end;
-	return ofl_chunk_emit_parts(j->ck, title, tlen, j->raw + (start - j->rawoff),
+	return ofl_chunk_emit_parts(j->ck, title, tlen,
+	    j->raw + (start - j->rawoff),
 	    (size_t)(end - start), start, line);
 }
 
@@ -597,7 +600,8 @@ ofl_fmt_json_chunk(struct ofl_chunker *ck, struct ofl_chunk_in *s)
 			j.rawcap = j.rawlen + OFL_CHUNK_READ + j.rawcap / 2;
 			j.raw = ofl_xrealloc(j.raw, j.rawcap);
 		}
-		if ((n = ofl_chunk_in_read(s, j.raw + j.rawlen, OFL_CHUNK_READ)) < 0) {
+		if ((n = ofl_chunk_in_read(s, j.raw + j.rawlen,
+		    OFL_CHUNK_READ)) < 0) {
 			rv = -1;
 			break;
 		}

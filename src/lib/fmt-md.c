@@ -365,7 +365,8 @@ ofl_fmt_md_chunk(struct ofl_chunker *ck, struct ofl_chunk_in *s)
 	while ((r = ofl_chunk_lines_next(&it, &l)) == 1) {
 		raw = ofl_chunk_win_raw(&m.w);
 		if (!l.first || m.front || m.fence) {
-			if (m.w.nlines > 0 && raw + l.len > OFL_CHUNK_HARD_MAX &&
+			if (m.w.nlines > 0 &&
+			    raw + l.len > OFL_CHUNK_HARD_MAX &&
 			    md_emit(ck, &m))
 				goto stop;
 			ofl_chunk_win_add(&m.w, &l);
@@ -384,7 +385,8 @@ ofl_fmt_md_chunk(struct ofl_chunker *ck, struct ofl_chunk_in *s)
 		}
 		blank = ofl_chunk_blank(l.p, l.len);
 		if (l.lineno == 1 && l.off == 0 &&
-		    ofl_chunk_body_len(l.p, l.len) == 3 && HAS(l.p, l.len, "---")) {
+		    ofl_chunk_body_len(l.p, l.len) == 3 &&
+		    HAS(l.p, l.len, "---")) {
 			m.front = 1;
 			ofl_chunk_win_add(&m.w, &l);
 			continue;
@@ -433,7 +435,8 @@ ofl_fmt_md_chunk(struct ofl_chunker *ck, struct ofl_chunk_in *s)
 		if (m.w.nlines > 0 && ((m.prevblank && !blank &&
 		    raw >= MD_SPLIT / 2 && raw + l.len > MD_SPLIT) ||
 		    (!blank && raw + l.len > MD_SPLIT &&
-		    ofl_chunk_ws_len(l.p, l.len) <= 4 && (m.blankat == MD_NOBLANK ||
+		    ofl_chunk_ws_len(l.p, l.len) <= 4 &&
+		    (m.blankat == MD_NOBLANK ||
 		    raw - m.blankat > MD_SPLIT / 2)) ||
 		    raw + l.len > 2 * MD_SPLIT)) {
 			if (md_emit(ck, &m))

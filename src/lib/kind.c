@@ -150,7 +150,8 @@ ofl_kind_detect(const unsigned char *buf, size_t len, int complete)
 	 * those), which jq reads one value after another just the same.
 	 */
 	if (buf[i] == '{' || buf[i] == '[') {
-		if ((rv = ofl_fmt_json_detect(buf + i, len - i, complete)) != -1)
+		rv = ofl_fmt_json_detect(buf + i, len - i, complete);
+		if (rv != -1)
 			return (enum ofl_kind)rv;
 	}
 	if (starts_ci(buf + i, len - i, "<!doctype html") ||

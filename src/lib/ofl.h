@@ -553,7 +553,7 @@ int	ofl_chunk_artifact(struct ofl_reader *, int kind,
 	    int (*)(const struct ofl_chunk *, void *), void *);
 
 /*
- * chunk.c, the plumbing the formats' chunkers share.  A chunker reads an
+ * chunk-io.c: the plumbing the formats' chunkers share.  A chunker reads an
  * ofl_chunk_in (an archive member or the artifact, after bytes to replay
  * first), cuts it into lines (ofl_chunk_lines, pieces of at most 64 KiB),
  * gathers lines in a window (ofl_chunk_win) and hands each chunk to
@@ -564,13 +564,28 @@ int	ofl_chunk_artifact(struct ofl_reader *, int kind,
 #define OFL_CHUNK_TITLE_MAX	256		/* bytes of a heading */
 #define OFL_CHUNK_TEXT_TARGET	2048		/* a window of lines: bytes */
 #define OFL_CHUNK_HARD_MAX	(256 * 1024)	/* split anything past this */
-struct ofl_chunker;			/* one call of ofl_chunk_artifact */
 /* Where bytes come from: optional bytes to replay, then a read function. */
 struct ofl_chunk_in {
 	ssize_t		(*read)(void *, void *, size_t);
 	void		*arg;
 	const char	*pre;
 	size_t		 prelen;
+};
+/* One call of ofl_chunk_artifact(). */
+struct ofl_chunker {
+	int		(*cb)(const struct ofl_chunk *, void *);
+	void		*arg;
+	/* The text chunker, for content that is not what it looked like. */
+	int		(*text)(struct ofl_chunker *, struct ofl_chunk_in *,
+			    uint64_t, uint64_t, int);
+	const char	*member;
+	int		 rv;		/* what cb returned when it stopped */
+	int		 bomb;		/* an archive limit was hit */
+	int		 ioerr;		/* the artifact could not be read */
+	int		 damaged;	/* a member could not be decoded */
+	int		 depth;		/* archive nesting */
+	uint64_t	 total;		/* decompressed bytes of members */
+	uint64_t	 members;
 };
 ssize_t	ofl_chunk_in_read(struct ofl_chunk_in *, void *, size_t);
 /* Set up in to give pre first, then what from gives. */
