@@ -20,7 +20,12 @@
  *
  * Strings and numbers that lie whole inside one fed buffer are handed to
  * the callback in place (no copy); event strings are therefore not
- * NUL-terminated: use len.
+ * NUL-terminated: use len. *
+ * It is ofl's one JSON parser: schema.c, the JSON chunker and JSON
+ * detection (fmt-json.c, with OFL_JSON_CONTAINERS and OFL_JSON_QUIET)
+ * run it; the notice's skim of the first values shares its lexing
+ * (ofl_json_skip_ws, ofl_json_skip_string) but not its grammar, as it
+ * reads on past what it cannot parse.
  */
 
 #include "config.h"
