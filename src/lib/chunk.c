@@ -4,12 +4,12 @@
  *
  * Every chunker streams: it reads through a source (the artifact's reader
  * or an archive member) and keeps no more than a window of a few
- * kilobytes, or HARD_MAX bytes at worst, before it calls back with each
- * chunk in order.  Ranges are exact: [byte_start, byte_end) are the raw
- * bytes a chunk stands for, and line_start and line_end are the 1-based
- * lines that hold its first and its last byte.  A line ends with "\n",
+ * kilobytes, or OFL_CHUNK_HARD_MAX bytes at worst, before it calls back
+ * with each chunk in order.  Ranges are exact: [byte_start, byte_end) are
+ * the raw bytes a chunk stands for, and line_start and line_end are the
+ * 1-based lines that hold its first and its last byte.  A line ends with "\n",
  * so a CRLF line is one line and a bare CR is no break, as the store
- * counts them.  Only a line longer than LINE_CAP can be shared by two
+ * counts them.  Only a line longer than 64 KiB can be shared by two
  * chunks (it is cut into pieces); otherwise the chunks of a line-based
  * kind cover the artifact without gaps or overlaps.
  *
@@ -58,25 +58,11 @@
 #include "ofl.h"
 #include "banned.h"
 
-#define READ_SIZE	(64 * 1024)	/* bytes asked of a source at once */
-#define LINE_CAP	(64 * 1024)	/* a longer line comes in pieces */
 #define HEAD_SIZE	(64 * 1024)	/* what kind detection sees */
-#define TITLE_MAX	256		/* bytes of a heading or headline */
 
-#define TEXT_TARGET	2048		/* a log or text window: bytes */
-#define TEXT_LINES	40		/* ... or lines */
+#define TEXT_LINES	40		/* a log or text window: lines */
 #define SOFT_MAX	(16 * 1024)	/* split a block only at a sub-block */
-#define HARD_MAX	(256 * 1024)	/* split anything, whatever it is */
-#define MD_SPLIT	4096		/* split a section at a paragraph */
 #define DIFF_SPLIT	8192		/* split a hunk at a line */
-#define CSV_TARGET	2048
-#define CSV_ROWS	50
-#define CSV_RECORD_MAX	(64 * 1024)	/* an unbalanced quote ends here */
-#define JSON_TARGET	2048		/* descend into anything larger */
-#define JSON_DEPTH	128		/* deeper containers stay whole */
-#define JSON_KEYS_MAX	120		/* keys in a title, else to_entries */
-#define PART_SPLIT	8192		/* a leaf above this is cut ... */
-#define PART_SIZE	4096		/* ... into parts of about this */
 #define HTML_SPLIT	4096
 #define ARCHIVE_DEPTH	2		/* archives inside archives */
 
@@ -86,117 +72,26 @@
 #define HAS(p, n, s)	((n) >= sizeof(s) - 1 &&			\
 			    memcmp((p), (s), sizeof(s) - 1) == 0)
 
-/* Where bytes come from: optional bytes to replay, then a read function. */
-struct src {
-	ssize_t		(*read)(void *, void *, size_t);
-	void		*arg;
-	const char	*pre;
-	size_t		 prelen;
-};
-
-/* One call of ofl_chunk_artifact(). */
-struct ck {
-	int		(*cb)(const struct ofl_chunk *, void *);
-	void		*arg;
-	const char	*member;
-	int		 rv;		/* what cb returned when it stopped */
-	int		 bomb;		/* an archive limit was hit */
-	int		 ioerr;		/* the artifact could not be read */
-	int		 damaged;	/* a member could not be decoded */
-	int		 depth;		/* archive nesting */
-	uint64_t	 total;		/* decompressed bytes of members */
-	uint64_t	 members;
-};
-
-/* Lines (or pieces of long lines) of a source. */
-struct lineit {
-	struct src	*src;
-	char		*buf;
-	size_t		 pos;
-	size_t		 len;
-	size_t		 scan;		/* no newline in buf[pos, scan) */
-	uint64_t	 off;		/* offset of buf[pos] */
-	uint64_t	 lineno;	/* line of buf[pos] */
-	int		 midline;	/* buf[pos] is not a line's start */
-	int		 eof;
-};
-
-struct line {
-	const char	*p;
-	size_t		 len;
-	uint64_t	 off;
-	uint64_t	 lineno;
-	int		 first;		/* starts a line */
-	int		 eol;		/* ends with a newline */
-};
-
-/* Consecutive lines on their way to become a chunk. */
-struct win {
-	struct ofl_buf	 text;
-	size_t		 hdr;		/* text before the raw bytes (CSV) */
-	uint64_t	 bstart;
-	uint64_t	 lstart;
-	uint64_t	 lend;
-	uint64_t	 prevlend;	/* lend before the last line */
-	size_t		 nlines;
-	size_t		 last;		/* where the last line starts */
-};
-
-/* Heading paths (Markdown, HTML). */
-struct heads {
-	char		 t[6][TITLE_MAX];
-	size_t		 len[6];
-	int		 has[6];
-};
 
 struct logst;
-struct md;
 struct diff;
 struct html;
-struct jlevel;
-struct jck;
 
 static uint64_t	chunk_max_bytes = ARCHIVE_MAX_BYTES;
 static uint64_t	chunk_max_members = ARCHIVE_MAX_MEMBERS;
 
-static ssize_t	 src_read(struct src *, void *, size_t);
 static ssize_t	 reader_read(void *, void *, size_t);
-static ssize_t	 chain_read(void *, void *, size_t);
-static int	 emit(struct ck *, const char *, size_t, const char *, size_t,
-		    uint64_t, uint64_t, uint64_t, uint64_t);
-static int	 emit_parts(struct ck *, const char *, size_t, const char *,
-		    size_t, uint64_t, uint64_t);
-static size_t	 count_nl(const char *, size_t);
-static size_t	 utf8_cut(const char *, size_t);
-static size_t	 body_len(const char *, size_t);
-static size_t	 ws_len(const char *, size_t);
-static int	 is_blank(const char *, size_t);
-static void	 lineit_init(struct lineit *, struct src *, uint64_t, uint64_t,
-		    int);
-static void	 lineit_free(struct lineit *);
-static int	 lineit_next(struct lineit *, struct line *);
-static void	 win_init(struct win *);
-static void	 win_free(struct win *);
-static void	 win_add(struct win *, const struct line *);
-static size_t	 win_raw(const struct win *);
-static int	 win_emit(struct ck *, struct win *, const char *, size_t);
-static int	 win_emit_last(struct ck *, struct win *, const char *,
-		    size_t);
-static void	 heads_set(struct heads *, int, const char *, size_t);
-static void	 heads_path(const struct heads *, struct ofl_buf *);
 static size_t	 stamp_len(const char *, size_t);
 static void	 set_headline(struct ofl_buf *, const char *, size_t, size_t);
 static int	 log_class(struct logst *, const char *, size_t);
-static int	 chunk_lines(struct ck *, struct src *, uint64_t, uint64_t,
-		    int);
-static int	 chunk_markdown(struct ck *, struct src *);
-static int	 chunk_ndjson(struct ck *, struct src *);
-static int	 chunk_csv(struct ck *, struct src *, int);
-static int	 chunk_diff(struct ck *, struct src *);
-static int	 chunk_html(struct ck *, struct src *);
-static int	 chunk_json(struct ck *, struct src *);
-static int	 chunk_archive(struct ck *, struct src *, struct ofl_reader *);
-static int	 chunk_src(struct ck *, struct src *, int, struct ofl_reader *);
+static int	 chunk_lines(struct ofl_chunker *, struct ofl_chunk_in *, uint64_t,
+		    uint64_t, int);
+static int	 chunk_diff(struct ofl_chunker *, struct ofl_chunk_in *);
+static int	 chunk_html(struct ofl_chunker *, struct ofl_chunk_in *);
+static int	 chunk_archive(struct ofl_chunker *, struct ofl_chunk_in *,
+		    struct ofl_reader *);
+static int	 chunk_src(struct ofl_chunker *, struct ofl_chunk_in *, int,
+		    struct ofl_reader *);
 static int	 java_frame(const char *, size_t);
 static int	 go_goroutine(const char *, size_t);
 static int	 go_frame(const char *, size_t);
@@ -204,17 +99,7 @@ static int	 rust_panic(const char *, size_t);
 static int	 san_header(const char *, size_t);
 static int	 hash_frame(const char *, size_t, int);
 static int	 ws_at(const char *, size_t, size_t);
-static int	 md_atx(const char *, size_t, const char **, size_t *);
-static int	 md_fence(const char *, size_t, size_t *);
-static int	 md_fence_close(const struct md *, const char *, size_t);
-static int	 md_setext(const char *, size_t);
-static int	 md_para_line(const char *, size_t);
-static int	 md_emit(struct ck *, struct md *);
-static void	 md_heading(struct md *, int, const char *, size_t);
-static int	 ndjson_emit(struct ck *, struct win *, struct ofl_buf *);
-static int	 csv_emit(struct ck *, struct win *, struct ofl_buf *, uint64_t,
-		    uint64_t);
-static int	 diff_flush(struct ck *, struct diff *);
+static int	 diff_flush(struct ofl_chunker *, struct diff *);
 static void	 diff_path(struct diff *, const char *, size_t);
 static void	 diff_gitpath(struct diff *, const char *, size_t);
 static int	 diff_counts(const char *, size_t, long *, long *);
@@ -229,50 +114,15 @@ static int	 html_part(struct html *, uint64_t, uint64_t, uint64_t);
 static int	 html_isblock(const char *);
 static int	 html_tag(struct html *);
 static int	 html_byte(struct html *, int);
-static uint64_t	 json_line(struct jck *, uint64_t);
-static uint64_t	 json_mstart(struct jck *, const struct jlevel *, uint64_t);
-static int	 jq_ident(const char *, size_t);
-static void	 jq_key(struct ofl_buf *, const char *, size_t);
-static int	 json_emit(struct jck *, const char *, size_t, uint64_t,
-		    uint64_t, uint64_t);
-static int	 json_flush(struct jck *, struct jlevel *);
-static int	 json_descend(struct jck *, uint64_t);
-static int	 json_add(struct jck *, struct jlevel *, uint64_t, uint64_t,
-		    const char *, size_t, uint64_t);
-static int	 json_begin(struct jck *, struct ofl_json *,
-		    const struct ofl_json_event *);
-static int	 json_end(struct jck *, const struct ofl_json_event *);
-static int	 json_scalar(struct jck *, struct ofl_json *,
-		    const struct ofl_json_event *);
-static int	 json_event(struct ofl_json *, const struct ofl_json_event *,
-		    void *);
-static void	 json_trim(struct jck *);
-static int	 json_fallback(struct jck *, struct src *);
 static la_ssize_t	 arc_read(struct archive *, void *, const void **);
 static la_int64_t	 arc_seek(struct archive *, void *, la_int64_t, int);
 static ssize_t	 member_read(void *, void *, size_t);
-static int	 chunk_member(struct ck *, struct archive *, const char *);
+static int	 chunk_member(struct ofl_chunker *, struct archive *,
+		    const char *);
 
 /*
  * Sources.
  */
-
-static ssize_t
-src_read(struct src *s, void *buf, size_t n)
-{
-	size_t	m;
-
-	if (s->prelen > 0) {
-		m = n < s->prelen ? n : s->prelen;
-		memcpy(buf, s->pre, m);
-		s->pre += m;
-		s->prelen -= m;
-		return (ssize_t)m;
-	}
-	if (s->read == NULL)
-		return 0;
-	return s->read(s->arg, buf, n);
-}
 
 static ssize_t
 reader_read(void *arg, void *buf, size_t n)
@@ -280,327 +130,9 @@ reader_read(void *arg, void *buf, size_t n)
 	return ofl_reader_read(arg, buf, n);
 }
 
-/* A source that reads another source (after its own replay). */
-static ssize_t
-chain_read(void *arg, void *buf, size_t n)
-{
-	return src_read(arg, buf, n);
-}
-
 /*
- * Emitting.  Returns 0 to go on, 1 when the callback said stop.
- */
-
-static int
-emit(struct ck *ck, const char *title, size_t tlen, const char *text,
-    size_t len, uint64_t bstart, uint64_t bend, uint64_t lstart,
-    uint64_t lend)
-{
-	struct ofl_chunk	c;
-	int			rv;
-
-	c.member = ck->member;
-	c.title = title != NULL && tlen > 0 ? title : "";
-	c.title_len = title != NULL ? tlen : 0;
-	c.text = text != NULL ? text : "";
-	c.len = len;
-	c.byte_start = bstart;
-	c.byte_end = bend;
-	c.line_start = lstart;
-	c.line_end = lend < lstart ? lstart : lend;
-	if ((rv = ck->cb(&c, ck->arg)) != 0) {
-		ck->rv = rv;
-		return 1;
-	}
-	return 0;
-}
-
-/*
- * Emit raw bytes that start on line lstart, cut into parts of about
- * PART_SIZE (at most 1.5 times that) when longer than PART_SPLIT: at a
- * newline or a space if one is near, never inside a UTF-8 sequence.
- */
-static int
-emit_parts(struct ck *ck, const char *title, size_t tlen, const char *text,
-    size_t len, uint64_t bstart, uint64_t lstart)
-{
-	size_t	n, i, nl;
-	int	cut = len > PART_SPLIT;
-
-	while (len > 0) {
-		n = len;
-		if (cut && len > PART_SIZE + PART_SIZE / 2) {
-			n = PART_SIZE;
-			for (i = n; i > n - 512; i--)
-				if (text[i - 1] == '\n')
-					break;
-			if (i == n - 512)
-				for (i = n; i > n - 512; i--)
-					if (text[i - 1] == ' ')
-						break;
-			n = i > n - 512 ? i : utf8_cut(text, n);
-		}
-		nl = count_nl(text, n - 1);
-		if (emit(ck, title, tlen, text, n, bstart, bstart + n, lstart,
-		    lstart + nl))
-			return 1;
-		lstart += nl + (text[n - 1] == '\n');
-		text += n;
-		len -= n;
-		bstart += n;
-	}
-	return 0;
-}
-
-static size_t
-count_nl(const char *p, size_t n)
-{
-	const char	*e = p + n, *q;
-	size_t		 c = 0;
-
-	while (p < e && (q = memchr(p, '\n', (size_t)(e - p))) != NULL) {
-		c++;
-		p = q + 1;
-	}
-	return c;
-}
-
-/* The largest length <= n that does not end inside a UTF-8 sequence. */
-static size_t
-utf8_cut(const char *p, size_t n)
-{
-	size_t	i = n, k;
-
-	for (k = 0; k < 3 && i > 1; k++) {
-		if (((unsigned char)p[i] & 0xc0) != 0x80)
-			break;
-		i--;
-	}
-	return ((unsigned char)p[i] & 0xc0) == 0x80 ? n : i;
-}
-
-/* Length without the trailing newline and carriage returns. */
-static size_t
-body_len(const char *p, size_t n)
-{
-	while (n > 0 && (p[n - 1] == '\n' || p[n - 1] == '\r'))
-		n--;
-	return n;
-}
-
-static size_t
-ws_len(const char *p, size_t n)
-{
-	size_t	i = 0;
-
-	while (i < n && (p[i] == ' ' || p[i] == '\t'))
-		i++;
-	return i;
-}
-
-static int
-is_blank(const char *p, size_t n)
-{
-	n = body_len(p, n);
-	return ws_len(p, n) == n;
-}
-
-/*
- * The line iterator.  A line longer than LINE_CAP is returned in pieces;
- * only the first has first set, only the last has eol set.
- */
-
-static void
-lineit_init(struct lineit *it, struct src *s, uint64_t off, uint64_t lineno,
-    int midline)
-{
-	it->src = s;
-	it->buf = ofl_xmalloc(LINE_CAP + 1);	/* utf8_cut() peeks past */
-	it->pos = it->len = it->scan = 0;
-	it->off = off;
-	it->lineno = lineno;
-	it->midline = midline;
-	it->eof = 0;
-}
-
-static void
-lineit_free(struct lineit *it)
-{
-	free(it->buf);
-	it->buf = NULL;
-}
-
-/* 1: a line, 0: the end, -1: an error. */
-static int
-lineit_next(struct lineit *it, struct line *l)
-{
-	const char	*nl;
-	size_t		 n, avail;
-	ssize_t		 r;
-	int		 eol;
-
-	for (;;) {
-		avail = it->len - it->pos;
-		nl = memchr(it->buf + it->scan, '\n', it->len - it->scan);
-		if (nl != NULL) {
-			n = (size_t)(nl - (it->buf + it->pos)) + 1;
-			eol = 1;
-			break;
-		}
-		it->scan = it->len;
-		if (it->eof) {
-			if (avail == 0)
-				return 0;
-			n = avail;
-			eol = 0;
-			break;
-		}
-		if (avail == LINE_CAP) {
-			n = utf8_cut(it->buf + it->pos, LINE_CAP);
-			eol = 0;
-			break;
-		}
-		if (it->pos > 0) {
-			memmove(it->buf, it->buf + it->pos, avail);
-			it->scan -= it->pos;
-			it->len = avail;
-			it->pos = 0;
-		}
-		r = src_read(it->src, it->buf + it->len, LINE_CAP - it->len);
-		if (r < 0)
-			return -1;
-		if (r == 0)
-			it->eof = 1;
-		it->len += (size_t)r;
-	}
-	l->p = it->buf + it->pos;
-	l->len = n;
-	l->off = it->off;
-	l->lineno = it->lineno;
-	l->first = !it->midline;
-	l->eol = eol;
-	it->pos += n;
-	it->scan = it->pos;
-	it->off += n;
-	if (eol)
-		it->lineno++;
-	it->midline = !eol;
-	return 1;
-}
-
-/*
- * Windows.
- */
-
-static void
-win_init(struct win *w)
-{
-	memset(w, 0, sizeof *w);
-	ofl_buf_init(&w->text);
-}
-
-static void
-win_free(struct win *w)
-{
-	ofl_buf_free(&w->text);
-}
-
-static void
-win_add(struct win *w, const struct line *l)
-{
-	if (w->nlines == 0) {
-		w->bstart = l->off;
-		w->lstart = l->lineno;
-		w->prevlend = l->lineno;
-	} else
-		w->prevlend = w->lend;
-	w->last = w->text.len;
-	ofl_buf_add(&w->text, l->p, l->len);
-	w->lend = l->lineno;
-	w->nlines++;
-}
-
-static size_t
-win_raw(const struct win *w)
-{
-	return w->text.len - w->hdr;
-}
-
-static int
-win_emit(struct ck *ck, struct win *w, const char *title, size_t tlen)
-{
-	int	rv;
-
-	if (w->nlines == 0)
-		return 0;
-	rv = emit(ck, title, tlen, w->text.data, w->text.len, w->bstart,
-	    w->bstart + win_raw(w), w->lstart, w->lend);
-	w->text.len = w->hdr;
-	w->nlines = 0;
-	return rv;
-}
-
-/* Emit all but the last line, which stays as the window's first. */
-static int
-win_emit_last(struct ck *ck, struct win *w, const char *title, size_t tlen)
-{
-	size_t		n = w->text.len - w->last;
-	uint64_t	off = w->bstart + (w->last - w->hdr), line = w->lend;
-	int		rv;
-
-	if (w->nlines < 2)
-		return 0;
-	rv = emit(ck, title, tlen, w->text.data, w->last, w->bstart, off,
-	    w->lstart, w->prevlend);
-	memmove(w->text.data + w->hdr, w->text.data + w->last, n);
-	w->text.len = w->hdr + n;
-	w->last = w->hdr;
-	w->nlines = 1;
-	w->bstart = off;
-	w->lstart = w->lend = w->prevlend = line;
-	return rv;
-}
-
-/*
- * Heading paths.
- */
-
-static void
-heads_set(struct heads *h, int level, const char *p, size_t n)
-{
-	int	i;
-
-	if (level < 1 || level > 6)
-		return;
-	if (n > TITLE_MAX - 1)
-		n = utf8_cut(p, TITLE_MAX - 1);
-	memcpy(h->t[level - 1], p, n);
-	h->len[level - 1] = n;
-	h->has[level - 1] = 1;
-	for (i = level; i < 6; i++)
-		h->has[i] = 0;
-}
-
-static void
-heads_path(const struct heads *h, struct ofl_buf *b)
-{
-	int	i, any = 0;
-
-	ofl_buf_reset(b);
-	for (i = 0; i < 6; i++) {
-		if (!h->has[i])
-			continue;
-		if (any)
-			ofl_buf_adds(b, " > ");
-		ofl_buf_add(b, h->t[i], h->len[i]);
-		any = 1;
-	}
-	ofl_buf_str(b);
-}
-
-/*
- * Logs and plain text: windows of TEXT_TARGET bytes or TEXT_LINES lines
- * that do not end inside a stack trace, a traceback or a panic.
+ * Logs and plain text: windows of OFL_CHUNK_TEXT_TARGET bytes or TEXT_LINES
+ * lines that do not end inside a stack trace, a traceback or a panic.
  *
  * Each line is classified by how much it holds on to the line before:
  * BRK_FREE lines may start a window, BRK_PARA lines (a paragraph) start
@@ -609,8 +141,8 @@ heads_path(const struct heads *h, struct ofl_buf *b)
  * each crash gets a chunk and a title of its own.  A BRK_SOFT line is
  * inside a block but at a sub-block (a goroutine, a chained exception)
  * and splits only past SOFT_MAX; a BRK_HARD line is inside a block and
- * splits only past HARD_MAX.  The first frame of a Java-like trace splits
- * before the line above it, the exception's own line.
+ * splits only past OFL_CHUNK_HARD_MAX.  The first frame of a Java-like
+ * trace splits before the line above it, the exception's own line.
  */
 
 enum { BRK_FREE, BRK_PARA, BRK_BLOCK, BRK_SOFT, BRK_HARD };
@@ -643,7 +175,7 @@ static const char py_mark[] = "Traceback (most recent call last):";
 static int
 java_frame(const char *p, size_t n)
 {
-	size_t	i = ws_len(p, n), m = n - i;
+	size_t	i = ofl_chunk_ws_len(p, n), m = n - i;
 
 	p += i;
 	if (HAS(p, m, "Caused by: "))
@@ -696,7 +228,7 @@ san_header(const char *p, size_t n)
 static int
 hash_frame(const char *p, size_t n, int first)
 {
-	size_t	i = ws_len(p, n);
+	size_t	i = ofl_chunk_ws_len(p, n);
 
 	if (i + 2 >= n || p[i] != '#' || p[i + 1] < '0' || p[i + 1] > '9')
 		return 0;
@@ -719,8 +251,8 @@ log_class(struct logst *s, const char *p, size_t n)
 
 	s->hl = 0;
 	s->hloff = 0;
-	n = body_len(p, n);
-	blank = ws_len(p, n) == n;
+	n = ofl_chunk_body_len(p, n);
+	blank = ofl_chunk_ws_len(p, n) == n;
 	s->prevblank = blank;
 	k = s->skip;
 
@@ -862,7 +394,7 @@ stamp_len(const char *p, size_t n)
 	size_t			 i = 0, j, k, d, lim;
 
 	for (;;) {
-		j = i + ws_len(p + i, n - i);
+		j = i + ofl_chunk_ws_len(p + i, n - i);
 		if (j < n && p[j] == '[') {
 			lim = n - j < 80 ? n - j : 80;
 			if ((q = memchr(p + j, ']', lim)) == NULL)
@@ -888,7 +420,7 @@ stamp_len(const char *p, size_t n)
 			for (k = 0; k < sizeof months - 1; k += 3)
 				if (memcmp(p + j, months + k, 3) == 0)
 					break;
-			d = j + 3 + ws_len(p + j + 3, n - j - 3);
+			d = j + 3 + ofl_chunk_ws_len(p + j + 3, n - j - 3);
 			if (k < sizeof months - 1 && d < n && p[d] >= '0' &&
 			    p[d] <= '9') {
 				i = j + 3;
@@ -903,7 +435,7 @@ stamp_len(const char *p, size_t n)
 static void
 set_headline(struct ofl_buf *b, const char *p, size_t n, size_t off)
 {
-	n = body_len(p, n);
+	n = ofl_chunk_body_len(p, n);
 	if (off > n)
 		off = 0;
 	p += off;
@@ -912,41 +444,41 @@ set_headline(struct ofl_buf *b, const char *p, size_t n, size_t off)
 	p += off;
 	n -= off;
 	if (n > 160)
-		n = utf8_cut(p, 160);
+		n = ofl_chunk_utf8_cut(p, 160);
 	ofl_buf_reset(b);
 	ofl_buf_add(b, p, n);
 	ofl_buf_str(b);
 }
 
 static int
-chunk_lines(struct ck *ck, struct src *s, uint64_t off, uint64_t lineno,
-    int midline)
+chunk_lines(struct ofl_chunker *ck, struct ofl_chunk_in *s, uint64_t off,
+    uint64_t lineno, int midline)
 {
-	struct lineit	 it;
-	struct line	 l;
-	struct win	 w;
+	struct ofl_chunk_lines	 it;
+	struct ofl_chunk_line	 l;
+	struct ofl_chunk_win	 w;
 	struct logst	 ls;
 	struct ofl_buf	 title;
 	size_t		 raw;
 	int		 r, cls, split, rv = 0;
 
-	lineit_init(&it, s, off, lineno, midline);
-	win_init(&w);
+	ofl_chunk_lines_init(&it, s, off, lineno, midline);
+	ofl_chunk_win_init(&w);
 	ofl_buf_init(&title);
 	memset(&ls, 0, sizeof ls);
 	ls.prevblank = 1;
-	while ((r = lineit_next(&it, &l)) == 1) {
+	while ((r = ofl_chunk_lines_next(&it, &l)) == 1) {
 		cls = l.first ? log_class(&ls, l.p, l.len) : BRK_HARD;
-		raw = win_raw(&w);
+		raw = ofl_chunk_win_raw(&w);
 		switch (cls) {
 		case BRK_FREE:
-			split = raw + l.len > TEXT_TARGET ||
+			split = raw + l.len > OFL_CHUNK_TEXT_TARGET ||
 			    w.nlines >= TEXT_LINES;
 			break;
 		case BRK_BLOCK:
 		case BRK_PARA:
-			split = raw >= TEXT_TARGET / 2 ||
-			    raw + l.len > TEXT_TARGET ||
+			split = raw >= OFL_CHUNK_TEXT_TARGET / 2 ||
+			    raw + l.len > OFL_CHUNK_TEXT_TARGET ||
 			    w.nlines >= TEXT_LINES / 2 ||
 			    (cls == BRK_BLOCK && title.len > 0);
 			break;
@@ -954,19 +486,20 @@ chunk_lines(struct ck *ck, struct src *s, uint64_t off, uint64_t lineno,
 			split = raw >= SOFT_MAX;
 			break;
 		default:
-			split = raw + l.len > HARD_MAX;
+			split = raw + l.len > OFL_CHUNK_HARD_MAX;
 			break;
 		}
 		if (ls.hl == 2 && w.nlines > 1 && (title.len > 0 ||
-		    w.last >= TEXT_TARGET / 2)) {
+		    w.last >= OFL_CHUNK_TEXT_TARGET / 2)) {
 			/* Split before the exception line above the frame. */
-			if (win_emit_last(ck, &w, title.data, title.len)) {
+			if (ofl_chunk_win_emit_last(ck, &w, title.data,
+			    title.len)) {
 				rv = 1;
 				goto out;
 			}
 			title.len = 0;
 		} else if (w.nlines > 0 && split) {
-			if (win_emit(ck, &w, title.data, title.len)) {
+			if (ofl_chunk_win_emit(ck, &w, title.data, title.len)) {
 				rv = 1;
 				goto out;
 			}
@@ -975,443 +508,18 @@ chunk_lines(struct ck *ck, struct src *s, uint64_t off, uint64_t lineno,
 		if (ls.hl == 2 && w.nlines > 0 && title.len == 0)
 			set_headline(&title, w.text.data + w.last,
 			    w.text.len - w.last, 0);
-		win_add(&w, &l);
+		ofl_chunk_win_add(&w, &l);
 		if (ls.hl == 1 && title.len == 0)
 			set_headline(&title, l.p, l.len, ls.hloff);
 	}
 	if (r < 0)
 		rv = -1;
-	else if (win_emit(ck, &w, title.data, title.len))
+	else if (ofl_chunk_win_emit(ck, &w, title.data, title.len))
 		rv = 1;
 out:
 	ofl_buf_free(&title);
-	win_free(&w);
-	lineit_free(&it);
-	return rv;
-}
-
-/*
- * Markdown: a chunk per section, from its heading to the next, titled by
- * the heading path.  ATX headings ("## Title") and setext headings
- * ("Title" over "===" or "---") count; nothing inside a fenced code block
- * or a front matter does.  A long section is cut at a paragraph; if no
- * paragraph is in sight (no blank line in the last MD_SPLIT / 2 bytes) at
- * a line that starts an item (indented by 4 at most: a list item, an
- * option); past 2 * MD_SPLIT at any line; never inside a fence (below
- * HARD_MAX).
- */
-
-struct md {
-	struct win	 w;
-	struct heads	 h;
-	struct ofl_buf	 title;
-	struct ofl_buf	 tmp;
-	int		 fence;		/* '`' or '~' inside a fence */
-	size_t		 fencelen;
-	int		 front;		/* inside a front matter */
-	int		 prevblank;
-	int		 prevbreak;	/* last line ended a paragraph */
-	int		 prevpara;	/* last line may be a setext heading */
-	size_t		 blankat;	/* part's size at its last blank line */
-};
-
-#define MD_NOBLANK	((size_t)-1)
-#define MD_FRONT_MAX	200	/* an unclosed front matter ends here */
-
-/* An ATX heading: its level, and its text in *tp, *tn. */
-static int
-md_atx(const char *p, size_t n, const char **tp, size_t *tn)
-{
-	size_t	i = 0, lv = 0, e, k;
-
-	n = body_len(p, n);
-	while (i < n && i < 3 && p[i] == ' ')
-		i++;
-	while (i < n && p[i] == '#' && lv < 7) {
-		i++;
-		lv++;
-	}
-	if (lv == 0 || lv > 6 || (i < n && p[i] != ' ' && p[i] != '\t'))
-		return 0;
-	i += ws_len(p + i, n - i);
-	e = n;
-	while (e > i && (p[e - 1] == ' ' || p[e - 1] == '\t'))
-		e--;
-	for (k = e; k > i && p[k - 1] == '#'; k--)
-		;
-	if (k < e && (k == i || p[k - 1] == ' ' || p[k - 1] == '\t')) {
-		e = k;
-		while (e > i && (p[e - 1] == ' ' || p[e - 1] == '\t'))
-			e--;
-	}
-	*tp = p + i;
-	*tn = e - i;
-	return (int)lv;
-}
-
-/* A fence line: its character and length, or 0. */
-static int
-md_fence(const char *p, size_t n, size_t *len)
-{
-	size_t	i = 0, k;
-	char	c;
-
-	n = body_len(p, n);
-	while (i < n && i < 3 && p[i] == ' ')
-		i++;
-	if (i >= n || (p[i] != '`' && p[i] != '~'))
-		return 0;
-	c = p[i];
-	for (k = i; k < n && p[k] == c; k++)
-		;
-	if (k - i < 3)
-		return 0;
-	if (c == '`' && memchr(p + k, '`', n - k) != NULL)
-		return 0;
-	*len = k - i;
-	return c;
-}
-
-static int
-md_fence_close(const struct md *m, const char *p, size_t n)
-{
-	size_t	i = 0, k;
-
-	n = body_len(p, n);
-	while (i < n && i < 3 && p[i] == ' ')
-		i++;
-	for (k = i; k < n && p[k] == m->fence; k++)
-		;
-	return k - i >= m->fencelen && ws_len(p + k, n - k) == n - k;
-}
-
-/* A setext underline: 1 for "===", 2 for "---", else 0. */
-static int
-md_setext(const char *p, size_t n)
-{
-	size_t	i = 0, k;
-	char	c;
-
-	n = body_len(p, n);
-	while (i < n && i < 3 && p[i] == ' ')
-		i++;
-	if (i >= n || (p[i] != '=' && p[i] != '-'))
-		return 0;
-	c = p[i];
-	for (k = i; k < n && p[k] == c; k++)
-		;
-	if (ws_len(p + k, n - k) != n - k || (c == '-' && k - i < 2))
-		return 0;
-	return c == '=' ? 1 : 2;
-}
-
-/* Could this line be the text of a setext heading? */
-static int
-md_para_line(const char *p, size_t n)
-{
-	size_t	i;
-
-	n = body_len(p, n);
-	i = ws_len(p, n);
-	if (i >= n || i > 3 || n > TITLE_MAX)
-		return 0;
-	p += i;
-	n -= i;
-	if (strchr(">|<#", p[0]) != NULL)
-		return 0;
-	if (n >= 2 && strchr("-*+", p[0]) != NULL && (p[1] == ' ' ||
-	    p[1] == '\t'))
-		return 0;
-	for (i = 0; i < n && p[i] >= '0' && p[i] <= '9'; i++)
-		;
-	return !(i > 0 && i + 1 < n && (p[i] == '.' || p[i] == ')') &&
-	    p[i + 1] == ' ');
-}
-
-static int
-md_emit(struct ck *ck, struct md *m)
-{
-	m->blankat = MD_NOBLANK;
-	return win_emit(ck, &m->w, m->title.data, m->title.len);
-}
-
-static void
-md_heading(struct md *m, int level, const char *p, size_t n)
-{
-	heads_set(&m->h, level, p, n);
-	heads_path(&m->h, &m->title);
-}
-
-static int
-chunk_markdown(struct ck *ck, struct src *s)
-{
-	struct lineit	 it;
-	struct line	 l, pl;
-	struct md	 m;
-	const char	*tp;
-	size_t		 tn, raw, flen;
-	int		 r, lv, blank, rv = 0;
-
-	lineit_init(&it, s, 0, 1, 0);
-	memset(&m, 0, sizeof m);
-	win_init(&m.w);
-	ofl_buf_init(&m.title);
-	ofl_buf_init(&m.tmp);
-	m.prevbreak = 1;
-	m.blankat = MD_NOBLANK;
-	while ((r = lineit_next(&it, &l)) == 1) {
-		raw = win_raw(&m.w);
-		if (!l.first || m.front || m.fence) {
-			if (m.w.nlines > 0 && raw + l.len > HARD_MAX &&
-			    md_emit(ck, &m))
-				goto stop;
-			win_add(&m.w, &l);
-			if (!l.first)
-				continue;
-			if (m.front && l.lineno > 1 &&
-			    (md_setext(l.p, l.len) == 2 ||
-			    HAS(l.p, body_len(l.p, l.len), "...") ||
-			    l.lineno > MD_FRONT_MAX))
-				m.front = 0;
-			else if (m.fence && md_fence_close(&m, l.p, l.len))
-				m.fence = 0;
-			m.prevblank = m.prevbreak = 1;
-			m.prevpara = 0;
-			continue;
-		}
-		blank = is_blank(l.p, l.len);
-		if (l.lineno == 1 && l.off == 0 &&
-		    body_len(l.p, l.len) == 3 && HAS(l.p, l.len, "---")) {
-			m.front = 1;
-			win_add(&m.w, &l);
-			continue;
-		}
-		if ((lv = md_atx(l.p, l.len, &tp, &tn)) > 0) {
-			if (md_emit(ck, &m))
-				goto stop;
-			md_heading(&m, lv, tp, tn);
-			win_add(&m.w, &l);
-			m.prevblank = 0;
-			m.prevbreak = 1;
-			m.prevpara = 0;
-			continue;
-		}
-		if (m.prevpara && m.w.nlines > 0 &&
-		    (lv = md_setext(l.p, l.len)) > 0) {
-			/* The last line was a heading: take it back. */
-			ofl_buf_reset(&m.tmp);
-			ofl_buf_add(&m.tmp, m.w.text.data + m.w.last,
-			    m.w.text.len - m.w.last);
-			pl.p = m.tmp.data;
-			pl.len = m.tmp.len;
-			pl.off = m.w.bstart + (m.w.last - m.w.hdr);
-			pl.lineno = m.w.lend;
-			pl.first = pl.eol = 1;
-			m.w.text.len = m.w.last;
-			m.w.lend = m.w.prevlend;
-			if (--m.w.nlines > 0 && md_emit(ck, &m))
-				goto stop;
-			m.w.nlines = 0;
-			m.w.text.len = m.w.hdr;
-			tn = body_len(pl.p, pl.len);
-			tp = pl.p + ws_len(pl.p, tn);
-			tn -= (size_t)(tp - pl.p);
-			while (tn > 0 && (tp[tn - 1] == ' ' ||
-			    tp[tn - 1] == '\t'))
-				tn--;
-			md_heading(&m, lv, tp, tn);
-			win_add(&m.w, &pl);
-			win_add(&m.w, &l);
-			m.prevblank = 0;
-			m.prevbreak = 1;
-			m.prevpara = 0;
-			continue;
-		}
-		if (m.w.nlines > 0 && ((m.prevblank && !blank &&
-		    raw >= MD_SPLIT / 2 && raw + l.len > MD_SPLIT) ||
-		    (!blank && raw + l.len > MD_SPLIT &&
-		    ws_len(l.p, l.len) <= 4 && (m.blankat == MD_NOBLANK ||
-		    raw - m.blankat > MD_SPLIT / 2)) ||
-		    raw + l.len > 2 * MD_SPLIT)) {
-			if (md_emit(ck, &m))
-				goto stop;
-		}
-		if ((m.fence = md_fence(l.p, l.len, &flen)) != 0)
-			m.fencelen = flen;
-		win_add(&m.w, &l);
-		if (blank)
-			m.blankat = win_raw(&m.w);
-		m.prevpara = !m.fence && m.prevbreak && !blank &&
-		    md_para_line(l.p, l.len);
-		m.prevblank = blank;
-		m.prevbreak = blank || m.fence;
-	}
-	if (r < 0)
-		rv = -1;
-	else if (md_emit(ck, &m))
-		rv = 1;
-	goto out;
-stop:
-	rv = 1;
-out:
-	ofl_buf_free(&m.tmp);
-	ofl_buf_free(&m.title);
-	win_free(&m.w);
-	lineit_free(&it);
-	return rv;
-}
-
-/*
- * NDJSON: whole lines (records), grouped up to TEXT_TARGET bytes.
- */
-
-static int
-ndjson_emit(struct ck *ck, struct win *w, struct ofl_buf *t)
-{
-	ofl_buf_reset(t);
-	if (w->lstart == w->lend)
-		ofl_buf_addf(t, "line %llu", (unsigned long long)w->lstart);
-	else
-		ofl_buf_addf(t, "lines %llu-%llu",
-		    (unsigned long long)w->lstart,
-		    (unsigned long long)w->lend);
-	return win_emit(ck, w, t->data, t->len);
-}
-
-static int
-chunk_ndjson(struct ck *ck, struct src *s)
-{
-	struct lineit	 it;
-	struct line	 l;
-	struct win	 w;
-	struct ofl_buf	 t;
-	size_t		 raw;
-	int		 r, rv = 0;
-
-	lineit_init(&it, s, 0, 1, 0);
-	win_init(&w);
-	ofl_buf_init(&t);
-	while ((r = lineit_next(&it, &l)) == 1) {
-		raw = win_raw(&w);
-		if (w.nlines > 0 && ((l.first && raw + l.len > TEXT_TARGET) ||
-		    raw + l.len > HARD_MAX) && ndjson_emit(ck, &w, &t)) {
-			rv = 1;
-			goto out;
-		}
-		win_add(&w, &l);
-	}
-	if (r < 0)
-		rv = -1;
-	else if (w.nlines > 0 && ndjson_emit(ck, &w, &t))
-		rv = 1;
-out:
-	ofl_buf_free(&t);
-	win_free(&w);
-	lineit_free(&it);
-	return rv;
-}
-
-/*
- * CSV and TSV: groups of CSV_ROWS records or CSV_TARGET bytes, each
- * chunk's text starting with the header record.  A quoted CSV field may
- * hold newlines: records are kept whole.
- */
-
-static int
-csv_emit(struct ck *ck, struct win *w, struct ofl_buf *t, uint64_t a,
-    uint64_t b)
-{
-	ofl_buf_reset(t);
-	if (a == b)
-		ofl_buf_addf(t, "row %llu", (unsigned long long)a);
-	else
-		ofl_buf_addf(t, "rows %llu-%llu", (unsigned long long)a,
-		    (unsigned long long)b);
-	return win_emit(ck, w, t->data, t->len);
-}
-
-static int
-chunk_csv(struct ck *ck, struct src *s, int sep)
-{
-	struct lineit	 it;
-	struct line	 l;
-	struct win	 w;
-	struct ofl_buf	 t;
-	const char	*q, *e;
-	uint64_t	 row = 0, first = 0, hoff = 0, hline = 1, hlend = 1;
-	size_t		 rows = 0, rec = 0, hlen = 0;
-	int		 r, inq = 0, header = 1, rv = 0;
-
-	lineit_init(&it, s, 0, 1, 0);
-	win_init(&w);
-	ofl_buf_init(&t);
-	while ((r = lineit_next(&it, &l)) == 1) {
-		if (l.first && !inq) {
-			rec = 0;
-			if (header && hlen > 0) {
-				header = 0;
-				w.hdr = w.text.len;
-			}
-			if (!header) {
-				if (rows > 0 && (win_raw(&w) + l.len >
-				    CSV_TARGET || rows >= CSV_ROWS)) {
-					if (csv_emit(ck, &w, &t, first, row))
-						goto stop;
-					rows = 0;
-				}
-				row++;
-				if (rows++ == 0)
-					first = row;
-			}
-		} else if (!header && w.nlines > 0 &&
-		    win_raw(&w) + l.len > HARD_MAX) {
-			if (csv_emit(ck, &w, &t, first, row))
-				goto stop;
-			rows = 1;
-			first = row;
-		}
-		if (header) {
-			/* The header goes to the text only, at most 16 KB. */
-			if (hlen == 0) {
-				hoff = l.off;
-				hline = l.lineno;
-			}
-			hlend = l.lineno;
-			hlen += l.len;
-			if (w.text.len < 16384)
-				ofl_buf_add(&w.text, l.p, l.len < 16384 -
-				    w.text.len ? l.len : 16384 - w.text.len);
-		} else
-			win_add(&w, &l);
-		rec += l.len;
-		if (sep == ',') {
-			for (q = l.p, e = l.p + l.len; q < e &&
-			    (q = memchr(q, '"', (size_t)(e - q))) != NULL; q++)
-				inq = !inq;
-			if (inq && rec > CSV_RECORD_MAX)
-				inq = 0;
-		}
-	}
-	if (r < 0) {
-		rv = -1;
-		goto out;
-	}
-	if (rows > 0) {
-		if (csv_emit(ck, &w, &t, first, row))
-			goto stop;
-	} else if (header && hlen > 0) {
-		/* A header and no rows: the header is all there is. */
-		if (emit(ck, "header", 6, w.text.data, w.text.len, hoff,
-		    hoff + hlen, hline, hlend))
-			goto stop;
-	}
-	goto out;
-stop:
-	rv = 1;
-out:
-	ofl_buf_free(&t);
-	win_free(&w);
-	lineit_free(&it);
+	ofl_chunk_win_free(&w);
+	ofl_chunk_lines_free(&it);
 	return rv;
 }
 
@@ -1426,7 +534,7 @@ out:
 enum { D_NONE, D_PRE, D_HDR, D_HUNK };
 
 struct diff {
-	struct win	 w;
+	struct ofl_chunk_win	 w;
 	struct ofl_buf	 path;
 	struct ofl_buf	 title;
 	int		 pend;
@@ -1438,20 +546,20 @@ struct diff {
 };
 
 static int
-diff_flush(struct ck *ck, struct diff *d)
+diff_flush(struct ofl_chunker *ck, struct diff *d)
 {
 	int	rv = 0;
 
 	switch (d->pend) {
 	case D_HUNK:
-		rv = win_emit(ck, &d->w, d->title.data, d->title.len);
+		rv = ofl_chunk_win_emit(ck, &d->w, d->title.data, d->title.len);
 		break;
 	case D_HDR:
 		ofl_buf_str(&d->path);
-		rv = win_emit(ck, &d->w, d->path.data, d->path.len);
+		rv = ofl_chunk_win_emit(ck, &d->w, d->path.data, d->path.len);
 		break;
 	default:
-		rv = win_emit(ck, &d->w, "", 0);
+		rv = ofl_chunk_win_emit(ck, &d->w, "", 0);
 		break;
 	}
 	d->pend = D_NONE;
@@ -1533,29 +641,30 @@ diff_counts(const char *p, size_t n, long *oldn, long *newn)
 }
 
 static int
-chunk_diff(struct ck *ck, struct src *s)
+chunk_diff(struct ofl_chunker *ck, struct ofl_chunk_in *s)
 {
-	struct lineit	 it;
-	struct line	 l;
+	struct ofl_chunk_lines	 it;
+	struct ofl_chunk_line	 l;
 	struct diff	 d;
 	size_t		 n;
 	int		 r, c, rv = 0;
 
-	lineit_init(&it, s, 0, 1, 0);
+	ofl_chunk_lines_init(&it, s, 0, 1, 0);
 	memset(&d, 0, sizeof d);
-	win_init(&d.w);
+	ofl_chunk_win_init(&d.w);
 	ofl_buf_init(&d.path);
 	ofl_buf_init(&d.title);
-	while ((r = lineit_next(&it, &l)) == 1) {
-		n = body_len(l.p, l.len);
+	while ((r = ofl_chunk_lines_next(&it, &l)) == 1) {
+		n = ofl_chunk_body_len(l.p, l.len);
 		if (!l.first) {
-			if (d.w.nlines > 0 && win_raw(&d.w) + l.len > HARD_MAX) {
+			if (d.w.nlines > 0 && ofl_chunk_win_raw(&d.w) + l.len >
+			    OFL_CHUNK_HARD_MAX) {
 				c = d.pend;
 				if (diff_flush(ck, &d))
 					goto stop;
 				d.pend = c;
 			}
-			win_add(&d.w, &l);
+			ofl_chunk_win_add(&d.w, &l);
 			continue;
 		}
 		if (d.inhunk) {
@@ -1577,13 +686,13 @@ chunk_diff(struct ck *ck, struct src *s)
 			if (d.inhunk != 0) {
 				if (d.inhunk == 2)
 					d.inhunk = 0;
-				if (d.w.nlines > 0 &&
-				    win_raw(&d.w) + l.len > DIFF_SPLIT) {
+				if (d.w.nlines > 0 && ofl_chunk_win_raw(&d.w) +
+				    l.len > DIFF_SPLIT) {
 					if (diff_flush(ck, &d))
 						goto stop;
 					d.pend = D_HUNK;
 				}
-				win_add(&d.w, &l);
+				ofl_chunk_win_add(&d.w, &l);
 				continue;
 			}
 		}
@@ -1620,8 +729,8 @@ chunk_diff(struct ck *ck, struct src *s)
 				ofl_buf_add(&d.title, d.path.data, d.path.len);
 				ofl_buf_addc(&d.title, ' ');
 			}
-			ofl_buf_add(&d.title, l.p, n < TITLE_MAX ? n :
-			    utf8_cut(l.p, TITLE_MAX));
+			ofl_buf_add(&d.title, l.p, n < OFL_CHUNK_TITLE_MAX ? n :
+			    ofl_chunk_utf8_cut(l.p, OFL_CHUNK_TITLE_MAX));
 			ofl_buf_str(&d.title);
 			d.pend = D_HUNK;
 		} else if (HAS(l.p, n, "commit ") || HAS(l.p, n, "From ")) {
@@ -1634,15 +743,16 @@ chunk_diff(struct ck *ck, struct src *s)
 		} else {
 			if (d.pend == D_NONE)
 				d.pend = D_PRE;
-			if (d.w.nlines > 0 && win_raw(&d.w) + l.len >
-			    (d.pend == D_PRE ? 2 * TEXT_TARGET : DIFF_SPLIT)) {
+			if (d.w.nlines > 0 && ofl_chunk_win_raw(&d.w) + l.len >
+			    (d.pend == D_PRE ? 2 * OFL_CHUNK_TEXT_TARGET :
+			    DIFF_SPLIT)) {
 				c = d.pend;
 				if (diff_flush(ck, &d))
 					goto stop;
 				d.pend = c;
 			}
 		}
-		win_add(&d.w, &l);
+		ofl_chunk_win_add(&d.w, &l);
 	}
 	if (r < 0)
 		rv = -1;
@@ -1654,8 +764,8 @@ stop:
 out:
 	ofl_buf_free(&d.path);
 	ofl_buf_free(&d.title);
-	win_free(&d.w);
-	lineit_free(&it);
+	ofl_chunk_win_free(&d.w);
+	ofl_chunk_lines_free(&it);
 	return rv;
 }
 
@@ -1672,7 +782,7 @@ enum {
 };
 
 struct html {
-	struct ck	*ck;
+	struct ofl_chunker	*ck;
 	int		 st;
 	char		 tag[16];
 	size_t		 taglen;
@@ -1699,7 +809,7 @@ struct html {
 	int		 inh;		/* inside <hN> */
 	int		 anyh;
 	struct ofl_buf	 htext;
-	struct heads	 h;
+	struct ofl_chunk_heads	 h;
 	struct ofl_buf	 title;
 	struct ofl_buf	 doctitle;
 };
@@ -1763,7 +873,7 @@ html_char(struct html *h, int c)
 		h->sp = 0;
 	}
 	ofl_buf_addc(&h->text, c);
-	if (h->inh && h->htext.len < TITLE_MAX)
+	if (h->inh && h->htext.len < OFL_CHUNK_TITLE_MAX)
 		ofl_buf_addc(&h->htext, c);
 }
 
@@ -1900,8 +1010,8 @@ html_part(struct html *h, uint64_t off, uint64_t lend, uint64_t line)
 			t = ofl_buf_str(&h->doctitle);
 			tn = h->doctitle.len;
 		}
-		rv = emit(h->ck, t, tn, h->text.data, h->text.len, h->soff, off,
-		    h->sline, lend);
+		rv = ofl_chunk_emit(h->ck, t, tn, h->text.data, h->text.len,
+		    h->soff, off, h->sline, lend);
 	}
 	ofl_buf_reset(&h->text);
 	h->sp = 0;
@@ -1952,9 +1062,9 @@ html_tag(struct html *h)
 		return 0;
 	}
 	if (lv > 0 && h->end && h->inh) {
-		heads_set(&h->h, h->inh, h->htext.data != NULL ?
+		ofl_chunk_heads_set(&h->h, h->inh, h->htext.data != NULL ?
 		    h->htext.data : "", h->htext.len);
-		heads_path(&h->h, &h->title);
+		ofl_chunk_heads_path(&h->h, &h->title);
 		h->inh = 0;
 		h->anyh = 1;
 		html_block(h);
@@ -1996,7 +1106,8 @@ again:
 			/* Long text: cut at a space, or anywhere at last. */
 			if ((((c == ' ' || c == '\n') && !h->inh &&
 			    h->text.len >= 4 * HTML_SPLIT) ||
-			    (h->text.len >= HARD_MAX && (c & 0xc0) != 0x80)) &&
+			    (h->text.len >= OFL_CHUNK_HARD_MAX &&
+			    (c & 0xc0) != 0x80)) &&
 			    html_part(h, h->off, h->lastnl ? h->line - 1 :
 			    h->line, h->line))
 				return 1;
@@ -2092,7 +1203,7 @@ again:
 		if (h->raw == 2) {
 			if (h->rawm > 0)
 				ofl_buf_add(&h->doctitle, h->rawpat, h->rawm);
-			if (c != '<' && h->doctitle.len < TITLE_MAX) {
+			if (c != '<' && h->doctitle.len < OFL_CHUNK_TITLE_MAX) {
 				if (c == '\n' || c == '\r' || c == '\t')
 					c = ' ';
 				if (c != ' ' || (h->doctitle.len > 0 &&
@@ -2121,7 +1232,7 @@ again:
 }
 
 static int
-chunk_html(struct ck *ck, struct src *s)
+chunk_html(struct ofl_chunker *ck, struct ofl_chunk_in *s)
 {
 	struct html	 h;
 	char		*buf;
@@ -2136,9 +1247,9 @@ chunk_html(struct ck *ck, struct src *s)
 	ofl_buf_init(&h.htext);
 	ofl_buf_init(&h.title);
 	ofl_buf_init(&h.doctitle);
-	buf = ofl_xmalloc(READ_SIZE);
+	buf = ofl_xmalloc(OFL_CHUNK_READ);
 	for (;;) {
-		if ((n = src_read(s, buf, READ_SIZE)) < 0) {
+		if ((n = ofl_chunk_in_read(s, buf, OFL_CHUNK_READ)) < 0) {
 			rv = -1;
 			goto out;
 		}
@@ -2174,471 +1285,19 @@ out:
 }
 
 /*
- * JSON: chunks follow the structure.  A value of at most JSON_TARGET
- * bytes is a chunk (with its key, for an object member); a larger
- * container is descended into, and its small children are grouped into
- * chunks of about JSON_TARGET bytes.  Titles are jq filters (see the top
- * of the file).
- *
- * Streaming: the parser reports where each value starts and ends; a
- * container is "undecided" until it grows past JSON_TARGET (then it is
- * descended into) or ends (then it is a leaf).  Only the bytes of pending
- * groups and of the outermost undecided container are kept, so memory is
- * about 2 * JSON_TARGET per level, plus the longest single scalar.
- * Containers nested deeper than JSON_DEPTH stay whole.  If the content is
- * not valid JSON after all (say, cut short), what parsed is emitted and
- * the rest is chunked as text.
- */
-
-struct jlevel {
-	uint64_t	 start;		/* where the member begins (its key) */
-	uint64_t	 line;
-	size_t		 pathlen;	/* its path is path.data[0, pathlen) */
-	int		 array;
-	uint64_t	 index;		/* children seen */
-	uint64_t	 prev;		/* end of the last child */
-	uint64_t	 gcount;	/* the pending group of children */
-	uint64_t	 gfirst;
-	uint64_t	 gstart;
-	uint64_t	 gline;
-	uint64_t	 gend;
-	struct ofl_buf	 keys;		/* "name, namespace" */
-	int		 keysovf;
-	struct ofl_buf	 key;		/* this container's key */
-};
-
-struct jck {
-	struct ck	*ck;
-	struct ofl_json	*p;
-	char		*raw;
-	size_t		 rawlen;
-	size_t		 rawcap;
-	uint64_t	 rawoff;	/* offset of raw[0] */
-	uint64_t	 coff;		/* line cursor */
-	uint64_t	 cline;
-	struct jlevel	*lv;
-	size_t		 nlv;
-	size_t		 lvcap;
-	size_t		 ndesc;		/* lv[0, ndesc) are descended */
-	size_t		 skip;		/* open containers beyond JSON_DEPTH */
-	struct ofl_buf	 path;
-	struct ofl_buf	 title;
-	uint64_t	 lastend;
-};
-
-static uint64_t
-json_line(struct jck *j, uint64_t off)
-{
-	uint64_t	 top = j->rawoff + j->rawlen;
-
-	if (off < j->rawoff)
-		off = j->rawoff;
-	if (off > top)
-		off = top;
-	if (off >= j->coff)
-		j->cline += count_nl(j->raw + (j->coff - j->rawoff),
-		    (size_t)(off - j->coff));
-	else
-		j->cline -= count_nl(j->raw + (off - j->rawoff),
-		    (size_t)(j->coff - off));
-	j->coff = off;
-	return j->cline;
-}
-
-/* Where a member whose value starts at voff begins: at its key. */
-static uint64_t
-json_mstart(struct jck *j, const struct jlevel *P, uint64_t voff)
-{
-	uint64_t	o = P->prev;
-	char		c;
-
-	if (P->array || o < j->rawoff || o > voff)
-		return voff;
-	while (o < voff) {
-		c = j->raw[o - j->rawoff];
-		if (c != ' ' && c != '\t' && c != '\n' && c != '\r' && c != ',')
-			break;
-		o++;
-	}
-	return o;
-}
-
-static int
-jq_ident(const char *k, size_t n)
-{
-	static const char *const kw[] = {
-		"and", "or", "not", "if", "then", "elif", "else", "end", "as",
-		"def", "reduce", "foreach", "try", "catch", "label", "import",
-		"include", "__loc__", NULL
-	};
-	size_t	i;
-
-	if (n == 0 || !((k[0] >= 'a' && k[0] <= 'z') ||
-	    (k[0] >= 'A' && k[0] <= 'Z') || k[0] == '_'))
-		return 0;
-	for (i = 1; i < n; i++)
-		if (!((k[i] >= 'a' && k[i] <= 'z') ||
-		    (k[i] >= 'A' && k[i] <= 'Z') ||
-		    (k[i] >= '0' && k[i] <= '9') || k[i] == '_'))
-			return 0;
-	for (i = 0; kw[i] != NULL; i++)
-		if (strlen(kw[i]) == n && memcmp(kw[i], k, n) == 0)
-			return 0;
-	return 1;
-}
-
-/* A key as jq writes it after a dot or in {...}: name, or "quoted". */
-static void
-jq_key(struct ofl_buf *b, const char *k, size_t n)
-{
-	if (jq_ident(k, n))
-		ofl_buf_add(b, k, n);
-	else
-		ofl_buf_add_json_str(b, k, n);
-}
-
-static int
-json_emit(struct jck *j, const char *title, size_t tlen, uint64_t start,
-    uint64_t end, uint64_t line)
-{
-	if (end <= start)
-		return 0;
-	j->lastend = end;
-	return emit_parts(j->ck, title, tlen, j->raw + (start - j->rawoff),
-	    (size_t)(end - start), start, line);
-}
-
-/* Emit the pending group of children of P. */
-static int
-json_flush(struct jck *j, struct jlevel *P)
-{
-	struct ofl_buf		*t = &j->title;
-	unsigned long long	 a = P->gfirst, b = P->gfirst + P->gcount;
-
-	if (P->gcount == 0)
-		return 0;
-	ofl_buf_reset(t);
-	if (P->array) {
-		ofl_buf_add(t, j->path.data, P->pathlen);
-		if (P->pathlen == 0)
-			ofl_buf_addc(t, '.');
-		if (P->gcount == 1)
-			ofl_buf_addf(t, "[%llu]", a);
-		else
-			ofl_buf_addf(t, "[%llu:%llu]", a, b);
-	} else if (P->gcount == 1) {
-		ofl_buf_add(t, j->path.data, P->pathlen);
-		ofl_buf_addc(t, '.');
-		ofl_buf_add(t, P->keys.data, P->keys.len);
-	} else {
-		if (P->pathlen > 0) {
-			ofl_buf_add(t, j->path.data, P->pathlen);
-			ofl_buf_adds(t, " | ");
-		}
-		if (P->keysovf)
-			ofl_buf_addf(t, "to_entries[%llu:%llu]", a, b);
-		else {
-			ofl_buf_addc(t, '{');
-			ofl_buf_add(t, P->keys.data, P->keys.len);
-			ofl_buf_addc(t, '}');
-		}
-	}
-	ofl_buf_str(t);
-	P->gcount = 0;
-	return json_emit(j, t->data, t->len, P->gstart, P->gend, P->gline);
-}
-
-/* Descend into the open containers that have grown past the target. */
-static int
-json_descend(struct jck *j, uint64_t pos)
-{
-	while (j->ndesc < j->nlv && j->ndesc < JSON_DEPTH - 1) {
-		if (pos - j->lv[j->ndesc].start <= JSON_TARGET)
-			break;
-		/* A big child: its elder siblings go out first. */
-		if (j->ndesc > 0 && json_flush(j, &j->lv[j->ndesc - 1]))
-			return 1;
-		j->ndesc++;
-	}
-	return 0;
-}
-
-static int
-json_add(struct jck *j, struct jlevel *P, uint64_t start, uint64_t line,
-    const char *key, size_t klen, uint64_t end)
-{
-	int	desc = P - j->lv < (ptrdiff_t)j->ndesc;
-
-	if (desc && P->gcount > 0 && end - P->gstart > JSON_TARGET &&
-	    json_flush(j, P))
-		return 1;
-	if (P->gcount == 0) {
-		P->gstart = start;
-		P->gline = line;
-		P->gfirst = P->index;
-		P->keysovf = 0;
-		ofl_buf_reset(&P->keys);
-	}
-	P->gcount++;
-	P->gend = end;
-	if (!P->array && !P->keysovf) {
-		if (P->gcount > 1 && P->keys.len + klen + 2 > JSON_KEYS_MAX)
-			P->keysovf = 1;
-		else {
-			if (P->gcount > 1)
-				ofl_buf_adds(&P->keys, ", ");
-			jq_key(&P->keys, key != NULL ? key : "", klen);
-		}
-	}
-	P->index++;
-	P->prev = end;
-	if (desc && end - P->gstart >= JSON_TARGET)
-		return json_flush(j, P);
-	return 0;
-}
-
-static int
-json_begin(struct jck *j, struct ofl_json *p, const struct ofl_json_event *ev)
-{
-	struct jlevel	*L, *P;
-	const char	*key = NULL;
-	uint64_t	 start = ev->offset, line;
-	size_t		 klen = 0, i;
-
-	if (j->skip > 0 || j->nlv >= JSON_DEPTH) {
-		j->skip++;
-		return json_descend(j, ev->offset);
-	}
-	if (j->nlv == j->lvcap) {
-		i = j->lvcap;
-		j->lvcap = j->lvcap == 0 ? 16 : j->lvcap * 2;
-		j->lv = ofl_xrealloc(j->lv, j->lvcap * sizeof *j->lv);
-		memset(j->lv + i, 0, (j->lvcap - i) * sizeof *j->lv);
-	}
-	P = j->nlv > 0 ? &j->lv[j->nlv - 1] : NULL;
-	if (P != NULL) {
-		start = json_mstart(j, P, ev->offset);
-		if (!P->array && (key = ofl_json_key(p, &klen)) == NULL)
-			key = "";
-	}
-	line = json_line(j, start);
-	L = &j->lv[j->nlv];
-	L->start = start;
-	L->line = line;
-	L->array = ev->type == OFL_JSON_ARRAY_BEGIN;
-	L->index = 0;
-	L->prev = ev->offset + 1;
-	L->gcount = 0;
-	ofl_buf_reset(&L->key);
-	if (key != NULL)
-		ofl_buf_add(&L->key, key, klen);
-	j->path.len = P != NULL ? P->pathlen : 0;
-	if (P != NULL && P->array) {
-		if (j->path.len == 0)
-			ofl_buf_addc(&j->path, '.');
-		ofl_buf_addf(&j->path, "[%llu]", (unsigned long long)P->index);
-	} else if (P != NULL) {
-		ofl_buf_addc(&j->path, '.');
-		jq_key(&j->path, key, klen);
-	}
-	L->pathlen = j->path.len;
-	j->nlv++;
-	return json_descend(j, ev->offset);
-}
-
-static int
-json_end(struct jck *j, const struct ofl_json_event *ev)
-{
-	struct jlevel	*L;
-
-	if (j->skip > 0) {
-		j->skip--;
-		return 0;
-	}
-	if (j->nlv == 0)
-		return 0;
-	L = &j->lv[j->nlv - 1];
-	json_line(j, ev->end);
-	if (j->nlv - 1 < j->ndesc) {
-		if (json_flush(j, L))
-			return 1;
-		j->nlv--;
-		j->ndesc = j->nlv;
-		if (j->nlv > 0) {
-			j->lv[j->nlv - 1].index++;
-			j->lv[j->nlv - 1].prev = ev->end;
-		}
-		return 0;
-	}
-	j->nlv--;
-	if (j->nlv == 0)
-		return json_emit(j, ".", 1, L->start, ev->end, L->line);
-	if (json_descend(j, ev->end))
-		return 1;
-	return json_add(j, &j->lv[j->nlv - 1], L->start, L->line,
-	    L->key.data, L->key.len, ev->end);
-}
-
-static int
-json_scalar(struct jck *j, struct ofl_json *p, const struct ofl_json_event *ev)
-{
-	struct jlevel	*P;
-	const char	*key = NULL;
-	uint64_t	 start, line;
-	size_t		 klen = 0;
-
-	if (j->skip > 0)
-		return 0;
-	if (j->nlv == 0) {
-		line = json_line(j, ev->offset);
-		json_line(j, ev->end);
-		return json_emit(j, ".", 1, ev->offset, ev->end, line);
-	}
-	P = &j->lv[j->nlv - 1];
-	start = json_mstart(j, P, ev->offset);
-	line = json_line(j, start);
-	json_line(j, ev->end);
-	if (!P->array && (key = ofl_json_key(p, &klen)) == NULL)
-		key = "";
-	if (json_descend(j, ev->end))
-		return 1;
-	return json_add(j, &j->lv[j->nlv - 1], start, line, key, klen,
-	    ev->end);
-}
-
-static int
-json_event(struct ofl_json *p, const struct ofl_json_event *ev, void *arg)
-{
-	struct jck	*j = arg;
-
-	switch (ev->type) {
-	case OFL_JSON_OBJECT_BEGIN:
-	case OFL_JSON_ARRAY_BEGIN:
-		return json_begin(j, p, ev);
-	case OFL_JSON_OBJECT_END:
-	case OFL_JSON_ARRAY_END:
-		return json_end(j, ev);
-	default:
-		return json_scalar(j, p, ev);
-	}
-}
-
-/* Drop the raw bytes nothing needs any more. */
-static void
-json_trim(struct jck *j)
-{
-	uint64_t	keep = j->coff;
-	size_t		k, drop;
-
-	for (k = 0; k < j->ndesc; k++)
-		if (j->lv[k].gcount > 0 && j->lv[k].gstart < keep)
-			keep = j->lv[k].gstart;
-	if (j->ndesc < j->nlv && j->lv[j->ndesc].start < keep)
-		keep = j->lv[j->ndesc].start;
-	if (j->nlv > 0 && j->lv[j->nlv - 1].prev < keep)
-		keep = j->lv[j->nlv - 1].prev;
-	if (keep <= j->rawoff)
-		return;
-	drop = (size_t)(keep - j->rawoff);
-	memmove(j->raw, j->raw + drop, j->rawlen - drop);
-	j->rawlen -= drop;
-	j->rawoff = keep;
-}
-
-/* Not JSON after all: emit what parsed, chunk the rest as text. */
-static int
-json_fallback(struct jck *j, struct src *s)
-{
-	struct src	 rest;
-	uint64_t	 from, line;
-	size_t		 k, at;
-
-	for (k = 0; k < j->nlv; k++)
-		if (json_flush(j, &j->lv[k]))
-			return 1;
-	from = j->lastend > j->rawoff ? j->lastend : j->rawoff;
-	if (from > j->rawoff + j->rawlen)
-		from = j->rawoff + j->rawlen;
-	line = json_line(j, from);
-	at = (size_t)(from - j->rawoff);
-	rest.read = chain_read;
-	rest.arg = s;
-	rest.pre = j->raw + at;
-	rest.prelen = j->rawlen - at;
-	ofl_clearerr();
-	return chunk_lines(j->ck, &rest, from, line,
-	    at > 0 && j->raw[at - 1] != '\n');
-}
-
-static int
-chunk_json(struct ck *ck, struct src *s)
-{
-	struct jck	 j;
-	ssize_t		 n;
-	size_t		 k;
-	int		 r, rv = 0;
-
-	memset(&j, 0, sizeof j);
-	j.ck = ck;
-	j.cline = 1;
-	ofl_buf_init(&j.path);
-	ofl_buf_init(&j.title);
-	j.p = ofl_json_new(1, json_event, &j);
-	for (;;) {
-		if (j.rawcap - j.rawlen < READ_SIZE) {
-			j.rawcap = j.rawlen + READ_SIZE + j.rawcap / 2;
-			j.raw = ofl_xrealloc(j.raw, j.rawcap);
-		}
-		if ((n = src_read(s, j.raw + j.rawlen, READ_SIZE)) < 0) {
-			rv = -1;
-			break;
-		}
-		if (n == 0) {
-			r = ofl_json_finish(j.p);
-			if (r == 1)
-				rv = 1;
-			else if (r < 0)
-				rv = json_fallback(&j, s);
-			break;
-		}
-		j.rawlen += (size_t)n;
-		r = ofl_json_feed(j.p, j.raw + j.rawlen - n, (size_t)n);
-		if (r == 1) {
-			rv = 1;
-			break;
-		}
-		if (r < 0) {
-			rv = json_fallback(&j, s);
-			break;
-		}
-		json_trim(&j);
-	}
-	ofl_json_free(j.p);
-	for (k = 0; k < j.lvcap; k++) {
-		ofl_buf_free(&j.lv[k].keys);
-		ofl_buf_free(&j.lv[k].key);
-	}
-	free(j.lv);
-	free(j.raw);
-	ofl_buf_free(&j.path);
-	ofl_buf_free(&j.title);
-	return rv;
-}
-
-/*
  * Archives and compressed streams.
  */
 
 struct arc {
-	struct ck		*ck;
-	struct src		*src;
+	struct ofl_chunker		*ck;
+	struct ofl_chunk_in		*src;
 	struct ofl_reader	*r;	/* for seeking; NULL when nested */
 	char			*buf;
 };
 
 struct member {
 	struct archive	*a;
-	struct ck	*ck;
+	struct ofl_chunker	*ck;
 	const char	*name;
 };
 
@@ -2648,7 +1307,7 @@ arc_read(struct archive *a, void *arg, const void **out)
 	struct arc	*x = arg;
 	ssize_t		 n;
 
-	if ((n = src_read(x->src, x->buf, READ_SIZE)) < 0) {
+	if ((n = ofl_chunk_in_read(x->src, x->buf, OFL_CHUNK_READ)) < 0) {
 		x->ck->ioerr = 1;
 		archive_set_error(a, EIO, "%s", ofl_errmsg());
 		return ARCHIVE_FATAL;
@@ -2720,10 +1379,10 @@ member_read(void *arg, void *buf, size_t n)
 
 /* Chunk the member that a has just read the header of. */
 static int
-chunk_member(struct ck *ck, struct archive *a, const char *name)
+chunk_member(struct ofl_chunker *ck, struct archive *a, const char *name)
 {
 	struct member	 m;
-	struct src	 s;
+	struct ofl_chunk_in	 s;
 	const char	*old;
 	char		*head;
 	size_t		 n = 0;
@@ -2768,7 +1427,8 @@ out:
 }
 
 static int
-chunk_archive(struct ck *ck, struct src *s, struct ofl_reader *r)
+chunk_archive(struct ofl_chunker *ck, struct ofl_chunk_in *s,
+    struct ofl_reader *r)
 {
 	struct archive		*a;
 	struct archive_entry	*e;
@@ -2780,7 +1440,7 @@ chunk_archive(struct ck *ck, struct src *s, struct ofl_reader *r)
 	x.ck = ck;
 	x.src = s;
 	x.r = r;
-	x.buf = ofl_xmalloc(READ_SIZE);
+	x.buf = ofl_xmalloc(OFL_CHUNK_READ);
 	ofl_buf_init(&name);
 	if ((a = archive_read_new()) == NULL) {
 		free(x.buf);
@@ -2849,19 +1509,20 @@ out:
  */
 
 static int
-chunk_src(struct ck *ck, struct src *s, int kind, struct ofl_reader *r)
+chunk_src(struct ofl_chunker *ck, struct ofl_chunk_in *s, int kind,
+    struct ofl_reader *r)
 {
 	switch (kind) {
 	case OFL_KIND_MARKDOWN:
-		return chunk_markdown(ck, s);
+		return ofl_fmt_md_chunk(ck, s);
 	case OFL_KIND_JSON:
-		return chunk_json(ck, s);
+		return ofl_fmt_json_chunk(ck, s);
 	case OFL_KIND_NDJSON:
-		return chunk_ndjson(ck, s);
+		return ofl_fmt_json_chunk_nd(ck, s);
 	case OFL_KIND_CSV:
-		return chunk_csv(ck, s, ',');
+		return ofl_fmt_csv_chunk(ck, s, ',');
 	case OFL_KIND_TSV:
-		return chunk_csv(ck, s, '\t');
+		return ofl_fmt_csv_chunk(ck, s, '\t');
 	case OFL_KIND_HTML:
 		return chunk_html(ck, s);
 	case OFL_KIND_DIFF:
@@ -2890,8 +1551,8 @@ int
 ofl_chunk_artifact(struct ofl_reader *r, int kind,
     int (*cb)(const struct ofl_chunk *, void *), void *arg)
 {
-	struct ck		 ck;
-	struct src		 s;
+	struct ofl_chunker		 ck;
+	struct ofl_chunk_in		 s;
 	int			 rv;
 
 	if (kind < 0 || kind >= OFL_KIND_COUNT) {
@@ -2903,6 +1564,7 @@ ofl_chunk_artifact(struct ofl_reader *r, int kind,
 	memset(&ck, 0, sizeof ck);
 	ck.cb = cb;
 	ck.arg = arg;
+	ck.text = chunk_lines;
 	memset(&s, 0, sizeof s);
 	s.read = reader_read;
 	s.arg = r;

@@ -20,7 +20,12 @@
  *
  * Strings and numbers that lie whole inside one fed buffer are handed to
  * the callback in place (no copy); event strings are therefore not
- * NUL-terminated: use len.
+ * NUL-terminated: use len. *
+ * It is ofl's one JSON parser: schema.c, the JSON chunker and JSON
+ * detection (fmt-json.c, with OFL_JSON_CONTAINERS and OFL_JSON_QUIET)
+ * run it; the notice's skim of the first values shares its lexing
+ * (ofl_json_skip_ws, ofl_json_skip_string) but not its grammar, as it
+ * reads on past what it cannot parse.
  */
 
 #include "config.h"
@@ -76,6 +81,8 @@ struct frame {
 
 struct ofl_json {
 	int		 multi;
+	int		 containers;	/* top-level values are containers */
+	int		 quiet;		/* leave ofl_errmsg() alone */
 	int		 (*cb)(struct ofl_json *, const struct ofl_json_event *,
 			    void *);
 	void		*arg;
@@ -144,6 +151,8 @@ static int	key_is_ident(const char *, size_t);
 static void
 init_classes(void)
 {
+	if (classes_ready)
+		return;
 	int c;
 
 	for (c = 0; c < 256; c++)
@@ -153,19 +162,68 @@ init_classes(void)
 	classes_ready = 1;
 }
 
+/*
+ * The lexing every JSON reader of ofl shares: the push parser below, and
+ * the skims that look at the first bytes of a value without building it.
+ */
+static inline size_t
+span_plain(const unsigned char *b, size_t n, size_t i)
+{
+	while (i < n && strclass[b[i]] == 0)
+		i++;
+	return i;
+}
+
+size_t
+ofl_json_span_plain(const unsigned char *b, size_t n, size_t i)
+{
+	init_classes();
+	return span_plain(b, n, i);
+}
+
+size_t
+ofl_json_skip_ws(const unsigned char *b, size_t n, size_t i)
+{
+	init_classes();
+	while (i < n && wsclass[b[i]])
+		i++;
+	return i;
+}
+
+int
+ofl_json_skip_string(const unsigned char *b, size_t n, size_t *ip)
+{
+	size_t i = *ip + 1;
+
+	init_classes();
+	for (;;) {
+		i = span_plain(b, n, i);
+		if (i >= n)
+			break;
+		if (b[i] == '"') {
+			*ip = i + 1;
+			return 0;
+		}
+		i += b[i] == '\\' ? 2 : 1;
+	}
+	*ip = n;
+	return -1;
+}
+
 struct ofl_json *
-ofl_json_new(int multi, int (*cb)(struct ofl_json *,
+ofl_json_new(int flags, int (*cb)(struct ofl_json *,
     const struct ofl_json_event *, void *), void *arg)
 {
 	struct ofl_json *p;
 
-	if (!classes_ready)
-		init_classes();
+	init_classes();
 	if ((p = calloc(1, sizeof(*p))) == NULL) {
 		ofl_seterr(OFL_EXIT_FAIL, "out of memory");
 		return NULL;
 	}
-	p->multi = multi;
+	p->multi = (flags & OFL_JSON_MULTI) != 0;
+	p->containers = (flags & OFL_JSON_CONTAINERS) != 0;
+	p->quiet = (flags & OFL_JSON_QUIET) != 0;
 	p->cb = cb;
 	p->arg = arg;
 	p->st = ST_TOP;
@@ -211,7 +269,9 @@ emit(struct ofl_json *p, int type, const char *s, size_t len, int integer,
 static int
 fail(struct ofl_json *p, uint64_t off, const char *what, int c)
 {
-	if (c < 0)
+	if (p->quiet)
+		;
+	else if (c < 0)
 		ofl_seterr(OFL_EXIT_FAIL,
 		    "invalid JSON at byte %llu (line %llu): %s",
 		    (unsigned long long)off, (unsigned long long)p->line, what);
@@ -287,6 +347,8 @@ begin_value(struct ofl_json *p, const unsigned char *b, size_t n, size_t i)
 	uint64_t off = p->base + i;
 	int c = b[i];
 
+	if (p->containers && p->depth == 0 && c != '{' && c != '[')
+		return fail(p, off, "expected an object or an array, got", c);
 	switch (c) {
 	case '{':
 	case '[':
@@ -422,6 +484,174 @@ string_done(struct ofl_json *p, const char *s, size_t len, uint64_t end)
 }
 
 /*
+ * The string lexer: lex_string() hands each state to its helper.  A
+ * helper returns LEX_MORE while the string goes on, else what lex_string
+ * returns; it moves *ip past what it used.
+ */
+#define LEX_MORE	2
+
+/* Plain characters up to a quote, a backslash or something to check. */
+static int
+str_plain(struct ofl_json *p, const unsigned char *b, size_t n, size_t *ip)
+{
+	struct ofl_buf *t = &p->tok;
+	size_t i = span_plain(b, n, *ip), bad;
+	int c, r;
+
+	*ip = i;
+	if (i == n)
+		return LEX_MORE;
+	c = b[i];
+	if (c == '"') {
+		*ip = i + 1;
+		if (t->len == 0)
+			return string_done(p, (const char *)b + p->seg,
+			    i - p->seg, p->base + i + 1);
+		ofl_buf_add(t, b + p->seg, i - p->seg);
+		return string_done(p, t->data, t->len, p->base + i + 1);
+	}
+	if (c == '\\') {
+		ofl_buf_add(t, b + p->seg, i - p->seg);
+		p->sst = S_ESC;
+		*ip = i + 1;
+		return LEX_MORE;
+	}
+	if (c < 0x20)
+		return fail(p, p->base + i, "control character in string", c);
+	r = utf8_seq(b + i, n - i, &bad);
+	if (r > 0) {
+		*ip = i + r;
+		return LEX_MORE;
+	}
+	ofl_buf_add(t, b + p->seg, i - p->seg);
+	if (r < 0) {
+		/* Cut by the end of the buffer. */
+		p->nu8 = n - i;
+		memcpy(p->u8, b + i, p->nu8);
+		p->sst = S_UTF8;
+		p->seg = n;
+		*ip = n;
+		return LEX_MORE;
+	}
+	ofl_buf_add(t, FFFD, 3);
+	*ip = i + bad;
+	p->seg = *ip;
+	return LEX_MORE;
+}
+
+/* The character after a backslash. */
+static int
+str_escape(struct ofl_json *p, const unsigned char *b, size_t *ip)
+{
+	static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
+	const char *e;
+	int c = b[(*ip)++];
+
+	if (c == 'u') {
+		p->sst = S_HEX;
+		p->hex = 0;
+		p->nhex = 0;
+		return LEX_MORE;
+	}
+	if (c == '\0' || (e = strchr(from, c)) == NULL)
+		return fail(p, p->base + *ip - 1, "invalid escape in string",
+		    c);
+	ofl_buf_addc(&p->tok, to[e - from]);
+	p->sst = S_NORM;
+	p->seg = *ip;
+	return LEX_MORE;
+}
+
+/* A digit of \uXXXX; the code point when it is the fourth. */
+static int
+str_hex(struct ofl_json *p, const unsigned char *b, size_t *ip)
+{
+	struct ofl_buf *t = &p->tok;
+	unsigned int cp;
+	int c = b[*ip];
+
+	if (c >= '0' && c <= '9')
+		p->hex = p->hex << 4 | (c - '0');
+	else if (c >= 'a' && c <= 'f')
+		p->hex = p->hex << 4 | (c - 'a' + 10);
+	else if (c >= 'A' && c <= 'F')
+		p->hex = p->hex << 4 | (c - 'A' + 10);
+	else
+		return fail(p, p->base + *ip, "invalid \\u escape in string",
+		    c);
+	(*ip)++;
+	if (++p->nhex < 4)
+		return LEX_MORE;
+	cp = p->hex;
+	p->sst = S_NORM;
+	p->seg = *ip;
+	if (p->hi != 0) {
+		if (cp >= 0xdc00 && cp <= 0xdfff) {
+			add_utf8(t, 0x10000 + ((p->hi - 0xd800) << 10) +
+			    (cp - 0xdc00));
+			p->hi = 0;
+			return LEX_MORE;
+		}
+		ofl_buf_add(t, FFFD, 3);
+		p->hi = 0;
+	}
+	if (cp >= 0xd800 && cp <= 0xdbff) {
+		p->hi = cp;
+		p->sst = S_HI;
+	} else if (cp >= 0xdc00 && cp <= 0xdfff)
+		ofl_buf_add(t, FFFD, 3);
+	else
+		add_utf8(t, cp);
+	return LEX_MORE;
+}
+
+/* After a high surrogate escape: "\u" for its low half, or U+FFFD. */
+static int
+str_surrogate(struct ofl_json *p, const unsigned char *b, size_t *ip)
+{
+	int want = p->sst == S_HI ? '\\' : 'u';
+
+	if (b[*ip] == want) {
+		p->sst = p->sst == S_HI ? S_HI_BS : S_HEX;
+		p->hex = 0;
+		p->nhex = 0;
+		(*ip)++;
+		return LEX_MORE;
+	}
+	ofl_buf_add(&p->tok, FFFD, 3);
+	p->hi = 0;
+	if (p->sst == S_HI) {
+		p->sst = S_NORM;
+		p->seg = *ip;
+	} else
+		p->sst = S_ESC;
+	return LEX_MORE;
+}
+
+/* A UTF-8 sequence split between buffers, a byte at a time. */
+static int
+str_utf8(struct ofl_json *p, const unsigned char *b, size_t *ip)
+{
+	size_t bad;
+	int r;
+
+	p->u8[p->nu8++] = b[*ip];
+	r = utf8_seq(p->u8, p->nu8, &bad);
+	if (r < 0) {
+		(*ip)++;
+		return LEX_MORE;
+	}
+	if (r > 0) {
+		ofl_buf_add(&p->tok, p->u8, p->nu8);
+		(*ip)++;
+	} else
+		ofl_buf_add(&p->tok, FFFD, 3);	/* redo b[*ip] */
+	p->sst = S_NORM;
+	p->seg = *ip;
+	return LEX_MORE;
+}
+
+/*
  * Read string bytes from b[*ip].  Returns 0 when the string is done or
  * the buffer is used up (then the state stays ST_STRING), 1 if the
  * callback stopped, -1 on error.
@@ -429,171 +659,34 @@ string_done(struct ofl_json *p, const char *s, size_t len, uint64_t end)
 static int
 lex_string(struct ofl_json *p, const unsigned char *b, size_t n, size_t *ip)
 {
-	struct ofl_buf *t = &p->tok;
-	size_t i = *ip, bad;
-	unsigned int cp;
-	int c, r;
+	size_t i = *ip;
+	int r = LEX_MORE;
 
-	while (i < n) {
+	while (i < n && r == LEX_MORE) {
 		switch (p->sst) {
 		case S_NORM:
-			while (i < n && strclass[b[i]] == 0)
-				i++;
-			if (i == n)
-				break;
-			c = b[i];
-			if (c == '"') {
-				*ip = i + 1;
-				if (t->len == 0)
-					return string_done(p,
-					    (const char *)b + p->seg,
-					    i - p->seg, p->base + i + 1);
-				ofl_buf_add(t, b + p->seg, i - p->seg);
-				return string_done(p, t->data, t->len,
-				    p->base + i + 1);
-			}
-			if (c == '\\') {
-				ofl_buf_add(t, b + p->seg, i - p->seg);
-				p->sst = S_ESC;
-				i++;
-				break;
-			}
-			if (c < 0x20)
-				return fail(p, p->base + i,
-				    "control character in string", c);
-			r = utf8_seq(b + i, n - i, &bad);
-			if (r > 0) {
-				i += r;
-				break;
-			}
-			ofl_buf_add(t, b + p->seg, i - p->seg);
-			if (r < 0) {
-				/* Cut by the end of the buffer. */
-				p->nu8 = n - i;
-				memcpy(p->u8, b + i, p->nu8);
-				p->sst = S_UTF8;
-				i = n;
-				p->seg = n;
-				break;
-			}
-			ofl_buf_add(t, FFFD, 3);
-			i += bad;
-			p->seg = i;
+			r = str_plain(p, b, n, &i);
 			break;
 		case S_ESC:
-			c = b[i++];
-			switch (c) {
-			case '"':
-			case '\\':
-			case '/':
-				ofl_buf_addc(t, c);
-				break;
-			case 'b':
-				ofl_buf_addc(t, '\b');
-				break;
-			case 'f':
-				ofl_buf_addc(t, '\f');
-				break;
-			case 'n':
-				ofl_buf_addc(t, '\n');
-				break;
-			case 'r':
-				ofl_buf_addc(t, '\r');
-				break;
-			case 't':
-				ofl_buf_addc(t, '\t');
-				break;
-			case 'u':
-				p->sst = S_HEX;
-				p->hex = 0;
-				p->nhex = 0;
-				continue;
-			default:
-				return fail(p, p->base + i - 1,
-				    "invalid escape in string", c);
-			}
-			p->sst = S_NORM;
-			p->seg = i;
+			r = str_escape(p, b, &i);
 			break;
 		case S_HEX:
-			c = b[i];
-			if (c >= '0' && c <= '9')
-				p->hex = p->hex << 4 | (c - '0');
-			else if (c >= 'a' && c <= 'f')
-				p->hex = p->hex << 4 | (c - 'a' + 10);
-			else if (c >= 'A' && c <= 'F')
-				p->hex = p->hex << 4 | (c - 'A' + 10);
-			else
-				return fail(p, p->base + i,
-				    "invalid \\u escape in string", c);
-			i++;
-			if (++p->nhex < 4)
-				break;
-			cp = p->hex;
-			p->sst = S_NORM;
-			p->seg = i;
-			if (p->hi != 0) {
-				if (cp >= 0xdc00 && cp <= 0xdfff) {
-					add_utf8(t, 0x10000 +
-					    ((p->hi - 0xd800) << 10) +
-					    (cp - 0xdc00));
-					p->hi = 0;
-					break;
-				}
-				ofl_buf_add(t, FFFD, 3);
-				p->hi = 0;
-			}
-			if (cp >= 0xd800 && cp <= 0xdbff) {
-				p->hi = cp;
-				p->sst = S_HI;
-			} else if (cp >= 0xdc00 && cp <= 0xdfff)
-				ofl_buf_add(t, FFFD, 3);
-			else
-				add_utf8(t, cp);
+			r = str_hex(p, b, &i);
 			break;
 		case S_HI:
-			if (b[i] == '\\') {
-				p->sst = S_HI_BS;
-				i++;
-				break;
-			}
-			ofl_buf_add(t, FFFD, 3);
-			p->hi = 0;
-			p->sst = S_NORM;
-			p->seg = i;
-			break;
 		case S_HI_BS:
-			if (b[i] == 'u') {
-				p->sst = S_HEX;
-				p->hex = 0;
-				p->nhex = 0;
-				i++;
-				break;
-			}
-			ofl_buf_add(t, FFFD, 3);
-			p->hi = 0;
-			p->sst = S_ESC;
+			r = str_surrogate(p, b, &i);
 			break;
 		case S_UTF8:
-			p->u8[p->nu8++] = b[i];
-			r = utf8_seq(p->u8, p->nu8, &bad);
-			if (r < 0) {
-				i++;
-				break;
-			}
-			if (r > 0) {
-				ofl_buf_add(t, p->u8, p->nu8);
-				i++;
-			} else
-				ofl_buf_add(t, FFFD, 3);	/* redo b[i] */
-			p->sst = S_NORM;
-			p->seg = i;
+			r = str_utf8(p, b, &i);
 			break;
 		}
 	}
-	/* The buffer ends inside the string: ofl_json_feed keeps the rest. */
-	*ip = n;
-	return 0;
+	if (r == -1)
+		return -1;
+	/* Done, or the buffer ends inside the string: feed keeps the rest. */
+	*ip = r == LEX_MORE ? n : i;
+	return r == LEX_MORE ? 0 : r;
 }
 
 static int
@@ -927,4 +1020,21 @@ ofl_json_key(struct ofl_json *p, size_t *len)
 	if (len != NULL)
 		*len = f->keylen;
 	return p->keys.data + f->keyoff;
+}
+
+int
+ofl_json_where(const struct ofl_json *p)
+{
+	switch (p->st) {
+	case ST_TOP:
+	case ST_TOP_AFTER:
+	case ST_FINISHED:
+		return OFL_JSON_AT_TOP;
+	case ST_NUMBER:
+		if (p->nst == N_ZERO || p->nst == N_INT || p->nst == N_FRAC ||
+		    p->nst == N_EXP)
+			return OFL_JSON_IN_NUMBER;
+		break;
+	}
+	return OFL_JSON_IN_VALUE;
 }

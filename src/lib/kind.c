@@ -5,7 +5,6 @@
  */
 #include "config.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -24,9 +23,6 @@
 /* Lines looked at for the line-based guesses. */
 #define KIND_MAXLINES	2000
 
-/* Records looked at for CSV and TSV. */
-#define KIND_CSVRECS	200
-
 /* Features of the lines of a text, gathered in one pass. */
 struct features {
 	size_t	lines;		/* complete lines looked at */
@@ -36,35 +32,21 @@ struct features {
 	size_t	diffhdr;	/* "diff --git" or "--- a" + "+++ b" pairs */
 	size_t	hunks;		/* "@@ -" lines */
 	size_t	diffish;	/* lines a diff is made of */
-	size_t	headings;	/* ATX headings outside code fences */
-	size_t	fences;		/* fence lines */
-	size_t	lists;
-	size_t	links;
-	size_t	tablesep;
-	size_t	yamlkeys;
 	size_t	tags;		/* HTML tags outside code fences */
+	struct ofl_fmt_md_lines md;	/* what Markdown has */
 };
 
 static int	 has_magic(const unsigned char *, size_t, enum ofl_kind *);
 static enum ofl_kind	 compressed_kind(const unsigned char *, size_t);
 static int	 is_binary(const unsigned char *, size_t, int);
 static size_t	 utf8_seq(const unsigned char *, size_t);
-static int	 json_scan(const unsigned char *, size_t, int, size_t *,
-		    int *);
 static void	 features(const unsigned char *, size_t, int,
 		    struct features *);
 static int	 log_line(const unsigned char *, size_t);
 static int	 level_word(const unsigned char *, size_t, int);
-static int	 csv_shape(const unsigned char *, size_t, int, int,
-		    size_t *);
 static int	 starts(const unsigned char *, size_t, const char *);
 static int	 starts_ci(const unsigned char *, size_t, const char *);
-static int	 atx_heading(const unsigned char *, size_t);
-static int	 fence_line(const unsigned char *, size_t);
-static int	 list_item(const unsigned char *, size_t);
-static size_t	 count_links(const unsigned char *, size_t);
 static size_t	 count_tags(const unsigned char *, size_t);
-static int	 yaml_key(const unsigned char *, size_t);
 static int	 diff_line(const unsigned char *, size_t);
 
 struct lsq;
@@ -133,8 +115,8 @@ ofl_kind_detect(const unsigned char *buf, size_t len, int complete)
 {
 	struct features	 f;
 	enum ofl_kind	 kind;
-	size_t		 i, nvalues, ccols, tcols;
-	int		 csv, tsv, md, rv, multi;
+	size_t		 i, ccols, tcols;
+	int		 csv, tsv, rv;
 
 	if (len == 0)
 		return OFL_KIND_EMPTY;
@@ -168,11 +150,9 @@ ofl_kind_detect(const unsigned char *buf, size_t len, int complete)
 	 * those), which jq reads one value after another just the same.
 	 */
 	if (buf[i] == '{' || buf[i] == '[') {
-		rv = json_scan(buf + i, len - i, complete, &nvalues, &multi);
-		if (rv == 0 && nvalues >= 2 && !multi)
-			return OFL_KIND_NDJSON;
-		if (rv == 0)
-			return OFL_KIND_JSON;
+		rv = ofl_fmt_json_detect(buf + i, len - i, complete);
+		if (rv != -1)
+			return (enum ofl_kind)rv;
 	}
 	if (starts_ci(buf + i, len - i, "<!doctype html") ||
 	    starts_ci(buf + i, len - i, "<html"))
@@ -186,8 +166,8 @@ ofl_kind_detect(const unsigned char *buf, size_t len, int complete)
 	if (f.diffhdr > 0 && f.hunks > 0 && f.diffish * 10 >= f.lines * 7)
 		return OFL_KIND_DIFF;
 
-	csv = csv_shape(buf, len, complete, ',', &ccols);
-	tsv = csv_shape(buf, len, complete, '\t', &tcols);
+	csv = ofl_fmt_csv_detect(buf, len, complete, ',', &ccols);
+	tsv = ofl_fmt_csv_detect(buf, len, complete, '\t', &tcols);
 	if (csv && tsv) {
 		if (tcols >= ccols)
 			csv = 0;
@@ -202,21 +182,7 @@ ofl_kind_detect(const unsigned char *buf, size_t len, int complete)
 	if (csv || tsv)
 		return csv ? OFL_KIND_CSV : OFL_KIND_TSV;
 
-	/*
-	 * Markdown: ATX headings backed by something else Markdown has
-	 * (links, fences, lists, tables), or links and lists in quantity.
-	 * Comments in scripts and YAML look like headings, so a heading
-	 * alone is not enough.
-	 */
-	md = 0;
-	if (f.headings > 0 && (f.links > 0 || f.fences >= 2 ||
-	    f.tablesep > 0 || f.lists >= 2) &&
-	    !(f.yamlkeys * 3 > f.nonblank && f.links == 0 && f.fences == 0))
-		md = 1;
-	if (f.headings == 0 && f.links >= 3 && (f.lists >= 3 ||
-	    f.fences >= 2))
-		md = 1;
-	if (md)
+	if (ofl_fmt_md_detect(&f.md, f.nonblank))
 		return OFL_KIND_MARKDOWN;
 	/* Many tags make HTML; XML that is not XHTML stays a text. */
 	if (buf[i] == '<' && f.tags >= 5 && f.tags * 2 >= f.nonblank &&
@@ -416,207 +382,6 @@ is_binary(const unsigned char *p, size_t n, int complete)
 }
 
 /*
- * A validating JSON scanner over a sequence of top-level objects or
- * arrays separated by white space; multiline is set when a value spans
- * lines.  With complete 0 the input may stop
- * anywhere inside a value.  Returns 0 if the input is valid as far as it
- * goes, -1 on the first error; nvalues counts the values, the last one
- * possibly cut short.
- */
-enum jstate {
-	J_TOP,		/* between top-level values */
-	J_VALUE,	/* a value must follow */
-	J_VALUE_OR_CLOSE,	/* after '[' */
-	J_KEY_OR_CLOSE,	/* after '{' */
-	J_KEY,		/* after ',' in an object */
-	J_COLON,
-	J_COMMA_OR_CLOSE
-};
-
-static int
-json_scan(const unsigned char *p, size_t n, int complete, size_t *nvalues,
-    int *multiline)
-{
-	unsigned char	 stack[KIND_WINDOW / 8 + 1];	/* 1: object */
-	size_t		 depth = 0, i = 0, j;
-	enum jstate	 st = J_TOP;
-	unsigned char	 c;
-
-	*nvalues = 0;
-	*multiline = 0;
-	while (i < n) {
-		c = p[i];
-		if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-			if (c == '\n' && depth > 0)
-				*multiline = 1;
-			i++;
-			continue;
-		}
-		switch (st) {
-		case J_TOP:
-			if (c != '{' && c != '[')
-				return -1;
-			break;
-		case J_KEY_OR_CLOSE:
-			if (c == '}')
-				goto close;
-			/* FALLTHROUGH */
-		case J_KEY:
-			if (c != '"')
-				return -1;
-			break;
-		case J_COLON:
-			if (c != ':')
-				return -1;
-			st = J_VALUE;
-			i++;
-			continue;
-		case J_COMMA_OR_CLOSE:
-			if (c == ',') {
-				st = (stack[(depth - 1) / 8] &
-				    (1 << ((depth - 1) % 8))) ? J_KEY : J_VALUE;
-				i++;
-				continue;
-			}
-			if (c == '}' || c == ']')
-				goto close;
-			return -1;
-		case J_VALUE_OR_CLOSE:
-			if (c == ']')
-				goto close;
-			break;
-		case J_VALUE:
-			break;
-		}
-
-		/* A value (or a key, in the key states) starts at i. */
-		if (c == '{' || c == '[') {
-			if (depth >= KIND_WINDOW)
-				return -1;
-			if (c == '{')
-				stack[depth / 8] |= 1 << (depth % 8);
-			else
-				stack[depth / 8] &= ~(1 << (depth % 8));
-			depth++;
-			st = c == '{' ? J_KEY_OR_CLOSE : J_VALUE_OR_CLOSE;
-			i++;
-			continue;
-		}
-		if (c == '"') {
-			for (j = i + 1; j < n; j++) {
-				if (p[j] == '"')
-					break;
-				if (p[j] < 0x20)
-					return -1;
-				if (p[j] != '\\')
-					continue;
-				if (++j >= n)
-					break;
-				if (p[j] == 'u') {
-					size_t k;
-
-					for (k = 1; k <= 4 && j + k < n; k++) {
-						if (!isxdigit(p[j + k]))
-							return -1;
-					}
-					j += 4;
-				} else if (strchr("\"\\/bfnrt", p[j]) == NULL ||
-				    p[j] == '\0')
-					return -1;
-			}
-			if (j >= n)
-				goto cut;
-			i = j + 1;
-			st = (st == J_KEY || st == J_KEY_OR_CLOSE) ? J_COLON :
-			    J_COMMA_OR_CLOSE;
-			continue;
-		}
-		if (st == J_KEY || st == J_KEY_OR_CLOSE || st == J_TOP)
-			return -1;
-		if (c == 't' || c == 'f' || c == 'n') {
-			const char *lit = c == 't' ? "true" :
-			    c == 'f' ? "false" : "null";
-			size_t l = strlen(lit);
-
-			for (j = 0; j < l && i + j < n; j++) {
-				if (p[i + j] != (unsigned char)lit[j])
-					return -1;
-			}
-			if (j < l)
-				goto cut;
-			i += l;
-		} else if (c == '-' || (c >= '0' && c <= '9')) {
-			/* -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
-			j = i;
-			if (p[j] == '-')
-				j++;
-			if (j >= n)
-				goto cut;
-			if (p[j] == '0')
-				j++;
-			else if (p[j] >= '1' && p[j] <= '9') {
-				while (j < n && p[j] >= '0' && p[j] <= '9')
-					j++;
-			} else
-				return -1;
-			if (j < n && p[j] == '.') {
-				j++;
-				if (j >= n)
-					goto cut;
-				if (p[j] < '0' || p[j] > '9')
-					return -1;
-				while (j < n && p[j] >= '0' && p[j] <= '9')
-					j++;
-			}
-			if (j < n && (p[j] == 'e' || p[j] == 'E')) {
-				j++;
-				if (j < n && (p[j] == '+' || p[j] == '-'))
-					j++;
-				if (j >= n)
-					goto cut;
-				if (p[j] < '0' || p[j] > '9')
-					return -1;
-				while (j < n && p[j] >= '0' && p[j] <= '9')
-					j++;
-			}
-			if (j >= n && !complete)
-				return 0;
-			i = j;
-		} else
-			return -1;
-		/* A scalar inside a container (never at the top). */
-		if (i < n && (p[i] == '\0' ||
-		    strchr(" \t\r\n,]}", p[i]) == NULL))
-			return -1;
-		st = J_COMMA_OR_CLOSE;
-		continue;
-close:
-		if ((c == '}') != ((stack[(depth - 1) / 8] &
-		    (1 << ((depth - 1) % 8))) != 0))
-			return -1;
-		depth--;
-		i++;
-		if (depth == 0) {
-			(*nvalues)++;
-			st = J_TOP;
-		} else
-			st = J_COMMA_OR_CLOSE;
-	}
-	if (complete && st != J_TOP)
-		return -1;
-	if (*nvalues == 0 && st == J_TOP)
-		return -1;
-	if (st == J_TOP)
-		return 0;
-cut:
-	/* A value cut by the end of the window counts too. */
-	if (complete)
-		return -1;
-	(*nvalues)++;
-	return 0;
-}
-
-/*
  * Does a line look like a log line: a timestamp or syslog date at its
  * start (maybe in brackets, maybe after a word: "[task 2024-...]"), or a
  * level token among its first words?
@@ -756,68 +521,6 @@ level_word(const unsigned char *p, size_t n, int strict)
 	return 0;
 }
 
-/* Is this an ATX heading: up to 3 spaces, 1-6 '#', a space or the end? */
-static int
-atx_heading(const unsigned char *p, size_t n)
-{
-	size_t	i = 0, h;
-
-	while (i < n && i < 3 && p[i] == ' ')
-		i++;
-	for (h = 0; i < n && p[i] == '#'; i++)
-		h++;
-	if (h < 1 || h > 6)
-		return 0;
-	return i == n || p[i] == ' ' || p[i] == '\t';
-}
-
-/* Is this a code fence: up to 3 spaces, then ``` or ~~~? */
-static int
-fence_line(const unsigned char *p, size_t n)
-{
-	size_t	i = 0;
-
-	while (i < n && i < 3 && p[i] == ' ')
-		i++;
-	return starts(p + i, n - i, "```") || starts(p + i, n - i, "~~~");
-}
-
-static int
-list_item(const unsigned char *p, size_t n)
-{
-	size_t	i = 0, d;
-
-	while (i < n && i < 8 && p[i] == ' ')
-		i++;
-	if (i + 2 < n && (p[i] == '-' || p[i] == '*' || p[i] == '+') &&
-	    p[i + 1] == ' ' && p[i + 2] != ' ')
-		return 1;
-	for (d = i; d < n && d - i < 3 && p[d] >= '0' && p[d] <= '9'; d++)
-		;
-	return d > i && d + 2 < n && (p[d] == '.' || p[d] == ')') &&
-	    p[d + 1] == ' ' && p[d + 2] != ' ';
-}
-
-static size_t
-count_links(const unsigned char *p, size_t n)
-{
-	size_t	i, c = 0;
-
-	for (i = 0; i + 1 < n; i++) {
-		if (p[i] == ']' && p[i + 1] == '(')
-			c++;
-	}
-	/* Reference definitions: "[label]: http...". */
-	if (n > 4 && p[0] == '[') {
-		const unsigned char *q = memchr(p, ']', n);
-
-		if (q != NULL && (size_t)(q - p) + 2 < n && q[1] == ':' &&
-		    q[2] == ' ')
-			c++;
-	}
-	return c;
-}
-
 static size_t
 count_tags(const unsigned char *p, size_t n)
 {
@@ -830,23 +533,6 @@ count_tags(const unsigned char *p, size_t n)
 			c++;
 	}
 	return c;
-}
-
-static int
-yaml_key(const unsigned char *p, size_t n)
-{
-	size_t	i = 0, s;
-
-	while (i < n && p[i] == ' ')
-		i++;
-	if (i + 1 < n && p[i] == '-' && p[i + 1] == ' ')
-		i += 2;
-	for (s = i; i < n && ((p[i] >= 'a' && p[i] <= 'z') ||
-	    (p[i] >= 'A' && p[i] <= 'Z') || (p[i] >= '0' && p[i] <= '9') ||
-	    p[i] == '_' || p[i] == '-' || p[i] == '.'); i++)
-		;
-	return i > s && i < n && p[i] == ':' && (i + 1 == n ||
-	    p[i + 1] == ' ');
 }
 
 static int
@@ -882,9 +568,10 @@ features(const unsigned char *buf, size_t len, int complete,
 	const unsigned char	*p, *nl, *end = buf + len;
 	const unsigned char	*prev = NULL;
 	size_t			 n, prevn = 0;
-	int			 infence = 0, prevblank = 1, last;
+	int			 last;
 
 	memset(f, 0, sizeof *f);
+	ofl_fmt_md_lines_init(&f->md);
 	f->first_loglike = -1;
 	for (p = buf; p < end && f->lines < KIND_MAXLINES; p = nl + 1) {
 		nl = memchr(p, '\n', end - p);
@@ -907,7 +594,7 @@ features(const unsigned char *buf, size_t len, int complete,
 		if (starts(p, n, "@@ -"))
 			f->hunks++;
 		if (ofl_blank(p, n)) {
-			prevblank = 1;
+			ofl_fmt_md_blank(&f->md);
 			prev = p;
 			prevn = n;
 			if (last)
@@ -921,24 +608,9 @@ features(const unsigned char *buf, size_t len, int complete,
 				f->first_loglike = 1;
 		} else if (f->first_loglike == -1)
 			f->first_loglike = 0;
-		if (fence_line(p, n)) {
-			f->fences++;
-			infence = !infence;
-		} else if (!infence) {
-			if (atx_heading(p, n) && (prevblank || f->lines == 1))
-				f->headings++;
-			if (list_item(p, n))
-				f->lists++;
-			if (n > 0 && p[0] == '|' && (memmem(p, n, "|---", 4) ||
-			    memmem(p, n, "| ---", 5) ||
-			    memmem(p, n, "|:--", 4)))
-				f->tablesep++;
-			f->links += count_links(p, n);
+		/* Outside code fences, tags count towards HTML. */
+		if (ofl_fmt_md_line(&f->md, p, n, f->lines == 1))
 			f->tags += count_tags(p, n);
-			if (yaml_key(p, n))
-				f->yamlkeys++;
-		}
-		prevblank = 0;
 		prev = p;
 		prevn = n;
 		if (last)
@@ -946,97 +618,6 @@ features(const unsigned char *buf, size_t len, int complete,
 	}
 	if (f->first_loglike == -1)
 		f->first_loglike = 0;
-}
-
-/*
- * CSV (delim ',') or TSV (delim '\t'): at least two records, the first
- * with at least two fields, every later record with as many.  Quotes
- * count only at the start of a field, as in RFC 4180.  Prose that
- * happens to have one comma per line is not a table: there nearly every
- * comma is followed by a space.
- */
-static int
-csv_shape(const unsigned char *p, size_t n, int complete, int delim,
-    size_t *cols)
-{
-	size_t	i = 0, fields, records = 0, ndelim = 0, spaced = 0;
-	size_t	first = 0, end, lastrec, rend;
-	int	inq, atstart;
-
-	*cols = 0;
-	end = n;
-	if (!complete) {
-		/* Drop the last, partial line. */
-		while (end > 0 && p[end - 1] != '\n')
-			end--;
-	}
-	while (i < end && records < KIND_CSVRECS) {
-		/* One record. */
-		fields = 1;
-		inq = 0;
-		atstart = 1;
-		lastrec = i;
-		for (; i < end; i++) {
-			unsigned char c = p[i];
-
-			if (inq) {
-				if (c == '"') {
-					if (i + 1 < end && p[i + 1] == '"')
-						i++;
-					else
-						inq = 0;
-				}
-				continue;
-			}
-			if (c == '"' && atstart) {
-				inq = 1;
-				atstart = 0;
-				continue;
-			}
-			if (c == delim) {
-				fields++;
-				ndelim++;
-				if (i + 1 < end && p[i + 1] == ' ')
-					spaced++;
-				atstart = 1;
-				continue;
-			}
-			if (c == '\n')
-				break;
-			if (c != '\r')
-				atstart = 0;
-		}
-		if (inq)
-			return 0;	/* an unclosed quote */
-		rend = i;
-		if (i < end)
-			i++;		/* the newline */
-		if (fields == 1 && ofl_blank(p + lastrec, rend - lastrec -
-		    (rend > lastrec && p[rend - 1] == '\r'))) {
-			/* Blank lines may only end the text. */
-			while (i < end && (p[i] == '\n' || p[i] == '\r' ||
-			    p[i] == ' ' || p[i] == '\t'))
-				i++;
-			if (i < end)
-				return 0;
-			break;
-		}
-		if (records == 0 && fields < 2)
-			return 0;
-		if (records == 0)
-			first = fields;
-		else if (fields != first)
-			return 0;
-		records++;
-	}
-	if (records < 2 || first < 2)
-		return 0;
-	if (delim == ',' && spaced * 10 >= ndelim * 9 && first <= 3)
-		return 0;
-	if (first == 2 && records < 3)
-		return 0;
-	*cols = first;
-	return 1;
 }
 
 /*

@@ -15,8 +15,7 @@
 #include "ofl.h"
 #include "banned.h"
 
-#define SCAN_SMALL	(64 * 1024)	/* JSON shape, CSV header */
-#define SCAN_LARGE	(256 * 1024)	/* Markdown headings, diff files */
+#define SCAN_LARGE	(256 * 1024)	/* diff files */
 #define SUMMARY_MAX	300		/* bytes of one summary line */
 #define SIG_LINES	3		/* error signatures in a notice */
 #define SIG_WIDTH	100		/* bytes of one signature */
@@ -97,9 +96,9 @@ static int	 preview_hex(struct ctx *, size_t, struct ofl_buf *,
 static void	 hexdump(struct ofl_buf *, const unsigned char *, size_t,
 		    uint64_t);
 static int	 sum_errors(struct ctx *);
-static int	 sum_headings(struct ctx *);
 static int	 sum_json(struct ctx *, int);
-static int	 sum_columns(struct ctx *, int);
+static int	 sum_format(struct ctx *, int);
+static void	 take_summary(struct ctx *, struct ofl_summary *);
 static int	 sum_diff(struct ctx *);
 static int	 sum_members(struct ctx *);
 static struct ofl_next *add_step(struct ofl_notice_next *, int);
@@ -128,16 +127,6 @@ static void	 put_byterange(struct ofl_buf *, const char *, uint64_t,
 		    uint64_t, uint64_t);
 static unsigned char *read_head(struct ctx *, size_t, size_t *);
 static void	 sum_json_key(struct ctx *, const char *);
-static void	 j_ws(const unsigned char *, size_t, size_t *);
-static int	 j_string(const unsigned char *, size_t, size_t *);
-static int	 j_skip(const unsigned char *, size_t, size_t *, uint64_t *);
-static const char *j_type(unsigned char);
-static void	 j_array(struct ofl_buf *, const unsigned char *, size_t,
-		    size_t *);
-static char	*jq_key(const unsigned char *, size_t, const char *);
-static void	 j_object(struct ofl_buf *, size_t, const unsigned char *,
-		    size_t, size_t *, char **);
-static char	*nd_filter(const unsigned char *, size_t);
 static la_ssize_t arc_read(struct archive *, void *, const void **);
 static la_int64_t arc_seek(struct archive *, void *, la_int64_t, int);
 static la_int64_t arc_skip(struct archive *, void *, la_int64_t);
@@ -944,655 +933,75 @@ sum_errors(struct ctx *c)
 }
 
 /*
- * Markdown: the outline from the first 256 KiB, outside code fences.
- * When all headings do not fit, only the upper levels are shown, so the
- * line reads as a table of contents: "# A | ## B | # C (+40 more)".
+ * What a format says of the artifact, read through a source: its text
+ * and JSON go after what the notice has, its filter if none is set.
  */
-struct heading {
-	int	level;
-	size_t	off;		/* in the texts buffer */
-	size_t	len;
-};
-
-static int
-sum_headings(struct ctx *c)
+static void
+take_summary(struct ctx *c, struct ofl_summary *s)
 {
-	unsigned char	*buf;
-	const unsigned char *p, *nl, *end;
-	struct ofl_buf	 texts, js;
-	struct heading	*hd = NULL;
-	size_t		 len, n, i, h, k, used, nhd = 0, cap = 0, total = 0;
-	size_t		 fence = 0, size, budget, shown = 0;
-	unsigned char	 fch = 0;
-	int		 lvl, minlvl = 7, top;
+	ofl_buf_add(&c->sum, s->text.data, s->text.len);
+	if (s->json.len > 0) {
+		if (c->sumj.len > 0)
+			ofl_buf_addc(&c->sumj, ',');
+		ofl_buf_add(&c->sumj, s->json.data, s->json.len);
+	}
+	if (c->filter == NULL) {
+		c->filter = s->filter;
+		s->filter = NULL;
+	}
+	ofl_summary_free(s);
+}
 
-	if ((buf = read_head(c, SCAN_LARGE, &len)) == NULL)
+/* Markdown (the outline), CSV and TSV (the columns). */
+static int
+sum_format(struct ctx *c, int kind)
+{
+	struct ofl_summary	s;
+	struct ofl_src		src;
+	int			rv;
+
+	ofl_reader_src(c->r, &src);
+	ofl_summary_init(&s);
+	if (kind == OFL_KIND_MARKDOWN)
+		rv = ofl_fmt_md_summary(&src, c->m, &s);
+	else
+		rv = ofl_fmt_csv_summary(&src, c->m,
+		    kind == OFL_KIND_CSV ? ',' : '\t', &s);
+	if (rv == -1) {
+		ofl_summary_free(&s);
 		return -1;
-	ofl_buf_init(&texts);
-	ofl_buf_init(&js);
-	end = buf + len;
-	for (p = buf; p < end; p = nl + 1) {
-		if ((nl = memchr(p, '\n', end - p)) == NULL) {
-			if (len < c->total)
-				break;	/* a partial line */
-			nl = end;
-		}
-		n = nl - p;
-		if (n > 0 && p[n - 1] == '\r')
-			n--;
-		for (i = 0; i < n && i < 3 && p[i] == ' '; i++)
-			;
-		/*
-		 * Fences: ``` or ~~~; closed by the same character, at least
-		 * as many times, and nothing else on the line.
-		 */
-		if (i + 3 <= n && (p[i] == '`' || p[i] == '~') &&
-		    p[i + 1] == p[i] && p[i + 2] == p[i]) {
-			for (h = i; h < n && p[h] == p[i]; h++)
-				;
-			if (fence == 0) {
-				fence = h - i;
-				fch = p[i];
-			} else if (p[i] == fch && h - i >= fence &&
-			    ofl_blank(p + h, n - h))
-				fence = 0;
-			continue;
-		}
-		if (fence > 0)
-			continue;
-		for (h = 0; i < n && p[i] == '#'; i++)
-			h++;
-		if (h < 1 || h > 6 || (i < n && p[i] != ' ' && p[i] != '\t'))
-			continue;
-		while (i < n && (p[i] == ' ' || p[i] == '\t'))
-			i++;
-		/* Drop a closing sequence of '#'. */
-		while (n > i && (p[n - 1] == ' ' || p[n - 1] == '\t'))
-			n--;
-		for (k = n; k > i && p[k - 1] == '#'; k--)
-			;
-		if (k < n && (k == i || p[k - 1] == ' ' || p[k - 1] == '\t')) {
-			n = k;
-			while (n > i && (p[n - 1] == ' ' || p[n - 1] == '\t'))
-				n--;
-		}
-		total++;
-		if (nhd == 4096)
-			continue;
-		if (nhd == cap) {
-			cap = cap ? cap * 2 : 64;
-			hd = ofl_xrealloc(hd, cap * sizeof *hd);
-		}
-		hd[nhd].level = (int)h;
-		hd[nhd].off = texts.len;
-		for (k = 0; k < h; k++)
-			ofl_buf_addc(&texts, '#');
-		ofl_buf_addc(&texts, ' ');
-		render(&texts, p + i, n - i, 48, R_ONELINE, &used);
-		if (used < n - i)
-			ofl_buf_adds(&texts, "...");
-		hd[nhd].len = texts.len - hd[nhd].off;
-		if ((int)h < minlvl)
-			minlvl = (int)h;
-		nhd++;
 	}
-	free(buf);
-	if (nhd == 0)
-		goto out;
-
-	/* The deepest level at which the outline still fits. */
-	budget = SUMMARY_MAX - 30;
-	top = minlvl;
-	for (lvl = 6; lvl > minlvl; lvl--) {
-		for (size = 0, i = 0; i < nhd; i++) {
-			if (hd[i].level <= lvl)
-				size += hd[i].len + 3;
-		}
-		if (size <= budget) {
-			top = lvl;
-			break;
-		}
-	}
-	ofl_buf_adds(&c->sum, "headings: ");
-	for (size = 0, i = 0; i < nhd; i++) {
-		if (hd[i].level > top)
-			continue;
-		if (shown > 0 && size + hd[i].len + 3 > budget)
-			break;
-		if (shown > 0)
-			ofl_buf_adds(&c->sum, " | ");
-		ofl_buf_add(&c->sum, texts.data + hd[i].off, hd[i].len);
-		ofl_buf_adds(&js, shown > 0 ? "," : "[");
-		ofl_buf_add_json_str(&js, texts.data + hd[i].off, hd[i].len);
-		size += hd[i].len + 3;
-		shown++;
-	}
-	if (total > shown) {
-		ofl_buf_adds(&c->sum, " (+");
-		put_count(&c->sum, total - shown);
-		ofl_buf_adds(&c->sum, " more)");
-	}
-	ofl_buf_addc(&c->sum, '\n');
-	ofl_buf_addc(&js, ']');
-	sum_json_key(c, "headings");
-	ofl_buf_add(&c->sumj, js.data, js.len);
-	sum_json_key(c, "headings_total");
-	ofl_buf_addf(&c->sumj, "%zu", total);
-out:
-	free(hd);
-	ofl_buf_free(&texts);
-	ofl_buf_free(&js);
+	take_summary(c, &s);
 	return 0;
 }
 
-/* JSON scanning for the shape: no validation, just enough to skip. */
-static void
-j_ws(const unsigned char *p, size_t n, size_t *i)
-{
-	while (*i < n && (p[*i] == ' ' || p[*i] == '\t' || p[*i] == '\n' ||
-	    p[*i] == '\r'))
-		(*i)++;
-}
-
-/* Skip a string starting at the quote; 0 when it ends in the buffer. */
-static int
-j_string(const unsigned char *p, size_t n, size_t *i)
-{
-	size_t	j;
-
-	for (j = *i + 1; j < n; j++) {
-		if (p[j] == '\\')
-			j++;
-		else if (p[j] == '"') {
-			*i = j + 1;
-			return 0;
-		}
-	}
-	*i = n;
-	return -1;
-}
-
 /*
- * Skip any value; 0 when it ends in the buffer.  If count is not NULL
- * and the value is an array, count its elements.
- */
-static int
-j_skip(const unsigned char *p, size_t n, size_t *i, uint64_t *count)
-{
-	size_t		depth = 0;
-	uint64_t	elems = 0;
-	int		any = 0;
-
-	j_ws(p, n, i);
-	if (*i >= n)
-		return -1;
-	if (p[*i] == '"')
-		return j_string(p, n, i);
-	if (p[*i] != '{' && p[*i] != '[') {
-		while (*i < n && strchr(",]} \t\r\n", p[*i]) == NULL)
-			(*i)++;
-		return *i < n ? 0 : -1;
-	}
-	while (*i < n) {
-		unsigned char ch = p[*i];
-
-		if (ch == '"') {
-			if (depth == 1 && !any) {
-				any = 1;
-				elems++;
-			}
-			if (j_string(p, n, i) == -1)
-				return -1;
-			continue;
-		}
-		if (ch == '{' || ch == '[') {
-			if (depth == 1 && !any) {
-				any = 1;
-				elems++;
-			}
-			depth++;
-		} else if (ch == '}' || ch == ']') {
-			if (--depth == 0) {
-				(*i)++;
-				if (count != NULL)
-					*count = elems;
-				return 0;
-			}
-		} else if (ch == ',' && depth == 1)
-			any = 0;
-		else if (depth == 1 && !any && ch != ' ' && ch != '\t' &&
-		    ch != '\n' && ch != '\r') {
-			any = 1;
-			elems++;
-		}
-		(*i)++;
-	}
-	return -1;
-}
-
-static const char *
-j_type(unsigned char ch)
-{
-	switch (ch) {
-	case '"':
-		return "string";
-	case '{':
-		return "{...}";
-	case '[':
-		return "[...]";
-	case 't':
-	case 'f':
-		return "bool";
-	case 'n':
-		return "null";
-	default:
-		return "number";
-	}
-}
-
-/* "[...]" for an array value: "[{...}] x312", "[string] x3", "[]". */
-static void
-j_array(struct ofl_buf *b, const unsigned char *p, size_t n, size_t *i)
-{
-	uint64_t	count = 0;
-	size_t		j = *i + 1;
-	int		done;
-
-	j_ws(p, n, &j);
-	if (j < n && p[j] == ']') {
-		ofl_buf_adds(b, "[]");
-		*i = j + 1;
-		return;
-	}
-	ofl_buf_addc(b, '[');
-	ofl_buf_adds(b, j < n ? j_type(p[j]) : "...");
-	ofl_buf_addc(b, ']');
-	done = j_skip(p, n, i, &count) == 0;
-	if (done) {
-		ofl_buf_adds(b, " x");
-		put_count(b, count);
-	}
-}
-
-/* A key for a jq filter: .key, or .["key"] if it needs quoting. */
-static char *
-jq_key(const unsigned char *k, size_t n, const char *suffix)
-{
-	struct ofl_buf	b;
-	size_t		i;
-	int		plain = n > 0 && !(k[0] >= '0' && k[0] <= '9');
-
-	for (i = 0; i < n && plain; i++) {
-		if (!((k[i] >= 'a' && k[i] <= 'z') || (k[i] >= 'A' &&
-		    k[i] <= 'Z') || (k[i] >= '0' && k[i] <= '9') ||
-		    k[i] == '_'))
-			plain = 0;
-	}
-	ofl_buf_init(&b);
-	if (plain) {
-		ofl_buf_addc(&b, '.');
-		ofl_buf_add(&b, k, n);
-	} else {
-		ofl_buf_adds(&b, ".[");
-		ofl_buf_add_json_str(&b, (const char *)k, n);
-		ofl_buf_addc(&b, ']');
-	}
-	ofl_buf_adds(&b, suffix);
-	return ofl_buf_str(&b);
-}
-
-/*
- * The keys of the object at *i with the type of each value, within the
- * summary budget.  Sets *filter to a jq filter for a good key if filter
- * is not NULL and it is still NULL.
- */
-static void
-j_object(struct ofl_buf *b, size_t budget, const unsigned char *p,
-    size_t n, size_t *i, char **filter)
-{
-	const unsigned char	*key, *first = NULL, *arr = NULL, *obj = NULL;
-	size_t			 klen, flen = 0, alen = 0, olen = 0, more = 0;
-	size_t			 used;
-	size_t			 start = b->len;
-	int			 ended = 0, nkeys = 0;
-
-	ofl_buf_addc(b, '{');
-	(*i)++;
-	for (;;) {
-		j_ws(p, n, i);
-		if (*i >= n)
-			break;
-		if (p[*i] == '}') {
-			(*i)++;
-			ended = 1;
-			break;
-		}
-		if (p[*i] == ',') {
-			(*i)++;
-			continue;
-		}
-		if (p[*i] != '"')
-			break;
-		key = p + *i + 1;
-		if (j_string(p, n, i) == -1)
-			break;
-		klen = (size_t)(p + *i - 1 - key);
-		j_ws(p, n, i);
-		if (*i >= n || p[*i] != ':')
-			break;
-		(*i)++;
-		j_ws(p, n, i);
-		if (*i >= n)
-			break;
-		if (first == NULL) {
-			first = key;
-			flen = klen;
-		}
-		if (arr == NULL && p[*i] == '[') {
-			arr = key;
-			alen = klen;
-		}
-		if (obj == NULL && p[*i] == '{') {
-			obj = key;
-			olen = klen;
-		}
-		if (more > 0 || b->len - start + klen + 16 > budget) {
-			more++;
-			if (j_skip(p, n, i, NULL) == -1)
-				break;
-			continue;
-		}
-		if (nkeys++ > 0)
-			ofl_buf_adds(b, ", ");
-		render(b, key, klen, 40, R_ONELINE, &used);
-		if (used < klen)
-			ofl_buf_adds(b, "...");
-		ofl_buf_adds(b, ": ");
-		if (p[*i] == '[')
-			j_array(b, p, n, i);
-		else {
-			ofl_buf_adds(b, j_type(p[*i]));
-			if (j_skip(p, n, i, NULL) == -1)
-				break;
-		}
-	}
-	if (more > 0) {
-		ofl_buf_adds(b, ", ... +");
-		put_count(b, more);
-		ofl_buf_adds(b, more == 1 ? " key" : " keys");
-	}
-	if (!ended)
-		ofl_buf_adds(b, nkeys > 0 || more > 0 ? ", ..." : "...");
-	ofl_buf_addc(b, '}');
-	if (filter != NULL && *filter == NULL) {
-		if (arr != NULL)
-			*filter = jq_key(arr, alen, "[0]");
-		else if (obj != NULL)
-			*filter = jq_key(obj, olen, " | keys");
-		else if (first != NULL)
-			*filter = jq_key(first, flen, "");
-	}
-}
-
-/*
- * A jq filter for a sequence of records: a key of the first record that
- * tells records apart (level, status, action, ...), else its first key.
- */
-static char *
-nd_filter(const unsigned char *p, size_t n)
-{
-	static const char *pref[] = { "level", "severity", "status", "state",
-	    "action", "event", "type", "kind", "name", "msg", "message" };
-	const unsigned char	*key, *first = NULL, *best = NULL;
-	size_t			 i = 0, klen, flen = 0, blen = 0, k;
-	size_t			 rank = sizeof pref / sizeof pref[0];
-
-	j_ws(p, n, &i);
-	if (i >= n || p[i] != '{')
-		return ofl_xstrdup(".");
-	i++;
-	for (;;) {
-		j_ws(p, n, &i);
-		if (i < n && p[i] == ',') {
-			i++;
-			continue;
-		}
-		if (i >= n || p[i] != '"')
-			break;
-		key = p + i + 1;
-		if (j_string(p, n, &i) == -1)
-			break;
-		klen = (size_t)(p + i - 1 - key);
-		if (first == NULL) {
-			first = key;
-			flen = klen;
-		}
-		for (k = 0; k < rank; k++) {
-			if (strlen(pref[k]) == klen && strncasecmp(
-			    (const char *)key, pref[k], klen) == 0) {
-				best = key;
-				blen = klen;
-				rank = k;
-				break;
-			}
-		}
-		j_ws(p, n, &i);
-		if (i >= n || p[i] != ':')
-			break;
-		i++;
-		if (j_skip(p, n, &i, NULL) == -1)
-			break;
-	}
-	if (best != NULL)
-		return jq_key(best, blen, "");
-	if (first != NULL)
-		return jq_key(first, flen, "");
-	return ofl_xstrdup(".");
-}
-
-/*
- * JSON: the top-level shape from the first 64 KiB.  NDJSON, and JSON that
- * is a sequence of values: the distinct shapes of the first values, up
- * to three.
+ * JSON and NDJSON: the skim of the first values gives a shape and a jq
+ * filter; the streaming shape of schema.c sees the whole value (counts,
+ * formats, enums) up to SHAPE_INPUT bytes and takes the shape's place
+ * when it has one.
  */
 static int
 sum_json(struct ctx *c, int nd)
 {
-	struct ofl_buf	 s, t;
-	unsigned char	*buf;
-	size_t		 len, i = 0, j, k, nshapes = 0, recs = 0, start;
-	size_t		 starts[3], lens[3];
-	uint64_t	 count = 0;
-	int		 seq = nd;
+	struct ofl_summary	s;
+	struct ofl_src		src;
+	struct ofl_buf		shape;
 
-	if ((buf = read_head(c, SCAN_SMALL, &len)) == NULL)
+	ofl_reader_src(c->r, &src);
+	ofl_summary_init(&s);
+	if (ofl_fmt_json_summary(&src, c->m, nd, &s) == -1) {
+		ofl_summary_free(&s);
 		return -1;
-	ofl_buf_init(&s);
-	ofl_buf_init(&t);
-	j_ws(buf, len, &i);
-	start = i;
-	if (!nd && i < len && (buf[i] == '{' || buf[i] == '[')) {
-		/* Is there a second value? */
-		j = i;
-		if (j_skip(buf, len, &j, NULL) == 0) {
-			j_ws(buf, len, &j);
-			seq = j < len && (buf[j] == '{' || buf[j] == '[');
-		}
 	}
-	if (seq) {
-		if (nd)
-			c->filter = nd_filter(buf + i, len - i);
-		while (i < len && nshapes < 3 && recs++ < 1000) {
-			ofl_buf_reset(&t);
-			j = i;
-			if (buf[i] == '{')
-				j_object(&t, SUMMARY_MAX - 16, buf, len, &i,
-				    NULL);
-			else if (buf[i] == '[')
-				j_array(&t, buf, len, &i);
-			else
-				break;
-			/*
-			 * A sequence read one value at a time by jq: a key of
-			 * the value cut by the window, likely the biggest.
-			 */
-			if (!nd && i >= len && buf[j] == '{') {
-				ofl_buf_reset(&t);
-				j_object(&t, SUMMARY_MAX - 16, buf, len, &j,
-				    &c->filter);
-			}
-			for (k = 0; k < nshapes; k++) {
-				if (lens[k] == t.len && memcmp(s.data +
-				    starts[k], t.data, t.len) == 0)
-					break;
-			}
-			if (k == nshapes) {
-				if (nshapes > 0 && s.len + t.len + 3 >
-				    SUMMARY_MAX - 16) {
-					ofl_buf_adds(&s, " | ...");
-					break;
-				}
-				if (nshapes > 0)
-					ofl_buf_adds(&s, " | ");
-				starts[nshapes] = s.len;
-				lens[nshapes++] = t.len;
-				ofl_buf_add(&s, t.data, t.len);
-			}
-			j_ws(buf, len, &i);
-		}
-		if (c->filter == NULL)
-			c->filter = nd_filter(buf + start, len - start);
-	} else if (i < len && buf[i] == '{')
-		j_object(&s, SUMMARY_MAX - 16, buf, len, &i, &c->filter);
-	else if (i < len && buf[i] == '[') {
-		j = i + 1;
-		j_ws(buf, len, &j);
-		if (j < len && buf[j] == '{') {
-			ofl_buf_addc(&s, '[');
-			j_object(&s, SUMMARY_MAX - 24, buf, len, &j, NULL);
-			ofl_buf_addc(&s, ']');
-			if (j_skip(buf, len, &i, &count) == 0) {
-				ofl_buf_adds(&s, " x");
-				put_count(&s, count);
-			}
-		} else
-			j_array(&s, buf, len, &i);
-		c->filter = ofl_xstrdup(".[0]");
-	}
-	/*
-	 * The streaming shape sees the whole value (counts, formats, enums),
-	 * up to SHAPE_INPUT bytes; the skim above still picks the filter.
-	 */
 	if (ofl_reader_seek(c->r, 0) == 0) {
-		struct ofl_buf	shape;
-		size_t		k2;
-
 		ofl_buf_init(&shape);
 		if (ofl_schema_shape(c->r, c->m->kind, SHAPE_INPUT,
-		    SUMMARY_MAX, &shape) == 0 && shape.len > 0) {
-			while (shape.len > 0 &&
-			    shape.data[shape.len - 1] == '\n')
-				shape.len--;
-			ofl_buf_reset(&s);
-			for (k2 = 0; k2 < shape.len; k2++) {
-				ofl_buf_addc(&s, shape.data[k2]);
-				/* Continuation lines line up after "shape: ". */
-				if (shape.data[k2] == '\n')
-					ofl_buf_adds(&s, "     ");
-			}
-			seq = 0;
-			nd = 0;
-		}
+		    SUMMARY_MAX, &shape) == 0 && shape.len > 0)
+			ofl_fmt_json_summary_shape(&s, shape.data, shape.len);
 		ofl_buf_free(&shape);
 	}
-	if (s.len > 0) {
-		ofl_buf_adds(&c->sum, nd ? "records: " : seq ? "values: " :
-		    "shape: ");
-		ofl_buf_add(&c->sum, s.data, s.len);
-		ofl_buf_addc(&c->sum, '\n');
-		sum_json_key(c, "shape");
-		ofl_buf_add_json_str(&c->sumj, s.data, s.len);
-	}
-	ofl_buf_free(&s);
-	ofl_buf_free(&t);
-	free(buf);
-	return 0;
-}
-
-/* CSV and TSV: the header's fields. */
-static int
-sum_columns(struct ctx *c, int delim)
-{
-	unsigned char	*buf;
-	struct ofl_buf	 f, js;
-	size_t		 len, i = 0, ncols = 0, shown = 0, used;
-	int		 inq, more = 0;
-
-	if ((buf = read_head(c, SCAN_SMALL, &len)) == NULL)
-		return -1;
-	ofl_buf_init(&f);
-	ofl_buf_init(&js);
-	if (len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0)
-		i = 3;
-	ofl_buf_adds(&js, "[");
-	while (i < len) {
-		/* One field. */
-		ofl_buf_reset(&f);
-		inq = i < len && buf[i] == '"';
-		if (inq)
-			i++;
-		for (; i < len; i++) {
-			if (inq) {
-				if (buf[i] == '"') {
-					if (i + 1 < len && buf[i + 1] == '"')
-						i++;
-					else {
-						inq = 0;
-						continue;
-					}
-				}
-			} else if (buf[i] == delim || buf[i] == '\n' ||
-			    buf[i] == '\r')
-				break;
-			ofl_buf_addc(&f, buf[i]);
-		}
-		ncols++;
-		if (!more && (shown == 0 || c->sum.len + f.len + 32 <=
-		    SUMMARY_MAX)) {
-			ofl_buf_adds(&c->sum, shown == 0 ? "" : ", ");
-			render(&c->sum, (unsigned char *)f.data, f.len, 40,
-			    R_ONELINE, &used);
-			if (used < f.len)
-				ofl_buf_adds(&c->sum, "...");
-			if (shown > 0)
-				ofl_buf_addc(&js, ',');
-			ofl_buf_add_json_str(&js, f.data ? f.data : "", f.len);
-			shown++;
-		} else
-			more = 1;
-		if (i >= len || buf[i] != delim)
-			break;
-		i++;
-	}
-	ofl_buf_addc(&js, ']');
-	if (shown > 0) {
-		/* Put the count in front of the names. */
-		struct ofl_buf hdr;
-
-		ofl_buf_init(&hdr);
-		ofl_buf_addf(&hdr, "columns (%zu): ", ncols);
-		ofl_buf_add(&hdr, c->sum.data, c->sum.len);
-		if (ncols > shown)
-			ofl_buf_addf(&hdr, " (+%zu more)", ncols - shown);
-		ofl_buf_addc(&hdr, '\n');
-		ofl_buf_free(&c->sum);
-		c->sum = hdr;
-		sum_json_key(c, "columns");
-		ofl_buf_add(&c->sumj, js.data, js.len);
-	}
-	ofl_buf_free(&f);
-	ofl_buf_free(&js);
-	free(buf);
+	take_summary(c, &s);
 	return 0;
 }
 
@@ -2106,13 +1515,13 @@ summarize(struct ctx *c)
 	case OFL_KIND_TEXT:
 		return m->errors + m->warnings > 0 ? sum_errors(c) : 0;
 	case OFL_KIND_MARKDOWN:
-		return sum_headings(c);
+		return sum_format(c, kind);
 	case OFL_KIND_JSON:
 	case OFL_KIND_NDJSON:
 		return sum_json(c, kind == OFL_KIND_NDJSON);
 	case OFL_KIND_CSV:
 	case OFL_KIND_TSV:
-		return sum_columns(c, kind == OFL_KIND_CSV ? ',' : '\t');
+		return sum_format(c, kind);
 	case OFL_KIND_DIFF:
 		return sum_diff(c);
 	case OFL_KIND_ARCHIVE:

@@ -159,6 +159,23 @@ void	ofl_render_safe(struct ofl_buf *, const unsigned char *, size_t,
 	    size_t);
 
 /*
+ * render.c: a safe rendering of bytes for a preview: valid UTF-8 passes,
+ * control characters other than tab and newline and invalid bytes become
+ * \xNN.  Appends at most max bytes of output, never cutting a sequence.
+ */
+#define OFL_RENDER_ONELINE	0x1	/* escape newline and tab as well */
+/*
+ * Render n bytes into out (or only measure them, if out is NULL); stops
+ * before max bytes of output, never inside a sequence or an escape.
+ * Returns the output length; *used (if not NULL) gets the input bytes
+ * consumed.
+ */
+size_t	ofl_render(struct ofl_buf *, const unsigned char *, size_t, size_t,
+	    int, size_t *);
+void	ofl_render_safe(struct ofl_buf *, const unsigned char *, size_t,
+	    size_t);
+
+/*
  * src.c: what a format says of an artifact for its notice.  text holds
  * whole summary lines, each ending in '\n'; json holds JSON object
  * members separated by commas ("k":v,"k2":v2), each started with
@@ -529,11 +546,13 @@ struct ofl_json_event {
 	uint64_t	 end;		/* for *_END and scalars: offset after */
 };
 struct ofl_json;
-/*
- * multi: accept a sequence of top-level values (NDJSON, concatenated
- * JSON).  cb returns 0 to go on, non-zero to stop feeding.
- */
-struct ofl_json	*ofl_json_new(int multi,
+/* Flags of ofl_json_new; cb returns 0 to go on, non-zero to stop. */
+#define OFL_JSON_MULTI		0x1	/* a sequence of top-level values
+					   (NDJSON, concatenated JSON) */
+#define OFL_JSON_CONTAINERS	0x2	/* top-level values are objects or
+					   arrays, never scalars */
+#define OFL_JSON_QUIET		0x4	/* errors leave ofl_errmsg() alone */
+struct ofl_json	*ofl_json_new(int,
 		    int (*)(struct ofl_json *, const struct ofl_json_event *,
 		    void *), void *);
 /* 0 ok, 1 stopped by the callback, -1 syntax error (ofl_errmsg() gives
@@ -546,6 +565,24 @@ void		 ofl_json_free(struct ofl_json *);
 void		 ofl_json_path(struct ofl_json *, struct ofl_buf *);
 /* The key of the current value if its parent is an object, else NULL. */
 const char	*ofl_json_key(struct ofl_json *, size_t *);
+/*
+ * Where the input fed so far stops: between top-level values, inside a
+ * number that could end there, or inside anything else.
+ */
+#define OFL_JSON_AT_TOP		0
+#define OFL_JSON_IN_NUMBER	1
+#define OFL_JSON_IN_VALUE	2
+int		 ofl_json_where(const struct ofl_json *);
+/*
+ * The lexing shared by the parser and the skims over a buffer: the end
+ * of a run of plain string bytes (no quote, backslash, control or
+ * non-ASCII byte) from i; the end of the whitespace from i; the end of
+ * the string whose quote is at *ip (escapes skipped, not checked), 0, or
+ * -1 and n when the buffer ends first.
+ */
+size_t		 ofl_json_span_plain(const unsigned char *, size_t, size_t);
+size_t		 ofl_json_skip_ws(const unsigned char *, size_t, size_t);
+int		 ofl_json_skip_string(const unsigned char *, size_t, size_t *);
 
 /*
  * chunk.c: split an artifact into the units a reader needs, by kind.
@@ -566,6 +603,183 @@ struct ofl_chunk {
 #define OFL_ARCHIVE_MAX	(1024ULL * 1024 * 1024)
 int	ofl_chunk_artifact(struct ofl_reader *, int kind,
 	    int (*)(const struct ofl_chunk *, void *), void *);
+
+/*
+ * chunk-io.c: the plumbing the formats' chunkers share.  A chunker reads an
+ * ofl_chunk_in (an archive member or the artifact, after bytes to replay
+ * first), cuts it into lines (ofl_chunk_lines, pieces of at most 64 KiB),
+ * gathers lines in a window (ofl_chunk_win) and hands each chunk to
+ * ofl_chunk_emit.  The emitters return 0 to go on, 1 when the callback
+ * said stop; a chunker returns 0, 1 (stopped) or -1 (a read error).
+ */
+#define OFL_CHUNK_READ		(64 * 1024)	/* bytes asked of a source */
+#define OFL_CHUNK_TITLE_MAX	256		/* bytes of a heading */
+#define OFL_CHUNK_TEXT_TARGET	2048		/* a window of lines: bytes */
+#define OFL_CHUNK_HARD_MAX	(256 * 1024)	/* split anything past this */
+/* Where bytes come from: optional bytes to replay, then a read function. */
+struct ofl_chunk_in {
+	ssize_t		(*read)(void *, void *, size_t);
+	void		*arg;
+	const char	*pre;
+	size_t		 prelen;
+};
+/* One call of ofl_chunk_artifact(). */
+struct ofl_chunker {
+	int		(*cb)(const struct ofl_chunk *, void *);
+	void		*arg;
+	/* The text chunker, for content that is not what it looked like. */
+	int		(*text)(struct ofl_chunker *, struct ofl_chunk_in *,
+			    uint64_t, uint64_t, int);
+	const char	*member;
+	int		 rv;		/* what cb returned when it stopped */
+	int		 bomb;		/* an archive limit was hit */
+	int		 ioerr;		/* the artifact could not be read */
+	int		 damaged;	/* a member could not be decoded */
+	int		 depth;		/* archive nesting */
+	uint64_t	 total;		/* decompressed bytes of members */
+	uint64_t	 members;
+};
+ssize_t	ofl_chunk_in_read(struct ofl_chunk_in *, void *, size_t);
+/* Set up in to give pre first, then what from gives. */
+void	ofl_chunk_in_chain(struct ofl_chunk_in *, struct ofl_chunk_in *,
+	    const char *, size_t);
+/* Lines (or pieces of long lines) of a source. */
+struct ofl_chunk_lines {
+	struct ofl_chunk_in *src;
+	char		*buf;
+	size_t		 pos;
+	size_t		 len;
+	size_t		 scan;		/* no newline in buf[pos, scan) */
+	uint64_t	 off;		/* offset of buf[pos] */
+	uint64_t	 lineno;	/* line of buf[pos] */
+	int		 midline;	/* buf[pos] is not a line's start */
+	int		 eof;
+};
+struct ofl_chunk_line {
+	const char	*p;
+	size_t		 len;
+	uint64_t	 off;
+	uint64_t	 lineno;
+	int		 first;		/* starts a line */
+	int		 eol;		/* ends with a newline */
+};
+/* Start at offset off, line lineno; midline: off is inside a line. */
+void	ofl_chunk_lines_init(struct ofl_chunk_lines *, struct ofl_chunk_in *,
+	    uint64_t, uint64_t, int);
+void	ofl_chunk_lines_free(struct ofl_chunk_lines *);
+/* 1: a line, 0: the end, -1: an error. */
+int	ofl_chunk_lines_next(struct ofl_chunk_lines *, struct ofl_chunk_line *);
+/* Consecutive lines on their way to become a chunk. */
+struct ofl_chunk_win {
+	struct ofl_buf	 text;
+	size_t		 hdr;		/* text before the raw bytes (CSV) */
+	uint64_t	 bstart;
+	uint64_t	 lstart;
+	uint64_t	 lend;
+	uint64_t	 prevlend;	/* lend before the last line */
+	size_t		 nlines;
+	size_t		 last;		/* where the last line starts */
+};
+void	ofl_chunk_win_init(struct ofl_chunk_win *);
+void	ofl_chunk_win_free(struct ofl_chunk_win *);
+void	ofl_chunk_win_add(struct ofl_chunk_win *,
+	    const struct ofl_chunk_line *);
+/* Bytes of the window's raw lines (its text without the header). */
+size_t	ofl_chunk_win_raw(const struct ofl_chunk_win *);
+int	ofl_chunk_win_emit(struct ofl_chunker *, struct ofl_chunk_win *,
+	    const char *, size_t);
+/* Emit all but the last line, which stays as the window's first. */
+int	ofl_chunk_win_emit_last(struct ofl_chunker *, struct ofl_chunk_win *,
+	    const char *, size_t);
+/* Heading paths (Markdown, HTML): "Install > From source". */
+struct ofl_chunk_heads {
+	char		 t[6][OFL_CHUNK_TITLE_MAX];
+	size_t		 len[6];
+	int		 has[6];
+};
+void	ofl_chunk_heads_set(struct ofl_chunk_heads *, int, const char *,
+	    size_t);
+void	ofl_chunk_heads_path(const struct ofl_chunk_heads *,
+	    struct ofl_buf *);
+/* A chunk: title, text, bytes [bstart, bend), lines lstart to lend. */
+int	ofl_chunk_emit(struct ofl_chunker *, const char *, size_t,
+	    const char *, size_t, uint64_t, uint64_t, uint64_t, uint64_t);
+/* Raw bytes from bstart on line lstart, in parts when they are long. */
+int	ofl_chunk_emit_parts(struct ofl_chunker *, const char *, size_t,
+	    const char *, size_t, uint64_t, uint64_t);
+/* Chunk the rest of a source as text, from offset off on line lineno. */
+int	ofl_chunk_text(struct ofl_chunker *, struct ofl_chunk_in *, uint64_t,
+	    uint64_t, int);
+size_t	ofl_chunk_count_nl(const char *, size_t);
+/* The largest length <= n that does not end inside a UTF-8 sequence. */
+size_t	ofl_chunk_utf8_cut(const char *, size_t);
+/* Length without the trailing newline and carriage returns. */
+size_t	ofl_chunk_body_len(const char *, size_t);
+/* Spaces and tabs at the start. */
+size_t	ofl_chunk_ws_len(const char *, size_t);
+/* 1 if the line holds only spaces and tabs. */
+int	ofl_chunk_blank(const char *, size_t);
+
+/*
+ * The formats.  Each fmt-FORMAT.c holds one format's detection, chunking
+ * and summary rules; they read through struct ofl_src or ofl_chunk_in,
+ * never from the store.
+ */
+
+/* fmt-json.c: JSON and NDJSON. */
+/*
+ * The kind of the first bytes that start with '{' or '[': OFL_KIND_JSON
+ * (one value, or a sequence of values some of which span lines),
+ * OFL_KIND_NDJSON (values one per line), or -1 (neither).  complete: buf
+ * holds the whole content.
+ */
+int	ofl_fmt_json_detect(const unsigned char *, size_t, int);
+int	ofl_fmt_json_chunk(struct ofl_chunker *, struct ofl_chunk_in *);
+int	ofl_fmt_json_chunk_nd(struct ofl_chunker *, struct ofl_chunk_in *);
+/*
+ * The shape of the first values and a jq filter worth trying; nd: the
+ * content is NDJSON.  0, or -1 if the source cannot be read.
+ */
+int	ofl_fmt_json_summary(const struct ofl_src *, const struct ofl_meta *,
+	    int, struct ofl_summary *);
+/* Replace the summary's shape by the one the schema gave (n bytes). */
+void	ofl_fmt_json_summary_shape(struct ofl_summary *, const char *,
+	    size_t);
+
+/* fmt-md.c: Markdown. */
+/* What detection counts of the lines of a text. */
+struct ofl_fmt_md_lines {
+	size_t	headings;	/* ATX headings after a blank line */
+	size_t	fences;
+	size_t	lists;
+	size_t	links;
+	size_t	tablesep;
+	size_t	yamlkeys;	/* "key: value" lines */
+	int	infence;
+	int	prevblank;
+};
+void	ofl_fmt_md_lines_init(struct ofl_fmt_md_lines *);
+/* Count a line (n bytes, without its newline); 0 inside a code fence. */
+int	ofl_fmt_md_line(struct ofl_fmt_md_lines *, const unsigned char *,
+	    size_t, int);
+void	ofl_fmt_md_blank(struct ofl_fmt_md_lines *);
+/* 1 if lines counted so, out of nonblank lines, make Markdown. */
+int	ofl_fmt_md_detect(const struct ofl_fmt_md_lines *, size_t);
+int	ofl_fmt_md_chunk(struct ofl_chunker *, struct ofl_chunk_in *);
+/* The outline: "headings: # A | ## B (+3 more)". */
+int	ofl_fmt_md_summary(const struct ofl_src *, const struct ofl_meta *,
+	    struct ofl_summary *);
+
+/* fmt-csv.c: CSV and TSV. */
+/*
+ * 1 if the first bytes make a table with delim (',' or '\t'); *cols gets
+ * the number of columns.
+ */
+int	ofl_fmt_csv_detect(const unsigned char *, size_t, int, int, size_t *);
+int	ofl_fmt_csv_chunk(struct ofl_chunker *, struct ofl_chunk_in *, int);
+/* The header's fields: "columns (3): a, b, c". */
+int	ofl_fmt_csv_summary(const struct ofl_src *, const struct ofl_meta *,
+	    int, struct ofl_summary *);
 
 /*
  * index.c / query.c: the full-text index (SQLite FTS5) and search.

@@ -272,7 +272,7 @@ ofl_schema_new(int kind)
 		return s;
 	}
 	/* Whitespace-separated values are read as genson's CLI does. */
-	s->parser = ofl_json_new(1, json_event, s);
+	s->parser = ofl_json_new(OFL_JSON_MULTI, json_event, s);
 	if (s->parser == NULL) {
 		free(s);
 		return NULL;
