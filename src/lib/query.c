@@ -94,6 +94,11 @@ static void	 near_cb(const char *, int64_t, void *);
 static int	 spell_fix(struct search *);
 static int	 art_gone(struct ofl_store *, const char *);
 static int	 filter_empty(const struct ofl_filter *);
+static int	 search_scope(struct search *, const char *const *, size_t);
+static int	 search_index(struct search *, size_t);
+static int	 search_fts(struct search *, int, size_t, size_t);
+static int	 search_substr(struct search *, size_t);
+static int	 search_terms(struct search *, size_t, size_t, size_t);
 static void	 search_free(struct search *);
 
 /* Query text. */
@@ -1056,18 +1061,144 @@ filter_empty(const struct ofl_filter *f)
 	    f->newer_ms == 0 && f->older_ms == 0;
 }
 
+/* The artifacts searched: those named, else the store narrowed. */
+static int
+search_scope(struct search *s, const char *const *ids, size_t nids)
+{
+	const struct ofl_search_opts	*o = s->o;
+	struct scope_ctx		 sc;
+	struct ofl_filter		 f;
+	size_t				 i;
+	int				 ret = -1;
+
+	memset(&sc, 0, sizeof sc);
+	if (nids > 0) {
+		for (i = 0; i < nids; i++)
+			if (scope_add(s, ids[i], 1, o->ranges != NULL ?
+			    &o->ranges[i] : NULL) == -1)
+				return -1;
+		return 0;
+	}
+	f = o->filter;
+	f.limit = 0;
+	s->whole = filter_empty(&f);
+	sc.s = s;
+	if (ofl_store_list(s->st, &f, scope_cb, &sc) == -1)
+		goto out;
+	for (i = 0; i < sc.n; i++)
+		if (scope_add(s, sc.ids[i], 0, NULL) == -1)
+			goto out;
+	ret = 0;
+out:
+	for (i = 0; i < sc.n; i++)
+		free(sc.ids[i]);
+	free(sc.ids);
+	return ret;
+}
+
+/* Index what the scope holds that is not indexed yet. */
+static int
+search_index(struct search *s, size_t nids)
+{
+	size_t	i;
+	int	state;
+
+	for (i = 0; i < s->na; i++) {
+		if ((state = ofl_index_state(s->st, s->a[i].blob)) == -1)
+			return -1;
+		/* Removed by a gc since it was listed: no error. */
+		if (state == 0 && ofl_index_artifact(s->st, s->a[i].id,
+		    s->o->progress, s->o->progress_arg, NULL) == -1 &&
+		    (nids > 0 || !art_gone(s->st, s->a[i].id)))
+			return -1;
+	}
+	return 0;
+}
+
+/* All the terms, then any of them; any: how many terms count. */
+static int
+search_fts(struct search *s, int any, size_t limit, size_t k)
+{
+	free(s->fts_and);
+	free(s->fts_or);
+	s->fts_and = build_fts(s, " AND ");
+	s->fts_or = build_fts(s, " OR ");
+	if (s->fts_and != NULL && fts_run(s, s->fts_and, PHASE_ALL, k) == -1)
+		return -1;
+	if (any > 1 && s->nh <= limit && s->fts_or != NULL &&
+	    fts_run(s, s->fts_or, PHASE_ANY, k) == -1)
+		return -1;
+	return 0;
+}
+
+/* Nothing matched: the terms as substrings of the artifacts' text. */
+static int
+search_substr(struct search *s, size_t nids)
+{
+	char	*lc;
+	size_t	 i, j;
+
+	s->substr = 1;
+	for (i = 0; i < s->nt; i++) {
+		lc = ofl_xstrdup(s->t[i].text);
+		for (j = 0; lc[j] != '\0'; j++)
+			lc[j] = (char)tolower((unsigned char)lc[j]);
+		target_add(s, lc, strlen(lc), 0, 0, (int)i);
+		free(lc);
+	}
+	for (i = 0; i < s->na && s->ntg > 0; i++)
+		if (substring_scan(s, i) == -1 &&
+		    (nids > 0 || !art_gone(s->st, s->a[i].id)))
+			return -1;
+	if (s->nh > 0)
+		s->fallback = FALLBACK_SUBSTR;
+	else {
+		for (i = 0; i < s->ntg; i++)
+			free(s->tg[i].s);
+		s->ntg = 0;
+		s->substr = 0;
+	}
+	return 0;
+}
+
+/* All terms, then any, then substrings, then spellings. */
+static int
+search_terms(struct search *s, size_t nids, size_t limit, size_t k)
+{
+	size_t	i;
+	int	any = 0;
+
+	parse_query(s, s->o->query);
+	for (i = 0; i < s->nt; i++)
+		if (s->t[i].ntok > 0 && !s->t[i].stop)
+			s->skipstop = 1;
+	for (i = 0; i < s->nt; i++)
+		if (s->t[i].ntok > 0 && (!s->t[i].stop || !s->skipstop))
+			any++;
+	if (search_fts(s, any, limit, k) == -1)
+		return -1;
+	if (s->nh == 0 && search_substr(s, nids) == -1)
+		return -1;
+	if (s->nh == 0 && any > 0 && spell_fix(s) > 0) {
+		if (search_fts(s, any, limit, k) == -1)
+			return -1;
+		if (s->nh > 0)
+			s->fallback = FALLBACK_SPELL;
+	}
+	if (!s->substr)
+		make_targets(s, NULL);
+	return 0;
+}
+
 int
 ofl_search(struct ofl_store *st, const char *const *ids, size_t nids,
     const struct ofl_search_opts *o, struct ofl_buf *out)
 {
-	struct search		 s;
-	struct scope_ctx	 sc;
-	struct ofl_filter	 f;
-	size_t			 i, k, limit;
-	int			 state, ret = -1, any = 0;
+	struct search	s;
+	size_t		i, k, limit;
+	int		ret = -1;
 
 	memset(&s, 0, sizeof s);
-	memset(&sc, 0, sizeof sc);
 	if (o->query == NULL)
 		return 0;
 	s.st = st;
@@ -1078,102 +1209,20 @@ ofl_search(struct ofl_store *st, const char *const *ids, size_t nids,
 		goto out;
 	if (ofl_redact_wanted())
 		s.rd = ofl_redactor_new();
-
-	/* The scope. */
-	if (nids > 0) {
-		for (i = 0; i < nids; i++)
-			if (scope_add(&s, ids[i], 1, o->ranges != NULL ?
-			    &o->ranges[i] : NULL) == -1)
-				goto out;
-	} else {
-		f = o->filter;
-		f.limit = 0;
-		s.whole = filter_empty(&f);
-		sc.s = &s;
-		if (ofl_store_list(st, &f, scope_cb, &sc) == -1)
-			goto out;
-		for (i = 0; i < sc.n; i++)
-			if (scope_add(&s, sc.ids[i], 0, NULL) == -1)
-				goto out;
-	}
+	if (search_scope(&s, ids, nids) == -1)
+		goto out;
 	if (s.na == 0) {
 		ret = 0;
 		goto out;
 	}
-	for (i = 0; i < s.na; i++) {
-		if ((state = ofl_index_state(st, s.a[i].blob)) == -1)
-			goto out;
-		/* Removed by a gc since it was listed: no error. */
-		if (state == 0 && ofl_index_artifact(st, s.a[i].id,
-		    o->progress, o->progress_arg, NULL) == -1 &&
-		    (nids > 0 || !art_gone(st, s.a[i].id)))
-			goto out;
-	}
-
-	/* All terms, then any, then substrings, then spellings. */
+	if (search_index(&s, nids) == -1)
+		goto out;
 	if (o->fts) {
 		make_targets(&s, o->query);
 		if (fts_run(&s, o->query, PHASE_ALL, k) == -1)
 			goto out;
-	} else {
-		parse_query(&s, o->query);
-		for (i = 0; i < s.nt; i++)
-			if (s.t[i].ntok > 0 && !s.t[i].stop)
-				s.skipstop = 1;
-		for (i = 0; i < s.nt; i++)
-			if (s.t[i].ntok > 0 && (!s.t[i].stop || !s.skipstop))
-				any++;
-		s.fts_and = build_fts(&s, " AND ");
-		s.fts_or = build_fts(&s, " OR ");
-		if (s.fts_and != NULL &&
-		    fts_run(&s, s.fts_and, PHASE_ALL, k) == -1)
-			goto out;
-		if (any > 1 && s.nh <= limit &&
-		    fts_run(&s, s.fts_or, PHASE_ANY, k) == -1)
-			goto out;
-		if (s.nh == 0) {
-			char	*lc;
-			size_t	 j;
-
-			s.substr = 1;
-			for (i = 0; i < s.nt; i++) {
-				lc = ofl_xstrdup(s.t[i].text);
-				for (j = 0; lc[j] != '\0'; j++)
-					lc[j] = (char)tolower(
-					    (unsigned char)lc[j]);
-				target_add(&s, lc, strlen(lc), 0, 0, (int)i);
-				free(lc);
-			}
-			for (i = 0; i < s.na && s.ntg > 0; i++)
-				if (substring_scan(&s, i) == -1 &&
-				    (nids > 0 || !art_gone(st, s.a[i].id)))
-					goto out;
-			if (s.nh > 0)
-				s.fallback = FALLBACK_SUBSTR;
-			else {
-				for (i = 0; i < s.ntg; i++)
-					free(s.tg[i].s);
-				s.ntg = 0;
-				s.substr = 0;
-			}
-		}
-		if (s.nh == 0 && any > 0 && spell_fix(&s) > 0) {
-			free(s.fts_and);
-			free(s.fts_or);
-			s.fts_and = build_fts(&s, " AND ");
-			s.fts_or = build_fts(&s, " OR ");
-			if (s.fts_and != NULL &&
-			    fts_run(&s, s.fts_and, PHASE_ALL, k) == -1)
-				goto out;
-			if (any > 1 && s.nh <= limit && s.fts_or != NULL &&
-			    fts_run(&s, s.fts_or, PHASE_ANY, k) == -1)
-				goto out;
-			if (s.nh > 0)
-				s.fallback = FALLBACK_SPELL;
-		}
-		if (!s.substr)
-			make_targets(&s, NULL);
-	}
+	} else if (search_terms(&s, nids, limit, k) == -1)
+		goto out;
 	merge_hits(&s);
 	if (s.nh == 0) {
 		ret = 0;
@@ -1189,9 +1238,6 @@ ofl_search(struct ofl_store *st, const char *const *ids, size_t nids,
 		ret = -1;
 	}
 out:
-	for (i = 0; i < sc.n; i++)
-		free(sc.ids[i]);
-	free(sc.ids);
 	search_free(&s);
 	return ret;
 }
