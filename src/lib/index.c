@@ -20,6 +20,7 @@
 
 #include <sys/types.h>
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -36,13 +37,19 @@
 #define DROP_MS		300
 
 /*
- * Chunks waiting to be written or deleted: their text copied into data,
- * since the chunker's buffers do not outlive its callback; p[i]'s
- * pointers are offsets into data until the batch goes.
+ * Chunks waiting to be written or deleted, their text copied into data
+ * (the chunker's buffers do not outlive its callback); where each one's
+ * member, title and text start in data is in at[], and made pointers
+ * when the batch goes.
  */
 struct batch {
 	struct ofl_buf		 data;
 	struct ofl_fts_chunk	*p;
+	struct batch_at {
+		size_t		 member;	/* SIZE_MAX: none */
+		size_t		 title;
+		size_t		 text;
+	}			*at;
 	size_t			 np;
 	size_t			 cap;
 	int64_t			 last_flush;
@@ -85,6 +92,7 @@ static void	 batch_add(struct batch *, const struct ofl_chunk *, int64_t,
 		    int);
 static const struct ofl_fts_chunk *batch_chunks(struct batch *);
 static void	 batch_done(struct batch *);
+static void	 batch_free(struct batch *);
 static int	 claim(struct ofl_store *, int64_t, const char *, int64_t *);
 static int	 index_chunk(const struct ofl_chunk *, void *);
 static int	 flush(struct indexer *, int);
@@ -120,24 +128,28 @@ batch_add(struct batch *b, const struct ofl_chunk *c, int64_t seq,
     int with_member)
 {
 	struct ofl_fts_chunk	*p;
+	struct batch_at		*at;
 
 	if (b->np == b->cap) {
 		b->cap = b->cap == 0 ? 256 : b->cap * 2;
 		b->p = ofl_xrealloc(b->p, b->cap * sizeof *b->p);
+		b->at = ofl_xrealloc(b->at, b->cap * sizeof *b->at);
 	}
+	at = &b->at[b->np];
 	p = &b->p[b->np++];
 	memset(p, 0, sizeof *p);
 	p->seq = seq;
+	at->member = SIZE_MAX;
 	if (with_member && c->member != NULL) {
-		p->member = (const char *)(uintptr_t)(b->data.len + 1);
+		at->member = b->data.len;
 		ofl_buf_adds(&b->data, c->member);
 		ofl_buf_addc(&b->data, '\0');
 	}
-	p->title = (const char *)(uintptr_t)b->data.len;
+	at->title = b->data.len;
 	p->title_len = c->title != NULL ? c->title_len : 0;
 	if (p->title_len > 0)
 		ofl_buf_add(&b->data, c->title, c->title_len);
-	p->text = (const char *)(uintptr_t)b->data.len;
+	at->text = b->data.len;
 	p->len = c->len;
 	if (c->len > 0)
 		ofl_buf_add(&b->data, c->text, c->len);
@@ -147,7 +159,7 @@ batch_add(struct batch *b, const struct ofl_chunk *c, int64_t seq,
 	p->line_end = c->line_end;
 }
 
-/* The batch's chunks with their pointers made real, to write. */
+/* The batch's chunks, pointing into its data, to write or delete. */
 static const struct ofl_fts_chunk *
 batch_chunks(struct batch *b)
 {
@@ -155,12 +167,20 @@ batch_chunks(struct batch *b)
 	size_t		 i;
 
 	for (i = 0; i < b->np; i++) {
-		if (b->p[i].member != NULL)
-			b->p[i].member = d + (uintptr_t)b->p[i].member - 1;
-		b->p[i].title = d + (uintptr_t)b->p[i].title;
-		b->p[i].text = d + (uintptr_t)b->p[i].text;
+		b->p[i].member = b->at[i].member != SIZE_MAX ?
+		    d + b->at[i].member : NULL;
+		b->p[i].title = d + b->at[i].title;
+		b->p[i].text = d + b->at[i].text;
 	}
 	return b->p;
+}
+
+static void
+batch_free(struct batch *b)
+{
+	ofl_buf_free(&b->data);
+	free(b->p);
+	free(b->at);
 }
 
 static void
@@ -309,8 +329,7 @@ ofl_index_artifact(struct ofl_store *st, const char *id,
 		if (progress != NULL)
 			progress(m.bytes, m.bytes, arg);
 	}
-	ofl_buf_free(&ix.b.data);
-	free(ix.b.p);
+	batch_free(&ix.b);
 out:
 	ofl_reader_close(r);
 	ofl_meta_free(&m);
@@ -387,7 +406,6 @@ drop_flush(struct dropper *d)
 		return -1;
 	if (rc == 1) {
 		d->lost = 1;
-		/* The batch stays: its pointers are real now, never reused. */
 		return 0;
 	}
 	batch_done(&d->b);
@@ -438,8 +456,7 @@ ofl_index_purge(struct ofl_store *st, int64_t blob)
 	ret = 0;
 out:
 	ofl_reader_close(r);
-	ofl_buf_free(&d.b.data);
-	free(d.b.p);
+	batch_free(&d.b);
 	free(hint);
 	return ret;
 }
