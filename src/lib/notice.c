@@ -19,6 +19,7 @@
 #define SUMMARY_MAX	300		/* bytes of one summary line */
 #define SIG_LINES	3		/* error signatures in a notice */
 #define SIG_WIDTH	100		/* bytes of one signature */
+#define SIG_MAX		120		/* bytes of a signature rendered */
 #define SUMMARY_FREE	250		/* summary bytes that cost no preview */
 #define HEAD_MIN	200		/* the head keeps at least this */
 #define SHAPE_INPUT	(8 * 1024 * 1024) /* JSON read for the shape */
@@ -852,36 +853,42 @@ sum_json_key(struct ctx *c, const char *k)
  * kilobyte.
  */
 static void
-put_signatures(struct ofl_buf *out, const char *p, size_t n)
+put_signatures(struct ofl_buf *out, const struct ofl_suggest *sg)
 {
-	const char	*end = p + n, *nl, *at;
-	size_t		 len, shown = 0;
+	struct ofl_buf	 head;
+	size_t		 i, cut;
+	char		 num[32];
 
-	for (; p < end; p = nl + 1) {
-		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
-			nl = end;
-		len = (size_t)(nl - p);
-		if (len > 3 && memcmp(p, "  x", 3) == 0) {
-			if (shown++ >= SIG_LINES)
-				continue;
-			at = len > 8 ? memmem(p, len, "  (line ", 8) : NULL;
-			if (at != NULL && (size_t)(at - p) > SIG_WIDTH) {
-				size_t	 cut = SIG_WIDTH;
-
-				/* Never inside a UTF-8 sequence. */
-				while (cut > 0 &&
-				    ((unsigned char)p[cut] & 0xc0) == 0x80)
-					cut--;
-				ofl_buf_add(out, p, cut);
-				ofl_buf_adds(out, "...");
-				ofl_buf_add(out, at, (size_t)(nl - at));
-			} else
-				ofl_buf_add(out, p, len);
+	ofl_buf_init(&head);
+	for (i = 0; i < sg->nsigs && i < SIG_LINES; i++) {
+		ofl_buf_reset(&head);
+		ofl_buf_addf(&head, "  x%llu  ",
+		    (unsigned long long)sg->sigs[i].count);
+		ofl_render_safe(&head, (const unsigned char *)sg->sigs[i].text,
+		    sg->sigs[i].len, SIG_MAX);
+		if (head.len > SIG_WIDTH) {
+			/* Never inside a UTF-8 sequence. */
+			cut = SIG_WIDTH;
+			while (cut > 0 &&
+			    ((unsigned char)head.data[cut] & 0xc0) == 0x80)
+				cut--;
+			ofl_buf_add(out, head.data, cut);
+			ofl_buf_adds(out, "...");
 		} else
-			ofl_buf_add(out, p, len);
+			ofl_buf_add(out, head.data, head.len);
+		ofl_fmt_count(num, sizeof num, sg->sigs[i].first_line);
+		ofl_buf_addf(out, "  (line %s)\n", num);
+	}
+	ofl_buf_free(&head);
+	if (sg->nterms > 0) {
+		ofl_buf_adds(out, "terms:");
+		for (i = 0; i < sg->nterms; i++) {
+			ofl_buf_addc(out, ' ');
+			ofl_render_safe(out,
+			    (const unsigned char *)sg->terms[i],
+			    strlen(sg->terms[i]), 40);
+		}
 		ofl_buf_addc(out, '\n');
-		if (nl == end)
-			break;
 	}
 }
 
@@ -889,6 +896,9 @@ static int
 sum_errors(struct ctx *c)
 {
 	const struct ofl_meta	*m = c->m;
+	struct ofl_suggest	 sg;
+	struct ofl_buf		 t;
+	size_t			 i;
 
 	ofl_buf_adds(&c->sum, "errors: ");
 	if (m->errors == 0)
@@ -911,14 +921,10 @@ sum_errors(struct ctx *c)
 	}
 	ofl_buf_addc(&c->sum, '\n');
 	/* The most frequent error signatures and words worth a search. */
-	if (m->errors > 0 && !c->o->json) {
-		struct ofl_buf	sig;
-
-		ofl_buf_init(&sig);
-		if (ofl_index_suggest(c->st, m->id, &sig) == 0)
-			put_signatures(&c->sum, sig.data, sig.len);
-		ofl_buf_free(&sig);
-	}
+	memset(&sg, 0, sizeof sg);
+	if (m->errors > 0 && ofl_suggest(c->st, m->id, &sg) == 0 &&
+	    !c->o->json)
+		put_signatures(&c->sum, &sg);
 	sum_json_key(c, "errors");
 	ofl_buf_addf(&c->sumj, "%llu", (unsigned long long)m->errors);
 	sum_json_key(c, "warnings");
@@ -929,6 +935,23 @@ sum_errors(struct ctx *c)
 		    (unsigned long long)m->first_error);
 	else
 		ofl_buf_adds(&c->sumj, "null");
+	sum_json_key(c, "signatures");
+	ofl_buf_addc(&c->sumj, '[');
+	for (i = 0; i < sg.nsigs && i < SIG_LINES; i++) {
+		ofl_buf_init(&t);
+		ofl_render_safe(&t, (const unsigned char *)sg.sigs[i].text,
+		    sg.sigs[i].len, SIG_MAX);
+		ofl_buf_addf(&c->sumj, "%s{\"count\":%llu,\"first_line\":%llu,"
+		    "\"text\":", i > 0 ? "," : "",
+		    (unsigned long long)sg.sigs[i].count,
+		    (unsigned long long)sg.sigs[i].first_line);
+		ofl_buf_add_json_str(&c->sumj, t.data != NULL ? t.data : "",
+		    t.len);
+		ofl_buf_addc(&c->sumj, '}');
+		ofl_buf_free(&t);
+	}
+	ofl_buf_addc(&c->sumj, ']');
+	ofl_suggest_free(&sg);
 	return 0;
 }
 

@@ -783,6 +783,155 @@ int	ofl_fmt_csv_summary(const struct ofl_src *, const struct ofl_meta *,
 
 /*
  * index.c / query.c: the full-text index (SQLite FTS5) and search.
+ * tok.c: the tokenizer's text rules, over a word tokenizer (porter, which
+ * the store gets from FTS5).  The flags are FTS5's own values.
+ */
+#define OFL_TOK_OK		0	/* a callback's "carry on" */
+#define OFL_TOK_QUERY		0x0001	/* tokenizing a query */
+#define OFL_TOK_PREFIX		0x0002
+#define OFL_TOK_DOCUMENT	0x0004	/* tokenizing a document */
+#define OFL_TOK_AUX		0x0008
+#define OFL_TOK_PLAIN		0x0100	/* words only: no identifiers */
+#define OFL_TOK_COLOCATED	0x0001	/* a token's flag: an identifier */
+#define OFL_TOK_COMPOUND_MAX	64	/* longest identifier token */
+#define OFL_TOK_VERSION		1	/* bump when the tokens change */
+#define OFL_TOK_EXACT	'\001'	/* a query string that is one identifier */
+/* The word tokenizer under ofl's: run(ctx, arg, flags, text, len, cb). */
+struct ofl_tok_words {
+	int	(*run)(void *, void *, int, const char *, int,
+		    int (*)(void *, int, const char *, int, int, int));
+	void	(*free)(void *);
+	void	*ctx;
+};
+struct ofl_tok;
+struct ofl_tok	*ofl_tok_new(const struct ofl_tok_words *);
+void		 ofl_tok_free(struct ofl_tok *);
+/* One call as FTS5 makes it: flags OFL_TOK_*, the callback's codes. */
+int		 ofl_tok_tokenize(struct ofl_tok *, void *, int, const char *,
+		    int, int (*)(void *, int, const char *, int, int, int));
+/*
+ * Tokenize for marking matches.  Mode 0: as documents are indexed
+ * (identifiers colocated), 1: as query strings, 2: words only.
+ */
+int		 ofl_tok_run(struct ofl_tok *, int, const char *, size_t,
+		    int (*)(void *, int, const char *, int, int, int), void *);
+
+/*
+ * store-fts.c: the full-text index's tables (SQLite FTS5, contentless),
+ * the tokenizer and ranking function registered with SQLite, and every
+ * statement on them.  A chunk is known by its blob and sequence number.
+ */
+#define OFL_FTS_CHUNK_MAX	((int64_t)1 << 24)	/* chunks of a blob */
+#define OFL_FTS_BLOB_MAX	((int64_t)1 << (62 - 24))
+/*
+ * The ranking, given with every query as well as set on the table: a
+ * query that relies on the table's setting can read it after another
+ * process made FTS5 reload it (a use after free in SQLite 3.40).
+ */
+#define OFL_INDEX_RANK	"oflrank(4.0, 1.0)"
+/* A chunk to write or delete, and a chunk's row as read back. */
+struct ofl_fts_chunk {
+	int64_t		 seq;
+	const char	*member;	/* NUL-terminated, or NULL */
+	const char	*title;
+	size_t		 title_len;
+	const char	*text;
+	size_t		 len;
+	uint64_t	 byte_start;
+	uint64_t	 byte_end;
+	uint64_t	 line_start;
+	uint64_t	 line_end;
+};
+struct ofl_fts_row {
+	char		*member;	/* or NULL; free both */
+	char		*title;
+	uint64_t	 byte_start;
+	uint64_t	 byte_end;
+	uint64_t	 line_start;
+	uint64_t	 line_end;
+};
+/* How a blob's indexing stands, for the indexer that asks to do it. */
+enum ofl_fts_claim {
+	OFL_FTS_MINE = 0,		/* ours now */
+	OFL_FTS_DONE = 1,		/* indexed already */
+	OFL_FTS_BUSY = 2,		/* another live process is at it */
+	OFL_FTS_STALE = 3		/* old tokens or a drop half done */
+};
+/* Create the tables if needed and register the tokenizer. */
+int	ofl_store_fts_init(struct ofl_store *);
+/* A tokenizer like the index's, for the services. */
+struct ofl_tok *ofl_store_fts_tok(struct ofl_store *);
+/* 1 if the blob is indexed with the current tokens, 0 if not, -1. */
+int	ofl_store_fts_state(struct ofl_store *, int64_t);
+/* Claim the indexing of blob (id: an artifact of it): ofl_fts_claim. */
+int	ofl_store_fts_claim(struct ofl_store *, int64_t, const char *,
+	    int64_t *);
+/*
+ * Write chunks in one transaction, while the blob is live and the job
+ * ours; next_seq: chunks seen, last: the blob is done.
+ */
+int	ofl_store_fts_write(struct ofl_store *, int64_t, const char *,
+	    const struct ofl_fts_chunk *, size_t, int64_t, int, int, uint64_t);
+/*
+ * Mark blob as being dropped: 1 (*nseq chunks, *hint an artifact it was
+ * read as, or NULL: free it), 0 if there is nothing for this process to
+ * drop, -1 on error.
+ */
+int	ofl_store_fts_drop_begin(struct ofl_store *, int64_t, int64_t *,
+	    char **);
+/* Delete chunks of a blob being dropped: 0, 1 if the drop was lost, -1. */
+int	ofl_store_fts_delete(struct ofl_store *, int64_t,
+	    const struct ofl_fts_chunk *, size_t);
+/* The blob's rows, inside the caller's transaction (forget) or not. */
+int	ofl_store_fts_forget(struct ofl_store *, int64_t);
+int	ofl_store_fts_forget_tx(struct ofl_store *, int64_t);
+/* Check the tables; appends what is wrong, returns the count or -1. */
+int	ofl_store_fts_check(struct ofl_store *, struct ofl_buf *);
+/* A query: blob < 0 for all (scoped: the blobs of ofl_store_fts_scope). */
+struct ofl_fts_query {
+	const char	*match;		/* FTS5 syntax */
+	int		 raw;		/* the user's: errors are usage */
+	int64_t		 blob;
+	int		 scoped;
+	int		 lines;		/* only chunks overlapping these */
+	uint64_t	 line_from;
+	uint64_t	 line_to;
+	size_t		 limit;
+};
+/* The blobs a scoped query is limited to. */
+int	ofl_store_fts_scope(struct ofl_store *, const int64_t *, size_t);
+/*
+ * Run a query, best first, cb(blob, seq, score, arg) for each row (-1
+ * stops with an error); returns the rows seen or -1.
+ */
+int	ofl_store_fts_query(struct ofl_store *, const struct ofl_fts_query *,
+	    int (*)(int64_t, int64_t, double, void *), void *);
+/* A chunk's row: 1, 0 if it is gone, -1 on error. */
+int	ofl_store_fts_chunk(struct ofl_store *, int64_t, int64_t,
+	    struct ofl_fts_row *);
+void	ofl_store_fts_row_free(struct ofl_fts_row *);
+/* The title of a chunk holding a line: seq < 0 for any chunk of blob. */
+struct ofl_fts_title {
+	int64_t		 blob;
+	int64_t		 seq;
+	uint64_t	 line;
+	char		*title;		/* set if found: free it */
+};
+void	ofl_store_fts_titles(struct ofl_store *, struct ofl_fts_title *,
+	    size_t);
+/* The index's vocabulary: rows holding a term, and terms near a word. */
+struct ofl_fts_vocab;
+struct ofl_fts_vocab *ofl_store_fts_vocab(struct ofl_store *);
+void	ofl_store_fts_vocab_free(struct ofl_fts_vocab *);
+int64_t	ofl_store_fts_vocab_doc(struct ofl_fts_vocab *, const char *, size_t);
+/* Each term in [lo, hi): cb(term, rows, arg). */
+void	ofl_store_fts_vocab_range(struct ofl_fts_vocab *, const char *,
+	    const char *, void (*)(const char *, int64_t, void *), void *);
+/* Chunks in the index. */
+int64_t	ofl_store_fts_chunks(struct ofl_store *);
+
+/*
+ * index.c: the indexer (an artifact's chunks into the full-text index).
  */
 struct ofl_index_stats {
 	uint64_t	 chunks;	/* chunks indexed by this call */
@@ -792,12 +941,6 @@ struct ofl_index_stats {
 };
 /* Create the index tables if needed and register the tokenizer. */
 int	ofl_index_init(struct ofl_store *);
-/*
- * The ranking, given with every query as well as set on the table: a
- * query that relies on the table's setting can read it after another
- * process made FTS5 reload it (a use after free in SQLite 3.40).
- */
-#define OFL_INDEX_RANK	"oflrank(4.0, 1.0)"
 /*
  * Index an artifact (a full ID) by its content: a no-op when the same
  * content was indexed before, or waits while another process indexes it.
@@ -820,20 +963,36 @@ int	ofl_index_purge(struct ofl_store *, int64_t);
 int	ofl_index_forget(struct ofl_store *, int64_t);
 /* Check the index; appends what is wrong, returns the count or -1. */
 int	ofl_index_check(struct ofl_store *, struct ofl_buf *);
+
 /*
- * For the notice: appends "  xN  SIGNATURE  (line L)" lines for the most
+ * suggest.c: what the notice shows of a log's errors, as data: the most
  * frequent error lines of a log or text (numbers, hex and ids masked as
- * <*>), then one line "terms: a b c" of distinctive words (rare in the
- * rest of the index when the artifact is indexed).  Does not index.
+ * <*>), and distinctive words (rare in the rest of the index when the
+ * artifact is indexed).  Does not index.
  */
-int	ofl_index_suggest(struct ofl_store *, const char *, struct ofl_buf *);
+struct ofl_sig {
+	char		*text;		/* the masked error line, NUL-terminated */
+	size_t		 len;
+	uint64_t	 count;
+	uint64_t	 first_line;
+};
+struct ofl_suggest {
+	struct ofl_sig	*sigs;		/* most frequent first */
+	size_t		 nsigs;
+	char		**terms;	/* distinctive search terms, best first */
+	size_t		 nterms;
+};
+int	ofl_suggest(struct ofl_store *, const char *, struct ofl_suggest *);
+void	ofl_suggest_free(struct ofl_suggest *);
+
 /*
- * The pipe protocol, for a tool given no ID or "-": standard input whose
- * first line is a reference line (ofl_ref_line()) is a reference stream,
- * and every reference line in it names an artifact; anything else is
- * data, captured first as a new artifact.  ofl_input_open() reads only
- * as far as the first line, so that the tool can refuse empty input or
- * open the store for reading only before anything is stored.
+ * input.c: the pipe protocol, for a tool given no ID or "-": standard
+ * input whose first line is a reference line (ofl_ref_line()) is a
+ * reference stream, and every reference line in it names an artifact;
+ * anything else is data, captured first as a new artifact.
+ * ofl_input_open() reads only as far as the first line, so that the tool
+ * can refuse empty input or open the store for reading only before
+ * anything is stored.
  */
 enum ofl_input_type {
 	OFL_INPUT_EMPTY,		/* nothing at all */
@@ -873,20 +1032,11 @@ int	ofl_input_args(int, char **, struct ofl_input *, struct ofl_ref **,
  * IDs, unresolved and without their ranges; *nids is 0 for empty input.
  */
 int	ofl_index_input(struct ofl_store *, int, char ***, size_t *);
-/* Chunk row ids: blob << 24 | sequence number. */
-int64_t	ofl_index_rowid(int64_t, int64_t);
-int64_t	ofl_index_rowid_blob(int64_t);
-/*
- * The index's tokenizer, for marking matches.  Mode 0: as documents are
- * indexed (identifiers colocated), 1: as query strings, 2: words only.
- */
-#define OFL_TOK_EXACT	'\001'	/* a query string that is one identifier */
-struct ofl_tok;
-struct ofl_tok	*ofl_tok_new(struct ofl_store *);
-void		 ofl_tok_free(struct ofl_tok *);
-int		 ofl_tok_run(struct ofl_tok *, int, const char *, size_t,
-		    int (*)(void *, int, const char *, int, int, int), void *);
 
+/*
+ * query.c (the query, its scope, the hits), snippet.c (the lines of each
+ * hit shown) and list.c (the listing of artifacts).
+ */
 struct ofl_search_opts {
 	const char		*query;
 	int			 fts;		/* query is raw FTS5 syntax */

@@ -73,7 +73,7 @@ setup(void)
 			fuzz_fail("index: %s", ofl_errmsg());
 		nids++;
 	}
-	if ((tok = ofl_tok_new(fuzz_store())) == NULL)
+	if ((tok = ofl_store_fts_tok(fuzz_store())) == NULL)
 		fuzz_fail("tokenizer: %s", ofl_errmsg());
 }
 

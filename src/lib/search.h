@@ -1,0 +1,149 @@
+/*
+ * search.h: the working state of one search, shared by query.c (the
+ * query, its scope, the hits) and snippet.c (the lines shown of each
+ * hit).  Not part of the library's interface: ofl.h is.
+ */
+#ifndef SEARCH_H
+#define SEARCH_H
+
+#define SNIP_READ_MAX	(1024 * 1024)	/* bytes of a hit read */
+
+enum {
+	PHASE_ALL = 0,		/* every term */
+	PHASE_ANY,		/* some terms */
+	PHASE_SUBSTR		/* substring scan */
+};
+
+enum {
+	FALLBACK_NONE = 0,
+	FALLBACK_SUBSTR,
+	FALLBACK_SPELL
+};
+
+struct term {
+	char	*text;		/* as typed, cleaned */
+	size_t	 len;
+	int	 prefix;	/* ended with '*' */
+	int	 phrase;	/* was in double quotes */
+	char	*exact;		/* the identifier it is, or NULL */
+	size_t	 ntok;
+	char	*spell;		/* corrected token, or NULL */
+	int	 stop;		/* a stop word: left out if others remain */
+};
+
+struct target {
+	char	*s;
+	size_t	 n;
+	int	 prefix;
+	int	 exact;		/* matches identifier tokens */
+	int	 term;		/* index of its term */
+	char	*surface;	/* first text it marked */
+};
+
+struct art {
+	char			 id[OFL_ID_MAX + 1];
+	int64_t			 blob;
+	int			 kind;
+	uint64_t		 bytes;
+	struct ofl_reader	*r;
+	int			 hit;
+	uint64_t		(*rg)[2];	/* line ranges in scope */
+	size_t			 nrg;		/* 0: the whole artifact */
+	int			 all;		/* named whole as well */
+};
+
+struct hit {
+	size_t		 art;
+	int64_t		 seq;		/* chunk, -1: none */
+	double		 score;
+	int		 phase;
+	char		*member;
+	char		*title;
+	uint64_t	 byte_start;
+	uint64_t	 byte_end;
+	uint64_t	 line_start;
+	uint64_t	 line_end;
+	uint64_t	 order;		/* substring: position found */
+	uint64_t	 text_line;	/* member: the chunk's first line */
+};
+
+struct mark {
+	size_t	start;
+	size_t	end;
+	int	target;
+};
+
+/* A part of the output to color, or a match to report in JSON. */
+struct span {
+	size_t		 off;
+	size_t		 len;
+	const char	*color;
+};
+
+struct line {
+	const char	*s;
+	size_t		 n;
+	uint64_t	 no;
+	uint64_t	 mask;		/* targets matched */
+	int		 nmarks;
+	size_t		 mark0;		/* first mark in the line */
+	int		 chosen;
+	size_t		 from;		/* the part shown */
+	size_t		 to;
+};
+
+struct search {
+	int				 readerr;	/* unreadable hits */
+	char				 readmsg[512];
+	struct ofl_store		*st;
+	const struct ofl_search_opts	*o;
+	struct ofl_tok			*tk;
+	struct art			*a;
+	size_t				 na;
+	int				 whole;
+	struct term			*t;
+	size_t				 nt;
+	struct target			*tg;
+	size_t				 ntg;
+	struct hit			*h;
+	size_t				 nh;
+	size_t				 caph;
+	int				 more;
+	int				 fallback;
+	int				 substr;	/* mark substrings */
+	int				 skipstop;	/* stop words out */
+	int				 scoped;	/* the store's scope set */
+	char				*fts_and;
+	char				*fts_or;
+	struct ofl_redactor		*rd;		/* NULL: raw output */
+	struct ofl_buf			 rtmp;
+	/* Marking one buffer. */
+	struct mark			*m;
+	size_t				 nm;
+	size_t				 capm;
+	const char			*mtext;
+	/* Spans of the output: recorded while record is set. */
+	int				 record;
+	struct span			*sp;
+	size_t				 nsp;
+	size_t				 capsp;
+};
+
+/* target_ctx: making targets from tokens (query.c). */
+struct target_ctx {
+	struct search	*s;
+	int		 prefix;
+	int		 term;
+};
+
+/* snippet.c */
+/* Lowercase ASCII search of needle (lowercase) in hay. */
+const char	*ofl_snippet_find_ci(const char *, size_t, const char *,
+		    size_t);
+/* The reader of artifact art of the scope, opened once. */
+struct ofl_reader *ofl_snippet_reader(struct search *, size_t);
+/* The hits as ofl_search() prints them. */
+void		 ofl_snippet_output(struct search *, struct ofl_buf *,
+		    const char *const *, size_t);
+
+#endif /* SEARCH_H */

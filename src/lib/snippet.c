@@ -1,0 +1,1031 @@
+/*
+ * snippet.c: the lines of each hit shown, and the output of a search.
+ *
+ * Snippets are cut from the artifact itself: the lines of the best
+ * matching chunk that carry the most query terms, byte for byte, each
+ * prefixed with its number (":" for a line with a match, "-" for
+ * context, as grep -n does), within a byte budget.  Matches are never
+ * marked in the text, which would change the evidence: a terminal sees
+ * them in color (escapes left out of the budget, so it sees the same
+ * lines as a pipe), JSON gives their byte offsets in each line.
+ */
+#include "config.h"
+
+#include <sys/types.h>
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ofl.h"
+#include "search.h"
+#include "banned.h"
+
+#define LINE_SHOW_MAX	400		/* bytes of one snippet line */
+#define TITLE_MAX	120
+/* Colors as grep uses them: matches, line numbers, references. */
+#define COLOR_MATCH	"\033[01;31m"
+#define COLOR_LINENO	"\033[32m"
+#define COLOR_REF	"\033[35m"
+#define COLOR_END	"\033[m"
+
+/* The chunk text of an archive member (the chunker run again). */
+struct member {
+	int64_t		 want;
+	int64_t		 seq;
+	struct ofl_buf	*out;
+	int		 found;
+};
+
+static int	 member_cb(const struct ofl_chunk *, void *);
+static void	 substring_titles(struct search *, size_t);
+static void	 mark_text(struct search *, const char *, size_t);
+static int	 mark_cb(void *, int, const char *, int, int, int);
+static int	 mark_cmp(const void *, const void *);
+static void	 mark_push(struct search *, size_t, size_t, int);
+static void	 note_readerr(struct search *, struct hit *);
+static int	 hit_text(struct search *, struct hit *, struct ofl_buf *,
+		    int *);
+static size_t	 utf8_back(const char *, size_t);
+static size_t	 split_lines(struct search *, const struct hit *,
+		    const struct ofl_buf *, struct line **);
+static size_t	 line_window(struct search *, const struct line *, size_t,
+		    size_t *, size_t *);
+static void	 span_add(struct search *, size_t, size_t, const char *);
+static void	 span_cut(struct search *, size_t);
+static void	 colorize(struct search *, struct ofl_buf *, size_t);
+static void	 render_line(struct ofl_buf *, struct search *,
+		    const struct line *, size_t, size_t);
+static int	 line_better(const struct line *, const struct line *);
+static size_t	 digits(uint64_t);
+static int	 select_lines(struct search *, struct line *, size_t, size_t,
+		    size_t);
+static void	 render_hit(struct search *, struct hit *, size_t,
+		    struct ofl_buf *, size_t *, int *);
+static void	 add_title(struct ofl_buf *, struct search *, const char *);
+static void	 add_ref(struct ofl_buf *, const struct search *,
+		    const struct hit *);
+static void	 add_note(struct ofl_buf *, struct search *);
+static void	 add_json_str_safe(struct ofl_buf *, const char *, size_t);
+static void	 output_json_hit(struct ofl_buf *, struct search *,
+		    struct hit *, size_t);
+static void	 add_more_search(struct ofl_buf *, struct search *,
+		    const char *const *, size_t, int, size_t);
+
+/* The text of chunk want, at most SNIP_READ_MAX bytes of it. */
+static int
+member_cb(const struct ofl_chunk *c, void *arg)
+{
+	struct member	*mc = arg;
+	int64_t		 seq = mc->seq++;
+
+	if (seq < mc->want)
+		return 0;
+	ofl_buf_add(mc->out, c->text, c->len > SNIP_READ_MAX ?
+	    SNIP_READ_MAX : c->len);
+	mc->found = 1;
+	return 1;
+}
+
+/* Lowercase ASCII search of needle (lowercase) in hay. */
+const char *
+ofl_snippet_find_ci(const char *hay, size_t n, const char *needle, size_t k)
+{
+	size_t	i, j;
+	int	first;
+
+	if (k == 0 || k > n)
+		return NULL;
+	first = needle[0];
+	for (i = 0; i + k <= n; i++) {
+		if (tolower((unsigned char)hay[i]) != first)
+			continue;
+		for (j = 1; j < k; j++)
+			if (tolower((unsigned char)hay[i + j]) != needle[j])
+				break;
+		if (j == k)
+			return hay + i;
+	}
+	return NULL;
+}
+
+/* Titles of substring hits: the chunk that holds the line. */
+static void
+substring_titles(struct search *s, size_t upto)
+{
+	struct ofl_fts_title	*t;
+	struct hit		*h;
+	size_t			 i, n = 0;
+
+	t = ofl_xcalloc(upto + 1, sizeof *t);
+	for (i = 0; i < s->nh && i < upto; i++) {
+		h = &s->h[i];
+		if (h->title != NULL || (h->member != NULL && h->seq < 0))
+			continue;
+		t[n].blob = s->a[h->art].blob;
+		t[n].seq = h->member != NULL ? h->seq : -1;
+		t[n].line = h->line_start;
+		n++;
+	}
+	ofl_store_fts_titles(s->st, t, n);
+	for (i = 0, n = 0; i < s->nh && i < upto; i++) {
+		h = &s->h[i];
+		if (h->title != NULL || (h->member != NULL && h->seq < 0))
+			continue;
+		h->title = t[n++].title;
+	}
+	free(t);
+}
+
+static int
+mark_cmp(const void *x, const void *y)
+{
+	const struct mark	*a = x, *b = y;
+
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	return a->end > b->end ? -1 : a->end < b->end;
+}
+
+static void
+mark_push(struct search *s, size_t start, size_t end, int target)
+{
+	if (s->nm == s->capm) {
+		s->capm = s->capm == 0 ? 256 : s->capm * 2;
+		s->m = ofl_xrealloc(s->m, s->capm * sizeof *s->m);
+	}
+	s->m[s->nm].start = start;
+	s->m[s->nm].end = end;
+	s->m[s->nm].target = target;
+	s->nm++;
+}
+
+static int
+mark_cb(void *arg, int flags, const char *tok, int n, int start, int end)
+{
+	struct search	*s = arg;
+	struct target	*g;
+	size_t		 i;
+	int		 exact = (flags & OFL_TOK_COLOCATED) != 0;
+
+	for (i = 0; i < s->ntg; i++) {
+		g = &s->tg[i];
+		if (g->exact != exact)
+			continue;
+		if (g->n == (size_t)n ? memcmp(g->s, tok, g->n) == 0 :
+		    (g->prefix && g->n < (size_t)n &&
+		    memcmp(g->s, tok, g->n) == 0)) {
+			mark_push(s, (size_t)start, (size_t)end, (int)i);
+			if (g->surface == NULL && end - start < 64) {
+				g->surface = ofl_xmalloc((size_t)(end - start) +
+				    1);
+				memcpy(g->surface, s->mtext + start,
+				    (size_t)(end - start));
+				g->surface[end - start] = '\0';
+			}
+			break;
+		}
+	}
+	return OFL_TOK_OK;
+}
+
+static void
+mark_text(struct search *s, const char *text, size_t len)
+{
+	const char	*p, *q;
+	size_t		 i;
+
+	s->nm = 0;
+	s->mtext = text;
+	if (s->substr) {
+		for (i = 0; i < s->ntg; i++) {
+			p = text;
+			while ((q = ofl_snippet_find_ci(p, (size_t)(text + len - p),
+			    s->tg[i].s, s->tg[i].n)) != NULL) {
+				mark_push(s, (size_t)(q - text),
+				    (size_t)(q - text) + s->tg[i].n, (int)i);
+				p = q + s->tg[i].n;
+			}
+		}
+	} else
+		(void)ofl_tok_run(s->tk, 0, text, len, mark_cb, s);
+	if (s->nm > 0)
+		qsort(s->m, s->nm, sizeof *s->m, mark_cmp);
+}
+
+struct ofl_reader *
+ofl_snippet_reader(struct search *s, size_t art)
+{
+	if (s->a[art].r == NULL)
+		s->a[art].r = ofl_reader_open(s->st, s->a[art].id);
+	return s->a[art].r;
+}
+
+/*
+ * A hit whose text cannot be read: the artifact was removed since the
+ * query (gc), which is no error, or its content is damaged or missing,
+ * which is, once the rest is printed.
+ */
+static void
+note_readerr(struct search *s, struct hit *h)
+{
+	struct ofl_meta	m;
+	char		msg[512];
+
+	snprintf(msg, sizeof msg, "%s", ofl_errmsg());
+	if (ofl_store_meta(s->st, s->a[h->art].id, &m) == -1)
+		return;
+	ofl_meta_free(&m);
+	if (s->readerr++ == 0)
+		snprintf(s->readmsg, sizeof s->readmsg, "%s", msg);
+}
+
+/* The text of a hit into b; *cut is set if not all of it was read. */
+static int
+hit_text(struct search *s, struct hit *h, struct ofl_buf *b, int *cut)
+{
+	struct ofl_reader	*r;
+	struct member		 mc;
+	uint64_t		 want;
+	ssize_t			 n;
+
+	ofl_buf_reset(b);
+	if ((r = ofl_snippet_reader(s, h->art)) == NULL)
+		return -1;
+	if (h->member != NULL) {
+		memset(&mc, 0, sizeof mc);
+		mc.want = h->seq;
+		mc.out = b;
+		if (ofl_reader_seek(r, 0) == -1 || ofl_chunk_artifact(r,
+		    s->a[h->art].kind, member_cb, &mc) < 0 || !mc.found)
+			return -1;
+		if (h->line_start > h->text_line) {
+			/* Only the hit's lines of the chunk's text. */
+			uint64_t	 skip = h->line_start - h->text_line;
+			uint64_t	 keep = h->line_end - h->line_start + 1;
+			char		*p = b->data, *e = b->data + b->len;
+
+			while (skip > 0 && p < e && (p = memchr(p, '\n',
+			    (size_t)(e - p))) != NULL) {
+				p++;
+				skip--;
+			}
+			if (p == NULL || skip > 0)
+				p = e;
+			e = p;
+			while (keep > 0 && e < b->data + b->len) {
+				e = memchr(e, '\n', b->len - (size_t)(e - b->data));
+				if (e == NULL) {
+					e = b->data + b->len;
+					break;
+				}
+				e++;
+				keep--;
+			}
+			memmove(b->data, p, (size_t)(e - p));
+			b->len = (size_t)(e - p);
+		}
+		return 0;
+	}
+	want = h->byte_end - h->byte_start;
+	if (want > SNIP_READ_MAX) {
+		want = SNIP_READ_MAX;
+		*cut = 1;
+	}
+	if (ofl_reader_seek(r, h->byte_start) == -1)
+		return -1;
+	if (b->cap < want + 1) {
+		b->cap = (size_t)want + 1;
+		b->data = ofl_xrealloc(b->data, b->cap);
+	}
+	while (b->len < want) {
+		n = ofl_reader_read(r, b->data + b->len, (size_t)want - b->len);
+		if (n == -1)
+			return -1;
+		if (n == 0)
+			break;
+		b->len += (size_t)n;
+	}
+	return 0;
+}
+
+/* Back up to the start of a UTF-8 sequence. */
+static size_t
+utf8_back(const char *s, size_t i)
+{
+	while (i > 0 && ((unsigned char)s[i] & 0xc0) == 0x80)
+		i--;
+	return i;
+}
+
+/* Split a hit's text into lines and find the marks each holds. */
+static size_t
+split_lines(struct search *s, const struct hit *h, const struct ofl_buf *text,
+    struct line **lp)
+{
+	struct line	*l = NULL;
+	const char	*p, *e, *end;
+	size_t		 nl = 0, capl = 0, mk = 0, j;
+	uint64_t	 no;
+
+	p = text->data;
+	end = text->data + text->len;
+	for (no = h->line_start; p != NULL && p < end; no++, p = e + 1) {
+		if ((e = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			e = end;
+		if (nl == capl) {
+			capl = capl == 0 ? 64 : capl * 2;
+			l = ofl_xrealloc(l, capl * sizeof *l);
+		}
+		memset(&l[nl], 0, sizeof l[nl]);
+		l[nl].s = p;
+		l[nl].n = (size_t)(e - p);
+		while (l[nl].n > 0 && l[nl].s[l[nl].n - 1] == '\r')
+			l[nl].n--;
+		l[nl].no = no;
+		while (mk < s->nm && s->m[mk].start < (size_t)(p - text->data))
+			mk++;
+		l[nl].mark0 = mk;
+		for (j = mk; j < s->nm && s->m[j].start <
+		    (size_t)(e - text->data); j++) {
+			l[nl].nmarks++;
+			l[nl].mask |= (uint64_t)1 <<
+			    (s->tg[s->m[j].target].term & 63);
+		}
+		nl++;
+	}
+	*lp = l;
+	return nl;
+}
+
+/*
+ * The part of a line to show in about max bytes: all of it if it fits,
+ * else the window that holds the most distinct terms.  Returns the bytes
+ * it takes to show, elisions included.
+ */
+static size_t
+line_window(struct search *s, const struct line *l, size_t max, size_t *fromp,
+    size_t *top)
+{
+	size_t		 off = (size_t)(l->s - s->mtext), i, j, from, to;
+	size_t		 best_from = 0, cost;
+	uint64_t	 mask;
+	int		 cover, best = -1;
+
+	if (l->n <= max) {
+		*fromp = 0;
+		*top = l->n;
+	} else {
+		for (i = 0; i <= (size_t)l->nmarks && i < 64; i++) {
+			if (i == 0)
+				from = 0;
+			else {
+				from = s->m[l->mark0 + i - 1].start - off;
+				from = from > 16 ? from - 16 : 0;
+			}
+			to = from + max;
+			mask = 0;
+			for (j = 0; j < (size_t)l->nmarks; j++)
+				if (s->m[l->mark0 + j].start - off >= from &&
+				    s->m[l->mark0 + j].end - off <= to)
+					mask |= (uint64_t)1 << (s->tg[s->m[
+					    l->mark0 + j].target].term & 63);
+			cover = __builtin_popcountll(mask);
+			if (cover > best) {
+				best = cover;
+				best_from = from;
+			}
+		}
+		from = best_from;
+		to = from + max;
+		if (to > l->n) {
+			to = l->n;
+			from = to > max ? to - max : 0;
+		}
+		*fromp = utf8_back(l->s, from);
+		*top = to < l->n ? utf8_back(l->s, to) : to;
+	}
+	cost = *top - *fromp;
+	if (*fromp > 0)
+		cost += 3;
+	if (*top < l->n)
+		cost += 3;
+	return cost;
+}
+
+/*
+ * Show the part [from, to) of a line, byte for byte (control characters
+ * and bytes that are not UTF-8 as \xNN).  With s->record set, each match
+ * shown is recorded as a span of out.
+ */
+static void
+render_line(struct ofl_buf *out, struct search *s, const struct line *l,
+    size_t from, size_t to)
+{
+	const char	*base = l->s;
+	size_t		 lineoff = (size_t)(l->s - s->mtext), pos, mk, st, en;
+	size_t		 at;
+
+	if (s->rd != NULL) {
+		/* A line that holds a secret is shown masked, unmarked. */
+		ofl_buf_reset(&s->rtmp);
+		ofl_redact_line(s->rd, base + from, to - from, &s->rtmp);
+		if (s->rtmp.len != to - from ||
+		    memcmp(s->rtmp.data, base + from, to - from) != 0) {
+			if (from > 0)
+				ofl_buf_adds(out, "...");
+			ofl_render_safe(out, (const unsigned char *)
+			    s->rtmp.data, s->rtmp.len, SIZE_MAX);
+			if (to < l->n)
+				ofl_buf_adds(out, "...");
+			return;
+		}
+	}
+	if (from > 0)
+		ofl_buf_adds(out, "...");
+	pos = from;
+	for (mk = l->mark0; s->record && mk < l->mark0 + (size_t)l->nmarks;
+	    mk++) {
+		st = s->m[mk].start - lineoff;
+		en = s->m[mk].end - lineoff;
+		if (en <= pos)
+			continue;	/* inside a match already shown */
+		if (st < pos)
+			st = pos;
+		if (st >= to)
+			break;
+		/* Matches that overlap are shown as one. */
+		while (mk + 1 < l->mark0 + (size_t)l->nmarks &&
+		    s->m[mk + 1].start - lineoff < en) {
+			mk++;
+			if (s->m[mk].end - lineoff > en)
+				en = s->m[mk].end - lineoff;
+		}
+		if (en > to)
+			en = to;
+		ofl_render_safe(out, (const unsigned char *)base + pos,
+		    st - pos, SIZE_MAX);
+		at = out->len;
+		ofl_render_safe(out, (const unsigned char *)base + st,
+		    en - st, SIZE_MAX);
+		span_add(s, at, out->len - at, COLOR_MATCH);
+		pos = en;
+	}
+	if (pos < to)
+		ofl_render_safe(out, (const unsigned char *)base + pos,
+		    to - pos, SIZE_MAX);
+	if (to < l->n)
+		ofl_buf_adds(out, "...");
+}
+
+static void
+span_add(struct search *s, size_t off, size_t len, const char *color)
+{
+	if (!s->record || len == 0)
+		return;
+	if (s->nsp == s->capsp) {
+		s->capsp = s->capsp == 0 ? 64 : s->capsp * 2;
+		s->sp = ofl_xrealloc(s->sp, s->capsp * sizeof *s->sp);
+	}
+	s->sp[s->nsp].off = off;
+	s->sp[s->nsp].len = len;
+	s->sp[s->nsp].color = color;
+	s->nsp++;
+}
+
+/* The output was cut back to len: forget the spans past it. */
+static void
+span_cut(struct search *s, size_t len)
+{
+	while (s->nsp > 0 && s->sp[s->nsp - 1].off + s->sp[s->nsp - 1].len >
+	    len)
+		s->nsp--;
+}
+
+/* Color the spans of out (from start on), in order. */
+static void
+colorize(struct search *s, struct ofl_buf *out, size_t start)
+{
+	struct ofl_buf	c;
+	size_t		i, pos = start;
+
+	if (s->nsp == 0)
+		return;
+	ofl_buf_init(&c);
+	for (i = 0; i < s->nsp; i++) {
+		if (s->sp[i].off < pos || s->sp[i].off + s->sp[i].len >
+		    out->len)
+			continue;
+		ofl_buf_add(&c, out->data + pos, s->sp[i].off - pos);
+		ofl_buf_adds(&c, s->sp[i].color);
+		ofl_buf_add(&c, out->data + s->sp[i].off, s->sp[i].len);
+		ofl_buf_adds(&c, COLOR_END);
+		pos = s->sp[i].off + s->sp[i].len;
+	}
+	ofl_buf_add(&c, out->data + pos, out->len - pos);
+	out->len = start;
+	ofl_buf_add(out, c.data, c.len);
+	ofl_buf_free(&c);
+	s->nsp = 0;
+}
+
+/* Lines worth showing first: most terms, then most matches, then first. */
+static int
+line_better(const struct line *a, const struct line *b)
+{
+	int	na = __builtin_popcountll(a->mask);
+	int	nb = __builtin_popcountll(b->mask);
+
+	if (na != nb)
+		return na > nb;
+	if (a->nmarks != b->nmarks)
+		return a->nmarks > b->nmarks;
+	return a->no < b->no;
+}
+
+static size_t
+digits(uint64_t n)
+{
+	size_t	d = 1;
+
+	while (n >= 10) {
+		n /= 10;
+		d++;
+	}
+	return d;
+}
+
+/*
+ * Choose the lines of a hit to show in about avail bytes: the best line,
+ * other lines with matches, then the lines around the best one.  Sets
+ * each chosen line's window; returns 1 if the hit is shown in part.
+ */
+static int
+select_lines(struct search *s, struct line *l, size_t nl, size_t avail,
+    size_t prefix_extra)
+{
+	struct ofl_buf	 scratch;
+	size_t		 order[16], norder = 0, i, j, b, max, cost, prefix;
+	size_t		 left = avail, from, to, shown = 0;
+	struct line	*best, *c;
+	int		 cut = 0;
+
+	ofl_buf_init(&scratch);
+	best = &l[0];
+	for (i = 1; i < nl; i++)
+		if (line_better(&l[i], best))
+			best = &l[i];
+	b = (size_t)(best - l);
+	order[norder++] = b;
+	best->chosen = 2;
+	for (j = 0; j < 4; j++) {
+		c = NULL;
+		for (i = 0; i < nl; i++)
+			if (l[i].nmarks > 0 && l[i].chosen == 0 &&
+			    (c == NULL || line_better(&l[i], c)))
+				c = &l[i];
+		if (c == NULL)
+			break;
+		c->chosen = 2;
+		order[norder++] = (size_t)(c - l);
+	}
+	for (j = 1; j <= 2 && norder < 16; j++) {
+		if (b + j < nl && l[b + j].chosen == 0)
+			order[norder++] = b + j;
+		if (b >= j && norder < 16 && l[b - j].chosen == 0)
+			order[norder++] = b - j;
+	}
+	for (i = 0; i < nl; i++)
+		l[i].chosen = 0;
+	for (j = 0; j < norder; j++) {
+		c = &l[order[j]];
+		prefix = digits(c->no) + prefix_extra;
+		if (j > 0 && left < prefix + 24)
+			break;
+		max = left > prefix ? left - prefix : 0;
+		if (max > LINE_SHOW_MAX)
+			max = LINE_SHOW_MAX;
+		if (j == 0 && max < 40)
+			max = 40;
+		if (j > 0 && max < (c->n < 60 ? c->n : 60))
+			continue;
+		(void)line_window(s, c, max, &from, &to);
+		/* What it really takes, \xNN escapes included. */
+		ofl_buf_reset(&scratch);
+		render_line(&scratch, s, c, from, to);
+		cost = scratch.len + 1;
+		if (j > 0 && cost + prefix > left)
+			continue;
+		c->chosen = 1;
+		c->from = from;
+		c->to = to;
+		if (from > 0 || to < c->n)
+			cut = 1;
+		left = left > cost + prefix ? left - cost - prefix : 0;
+		shown++;
+	}
+	if (shown < nl)
+		cut = 1;
+	ofl_buf_free(&scratch);
+	return cut;
+}
+
+static void
+add_title(struct ofl_buf *out, struct search *s, const char *title)
+{
+	struct ofl_buf	t, r;
+	size_t		i;
+
+	ofl_buf_init(&t);
+	ofl_buf_init(&r);
+	if (s->rd != NULL) {
+		ofl_redact_line(s->rd, title, strlen(title), &r);
+		title = ofl_buf_str(&r);
+	}
+	ofl_render_safe(&t, (const unsigned char *)title, strlen(title),
+	    TITLE_MAX);
+	ofl_buf_free(&r);
+	for (i = 0; i < t.len; i++)
+		if (t.data[i] == '\t' || t.data[i] == '\n')
+			t.data[i] = ' ';
+	ofl_buf_add(out, t.data, t.len);
+	ofl_buf_free(&t);
+}
+
+static void
+add_ref(struct ofl_buf *out, const struct search *s, const struct hit *h)
+{
+	ofl_buf_addf(out, "ofl:%s:%llu", s->a[h->art].id,
+	    (unsigned long long)h->line_start);
+	if (h->line_end > h->line_start)
+		ofl_buf_addf(out, "-%llu", (unsigned long long)h->line_end);
+}
+
+/*
+ * Render one hit in about avail bytes into out; *used gets the bytes
+ * written, *cut whether the hit was shown only in part.
+ */
+static void
+render_hit(struct search *s, struct hit *h, size_t avail, struct ofl_buf *out,
+    size_t *used, int *cut)
+{
+	struct ofl_buf	 text;
+	struct line	*l = NULL;
+	size_t		 nl, i, start = out->len, head, at;
+	int		 rcut = 0, record;
+
+	*cut = 0;
+	*used = 0;
+	ofl_buf_init(&text);
+	if (hit_text(s, h, &text, &rcut) == -1) {
+		note_readerr(s, h);
+		ofl_buf_free(&text);
+		return;
+	}
+	mark_text(s, text.data != NULL ? text.data : "", text.len);
+	nl = split_lines(s, h, &text, &l);
+
+	add_ref(out, s, h);
+	span_add(s, start, out->len - start, COLOR_REF);
+	if (h->member != NULL) {
+		ofl_buf_adds(out, "  [");
+		add_title(out, s, h->member);
+		ofl_buf_addc(out, ']');
+	}
+	if (h->title != NULL && *h->title != '\0') {
+		ofl_buf_adds(out, "  ");
+		add_title(out, s, h->title);
+	}
+	if (h->phase == PHASE_SUBSTR)
+		ofl_buf_adds(out, "  (substring)\n");
+	else
+		ofl_buf_addf(out, "  (%.1f)\n", h->score);
+	head = out->len - start;
+
+	record = s->record;
+	s->record = 0;
+	if (nl > 0 && select_lines(s, l, nl, avail > head ? avail - head : 0,
+	    5))
+		*cut = 1;
+	s->record = record;
+	for (i = 0; i < nl; i++) {
+		if (!l[i].chosen)
+			continue;
+		ofl_buf_adds(out, "  ");
+		at = out->len;
+		ofl_buf_addf(out, "%llu", (unsigned long long)l[i].no);
+		span_add(s, at, out->len - at, COLOR_LINENO);
+		ofl_buf_addf(out, "%c ", l[i].nmarks > 0 ? ':' : '-');
+		render_line(out, s, &l[i], l[i].from, l[i].to);
+		ofl_buf_addc(out, '\n');
+	}
+	if (rcut || h->line_end > h->line_start + nl - 1 || nl == 0)
+		*cut = 1;
+	*used = out->len - start;
+	free(l);
+	ofl_buf_free(&text);
+}
+
+static void
+add_note(struct ofl_buf *out, struct search *s)
+{
+	struct ofl_buf	q;
+	size_t		i, j, k;
+	int		lower;
+
+	ofl_buf_init(&q);
+	ofl_buf_adds(out, "no match for \"");
+	ofl_render_safe(out, (const unsigned char *)s->o->query,
+	    strlen(s->o->query), 80);
+	ofl_buf_adds(out, "\"; showing matches for \"");
+	if (s->fallback == FALLBACK_SUBSTR) {
+		for (i = 0, k = 0; i < s->ntg; i++) {
+			if (k++ > 0)
+				ofl_buf_adds(&q, "\" or \"");
+			ofl_buf_adds(&q, s->t[s->tg[i].term].text);
+		}
+	} else {
+		for (i = 0, k = 0; i < s->nt; i++) {
+			const char *w = s->t[i].text;
+
+			if ((s->t[i].ntok == 0 && s->t[i].spell == NULL) ||
+			    (s->t[i].stop && s->skipstop))
+				continue;
+			if (s->t[i].spell != NULL) {
+				w = s->t[i].spell;
+				for (j = 0; j < s->ntg; j++)
+					if (s->tg[j].term == (int)i &&
+					    s->tg[j].surface != NULL)
+						w = s->tg[j].surface;
+			}
+			if (k++ > 0)
+				ofl_buf_addc(&q, ' ');
+			lower = 1;
+			for (j = 0; j < s->t[i].len; j++)
+				if (isupper((unsigned char)s->t[i].text[j]))
+					lower = 0;
+			/* The artifact's word, in the user's case. */
+			for (j = 0; w[j] != '\0'; j++)
+				ofl_buf_addc(&q, lower ?
+				    tolower((unsigned char)w[j]) : w[j]);
+		}
+	}
+	ofl_render_safe(out, (const unsigned char *)q.data, q.len, 120);
+	ofl_buf_adds(out, "\"");
+	if (s->fallback == FALLBACK_SUBSTR)
+		ofl_buf_adds(out, " inside words");
+	ofl_buf_addc(out, '\n');
+	ofl_buf_free(&q);
+}
+
+static void
+add_json_str_safe(struct ofl_buf *out, const char *p, size_t n)
+{
+	struct ofl_buf	t;
+
+	ofl_buf_init(&t);
+	ofl_render_safe(&t, (const unsigned char *)p, n, SIZE_MAX);
+	ofl_buf_add_json_str(out, t.data != NULL ? t.data : "", t.len);
+	ofl_buf_free(&t);
+}
+
+static void
+output_json_hit(struct ofl_buf *out, struct search *s, struct hit *h,
+    size_t avail)
+{
+	struct ofl_buf	 text, ref, snip, mj;
+	struct line	*l = NULL;
+	size_t		 nl, i, j, k = 0, at;
+	int		 rcut = 0, cut = 0;
+	const char	*match;
+
+	ofl_buf_init(&text);
+	ofl_buf_init(&ref);
+	ofl_buf_init(&snip);
+	ofl_buf_init(&mj);
+	if (hit_text(s, h, &text, &rcut) == -1) {
+		note_readerr(s, h);
+		ofl_buf_free(&text);
+		return;
+	}
+	mark_text(s, text.data != NULL ? text.data : "", text.len);
+	nl = split_lines(s, h, &text, &l);
+	if (nl > 0)
+		cut = select_lines(s, l, nl, avail, 1);
+	add_ref(&ref, s, h);
+	ofl_buf_adds(out, "{\"id\":");
+	ofl_buf_add_json_str(out, s->a[h->art].id, strlen(s->a[h->art].id));
+	ofl_buf_adds(out, ",\"ref\":");
+	ofl_buf_add_json_str(out, ref.data, ref.len);
+	ofl_buf_addf(out, ",\"lines\":[%llu,%llu],\"title\":",
+	    (unsigned long long)h->line_start, (unsigned long long)h->line_end);
+	if (h->title != NULL && s->rd != NULL) {
+		struct ofl_buf	r;
+
+		ofl_buf_init(&r);
+		ofl_redact_line(s->rd, h->title, strlen(h->title), &r);
+		add_json_str_safe(out, r.data != NULL ? r.data : "", r.len);
+		ofl_buf_free(&r);
+	} else if (h->title != NULL)
+		add_json_str_safe(out, h->title, strlen(h->title));
+	else
+		ofl_buf_adds(out, "null");
+	if (h->phase == PHASE_SUBSTR)
+		ofl_buf_adds(out, ",\"rank\":null");
+	else
+		ofl_buf_addf(out, ",\"rank\":%.3f", h->score);
+	/* The matches of each line: byte offsets in the line as shown. */
+	s->record = 1;
+	for (i = 0; i < nl; i++) {
+		if (!l[i].chosen)
+			continue;
+		if (k++ > 0) {
+			ofl_buf_addc(&snip, '\n');
+			ofl_buf_addc(&mj, ',');
+		}
+		at = snip.len;
+		s->nsp = 0;
+		render_line(&snip, s, &l[i], l[i].from, l[i].to);
+		ofl_buf_addc(&mj, '[');
+		for (j = 0; j < s->nsp; j++)
+			ofl_buf_addf(&mj, "%s[%zu,%zu]", j > 0 ? "," : "",
+			    s->sp[j].off - at, s->sp[j].off - at +
+			    s->sp[j].len);
+		ofl_buf_addc(&mj, ']');
+	}
+	s->record = 0;
+	s->nsp = 0;
+	ofl_buf_adds(out, ",\"snippet\":");
+	ofl_buf_add_json_str(out, snip.data != NULL ? snip.data : "", snip.len);
+	ofl_buf_adds(out, ",\"snippet_lines\":[");
+	for (i = 0, k = 0; i < nl; i++)
+		if (l[i].chosen)
+			ofl_buf_addf(out, "%s%llu", k++ > 0 ? "," : "",
+			    (unsigned long long)l[i].no);
+	ofl_buf_adds(out, "],\"matches\":[");
+	ofl_buf_add(out, mj.data, mj.len);
+	ofl_buf_adds(out, "],\"member\":");
+	if (h->member != NULL)
+		add_json_str_safe(out, h->member, strlen(h->member));
+	else
+		ofl_buf_adds(out, "null");
+	if (h->phase == PHASE_SUBSTR)
+		match = "substring";
+	else if (s->fallback == FALLBACK_SPELL)
+		match = "spelling";
+	else
+		match = h->phase == PHASE_ALL ? "all" : "any";
+	if (rcut || nl == 0 || h->line_end > h->line_start + nl - 1)
+		cut = 1;
+	ofl_buf_addf(out, ",\"match\":\"%s\",\"cut\":%s}\n", match,
+	    cut ? "true" : "false");
+	free(l);
+	ofl_buf_free(&text);
+	ofl_buf_free(&ref);
+	ofl_buf_free(&snip);
+	ofl_buf_free(&mj);
+}
+
+/* The command line that asks for more. */
+static void
+add_more_search(struct ofl_buf *out, struct search *s, const char *const *ids,
+    size_t nids, int limit, size_t budget)
+{
+	const struct ofl_filter	*f = &s->o->filter;
+	char			*q;
+	size_t			 i;
+
+	ofl_buf_adds(out, "more: ofl-search");
+	if (s->o->fts)
+		ofl_buf_adds(out, " --fts");
+	if (nids == 0) {
+		ofl_buf_adds(out, " -a");
+		if (f->label != NULL) {
+			q = ofl_shquote(f->label);
+			ofl_buf_addf(out, " -l %s", q);
+			free(q);
+		}
+		if (f->session != NULL) {
+			q = ofl_shquote(f->session);
+			ofl_buf_addf(out, " -S %s", q);
+			free(q);
+		}
+		if (f->kind >= 0)
+			ofl_buf_addf(out, " -k %s", ofl_kind_name(f->kind));
+	}
+	for (i = 0; i < nids && i < 8; i++)
+		ofl_buf_addf(out, " %s", ids[i]);
+	q = ofl_shquote(s->o->query);
+	ofl_buf_addf(out, " %s -n %d", q, limit * 2);
+	free(q);
+	if (budget != OFL_SEARCH_BUDGET || limit * 2 > OFL_SEARCH_LIMIT)
+		ofl_buf_addf(out, " -b %zu", budget * 2);
+	ofl_buf_addc(out, '\n');
+}
+
+void
+ofl_snippet_output(struct search *s, struct ofl_buf *out, const char *const *ids,
+    size_t nids)
+{
+	struct ofl_buf	 more, note;
+	size_t		 budget, limit, nshow, i, per, carry = 0, used, hits;
+	size_t		 start = out->len, reserve, ncut = 0, extra = 0;
+	int		 cut, cuts[2];
+
+	budget = s->o->budget > 0 ? s->o->budget : OFL_SEARCH_BUDGET;
+	limit = s->o->limit > 0 ? (size_t)s->o->limit : OFL_SEARCH_LIMIT;
+	nshow = s->nh < limit ? s->nh : limit;
+	if (s->nh > limit)
+		s->more = 1;
+	if (s->fallback == FALLBACK_SUBSTR)
+		substring_titles(s, nshow);
+	if (s->o->quiet) {
+		for (i = 0; i < nshow; i++) {
+			add_ref(out, s, &s->h[i]);
+			ofl_buf_addc(out, '\n');
+			s->a[s->h[i].art].hit = 1;
+		}
+		return;
+	}
+	if (s->o->json) {
+		per = budget / (nshow > 0 ? nshow : 1);
+		for (i = 0; i < nshow; i++) {
+			output_json_hit(out, s, &s->h[i], per);
+			s->a[s->h[i].art].hit = 1;
+		}
+		return;
+	}
+	/* Room for the lines that say how to get more. */
+	ofl_buf_init(&more);
+	ofl_buf_init(&note);
+	add_more_search(&more, s, ids, nids, (int)limit, budget);
+	if (s->fallback != FALLBACK_NONE) {
+		/* Measured now, written once the hits give the words' forms. */
+		add_note(&note, s);
+		extra = note.len + 16;
+	}
+	reserve = more.len + 2 * (40 + OFL_ID_MAX) + extra;
+	hits = out->len;
+	s->record = s->o->color;
+	used = out->len - start;
+	per = budget > used + reserve ? (budget - used - reserve) / nshow : 0;
+	for (i = 0; i < nshow; i++) {
+		size_t	avail = per + carry, n, before = out->len;
+		size_t	room = budget > reserve + (before - start) ?
+			    budget - reserve - (before - start) : 0;
+
+		if (avail > room)
+			avail = room;
+		if (i > 0 && avail < 80)
+			break;
+		render_hit(s, &s->h[i], avail, out, &n, &cut);
+		if (i > 0 && n > room) {
+			/* It does not fit: leave it to the next page. */
+			out->len = before;
+			span_cut(s, out->len);
+			break;
+		}
+		s->a[s->h[i].art].hit = 1;
+		carry = avail > n ? avail - n : 0;
+		if (cut && ncut < 2)
+			cuts[ncut++] = (int)i;
+	}
+	if (i < nshow)
+		s->more = 1;
+	for (i = 0; i < ncut; i++) {
+		struct hit	*h = &s->h[cuts[i]];
+		size_t		 before = out->len;
+
+		ofl_buf_addf(out, "more: ofl-extract %s", s->a[h->art].id);
+		if (h->member != NULL) {
+			char	*q = ofl_shquote(h->member);
+
+			ofl_buf_addf(out, " --member %s", q);
+			free(q);
+		}
+		ofl_buf_addf(out, " -n %llu-%llu\n",
+		    (unsigned long long)h->line_start,
+		    (unsigned long long)h->line_end);
+		/* A tiny budget: the hit's header says as much. */
+		if (out->len - start + extra + (s->more ? more.len : 0) >
+		    budget)
+			out->len = before;
+	}
+	if (s->more)
+		ofl_buf_add(out, more.data, more.len);
+	if (s->fallback != FALLBACK_NONE) {
+		/* The note goes first. */
+		ofl_buf_reset(&note);
+		add_note(&note, s);
+		for (i = 0; i < s->nsp; i++)
+			if (s->sp[i].off >= hits)
+				s->sp[i].off += note.len;
+		ofl_buf_add(&note, out->data + hits, out->len - hits);
+		out->len = hits;
+		ofl_buf_add(out, note.data, note.len);
+	}
+	s->record = 0;
+	colorize(s, out, start);
+	ofl_buf_free(&more);
+	ofl_buf_free(&note);
+}
