@@ -37,28 +37,9 @@
 #include "ofl.h"
 #include "banned.h"
 
-#define DEFAULT_TTL	"7d"
-#define DEFAULT_MAXSIZE	"1G"
-#define DEFAULT_GRACE	"5m"
 #define MERGE_MS	1000	/* of index merging in one run */
 #define MERGE_BUDGET_MS	10000	/* the same, when over the budget */
 #define YIELD_MS	30	/* the write lock left free between steps */
-
-static const struct {
-	const char	*key;
-	const char	*def;
-	const char	*help;
-} settings[] = {
-	{ "ttl", DEFAULT_TTL, "default time to live of an artifact" },
-	{ "max-size", DEFAULT_MAXSIZE, "size budget of the store" },
-	{ "grace", DEFAULT_GRACE, "the budget never takes an artifact "
-	    "younger" },
-	{ "auto-gc", "on", "captures start a gc when the store is over "
-	    "budget" },
-	{ "redact", "on", "mask secrets in what ofl prints" },
-	{ "scrub", "off", "mask secrets before they are stored" },
-	{ NULL, NULL, NULL }
-};
 
 static int
 gc_fail(struct ofl_store *st, const char *what)
@@ -68,118 +49,6 @@ gc_fail(struct ofl_store *st, const char *what)
 	ofl_seterr(OFL_EXIT_FAIL, "store %s: %s: %s", ofl_store_path(st), what,
 	    sqlite3_errmsg(db));
 	return -1;
-}
-
-int
-ofl_setting_valid(const char *key, const char *value)
-{
-	int64_t		ms;
-	uint64_t	sz;
-	int		i;
-
-	for (i = 0; settings[i].key != NULL; i++)
-		if (strcmp(settings[i].key, key) == 0)
-			break;
-	if (settings[i].key == NULL) {
-		ofl_seterr(OFL_EXIT_USAGE, "%s: unknown setting (ttl, max-size,"
-		    " grace, auto-gc, redact, scrub)", key);
-		return -1;
-	}
-	if (strcmp(key, "grace") == 0)
-		return ofl_parse_duration(value, &ms);
-	if (strcmp(key, "ttl") == 0)
-		return strcmp(value, "never") == 0 ? 0 :
-		    ofl_parse_duration(value, &ms);
-	if (strcmp(key, "max-size") == 0)
-		return strcmp(value, "none") == 0 ? 0 :
-		    ofl_parse_size(value, &sz);
-	if (strcmp(value, "on") != 0 && strcmp(value, "off") != 0) {
-		ofl_seterr(OFL_EXIT_USAGE, "%s: use on or off", key);
-		return -1;
-	}
-	return 0;
-}
-
-char *
-ofl_setting_get(struct ofl_store *st, const char *key)
-{
-	sqlite3_stmt	*stmt;
-	char		*v = NULL;
-	int		 i;
-
-	if (sqlite3_prepare_v2(ofl_store_db(st), "SELECT value FROM setting"
-	    " WHERE key = ?1", -1, &stmt, NULL) == SQLITE_OK) {
-		sqlite3_bind_text(stmt, 1, key, -1, SQLITE_STATIC);
-		if (sqlite3_step(stmt) == SQLITE_ROW &&
-		    sqlite3_column_text(stmt, 0) != NULL)
-			v = ofl_xstrdup((const char *)
-			    sqlite3_column_text(stmt, 0));
-		sqlite3_finalize(stmt);
-	}
-	if (v != NULL)
-		return v;
-	for (i = 0; settings[i].key != NULL; i++)
-		if (strcmp(settings[i].key, key) == 0)
-			return ofl_xstrdup(settings[i].def);
-	return NULL;
-}
-
-int
-ofl_setting_set(struct ofl_store *st, const char *key, const char *value)
-{
-	sqlite3_stmt	*stmt;
-	int		 rc;
-
-	if (ofl_setting_valid(key, value) == -1)
-		return -1;
-	if (sqlite3_prepare_v2(ofl_store_db(st), "INSERT INTO setting (key,"
-	    " value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET"
-	    " value = excluded.value", -1, &stmt, NULL) != SQLITE_OK)
-		return gc_fail(st, "setting");
-	sqlite3_bind_text(stmt, 1, key, -1, SQLITE_STATIC);
-	sqlite3_bind_text(stmt, 2, value, -1, SQLITE_STATIC);
-	rc = sqlite3_step(stmt);
-	sqlite3_finalize(stmt);
-	if (rc != SQLITE_DONE)
-		return gc_fail(st, "setting");
-	return 0;
-}
-
-void
-ofl_setting_list(struct ofl_store *st, struct ofl_buf *out)
-{
-	char	*v;
-	int	 i;
-
-	for (i = 0; settings[i].key != NULL; i++) {
-		v = ofl_setting_get(st, settings[i].key);
-		ofl_buf_addf(out, "%s\t%s\t%s\n", settings[i].key, v,
-		    settings[i].help);
-		free(v);
-	}
-}
-
-/*
- * The store's size: stored content plus the database's pages in use (the
- * WAL is left out: it is transient, and kept at a bounded size).
- */
-uint64_t
-ofl_store_size(struct ofl_store *st)
-{
-	sqlite3		*db = ofl_store_db(st);
-	sqlite3_stmt	*stmt;
-	uint64_t	 n = 0;
-
-	if (sqlite3_prepare_v2(db, "SELECT (SELECT coalesce(sum(stored), 0)"
-	    " FROM blob) + (SELECT page_count FROM pragma_page_count()) *"
-	    " (SELECT page_size FROM pragma_page_size()) - (SELECT"
-	    " freelist_count FROM pragma_freelist_count()) * (SELECT page_size"
-	    " FROM pragma_page_size())", -1, &stmt, NULL) == SQLITE_OK) {
-		if (sqlite3_step(stmt) == SQLITE_ROW)
-			n = (uint64_t)sqlite3_column_int64(stmt, 0);
-		sqlite3_finalize(stmt);
-	}
-	return n;
 }
 
 /* Run a statement whose one parameter is a row id; -1 if it fails. */

@@ -344,6 +344,23 @@ char		*ofl_store_where(const char *);
 int		 ofl_store_reserve(struct ofl_store *, int);
 void		 ofl_store_close(struct ofl_store *);
 const char	*ofl_store_path(struct ofl_store *);
+/*
+ * The store's size: stored content plus the database's pages in use (the
+ * WAL left out).
+ */
+uint64_t	 ofl_store_size(struct ofl_store *);
+/*
+ * One write transaction around several of the store's calls (and the
+ * index's), for gc; -1 with a message if it cannot begin or commit.
+ */
+int		 ofl_store_begin(struct ofl_store *);
+int		 ofl_store_commit(struct ofl_store *);
+void		 ofl_store_rollback(struct ofl_store *);
+/* Store settings: ttl, max-size, grace, auto-gc, redact, scrub. */
+int	 ofl_setting_valid(const char *, const char *);
+char	*ofl_setting_get(struct ofl_store *, const char *);
+int	 ofl_setting_set(struct ofl_store *, const char *, const char *);
+void	 ofl_setting_list(struct ofl_store *, struct ofl_buf *);
 
 /*
  * Resolve a reference ("ofl:ab12", "ab12", "@", "@3") to a full ID.
@@ -711,7 +728,7 @@ int		 ofl_schema_shape(struct ofl_reader *, int kind,
 
 /*
  * gc.c: expiry by TTL and age, the size budget (least recently used
- * first), purges, store settings and checking.
+ * first), purges and checking: the policy; store-gc.c runs it.
  */
 struct ofl_gc_opts {
 	int		 dry_run;
@@ -765,12 +782,6 @@ int	 ofl_gc_pin(struct ofl_store *, const char *, int);
 /* Returns the number of problems found (and fixed, with repair). */
 int	 ofl_gc_check(struct ofl_store *, int,
 	    int (*)(const char *, void *), void *);
-uint64_t ofl_store_size(struct ofl_store *);
-/* Store settings: ttl, max-size, grace, auto-gc, redact, scrub. */
-int	 ofl_setting_valid(const char *, const char *);
-char	*ofl_setting_get(struct ofl_store *, const char *);
-int	 ofl_setting_set(struct ofl_store *, const char *, const char *);
-void	 ofl_setting_list(struct ofl_store *, struct ofl_buf *);
 
 /*
  * redact.c: mask common secrets in what ofl prints, a line at a time,
