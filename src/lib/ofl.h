@@ -776,7 +776,8 @@ int	 ofl_store_gc_refs(struct ofl_store *, const char *, int64_t,
 	    int64_t *, int *);
 int	 ofl_store_gc_row(struct ofl_store *, const char *,
 	    struct ofl_store_gc_row *);
-int	 ofl_store_gc_delete(struct ofl_store *, const char *, int64_t, int *);
+int	 ofl_store_gc_delete(struct ofl_store *, const char *, int64_t,
+	    int *);
 int	 ofl_store_gc_drop_blob(struct ofl_store *, int64_t);
 void	 ofl_store_gc_unlink(struct ofl_store *, const char *);
 /*
@@ -810,7 +811,7 @@ int64_t	 ofl_store_gc_stray_frames(struct ofl_store *, int);
 /* One artifact of each blob, to read its content back. */
 struct ofl_store_gc_content {
 	char		 id[OFL_ID_MAX + 1];
-	char		*hash;		/* NULL: taken by other bytes */
+	char		*hash;		/* NULL: taken by others */
 	int		 state;
 };
 int	 ofl_store_gc_contents(struct ofl_store *,
@@ -867,8 +868,8 @@ struct ofl_store_stat {
 	uint64_t	 stored;	/* compressed bytes */
 	uint64_t	 kept_out;	/* bytes captured but not printed */
 };
-int	 ofl_store_gc_stats(struct ofl_store *, int, struct ofl_store_stat **,
-	    size_t *);
+int	 ofl_store_gc_stats(struct ofl_store *, int,
+	    struct ofl_store_stat **, size_t *);
 void	 ofl_store_gc_stats_free(struct ofl_store_stat *, size_t);
 
 /*
