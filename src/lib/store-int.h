@@ -2,10 +2,10 @@
  * store-int.h: what the files of the store share and nothing above the
  * store sees: the store's and a reader's structs, a frame of the frame
  * table, and the few helpers that run SQL for them.  The store is
- * store.c (open, schema, settings, size, locks, blob numbers),
- * store-write.c (the writer), store-read.c (metadata and the reader)
- * and store-gc.c (what expiry and checking need); they alone include
- * sqlite3.h.
+ * store.c (open, schema, settings, size, locks), store-write.c (the
+ * writer, blob numbers, recovery), store-read.c (metadata and the
+ * reader) and store-gc.c (what expiry and checking need); they alone
+ * include sqlite3.h.
  */
 #ifndef OFL_STORE_INT_H
 #define OFL_STORE_INT_H
@@ -55,19 +55,66 @@ struct ofl_reader {
 	uint64_t		 pos;
 };
 
-/* store.c */
-int	 store_fail(struct ofl_store *, const char *);
-int	 store_exec(struct ofl_store *, const char *);
-int	 store_prepare(struct ofl_store *, const char *, sqlite3_stmt **);
-/* Column i of the current row as a string to free, or NULL. */
-char	*store_col_strdup(sqlite3_stmt *, int);
-/* The path of blob file name ("ab/abcd2345"), to free. */
-char	*store_blob_path(struct ofl_store *, const char *);
 /*
- * A new blob row for file name, created now, inside the caller's
- * transaction; its number (never one used before), or -1.
+ * The SQLite helpers, inline so that every file of the store can use
+ * them without depending on another: store.c opens the store and
+ * recovers dead writers (store-write.c), which read back content
+ * (store-read.c).
  */
-int64_t	 store_blob_new(struct ofl_store *, const char *, int64_t);
+static inline int
+store_fail(struct ofl_store *st, const char *what)
+{
+	int	code = sqlite3_errcode(st->db);
+
+	if (code == SQLITE_FULL)
+		ofl_seterr(OFL_EXIT_FAIL, "store %s: disk full (%s)", st->path,
+		    what);
+	else
+		ofl_seterr(OFL_EXIT_FAIL, "store %s: %s: %s", st->path, what,
+		    sqlite3_errmsg(st->db));
+	return -1;
+}
+
+static inline int
+store_exec(struct ofl_store *st, const char *sql)
+{
+	if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return store_fail(st, "database");
+	return 0;
+}
+
+static inline int
+store_prepare(struct ofl_store *st, const char *sql, sqlite3_stmt **stmt)
+{
+	if (sqlite3_prepare_v2(st->db, sql, -1, stmt, NULL) != SQLITE_OK) {
+		*stmt = NULL;
+		return store_fail(st, "database");
+	}
+	return 0;
+}
+
+/* Column i of the current row as a string to free, or NULL. */
+static inline char *
+store_col_strdup(sqlite3_stmt *stmt, int i)
+{
+	const unsigned char	*s;
+
+	if (sqlite3_column_type(stmt, i) == SQLITE_NULL)
+		return NULL;
+	s = sqlite3_column_text(stmt, i);
+	return s == NULL ? NULL : ofl_xstrdup((const char *)s);
+}
+
+/* The path of blob file name ("ab/abcd2345"), to free. */
+static inline char *
+store_blob_path(struct ofl_store *st, const char *name)
+{
+	struct ofl_buf	b;
+
+	ofl_buf_init(&b);
+	ofl_buf_addf(&b, "%s/%s", st->blobdir, name);
+	return ofl_buf_str(&b);
+}
 
 /* store-write.c */
 /* Salvage the artifacts whose writer died (on a read-write open). */

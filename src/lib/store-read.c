@@ -373,6 +373,25 @@ reader_same(struct ofl_store *st, const char *a, const unsigned char *mem,
 /* Reading. */
 
 /*
+ * 1 if name is a blob file name that ofl makes: "ab/abcd2345", the first
+ * two characters of an ID, a slash, the ID.  Nothing else is opened or
+ * unlinked: a damaged or forged row must not reach outside blobs/.
+ */
+int
+ofl_blob_name_valid(const char *name)
+{
+	size_t	n;
+
+	if (name == NULL || (n = strlen(name)) < 4 || name[2] != '/' ||
+	    memcmp(name, name + 3, 2) != 0 || !ofl_id_valid(name + 3, n - 3))
+		return 0;
+	for (; *name != '\0'; name++)
+		if (*name >= 'A' && *name <= 'Z')
+			return 0;
+	return 1;
+}
+
+/*
  * Read the frame in the current row of stmt (columns 0-5) into f, after
  * bytes of content: -1 if the row cannot be one the writer made.
  */

@@ -172,6 +172,61 @@ ofl_store_set_printed(struct ofl_store *st, const char *id, uint64_t n)
 	sqlite3_finalize(stmt);
 }
 
+/* Record blob as the last blob number taken (sqlite_sequence). */
+static int
+blob_seq(struct ofl_store *st, const char *sql, int64_t blob)
+{
+	sqlite3_stmt	*stmt;
+
+	if (store_prepare(st, sql, &stmt) == -1)
+		return -1;
+	sqlite3_bind_int64(stmt, 1, blob);
+	if (sqlite3_step(stmt) != SQLITE_DONE) {
+		store_fail(st, "new blob");
+		sqlite3_finalize(stmt);
+		return -1;
+	}
+	sqlite3_finalize(stmt);
+	return 0;
+}
+
+/*
+ * A new blob row for file name, created now, inside the caller's
+ * transaction; its number (never one used before), or -1.
+ */
+static int64_t
+blob_new(struct ofl_store *st, const char *name, int64_t now)
+{
+	sqlite3_stmt	*stmt;
+	int64_t		 blob;
+
+	/*
+	 * Blob numbers are never used twice (AUTOINCREMENT's bookkeeping,
+	 * in sqlite_sequence): rows keyed by a removed blob, left by an old
+	 * ofl or a crash, must never be taken for a new blob's.
+	 */
+	if (store_prepare(st, "INSERT INTO blob (id, file, created) VALUES"
+	    " (max(coalesce((SELECT max(id) FROM blob), 0), coalesce((SELECT"
+	    " max(seq) FROM sqlite_sequence WHERE name = 'blob'), 0)) + 1,"
+	    " ?1, ?2)", &stmt) == -1)
+		return -1;
+	sqlite3_bind_text(stmt, 1, name, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(stmt, 2, now);
+	if (sqlite3_step(stmt) != SQLITE_DONE) {
+		store_fail(st, "new blob");
+		sqlite3_finalize(stmt);
+		return -1;
+	}
+	sqlite3_finalize(stmt);
+	blob = sqlite3_last_insert_rowid(st->db);
+	if (blob_seq(st, "UPDATE sqlite_sequence SET seq = ?1 WHERE"
+	    " name = 'blob'", blob) == -1 ||
+	    (sqlite3_changes(st->db) == 0 && blob_seq(st, "INSERT INTO"
+	    " sqlite_sequence (name, seq) VALUES ('blob', ?1)", blob) == -1))
+		return -1;
+	return blob;
+}
+
 /*
  * Make and lock the writer's blob file, under a new ID: blobs/XX/ID.
  * Its name ("XX/ID") goes to name.
@@ -239,7 +294,7 @@ writer_rows(struct ofl_writer *w, const char *name,
 
 	if (store_exec(st, "BEGIN IMMEDIATE") == -1)
 		return -1;
-	if ((w->blob = store_blob_new(st, name, now)) == -1)
+	if ((w->blob = blob_new(st, name, now)) == -1)
 		goto rollback;
 	if (store_prepare(st, "INSERT INTO artifact (id, blob, state, pid,"
 	    " created, used, expires, label, command, cwd, session)"

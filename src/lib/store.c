@@ -1,6 +1,6 @@
 /*
  * store.c: the artifact store: opening it, its schema, settings and
- * size, the checks on its files, and blob numbers.
+ * size, the checks on its files, and transactions.
  *
  * Layout of a store directory (0700, files 0600):
  *
@@ -23,9 +23,9 @@
  * unlocked: the next read-write open finds it, keeps the committed frames
  * and marks the artifact complete but incomplete (its input was cut).
  *
- * The writer is in store-write.c, metadata and the reader in
- * store-read.c, what gc needs in store-gc.c; store-int.h holds what they
- * share.  These files are the only ones that speak SQL.
+ * The writer (and blob numbers) is in store-write.c, metadata and the
+ * reader in store-read.c, what gc needs in store-gc.c; store-int.h
+ * holds what they share.  These files are the only ones that speak SQL.
  */
 #include "config.h"
 
@@ -109,38 +109,6 @@ static int	 check_files(struct ofl_store *);
 static int	 mkdir_p(const char *);
 static int	 schema_init(struct ofl_store *);
 
-int
-store_fail(struct ofl_store *st, const char *what)
-{
-	int	code = sqlite3_errcode(st->db);
-
-	if (code == SQLITE_FULL)
-		ofl_seterr(OFL_EXIT_FAIL, "store %s: disk full (%s)", st->path,
-		    what);
-	else
-		ofl_seterr(OFL_EXIT_FAIL, "store %s: %s: %s", st->path, what,
-		    sqlite3_errmsg(st->db));
-	return -1;
-}
-
-int
-store_exec(struct ofl_store *st, const char *sql)
-{
-	if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) != SQLITE_OK)
-		return store_fail(st, "database");
-	return 0;
-}
-
-int
-store_prepare(struct ofl_store *st, const char *sql, sqlite3_stmt **stmt)
-{
-	if (sqlite3_prepare_v2(st->db, sql, -1, stmt, NULL) != SQLITE_OK) {
-		*stmt = NULL;
-		return store_fail(st, "database");
-	}
-	return 0;
-}
-
 /* Transactions, for the store's callers that change several tables. */
 int
 ofl_store_begin(struct ofl_store *st)
@@ -158,68 +126,6 @@ void
 ofl_store_rollback(struct ofl_store *st)
 {
 	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
-}
-
-char *
-store_col_strdup(sqlite3_stmt *stmt, int i)
-{
-	const unsigned char	*s;
-
-	if (sqlite3_column_type(stmt, i) == SQLITE_NULL)
-		return NULL;
-	s = sqlite3_column_text(stmt, i);
-	return s == NULL ? NULL : ofl_xstrdup((const char *)s);
-}
-
-/* Record blob as the last blob number taken (sqlite_sequence). */
-static int
-blob_seq(struct ofl_store *st, const char *sql, int64_t blob)
-{
-	sqlite3_stmt	*stmt;
-
-	if (store_prepare(st, sql, &stmt) == -1)
-		return -1;
-	sqlite3_bind_int64(stmt, 1, blob);
-	if (sqlite3_step(stmt) != SQLITE_DONE) {
-		store_fail(st, "new blob");
-		sqlite3_finalize(stmt);
-		return -1;
-	}
-	sqlite3_finalize(stmt);
-	return 0;
-}
-
-int64_t
-store_blob_new(struct ofl_store *st, const char *name, int64_t now)
-{
-	sqlite3_stmt	*stmt;
-	int64_t		 blob;
-
-	/*
-	 * Blob numbers are never used twice (AUTOINCREMENT's bookkeeping,
-	 * in sqlite_sequence): rows keyed by a removed blob, left by an old
-	 * ofl or a crash, must never be taken for a new blob's.
-	 */
-	if (store_prepare(st, "INSERT INTO blob (id, file, created) VALUES"
-	    " (max(coalesce((SELECT max(id) FROM blob), 0), coalesce((SELECT"
-	    " max(seq) FROM sqlite_sequence WHERE name = 'blob'), 0)) + 1,"
-	    " ?1, ?2)", &stmt) == -1)
-		return -1;
-	sqlite3_bind_text(stmt, 1, name, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(stmt, 2, now);
-	if (sqlite3_step(stmt) != SQLITE_DONE) {
-		store_fail(st, "new blob");
-		sqlite3_finalize(stmt);
-		return -1;
-	}
-	sqlite3_finalize(stmt);
-	blob = sqlite3_last_insert_rowid(st->db);
-	if (blob_seq(st, "UPDATE sqlite_sequence SET seq = ?1 WHERE"
-	    " name = 'blob'", blob) == -1 ||
-	    (sqlite3_changes(st->db) == 0 && blob_seq(st, "INSERT INTO"
-	    " sqlite_sequence (name, seq) VALUES ('blob', ?1)", blob) == -1))
-		return -1;
-	return blob;
 }
 
 /*
@@ -665,37 +571,6 @@ ofl_store_blob(struct ofl_store *st, const char *id)
 		ofl_seterr(OFL_EXIT_FAIL, "%s: unknown artifact", id);
 	sqlite3_finalize(stmt);
 	return blob;
-}
-
-/* Blob files. */
-
-char *
-store_blob_path(struct ofl_store *st, const char *name)
-{
-	struct ofl_buf	b;
-
-	ofl_buf_init(&b);
-	ofl_buf_addf(&b, "%s/%s", st->blobdir, name);
-	return ofl_buf_str(&b);
-}
-
-/*
- * 1 if name is a blob file name that ofl makes: "ab/abcd2345", the first
- * two characters of an ID, a slash, the ID.  Nothing else is opened or
- * unlinked: a damaged or forged row must not reach outside blobs/.
- */
-int
-ofl_blob_name_valid(const char *name)
-{
-	size_t	n;
-
-	if (name == NULL || (n = strlen(name)) < 4 || name[2] != '/' ||
-	    memcmp(name, name + 3, 2) != 0 || !ofl_id_valid(name + 3, n - 3))
-		return 0;
-	for (; *name != '\0'; name++)
-		if (*name >= 'A' && *name <= 'Z')
-			return 0;
-	return 1;
 }
 
 /* Settings. */
