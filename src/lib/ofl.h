@@ -430,7 +430,7 @@ const struct ofl_meta *ofl_reader_meta(struct ofl_reader *);
 void		 ofl_reader_src(struct ofl_reader *, struct ofl_src *);
 
 /*
- * For library modules only (index.c, gc): the store's SQLite handle
+ * For library modules only (index.c, query.c): the store's SQLite handle
  * (a sqlite3 *) and the row id of an artifact's content (its blob).
  * The front-ends never touch SQLite.
  */
