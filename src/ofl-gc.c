@@ -14,8 +14,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <sqlite3.h>
-
 #include "ofl.h"
 #include "banned.h"
 
@@ -132,46 +130,28 @@ on_problem(const char *msg, void *arg)
 static int
 stats(struct ofl_store *st)
 {
-	static const char *groups[] = {
-		"date(a.created / 1000, 'unixepoch')",
-		"coalesce(a.label, '-')",
-		NULL
-	};
-	static const char *names[] = { "day", "label" };
-	sqlite3		*db = ofl_store_db(st);
-	sqlite3_stmt	*stmt;
-	struct ofl_buf	 sql, b;
-	char		 s1[32], s2[32], s3[32];
-	int		 g;
+	static const int	 groups[] = { OFL_STATS_DAY, OFL_STATS_LABEL };
+	static const char	*names[] = { "day", "label" };
+	struct ofl_store_stat	*rows;
+	struct ofl_buf		 b;
+	char			 s1[32], s2[32], s3[32];
+	const char		*k;
+	size_t			 nrows, i, g;
 
-	ofl_buf_init(&sql);
 	ofl_buf_init(&b);
 	if (!opt_json)
 		printf("%-6s %-24s %9s %10s %10s %10s %12s\n", "by", "group",
 		    "artifacts", "raw", "stored", "kept out", "tokens saved");
-	for (g = 0; groups[g] != NULL; g++) {
-		ofl_buf_reset(&sql);
-		/* The group expressions are constants of this file. */
-		ofl_buf_addf(&sql, "SELECT %s AS k, count(*), sum(a.bytes),"
-		    " sum(b.stored), sum(CASE WHEN a.printed IS NULL THEN 0"
-		    " WHEN a.bytes > a.printed THEN a.bytes - a.printed ELSE 0"
-		    " END) FROM artifact a JOIN blob b ON b.id = a.blob"
-		    " GROUP BY k ORDER BY k", groups[g]);
-		if (sqlite3_prepare_v2(db, ofl_buf_str(&sql), -1, &stmt,
-		    NULL) != SQLITE_OK) {
-			warnx("stats: %s", sqlite3_errmsg(db));
+	for (g = 0; g < sizeof groups / sizeof groups[0]; g++) {
+		if (ofl_store_gc_stats(st, groups[g], &rows, &nrows) == -1) {
+			warnx("stats: %s", ofl_errmsg());
+			ofl_buf_free(&b);
 			return OFL_EXIT_FAIL;
 		}
-		while (sqlite3_step(stmt) == SQLITE_ROW) {
-			const char *k = (const char *)
-			    sqlite3_column_text(stmt, 0);
-			uint64_t n = (uint64_t)sqlite3_column_int64(stmt, 1);
-			uint64_t raw = (uint64_t)sqlite3_column_int64(stmt, 2);
-			uint64_t sto = (uint64_t)sqlite3_column_int64(stmt, 3);
-			uint64_t out = (uint64_t)sqlite3_column_int64(stmt, 4);
+		for (i = 0; i < nrows; i++) {
+			const struct ofl_store_stat *r = &rows[i];
 
-			if (k == NULL)
-				k = "-";
+			k = r->group;
 			if (opt_json) {
 				ofl_buf_reset(&b);
 				ofl_buf_addf(&b, "{\"by\":\"%s\",\"group\":",
@@ -180,24 +160,25 @@ stats(struct ofl_store *st)
 				ofl_buf_addf(&b, ",\"artifacts\":%llu,"
 				    "\"raw\":%llu,\"stored\":%llu,"
 				    "\"kept_out\":%llu,\"tokens_saved\":%llu}"
-				    "\n", (unsigned long long)n,
-				    (unsigned long long)raw,
-				    (unsigned long long)sto,
-				    (unsigned long long)out,
-				    (unsigned long long)ofl_tokens(out));
+				    "\n", (unsigned long long)r->artifacts,
+				    (unsigned long long)r->raw,
+				    (unsigned long long)r->stored,
+				    (unsigned long long)r->kept_out,
+				    (unsigned long long)
+				    ofl_tokens(r->kept_out));
 				fwrite(b.data, 1, b.len, stdout);
 				continue;
 			}
-			ofl_fmt_size(s1, sizeof s1, raw);
-			ofl_fmt_size(s2, sizeof s2, sto);
-			ofl_fmt_size(s3, sizeof s3, out);
+			ofl_fmt_size(s1, sizeof s1, r->raw);
+			ofl_fmt_size(s2, sizeof s2, r->stored);
+			ofl_fmt_size(s3, sizeof s3, r->kept_out);
 			printf("%-6s %-24.24s %9llu %10s %10s %10s %12llu\n",
-			    names[g], k, (unsigned long long)n, s1, s2, s3,
-			    (unsigned long long)ofl_tokens(out));
+			    names[g], k, (unsigned long long)r->artifacts, s1,
+			    s2, s3,
+			    (unsigned long long)ofl_tokens(r->kept_out));
 		}
-		sqlite3_finalize(stmt);
+		ofl_store_gc_stats_free(rows, nrows);
 	}
-	ofl_buf_free(&sql);
 	ofl_buf_free(&b);
 	return 0;
 }

@@ -17,245 +17,32 @@
  * index is merged, and the database file shrinks later still, so a budget
  * that measured the store after each removal would take everything.  A
  * dry run prints the same plan.
+ *
+ * This file is the policy: what goes and when.  store-gc.c reads and
+ * changes the store for it.
  */
 #include "config.h"
 
-#include <sys/file.h>
-#include <sys/stat.h>
-
-#include <dirent.h>
-#include <errno.h>
 #include <stdarg.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
-
-#include <sqlite3.h>
 
 #include "ofl.h"
 #include "banned.h"
 
-#define DEFAULT_TTL	"7d"
-#define DEFAULT_MAXSIZE	"1G"
-#define DEFAULT_GRACE	"5m"
 #define MERGE_MS	1000	/* of index merging in one run */
 #define MERGE_BUDGET_MS	10000	/* the same, when over the budget */
 #define YIELD_MS	30	/* the write lock left free between steps */
 
-static const struct {
-	const char	*key;
-	const char	*def;
-	const char	*help;
-} settings[] = {
-	{ "ttl", DEFAULT_TTL, "default time to live of an artifact" },
-	{ "max-size", DEFAULT_MAXSIZE, "size budget of the store" },
-	{ "grace", DEFAULT_GRACE, "the budget never takes an artifact "
-	    "younger" },
-	{ "auto-gc", "on", "captures start a gc when the store is over "
-	    "budget" },
-	{ "redact", "on", "mask secrets in what ofl prints" },
-	{ "scrub", "off", "mask secrets before they are stored" },
-	{ NULL, NULL, NULL }
-};
-
-static int
-gc_fail(struct ofl_store *st, const char *what)
-{
-	sqlite3	*db = ofl_store_db(st);
-
-	ofl_seterr(OFL_EXIT_FAIL, "store %s: %s: %s", ofl_store_path(st), what,
-	    sqlite3_errmsg(db));
-	return -1;
-}
-
-int
-ofl_setting_valid(const char *key, const char *value)
-{
-	int64_t		ms;
-	uint64_t	sz;
-	int		i;
-
-	for (i = 0; settings[i].key != NULL; i++)
-		if (strcmp(settings[i].key, key) == 0)
-			break;
-	if (settings[i].key == NULL) {
-		ofl_seterr(OFL_EXIT_USAGE, "%s: unknown setting (ttl, max-size,"
-		    " grace, auto-gc, redact, scrub)", key);
-		return -1;
-	}
-	if (strcmp(key, "grace") == 0)
-		return ofl_parse_duration(value, &ms);
-	if (strcmp(key, "ttl") == 0)
-		return strcmp(value, "never") == 0 ? 0 :
-		    ofl_parse_duration(value, &ms);
-	if (strcmp(key, "max-size") == 0)
-		return strcmp(value, "none") == 0 ? 0 :
-		    ofl_parse_size(value, &sz);
-	if (strcmp(value, "on") != 0 && strcmp(value, "off") != 0) {
-		ofl_seterr(OFL_EXIT_USAGE, "%s: use on or off", key);
-		return -1;
-	}
-	return 0;
-}
-
-char *
-ofl_setting_get(struct ofl_store *st, const char *key)
-{
-	sqlite3_stmt	*stmt;
-	char		*v = NULL;
-	int		 i;
-
-	if (sqlite3_prepare_v2(ofl_store_db(st), "SELECT value FROM setting"
-	    " WHERE key = ?1", -1, &stmt, NULL) == SQLITE_OK) {
-		sqlite3_bind_text(stmt, 1, key, -1, SQLITE_STATIC);
-		if (sqlite3_step(stmt) == SQLITE_ROW &&
-		    sqlite3_column_text(stmt, 0) != NULL)
-			v = ofl_xstrdup((const char *)
-			    sqlite3_column_text(stmt, 0));
-		sqlite3_finalize(stmt);
-	}
-	if (v != NULL)
-		return v;
-	for (i = 0; settings[i].key != NULL; i++)
-		if (strcmp(settings[i].key, key) == 0)
-			return ofl_xstrdup(settings[i].def);
-	return NULL;
-}
-
-int
-ofl_setting_set(struct ofl_store *st, const char *key, const char *value)
-{
-	sqlite3_stmt	*stmt;
-	int		 rc;
-
-	if (ofl_setting_valid(key, value) == -1)
-		return -1;
-	if (sqlite3_prepare_v2(ofl_store_db(st), "INSERT INTO setting (key,"
-	    " value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET"
-	    " value = excluded.value", -1, &stmt, NULL) != SQLITE_OK)
-		return gc_fail(st, "setting");
-	sqlite3_bind_text(stmt, 1, key, -1, SQLITE_STATIC);
-	sqlite3_bind_text(stmt, 2, value, -1, SQLITE_STATIC);
-	rc = sqlite3_step(stmt);
-	sqlite3_finalize(stmt);
-	if (rc != SQLITE_DONE)
-		return gc_fail(st, "setting");
-	return 0;
-}
-
-void
-ofl_setting_list(struct ofl_store *st, struct ofl_buf *out)
-{
-	char	*v;
-	int	 i;
-
-	for (i = 0; settings[i].key != NULL; i++) {
-		v = ofl_setting_get(st, settings[i].key);
-		ofl_buf_addf(out, "%s\t%s\t%s\n", settings[i].key, v,
-		    settings[i].help);
-		free(v);
-	}
-}
-
-/*
- * The store's size: stored content plus the database's pages in use (the
- * WAL is left out: it is transient, and kept at a bounded size).
- */
-uint64_t
-ofl_store_size(struct ofl_store *st)
-{
-	sqlite3		*db = ofl_store_db(st);
-	sqlite3_stmt	*stmt;
-	uint64_t	 n = 0;
-
-	if (sqlite3_prepare_v2(db, "SELECT (SELECT coalesce(sum(stored), 0)"
-	    " FROM blob) + (SELECT page_count FROM pragma_page_count()) *"
-	    " (SELECT page_size FROM pragma_page_size()) - (SELECT"
-	    " freelist_count FROM pragma_freelist_count()) * (SELECT page_size"
-	    " FROM pragma_page_size())", -1, &stmt, NULL) == SQLITE_OK) {
-		if (sqlite3_step(stmt) == SQLITE_ROW)
-			n = (uint64_t)sqlite3_column_int64(stmt, 0);
-		sqlite3_finalize(stmt);
-	}
-	return n;
-}
-
-/* Run a statement whose one parameter is a row id; -1 if it fails. */
-static int
-exec_id(sqlite3 *db, const char *sql, int64_t id)
-{
-	sqlite3_stmt	*stmt;
-	int		 rc;
-
-	if (sqlite3_prepare_v2(db, sql, -1, &stmt, NULL) != SQLITE_OK)
-		return -1;
-	sqlite3_bind_int64(stmt, 1, id);
-	rc = sqlite3_step(stmt);
-	sqlite3_finalize(stmt);
-	return rc == SQLITE_DONE ? 0 : -1;
-}
-
-/* A blob's frames and its row; the caller holds the transaction. */
-static int
-drop_blob_rows(sqlite3 *db, int64_t blob)
-{
-	if (exec_id(db, "DELETE FROM frame WHERE blob = ?1", blob) == -1 ||
-	    exec_id(db, "DELETE FROM blob WHERE id = ?1", blob) == -1)
-		return -1;
-	return 0;
-}
-
-/* Pins: artifacts neither expiry nor the budget removes. */
-static int
-pin_table(sqlite3 *db)
-{
-	return sqlite3_exec(db, "CREATE TABLE IF NOT EXISTS gc_pin ("
-	    " id TEXT PRIMARY KEY) WITHOUT ROWID", NULL, NULL, NULL) ==
-	    SQLITE_OK ? 0 : -1;
-}
-
 int
 ofl_gc_pin(struct ofl_store *st, const char *ref, int pin)
 {
-	sqlite3		*db = ofl_store_db(st);
-	sqlite3_stmt	*stmt;
-	char		 id[OFL_ID_MAX + 1];
-	int		 rc;
+	char	id[OFL_ID_MAX + 1];
 
 	if (ofl_store_resolve(st, ref, id) == -1)
 		return -1;
-	if (pin_table(db) == -1)
-		return gc_fail(st, "pin");
-	if (sqlite3_prepare_v2(db, pin ? "INSERT OR IGNORE INTO gc_pin (id)"
-	    " SELECT id FROM artifact WHERE id = ?1" : "DELETE FROM gc_pin"
-	    " WHERE id = ?1", -1, &stmt, NULL) != SQLITE_OK)
-		return gc_fail(st, "pin");
-	sqlite3_bind_text(stmt, 1, id, -1, SQLITE_STATIC);
-	rc = sqlite3_step(stmt);
-	sqlite3_finalize(stmt);
-	if (rc != SQLITE_DONE)
-		return gc_fail(st, "pin");
-	return 0;
-}
-
-/*
- * Unlink a blob file, after its rows are gone.  Only a name ofl makes is
- * unlinked: a damaged or forged row ("../../x") must not reach outside
- * blobs/; such a file is left for --check to report.
- */
-static void
-blob_unlink(struct ofl_store *st, const char *file)
-{
-	struct ofl_buf	b;
-
-	if (!ofl_blob_name_valid(file))
-		return;
-	ofl_buf_init(&b);
-	ofl_buf_addf(&b, "%s/blobs/%s", ofl_store_path(st), file);
-	unlink(ofl_buf_str(&b));
-	ofl_buf_free(&b);
+	return ofl_store_gc_pin(st, id, pin);
 }
 
 /*
@@ -268,108 +55,57 @@ static int
 gc_remove(struct ofl_store *st, const char *id, int64_t started,
     uint64_t *freed)
 {
-	sqlite3		*db = ofl_store_db(st);
-	sqlite3_stmt	*stmt = NULL;
-	char		*file = NULL;
-	int64_t		 blob = -1, stored = 0;
-	int		 rc, refs = 0, state = -1, purged = 0;
-	int64_t		 created = 0;
+	struct ofl_store_gc_row	 row;
+	int64_t			 blob;
+	int			 refs, purged = 0;
 
 	*freed = 0;
-	if (sqlite3_prepare_v2(db, "SELECT a.blob, (SELECT count(*) FROM"
-	    " artifact o WHERE o.blob = a.blob) FROM artifact a WHERE"
-	    " a.id = ?1 AND a.state = 1 AND a.created < ?2", -1, &stmt,
-	    NULL) != SQLITE_OK)
-		return gc_fail(st, "remove");
-	sqlite3_bind_text(stmt, 1, id, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(stmt, 2, started);
-	if (sqlite3_step(stmt) == SQLITE_ROW) {
-		blob = sqlite3_column_int64(stmt, 0);
-		refs = sqlite3_column_int(stmt, 1);
-	}
-	sqlite3_finalize(stmt);
-	stmt = NULL;
+	if (ofl_store_gc_refs(st, id, started, &blob, &refs) == -1)
+		return ofl_store_gc_fail(st, "remove");
 	if (blob != -1 && refs == 1) {
 		if (ofl_index_purge(st, blob) == -1)
 			return -1;
 		purged = 1;
 	}
-	blob = -1;
-	refs = 0;
-	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
-		return gc_fail(st, "begin");
-	if (sqlite3_prepare_v2(db, "SELECT a.blob, a.state, a.created,"
-	    " b.file, b.stored FROM artifact a JOIN blob b ON b.id = a.blob"
-	    " WHERE a.id = ?1", -1, &stmt, NULL) != SQLITE_OK)
+	if (ofl_store_begin(st) == -1)
+		return ofl_store_gc_fail(st, "begin");
+	if (ofl_store_gc_row(st, id, &row) == -1)
 		goto fail;
-	sqlite3_bind_text(stmt, 1, id, -1, SQLITE_STATIC);
-	if (sqlite3_step(stmt) == SQLITE_ROW) {
-		blob = sqlite3_column_int64(stmt, 0);
-		state = sqlite3_column_int(stmt, 1);
-		created = sqlite3_column_int64(stmt, 2);
-		file = ofl_xstrdup((const char *)sqlite3_column_text(stmt, 3));
-		stored = sqlite3_column_int64(stmt, 4);
-	}
-	sqlite3_finalize(stmt);
-	stmt = NULL;
 	/* Gone already, still being written, or newer than this gc. */
-	if (blob == -1 || state != OFL_STATE_COMPLETE || created >= started) {
+	if (row.blob == -1 || row.state != OFL_STATE_COMPLETE ||
+	    row.created >= started) {
 		/* A blob half dropped from the index is indexed anew. */
-		if (blob != -1 && purged && ofl_index_forget(st, blob) == -1)
+		if (row.blob != -1 && purged &&
+		    ofl_index_forget(st, row.blob) == -1)
 			goto fail;
-		if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+		if (ofl_store_commit(st) == -1)
 			goto fail;
-		free(file);
+		free(row.file);
 		return 0;
 	}
-	if (sqlite3_prepare_v2(db, "DELETE FROM artifact WHERE id = ?1", -1,
-	    &stmt, NULL) != SQLITE_OK)
+	if (ofl_store_gc_delete(st, id, row.blob, &refs) == -1)
 		goto fail;
-	sqlite3_bind_text(stmt, 1, id, -1, SQLITE_STATIC);
-	rc = sqlite3_step(stmt);
-	sqlite3_finalize(stmt);
-	stmt = NULL;
-	if (rc != SQLITE_DONE)
-		goto fail;
-	if (sqlite3_prepare_v2(db, "DELETE FROM gc_pin WHERE id = ?1", -1,
-	    &stmt, NULL) == SQLITE_OK) {
-		sqlite3_bind_text(stmt, 1, id, -1, SQLITE_STATIC);
-		rc = sqlite3_step(stmt);
-		sqlite3_finalize(stmt);
-		stmt = NULL;
-		if (rc != SQLITE_DONE)
-			goto fail;
-	}
-	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM artifact WHERE"
-	    " blob = ?1", -1, &stmt, NULL) != SQLITE_OK)
-		goto fail;
-	sqlite3_bind_int64(stmt, 1, blob);
-	if (sqlite3_step(stmt) == SQLITE_ROW)
-		refs = sqlite3_column_int(stmt, 0);
-	sqlite3_finalize(stmt);
-	stmt = NULL;
 	/*
 	 * The blob's index rows go with it, in this transaction: an indexer
 	 * re-checks the blob inside its own, so none come back.  A blob
 	 * that another artifact took meanwhile is indexed anew.
 	 */
-	if ((refs == 0 || purged) && ofl_index_forget(st, blob) == -1)
+	if ((refs == 0 || purged) && ofl_index_forget(st, row.blob) == -1)
 		goto fail;
-	if (refs == 0 && drop_blob_rows(db, blob) == -1)
+	if (refs == 0 && ofl_store_gc_drop_blob(st, row.blob) == -1)
 		goto fail;
-	if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+	if (ofl_store_commit(st) == -1)
 		goto fail;
 	if (refs == 0) {
-		blob_unlink(st, file);
-		*freed = (uint64_t)stored;
+		ofl_store_gc_unlink(st, row.file);
+		*freed = row.stored;
 	}
-	free(file);
+	free(row.file);
 	return 1;
 fail:
-	gc_fail(st, "remove");
-	sqlite3_finalize(stmt);
-	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-	free(file);
+	ofl_store_gc_fail(st, "remove");
+	ofl_store_rollback(st);
+	free(row.file);
 	return -1;
 }
 
@@ -399,16 +135,10 @@ struct cand {
 	size_t		 order;		/* place in the plan */
 };
 
-/* Artifacts left on each blob, for the plan. */
-struct bref {
-	int64_t		 blob;
-	int		 refs;
-};
-
 static int
 bref_cmp(const void *a, const void *b)
 {
-	const struct bref	*x = a, *y = b;
+	const struct ofl_store_gc_bref	*x = a, *y = b;
 
 	return x->blob < y->blob ? -1 : x->blob > y->blob;
 }
@@ -416,7 +146,7 @@ bref_cmp(const void *a, const void *b)
 struct plan {
 	struct cand	*c;		/* least recently used first */
 	size_t		 nc;
-	struct bref	*refs;
+	struct ofl_store_gc_bref *refs;	/* artifacts left on each blob */
 	size_t		 nrefs;
 	uint64_t	 ix_total;	/* the index's pages, measured */
 	uint64_t	 ix_sum;	/* sum of ixbytes over indexed blobs */
@@ -425,23 +155,6 @@ struct plan {
 	size_t		 norder;
 };
 
-/* The bytes of the index: its tables' pages in use. */
-static uint64_t
-index_bytes(sqlite3 *db)
-{
-	sqlite3_stmt	*stmt;
-	uint64_t	 n = 0;
-
-	if (sqlite3_prepare_v2(db, "SELECT coalesce(sum(pgsize), 0) FROM"
-	    " dbstat('main', 1) WHERE name LIKE 'ix%'", -1, &stmt,
-	    NULL) != SQLITE_OK)
-		return 0;
-	if (sqlite3_step(stmt) == SQLITE_ROW)
-		n = (uint64_t)sqlite3_column_int64(stmt, 0);
-	sqlite3_finalize(stmt);
-	return n;
-}
-
 /*
  * Plan the removal of c: when it is its blob's last artifact, the store
  * shrinks by the blob and the blob's share of the index.
@@ -449,7 +162,7 @@ index_bytes(sqlite3 *db)
 static void
 plan_take(struct plan *p, struct cand *c, int reason)
 {
-	struct bref	 key, *r;
+	struct ofl_store_gc_bref key, *r;
 	uint64_t	 gain;
 
 	c->reason = reason;
@@ -466,76 +179,62 @@ plan_take(struct plan *p, struct cand *c, int reason)
 	p->freed += c->stored;
 }
 
-/* Load every finished artifact created before now, least recently used
- * first. */
+/*
+ * The rule that takes an artifact whatever the budget: R_PURGE for what
+ * the options name, none for a pinned one, R_EXPIRED past its expiry or
+ * the TTL, R_OLD older than --older; 0 if none.
+ */
+static int
+cand_rule(const struct ofl_store_gc_cand *a, const struct ofl_gc_opts *o,
+    int64_t now, int64_t ttl_ms)
+{
+	int64_t	cutoff = o->older_ms > 0 ? now - o->older_ms : 0;
+
+	if (o->all || (o->label != NULL && a->label != NULL &&
+	    strcmp(a->label, o->label) == 0) || (o->session != NULL &&
+	    a->session != NULL && strcmp(a->session, o->session) == 0))
+		return R_PURGE;
+	if (a->pinned)
+		return 0;
+	if (a->has_expires && a->expires <= now)
+		return R_EXPIRED;
+	if (!a->has_expires && ttl_ms > 0 && a->created + ttl_ms <= now)
+		return R_EXPIRED;
+	if (cutoff > 0 && a->created < cutoff)
+		return R_OLD;
+	return 0;
+}
+
+/*
+ * Load every finished artifact created before now, least recently used
+ * first.
+ */
 static int
 plan_load(struct ofl_store *st, const struct ofl_gc_opts *o, int64_t now,
     int64_t ttl_ms, struct plan *p)
 {
-	sqlite3		*db = ofl_store_db(st);
-	sqlite3_stmt	*stmt;
-	struct cand	*c;
-	const char	*sess;
-	size_t		 i, j;
-	int64_t		 cutoff;
-	int		 rc;
+	struct ofl_store_gc_cand	*a;
+	struct cand			*c;
+	size_t				 i, j, na;
 
-	cutoff = o->older_ms > 0 ? now - o->older_ms : 0;
-	if (sqlite3_prepare_v2(db, "SELECT a.id, a.blob, a.created, b.stored,"
-	    " coalesce(x.bytes, 0), EXISTS (SELECT 1 FROM gc_pin g WHERE"
-	    " g.id = a.id), a.session, CASE"
-	    " WHEN ?1 OR (?2 IS NOT NULL AND a.label = ?2) OR"
-	    "  (?3 IS NOT NULL AND a.session = ?3) THEN 1"
-	    " WHEN EXISTS (SELECT 1 FROM gc_pin g WHERE g.id = a.id) THEN 0"
-	    " WHEN a.expires IS NOT NULL AND a.expires <= ?4 THEN 2"
-	    " WHEN a.expires IS NULL AND ?5 > 0 AND a.created + ?5 <= ?4"
-	    " THEN 2"
-	    " WHEN ?6 > 0 AND a.created < ?6 THEN 3 ELSE 0 END"
-	    " FROM artifact a JOIN blob b ON b.id = a.blob LEFT JOIN ix_blob x"
-	    " ON x.blob = a.blob WHERE a.state = 1 AND a.created < ?4"
-	    " ORDER BY a.used, a.seq", -1, &stmt, NULL) != SQLITE_OK)
-		return gc_fail(st, "gc");
-	sqlite3_bind_int(stmt, 1, o->all ? 1 : 0);
-	if (o->label != NULL)
-		sqlite3_bind_text(stmt, 2, o->label, -1, SQLITE_STATIC);
-	if (o->session != NULL)
-		sqlite3_bind_text(stmt, 3, o->session, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(stmt, 4, now);
-	sqlite3_bind_int64(stmt, 5, ttl_ms);
-	sqlite3_bind_int64(stmt, 6, cutoff);
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		p->c = ofl_xrealloc(p->c, (p->nc + 1) * sizeof *p->c);
+	if (ofl_store_gc_candidates(st, now, &a, &na) == -1)
+		return -1;
+	p->c = ofl_xcalloc(na + 1, sizeof *p->c);
+	for (i = 0; i < na; i++) {
 		c = &p->c[p->nc++];
-		memset(c, 0, sizeof *c);
-		snprintf(c->id, sizeof c->id, "%s",
-		    (const char *)sqlite3_column_text(stmt, 0));
-		c->blob = sqlite3_column_int64(stmt, 1);
-		c->created = sqlite3_column_int64(stmt, 2);
-		c->stored = (uint64_t)sqlite3_column_int64(stmt, 3);
-		c->ixbytes = (uint64_t)sqlite3_column_int64(stmt, 4);
-		c->pinned = sqlite3_column_int(stmt, 5);
-		sess = (const char *)sqlite3_column_text(stmt, 6);
-		c->mine = o->keep_session != NULL && sess != NULL &&
-		    strcmp(sess, o->keep_session) == 0;
-		c->rule = sqlite3_column_int(stmt, 7);
+		memcpy(c->id, a[i].id, sizeof c->id);
+		c->blob = a[i].blob;
+		c->created = a[i].created;
+		c->stored = a[i].stored;
+		c->ixbytes = a[i].ixbytes;
+		c->pinned = a[i].pinned;
+		c->mine = o->keep_session != NULL && a[i].session != NULL &&
+		    strcmp(a[i].session, o->keep_session) == 0;
+		c->rule = cand_rule(&a[i], o, now, ttl_ms);
 	}
-	sqlite3_finalize(stmt);
-	if (rc != SQLITE_DONE)
-		return gc_fail(st, "gc");
-
-	/* Artifacts per blob, counting those being written too. */
-	if (sqlite3_prepare_v2(db, "SELECT blob, count(*) FROM artifact GROUP"
-	    " BY blob ORDER BY blob", -1, &stmt, NULL) != SQLITE_OK)
-		return gc_fail(st, "gc");
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		p->refs = ofl_xrealloc(p->refs, (p->nrefs + 1) *
-		    sizeof *p->refs);
-		p->refs[p->nrefs].blob = sqlite3_column_int64(stmt, 0);
-		p->refs[p->nrefs++].refs = sqlite3_column_int(stmt, 1);
-	}
-	sqlite3_finalize(stmt);
-	if (rc != SQLITE_DONE)
-		return gc_fail(st, "gc");
+	ofl_store_gc_cands_free(a, na);
+	if (ofl_store_gc_brefs(st, &p->refs, &p->nrefs) == -1)
+		return -1;
 
 	/* Each indexed blob once in the sum the shares are taken from. */
 	for (i = 0; i < p->nc; i++) {
@@ -547,7 +246,7 @@ plan_load(struct ofl_store *st, const struct ofl_gc_opts *o, int64_t now,
 		if (j == i)
 			p->ix_sum += p->c[i].ixbytes;
 	}
-	p->ix_total = index_bytes(db);
+	p->ix_total = ofl_store_gc_index_bytes(st);
 	p->size = ofl_store_size(st);
 	return 0;
 }
@@ -630,31 +329,15 @@ gc_yield(void)
 static void
 gc_compact(struct ofl_store *st, int64_t max_ms)
 {
-	sqlite3		*db = ofl_store_db(st);
-	sqlite3_stmt	*s;
-	int64_t		 t0 = ofl_mono_ms();
-	int		 i, empty = 0;
+	int64_t	t0 = ofl_mono_ms();
+	int	i, empty = 0;
 
 	/*
 	 * No chunk left: reset the full-text index at once, instead of
-	 * merging away every deleted row.  Inside one transaction, so that
-	 * no indexer starts meanwhile (it claims its blob first).
+	 * merging away every deleted row.
 	 */
-	if (ofl_index_init(st) == 0 && sqlite3_exec(db, "BEGIN IMMEDIATE",
-	    NULL, NULL, NULL) == SQLITE_OK) {
-		if (sqlite3_prepare_v2(db, "SELECT NOT EXISTS (SELECT 1 FROM"
-		    " ix_blob) AND NOT EXISTS (SELECT 1 FROM ix_chunk)", -1, &s,
-		    NULL) == SQLITE_OK) {
-			if (sqlite3_step(s) == SQLITE_ROW)
-				empty = sqlite3_column_int(s, 0);
-			sqlite3_finalize(s);
-		}
-		if (empty)
-			sqlite3_exec(db, "INSERT INTO ix_fts(ix_fts)"
-			    " VALUES('delete-all')", NULL, NULL, NULL);
-		if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
-			sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-	}
+	if (ofl_index_init(st) == 0)
+		empty = ofl_store_gc_fts_reset(st);
 	/*
 	 * FTS5 only marks removed rows; merging segments drops them.
 	 * Small merges, each its own transaction, until none is left or
@@ -663,34 +346,18 @@ gc_compact(struct ofl_store *st, int64_t max_ms)
 	 */
 	for (i = 0; !empty && ofl_index_init(st) == 0 && i < 100000 &&
 	    ofl_mono_ms() - t0 < max_ms; i++) {
-		int	before = sqlite3_total_changes(db);
-
-		/* A negative count merges at every level. */
-		if (sqlite3_exec(db, "INSERT INTO ix_fts(ix_fts, rank)"
-		    " VALUES ('merge', -256)", NULL, NULL, NULL) != SQLITE_OK ||
-		    sqlite3_total_changes(db) == before)
+		if (!ofl_store_gc_fts_merge(st))
 			break;
 		gc_yield();
 	}
 	/* Give pages back in small steps, so captures do not wait. */
 	for (i = 0; i < 100000; i++) {
-		int	more = 0;
-
-		if (sqlite3_prepare_v2(db, "PRAGMA freelist_count", -1, &s,
-		    NULL) != SQLITE_OK)
-			break;
-		if (sqlite3_step(s) == SQLITE_ROW)
-			more = sqlite3_column_int(s, 0) > 0;
-		sqlite3_finalize(s);
-		if (!more)
-			break;
-		if (sqlite3_exec(db, "PRAGMA incremental_vacuum(256)", NULL,
-		    NULL, NULL) != SQLITE_OK)
+		if (!ofl_store_gc_vacuum_step(st))
 			break;
 		gc_yield();
 	}
 	/* Give the WAL's space back too (bounded by the busy wait). */
-	sqlite3_exec(db, "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL, NULL);
+	ofl_store_gc_checkpoint(st);
 }
 
 /* "budget 40 MB not met: ..." from what the plan could not take. */
@@ -752,8 +419,6 @@ ofl_gc_run(struct ofl_store *st, const struct ofl_gc_opts *o,
     int (*cb)(const struct ofl_meta *, const char *, void *), void *arg,
     struct ofl_gc_report *rep)
 {
-	sqlite3		*db = ofl_store_db(st);
-	sqlite3_stmt	*stmt;
 	struct plan	 p;
 	int64_t		 now = ofl_now_ms(), ttl_ms = 0, grace_ms = 0;
 	uint64_t	 max_size = 0, size;
@@ -782,8 +447,8 @@ ofl_gc_run(struct ofl_store *st, const struct ofl_gc_opts *o,
 		free(v);
 	}
 	rep->max_size = max_size;
-	if (pin_table(db) == -1 || ofl_index_init(st) == -1)
-		return gc_fail(st, "gc");
+	if (ofl_store_gc_init(st) == -1 || ofl_index_init(st) == -1)
+		return ofl_store_gc_fail(st, "gc");
 	if (plan_load(st, o, now, ttl_ms, &p) == -1)
 		goto fail;
 
@@ -845,12 +510,7 @@ ofl_gc_run(struct ofl_store *st, const struct ofl_gc_opts *o,
 	if (!o->dry_run && rep->removed > 0)
 		gc_compact(st, max_size > 0 && p.size < ofl_store_size(st) ?
 		    MERGE_BUDGET_MS : MERGE_MS);
-	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM artifact", -1, &stmt,
-	    NULL) == SQLITE_OK) {
-		if (sqlite3_step(stmt) == SQLITE_ROW)
-			rep->kept = (uint64_t)sqlite3_column_int64(stmt, 0);
-		sqlite3_finalize(stmt);
-	}
+	rep->kept = ofl_store_gc_count(st);
 	if (o->dry_run) {
 		rep->kept = rep->kept > rep->removed ? rep->kept - rep->removed :
 		    0;
@@ -858,7 +518,7 @@ ofl_gc_run(struct ofl_store *st, const struct ofl_gc_opts *o,
 		rep->index_bytes = p.ix_total;
 	} else {
 		size = ofl_store_size(st);
-		rep->index_bytes = index_bytes(db);
+		rep->index_bytes = ofl_store_gc_index_bytes(st);
 	}
 	rep->size = size;
 	if (max_size > 0 && size > max_size)
@@ -874,13 +534,19 @@ fail:
 
 /* Checking. */
 
-static void
-problem(int (*cb)(const char *, void *), void *arg, int *n,
-    const char *fmt, ...) OFL_PRINTF(4, 5);
+/* What a check tells its caller: each problem, counted. */
+struct checker {
+	int	(*cb)(const char *, void *);
+	void	*arg;
+	int	 n;
+	int	 repair;
+};
 
 static void
-problem(int (*cb)(const char *, void *), void *arg, int *n,
-    const char *fmt, ...)
+problem(struct checker *ck, const char *fmt, ...) OFL_PRINTF(2, 3);
+
+static void
+problem(struct checker *ck, const char *fmt, ...)
 {
 	char	msg[1024];
 	va_list	ap;
@@ -888,33 +554,9 @@ problem(int (*cb)(const char *, void *), void *arg, int *n,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	(*n)++;
-	if (cb != NULL)
-		cb(msg, arg);
-}
-
-/*
- * A file that a writer holds (locked) or that is brand new may be a blob
- * whose row is not committed yet.
- */
-static int
-busy_file(const char *dir, const char *name)
-{
-	struct ofl_buf	f;
-	struct stat	sb;
-	int		fd, busy = 1;
-
-	ofl_buf_init(&f);
-	ofl_buf_addf(&f, "%s/%s", dir, name);
-	if ((fd = open(ofl_buf_str(&f), O_RDONLY | O_CLOEXEC)) != -1) {
-		if (fstat(fd, &sb) == 0 &&
-		    sb.st_mtime < (time_t)(ofl_now_ms() / 1000) - 60 &&
-		    flock(fd, LOCK_EX | LOCK_NB) == 0)
-			busy = 0;
-		close(fd);
-	}
-	ofl_buf_free(&f);
-	return busy;
+	ck->n++;
+	if (ck->cb != NULL)
+		ck->cb(msg, ck->arg);
 }
 
 /*
@@ -924,41 +566,11 @@ busy_file(const char *dir, const char *name)
 static int
 missing_content(struct ofl_store *st, const char *id)
 {
-	sqlite3		*db = ofl_store_db(st);
-	sqlite3_stmt	*stmt;
-	struct ofl_buf	 path;
-	struct stat	 sb;
-	int64_t		 blob = -1;
-	int		 gone = 0;
+	int64_t	blob;
 
-	if (sqlite3_prepare_v2(db, "SELECT b.id, b.file FROM artifact a JOIN"
-	    " blob b ON b.id = a.blob WHERE a.id = ?1", -1, &stmt,
-	    NULL) != SQLITE_OK)
+	if (!ofl_store_gc_content_gone(st, id, &blob))
 		return 0;
-	sqlite3_bind_text(stmt, 1, id, -1, SQLITE_STATIC);
-	ofl_buf_init(&path);
-	if (sqlite3_step(stmt) == SQLITE_ROW) {
-		const char *file = (const char *)sqlite3_column_text(stmt, 1);
-
-		blob = sqlite3_column_int64(stmt, 0);
-		if (!ofl_blob_name_valid(file))
-			gone = 1;
-		else {
-			ofl_buf_addf(&path, "%s/blobs/%s", ofl_store_path(st),
-			    file);
-			gone = stat(ofl_buf_str(&path), &sb) == -1 &&
-			    errno == ENOENT;
-		}
-	}
-	sqlite3_finalize(stmt);
-	ofl_buf_free(&path);
-	if (!gone)
-		return 0;
-	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
-		return 0;
-	(void)exec_id(db, "DELETE FROM artifact WHERE blob = ?1", blob);
-	(void)drop_blob_rows(db, blob);
-	return sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK;
+	return ofl_store_gc_remove_blob(st, blob);
 }
 
 /*
@@ -970,87 +582,12 @@ missing_content(struct ofl_store *st, const char *id)
 static int
 keep_prefix(struct ofl_store *st, const char *id, uint64_t good)
 {
-	sqlite3			*db = ofl_store_db(st);
-	sqlite3_stmt		*stmt = NULL;
-	struct ofl_reader	*r;
-	struct ofl_hash		 h;
-	char			 hash[OFL_HASH_HEX], buf[65536];
-	uint64_t		 lines = 0, stored = 0;
-	int64_t			 blob;
-	ssize_t			 k, i;
-	int			 last = -1, rc = -1;
+	int64_t	blob;
 
 	if ((blob = ofl_store_blob(st, id)) < 0)
 		return -1;
 	(void)ofl_index_drop(st, blob);
-	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
-		return -1;
-	/* Rows past the good part, and rows whose offset is no offset. */
-	if (sqlite3_prepare_v2(db, "DELETE FROM frame WHERE blob = ?1 AND"
-	    " (raw_off >= ?2 OR raw_off < 0 OR typeof(raw_off) !="
-	    " 'integer')", -1, &stmt, NULL) != SQLITE_OK)
-		goto out;
-	sqlite3_bind_int64(stmt, 1, blob);
-	sqlite3_bind_int64(stmt, 2, (int64_t)good);
-	if (sqlite3_step(stmt) != SQLITE_DONE)
-		goto out;
-	sqlite3_finalize(stmt);
-	stmt = NULL;
-	/* What is left, read back through the frames kept. */
-	if ((r = ofl_reader_open(st, id)) == NULL)
-		goto out;
-	ofl_hash_init(&h);
-	while ((k = ofl_reader_read(r, buf, sizeof buf)) > 0) {
-		ofl_hash_update(&h, buf, (size_t)k);
-		for (i = 0; i < k; i++)
-			if (buf[i] == '\n')
-				lines++;
-		last = (unsigned char)buf[k - 1];
-	}
-	ofl_reader_close(r);
-	if (k == -1)
-		goto out;
-	if (good > 0 && last != '\n')
-		lines++;
-	ofl_hash_final_hex(&h, hash);
-	if (sqlite3_prepare_v2(db, "SELECT coalesce(sum(comp_len), 0) FROM"
-	    " frame WHERE blob = ?1", -1, &stmt, NULL) != SQLITE_OK)
-		goto out;
-	sqlite3_bind_int64(stmt, 1, blob);
-	if (sqlite3_step(stmt) == SQLITE_ROW)
-		stored = (uint64_t)sqlite3_column_int64(stmt, 0);
-	sqlite3_finalize(stmt);
-	/* The hash may now be another blob's: then no hash, no sharing. */
-	if (sqlite3_prepare_v2(db, "UPDATE blob SET hash = CASE WHEN EXISTS"
-	    " (SELECT 1 FROM blob o WHERE o.hash = ?1 AND o.id != ?5) THEN NULL"
-	    " ELSE ?1 END, bytes = ?2, lines = ?3, stored = ?4 WHERE id = ?5",
-	    -1, &stmt, NULL) != SQLITE_OK)
-		goto out;
-	sqlite3_bind_text(stmt, 1, hash, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(stmt, 2, (int64_t)good);
-	sqlite3_bind_int64(stmt, 3, (int64_t)lines);
-	sqlite3_bind_int64(stmt, 4, (int64_t)stored);
-	sqlite3_bind_int64(stmt, 5, blob);
-	if (sqlite3_step(stmt) != SQLITE_DONE)
-		goto out;
-	sqlite3_finalize(stmt);
-	if (sqlite3_prepare_v2(db, "UPDATE artifact SET incomplete = 1,"
-	    " bytes = ?1, lines = ?2 WHERE blob = ?3", -1, &stmt,
-	    NULL) != SQLITE_OK)
-		goto out;
-	sqlite3_bind_int64(stmt, 1, (int64_t)good);
-	sqlite3_bind_int64(stmt, 2, (int64_t)lines);
-	sqlite3_bind_int64(stmt, 3, blob);
-	if (sqlite3_step(stmt) != SQLITE_DONE)
-		goto out;
-	sqlite3_finalize(stmt);
-	stmt = NULL;
-	rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
-out:
-	sqlite3_finalize(stmt);
-	if (rc == -1)
-		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-	return rc;
+	return ofl_store_gc_truncate(st, id, blob, good);
 }
 
 /*
@@ -1060,145 +597,36 @@ out:
  * their transactions) left them, and with a blob number used again they
  * gave hits in other content.  They cannot be told from good rows one by
  * one (FTS5 needs the text to delete a row), so repair clears the index:
- * searches index again.  One statement, so one snapshot.
+ * searches index again.
  */
 static void
-check_index(struct ofl_store *st, int repair,
-    int (*cb)(const char *, void *), void *arg, int *n)
+check_index(struct ofl_store *st, struct checker *ck)
 {
-	sqlite3		*db = ofl_store_db(st);
-	sqlite3_stmt	*stmt;
-	int64_t		 nb = 0, nc = 0, ne = 0, nf = 0;
+	struct ofl_store_gc_ixcheck	c;
 
 	if (ofl_index_init(st) == -1)
 		return;
-	if (sqlite3_prepare_v2(db, "SELECT"
-	    " (SELECT count(*) FROM ix_blob x WHERE NOT EXISTS (SELECT 1 FROM"
-	    " artifact a WHERE a.blob = x.blob)),"
-	    " (SELECT count(*) FROM ix_chunk c WHERE NOT EXISTS (SELECT 1 FROM"
-	    " ix_blob x WHERE x.blob = c.id >> 24)),"
-	    " (SELECT count(*) FROM ix_chunk c JOIN blob b ON b.id = c.id >> 24"
-	    " WHERE c.member IS NULL AND c.byte_end > b.bytes),"
-	    " (SELECT count(*) FROM ix_fts_docsize d WHERE NOT EXISTS (SELECT 1"
-	    " FROM ix_chunk c WHERE c.id = d.id))", -1, &stmt,
-	    NULL) != SQLITE_OK)
+	if (ofl_store_gc_index_check(st, &c) == -1)
 		return;		/* no index */
-	if (sqlite3_step(stmt) == SQLITE_ROW) {
-		nb = sqlite3_column_int64(stmt, 0);
-		nc = sqlite3_column_int64(stmt, 1);
-		ne = sqlite3_column_int64(stmt, 2);
-		nf = sqlite3_column_int64(stmt, 3);
-	}
-	sqlite3_finalize(stmt);
-	if (nb > 0)
-		problem(cb, arg, n, "index: %lld indexed content%s of no "
-		    "artifact", (long long)nb, nb == 1 ? "" : "s");
-	if (nc > 0)
-		problem(cb, arg, n, "index: %lld chunk%s of no indexed "
-		    "content", (long long)nc, nc == 1 ? "" : "s");
-	if (ne > 0)
-		problem(cb, arg, n, "index: %lld chunk%s past the end of "
-		    "their content", (long long)ne, ne == 1 ? "" : "s");
-	if (nf > 0)
-		problem(cb, arg, n, "index: %lld full-text row%s of no chunk",
-		    (long long)nf, nf == 1 ? "" : "s");
-	if (!repair || nb + nc + ne + nf == 0)
+	if (c.blobs > 0)
+		problem(ck, "index: %lld indexed content%s of no artifact",
+		    (long long)c.blobs, c.blobs == 1 ? "" : "s");
+	if (c.chunks > 0)
+		problem(ck, "index: %lld chunk%s of no indexed content",
+		    (long long)c.chunks, c.chunks == 1 ? "" : "s");
+	if (c.past_end > 0)
+		problem(ck, "index: %lld chunk%s past the end of their "
+		    "content", (long long)c.past_end, c.past_end == 1 ? "" :
+		    "s");
+	if (c.fts > 0)
+		problem(ck, "index: %lld full-text row%s of no chunk",
+		    (long long)c.fts, c.fts == 1 ? "" : "s");
+	if (!ck->repair || c.blobs + c.chunks + c.past_end + c.fts == 0)
 		return;
-	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+	if (ofl_store_gc_index_clear(st) == -1)
 		return;
-	if (sqlite3_exec(db, "INSERT INTO ix_fts(ix_fts) VALUES('delete-all');"
-	    " DELETE FROM ix_chunk; DELETE FROM ix_blob", NULL, NULL,
-	    NULL) != SQLITE_OK ||
-	    sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
-		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-		return;
-	}
-	problem(cb, arg, n, "index: cleared (searches index again)");
-	(*n)--;
-}
-
-/* 1 if a blob row names file. */
-static int
-file_known(sqlite3 *db, const char *name)
-{
-	sqlite3_stmt	*s;
-	int		 known = 1;
-
-	if (sqlite3_prepare_v2(db, "SELECT 1 FROM blob WHERE file = ?1", -1,
-	    &s, NULL) != SQLITE_OK)
-		return 1;
-	sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
-	known = sqlite3_step(s) == SQLITE_ROW;
-	sqlite3_finalize(s);
-	return known;
-}
-
-/*
- * The files under blobs/ that no blob row names (and, with idle, that no
- * writer holds), as "ab/abcd2345" names in a NULL-terminated list.
- * Anything else found there (a name ofl does not make) is reported, if
- * n is not NULL, and left alone.
- */
-static char **
-orphans(struct ofl_store *st, int idle, int (*cb)(const char *, void *),
-    void *arg, int *n)
-{
-	sqlite3		*db = ofl_store_db(st);
-	struct ofl_buf	 path, sub;
-	DIR		*d, *sd;
-	struct dirent	*de, *se;
-	char		**list = NULL, name[600];
-	size_t		 nlist = 0;
-
-	ofl_buf_init(&path);
-	ofl_buf_init(&sub);
-	ofl_buf_addf(&path, "%s/blobs", ofl_store_path(st));
-	if ((d = opendir(ofl_buf_str(&path))) != NULL) {
-		while ((de = readdir(d)) != NULL) {
-			if (de->d_name[0] == '.')
-				continue;
-			ofl_buf_reset(&sub);
-			ofl_buf_addf(&sub, "%s/%s", ofl_buf_str(&path),
-			    de->d_name);
-			if ((sd = opendir(ofl_buf_str(&sub))) == NULL)
-				continue;
-			while ((se = readdir(sd)) != NULL) {
-				if (se->d_name[0] == '.')
-					continue;
-				snprintf(name, sizeof name, "%s/%s", de->d_name,
-				    se->d_name);
-				if (file_known(db, name) || (idle &&
-				    busy_file(ofl_buf_str(&sub), se->d_name)))
-					continue;
-				if (!ofl_blob_name_valid(name)) {
-					if (n != NULL)
-						problem(cb, arg, n, "blobs/%s: "
-						    "not a name ofl makes (left "
-						    "alone)", name);
-					continue;
-				}
-				list = ofl_xrealloc(list, (nlist + 2) *
-				    sizeof *list);
-				list[nlist++] = ofl_xstrdup(name);
-				list[nlist] = NULL;
-			}
-			closedir(sd);
-		}
-		closedir(d);
-	}
-	ofl_buf_free(&sub);
-	ofl_buf_free(&path);
-	return list;
-}
-
-static void
-orphans_free(char **list)
-{
-	size_t	i;
-
-	for (i = 0; list != NULL && list[i] != NULL; i++)
-		free(list[i]);
-	free(list);
+	problem(ck, "index: cleared (searches index again)");
+	ck->n--;
 }
 
 /*
@@ -1209,236 +637,195 @@ orphans_free(char **list)
 static const char *
 relink(struct ofl_store *st, const char *id, const char *want)
 {
-	sqlite3			*db = ofl_store_db(st);
-	sqlite3_stmt		*stmt;
-	struct ofl_reader	*r;
-	struct ofl_hash		 h;
-	char			 got[OFL_HASH_HEX], buf[65536];
-	static char		 found[600];
-	char			**list;
-	int64_t			 blob;
-	ssize_t			 k;
-	size_t			 i;
-	int			 ok;
+	static char	 found[600];
+	char		**list;
+	int64_t		 blob;
+	size_t		 i;
+	int		 rc;
 
 	if (want == NULL || (blob = ofl_store_blob(st, id)) < 0)
 		return NULL;
-	list = orphans(st, 0, NULL, NULL, NULL);
+	list = ofl_store_gc_orphans(st, 0, NULL, NULL);
 	for (i = 0; list != NULL && list[i] != NULL && i < 256; i++) {
-		if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL,
-		    NULL) != SQLITE_OK)
+		if ((rc = ofl_store_gc_relink(st, id, blob, list[i],
+		    want)) == -1)
 			break;
-		ok = 0;
-		if (sqlite3_prepare_v2(db, "UPDATE blob SET file = ?1 WHERE"
-		    " id = ?2", -1, &stmt, NULL) == SQLITE_OK) {
-			sqlite3_bind_text(stmt, 1, list[i], -1, SQLITE_STATIC);
-			sqlite3_bind_int64(stmt, 2, blob);
-			ok = sqlite3_step(stmt) == SQLITE_DONE;
-			sqlite3_finalize(stmt);
-		}
-		if (ok && (r = ofl_reader_open(st, id)) != NULL) {
-			ofl_hash_init_like(&h, want);
-			while ((k = ofl_reader_read(r, buf, sizeof buf)) > 0)
-				ofl_hash_update(&h, buf, (size_t)k);
-			ofl_reader_close(r);
-			ofl_hash_final_hex(&h, got);
-			ok = k == 0 && strcmp(got, want) == 0;
-		} else
-			ok = 0;
-		if (ok && sqlite3_exec(db, "COMMIT", NULL, NULL,
-		    NULL) == SQLITE_OK) {
+		if (rc == 1) {
 			snprintf(found, sizeof found, "%s", list[i]);
-			orphans_free(list);
+			ofl_store_gc_orphans_free(list);
 			return found;
 		}
-		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 	}
-	orphans_free(list);
+	ofl_store_gc_orphans_free(list);
 	return NULL;
 }
 
-/* 1 if name is "ab/ID" for an artifact that is in the store. */
-static int
-names_artifact(sqlite3 *db, const char *name)
+static void
+integrity_line(const char *s, void *arg)
 {
-	sqlite3_stmt	*s;
-	int		 yes = 0;
+	problem(arg, "database: %s", s);
+}
 
-	if (sqlite3_prepare_v2(db, "SELECT 1 FROM artifact WHERE id = ?1",
-	    -1, &s, NULL) != SQLITE_OK)
-		return 1;
-	sqlite3_bind_text(s, 1, name + 3, -1, SQLITE_STATIC);
-	yes = sqlite3_step(s) == SQLITE_ROW;
-	sqlite3_finalize(s);
-	return yes;
+static void
+rowless_line(const char *id, void *arg)
+{
+	struct checker	*ck = arg;
+
+	problem(ck, "ofl:%s: content row missing%s", id, ck->repair ?
+	    " (artifact removed)" : "");
+}
+
+static void
+odd_name(const char *name, void *arg)
+{
+	problem(arg, "blobs/%s: not a name ofl makes (left alone)", name);
+}
+
+/* The rows: artifacts of no blob, blobs of no artifact, stray frames. */
+static void
+check_rows(struct ofl_store *st, struct checker *ck)
+{
+	struct ofl_store_gc_blob	*b;
+	size_t				 nb, i;
+	int64_t				 nf;
+
+	(void)ofl_store_gc_rowless(st, ck->repair, rowless_line, ck);
+	if (ofl_store_gc_unused(st, &b, &nb) == 0) {
+		for (i = 0; i < nb; i++)
+			problem(ck, "content %s: used by no artifact%s",
+			    b[i].file, ck->repair ? " (removed)" : "");
+		for (i = 0; ck->repair && i < nb; i++) {
+			ofl_index_drop(st, b[i].id);
+			(void)ofl_store_gc_blob_row_drop(st, b[i].id);
+		}
+		ofl_store_gc_blobs_free(b, nb);
+	}
+	if ((nf = ofl_store_gc_stray_frames(st, ck->repair)) > 0)
+		problem(ck, "%d frame rows of no content%s", (int)nf,
+		    ck->repair ? " (removed)" : "");
+}
+
+/*
+ * An artifact that cannot be opened: keep the sound part of its frames,
+ * find its content under another name, or (with repair) remove it.
+ * Returns 1 if its content is lost.
+ */
+static int
+check_unopened(struct ofl_store *st, struct checker *ck, const char *id,
+    const char *want)
+{
+	char		 msg[512];
+	const char	*to;
+	uint64_t	 good;
+
+	snprintf(msg, sizeof msg, "%s", ofl_errmsg());
+	if (ofl_store_frames_good(st, id, &good) == 1) {
+		problem(ck, "ofl:%s%s", msg, ck->repair &&
+		    keep_prefix(st, id, good) == 0 ? " (kept the sound part, "
+		    "marked incomplete)" : "");
+		return 0;
+	}
+	if (ck->repair && (to = relink(st, id, want)) != NULL) {
+		problem(ck, "ofl:%s (its content is blobs/%s: relinked)", msg,
+		    to);
+		return 0;
+	}
+	problem(ck, "ofl:%s%s", msg, ck->repair && missing_content(st, id) ?
+	    " (artifact removed)" : "");
+	return 1;
+}
+
+/*
+ * Every artifact's content present and matching its hash.  Returns 1 if
+ * the content of one is lost.
+ */
+static int
+check_contents(struct ofl_store *st, struct checker *ck)
+{
+	struct ofl_store_gc_content	*c;
+	struct ofl_reader		*r;
+	struct ofl_hash			 h;
+	char				 got[OFL_HASH_HEX], buf[65536];
+	uint64_t			 good;
+	ssize_t				 k;
+	size_t				 nc, i;
+	int				 lost = 0;
+
+	if (ofl_store_gc_contents(st, &c, &nc) == -1)
+		return 0;
+	for (i = 0; i < nc; i++) {
+		if (c[i].state != OFL_STATE_COMPLETE)
+			continue;
+		if ((r = ofl_reader_open(st, c[i].id)) == NULL) {
+			if (check_unopened(st, ck, c[i].id, c[i].hash))
+				lost = 1;
+			continue;
+		}
+		ofl_hash_init_like(&h, c[i].hash);
+		while ((k = ofl_reader_read(r, buf, sizeof buf)) > 0)
+			ofl_hash_update(&h, buf, (size_t)k);
+		good = ofl_reader_tell(r);
+		ofl_reader_close(r);
+		if (k == -1) {
+			problem(ck, "ofl:%s%s", ofl_errmsg(), ck->repair &&
+			    keep_prefix(st, c[i].id, good) == 0 ? " (kept the "
+			    "readable part, marked incomplete)" : "");
+			continue;
+		}
+		ofl_hash_final_hex(&h, got);
+		/* No hash: it was taken by other bytes (a collision). */
+		if (c[i].hash != NULL && strcmp(got, c[i].hash) != 0)
+			problem(ck, "ofl:%s: content does not match its hash",
+			    c[i].id);
+	}
+	ofl_store_gc_contents_free(c, nc);
+	return lost;
+}
+
+/*
+ * Files no blob row names: left by a crash between commit and unlink.
+ * Kept when this check lost an artifact's content file (the file may be
+ * that content, under a damaged name), and when named after an artifact
+ * still in the store.
+ */
+static void
+check_orphans(struct ofl_store *st, struct checker *ck, int lost)
+{
+	char	**list;
+	size_t	  o;
+	int	  keep;
+
+	list = ofl_store_gc_orphans(st, 1, odd_name, ck);
+	for (o = 0; list != NULL && list[o] != NULL; o++) {
+		keep = lost || ofl_store_gc_names_artifact(st, list[o]);
+		problem(ck, "blobs/%s: file of no content row%s", list[o],
+		    !ck->repair ? "" : keep ? " (kept: it may be the content "
+		    "of an artifact whose row is damaged)" : " (removed)");
+		if (ck->repair && !keep)
+			ofl_store_gc_unlink(st, list[o]);
+	}
+	ofl_store_gc_orphans_free(list);
 }
 
 int
 ofl_gc_check(struct ofl_store *st, int repair,
     int (*cb)(const char *, void *), void *arg)
 {
-	sqlite3		*db = ofl_store_db(st);
-	sqlite3_stmt	*stmt;
-	struct ofl_buf	 path;
-	char		**list;
-	size_t		 o;
-	int		 n = 0, rc, lost = 0;
+	struct checker	ck;
+	int		lost;
 
-	ofl_buf_init(&path);
+	ck.cb = cb;
+	ck.arg = arg;
+	ck.n = 0;
+	ck.repair = repair;
 	/* The database itself. */
-	if (sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &stmt,
-	    NULL) != SQLITE_OK) {
-		problem(cb, arg, &n, "database: %s", sqlite3_errmsg(db));
-		return n;
+	if (ofl_store_gc_integrity(st, integrity_line, &ck) == -1) {
+		problem(&ck, "database: %s", ofl_errmsg());
+		return ck.n;
 	}
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		const char *s = (const char *)sqlite3_column_text(stmt, 0);
-
-		if (s != NULL && strcmp(s, "ok") != 0)
-			problem(cb, arg, &n, "database: %s", s);
-	}
-	sqlite3_finalize(stmt);
-	if (rc != SQLITE_DONE) {
-		problem(cb, arg, &n, "database: %s", sqlite3_errmsg(db));
-		return n;
-	}
-
-	/* Artifacts whose blob row is missing. */
-	if (sqlite3_prepare_v2(db, "SELECT a.id FROM artifact a LEFT JOIN blob"
-	    " b ON b.id = a.blob WHERE b.id IS NULL", -1, &stmt,
-	    NULL) == SQLITE_OK) {
-		while (sqlite3_step(stmt) == SQLITE_ROW)
-			problem(cb, arg, &n, "ofl:%s: content row missing%s",
-			    sqlite3_column_text(stmt, 0), repair ?
-			    " (artifact removed)" : "");
-		sqlite3_finalize(stmt);
-		if (repair)
-			sqlite3_exec(db, "DELETE FROM artifact WHERE blob NOT IN"
-			    " (SELECT id FROM blob)", NULL, NULL, NULL);
-	}
-	/* Blobs and frames nobody uses. */
-	if (sqlite3_prepare_v2(db, "SELECT b.id, b.file FROM blob b WHERE NOT"
-	    " EXISTS (SELECT 1 FROM artifact a WHERE a.blob = b.id)", -1, &stmt,
-	    NULL) == SQLITE_OK) {
-		int64_t	*ids = NULL;
-		size_t	 nids = 0, i;
-
-		while (sqlite3_step(stmt) == SQLITE_ROW) {
-			problem(cb, arg, &n, "content %s: used by no artifact%s",
-			    sqlite3_column_text(stmt, 1), repair ?
-			    " (removed)" : "");
-			ids = ofl_xrealloc(ids, (nids + 1) * sizeof *ids);
-			ids[nids++] = sqlite3_column_int64(stmt, 0);
-		}
-		sqlite3_finalize(stmt);
-		for (i = 0; repair && i < nids; i++) {
-			ofl_index_drop(st, ids[i]);
-			(void)exec_id(db, "DELETE FROM blob WHERE id = ?1",
-			    ids[i]);
-		}
-		free(ids);
-	}
-	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM frame WHERE blob NOT"
-	    " IN (SELECT id FROM blob)", -1, &stmt, NULL) == SQLITE_OK) {
-		if (sqlite3_step(stmt) == SQLITE_ROW &&
-		    sqlite3_column_int(stmt, 0) > 0)
-			problem(cb, arg, &n, "%d frame rows of no content%s",
-			    sqlite3_column_int(stmt, 0), repair ?
-			    " (removed)" : "");
-		sqlite3_finalize(stmt);
-		if (repair)
-			sqlite3_exec(db, "DELETE FROM frame WHERE blob NOT IN"
-			    " (SELECT id FROM blob)", NULL, NULL, NULL);
-	}
-
-	/* Every artifact's content present and matching its hash. */
-	if (sqlite3_prepare_v2(db, "SELECT a.id, b.hash, a.state FROM artifact"
-	    " a JOIN blob b ON b.id = a.blob WHERE a.seq IN (SELECT min(seq)"
-	    " FROM artifact GROUP BY blob)", -1, &stmt, NULL) == SQLITE_OK) {
-		while (sqlite3_step(stmt) == SQLITE_ROW) {
-			const char		*id, *want;
-			uint64_t		 good;
-			struct ofl_reader	*r;
-			struct ofl_hash		 h;
-			char			 got[OFL_HASH_HEX], buf[65536];
-			ssize_t			 k;
-
-			id = (const char *)sqlite3_column_text(stmt, 0);
-			want = (const char *)sqlite3_column_text(stmt, 1);
-			if (sqlite3_column_int(stmt, 2) != OFL_STATE_COMPLETE)
-				continue;
-			if ((r = ofl_reader_open(st, id)) == NULL) {
-				char		 msg[512];
-				const char	*to;
-				int		 fr;
-
-				snprintf(msg, sizeof msg, "%s", ofl_errmsg());
-				fr = ofl_store_frames_good(st, id, &good);
-				if (fr == 1) {
-					problem(cb, arg, &n, "ofl:%s%s", msg,
-					    repair && keep_prefix(st, id,
-					    good) == 0 ? " (kept the sound "
-					    "part, marked incomplete)" : "");
-					continue;
-				}
-				if (repair && (to = relink(st, id,
-				    want)) != NULL) {
-					problem(cb, arg, &n, "ofl:%s (its "
-					    "content is blobs/%s: relinked)",
-					    msg, to);
-					continue;
-				}
-				lost = 1;
-				problem(cb, arg, &n, "ofl:%s%s", msg,
-				    repair && missing_content(st, id) ?
-				    " (artifact removed)" : "");
-				continue;
-			}
-			ofl_hash_init_like(&h, want);
-			while ((k = ofl_reader_read(r, buf, sizeof buf)) > 0)
-				ofl_hash_update(&h, buf, (size_t)k);
-			good = ofl_reader_tell(r);
-			ofl_reader_close(r);
-			if (k == -1) {
-				problem(cb, arg, &n, "ofl:%s%s", ofl_errmsg(),
-				    repair && keep_prefix(st, id, good) == 0 ?
-				    " (kept the readable part, marked "
-				    "incomplete)" : "");
-				continue;
-			}
-			ofl_hash_final_hex(&h, got);
-			/* No hash: it was taken by other bytes (a collision). */
-			if (want != NULL && strcmp(got, want) != 0)
-				problem(cb, arg, &n, "ofl:%s: content does not "
-				    "match its hash", id);
-		}
-		sqlite3_finalize(stmt);
-	}
-
-	check_index(st, repair, cb, arg, &n);
-
-	/*
-	 * Files no blob row names: left by a crash between commit and
-	 * unlink.  Kept when this check lost an artifact's content file
-	 * (the file may be that content, under a damaged name), and when
-	 * named after an artifact still in the store.
-	 */
-	list = orphans(st, 1, cb, arg, &n);
-	for (o = 0; list != NULL && list[o] != NULL; o++) {
-		int	keep = lost || names_artifact(db, list[o]);
-
-		problem(cb, arg, &n, "blobs/%s: file of no content row%s",
-		    list[o], !repair ? "" : keep ? " (kept: it may be the "
-		    "content of an artifact whose row is damaged)" :
-		    " (removed)");
-		if (repair && !keep) {
-			ofl_buf_reset(&path);
-			ofl_buf_addf(&path, "%s/blobs/%s", ofl_store_path(st),
-			    list[o]);
-			unlink(ofl_buf_str(&path));
-		}
-	}
-	orphans_free(list);
-	ofl_buf_free(&path);
-	return n;
+	check_rows(st, &ck);
+	lost = check_contents(st, &ck);
+	check_index(st, &ck);
+	check_orphans(st, &ck, lost);
+	return ck.n;
 }

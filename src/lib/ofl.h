@@ -385,6 +385,23 @@ char		*ofl_store_where(const char *);
 int		 ofl_store_reserve(struct ofl_store *, int);
 void		 ofl_store_close(struct ofl_store *);
 const char	*ofl_store_path(struct ofl_store *);
+/*
+ * The store's size: stored content plus the database's pages in use (the
+ * WAL left out).
+ */
+uint64_t	 ofl_store_size(struct ofl_store *);
+/*
+ * One write transaction around several of the store's calls (and the
+ * index's), for gc; -1 with a message if it cannot begin or commit.
+ */
+int		 ofl_store_begin(struct ofl_store *);
+int		 ofl_store_commit(struct ofl_store *);
+void		 ofl_store_rollback(struct ofl_store *);
+/* Store settings: ttl, max-size, grace, auto-gc, redact, scrub. */
+int	 ofl_setting_valid(const char *, const char *);
+char	*ofl_setting_get(struct ofl_store *, const char *);
+int	 ofl_setting_set(struct ofl_store *, const char *, const char *);
+void	 ofl_setting_list(struct ofl_store *, struct ofl_buf *);
 
 /*
  * Resolve a reference ("ofl:ab12", "ab12", "@", "@3") to a full ID.
@@ -454,7 +471,7 @@ const struct ofl_meta *ofl_reader_meta(struct ofl_reader *);
 void		 ofl_reader_src(struct ofl_reader *, struct ofl_src *);
 
 /*
- * For library modules only (index.c, gc): the store's SQLite handle
+ * For library modules only (index.c, query.c): the store's SQLite handle
  * (a sqlite3 *) and the row id of an artifact's content (its blob).
  * The front-ends never touch SQLite.
  */
@@ -1115,6 +1132,161 @@ void		 ofl_schema_shape_text(struct ofl_schema *, size_t max_out,
 /* The shape as data: one JSON object per path (or column) per line. */
 void		 ofl_schema_jsonl(struct ofl_schema *, struct ofl_buf *);
 /*
+ * store-gc.c: what expiry and checking need of the store, as structs;
+ * gc.c decides what goes.  -1 on error, with a message for most.
+ */
+int	 ofl_store_gc_fail(struct ofl_store *, const char *);
+/* Make the pin table if needed. */
+int	 ofl_store_gc_init(struct ofl_store *);
+/* Pin (1) or unpin (0) the artifact with this full ID. */
+int	 ofl_store_gc_pin(struct ofl_store *, const char *, int);
+/* A finished artifact, as gc plans with it. */
+struct ofl_store_gc_cand {
+	char		 id[OFL_ID_MAX + 1];
+	int64_t		 blob;
+	int64_t		 created;
+	int		 has_expires;
+	int64_t		 expires;
+	uint64_t	 stored;	/* its blob's compressed bytes */
+	uint64_t	 ixbytes;	/* bytes its blob's index was made of */
+	int		 pinned;
+	char		*label;		/* may be NULL */
+	char		*session;	/* may be NULL */
+};
+/*
+ * Every finished artifact created before a time (ms), least recently
+ * used first.  Needs the pin table and the index tables.
+ */
+int	 ofl_store_gc_candidates(struct ofl_store *, int64_t,
+	    struct ofl_store_gc_cand **, size_t *);
+void	 ofl_store_gc_cands_free(struct ofl_store_gc_cand *, size_t);
+/* Artifacts on each blob, those being written too, by blob number. */
+struct ofl_store_gc_bref {
+	int64_t		 blob;
+	int		 refs;
+};
+int	 ofl_store_gc_brefs(struct ofl_store *, struct ofl_store_gc_bref **,
+	    size_t *);
+/* The bytes of the full-text index: its tables' pages in use. */
+uint64_t ofl_store_gc_index_bytes(struct ofl_store *);
+/* Artifacts in the store. */
+uint64_t ofl_store_gc_count(struct ofl_store *);
+/*
+ * Removing one artifact, by full ID.  refs: its blob, and the artifacts
+ * on that blob, if it is finished and created before a time (else blob
+ * -1).  Then, inside ofl_store_begin(): row gives what it is now (blob
+ * -1: gone), delete removes it and its pin and counts the artifacts left
+ * on blob, drop_blob removes a blob's frames and row; after the commit,
+ * unlink removes the blob's file.
+ */
+struct ofl_store_gc_row {
+	int64_t		 blob;
+	int		 state;
+	int64_t		 created;
+	char		*file;		/* blob file, to free */
+	uint64_t	 stored;
+};
+int	 ofl_store_gc_refs(struct ofl_store *, const char *, int64_t,
+	    int64_t *, int *);
+int	 ofl_store_gc_row(struct ofl_store *, const char *,
+	    struct ofl_store_gc_row *);
+int	 ofl_store_gc_delete(struct ofl_store *, const char *, int64_t,
+	    int *);
+int	 ofl_store_gc_drop_blob(struct ofl_store *, int64_t);
+void	 ofl_store_gc_unlink(struct ofl_store *, const char *);
+/*
+ * Compacting: reset the full-text index if no chunk is left (1 if so);
+ * one small merge of its segments (1 if it merged anything); one step
+ * of giving free pages back (1 if there may be more); the WAL's space.
+ */
+int	 ofl_store_gc_fts_reset(struct ofl_store *);
+int	 ofl_store_gc_fts_merge(struct ofl_store *);
+int	 ofl_store_gc_vacuum_step(struct ofl_store *);
+void	 ofl_store_gc_checkpoint(struct ofl_store *);
+/*
+ * Checking.  integrity: each line SQLite's check finds wrong goes to cb.
+ * rowless: each artifact whose blob row is missing (removed, with
+ * repair).  unused: the blobs of no artifact; blob_row_drop removes one
+ * such row.  stray_frames: frame rows of no blob (removed, with repair).
+ */
+int	 ofl_store_gc_integrity(struct ofl_store *,
+	    void (*)(const char *, void *), void *);
+int	 ofl_store_gc_rowless(struct ofl_store *, int,
+	    void (*)(const char *, void *), void *);
+struct ofl_store_gc_blob {
+	int64_t		 id;
+	char		*file;		/* may be NULL */
+};
+int	 ofl_store_gc_unused(struct ofl_store *, struct ofl_store_gc_blob **,
+	    size_t *);
+void	 ofl_store_gc_blobs_free(struct ofl_store_gc_blob *, size_t);
+int	 ofl_store_gc_blob_row_drop(struct ofl_store *, int64_t);
+int64_t	 ofl_store_gc_stray_frames(struct ofl_store *, int);
+/* One artifact of each blob, to read its content back. */
+struct ofl_store_gc_content {
+	char		 id[OFL_ID_MAX + 1];
+	char		*hash;		/* NULL: taken by others */
+	int		 state;
+};
+int	 ofl_store_gc_contents(struct ofl_store *,
+	    struct ofl_store_gc_content **, size_t *);
+void	 ofl_store_gc_contents_free(struct ofl_store_gc_content *, size_t);
+/* 1 if an artifact's content file is gone (or misnamed); its blob. */
+int	 ofl_store_gc_content_gone(struct ofl_store *, const char *,
+	    int64_t *);
+/* Remove a blob and every artifact on it, in one transaction: 1 if so. */
+int	 ofl_store_gc_remove_blob(struct ofl_store *, int64_t);
+/*
+ * Keep an artifact's blob up to byte good: drop the frames past it and
+ * make the artifacts on it incomplete, with the hash, size and lines of
+ * what is kept.  Its index rows must be gone already.
+ */
+int	 ofl_store_gc_truncate(struct ofl_store *, const char *, int64_t,
+	    uint64_t);
+/*
+ * Index rows of no content: ix_blob rows of no artifact, chunks of no
+ * ix_blob row, chunks past the end of their content, FTS rows of no
+ * chunk.  -1 if there is no index.  clear empties the index.
+ */
+struct ofl_store_gc_ixcheck {
+	int64_t		 blobs;
+	int64_t		 chunks;
+	int64_t		 past_end;
+	int64_t		 fts;
+};
+int	 ofl_store_gc_index_check(struct ofl_store *,
+	    struct ofl_store_gc_ixcheck *);
+int	 ofl_store_gc_index_clear(struct ofl_store *);
+/*
+ * The files under blobs/ that no blob row names (and, with idle, that no
+ * writer holds), as "ab/abcd2345" names in a NULL-terminated list (or
+ * NULL).  Any other name found there goes to cb (may be NULL).
+ */
+char	**ofl_store_gc_orphans(struct ofl_store *, int,
+	    void (*)(const char *, void *), void *);
+void	 ofl_store_gc_orphans_free(char **);
+/*
+ * Point blob at file if the artifact then reads back with hash want: 1
+ * if so, 0 if not, -1 if no transaction could begin.
+ */
+int	 ofl_store_gc_relink(struct ofl_store *, const char *, int64_t,
+	    const char *, const char *);
+/* 1 if a blob file name ("ab/ID") is that of an artifact in the store. */
+int	 ofl_store_gc_names_artifact(struct ofl_store *, const char *);
+/* Usage accounting: artifacts grouped by day or by label. */
+enum { OFL_STATS_DAY, OFL_STATS_LABEL };
+struct ofl_store_stat {
+	char		*group;
+	uint64_t	 artifacts;
+	uint64_t	 raw;		/* bytes */
+	uint64_t	 stored;	/* compressed bytes */
+	uint64_t	 kept_out;	/* bytes captured but not printed */
+};
+int	 ofl_store_gc_stats(struct ofl_store *, int,
+	    struct ofl_store_stat **, size_t *);
+void	 ofl_store_gc_stats_free(struct ofl_store_stat *, size_t);
+
+/*
  * For the notice: a one-to-three-line shape of the first max_input bytes
  * of an artifact of the given kind (0: all), at most max_out bytes,
  * appended to out.  Says so when the input was cut.  -1 if the kind has
@@ -1125,7 +1297,7 @@ int		 ofl_schema_shape(struct ofl_reader *, int kind,
 
 /*
  * gc.c: expiry by TTL and age, the size budget (least recently used
- * first), purges, store settings and checking.
+ * first), purges and checking: the policy; store-gc.c runs it.
  */
 struct ofl_gc_opts {
 	int		 dry_run;
@@ -1179,12 +1351,6 @@ int	 ofl_gc_pin(struct ofl_store *, const char *, int);
 /* Returns the number of problems found (and fixed, with repair). */
 int	 ofl_gc_check(struct ofl_store *, int,
 	    int (*)(const char *, void *), void *);
-uint64_t ofl_store_size(struct ofl_store *);
-/* Store settings: ttl, max-size, grace, auto-gc, redact, scrub. */
-int	 ofl_setting_valid(const char *, const char *);
-char	*ofl_setting_get(struct ofl_store *, const char *);
-int	 ofl_setting_set(struct ofl_store *, const char *, const char *);
-void	 ofl_setting_list(struct ofl_store *, struct ofl_buf *);
 
 /*
  * redact.c: mask common secrets in what ofl prints, a line at a time,

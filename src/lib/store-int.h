@@ -1,0 +1,131 @@
+/*
+ * store-int.h: what the files of the store share and nothing above the
+ * store sees: the store's and a reader's structs, a frame of the frame
+ * table, and the few helpers that run SQL for them.  The store is
+ * store.c (open, schema, settings, size, locks), store-write.c (the
+ * writer, blob numbers, recovery), store-read.c (metadata and the
+ * reader) and store-gc.c (what expiry and checking need); they alone
+ * include sqlite3.h.
+ */
+#ifndef OFL_STORE_INT_H
+#define OFL_STORE_INT_H
+
+#include <sqlite3.h>
+#include <zstd.h>
+
+#define FRAME_MAX	(1024 * 1024)	/* raw bytes per frame */
+#define BUSY_MS		30000
+#define WAL_PAGES	128		/* checkpoint the WAL at this size */
+
+struct ofl_store {
+	char		*path;
+	char		*dbpath;
+	char		*blobdir;
+	sqlite3		*db;
+	int		 rdwr;
+	int		 level;		/* zstd level */
+	int		 fast;		/* level when behind, or level */
+	int		 writers;	/* writers open on db */
+};
+
+/* A row of the frame table: one zstd frame of a blob file. */
+struct frame {
+	uint64_t	raw_off;
+	uint64_t	raw_len;
+	uint64_t	line_off;	/* newlines before this frame */
+	uint64_t	nl;		/* newlines in this frame */
+	uint64_t	comp_off;
+	uint64_t	comp_len;
+};
+
+struct ofl_reader {
+	struct ofl_store	*st;
+	struct ofl_meta		 meta;
+	int			 fd;
+	struct frame		*frames;
+	size_t			 nframes;
+	uint64_t		 bytes;
+	uint64_t		 newlines;
+	ZSTD_DCtx		*dctx;
+	unsigned char		*fbuf;		/* decompressed frame */
+	size_t			 fcap;
+	ssize_t			 cur;		/* frame in fbuf, -1: none */
+	unsigned char		*cbuf;
+	size_t			 ccap;
+	uint64_t		 pos;
+};
+
+/*
+ * The SQLite helpers, inline so that every file of the store can use
+ * them without depending on another: store.c opens the store and
+ * recovers dead writers (store-write.c), which read back content
+ * (store-read.c).
+ */
+static inline int
+store_fail(struct ofl_store *st, const char *what)
+{
+	int	code = sqlite3_errcode(st->db);
+
+	if (code == SQLITE_FULL)
+		ofl_seterr(OFL_EXIT_FAIL, "store %s: disk full (%s)", st->path,
+		    what);
+	else
+		ofl_seterr(OFL_EXIT_FAIL, "store %s: %s: %s", st->path, what,
+		    sqlite3_errmsg(st->db));
+	return -1;
+}
+
+static inline int
+store_exec(struct ofl_store *st, const char *sql)
+{
+	if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return store_fail(st, "database");
+	return 0;
+}
+
+static inline int
+store_prepare(struct ofl_store *st, const char *sql, sqlite3_stmt **stmt)
+{
+	if (sqlite3_prepare_v2(st->db, sql, -1, stmt, NULL) != SQLITE_OK) {
+		*stmt = NULL;
+		return store_fail(st, "database");
+	}
+	return 0;
+}
+
+/* Column i of the current row as a string to free, or NULL. */
+static inline char *
+store_col_strdup(sqlite3_stmt *stmt, int i)
+{
+	const unsigned char	*s;
+
+	if (sqlite3_column_type(stmt, i) == SQLITE_NULL)
+		return NULL;
+	s = sqlite3_column_text(stmt, i);
+	return s == NULL ? NULL : ofl_xstrdup((const char *)s);
+}
+
+/* The path of blob file name ("ab/abcd2345"), to free. */
+static inline char *
+store_blob_path(struct ofl_store *st, const char *name)
+{
+	struct ofl_buf	b;
+
+	ofl_buf_init(&b);
+	ofl_buf_addf(&b, "%s/%s", st->blobdir, name);
+	return ofl_buf_str(&b);
+}
+
+/* store-write.c */
+/* Salvage the artifacts whose writer died (on a read-write open). */
+void	 writer_recover(struct ofl_store *);
+
+/* store-read.c */
+/*
+ * 1 if artifacts a and b hold the same bytes.  With mem, a's bytes are
+ * those (its whole content, as small content is kept in memory).
+ */
+int	 reader_same(struct ofl_store *, const char *, const unsigned char *,
+	    size_t, const char *);
+
+#endif
