@@ -248,10 +248,8 @@ static int	 json_event(struct ofl_json *, const struct ofl_json_event *,
 		    void *);
 static void	 json_trim(struct jck *);
 static int	 json_fallback(struct jck *, struct src *);
-static la_ssize_t	 arc_read(struct archive *, void *, const void **);
-static la_int64_t	 arc_seek(struct archive *, void *, la_int64_t, int);
 static ssize_t	 member_read(void *, void *, size_t);
-static int	 chunk_member(struct ck *, struct archive *, const char *);
+static int	 chunk_member(struct ck *, struct ofl_arc *, const char *);
 
 /*
  * Sources.
@@ -2629,63 +2627,12 @@ chunk_json(struct ck *ck, struct src *s)
  * Archives and compressed streams.
  */
 
-struct arc {
-	struct ck		*ck;
-	struct src		*src;
-	struct ofl_reader	*r;	/* for seeking; NULL when nested */
-	char			*buf;
-};
-
 struct member {
 	struct archive	*a;
+	struct ofl_arc	*arc;
 	struct ck	*ck;
 	const char	*name;
 };
-
-static la_ssize_t
-arc_read(struct archive *a, void *arg, const void **out)
-{
-	struct arc	*x = arg;
-	ssize_t		 n;
-
-	if ((n = src_read(x->src, x->buf, READ_SIZE)) < 0) {
-		x->ck->ioerr = 1;
-		archive_set_error(a, EIO, "%s", ofl_errmsg());
-		return ARCHIVE_FATAL;
-	}
-	*out = x->buf;
-	return n;
-}
-
-static la_int64_t
-arc_seek(struct archive *a, void *arg, la_int64_t off, int whence)
-{
-	struct arc	*x = arg;
-	uint64_t	 size = ofl_reader_bytes(x->r);
-	int64_t		 to;
-
-	switch (whence) {
-	case SEEK_SET:
-		to = off;
-		break;
-	case SEEK_CUR:
-		to = (int64_t)ofl_reader_tell(x->r) + off;
-		break;
-	default:
-		to = (int64_t)size + off;
-		break;
-	}
-	if (to < 0)
-		return ARCHIVE_FATAL;
-	if ((uint64_t)to > size)
-		to = (int64_t)size;
-	if (ofl_reader_seek(x->r, (uint64_t)to) == -1) {
-		x->ck->ioerr = 1;
-		archive_set_error(a, EIO, "%s", ofl_errmsg());
-		return ARCHIVE_FATAL;
-	}
-	return to;
-}
 
 static ssize_t
 member_read(void *arg, void *buf, size_t n)
@@ -2701,6 +2648,8 @@ member_read(void *arg, void *buf, size_t n)
 		e = archive_error_string(m->a);
 		ofl_seterr(OFL_EXIT_FAIL, "%s: %s", m->name,
 		    e != NULL ? e : "cannot read the member");
+		if (m->arc->ioerr)
+			m->ck->ioerr = 1;
 		if (m->ck->ioerr)
 			return -1;
 		/* Damaged: the member ends here, what came is chunked. */
@@ -2720,7 +2669,7 @@ member_read(void *arg, void *buf, size_t n)
 
 /* Chunk the member that a has just read the header of. */
 static int
-chunk_member(struct ck *ck, struct archive *a, const char *name)
+chunk_member(struct ck *ck, struct ofl_arc *arc, const char *name)
 {
 	struct member	 m;
 	struct src	 s;
@@ -2730,7 +2679,8 @@ chunk_member(struct ck *ck, struct archive *a, const char *name)
 	ssize_t		 r;
 	int		 kind, eof = 0, rv = 0;
 
-	m.a = a;
+	m.a = arc->a;
+	m.arc = arc;
 	m.ck = ck;
 	m.name = name;
 	head = ofl_xmalloc(HEAD_SIZE);
@@ -2772,31 +2722,34 @@ chunk_archive(struct ck *ck, struct src *s, struct ofl_reader *r)
 {
 	struct archive		*a;
 	struct archive_entry	*e;
-	struct arc		 x;
+	struct ofl_arc		 x;
+	struct ofl_src		 os;
 	struct ofl_buf		 name;
 	const char		*p, *err;
 	int			 ar, rv = 0;
 
-	x.ck = ck;
-	x.src = s;
-	x.r = r;
-	x.buf = ofl_xmalloc(READ_SIZE);
-	ofl_buf_init(&name);
-	if ((a = archive_read_new()) == NULL) {
-		free(x.buf);
-		ofl_seterr(OFL_EXIT_FAIL, "cannot start libarchive");
-		return -1;
-	}
-	archive_read_support_filter_all(a);
-	ofl_arc_formats(a);
-	archive_read_support_format_raw(a);
-	archive_read_set_read_callback(a, arc_read);
-	archive_read_set_callback_data(a, &x);
+	/* At the top the artifact is seekable; a member is a stream. */
+	memset(&os, 0, sizeof os);
 	if (r != NULL)
-		archive_read_set_seek_callback(a, arc_seek);
+		ofl_reader_src(r, &os);
+	else {
+		os.read = chain_read;
+		os.arg = s;
+	}
+	ofl_buf_init(&name);
 	ck->depth++;
-	if (archive_read_open1(a) != ARCHIVE_OK)
+	if (ofl_arc_open(&x, &os, OFL_ARC_FILTERS_ALL |
+	    (r != NULL ? OFL_ARC_SEEK : 0)) == -1) {
+		if (x.ioerr)
+			ck->ioerr = 1;
+		if (x.a == NULL) {
+			ck->bomb = 1;	/* no libarchive: not a damaged one */
+			rv = -1;
+			goto out;
+		}
 		goto fail;
+	}
+	a = x.a;
 	for (;;) {
 		ar = archive_read_next_header(a, &e);
 		if (ar == ARCHIVE_EOF)
@@ -2823,7 +2776,7 @@ chunk_archive(struct ck *ck, struct src *s, struct ofl_reader *r)
 			ofl_buf_addc(&name, '/');
 		}
 		ofl_buf_adds(&name, p);
-		if ((rv = chunk_member(ck, a, ofl_buf_str(&name))) != 0)
+		if ((rv = chunk_member(ck, &x, ofl_buf_str(&name))) != 0)
 			goto out;
 		if (ck->damaged) {
 			rv = -1;
@@ -2832,15 +2785,16 @@ chunk_archive(struct ck *ck, struct src *s, struct ofl_reader *r)
 	}
 	goto out;
 fail:
-	err = archive_error_string(a);
+	if (x.ioerr)
+		ck->ioerr = 1;
+	err = archive_error_string(x.a);
 	ofl_seterr(OFL_EXIT_FAIL, "%s%s%s", ck->member != NULL ? ck->member :
 	    "archive", ": ", err != NULL ? err : "cannot read");
 	rv = -1;
 out:
 	ck->depth--;
-	archive_read_free(a);
+	ofl_arc_close(&x);
 	ofl_buf_free(&name);
-	free(x.buf);
 	return rv;
 }
 

@@ -61,8 +61,9 @@ extern char	**environ;
 struct src {
 	struct ofl_reader	*r;
 	const char		*member;
-	struct archive		*a;
-	unsigned char		*abuf;
+	struct ofl_src		 rsrc;		/* r as a source */
+	struct ofl_arc		 arc;		/* reading member */
+	struct archive		*a;		/* arc.a once open */
 	uint64_t		 pos;		/* member bytes read */
 	int			 totals;	/* bytes, lines known */
 	uint64_t		 bytes;
@@ -132,7 +133,7 @@ struct rspan {
 
 static void	 warnf(struct ex *, const char *, ...) OFL_PRINTF(2, 3);
 static int	 parse_u64(const char *, size_t, uint64_t *);
-static int	 member_open1(struct src *, const char *, int);
+static int	 member_open(struct src *, const char *);
 static int	 src_open(struct ex *);
 static void	 src_close(struct src *);
 static int	 src_rewind(struct src *);
@@ -347,159 +348,6 @@ resolve(struct ex *x, size_t *np, struct rspan **rp, int scope)
 
 /* The source. */
 
-static ssize_t
-ar_read(struct archive *a, void *arg, const void **buf)
-{
-	struct src	*s = arg;
-	ssize_t		 n;
-
-	n = ofl_reader_read(s->r, s->abuf, READ_SIZE);
-	if (n < 0) {
-		archive_set_error(a, EIO, "%s", ofl_errmsg());
-		return -1;
-	}
-	*buf = s->abuf;
-	return n;
-}
-
-static int64_t
-ar_seek(struct archive *a, void *arg, int64_t off, int whence)
-{
-	struct src	*s = arg;
-	int64_t		 to;
-
-	(void)a;
-	switch (whence) {
-	case SEEK_SET:
-		to = off;
-		break;
-	case SEEK_CUR:
-		to = (int64_t)ofl_reader_tell(s->r) + off;
-		break;
-	default:
-		to = (int64_t)ofl_reader_bytes(s->r) + off;
-		break;
-	}
-	if (to < 0 || ofl_reader_seek(s->r, (uint64_t)to) == -1)
-		return ARCHIVE_FATAL;
-	return to;
-}
-
-static int64_t
-ar_skip(struct archive *a, void *arg, int64_t n)
-{
-	struct src	*s = arg;
-	uint64_t	 pos = ofl_reader_tell(s->r), end;
-
-	(void)a;
-	end = ofl_reader_bytes(s->r);
-	if (n < 0)
-		return 0;
-	if ((uint64_t)n > end - pos)
-		n = (int64_t)(end - pos);
-	if (ofl_reader_seek(s->r, pos + (uint64_t)n) == -1)
-		return 0;
-	return n;
-}
-
-/* "./a/b" and "a/b" name the same member. */
-static const char *
-member_name(const char *s)
-{
-	while (s[0] == '.' && s[1] == '/')
-		s += 2;
-	while (s[0] == '/')
-		s++;
-	return s;
-}
-
-/*
- * Open the archive and find the member.  Text in a compressed stream can
- * look like an archive format (mtree): when reading as one fails, the
- * stream is read again as one raw member.
- */
-static int
-member_open(struct src *s, const char *id)
-{
-	if (member_open1(s, id, 0) == 0)
-		return 0;
-	if (ofl_errcode() == OFL_EXIT_USAGE && member_open1(s, id, 1) == 0)
-		return 0;
-	if (ofl_errcode() == OFL_EXIT_USAGE)
-		ofl_seterr(OFL_EXIT_FAIL, "%s", ofl_errmsg());
-	return -1;
-}
-
-static int
-member_open1(struct src *s, const char *id, int raw)
-{
-	struct archive		*a;
-	struct archive_entry	*e;
-	struct ofl_buf		 names;
-	const char		*name;
-	int			 rv, n = 0;
-
-	if (ofl_reader_seek(s->r, 0) == -1)
-		return -1;
-	if (s->abuf == NULL)
-		s->abuf = ofl_xmalloc(READ_SIZE);
-	a = archive_read_new();
-	archive_read_support_filter_all(a);
-	if (!raw)
-		ofl_arc_formats(a);
-	archive_read_support_format_raw(a);
-	archive_read_set_callback_data(a, s);
-	archive_read_set_read_callback(a, ar_read);
-	archive_read_set_seek_callback(a, ar_seek);
-	archive_read_set_skip_callback(a, ar_skip);
-	if (archive_read_open1(a) != ARCHIVE_OK) {
-		ofl_seterr(OFL_EXIT_FAIL, "ofl:%s: not an archive: %s", id,
-		    archive_error_string(a));
-		archive_read_free(a);
-		return -1;
-	}
-	ofl_buf_init(&names);
-	while ((rv = archive_read_next_header(a, &e)) == ARCHIVE_OK) {
-		name = archive_entry_pathname(e);
-		if (name == NULL)
-			continue;
-		/* A compressed stream has one member: any name is it. */
-		if (archive_format(a) == ARCHIVE_FORMAT_RAW &&
-		    archive_filter_code(a, 0) == ARCHIVE_FILTER_NONE) {
-			ofl_seterr(OFL_EXIT_FAIL, "ofl:%s: not an archive or "
-			    "a compressed stream", id);
-			ofl_buf_free(&names);
-			archive_read_free(a);
-			return -1;
-		}
-		if (archive_format(a) == ARCHIVE_FORMAT_RAW ||
-		    strcmp(member_name(name), member_name(s->member)) == 0) {
-			s->a = a;
-			s->pos = 0;
-			ofl_buf_free(&names);
-			return 0;
-		}
-		if (archive_entry_filetype(e) == AE_IFDIR)
-			continue;
-		if (n < 10)
-			ofl_buf_addf(&names, "%s%s", n > 0 ? ", " : "", name);
-		else if (n == 10)
-			ofl_buf_adds(&names, ", ...");
-		n++;
-	}
-	if (rv == ARCHIVE_EOF)
-		ofl_seterr(OFL_EXIT_FAIL, "ofl:%s: no member %s (%s%s)", id,
-		    s->member, n > 0 ? "members: " : "no members",
-		    n > 0 ? ofl_buf_str(&names) : "");
-	else
-		/* A format error: worth trying as a raw stream. */
-		ofl_seterr(raw ? OFL_EXIT_FAIL : OFL_EXIT_USAGE, "ofl:%s: %s",
-		    id, archive_error_string(a));
-	ofl_buf_free(&names);
-	archive_read_free(a);
-	return -1;
-}
-
 static int
 src_open(struct ex *x)
 {
@@ -509,6 +357,7 @@ src_open(struct ex *x)
 	if ((s->r = ofl_reader_open(x->st, x->id)) == NULL)
 		return -1;
 	s->member = x->o->member;
+	ofl_reader_src(s->r, &s->rsrc);
 	if (s->member != NULL && member_open(s, x->id) == -1)
 		return -1;
 	return 0;
@@ -518,9 +367,8 @@ static void
 src_close(struct src *s)
 {
 	if (s->a != NULL)
-		archive_read_free(s->a);
+		ofl_arc_close(&s->arc);
 	ofl_reader_close(s->r);
-	free(s->abuf);
 	memset(s, 0, sizeof *s);
 }
 
@@ -533,7 +381,8 @@ src_rewind(struct src *s)
 		return ofl_reader_seek(s->r, 0);
 	if (s->a != NULL && s->pos == 0)
 		return 0;
-	archive_read_free(s->a);
+	if (s->a != NULL)
+		ofl_arc_close(&s->arc);
 	s->a = NULL;
 	snprintf(id, sizeof id, "%s", ofl_reader_meta(s->r)->id);
 	return member_open(s, id);
@@ -628,6 +477,17 @@ src_totals(struct src *s, uint64_t *bytes, uint64_t *lines)
 }
 
 /* Line reading. */
+
+/* Open the archive and position it at the member's data. */
+static int
+member_open(struct src *s, const char *id)
+{
+	if (ofl_fmt_archive_member(&s->arc, &s->rsrc, id, s->member) == -1)
+		return -1;
+	s->a = s->arc.a;
+	s->pos = 0;
+	return 0;
+}
 
 /*
  * Start reading at line first (1-based), stopping after line last.

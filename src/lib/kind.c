@@ -14,7 +14,6 @@
 #include <cpuid.h>
 #endif
 
-#include "arc.h"
 #include "ofl.h"
 #include "banned.h"
 
@@ -45,8 +44,6 @@ struct features {
 	size_t	tags;		/* HTML tags outside code fences */
 };
 
-static int	 has_magic(const unsigned char *, size_t, enum ofl_kind *);
-static enum ofl_kind	 compressed_kind(const unsigned char *, size_t);
 static int	 is_binary(const unsigned char *, size_t, int);
 static size_t	 utf8_seq(const unsigned char *, size_t);
 static int	 json_scan(const unsigned char *, size_t, int, size_t *,
@@ -142,7 +139,7 @@ ofl_kind_detect(const unsigned char *buf, size_t len, int complete)
 		len = KIND_WINDOW;
 		complete = 0;
 	}
-	if (has_magic(buf, len, &kind))
+	if (ofl_fmt_archive_magic(buf, len, &kind))
 		return kind;
 	if (is_binary(buf, len, complete))
 		return OFL_KIND_BINARY;
@@ -240,99 +237,6 @@ starts_ci(const unsigned char *p, size_t n, const char *s)
 	size_t	l = strlen(s);
 
 	return n >= l && strncasecmp((const char *)p, s, l) == 0;
-}
-
-/*
- * Containers and compressed streams by their magic numbers; a compressed
- * stream is an archive when what it decompresses to is one.
- */
-static int
-has_magic(const unsigned char *p, size_t n, enum ofl_kind *kind)
-{
-	*kind = OFL_KIND_ARCHIVE;
-	if (n >= 262 && memcmp(p + 257, "ustar", 5) == 0)
-		return 1;
-	if (n >= 4 && (memcmp(p, "PK\003\004", 4) == 0 ||
-	    memcmp(p, "PK\005\006", 4) == 0 ||
-	    memcmp(p, "PK\007\010", 4) == 0))
-		return 1;
-	if (n >= 6 && memcmp(p, "7z\274\257\047\034", 6) == 0)
-		return 1;
-	if (n >= 8 && memcmp(p, "!<arch>\n", 8) == 0)
-		return 1;
-	if (n >= 6 && (memcmp(p, "070701", 6) == 0 ||
-	    memcmp(p, "070702", 6) == 0 || memcmp(p, "070707", 6) == 0))
-		return 1;
-	if (n >= 26 && ((p[0] == 0xc7 && p[1] == 0x71) ||
-	    (p[0] == 0x71 && p[1] == 0xc7)))
-		return 1;
-	if (n >= 6 && memcmp(p, "Rar!\032\007", 6) == 0)
-		return 1;
-	if (n >= 4 && memcmp(p, "xar!", 4) == 0)
-		return 1;
-	if (n >= 4 && memcmp(p, "MSCF", 4) == 0)
-		return 1;
-	if (n >= 32774 && memcmp(p + 32769, "CD001", 5) == 0)
-		return 1;
-
-	if ((n >= 3 && p[0] == 0x1f && p[1] == 0x8b && p[2] == 0x08) ||
-	    (n >= 6 && memcmp(p, "\3757zXZ\0", 6) == 0) ||
-	    (n >= 4 && memcmp(p, "\050\265\057\375", 4) == 0) ||
-	    (n >= 4 && memcmp(p, "BZh", 3) == 0 && p[3] >= '1' &&
-	    p[3] <= '9') ||
-	    (n >= 4 && memcmp(p, "\004\042\115\030", 4) == 0) ||
-	    (n >= 4 && memcmp(p, "LZIP", 4) == 0) ||
-	    (n >= 3 && p[0] == 0x1f && p[1] == 0x9d)) {
-		*kind = compressed_kind(p, n);
-		return 1;
-	}
-
-	*kind = OFL_KIND_BINARY;
-	if (n >= 5 && memcmp(p, "%PDF-", 5) == 0)
-		return 1;
-	return 0;
-}
-
-/*
- * Decompress the start of a stream with libarchive and see whether an
- * archive format recognises it.  Only the filters for the magic numbers
- * above are enabled, none that would run an external program.  The
- * filters decompress 64 KiB at a time, so a head that is cut short must
- * expand to that much: true of tarballs of text, not of a tar.bz2 (whose
- * blocks are larger) or of data that does not compress; those stay
- * "compressed".
- */
-static enum ofl_kind
-compressed_kind(const unsigned char *p, size_t n)
-{
-	struct archive		*a;
-	struct archive_entry	*ae;
-	enum ofl_kind		 kind = OFL_KIND_COMPRESSED;
-	int			 r, fmt;
-
-	if ((a = archive_read_new()) == NULL)
-		return kind;
-	archive_read_support_filter_gzip(a);
-	archive_read_support_filter_bzip2(a);
-	archive_read_support_filter_xz(a);
-	archive_read_support_filter_lzma(a);
-	archive_read_support_filter_lzip(a);
-	archive_read_support_filter_zstd(a);
-	archive_read_support_filter_lz4(a);
-	archive_read_support_filter_compress(a);
-	ofl_arc_formats(a);
-	if (archive_read_open_memory(a, p, n) == ARCHIVE_OK) {
-		r = archive_read_next_header(a, &ae);
-		if (r == ARCHIVE_OK || r == ARCHIVE_WARN) {
-			fmt = archive_format(a) & ARCHIVE_FORMAT_BASE_MASK;
-			if (fmt != ARCHIVE_FORMAT_RAW &&
-			    fmt != ARCHIVE_FORMAT_EMPTY &&
-			    fmt != ARCHIVE_FORMAT_MTREE)
-				kind = OFL_KIND_ARCHIVE;
-		}
-	}
-	archive_read_free(a);
-	return kind;
 }
 
 /*

@@ -284,6 +284,24 @@ uint64_t ofl_linestat_lines(struct ofl_linestat *, const char *, size_t,
  */
 int	 ofl_word_in_name(const char *, size_t, size_t, size_t);
 
+/*
+ * The formats: one file a format, each with its detection, chunking,
+ * summary and extraction rules.  They read through a struct ofl_src and
+ * never call the store.  A summary function appends the notice's lines to
+ * its text and its members to its JSON (struct ofl_summary, src.c).
+ */
+struct ofl_meta;
+
+/* fmt-archive.c: archives and compressed streams. */
+/*
+ * 1 if the first bytes carry a container's or a compressed stream's magic
+ * number (or a PDF's), with *kind set to archive, compressed or binary.
+ */
+int	 ofl_fmt_archive_magic(const unsigned char *, size_t, enum ofl_kind *);
+/* The members (or the stream's filter and size) for the notice. */
+int	 ofl_fmt_archive_summary(const struct ofl_src *,
+	    const struct ofl_meta *, struct ofl_summary *);
+
 /* store.c: the artifact store. */
 struct ofl_store;
 struct ofl_writer;
@@ -450,6 +468,12 @@ void	ofl_meta_json(struct ofl_buf *, const struct ofl_meta *);
  * Appends at most max bytes of output, never cutting a sequence.
  */
 void	ofl_render_safe(struct ofl_buf *, const unsigned char *, size_t,
+	    size_t);
+/*
+ * The same on one line (newline and tab escaped too); returns the input
+ * bytes rendered, fewer than n when max cut it.
+ */
+size_t	ofl_render_oneline(struct ofl_buf *, const unsigned char *, size_t,
 	    size_t);
 
 /*
