@@ -45,7 +45,8 @@ ofl_arc_load(void)
 		return -1;
 	}
 #define X(name)								\
-	if ((ofl_arc_api.name = (__typeof__(name) *)dlsym(h, #name)) == NULL) { \
+	ofl_arc_api.name = (__typeof__(name) *)dlsym(h, #name);		\
+	if (ofl_arc_api.name == NULL) {					\
 		ofl_seterr(OFL_EXIT_FAIL, "cannot load libarchive: %s: %s", \
 		    LIBARCHIVE_SONAME, #name);				\
 		dlclose(h);						\

@@ -202,7 +202,8 @@ ofl_fmt_archive_summary(const struct ofl_src *src, const struct ofl_meta *m,
 			int dir = archive_entry_filetype(ae) == AE_IFDIR;
 
 			ofl_buf_adds(&list, "  ");
-			used = ofl_render_oneline(&list, (const unsigned char *)path,
+			used = ofl_render_oneline(&list,
+			    (const unsigned char *)path,
 			    strlen(path), 70);
 			if (used < strlen(path))
 				ofl_buf_adds(&list, "...");
@@ -264,7 +265,8 @@ done:
 		ofl_buf_adds(&s->text, " decompressed");
 		if (start.len > 0) {
 			ofl_buf_adds(&s->text, ", starts: ");
-			used = ofl_render_oneline(&s->text, (unsigned char *)start.data,
+			used = ofl_render_oneline(&s->text,
+			    (unsigned char *)start.data,
 			    start.len, 120);
 			if (used < start.len)
 				ofl_buf_adds(&s->text, "...");
@@ -303,7 +305,8 @@ done:
 	}
 	if (err != NULL) {
 		ofl_buf_adds(&s->text, "archive: ");
-		(void)ofl_render_oneline(&s->text, (const unsigned char *)err, strlen(err), 120);
+		(void)ofl_render_oneline(&s->text, (const unsigned char *)err,
+		    strlen(err), 120);
 		ofl_buf_addc(&s->text, '\n');
 	}
 	ofl_arc_close(&x);
