@@ -149,7 +149,6 @@ struct heads {
 	int		 has[6];
 };
 
-struct logst;
 struct md;
 struct diff;
 struct html;
@@ -184,9 +183,6 @@ static int	 win_emit_last(struct ck *, struct win *, const char *,
 		    size_t);
 static void	 heads_set(struct heads *, int, const char *, size_t);
 static void	 heads_path(const struct heads *, struct ofl_buf *);
-static size_t	 stamp_len(const char *, size_t);
-static void	 set_headline(struct ofl_buf *, const char *, size_t, size_t);
-static int	 log_class(struct logst *, const char *, size_t);
 static int	 chunk_lines(struct ck *, struct src *, uint64_t, uint64_t,
 		    int);
 static int	 chunk_markdown(struct ck *, struct src *);
@@ -197,13 +193,6 @@ static int	 chunk_html(struct ck *, struct src *);
 static int	 chunk_json(struct ck *, struct src *);
 static int	 chunk_archive(struct ck *, struct src *, struct ofl_reader *);
 static int	 chunk_src(struct ck *, struct src *, int, struct ofl_reader *);
-static int	 java_frame(const char *, size_t);
-static int	 go_goroutine(const char *, size_t);
-static int	 go_frame(const char *, size_t);
-static int	 rust_panic(const char *, size_t);
-static int	 san_header(const char *, size_t);
-static int	 hash_frame(const char *, size_t, int);
-static int	 ws_at(const char *, size_t, size_t);
 static int	 md_atx(const char *, size_t, const char **, size_t *);
 static int	 md_fence(const char *, size_t, size_t *);
 static int	 md_fence_close(const struct md *, const char *, size_t);
@@ -598,323 +587,16 @@ heads_path(const struct heads *h, struct ofl_buf *b)
 
 /*
  * Logs and plain text: windows of TEXT_TARGET bytes or TEXT_LINES lines
- * that do not end inside a stack trace, a traceback or a panic.
- *
- * Each line is classified by how much it holds on to the line before:
- * BRK_FREE lines may start a window, BRK_PARA lines (a paragraph) start
- * one early, BRK_BLOCK lines (a traceback or panic that begins) start one
- * early too, and always when the window holds a block already, so that
- * each crash gets a chunk and a title of its own.  A BRK_SOFT line is
- * inside a block but at a sub-block (a goroutine, a chained exception)
- * and splits only past SOFT_MAX; a BRK_HARD line is inside a block and
- * splits only past HARD_MAX.  The first frame of a Java-like trace splits
- * before the line above it, the exception's own line.
+ * that do not end inside a stack trace, a traceback or a panic.  The
+ * log's rules (ofl_fmt_log_class(), fmt-log.c) say how much each line
+ * holds on to the line before: OFL_BRK_FREE lines may start a window,
+ * OFL_BRK_PARA and OFL_BRK_BLOCK lines start one early (a block always
+ * when the window holds one already, so that each crash gets a chunk
+ * and a title of its own), an OFL_BRK_SOFT line splits only past
+ * SOFT_MAX and an OFL_BRK_HARD line only past HARD_MAX.  The first frame
+ * of a Java-like trace splits before the line above it, the exception's
+ * own line.
  */
-
-enum { BRK_FREE, BRK_PARA, BRK_BLOCK, BRK_SOFT, BRK_HARD };
-
-enum {
-	LS_NONE,
-	LS_PY,		/* Python traceback frames */
-	LS_PYEXC,	/* after the exception line */
-	LS_PYCHAIN,	/* "During handling of the above exception ..." */
-	LS_JAVA,	/* "\tat ...", "Caused by: ..." */
-	LS_GO,		/* panic and goroutine dumps */
-	LS_RUSTMSG,	/* the message of a Rust panic */
-	LS_RUST,	/* "note: ...", "stack backtrace:" and frames */
-	LS_SAN,		/* a sanitizer report */
-	LS_SANEND,	/* after its SUMMARY line */
-	LS_FRAMES	/* "#0 0x... in f ()" */
-};
-
-struct logst {
-	int	 state;
-	size_t	 skip;		/* prefix before the traceback marker */
-	int	 prevblank;
-	int	 count;
-	int	 hl;		/* 1: this line is a headline, 2: the last */
-	size_t	 hloff;		/* where this line's headline starts */
-};
-
-static const char py_mark[] = "Traceback (most recent call last):";
-
-static int
-java_frame(const char *p, size_t n)
-{
-	size_t	i = ws_len(p, n), m = n - i;
-
-	p += i;
-	if (HAS(p, m, "Caused by: "))
-		return 1;
-	if (i == 0)
-		return 0;
-	if (HAS(p, m, "at ") || HAS(p, m, "Suppressed: "))
-		return 1;
-	return HAS(p, m, "... ") && m > 9 && memcmp(p + m - 5, " more", 5) == 0;
-}
-
-static int
-go_goroutine(const char *p, size_t n)
-{
-	return HAS(p, n, "goroutine ") && n > 10 && p[10] >= '0' &&
-	    p[10] <= '9' && memchr(p, '[', n) != NULL;
-}
-
-static int
-go_frame(const char *p, size_t n)
-{
-	if (HAS(p, n, "created by ") || HAS(p, n, "panic: "))
-		return 1;
-	return n > 2 && p[n - 1] == ')' && memchr(p, '(', n) != NULL;
-}
-
-static int
-rust_panic(const char *p, size_t n)
-{
-	return HAS(p, n, "thread '") &&
-	    memmem(p, n, "' panicked at ", 14) != NULL;
-}
-
-static int
-san_header(const char *p, size_t n)
-{
-	size_t	i = 2;
-
-	if (!HAS(p, n, "=="))
-		return 0;
-	while (i < n && p[i] >= '0' && p[i] <= '9')
-		i++;
-	if (i == 2)
-		return 0;
-	return HAS(p + i, n - i, "==ERROR: ") ||
-	    HAS(p + i, n - i, "==WARNING: ");
-}
-
-/* "#0 0x... in f", "    #12 ...": first, when it must be frame 0. */
-static int
-hash_frame(const char *p, size_t n, int first)
-{
-	size_t	i = ws_len(p, n);
-
-	if (i + 2 >= n || p[i] != '#' || p[i + 1] < '0' || p[i + 1] > '9')
-		return 0;
-	return !first || (p[i + 1] == '0' && (p[i + 2] == ' ' ||
-	    p[i + 2] == '\t'));
-}
-
-static int
-ws_at(const char *p, size_t n, size_t k)
-{
-	return k < n && (p[k] == ' ' || p[k] == '\t');
-}
-
-static int
-log_class(struct logst *s, const char *p, size_t n)
-{
-	const char	*m;
-	size_t		 k;
-	int		 blank, prevblank = s->prevblank;
-
-	s->hl = 0;
-	s->hloff = 0;
-	n = body_len(p, n);
-	blank = ws_len(p, n) == n;
-	s->prevblank = blank;
-	k = s->skip;
-
-	switch (s->state) {
-	case LS_PY:
-		if (blank || ws_at(p, n, 0) || (k > 0 && ws_at(p, n, k)))
-			return BRK_HARD;
-		s->state = LS_PYEXC;
-		s->hl = 1;
-		s->hloff = k < n ? k : 0;
-		return BRK_HARD;
-	case LS_PYEXC:
-		if (blank)
-			return BRK_HARD;
-		if (k < n && (HAS(p + k, n - k, "During handling of the ") ||
-		    HAS(p + k, n - k, "The above exception was "))) {
-			s->state = LS_PYCHAIN;
-			return BRK_SOFT;
-		}
-		if (HAS(p, n, "During handling of the ") ||
-		    HAS(p, n, "The above exception was ")) {
-			s->state = LS_PYCHAIN;
-			return BRK_SOFT;
-		}
-		if (ws_at(p, n, 0) || (k > 0 && ws_at(p, n, k)))
-			return BRK_HARD;
-		s->state = LS_NONE;
-		break;
-	case LS_PYCHAIN:
-		if (blank)
-			return BRK_HARD;
-		if (n >= sizeof py_mark - 1 &&
-		    (m = memmem(p, n, py_mark, sizeof py_mark - 1)) != NULL) {
-			s->state = LS_PY;
-			s->skip = (size_t)(m - p);
-			return BRK_SOFT;
-		}
-		s->state = LS_NONE;
-		break;
-	case LS_JAVA:
-		if (java_frame(p, n))
-			return BRK_HARD;
-		s->state = LS_NONE;
-		break;
-	case LS_GO:
-		if (blank || p[0] == '\t' || p[0] == '[' || go_frame(p, n))
-			return BRK_HARD;
-		if (go_goroutine(p, n))
-			return BRK_SOFT;
-		if (HAS(p, n, "exit status ")) {
-			s->state = LS_NONE;
-			return BRK_HARD;
-		}
-		s->state = LS_NONE;
-		break;
-	case LS_RUSTMSG:
-		if (HAS(p, n, "note: ") || HAS(p, n, "stack backtrace:")) {
-			s->state = LS_RUST;
-			return BRK_HARD;
-		}
-		if (!blank && ++s->count <= 20)
-			return BRK_HARD;
-		s->state = LS_NONE;
-		break;
-	case LS_RUST:
-		if (!blank && (ws_at(p, n, 0) || HAS(p, n, "note: ") ||
-		    HAS(p, n, "stack backtrace:")))
-			return BRK_HARD;
-		s->state = LS_NONE;
-		break;
-	case LS_SAN:
-		if (HAS(p, n, "SUMMARY: "))
-			s->state = LS_SANEND;
-		return BRK_HARD;
-	case LS_SANEND:
-		s->state = LS_NONE;
-		if (HAS(p, n, "==") && memmem(p, n, "==ABORTING", 10) != NULL)
-			return BRK_HARD;
-		break;
-	case LS_FRAMES:
-		if (hash_frame(p, n, 0))
-			return BRK_HARD;
-		s->state = LS_NONE;
-		break;
-	}
-
-	/* Outside any block: does one start here? */
-	if (n >= sizeof py_mark - 1 &&
-	    (m = memmem(p, n, py_mark, sizeof py_mark - 1)) != NULL) {
-		s->state = LS_PY;
-		s->skip = (size_t)(m - p);
-		return BRK_BLOCK;
-	}
-	if (java_frame(p, n)) {
-		s->state = LS_JAVA;
-		s->hl = 2;
-		return BRK_HARD;
-	}
-	if (HAS(p, n, "Exception in thread \"")) {
-		s->state = LS_JAVA;
-		s->hl = 1;
-		return BRK_BLOCK;
-	}
-	if (HAS(p, n, "panic: ") || HAS(p, n, "fatal error: ") ||
-	    go_goroutine(p, n)) {
-		s->state = LS_GO;
-		s->hl = 1;
-		return BRK_BLOCK;
-	}
-	if (rust_panic(p, n)) {
-		s->state = p[n - 1] == ':' ? LS_RUSTMSG : LS_RUST;
-		s->count = 0;
-		s->hl = 1;
-		return BRK_BLOCK;
-	}
-	if (san_header(p, n)) {
-		s->state = LS_SAN;
-		s->hl = 1;
-		return BRK_BLOCK;
-	}
-	if (hash_frame(p, n, 1)) {
-		s->state = LS_FRAMES;
-		s->hl = 2;
-		return BRK_HARD;
-	}
-	return prevblank && !blank ? BRK_PARA : BRK_FREE;
-}
-
-/*
- * The length of a leading timestamp: bracketed groups with a digit
- * ("[task 2025-02-13T11:46:25.598Z]"), tokens of digits and separators
- * ("2024-01-02", "11:46:25,123") and month names before a day ("Jun 9").
- */
-static size_t
-stamp_len(const char *p, size_t n)
-{
-	static const char	 months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
-	const char		*q;
-	size_t			 i = 0, j, k, d, lim;
-
-	for (;;) {
-		j = i + ws_len(p + i, n - i);
-		if (j < n && p[j] == '[') {
-			lim = n - j < 80 ? n - j : 80;
-			if ((q = memchr(p + j, ']', lim)) == NULL)
-				return j;
-			for (k = j, d = 0; p + k < q; k++)
-				d += p[k] >= '0' && p[k] <= '9';
-			if (d == 0)
-				return j;
-			i = (size_t)(q - p) + 1;
-			continue;
-		}
-		for (k = j, d = 0; k < n; k++) {
-			if (p[k] >= '0' && p[k] <= '9')
-				d++;
-			else if (strchr("-:.,/+TZ", p[k]) == NULL || p[k] == '\0')
-				break;
-		}
-		if (k > j && d > 0 && (k == n || p[k] == ' ' || p[k] == '\t')) {
-			i = k;
-			continue;
-		}
-		if (j + 5 <= n && p[j + 3] == ' ') {
-			for (k = 0; k < sizeof months - 1; k += 3)
-				if (memcmp(p + j, months + k, 3) == 0)
-					break;
-			d = j + 3 + ws_len(p + j + 3, n - j - 3);
-			if (k < sizeof months - 1 && d < n && p[d] >= '0' &&
-			    p[d] <= '9') {
-				i = j + 3;
-				continue;
-			}
-		}
-		return j;
-	}
-}
-
-/* The title of a log window: a line from off, timestamp stripped. */
-static void
-set_headline(struct ofl_buf *b, const char *p, size_t n, size_t off)
-{
-	n = body_len(p, n);
-	if (off > n)
-		off = 0;
-	p += off;
-	n -= off;
-	off = stamp_len(p, n);
-	p += off;
-	n -= off;
-	if (n > 160)
-		n = utf8_cut(p, 160);
-	ofl_buf_reset(b);
-	ofl_buf_add(b, p, n);
-	ofl_buf_str(b);
-}
 
 static int
 chunk_lines(struct ck *ck, struct src *s, uint64_t off, uint64_t lineno,
@@ -923,7 +605,7 @@ chunk_lines(struct ck *ck, struct src *s, uint64_t off, uint64_t lineno,
 	struct lineit	 it;
 	struct line	 l;
 	struct win	 w;
-	struct logst	 ls;
+	struct ofl_logst ls;
 	struct ofl_buf	 title;
 	size_t		 raw;
 	int		 r, cls, split, rv = 0;
@@ -934,21 +616,22 @@ chunk_lines(struct ck *ck, struct src *s, uint64_t off, uint64_t lineno,
 	memset(&ls, 0, sizeof ls);
 	ls.prevblank = 1;
 	while ((r = lineit_next(&it, &l)) == 1) {
-		cls = l.first ? log_class(&ls, l.p, l.len) : BRK_HARD;
+		cls = l.first ? ofl_fmt_log_class(&ls, l.p, l.len) :
+		    OFL_BRK_HARD;
 		raw = win_raw(&w);
 		switch (cls) {
-		case BRK_FREE:
+		case OFL_BRK_FREE:
 			split = raw + l.len > TEXT_TARGET ||
 			    w.nlines >= TEXT_LINES;
 			break;
-		case BRK_BLOCK:
-		case BRK_PARA:
+		case OFL_BRK_BLOCK:
+		case OFL_BRK_PARA:
 			split = raw >= TEXT_TARGET / 2 ||
 			    raw + l.len > TEXT_TARGET ||
 			    w.nlines >= TEXT_LINES / 2 ||
-			    (cls == BRK_BLOCK && title.len > 0);
+			    (cls == OFL_BRK_BLOCK && title.len > 0);
 			break;
-		case BRK_SOFT:
+		case OFL_BRK_SOFT:
 			split = raw >= SOFT_MAX;
 			break;
 		default:
@@ -971,11 +654,11 @@ chunk_lines(struct ck *ck, struct src *s, uint64_t off, uint64_t lineno,
 			title.len = 0;
 		}
 		if (ls.hl == 2 && w.nlines > 0 && title.len == 0)
-			set_headline(&title, w.text.data + w.last,
+			ofl_fmt_log_headline(&title, w.text.data + w.last,
 			    w.text.len - w.last, 0);
 		win_add(&w, &l);
 		if (ls.hl == 1 && title.len == 0)
-			set_headline(&title, l.p, l.len, ls.hloff);
+			ofl_fmt_log_headline(&title, l.p, l.len, ls.hloff);
 	}
 	if (r < 0)
 		rv = -1;
