@@ -31,12 +31,6 @@
 #include "banned.h"
 
 static int
-is_word(int c)
-{
-	return isalnum((unsigned char)c) || c == '_';
-}
-
-static int
 has(const char *s, size_t n, size_t i, const char *lit)
 {
 	size_t	k = strlen(lit);
@@ -249,46 +243,30 @@ fnv(uint64_t h, int c)
 	return (h ^ (unsigned char)c) * UINT64_C(0x100000001b3);
 }
 
-/* Hash text with numbers, hex strings and addresses masked. */
+/*
+ * A block's signature, hashed: each line masked by the log's signature
+ * rule (ofl_fmt_log_mask(), the rule of the notice's error groups).
+ */
 static uint64_t
 norm_hash(int kind, const char *s, size_t n)
 {
-	uint64_t	h = UINT64_C(0xcbf29ce484222325);
-	size_t		i = 0, j;
-	int		digit;
+	struct ofl_buf	 sig;
+	const char	*e = s + n, *nl;
+	uint64_t	 h = UINT64_C(0xcbf29ce484222325);
+	size_t		 i;
 
 	h = fnv(h, kind);
-	while (i < n) {
-		if (s[i] == '0' && i + 1 < n && (s[i + 1] == 'x' ||
-		    s[i + 1] == 'X')) {
-			i += 2;
-			while (i < n && isxdigit((unsigned char)s[i]))
-				i++;
-			h = fnv(h, '#');
-			continue;
-		}
-		if (isxdigit((unsigned char)s[i]) && (i == 0 ||
-		    !is_word(s[i - 1]))) {
-			/* A word of hex digits with digits and letters. */
-			digit = 0;
-			for (j = i; j < n && isxdigit((unsigned char)s[j]); j++)
-				digit |= isdigit((unsigned char)s[j]) ? 1 : 2;
-			if (digit == 3 && j - i >= 6 &&
-			    (j == n || !is_word(s[j]))) {
-				h = fnv(h, '#');
-				i = j;
-				continue;
-			}
-		}
-		if (isdigit((unsigned char)s[i])) {
-			while (i < n && isdigit((unsigned char)s[i]))
-				i++;
-			h = fnv(h, '0');
-			continue;
-		}
-		h = fnv(h, s[i]);
-		i++;
+	ofl_buf_init(&sig);
+	for (; s < e; s = nl + 1) {
+		if ((nl = memchr(s, '\n', (size_t)(e - s))) == NULL)
+			nl = e;
+		ofl_buf_reset(&sig);
+		ofl_fmt_log_mask(&sig, s, (size_t)(nl - s));
+		for (i = 0; i < sig.len; i++)
+			h = fnv(h, sig.data[i]);
+		h = fnv(h, '\n');
 	}
+	ofl_buf_free(&sig);
 	return h;
 }
 
