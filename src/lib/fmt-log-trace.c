@@ -300,148 +300,271 @@ ofl_fmt_log_pytest_section(const char *s, size_t n, const char *title)
 	return pytest_section(s, n, title);
 }
 
-/* Verify anchor a found at i; fill st and return 1 for a block start. */
+/* The word "error", "Error" or "ERROR" at [w, e), followed by ':'. */
+static int
+error_colon(const char *s, size_t n, size_t w, struct start *st)
+{
+	ssize_t	loc;
+
+	if (w >= 8 && memcmp(s + w - 8, "runtime ", 8) == 0 &&
+	    (loc = loc_before(s, w - 8)) >= 0) {
+		set_start(st, K_SANITIZER, M_UBSAN, (size_t)loc, w);
+		return 1;
+	}
+	if ((loc = loc_before(s, w)) >= 0) {
+		set_start(st, K_COMPILER, M_COMPILER, (size_t)loc, w);
+		return 1;
+	}
+	if (w == 6 && memcmp(s, "fatal ", 6) == 0) {
+		set_start(st, K_GO_PANIC, M_GO_PANIC, 0, w);
+		return 1;
+	}
+	if (w == 0 && s[0] == 'e') {
+		set_start(st, K_ERROR, M_RUSTC, 0, w);
+		return 1;
+	}
+	if (w == 0 && s[0] == 'E' && s[1] == 'R') {
+		set_start(st, K_UNITTEST, M_UNITTEST, 0,
+		    w);
+		return 1;
+	}
+	/* Not inside quotes: config dumps, code. */
+	if (!msg_start(s, w) ||
+	    memchr(s, '\'', w) != NULL ||
+	    memchr(s, '"', w) != NULL)
+		return 0;
+	if (s[w] == 'E' && s[w + 1] == 'r') {
+		/* Error: message (JavaScript) */
+		set_start(st, K_EXCEPTION, M_EXC, w, w);
+		return 1;
+	}
+	set_start(st, K_ERROR, M_SINGLE, 0, w);
+	return 1;
+}
+
+/* The word "error", "Error" or "ERROR" at [w, e). */
+static int
+error_word(const char *s, size_t n, size_t w, size_t e, struct start *st)
+{
+	size_t	k, q;
+	ssize_t	loc;
+	int	nx = e < n ? (unsigned char)s[e] : '\0';
+
+	if (ofl_word_in_name(s, n, w, e))
+		return 0;
+	/* ==1234==ERROR: AddressSanitizer: */
+	if (s[w] == 'E' && w >= 4 && s[w - 1] == '=' &&
+	    s[w - 2] == '=') {
+		for (k = w - 2; k > 0 &&
+		    isdigit((unsigned char)s[k - 1]); k--)
+			;
+		if (k >= 2 && k < w - 2 && s[k - 1] == '=' &&
+		    s[k - 2] == '=') {
+			set_start(st, K_SANITIZER, M_SANITIZER,
+			    k - 2, w);
+			return 1;
+		}
+	}
+	if (w > 0 && s[w - 1] == '<' && s[w] == 'e' &&
+	    (nx == ' ' || nx == '>')) {
+		set_start(st, K_JUNIT, M_JUNIT, w - 1, w);
+		return 1;
+	}
+	if (nx == ':')
+		return error_colon(s, n, w, st);
+	if (nx == '[' && s[w] == 'e' && w == 0) {
+		set_start(st, K_COMPILER, M_RUSTC, 0, w);
+		return 1;
+	}
+	if (nx == ']' && w > 0 && (s[w - 1] == ':' ||
+	    s[w - 1] == '[')) {
+		set_start(st, K_ERROR, M_SINGLE, 0, w);
+		return 1;
+	}
+	if (nx == ' ' && e + 2 < n &&
+	    isupper((unsigned char)s[e + 1])) {
+		/* error TS2322: / error C2065: */
+		for (k = e + 1; k < n &&
+		    isupper((unsigned char)s[k]); k++)
+			;
+		q = k;
+		while (k < n && isdigit((unsigned char)s[k]))
+			k++;
+		if (k > q && k < n && s[k] == ':') {
+			loc = loc_before(s, w);
+			if (loc >= 0)
+				set_start(st, K_COMPILER,
+				    M_COMPILER, (size_t)loc, w);
+			else
+				set_start(st, K_ERROR, M_SINGLE,
+				    0, w);
+			return 1;
+		}
+	}
+	if (s[w] == 'E' && s[w + 1] == 'r' && nx == ' ' &&
+	    e + 1 < n && isdigit((unsigned char)s[e + 1]) &&
+	    contains(s, n, "***")) {
+		/* make: *** [all] Error 2 */
+		set_start(st, K_SUMMARY, M_SINGLE, 0, w);
+		return 1;
+	}
+	if (s[w + 1] == 'R' && (nx == ' ' || nx == '\t' ||
+	    nx == '\0' || nx == '\r' || nx == ']' ||
+	    nx == '-')) {
+		/* A log level. */
+		set_start(st, K_ERROR, M_SINGLE, 0, w);
+		return 1;
+	}
+	return 0;
+}
+
+/* "rror" at i: a word with error in it. */
+static int
+verify_error(const char *s, size_t n, size_t i, struct start *st)
+{
+	size_t	w, e, q;
+	int	nx;
+
+	for (w = i; w > 0 && isalpha((unsigned char)s[w - 1]); w--)
+		;
+	for (e = i + 4; e < n && is_word(s[e]); e++)
+		;
+	if (w > 0 && (isdigit((unsigned char)s[w - 1]) ||
+	    s[w - 1] == '_'))
+		return 0;
+	nx = e < n ? (unsigned char)s[e] : '\0';
+	if (e - w == 5 && (memcmp(s + w, "error", 5) == 0 ||
+	    memcmp(s + w, "Error", 5) == 0 ||
+	    memcmp(s + w, "ERROR", 5) == 0)) {
+		return error_word(s, n, w, e, st);
+	}
+	if (e - w == 6 && memcmp(s + w, "ERRORS", 6) == 0 &&
+	    pytest_section(s, n, " ERRORS ")) {
+		set_start(st, K_PYTEST, M_PYTEST, 0, w);
+		return 1;
+	}
+	/* TypeError: ..., java.lang.AssertionError */
+	if (e - w > 5 && e == i + 4 &&
+	    memcmp(s + e - 5, "Error", 5) == 0 &&
+	    isupper((unsigned char)s[w]) &&
+	    (nx == ':' || nx == '\0' || nx == '\r') &&
+	    msg_start(s, qual_start(s, e))) {
+		q = qual_start(s, e);
+		set_start(st, K_EXCEPTION, M_EXC, q, q);
+		return 1;
+	}
+	return 0;
+}
+
+/* "FAIL" at i. */
+static int
+verify_fail(const char *s, size_t n, size_t i, struct start *st)
+{
+	size_t	e, k;
+	int	nx;
+
+	if (i > 0 && is_word(s[i - 1]))
+		return 0;
+	for (e = i + 4; e < n && is_word(s[e]); e++)
+		;
+	if (ofl_word_in_name(s, n, i, e))
+		return 0;
+	nx = e < n ? (unsigned char)s[e] : '\0';
+	k = indent_of(s, n);
+	if (e == i + 4) {
+		if (i >= 4 && memcmp(s + i - 4, "--- ", 4) == 0 &&
+		    k == i - 4 && nx == ':') {
+			set_start(st, K_GO_TEST, M_GO_TEST, 0, i - 4);
+			st->indent = k;
+			return 1;
+		}
+		if (i == 0 && nx == ':') {
+			set_start(st, K_UNITTEST, M_UNITTEST, 0, i);
+			return 1;
+		}
+		if (i == k && (nx == ' ' || nx == '\t' ||
+		    nx == '\0' || nx == '\r')) {
+			if (contains(s + i, n - i, " > "))
+				set_start(st, K_VITEST, M_VITEST, 0, i);
+			else
+				set_start(st, K_SUMMARY, M_SINGLE, 0,
+				    i);
+			return 1;
+		}
+		return 0;
+	}
+	if (e - i == 8 && memcmp(s + i, "FAILURES", 8) == 0 &&
+	    pytest_section(s, n, " FAILURES ")) {
+		set_start(st, K_PYTEST, M_PYTEST, 0, i);
+		return 1;
+	}
+	if ((e - i == 6 && memcmp(s + i, "FAILED", 6) == 0) ||
+	    (e - i == 7 && memcmp(s + i, "FAILURE", 7) == 0)) {
+		set_start(st, K_SUMMARY, M_SINGLE, 0, i);
+		return 1;
+	}
+	return 0;
+}
+
+/* "itiz" at i: "...Sanitizer". */
+static int
+verify_sanitizer(const char *s, size_t n, size_t i, struct start *st)
+{
+	size_t	w, k;
+
+	if (i < 3 || !has(s, n, i - 3, "Sanitizer"))
+		return 0;
+	for (w = i - 3; w > 0 && isalpha((unsigned char)s[w - 1]); w--)
+		;
+	if (w >= 9 && memcmp(s + w - 9, "WARNING: ", 9) == 0) {
+		k = w - 9;
+		if (k >= 4 && s[k - 1] == '=')
+			for (k -= 2; k > 0 && s[k - 1] != ' '; k--)
+				;
+		set_start(st, K_SANITIZER, M_SANITIZER, k, k);
+		return 1;
+	}
+	if (w >= 9 && memcmp(s + w - 9, "SUMMARY: ", 9) == 0) {
+		set_start(st, K_SANITIZER, M_SINGLE, 0, w - 9);
+		return 1;
+	}
+	return 0;
+}
+
+/* ".go:" at i: "./main.go:5:2: undefined: x". */
+static int
+verify_gobuild(const char *s, size_t n, size_t i, struct start *st)
+{
+	size_t	e, k, q;
+
+	/* ./main.go:5:2: undefined: x (at the start of a line) */
+	if (memchr(s, ' ', i) != NULL || memchr(s, '\t', i) != NULL)
+		return 0;
+	k = i + 4;
+	for (q = 0; q < 2; q++) {
+		e = k;
+		while (k < n && isdigit((unsigned char)s[k]))
+			k++;
+		if (k == e || k >= n || s[k] != ':')
+			return 0;
+		k++;
+	}
+	if (k >= n || s[k] != ' ')
+		return 0;
+	set_start(st, K_COMPILER, M_COMPILER, 0, 0);
+	return 1;
+}
+
+/* Verify anchor v found at i; fill st and return 1 for a block start. */
 static int
 verify(int v, const char *s, size_t n, size_t i, struct start *st)
 {
-	size_t	w, e, q, k;
-	ssize_t	loc;
+	size_t	e, q;
 	int	nx;
 
 	switch (v) {
 	case V_ERROR:
-		for (w = i; w > 0 && isalpha((unsigned char)s[w - 1]); w--)
-			;
-		for (e = i + 4; e < n && is_word(s[e]); e++)
-			;
-		if (w > 0 && (isdigit((unsigned char)s[w - 1]) ||
-		    s[w - 1] == '_'))
-			return 0;
-		nx = e < n ? (unsigned char)s[e] : '\0';
-		if (e - w == 5 && (memcmp(s + w, "error", 5) == 0 ||
-		    memcmp(s + w, "Error", 5) == 0 ||
-		    memcmp(s + w, "ERROR", 5) == 0)) {
-			if (ofl_word_in_name(s, n, w, e))
-				return 0;
-			/* ==1234==ERROR: AddressSanitizer: */
-			if (s[w] == 'E' && w >= 4 && s[w - 1] == '=' &&
-			    s[w - 2] == '=') {
-				for (k = w - 2; k > 0 &&
-				    isdigit((unsigned char)s[k - 1]); k--)
-					;
-				if (k >= 2 && k < w - 2 && s[k - 1] == '=' &&
-				    s[k - 2] == '=') {
-					set_start(st, K_SANITIZER, M_SANITIZER,
-					    k - 2, w);
-					return 1;
-				}
-			}
-			if (w > 0 && s[w - 1] == '<' && s[w] == 'e' &&
-			    (nx == ' ' || nx == '>')) {
-				set_start(st, K_JUNIT, M_JUNIT, w - 1, w);
-				return 1;
-			}
-			if (nx == ':') {
-				if (w >= 8 && memcmp(s + w - 8, "runtime ",
-				    8) == 0 &&
-				    (loc = loc_before(s, w - 8)) >= 0) {
-					set_start(st, K_SANITIZER, M_UBSAN,
-					    (size_t)loc, w);
-					return 1;
-				}
-				if ((loc = loc_before(s, w)) >= 0) {
-					set_start(st, K_COMPILER, M_COMPILER,
-					    (size_t)loc, w);
-					return 1;
-				}
-				if (w == 6 && memcmp(s, "fatal ", 6) == 0) {
-					set_start(st, K_GO_PANIC, M_GO_PANIC, 0,
-					    w);
-					return 1;
-				}
-				if (w == 0 && s[0] == 'e') {
-					set_start(st, K_ERROR, M_RUSTC, 0, w);
-					return 1;
-				}
-				if (w == 0 && s[0] == 'E' && s[1] == 'R') {
-					set_start(st, K_UNITTEST, M_UNITTEST, 0,
-					    w);
-					return 1;
-				}
-				/* Not inside quotes: config dumps, code. */
-				if (!msg_start(s, w) ||
-				    memchr(s, '\'', w) != NULL ||
-				    memchr(s, '"', w) != NULL)
-					return 0;
-				if (s[w] == 'E' && s[w + 1] == 'r') {
-					/* Error: message (JavaScript) */
-					set_start(st, K_EXCEPTION, M_EXC, w, w);
-					return 1;
-				}
-				set_start(st, K_ERROR, M_SINGLE, 0, w);
-				return 1;
-			}
-			if (nx == '[' && s[w] == 'e' && w == 0) {
-				set_start(st, K_COMPILER, M_RUSTC, 0, w);
-				return 1;
-			}
-			if (nx == ']' && w > 0 && (s[w - 1] == ':' ||
-			    s[w - 1] == '[')) {
-				set_start(st, K_ERROR, M_SINGLE, 0, w);
-				return 1;
-			}
-			if (nx == ' ' && e + 2 < n &&
-			    isupper((unsigned char)s[e + 1])) {
-				/* error TS2322: / error C2065: */
-				for (k = e + 1; k < n &&
-				    isupper((unsigned char)s[k]); k++)
-					;
-				q = k;
-				while (k < n && isdigit((unsigned char)s[k]))
-					k++;
-				if (k > q && k < n && s[k] == ':') {
-					loc = loc_before(s, w);
-					if (loc >= 0)
-						set_start(st, K_COMPILER,
-						    M_COMPILER, (size_t)loc, w);
-					else
-						set_start(st, K_ERROR, M_SINGLE,
-						    0, w);
-					return 1;
-				}
-			}
-			if (s[w] == 'E' && s[w + 1] == 'r' && nx == ' ' &&
-			    e + 1 < n && isdigit((unsigned char)s[e + 1]) &&
-			    contains(s, n, "***")) {
-				/* make: *** [all] Error 2 */
-				set_start(st, K_SUMMARY, M_SINGLE, 0, w);
-				return 1;
-			}
-			if (s[w + 1] == 'R' && (nx == ' ' || nx == '\t' ||
-			    nx == '\0' || nx == '\r' || nx == ']' ||
-			    nx == '-')) {
-				/* A log level. */
-				set_start(st, K_ERROR, M_SINGLE, 0, w);
-				return 1;
-			}
-			return 0;
-		}
-		if (e - w == 6 && memcmp(s + w, "ERRORS", 6) == 0 &&
-		    pytest_section(s, n, " ERRORS ")) {
-			set_start(st, K_PYTEST, M_PYTEST, 0, w);
-			return 1;
-		}
-		/* TypeError: ..., java.lang.AssertionError */
-		if (e - w > 5 && e == i + 4 &&
-		    memcmp(s + e - 5, "Error", 5) == 0 &&
-		    isupper((unsigned char)s[w]) &&
-		    (nx == ':' || nx == '\0' || nx == '\r') &&
-		    msg_start(s, qual_start(s, e))) {
-			q = qual_start(s, e);
-			set_start(st, K_EXCEPTION, M_EXC, q, q);
-			return 1;
-		}
-		return 0;
+		return verify_error(s, n, i, st);
 	case V_EXCEPTION:
 		if (i < 1 || memcmp(s + i - 1, "Exception", 9) != 0)
 			return 0;
@@ -480,47 +603,7 @@ verify(int v, const char *s, size_t n, size_t i, struct start *st)
 		}
 		return 0;
 	case V_FAIL:
-		if (i > 0 && is_word(s[i - 1]))
-			return 0;
-		for (e = i + 4; e < n && is_word(s[e]); e++)
-			;
-		if (ofl_word_in_name(s, n, i, e))
-			return 0;
-		nx = e < n ? (unsigned char)s[e] : '\0';
-		k = indent_of(s, n);
-		if (e == i + 4) {
-			if (i >= 4 && memcmp(s + i - 4, "--- ", 4) == 0 &&
-			    k == i - 4 && nx == ':') {
-				set_start(st, K_GO_TEST, M_GO_TEST, 0, i - 4);
-				st->indent = k;
-				return 1;
-			}
-			if (i == 0 && nx == ':') {
-				set_start(st, K_UNITTEST, M_UNITTEST, 0, i);
-				return 1;
-			}
-			if (i == k && (nx == ' ' || nx == '\t' ||
-			    nx == '\0' || nx == '\r')) {
-				if (contains(s + i, n - i, " > "))
-					set_start(st, K_VITEST, M_VITEST, 0, i);
-				else
-					set_start(st, K_SUMMARY, M_SINGLE, 0,
-					    i);
-				return 1;
-			}
-			return 0;
-		}
-		if (e - i == 8 && memcmp(s + i, "FAILURES", 8) == 0 &&
-		    pytest_section(s, n, " FAILURES ")) {
-			set_start(st, K_PYTEST, M_PYTEST, 0, i);
-			return 1;
-		}
-		if ((e - i == 6 && memcmp(s + i, "FAILED", 6) == 0) ||
-		    (e - i == 7 && memcmp(s + i, "FAILURE", 7) == 0)) {
-			set_start(st, K_SUMMARY, M_SINGLE, 0, i);
-			return 1;
-		}
-		return 0;
+		return verify_fail(s, n, i, st);
 	case V_FAILLOW:
 		if (i >= 1 && s[i - 1] == '<' && has(s, n, i, "failure")) {
 			set_start(st, K_JUNIT, M_JUNIT, i - 1, i - 1);
@@ -539,23 +622,7 @@ verify(int v, const char *s, size_t n, size_t i, struct start *st)
 		set_start(st, K_TEST_UNEXPECTED, M_SINGLE, i - 7, i - 7);
 		return 1;
 	case V_SANITIZER:
-		if (i < 3 || !has(s, n, i - 3, "Sanitizer"))
-			return 0;
-		for (w = i - 3; w > 0 && isalpha((unsigned char)s[w - 1]); w--)
-			;
-		if (w >= 9 && memcmp(s + w - 9, "WARNING: ", 9) == 0) {
-			k = w - 9;
-			if (k >= 4 && s[k - 1] == '=')
-				for (k -= 2; k > 0 && s[k - 1] != ' '; k--)
-					;
-			set_start(st, K_SANITIZER, M_SANITIZER, k, k);
-			return 1;
-		}
-		if (w >= 9 && memcmp(s + w - 9, "SUMMARY: ", 9) == 0) {
-			set_start(st, K_SANITIZER, M_SINGLE, 0, w - 9);
-			return 1;
-		}
-		return 0;
+		return verify_sanitizer(s, n, i, st);
 	case V_SEGV:
 		if (!has(s, n, i, "Segmentation fault") ||
 		    ofl_word_in_name(s, n, i, i + 18))
@@ -593,22 +660,7 @@ verify(int v, const char *s, size_t n, size_t i, struct start *st)
 		set_start(st, K_CRASH, M_SINGLE, 0, i - 9);
 		return 1;
 	case V_GOBUILD:
-		/* ./main.go:5:2: undefined: x (at the start of a line) */
-		if (memchr(s, ' ', i) != NULL || memchr(s, '\t', i) != NULL)
-			return 0;
-		k = i + 4;
-		for (q = 0; q < 2; q++) {
-			e = k;
-			while (k < n && isdigit((unsigned char)s[k]))
-				k++;
-			if (k == e || k >= n || s[k] != ':')
-				return 0;
-			k++;
-		}
-		if (k >= n || s[k] != ' ')
-			return 0;
-		set_start(st, K_COMPILER, M_COMPILER, 0, 0);
-		return 1;
+		return verify_gobuild(s, n, i, st);
 	case V_UNDEFREF:
 		if (i < 11 || !has(s, n, i - 11, "undefined reference to"))
 			return 0;
@@ -711,6 +763,124 @@ ofl_fmt_log_find_start(const char *s, size_t n, struct start *best)
 	return found;
 }
 
+/* A Python traceback: frames, the exception, chained ones. */
+static int
+cont_py(struct ofl_logblk *b, const char *c, size_t cn)
+{
+	switch (b->state) {
+	case 0:
+		if (cn == 0)
+			return C_END;
+		if (c[0] == ' ' || c[0] == '\t')
+			return C_ADD;
+		b->state = 1;
+		return C_ADD;
+	case 1:
+		if (cn == 0)
+			return C_TENT;
+		if (starts(c, cn, "During handling of the above "
+		    "exception") || starts(c, cn, "The above exception "
+		    "was the direct cause")) {
+			b->state = 2;
+			return C_ADD;
+		}
+		return C_END;
+	default:
+		if (cn == 0)
+			return C_TENT;
+		if (starts(c, cn, TRACEBACK)) {
+			b->state = 0;
+			return C_ADD;
+		}
+		return C_END;
+	}
+}
+
+/* A Go panic and its goroutine dumps. */
+static int
+cont_gopanic(const char *c, size_t cn)
+{
+	if (cn == 0)
+		return C_TENT;
+	if (starts(c, cn, "goroutine ") || c[0] == '\t' ||
+	    starts(c, cn, "[signal ") || starts(c, cn, "created by ") ||
+	    starts(c, cn, "runtime stack:") ||
+	    starts(c, cn, "panic: ") ||
+	    starts(c, cn, "...additional frames") ||
+	    starts(c, cn, "fatal error:"))
+		return C_ADD;
+	if (starts(c, cn, "exit status "))
+		return C_LAST;
+	if ((isalpha((unsigned char)c[0]) || c[0] == '_') &&
+	    c[cn - 1] == ')') {
+		const char *paren = memchr(c, '(', cn);
+		const char *sp = memchr(c, ' ', cn);
+
+		if (paren != NULL && (sp == NULL || sp > paren))
+			return C_ADD;
+	}
+	return C_END;
+}
+
+/* A Rust panic: its message, notes and backtrace. */
+static int
+cont_rust(struct ofl_logblk *b, const char *c, size_t cn, size_t k)
+{
+	const char	*t = c + k;
+	size_t		 tn = cn - k;
+
+	if (b->state == 0) {
+		if (starts(c, cn, "note: "))
+			return contains(c, cn, "RUST_BACKTRACE") ?
+			    C_LAST : C_ADD;
+		if (starts(c, cn, "stack backtrace:")) {
+			b->state = 1;
+			return C_ADD;
+		}
+		if (cn == 0 || b->n >= 40)
+			return C_END;
+		return C_ADD;
+	}
+	if (tn > 0 && isdigit((unsigned char)t[0])) {
+		while (tn > 0 && isdigit((unsigned char)t[0])) {
+			t++;
+			tn--;
+		}
+		return tn > 0 && t[0] == ':' ? C_ADD : C_END;
+	}
+	if (k > 0 && starts(t, tn, "at "))
+		return C_ADD;
+	if (starts(c, cn, "note: "))
+		return C_LAST;
+	return C_END;
+}
+
+/* A compiler diagnostic: its snippet, notes and help. */
+static int
+cont_compiler(struct ofl_logblk *b, const char *c, size_t cn, size_t k)
+{
+	const char	*t = c + k;
+	size_t		 tn = cn - k;
+
+	if (cn == 0)
+		return C_END;
+	if (k > 0 || c[0] == '|')
+		return C_ADD;
+	if (isdigit((unsigned char)c[0])) {
+		while (tn > 0 && isdigit((unsigned char)t[0])) {
+			t++;
+			tn--;
+		}
+		if (starts(t, tn, " |") || starts(t, tn, "|"))
+			return C_ADD;
+	}
+	if (starts(c, cn, "note: ") || starts(c, cn, "help: ") ||
+	    (b->mode == M_COMPILER && (contains(c, cn, ": note: ") ||
+	    contains(c, cn, ": required from "))))
+		return C_ADD;
+	return C_END;
+}
+
 /*
  * Does a line (s, n bytes) go on with the open block b?  c is the line
  * after the block's margin, if it has one like it.  C_END, C_ADD, C_TENT
@@ -756,33 +926,7 @@ ofl_fmt_log_cont(struct ofl_logblk *b, const char *s, size_t n,
 		}
 		return C_END;
 	case M_PY:
-		switch (b->state) {
-		case 0:
-			if (cn == 0)
-				return C_END;
-			if (c[0] == ' ' || c[0] == '\t')
-				return C_ADD;
-			b->state = 1;
-			return C_ADD;
-		case 1:
-			if (cn == 0)
-				return C_TENT;
-			if (starts(c, cn, "During handling of the above "
-			    "exception") || starts(c, cn, "The above exception "
-			    "was the direct cause")) {
-				b->state = 2;
-				return C_ADD;
-			}
-			return C_END;
-		default:
-			if (cn == 0)
-				return C_TENT;
-			if (starts(c, cn, TRACEBACK)) {
-				b->state = 0;
-				return C_ADD;
-			}
-			return C_END;
-		}
+		return cont_py(b, c, cn);
 	case M_EXC:
 		if (k > 0 && starts(t, tn, "at ")) {
 			b->frames++;
@@ -796,70 +940,12 @@ ofl_fmt_log_cont(struct ofl_logblk *b, const char *s, size_t n,
 			return C_ADD;
 		return C_END;
 	case M_GO_PANIC:
-		if (cn == 0)
-			return C_TENT;
-		if (starts(c, cn, "goroutine ") || c[0] == '\t' ||
-		    starts(c, cn, "[signal ") || starts(c, cn, "created by ") ||
-		    starts(c, cn, "runtime stack:") ||
-		    starts(c, cn, "panic: ") ||
-		    starts(c, cn, "...additional frames") ||
-		    starts(c, cn, "fatal error:"))
-			return C_ADD;
-		if (starts(c, cn, "exit status "))
-			return C_LAST;
-		if ((isalpha((unsigned char)c[0]) || c[0] == '_') &&
-		    c[cn - 1] == ')') {
-			const char *paren = memchr(c, '(', cn);
-			const char *sp = memchr(c, ' ', cn);
-
-			if (paren != NULL && (sp == NULL || sp > paren))
-				return C_ADD;
-		}
-		return C_END;
+		return cont_gopanic(c, cn);
 	case M_RUST:
-		if (b->state == 0) {
-			if (starts(c, cn, "note: "))
-				return contains(c, cn, "RUST_BACKTRACE") ?
-				    C_LAST : C_ADD;
-			if (starts(c, cn, "stack backtrace:")) {
-				b->state = 1;
-				return C_ADD;
-			}
-			if (cn == 0 || b->n >= 40)
-				return C_END;
-			return C_ADD;
-		}
-		if (tn > 0 && isdigit((unsigned char)t[0])) {
-			while (tn > 0 && isdigit((unsigned char)t[0])) {
-				t++;
-				tn--;
-			}
-			return tn > 0 && t[0] == ':' ? C_ADD : C_END;
-		}
-		if (k > 0 && starts(t, tn, "at "))
-			return C_ADD;
-		if (starts(c, cn, "note: "))
-			return C_LAST;
-		return C_END;
+		return cont_rust(b, c, cn, k);
 	case M_COMPILER:
 	case M_RUSTC:
-		if (cn == 0)
-			return C_END;
-		if (k > 0 || c[0] == '|')
-			return C_ADD;
-		if (isdigit((unsigned char)c[0])) {
-			while (tn > 0 && isdigit((unsigned char)t[0])) {
-				t++;
-				tn--;
-			}
-			if (starts(t, tn, " |") || starts(t, tn, "|"))
-				return C_ADD;
-		}
-		if (starts(c, cn, "note: ") || starts(c, cn, "help: ") ||
-		    (b->mode == M_COMPILER && (contains(c, cn, ": note: ") ||
-		    contains(c, cn, ": required from "))))
-			return C_ADD;
-		return C_END;
+		return cont_compiler(b, c, cn, k);
 	case M_SANITIZER:
 		if (b->n >= 1000)
 			return C_END;
