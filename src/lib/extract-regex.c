@@ -126,6 +126,118 @@ regex_args(struct ex *x, struct ofl_buf *b)
 		ofl_buf_addf(b, " -C %u", x->o->context);
 }
 
+/* The before-context kept, c lines; NULL for none. */
+static struct kept *
+ring_new(unsigned c)
+{
+	struct kept	*ring;
+	unsigned	 j;
+
+	if (c == 0)
+		return NULL;
+	ring = ofl_xcalloc(c, sizeof *ring);
+	for (j = 0; j < c; j++)
+		ofl_buf_init(&ring[j].text);
+	return ring;
+}
+
+static void
+ring_free(struct kept *ring, unsigned c)
+{
+	unsigned	j;
+
+	if (ring == NULL)
+		return;
+	for (j = 0; j < c; j++)
+		ofl_buf_free(&ring[j].text);
+	free(ring);
+}
+
+/*
+ * The first line of the group of a match on line no: c lines before it,
+ * not before the span's first line a, nor on a line printed already.
+ */
+static uint64_t
+group_start(uint64_t no, unsigned c, uint64_t a, uint64_t last)
+{
+	uint64_t	start = no > c ? no - c : 1;
+
+	if (start < a)
+		start = a;
+	if (start <= last)
+		start = last + 1;
+	return start;
+}
+
+/*
+ * Before a match: the kept lines of its before-context not printed yet.
+ * 1, 0 when the budget cut it, -1 on a write error.
+ */
+static int
+emit_before(struct ex *x, struct kept *ring, unsigned c, size_t nring,
+    size_t head, uint64_t *last)
+{
+	struct kept	*k;
+	size_t		 j;
+	int		 r;
+
+	for (j = 0; j < nring; j++) {
+		k = &ring[(head + c - nring + j) % c];
+		if (k->no <= *last)
+			continue;
+		r = ofl_extract_emit_line(x, k->no, "-", k->text.data,
+		    k->text.len, 0);
+		if (r != 1)
+			return r;
+		*last = k->no;
+	}
+	return 1;
+}
+
+/*
+ * The mark for the rem matching lines (rem_first to rem_last) the budget
+ * left out, and the command that prints them: the scope from the first
+ * of them (less its context) on, rs being its n spans from there.
+ */
+static int
+mark_more(struct ex *x, const struct rspan *rs, size_t n, unsigned c,
+    uint64_t rem, uint64_t rem_first, uint64_t rem_last)
+{
+	struct rspan	*rest;
+	struct ofl_buf	 pre, what, w2, args;
+	uint64_t	 start;
+	size_t		 j;
+	int		 r;
+
+	ofl_buf_init(&pre);
+	ofl_buf_init(&what);
+	ofl_buf_init(&w2);
+	ofl_buf_init(&args);
+	rest = ofl_xcalloc(n, sizeof *rest);
+	start = rem_first > c ? rem_first - c : 1;
+	if (start < rs[0].a)
+		start = rs[0].a;
+	for (j = 0; j < n; j++)
+		rest[j] = rs[j];
+	rest[0].a = start;
+	regex_args(x, &pre);
+	ofl_buf_addf(&what, "%" PRIu64 " more matching line%s (line%s "
+	    "%" PRIu64, rem, rem > 1 ? "s" : "", rem > 1 ? "s" : "",
+	    rem_first);
+	if (rem > 1)
+		ofl_buf_addf(&what, "-%" PRIu64, rem_last);
+	ofl_buf_addf(&what, ") of ofl:%s", x->id);
+	ofl_extract_spans_text(&w2, &args, rest, n);
+	ofl_buf_add(&pre, args.data, args.len);
+	r = ofl_extract_mark(x, ofl_buf_str(&what), ofl_buf_str(&pre));
+	ofl_buf_free(&w2);
+	ofl_buf_free(&args);
+	ofl_buf_free(&pre);
+	ofl_buf_free(&what);
+	free(rest);
+	return r;
+}
+
 int
 ofl_extract_regex(struct ex *x)
 {
@@ -135,8 +247,7 @@ ofl_extract_regex(struct ex *x)
 	struct kept			*ring = NULL;
 	struct lr			 lr;
 	struct line			 ln;
-	struct ofl_buf			 pre, what;
-	size_t				 n = 0, i, j, nring = 0, head = 0;
+	size_t				 n = 0, i, nring = 0, head = 0;
 	uint64_t			 matches = 0, last = 0, after = 0;
 	uint64_t			 rem = 0, rem_first = 0, rem_last = 0;
 	uint64_t			 ctx_a = 0, ctx_b = 0, start;
@@ -145,23 +256,16 @@ ofl_extract_regex(struct ex *x)
 	int				 cut = 0, warned = 0, m, r, rv = -1;
 
 	memset(&lr, 0, sizeof lr);
-	ofl_buf_init(&pre);
-	ofl_buf_init(&what);
 	if (rx_compile(&rx, o->regex, o->icase) == -1)
 		return -1;
 	if (ofl_extract_resolve(x, &n, &rs, 1) == -1)
 		goto out;
 	x->scope = rs;
 	x->nscope = n;
-	if (c > 0) {
-		ring = ofl_xcalloc(c, sizeof *ring);
-		for (j = 0; j < c; j++)
-			ofl_buf_init(&ring[j].text);
-	}
+	ring = ring_new(c);
 	for (i = 0; i < n; i++) {
 		if (ofl_extract_lr_init(&lr, &x->src, rs[i].a, rs[i].b,
-		    LINE_MAX_REGEX) ==
-		    -1)
+		    LINE_MAX_REGEX) == -1)
 			goto out;
 		nring = 0;
 		after = 0;
@@ -192,12 +296,7 @@ ofl_extract_regex(struct ex *x)
 			}
 			if (m) {
 				matches++;
-				/* The group's first line. */
-				start = ln.no > c ? ln.no - c : 1;
-				if (start < rs[i].a)
-					start = rs[i].a;
-				if (start <= last)
-					start = last + 1;
+				start = group_start(ln.no, c, rs[i].a, last);
 				if (c > 0 && last > 0 && start > last + 1 &&
 				    !o->json) {
 					if (!ofl_extract_out_fits(x, 3)) {
@@ -208,21 +307,12 @@ ofl_extract_regex(struct ex *x)
 					    3) == -1)
 						goto out;
 				}
-				for (j = 0; j < nring; j++) {
-					struct kept *k = &ring[(head + c -
-					    nring + j) % c];
-
-					if (k->no <= last)
-						continue;
-					r = ofl_extract_emit_line(x, k->no, "-",
-					    k->text.data, k->text.len, 0);
-					if (r == -1)
-						goto out;
-					if (r == 0) {
-						cut = 1;
-						goto cut_match;
-					}
-					last = k->no;
+				r = emit_before(x, ring, c, nring, head, &last);
+				if (r == -1)
+					goto out;
+				if (r == 0) {
+					cut = 1;
+					goto cut_match;
 				}
 				r = ofl_extract_emit_line(x, ln.no, ":", ln.p,
 				    ln.len, 1);
@@ -284,37 +374,8 @@ cut_match:
 			goto out;
 	}
 	if (cut && rem > 0) {
-		struct rspan	*rest;
-		size_t		 k = 0;
-
-		rest = ofl_xcalloc(n - rem_span, sizeof *rest);
-		start = rem_first > c ? rem_first - c : 1;
-		if (start < rs[rem_span].a)
-			start = rs[rem_span].a;
-		for (j = rem_span; j < n; j++)
-			rest[k++] = rs[j];
-		rest[0].a = start;
-		regex_args(x, &pre);
-		ofl_buf_addf(&what, "%" PRIu64 " more matching line%s (line%s "
-		    "%" PRIu64, rem, rem > 1 ? "s" : "", rem > 1 ? "s" : "",
-		    rem_first);
-		if (rem > 1)
-			ofl_buf_addf(&what, "-%" PRIu64, rem_last);
-		ofl_buf_addf(&what, ") of ofl:%s", x->id);
-		{
-			struct ofl_buf	w2, args;
-
-			ofl_buf_init(&w2);
-			ofl_buf_init(&args);
-			ofl_extract_spans_text(&w2, &args, rest, k);
-			ofl_buf_add(&pre, args.data, args.len);
-			r = ofl_extract_mark(x, ofl_buf_str(&what),
-			    ofl_buf_str(&pre));
-			ofl_buf_free(&w2);
-			ofl_buf_free(&args);
-		}
-		free(rest);
-		if (r == -1)
+		if (mark_more(x, rs + rem_span, n - rem_span, c, rem,
+		    rem_first, rem_last) == -1)
 			goto out;
 	} else if (cut && ctx_a != 0 && ctx_a <= ctx_b) {
 		struct rspan	ctx;
@@ -329,12 +390,7 @@ cut_match:
 out:
 	ofl_extract_lr_free(&lr);
 	rx_free(&rx);
-	if (ring != NULL)
-		for (j = 0; j < c; j++)
-			ofl_buf_free(&ring[j].text);
-	free(ring);
-	ofl_buf_free(&pre);
-	ofl_buf_free(&what);
+	ring_free(ring, c);
 	return rv;
 }
 
