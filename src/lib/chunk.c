@@ -56,19 +56,16 @@
 
 #include "arc.h"
 #include "ofl.h"
+#include "chunk.h"
 #include "banned.h"
 
 #define READ_SIZE	(64 * 1024)	/* bytes asked of a source at once */
 #define LINE_CAP	(64 * 1024)	/* a longer line comes in pieces */
 #define HEAD_SIZE	(64 * 1024)	/* what kind detection sees */
-#define TITLE_MAX	256		/* bytes of a heading or headline */
 
-#define TEXT_TARGET	2048		/* a log or text window: bytes */
 #define TEXT_LINES	40		/* ... or lines */
 #define SOFT_MAX	(16 * 1024)	/* split a block only at a sub-block */
-#define HARD_MAX	(256 * 1024)	/* split anything, whatever it is */
 #define MD_SPLIT	4096		/* split a section at a paragraph */
-#define DIFF_SPLIT	8192		/* split a hunk at a line */
 #define CSV_TARGET	2048
 #define CSV_ROWS	50
 #define CSV_RECORD_MAX	(64 * 1024)	/* an unbalanced quote ends here */
@@ -83,65 +80,6 @@
 #define ARCHIVE_MAX_BYTES	OFL_ARCHIVE_MAX
 #define ARCHIVE_MAX_MEMBERS	100000
 
-#define HAS(p, n, s)	((n) >= sizeof(s) - 1 &&			\
-			    memcmp((p), (s), sizeof(s) - 1) == 0)
-
-/* Where bytes come from: optional bytes to replay, then a read function. */
-struct src {
-	ssize_t		(*read)(void *, void *, size_t);
-	void		*arg;
-	const char	*pre;
-	size_t		 prelen;
-};
-
-/* One call of ofl_chunk_artifact(). */
-struct ck {
-	int		(*cb)(const struct ofl_chunk *, void *);
-	void		*arg;
-	const char	*member;
-	int		 rv;		/* what cb returned when it stopped */
-	int		 bomb;		/* an archive limit was hit */
-	int		 ioerr;		/* the artifact could not be read */
-	int		 damaged;	/* a member could not be decoded */
-	int		 depth;		/* archive nesting */
-	uint64_t	 total;		/* decompressed bytes of members */
-	uint64_t	 members;
-};
-
-/* Lines (or pieces of long lines) of a source. */
-struct lineit {
-	struct src	*src;
-	char		*buf;
-	size_t		 pos;
-	size_t		 len;
-	size_t		 scan;		/* no newline in buf[pos, scan) */
-	uint64_t	 off;		/* offset of buf[pos] */
-	uint64_t	 lineno;	/* line of buf[pos] */
-	int		 midline;	/* buf[pos] is not a line's start */
-	int		 eof;
-};
-
-struct line {
-	const char	*p;
-	size_t		 len;
-	uint64_t	 off;
-	uint64_t	 lineno;
-	int		 first;		/* starts a line */
-	int		 eol;		/* ends with a newline */
-};
-
-/* Consecutive lines on their way to become a chunk. */
-struct win {
-	struct ofl_buf	 text;
-	size_t		 hdr;		/* text before the raw bytes (CSV) */
-	uint64_t	 bstart;
-	uint64_t	 lstart;
-	uint64_t	 lend;
-	uint64_t	 prevlend;	/* lend before the last line */
-	size_t		 nlines;
-	size_t		 last;		/* where the last line starts */
-};
-
 /* Heading paths (Markdown, HTML). */
 struct heads {
 	char		 t[6][TITLE_MAX];
@@ -150,7 +88,6 @@ struct heads {
 };
 
 struct md;
-struct diff;
 struct html;
 struct jlevel;
 struct jck;
@@ -188,7 +125,6 @@ static int	 chunk_lines(struct ck *, struct src *, uint64_t, uint64_t,
 static int	 chunk_markdown(struct ck *, struct src *);
 static int	 chunk_ndjson(struct ck *, struct src *);
 static int	 chunk_csv(struct ck *, struct src *, int);
-static int	 chunk_diff(struct ck *, struct src *);
 static int	 chunk_html(struct ck *, struct src *);
 static int	 chunk_json(struct ck *, struct src *);
 static int	 chunk_archive(struct ck *, struct src *, struct ofl_reader *);
@@ -203,10 +139,6 @@ static void	 md_heading(struct md *, int, const char *, size_t);
 static int	 ndjson_emit(struct ck *, struct win *, struct ofl_buf *);
 static int	 csv_emit(struct ck *, struct win *, struct ofl_buf *, uint64_t,
 		    uint64_t);
-static int	 diff_flush(struct ck *, struct diff *);
-static void	 diff_path(struct diff *, const char *, size_t);
-static void	 diff_gitpath(struct diff *, const char *, size_t);
-static int	 diff_counts(const char *, size_t, long *, long *);
 static void	 html_char(struct html *, int);
 static size_t	 utf8_put(char *, unsigned);
 static void	 html_cp(struct html *, unsigned);
@@ -546,6 +478,80 @@ win_emit_last(struct ck *ck, struct win *w, const char *title, size_t tlen)
 	w->bstart = off;
 	w->lstart = w->lend = w->prevlend = line;
 	return rv;
+}
+
+/*
+ * The plumbing, for the chunkers of the formats (chunk.h).
+ */
+
+int
+ofl_chunk_emit(struct ck *ck, const char *title, size_t tlen,
+    const char *text, size_t len, uint64_t bstart, uint64_t bend,
+    uint64_t lstart, uint64_t lend)
+{
+	return emit(ck, title, tlen, text, len, bstart, bend, lstart, lend);
+}
+
+size_t
+ofl_chunk_utf8_cut(const char *p, size_t n)
+{
+	return utf8_cut(p, n);
+}
+
+size_t
+ofl_chunk_body_len(const char *p, size_t n)
+{
+	return body_len(p, n);
+}
+
+void
+ofl_chunk_lineit_init(struct lineit *it, struct src *s, uint64_t off,
+    uint64_t lineno, int midline)
+{
+	lineit_init(it, s, off, lineno, midline);
+}
+
+void
+ofl_chunk_lineit_free(struct lineit *it)
+{
+	lineit_free(it);
+}
+
+int
+ofl_chunk_lineit_next(struct lineit *it, struct line *l)
+{
+	return lineit_next(it, l);
+}
+
+void
+ofl_chunk_win_init(struct win *w)
+{
+	win_init(w);
+}
+
+void
+ofl_chunk_win_free(struct win *w)
+{
+	win_free(w);
+}
+
+void
+ofl_chunk_win_add(struct win *w, const struct line *l)
+{
+	win_add(w, l);
+}
+
+size_t
+ofl_chunk_win_raw(const struct win *w)
+{
+	return win_raw(w);
+}
+
+int
+ofl_chunk_win_emit(struct ck *ck, struct win *w, const char *title,
+    size_t tlen)
+{
+	return win_emit(ck, w, title, tlen);
 }
 
 /*
@@ -1092,250 +1098,6 @@ stop:
 out:
 	ofl_buf_free(&t);
 	win_free(&w);
-	lineit_free(&it);
-	return rv;
-}
-
-/*
- * Unified diffs: a chunk per hunk, with the file's header lines in its
- * first hunk, titled "path @@ -a,b +c,d @@ context".  A file without
- * hunks (a rename, a binary file) is a chunk titled by its path; text
- * before the first file is a chunk with no title.  Hunks end by their
- * line counts, so a removed line "--- x" is not taken for a header.
- */
-
-enum { D_NONE, D_PRE, D_HDR, D_HUNK };
-
-struct diff {
-	struct win	 w;
-	struct ofl_buf	 path;
-	struct ofl_buf	 title;
-	int		 pend;
-	int		 inhunk;
-	int		 counted;
-	int		 minus;		/* "--- " seen in this header */
-	long		 oldn;
-	long		 newn;
-};
-
-static int
-diff_flush(struct ck *ck, struct diff *d)
-{
-	int	rv = 0;
-
-	switch (d->pend) {
-	case D_HUNK:
-		rv = win_emit(ck, &d->w, d->title.data, d->title.len);
-		break;
-	case D_HDR:
-		ofl_buf_str(&d->path);
-		rv = win_emit(ck, &d->w, d->path.data, d->path.len);
-		break;
-	default:
-		rv = win_emit(ck, &d->w, "", 0);
-		break;
-	}
-	d->pend = D_NONE;
-	return rv;
-}
-
-/* Set the path from "--- a/x", "+++ b/x" or a similar tail. */
-static void
-diff_path(struct diff *d, const char *p, size_t n)
-{
-	const char	*t;
-
-	if ((t = memchr(p, '\t', n)) != NULL)
-		n = (size_t)(t - p);
-	while (n > 0 && p[n - 1] == ' ')
-		n--;
-	if (n == 0 || (n == 9 && memcmp(p, "/dev/null", 9) == 0))
-		return;
-	if (n > 2 && (HAS(p, n, "a/") || HAS(p, n, "b/"))) {
-		p += 2;
-		n -= 2;
-	}
-	ofl_buf_reset(&d->path);
-	ofl_buf_add(&d->path, p, n);
-}
-
-/* "diff --git a/x b/x": x; "diff -u old new": new. */
-static void
-diff_gitpath(struct diff *d, const char *p, size_t n)
-{
-	const char	*q;
-	size_t		 k;
-
-	if (HAS(p, n, "diff --git ")) {
-		p += 11;
-		n -= 11;
-		k = (n - 5) / 2;
-		if (n > 5 && (n - 5) % 2 == 0 && HAS(p, n, "a/") &&
-		    memcmp(p + 2 + k, " b/", 3) == 0 &&
-		    memcmp(p + 2, p + 5 + k, k) == 0) {
-			diff_path(d, p + 2, k);
-			return;
-		}
-		for (q = p + n - 3; q > p; q--)
-			if (memcmp(q, " b/", 3) == 0) {
-				diff_path(d, q + 3, n - (size_t)(q + 3 - p));
-				return;
-			}
-	}
-	for (q = p + n; q > p && q[-1] != ' '; q--)
-		;
-	diff_path(d, q, n - (size_t)(q - p));
-}
-
-/* "@@ -12,7 +12,9 @@": the line counts, or 0 if they cannot be read. */
-static int
-diff_counts(const char *p, size_t n, long *oldn, long *newn)
-{
-	char	 tmp[96], *e;
-	long	 v;
-
-	if (!HAS(p, n, "@@ -") || HAS(p, n, "@@@"))
-		return 0;
-	if (n > sizeof tmp - 1)
-		n = sizeof tmp - 1;
-	memcpy(tmp, p, n);
-	tmp[n] = '\0';
-	v = strtol(tmp + 4, &e, 10);
-	*oldn = 1;
-	if (*e == ',')
-		*oldn = strtol(e + 1, &e, 10);
-	if (strncmp(e, " +", 2) != 0 || v < 0)
-		return 0;
-	v = strtol(e + 2, &e, 10);
-	*newn = 1;
-	if (*e == ',')
-		*newn = strtol(e + 1, &e, 10);
-	return strncmp(e, " @@", 3) == 0 && v >= 0;
-}
-
-static int
-chunk_diff(struct ck *ck, struct src *s)
-{
-	struct lineit	 it;
-	struct line	 l;
-	struct diff	 d;
-	size_t		 n;
-	int		 r, c, rv = 0;
-
-	lineit_init(&it, s, 0, 1, 0);
-	memset(&d, 0, sizeof d);
-	win_init(&d.w);
-	ofl_buf_init(&d.path);
-	ofl_buf_init(&d.title);
-	while ((r = lineit_next(&it, &l)) == 1) {
-		n = body_len(l.p, l.len);
-		if (!l.first) {
-			if (d.w.nlines > 0 && win_raw(&d.w) + l.len > HARD_MAX) {
-				c = d.pend;
-				if (diff_flush(ck, &d))
-					goto stop;
-				d.pend = c;
-			}
-			win_add(&d.w, &l);
-			continue;
-		}
-		if (d.inhunk) {
-			c = n > 0 ? l.p[0] : ' ';
-			if (d.counted) {
-				if (c == ' ') {
-					d.oldn--;
-					d.newn--;
-				} else if (c == '-')
-					d.oldn--;
-				else if (c == '+')
-					d.newn--;
-				else if (c != '\\')
-					d.inhunk = 0;
-				if (d.oldn <= 0 && d.newn <= 0)
-					d.inhunk = 2;
-			} else if (HAS(l.p, n, "diff ") || HAS(l.p, n, "@@"))
-				d.inhunk = 0;
-			if (d.inhunk != 0) {
-				if (d.inhunk == 2)
-					d.inhunk = 0;
-				if (d.w.nlines > 0 &&
-				    win_raw(&d.w) + l.len > DIFF_SPLIT) {
-					if (diff_flush(ck, &d))
-						goto stop;
-					d.pend = D_HUNK;
-				}
-				win_add(&d.w, &l);
-				continue;
-			}
-		}
-		if (HAS(l.p, n, "diff ") || HAS(l.p, n, "Index: ")) {
-			if (diff_flush(ck, &d))
-				goto stop;
-			d.pend = D_HDR;
-			d.minus = 0;
-			ofl_buf_reset(&d.path);
-			if (HAS(l.p, n, "Index: "))
-				diff_path(&d, l.p + 7, n - 7);
-			else
-				diff_gitpath(&d, l.p, n);
-		} else if (HAS(l.p, n, "--- ")) {
-			if (d.pend != D_HDR || d.minus) {
-				if (diff_flush(ck, &d))
-					goto stop;
-				ofl_buf_reset(&d.path);
-			}
-			d.pend = D_HDR;
-			d.minus = 1;
-			diff_path(&d, l.p + 4, n - 4);
-		} else if (HAS(l.p, n, "+++ ") && d.pend == D_HDR) {
-			diff_path(&d, l.p + 4, n - 4);
-		} else if (HAS(l.p, n, "@@")) {
-			if (d.pend != D_HDR && diff_flush(ck, &d))
-				goto stop;
-			d.counted = diff_counts(l.p, n, &d.oldn, &d.newn);
-			d.inhunk = 1;
-			if (d.counted && d.oldn <= 0 && d.newn <= 0)
-				d.inhunk = 0;
-			ofl_buf_reset(&d.title);
-			if (d.path.len > 0) {
-				ofl_buf_add(&d.title, d.path.data, d.path.len);
-				ofl_buf_addc(&d.title, ' ');
-			}
-			ofl_buf_add(&d.title, l.p, n < TITLE_MAX ? n :
-			    utf8_cut(l.p, TITLE_MAX));
-			ofl_buf_str(&d.title);
-			d.pend = D_HUNK;
-		} else if (HAS(l.p, n, "commit ") || HAS(l.p, n, "From ")) {
-			if (diff_flush(ck, &d))
-				goto stop;
-			d.pend = D_PRE;
-		} else if (d.pend == D_HDR) {
-			if (HAS(l.p, n, "rename to "))
-				diff_path(&d, l.p + 10, n - 10);
-		} else {
-			if (d.pend == D_NONE)
-				d.pend = D_PRE;
-			if (d.w.nlines > 0 && win_raw(&d.w) + l.len >
-			    (d.pend == D_PRE ? 2 * TEXT_TARGET : DIFF_SPLIT)) {
-				c = d.pend;
-				if (diff_flush(ck, &d))
-					goto stop;
-				d.pend = c;
-			}
-		}
-		win_add(&d.w, &l);
-	}
-	if (r < 0)
-		rv = -1;
-	else if (diff_flush(ck, &d))
-		rv = 1;
-	goto out;
-stop:
-	rv = 1;
-out:
-	ofl_buf_free(&d.path);
-	ofl_buf_free(&d.title);
-	win_free(&d.w);
 	lineit_free(&it);
 	return rv;
 }
@@ -2502,7 +2264,7 @@ chunk_src(struct ck *ck, struct src *s, int kind, struct ofl_reader *r)
 	case OFL_KIND_HTML:
 		return chunk_html(ck, s);
 	case OFL_KIND_DIFF:
-		return chunk_diff(ck, s);
+		return ofl_fmt_diff_chunk(ck, s);
 	case OFL_KIND_ARCHIVE:
 	case OFL_KIND_COMPRESSED:
 		if (ck->depth >= ARCHIVE_DEPTH)

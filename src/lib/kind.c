@@ -58,7 +58,6 @@ static int	 list_item(const unsigned char *, size_t);
 static size_t	 count_links(const unsigned char *, size_t);
 static size_t	 count_tags(const unsigned char *, size_t);
 static int	 yaml_key(const unsigned char *, size_t);
-static int	 diff_line(const unsigned char *, size_t);
 
 
 static const char *kind_names[OFL_KIND_COUNT] = {
@@ -600,28 +599,6 @@ yaml_key(const unsigned char *p, size_t n)
 	    p[i + 1] == ' ');
 }
 
-static int
-diff_line(const unsigned char *p, size_t n)
-{
-	static const char *hdrs[] = { "diff ", "index ", "--- ", "+++ ",
-	    "@@ ", "new file mode", "deleted file mode", "old mode",
-	    "new mode", "similarity index", "dissimilarity index",
-	    "rename from", "rename to", "copy from", "copy to",
-	    "Binary files", "GIT binary patch", "literal ", "delta ",
-	    "commit ", "Author:", "Date:", "Merge:", "Index: ", "=====",
-	    "Only in " };
-	size_t	i;
-
-	if (n == 0 || p[0] == ' ' || p[0] == '+' || p[0] == '-' ||
-	    p[0] == '\\')
-		return 1;
-	for (i = 0; i < sizeof hdrs / sizeof hdrs[0]; i++) {
-		if (starts(p, n, hdrs[i]))
-			return 1;
-	}
-	return 0;
-}
-
 /*
  * One pass over the lines.  The last line counts only when the buffer is
  * complete (or when it is the only line).
@@ -649,7 +626,7 @@ features(const unsigned char *buf, size_t len, int complete,
 		if (n > 0 && p[n - 1] == '\r')
 			n--;
 		f->lines++;
-		if (diff_line(p, n))
+		if (ofl_fmt_diff_line(p, n))
 			f->diffish++;
 		if (starts(p, n, "diff --git ") ||
 		    (prev != NULL && starts(prev, prevn, "--- ") &&

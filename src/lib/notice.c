@@ -97,7 +97,6 @@ static int	 sum_errors(struct ctx *);
 static int	 sum_headings(struct ctx *);
 static int	 sum_json(struct ctx *, int);
 static int	 sum_columns(struct ctx *, int);
-static int	 sum_diff(struct ctx *);
 static int	 sum_fmt(struct ctx *, int (*)(const struct ofl_src *,
 		    const struct ofl_meta *, struct ofl_summary *));
 static void	 next_cmds(struct ctx *, struct ofl_buf *, struct ofl_buf *);
@@ -1738,102 +1737,6 @@ sum_columns(struct ctx *c, int delim)
 	return 0;
 }
 
-/* A diff: how many files, and the first few names. */
-static int
-sum_diff(struct ctx *c)
-{
-	unsigned char	*buf;
-	const unsigned char *p, *nl, *end, *name, *tab;
-	struct ofl_buf	 names, js;
-	size_t		 len, n, nlen, git = 0, plus = 0, shown = 0, used;
-	int		 usegit;
-
-	if ((buf = read_head(c, SCAN_LARGE, &len)) == NULL)
-		return -1;
-	ofl_buf_init(&names);
-	ofl_buf_init(&js);
-	end = buf + len;
-	for (p = buf; p < end; p = nl + 1) {
-		if ((nl = memchr(p, '\n', end - p)) == NULL)
-			nl = end;
-		if (nl - p >= 11 && memcmp(p, "diff --git ", 11) == 0)
-			git++;
-		else if (nl - p >= 4 && memcmp(p, "+++ ", 4) == 0)
-			plus++;
-	}
-	usegit = git > 0;
-	for (p = buf; p < end && shown < 5; p = nl + 1) {
-		if ((nl = memchr(p, '\n', end - p)) == NULL)
-			nl = end;
-		n = nl - p;
-		if (n > 0 && p[n - 1] == '\r')
-			n--;
-		name = NULL;
-		nlen = 0;
-		if (usegit && n >= 11 && memcmp(p, "diff --git ", 11) == 0) {
-			/* "diff --git a/X b/X": take what follows " b/". */
-			const unsigned char *q = p + n;
-
-			while (q > p + 11 && !(q[-1] == '/' && q - 3 >= p &&
-			    q[-2] == 'b' && q[-3] == ' '))
-				q--;
-			if (q > p + 11) {
-				name = q;
-				nlen = (size_t)(p + n - q);
-			} else {
-				name = p + 11;
-				nlen = n - 11;
-			}
-		} else if (!usegit && n >= 4 && memcmp(p, "+++ ", 4) == 0) {
-			name = p + 4;
-			nlen = n - 4;
-			if (nlen >= 2 && name[0] == 'b' && name[1] == '/') {
-				name += 2;
-				nlen -= 2;
-			}
-			/* Drop a time stamp after a tab. */
-			if ((tab = memchr(name, '\t', nlen)) != NULL)
-				nlen = (size_t)(tab - name);
-		}
-		if (name == NULL)
-			continue;
-		ofl_buf_adds(&names, shown == 0 ? "" : ", ");
-		render(&names, name, nlen, 60, R_ONELINE, &used);
-		if (used < nlen)
-			ofl_buf_adds(&names, "...");
-		ofl_buf_adds(&js, shown == 0 ? "[" : ",");
-		ofl_buf_add_json_str(&js, (const char *)name, nlen);
-		shown++;
-		if (names.len > SUMMARY_MAX - 60)
-			break;
-	}
-	n = usegit ? git : plus;
-	if (n > 0) {
-		ofl_buf_adds(&c->sum, "files: ");
-		if (len < c->total)
-			ofl_buf_adds(&c->sum, "at least ");
-		put_count(&c->sum, n);
-		ofl_buf_adds(&c->sum, ": ");
-		ofl_buf_add(&c->sum, names.data, names.len);
-		if (n > shown)
-			ofl_buf_adds(&c->sum, ", ...");
-		ofl_buf_addc(&c->sum, '\n');
-		sum_json_key(c, "files");
-		ofl_buf_addf(&c->sumj, "%zu", n);
-		sum_json_key(c, "files_partial");
-		ofl_buf_adds(&c->sumj, len < c->total ? "true" : "false");
-		if (shown > 0) {
-			ofl_buf_addc(&js, ']');
-			sum_json_key(c, "file_names");
-			ofl_buf_add(&c->sumj, js.data, js.len);
-		}
-	}
-	ofl_buf_free(&names);
-	ofl_buf_free(&js);
-	free(buf);
-	return 0;
-}
-
 /*
  * A format's own summary (fmt-*.c), read through the reader as a source,
  * its text and JSON members appended to the notice's.
@@ -1999,7 +1902,7 @@ ofl_notice(struct ofl_store *st, const struct ofl_meta *m,
 		rv = sum_columns(&c, kind == OFL_KIND_CSV ? ',' : '\t');
 		break;
 	case OFL_KIND_DIFF:
-		rv = sum_diff(&c);
+		rv = sum_fmt(&c, ofl_fmt_diff_summary);
 		break;
 	case OFL_KIND_ARCHIVE:
 	case OFL_KIND_COMPRESSED:

@@ -326,6 +326,13 @@ int	 ofl_fmt_log_class(struct ofl_logst *, const char *, size_t);
 /* A chunk's title from a line (from off on): timestamps stripped, cut. */
 void	 ofl_fmt_log_headline(struct ofl_buf *, const char *, size_t, size_t);
 
+/* fmt-diff.c: unified diffs. */
+/* 1 if a line can be part of a diff (a header, hunk or context line). */
+int	 ofl_fmt_diff_line(const unsigned char *, size_t);
+/* How many files the diff changes, and the first names. */
+int	 ofl_fmt_diff_summary(const struct ofl_src *, const struct ofl_meta *,
+	    struct ofl_summary *);
+
 /* fmt-archive.c: archives and compressed streams. */
 /*
  * 1 if the first bytes carry a container's or a compressed stream's magic
