@@ -60,7 +60,6 @@
 #include "banned.h"
 
 #define READ_SIZE	(64 * 1024)	/* bytes asked of a source at once */
-#define LINE_CAP	(64 * 1024)	/* a longer line comes in pieces */
 #define HEAD_SIZE	(64 * 1024)	/* what kind detection sees */
 
 #define TEXT_LINES	40		/* ... or lines */
@@ -72,8 +71,6 @@
 #define JSON_TARGET	2048		/* descend into anything larger */
 #define JSON_DEPTH	128		/* deeper containers stay whole */
 #define JSON_KEYS_MAX	120		/* keys in a title, else to_entries */
-#define PART_SPLIT	8192		/* a leaf above this is cut ... */
-#define PART_SIZE	4096		/* ... into parts of about this */
 #define HTML_SPLIT	4096
 #define ARCHIVE_DEPTH	2		/* archives inside archives */
 
@@ -95,29 +92,6 @@ struct jck;
 static uint64_t	chunk_max_bytes = ARCHIVE_MAX_BYTES;
 static uint64_t	chunk_max_members = ARCHIVE_MAX_MEMBERS;
 
-static ssize_t	 src_read(struct src *, void *, size_t);
-static ssize_t	 reader_read(void *, void *, size_t);
-static ssize_t	 chain_read(void *, void *, size_t);
-static int	 emit(struct ck *, const char *, size_t, const char *, size_t,
-		    uint64_t, uint64_t, uint64_t, uint64_t);
-static int	 emit_parts(struct ck *, const char *, size_t, const char *,
-		    size_t, uint64_t, uint64_t);
-static size_t	 count_nl(const char *, size_t);
-static size_t	 utf8_cut(const char *, size_t);
-static size_t	 body_len(const char *, size_t);
-static size_t	 ws_len(const char *, size_t);
-static int	 is_blank(const char *, size_t);
-static void	 lineit_init(struct lineit *, struct src *, uint64_t, uint64_t,
-		    int);
-static void	 lineit_free(struct lineit *);
-static int	 lineit_next(struct lineit *, struct line *);
-static void	 win_init(struct win *);
-static void	 win_free(struct win *);
-static void	 win_add(struct win *, const struct line *);
-static size_t	 win_raw(const struct win *);
-static int	 win_emit(struct ck *, struct win *, const char *, size_t);
-static int	 win_emit_last(struct ck *, struct win *, const char *,
-		    size_t);
 static void	 heads_set(struct heads *, int, const char *, size_t);
 static void	 heads_path(const struct heads *, struct ofl_buf *);
 static int	 chunk_lines(struct ck *, struct src *, uint64_t, uint64_t,
@@ -173,388 +147,6 @@ static ssize_t	 member_read(void *, void *, size_t);
 static int	 chunk_member(struct ck *, struct ofl_arc *, const char *);
 
 /*
- * Sources.
- */
-
-static ssize_t
-src_read(struct src *s, void *buf, size_t n)
-{
-	size_t	m;
-
-	if (s->prelen > 0) {
-		m = n < s->prelen ? n : s->prelen;
-		memcpy(buf, s->pre, m);
-		s->pre += m;
-		s->prelen -= m;
-		return (ssize_t)m;
-	}
-	if (s->read == NULL)
-		return 0;
-	return s->read(s->arg, buf, n);
-}
-
-static ssize_t
-reader_read(void *arg, void *buf, size_t n)
-{
-	return ofl_reader_read(arg, buf, n);
-}
-
-/* A source that reads another source (after its own replay). */
-static ssize_t
-chain_read(void *arg, void *buf, size_t n)
-{
-	return src_read(arg, buf, n);
-}
-
-/*
- * Emitting.  Returns 0 to go on, 1 when the callback said stop.
- */
-
-static int
-emit(struct ck *ck, const char *title, size_t tlen, const char *text,
-    size_t len, uint64_t bstart, uint64_t bend, uint64_t lstart,
-    uint64_t lend)
-{
-	struct ofl_chunk	c;
-	int			rv;
-
-	c.member = ck->member;
-	c.title = title != NULL && tlen > 0 ? title : "";
-	c.title_len = title != NULL ? tlen : 0;
-	c.text = text != NULL ? text : "";
-	c.len = len;
-	c.byte_start = bstart;
-	c.byte_end = bend;
-	c.line_start = lstart;
-	c.line_end = lend < lstart ? lstart : lend;
-	if ((rv = ck->cb(&c, ck->arg)) != 0) {
-		ck->rv = rv;
-		return 1;
-	}
-	return 0;
-}
-
-/*
- * Emit raw bytes that start on line lstart, cut into parts of about
- * PART_SIZE (at most 1.5 times that) when longer than PART_SPLIT: at a
- * newline or a space if one is near, never inside a UTF-8 sequence.
- */
-static int
-emit_parts(struct ck *ck, const char *title, size_t tlen, const char *text,
-    size_t len, uint64_t bstart, uint64_t lstart)
-{
-	size_t	n, i, nl;
-	int	cut = len > PART_SPLIT;
-
-	while (len > 0) {
-		n = len;
-		if (cut && len > PART_SIZE + PART_SIZE / 2) {
-			n = PART_SIZE;
-			for (i = n; i > n - 512; i--)
-				if (text[i - 1] == '\n')
-					break;
-			if (i == n - 512)
-				for (i = n; i > n - 512; i--)
-					if (text[i - 1] == ' ')
-						break;
-			n = i > n - 512 ? i : utf8_cut(text, n);
-		}
-		nl = count_nl(text, n - 1);
-		if (emit(ck, title, tlen, text, n, bstart, bstart + n, lstart,
-		    lstart + nl))
-			return 1;
-		lstart += nl + (text[n - 1] == '\n');
-		text += n;
-		len -= n;
-		bstart += n;
-	}
-	return 0;
-}
-
-static size_t
-count_nl(const char *p, size_t n)
-{
-	const char	*e = p + n, *q;
-	size_t		 c = 0;
-
-	while (p < e && (q = memchr(p, '\n', (size_t)(e - p))) != NULL) {
-		c++;
-		p = q + 1;
-	}
-	return c;
-}
-
-/* The largest length <= n that does not end inside a UTF-8 sequence. */
-static size_t
-utf8_cut(const char *p, size_t n)
-{
-	size_t	i = n, k;
-
-	for (k = 0; k < 3 && i > 1; k++) {
-		if (((unsigned char)p[i] & 0xc0) != 0x80)
-			break;
-		i--;
-	}
-	return ((unsigned char)p[i] & 0xc0) == 0x80 ? n : i;
-}
-
-/* Length without the trailing newline and carriage returns. */
-static size_t
-body_len(const char *p, size_t n)
-{
-	while (n > 0 && (p[n - 1] == '\n' || p[n - 1] == '\r'))
-		n--;
-	return n;
-}
-
-static size_t
-ws_len(const char *p, size_t n)
-{
-	size_t	i = 0;
-
-	while (i < n && (p[i] == ' ' || p[i] == '\t'))
-		i++;
-	return i;
-}
-
-static int
-is_blank(const char *p, size_t n)
-{
-	n = body_len(p, n);
-	return ws_len(p, n) == n;
-}
-
-/*
- * The line iterator.  A line longer than LINE_CAP is returned in pieces;
- * only the first has first set, only the last has eol set.
- */
-
-static void
-lineit_init(struct lineit *it, struct src *s, uint64_t off, uint64_t lineno,
-    int midline)
-{
-	it->src = s;
-	it->buf = ofl_xmalloc(LINE_CAP + 1);	/* utf8_cut() peeks past */
-	it->pos = it->len = it->scan = 0;
-	it->off = off;
-	it->lineno = lineno;
-	it->midline = midline;
-	it->eof = 0;
-}
-
-static void
-lineit_free(struct lineit *it)
-{
-	free(it->buf);
-	it->buf = NULL;
-}
-
-/* 1: a line, 0: the end, -1: an error. */
-static int
-lineit_next(struct lineit *it, struct line *l)
-{
-	const char	*nl;
-	size_t		 n, avail;
-	ssize_t		 r;
-	int		 eol;
-
-	for (;;) {
-		avail = it->len - it->pos;
-		nl = memchr(it->buf + it->scan, '\n', it->len - it->scan);
-		if (nl != NULL) {
-			n = (size_t)(nl - (it->buf + it->pos)) + 1;
-			eol = 1;
-			break;
-		}
-		it->scan = it->len;
-		if (it->eof) {
-			if (avail == 0)
-				return 0;
-			n = avail;
-			eol = 0;
-			break;
-		}
-		if (avail == LINE_CAP) {
-			n = utf8_cut(it->buf + it->pos, LINE_CAP);
-			eol = 0;
-			break;
-		}
-		if (it->pos > 0) {
-			memmove(it->buf, it->buf + it->pos, avail);
-			it->scan -= it->pos;
-			it->len = avail;
-			it->pos = 0;
-		}
-		r = src_read(it->src, it->buf + it->len, LINE_CAP - it->len);
-		if (r < 0)
-			return -1;
-		if (r == 0)
-			it->eof = 1;
-		it->len += (size_t)r;
-	}
-	l->p = it->buf + it->pos;
-	l->len = n;
-	l->off = it->off;
-	l->lineno = it->lineno;
-	l->first = !it->midline;
-	l->eol = eol;
-	it->pos += n;
-	it->scan = it->pos;
-	it->off += n;
-	if (eol)
-		it->lineno++;
-	it->midline = !eol;
-	return 1;
-}
-
-/*
- * Windows.
- */
-
-static void
-win_init(struct win *w)
-{
-	memset(w, 0, sizeof *w);
-	ofl_buf_init(&w->text);
-}
-
-static void
-win_free(struct win *w)
-{
-	ofl_buf_free(&w->text);
-}
-
-static void
-win_add(struct win *w, const struct line *l)
-{
-	if (w->nlines == 0) {
-		w->bstart = l->off;
-		w->lstart = l->lineno;
-		w->prevlend = l->lineno;
-	} else
-		w->prevlend = w->lend;
-	w->last = w->text.len;
-	ofl_buf_add(&w->text, l->p, l->len);
-	w->lend = l->lineno;
-	w->nlines++;
-}
-
-static size_t
-win_raw(const struct win *w)
-{
-	return w->text.len - w->hdr;
-}
-
-static int
-win_emit(struct ck *ck, struct win *w, const char *title, size_t tlen)
-{
-	int	rv;
-
-	if (w->nlines == 0)
-		return 0;
-	rv = emit(ck, title, tlen, w->text.data, w->text.len, w->bstart,
-	    w->bstart + win_raw(w), w->lstart, w->lend);
-	w->text.len = w->hdr;
-	w->nlines = 0;
-	return rv;
-}
-
-/* Emit all but the last line, which stays as the window's first. */
-static int
-win_emit_last(struct ck *ck, struct win *w, const char *title, size_t tlen)
-{
-	size_t		n = w->text.len - w->last;
-	uint64_t	off = w->bstart + (w->last - w->hdr), line = w->lend;
-	int		rv;
-
-	if (w->nlines < 2)
-		return 0;
-	rv = emit(ck, title, tlen, w->text.data, w->last, w->bstart, off,
-	    w->lstart, w->prevlend);
-	memmove(w->text.data + w->hdr, w->text.data + w->last, n);
-	w->text.len = w->hdr + n;
-	w->last = w->hdr;
-	w->nlines = 1;
-	w->bstart = off;
-	w->lstart = w->lend = w->prevlend = line;
-	return rv;
-}
-
-/*
- * The plumbing, for the chunkers of the formats (chunk.h).
- */
-
-int
-ofl_chunk_emit(struct ck *ck, const char *title, size_t tlen,
-    const char *text, size_t len, uint64_t bstart, uint64_t bend,
-    uint64_t lstart, uint64_t lend)
-{
-	return emit(ck, title, tlen, text, len, bstart, bend, lstart, lend);
-}
-
-size_t
-ofl_chunk_utf8_cut(const char *p, size_t n)
-{
-	return utf8_cut(p, n);
-}
-
-size_t
-ofl_chunk_body_len(const char *p, size_t n)
-{
-	return body_len(p, n);
-}
-
-void
-ofl_chunk_lineit_init(struct lineit *it, struct src *s, uint64_t off,
-    uint64_t lineno, int midline)
-{
-	lineit_init(it, s, off, lineno, midline);
-}
-
-void
-ofl_chunk_lineit_free(struct lineit *it)
-{
-	lineit_free(it);
-}
-
-int
-ofl_chunk_lineit_next(struct lineit *it, struct line *l)
-{
-	return lineit_next(it, l);
-}
-
-void
-ofl_chunk_win_init(struct win *w)
-{
-	win_init(w);
-}
-
-void
-ofl_chunk_win_free(struct win *w)
-{
-	win_free(w);
-}
-
-void
-ofl_chunk_win_add(struct win *w, const struct line *l)
-{
-	win_add(w, l);
-}
-
-size_t
-ofl_chunk_win_raw(const struct win *w)
-{
-	return win_raw(w);
-}
-
-int
-ofl_chunk_win_emit(struct ck *ck, struct win *w, const char *title,
-    size_t tlen)
-{
-	return win_emit(ck, w, title, tlen);
-}
-
-/*
  * Heading paths.
  */
 
@@ -566,7 +158,7 @@ heads_set(struct heads *h, int level, const char *p, size_t n)
 	if (level < 1 || level > 6)
 		return;
 	if (n > TITLE_MAX - 1)
-		n = utf8_cut(p, TITLE_MAX - 1);
+		n = ofl_chunk_utf8_cut(p, TITLE_MAX - 1);
 	memcpy(h->t[level - 1], p, n);
 	h->len[level - 1] = n;
 	h->has[level - 1] = 1;
@@ -616,15 +208,15 @@ chunk_lines(struct ck *ck, struct src *s, uint64_t off, uint64_t lineno,
 	size_t		 raw;
 	int		 r, cls, split, rv = 0;
 
-	lineit_init(&it, s, off, lineno, midline);
-	win_init(&w);
+	ofl_chunk_lineit_init(&it, s, off, lineno, midline);
+	ofl_chunk_win_init(&w);
 	ofl_buf_init(&title);
 	memset(&ls, 0, sizeof ls);
 	ls.prevblank = 1;
-	while ((r = lineit_next(&it, &l)) == 1) {
+	while ((r = ofl_chunk_lineit_next(&it, &l)) == 1) {
 		cls = l.first ? ofl_fmt_log_class(&ls, l.p, l.len) :
 		    OFL_BRK_HARD;
-		raw = win_raw(&w);
+		raw = ofl_chunk_win_raw(&w);
 		switch (cls) {
 		case OFL_BRK_FREE:
 			split = raw + l.len > TEXT_TARGET ||
@@ -647,13 +239,14 @@ chunk_lines(struct ck *ck, struct src *s, uint64_t off, uint64_t lineno,
 		if (ls.hl == 2 && w.nlines > 1 && (title.len > 0 ||
 		    w.last >= TEXT_TARGET / 2)) {
 			/* Split before the exception line above the frame. */
-			if (win_emit_last(ck, &w, title.data, title.len)) {
+			if (ofl_chunk_win_emit_last(ck, &w, title.data,
+			    title.len)) {
 				rv = 1;
 				goto out;
 			}
 			title.len = 0;
 		} else if (w.nlines > 0 && split) {
-			if (win_emit(ck, &w, title.data, title.len)) {
+			if (ofl_chunk_win_emit(ck, &w, title.data, title.len)) {
 				rv = 1;
 				goto out;
 			}
@@ -662,18 +255,18 @@ chunk_lines(struct ck *ck, struct src *s, uint64_t off, uint64_t lineno,
 		if (ls.hl == 2 && w.nlines > 0 && title.len == 0)
 			ofl_fmt_log_headline(&title, w.text.data + w.last,
 			    w.text.len - w.last, 0);
-		win_add(&w, &l);
+		ofl_chunk_win_add(&w, &l);
 		if (ls.hl == 1 && title.len == 0)
 			ofl_fmt_log_headline(&title, l.p, l.len, ls.hloff);
 	}
 	if (r < 0)
 		rv = -1;
-	else if (win_emit(ck, &w, title.data, title.len))
+	else if (ofl_chunk_win_emit(ck, &w, title.data, title.len))
 		rv = 1;
 out:
 	ofl_buf_free(&title);
-	win_free(&w);
-	lineit_free(&it);
+	ofl_chunk_win_free(&w);
+	ofl_chunk_lineit_free(&it);
 	return rv;
 }
 
@@ -711,7 +304,7 @@ md_atx(const char *p, size_t n, const char **tp, size_t *tn)
 {
 	size_t	i = 0, lv = 0, e, k;
 
-	n = body_len(p, n);
+	n = ofl_chunk_body_len(p, n);
 	while (i < n && i < 3 && p[i] == ' ')
 		i++;
 	while (i < n && p[i] == '#' && lv < 7) {
@@ -720,7 +313,7 @@ md_atx(const char *p, size_t n, const char **tp, size_t *tn)
 	}
 	if (lv == 0 || lv > 6 || (i < n && p[i] != ' ' && p[i] != '\t'))
 		return 0;
-	i += ws_len(p + i, n - i);
+	i += ofl_chunk_ws_len(p + i, n - i);
 	e = n;
 	while (e > i && (p[e - 1] == ' ' || p[e - 1] == '\t'))
 		e--;
@@ -743,7 +336,7 @@ md_fence(const char *p, size_t n, size_t *len)
 	size_t	i = 0, k;
 	char	c;
 
-	n = body_len(p, n);
+	n = ofl_chunk_body_len(p, n);
 	while (i < n && i < 3 && p[i] == ' ')
 		i++;
 	if (i >= n || (p[i] != '`' && p[i] != '~'))
@@ -764,12 +357,12 @@ md_fence_close(const struct md *m, const char *p, size_t n)
 {
 	size_t	i = 0, k;
 
-	n = body_len(p, n);
+	n = ofl_chunk_body_len(p, n);
 	while (i < n && i < 3 && p[i] == ' ')
 		i++;
 	for (k = i; k < n && p[k] == m->fence; k++)
 		;
-	return k - i >= m->fencelen && ws_len(p + k, n - k) == n - k;
+	return k - i >= m->fencelen && ofl_chunk_ws_len(p + k, n - k) == n - k;
 }
 
 /* A setext underline: 1 for "===", 2 for "---", else 0. */
@@ -779,7 +372,7 @@ md_setext(const char *p, size_t n)
 	size_t	i = 0, k;
 	char	c;
 
-	n = body_len(p, n);
+	n = ofl_chunk_body_len(p, n);
 	while (i < n && i < 3 && p[i] == ' ')
 		i++;
 	if (i >= n || (p[i] != '=' && p[i] != '-'))
@@ -787,7 +380,7 @@ md_setext(const char *p, size_t n)
 	c = p[i];
 	for (k = i; k < n && p[k] == c; k++)
 		;
-	if (ws_len(p + k, n - k) != n - k || (c == '-' && k - i < 2))
+	if (ofl_chunk_ws_len(p + k, n - k) != n - k || (c == '-' && k - i < 2))
 		return 0;
 	return c == '=' ? 1 : 2;
 }
@@ -798,8 +391,8 @@ md_para_line(const char *p, size_t n)
 {
 	size_t	i;
 
-	n = body_len(p, n);
-	i = ws_len(p, n);
+	n = ofl_chunk_body_len(p, n);
+	i = ofl_chunk_ws_len(p, n);
 	if (i >= n || i > 3 || n > TITLE_MAX)
 		return 0;
 	p += i;
@@ -819,7 +412,7 @@ static int
 md_emit(struct ck *ck, struct md *m)
 {
 	m->blankat = MD_NOBLANK;
-	return win_emit(ck, &m->w, m->title.data, m->title.len);
+	return ofl_chunk_win_emit(ck, &m->w, m->title.data, m->title.len);
 }
 
 static void
@@ -839,25 +432,25 @@ chunk_markdown(struct ck *ck, struct src *s)
 	size_t		 tn, raw, flen;
 	int		 r, lv, blank, rv = 0;
 
-	lineit_init(&it, s, 0, 1, 0);
+	ofl_chunk_lineit_init(&it, s, 0, 1, 0);
 	memset(&m, 0, sizeof m);
-	win_init(&m.w);
+	ofl_chunk_win_init(&m.w);
 	ofl_buf_init(&m.title);
 	ofl_buf_init(&m.tmp);
 	m.prevbreak = 1;
 	m.blankat = MD_NOBLANK;
-	while ((r = lineit_next(&it, &l)) == 1) {
-		raw = win_raw(&m.w);
+	while ((r = ofl_chunk_lineit_next(&it, &l)) == 1) {
+		raw = ofl_chunk_win_raw(&m.w);
 		if (!l.first || m.front || m.fence) {
 			if (m.w.nlines > 0 && raw + l.len > HARD_MAX &&
 			    md_emit(ck, &m))
 				goto stop;
-			win_add(&m.w, &l);
+			ofl_chunk_win_add(&m.w, &l);
 			if (!l.first)
 				continue;
 			if (m.front && l.lineno > 1 &&
 			    (md_setext(l.p, l.len) == 2 ||
-			    HAS(l.p, body_len(l.p, l.len), "...") ||
+			    HAS(l.p, ofl_chunk_body_len(l.p, l.len), "...") ||
 			    l.lineno > MD_FRONT_MAX))
 				m.front = 0;
 			else if (m.fence && md_fence_close(&m, l.p, l.len))
@@ -866,18 +459,19 @@ chunk_markdown(struct ck *ck, struct src *s)
 			m.prevpara = 0;
 			continue;
 		}
-		blank = is_blank(l.p, l.len);
+		blank = ofl_chunk_is_blank(l.p, l.len);
 		if (l.lineno == 1 && l.off == 0 &&
-		    body_len(l.p, l.len) == 3 && HAS(l.p, l.len, "---")) {
+		    ofl_chunk_body_len(l.p, l.len) == 3 && HAS(l.p, l.len,
+		    "---")) {
 			m.front = 1;
-			win_add(&m.w, &l);
+			ofl_chunk_win_add(&m.w, &l);
 			continue;
 		}
 		if ((lv = md_atx(l.p, l.len, &tp, &tn)) > 0) {
 			if (md_emit(ck, &m))
 				goto stop;
 			md_heading(&m, lv, tp, tn);
-			win_add(&m.w, &l);
+			ofl_chunk_win_add(&m.w, &l);
 			m.prevblank = 0;
 			m.prevbreak = 1;
 			m.prevpara = 0;
@@ -900,15 +494,15 @@ chunk_markdown(struct ck *ck, struct src *s)
 				goto stop;
 			m.w.nlines = 0;
 			m.w.text.len = m.w.hdr;
-			tn = body_len(pl.p, pl.len);
-			tp = pl.p + ws_len(pl.p, tn);
+			tn = ofl_chunk_body_len(pl.p, pl.len);
+			tp = pl.p + ofl_chunk_ws_len(pl.p, tn);
 			tn -= (size_t)(tp - pl.p);
 			while (tn > 0 && (tp[tn - 1] == ' ' ||
 			    tp[tn - 1] == '\t'))
 				tn--;
 			md_heading(&m, lv, tp, tn);
-			win_add(&m.w, &pl);
-			win_add(&m.w, &l);
+			ofl_chunk_win_add(&m.w, &pl);
+			ofl_chunk_win_add(&m.w, &l);
 			m.prevblank = 0;
 			m.prevbreak = 1;
 			m.prevpara = 0;
@@ -917,7 +511,8 @@ chunk_markdown(struct ck *ck, struct src *s)
 		if (m.w.nlines > 0 && ((m.prevblank && !blank &&
 		    raw >= MD_SPLIT / 2 && raw + l.len > MD_SPLIT) ||
 		    (!blank && raw + l.len > MD_SPLIT &&
-		    ws_len(l.p, l.len) <= 4 && (m.blankat == MD_NOBLANK ||
+		    ofl_chunk_ws_len(l.p, l.len) <= 4 &&
+		    (m.blankat == MD_NOBLANK ||
 		    raw - m.blankat > MD_SPLIT / 2)) ||
 		    raw + l.len > 2 * MD_SPLIT)) {
 			if (md_emit(ck, &m))
@@ -925,9 +520,9 @@ chunk_markdown(struct ck *ck, struct src *s)
 		}
 		if ((m.fence = md_fence(l.p, l.len, &flen)) != 0)
 			m.fencelen = flen;
-		win_add(&m.w, &l);
+		ofl_chunk_win_add(&m.w, &l);
 		if (blank)
-			m.blankat = win_raw(&m.w);
+			m.blankat = ofl_chunk_win_raw(&m.w);
 		m.prevpara = !m.fence && m.prevbreak && !blank &&
 		    md_para_line(l.p, l.len);
 		m.prevblank = blank;
@@ -943,8 +538,8 @@ stop:
 out:
 	ofl_buf_free(&m.tmp);
 	ofl_buf_free(&m.title);
-	win_free(&m.w);
-	lineit_free(&it);
+	ofl_chunk_win_free(&m.w);
+	ofl_chunk_lineit_free(&it);
 	return rv;
 }
 
@@ -962,7 +557,7 @@ ndjson_emit(struct ck *ck, struct win *w, struct ofl_buf *t)
 		ofl_buf_addf(t, "lines %llu-%llu",
 		    (unsigned long long)w->lstart,
 		    (unsigned long long)w->lend);
-	return win_emit(ck, w, t->data, t->len);
+	return ofl_chunk_win_emit(ck, w, t->data, t->len);
 }
 
 static int
@@ -975,17 +570,17 @@ chunk_ndjson(struct ck *ck, struct src *s)
 	size_t		 raw;
 	int		 r, rv = 0;
 
-	lineit_init(&it, s, 0, 1, 0);
-	win_init(&w);
+	ofl_chunk_lineit_init(&it, s, 0, 1, 0);
+	ofl_chunk_win_init(&w);
 	ofl_buf_init(&t);
-	while ((r = lineit_next(&it, &l)) == 1) {
-		raw = win_raw(&w);
+	while ((r = ofl_chunk_lineit_next(&it, &l)) == 1) {
+		raw = ofl_chunk_win_raw(&w);
 		if (w.nlines > 0 && ((l.first && raw + l.len > TEXT_TARGET) ||
 		    raw + l.len > HARD_MAX) && ndjson_emit(ck, &w, &t)) {
 			rv = 1;
 			goto out;
 		}
-		win_add(&w, &l);
+		ofl_chunk_win_add(&w, &l);
 	}
 	if (r < 0)
 		rv = -1;
@@ -993,8 +588,8 @@ chunk_ndjson(struct ck *ck, struct src *s)
 		rv = 1;
 out:
 	ofl_buf_free(&t);
-	win_free(&w);
-	lineit_free(&it);
+	ofl_chunk_win_free(&w);
+	ofl_chunk_lineit_free(&it);
 	return rv;
 }
 
@@ -1014,7 +609,7 @@ csv_emit(struct ck *ck, struct win *w, struct ofl_buf *t, uint64_t a,
 	else
 		ofl_buf_addf(t, "rows %llu-%llu", (unsigned long long)a,
 		    (unsigned long long)b);
-	return win_emit(ck, w, t->data, t->len);
+	return ofl_chunk_win_emit(ck, w, t->data, t->len);
 }
 
 static int
@@ -1029,10 +624,10 @@ chunk_csv(struct ck *ck, struct src *s, int sep)
 	size_t		 rows = 0, rec = 0, hlen = 0;
 	int		 r, inq = 0, header = 1, rv = 0;
 
-	lineit_init(&it, s, 0, 1, 0);
-	win_init(&w);
+	ofl_chunk_lineit_init(&it, s, 0, 1, 0);
+	ofl_chunk_win_init(&w);
 	ofl_buf_init(&t);
-	while ((r = lineit_next(&it, &l)) == 1) {
+	while ((r = ofl_chunk_lineit_next(&it, &l)) == 1) {
 		if (l.first && !inq) {
 			rec = 0;
 			if (header && hlen > 0) {
@@ -1040,7 +635,7 @@ chunk_csv(struct ck *ck, struct src *s, int sep)
 				w.hdr = w.text.len;
 			}
 			if (!header) {
-				if (rows > 0 && (win_raw(&w) + l.len >
+				if (rows > 0 && (ofl_chunk_win_raw(&w) + l.len >
 				    CSV_TARGET || rows >= CSV_ROWS)) {
 					if (csv_emit(ck, &w, &t, first, row))
 						goto stop;
@@ -1051,7 +646,7 @@ chunk_csv(struct ck *ck, struct src *s, int sep)
 					first = row;
 			}
 		} else if (!header && w.nlines > 0 &&
-		    win_raw(&w) + l.len > HARD_MAX) {
+		    ofl_chunk_win_raw(&w) + l.len > HARD_MAX) {
 			if (csv_emit(ck, &w, &t, first, row))
 				goto stop;
 			rows = 1;
@@ -1069,7 +664,7 @@ chunk_csv(struct ck *ck, struct src *s, int sep)
 				ofl_buf_add(&w.text, l.p, l.len < 16384 -
 				    w.text.len ? l.len : 16384 - w.text.len);
 		} else
-			win_add(&w, &l);
+			ofl_chunk_win_add(&w, &l);
 		rec += l.len;
 		if (sep == ',') {
 			for (q = l.p, e = l.p + l.len; q < e &&
@@ -1088,7 +683,8 @@ chunk_csv(struct ck *ck, struct src *s, int sep)
 			goto stop;
 	} else if (header && hlen > 0) {
 		/* A header and no rows: the header is all there is. */
-		if (emit(ck, "header", 6, w.text.data, w.text.len, hoff,
+		if (ofl_chunk_emit(ck, "header", 6, w.text.data, w.text.len,
+		    hoff,
 		    hoff + hlen, hline, hlend))
 			goto stop;
 	}
@@ -1097,8 +693,8 @@ stop:
 	rv = 1;
 out:
 	ofl_buf_free(&t);
-	win_free(&w);
-	lineit_free(&it);
+	ofl_chunk_win_free(&w);
+	ofl_chunk_lineit_free(&it);
 	return rv;
 }
 
@@ -1343,7 +939,8 @@ html_part(struct html *h, uint64_t off, uint64_t lend, uint64_t line)
 			t = ofl_buf_str(&h->doctitle);
 			tn = h->doctitle.len;
 		}
-		rv = emit(h->ck, t, tn, h->text.data, h->text.len, h->soff, off,
+		rv = ofl_chunk_emit(h->ck, t, tn, h->text.data, h->text.len,
+		    h->soff, off,
 		    h->sline, lend);
 	}
 	ofl_buf_reset(&h->text);
@@ -1581,7 +1178,7 @@ chunk_html(struct ck *ck, struct src *s)
 	ofl_buf_init(&h.doctitle);
 	buf = ofl_xmalloc(READ_SIZE);
 	for (;;) {
-		if ((n = src_read(s, buf, READ_SIZE)) < 0) {
+		if ((n = ofl_chunk_src_read(s, buf, READ_SIZE)) < 0) {
 			rv = -1;
 			goto out;
 		}
@@ -1679,10 +1276,10 @@ json_line(struct jck *j, uint64_t off)
 	if (off > top)
 		off = top;
 	if (off >= j->coff)
-		j->cline += count_nl(j->raw + (j->coff - j->rawoff),
+		j->cline += ofl_chunk_count_nl(j->raw + (j->coff - j->rawoff),
 		    (size_t)(off - j->coff));
 	else
-		j->cline -= count_nl(j->raw + (off - j->rawoff),
+		j->cline -= ofl_chunk_count_nl(j->raw + (off - j->rawoff),
 		    (size_t)(j->coff - off));
 	j->coff = off;
 	return j->cline;
@@ -1747,7 +1344,8 @@ json_emit(struct jck *j, const char *title, size_t tlen, uint64_t start,
 	if (end <= start)
 		return 0;
 	j->lastend = end;
-	return emit_parts(j->ck, title, tlen, j->raw + (start - j->rawoff),
+	return ofl_chunk_emit_parts(j->ck, title, tlen,
+	    j->raw + (start - j->rawoff),
 	    (size_t)(end - start), start, line);
 }
 
@@ -2004,7 +1602,7 @@ json_fallback(struct jck *j, struct src *s)
 		from = j->rawoff + j->rawlen;
 	line = json_line(j, from);
 	at = (size_t)(from - j->rawoff);
-	rest.read = chain_read;
+	rest.read = ofl_chunk_chain_read;
 	rest.arg = s;
 	rest.pre = j->raw + at;
 	rest.prelen = j->rawlen - at;
@@ -2032,7 +1630,8 @@ chunk_json(struct ck *ck, struct src *s)
 			j.rawcap = j.rawlen + READ_SIZE + j.rawcap / 2;
 			j.raw = ofl_xrealloc(j.raw, j.rawcap);
 		}
-		if ((n = src_read(s, j.raw + j.rawlen, READ_SIZE)) < 0) {
+		if ((n = ofl_chunk_src_read(s, j.raw + j.rawlen,
+		    READ_SIZE)) < 0) {
 			rv = -1;
 			break;
 		}
@@ -2178,7 +1777,7 @@ chunk_archive(struct ck *ck, struct src *s, struct ofl_reader *r)
 	if (r != NULL)
 		ofl_reader_src(r, &os);
 	else {
-		os.read = chain_read;
+		os.read = ofl_chunk_chain_read;
 		os.arg = s;
 	}
 	ofl_buf_init(&name);
@@ -2276,6 +1875,13 @@ chunk_src(struct ck *ck, struct src *s, int kind, struct ofl_reader *r)
 	default:
 		return chunk_lines(ck, s, 0, 1, 0);
 	}
+}
+
+/* The artifact, read through the store's reader. */
+static ssize_t
+reader_read(void *arg, void *buf, size_t n)
+{
+	return ofl_reader_read(arg, buf, n);
 }
 
 void

@@ -11,6 +11,7 @@
 #define HAS(p, n, s)	((n) >= sizeof(s) - 1 &&			\
 			    memcmp((p), (s), sizeof(s) - 1) == 0)
 
+#define LINE_CAP	(64 * 1024)	/* a longer line comes in pieces */
 #define TEXT_TARGET	2048		/* a log or text window: bytes */
 #define HARD_MAX	(256 * 1024)	/* split anything, whatever it is */
 #define TITLE_MAX	256		/* bytes of a heading or headline */
@@ -71,27 +72,47 @@ struct win {
 	size_t		 last;		/* where the last line starts */
 };
 
+/* chunk-line.c: the plumbing. */
+/* Read from a source: its replay first, then its read function. */
+ssize_t	 ofl_chunk_src_read(struct src *, void *, size_t);
+/* A read function for a source that reads another (its arg). */
+ssize_t	 ofl_chunk_chain_read(void *, void *, size_t);
 /*
- * Emit a chunk; 0 to go on, 1 when the callback said stop.  The line
- * iterator gives lines (or pieces of lines longer than 64 KiB): 1, 0 at
- * the end, -1 on an error.  A window emits its lines as one chunk
- * (win_raw: its bytes, without a header) with the return of emit.
+ * Emit a chunk of raw bytes [bstart, bend) on lines lstart to lend: 0 to
+ * go on, 1 when the callback said stop.  emit_parts cuts a long text
+ * into parts of about 4 KiB, at a newline or a space if one is near.
  */
 int	 ofl_chunk_emit(struct ck *, const char *, size_t, const char *,
 	    size_t, uint64_t, uint64_t, uint64_t, uint64_t);
+int	 ofl_chunk_emit_parts(struct ck *, const char *, size_t,
+	    const char *, size_t, uint64_t, uint64_t);
+size_t	 ofl_chunk_count_nl(const char *, size_t);
 /* The largest length <= n that does not end inside a UTF-8 sequence. */
 size_t	 ofl_chunk_utf8_cut(const char *, size_t);
 /* Length without the trailing newline and carriage returns. */
 size_t	 ofl_chunk_body_len(const char *, size_t);
+size_t	 ofl_chunk_ws_len(const char *, size_t);
+int	 ofl_chunk_is_blank(const char *, size_t);
+/*
+ * Lines (or pieces of lines longer than 64 KiB: only the first has first
+ * set, only the last eol): 1, 0 at the end, -1 on an error.
+ */
 void	 ofl_chunk_lineit_init(struct lineit *, struct src *, uint64_t,
 	    uint64_t, int);
 void	 ofl_chunk_lineit_free(struct lineit *);
 int	 ofl_chunk_lineit_next(struct lineit *, struct line *);
+/*
+ * A window of lines: win_emit emits them as one chunk, win_emit_last all
+ * but the last, which stays as the window's first; both return what
+ * emit returns.
+ */
 void	 ofl_chunk_win_init(struct win *);
 void	 ofl_chunk_win_free(struct win *);
 void	 ofl_chunk_win_add(struct win *, const struct line *);
 size_t	 ofl_chunk_win_raw(const struct win *);
 int	 ofl_chunk_win_emit(struct ck *, struct win *, const char *, size_t);
+int	 ofl_chunk_win_emit_last(struct ck *, struct win *, const char *,
+	    size_t);
 
 /* fmt-diff.c: a chunk per hunk of a unified diff. */
 int	 ofl_fmt_diff_chunk(struct ck *, struct src *);

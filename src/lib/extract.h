@@ -120,9 +120,16 @@ void		 ofl_extract_line_unit(struct ex *, struct ofl_buf *,
 		    uint64_t, const char *, const char *, size_t, int, int);
 /*
  * In a child run under limits, what running out of memory says; NULL
- * outside one.
+ * outside one.  The child sets it.
  */
 const char	*ofl_extract_oom_msg(void);
+void		 ofl_extract_set_oom(const char *);
+/* extract-io.c: the source, for the entry point and the raw mode. */
+int		 ofl_extract_src_open(struct ex *);
+void		 ofl_extract_src_close(struct src *);
+int		 ofl_extract_src_seek(struct src *, uint64_t);
+int		 ofl_extract_src_totals(struct src *, uint64_t *, uint64_t *);
+int		 ofl_extract_out_unit(struct ex *, const char *, size_t);
 /* extract-regex.c: o's regex compiles (run under the limits). */
 int		 ofl_extract_regex_check(void *);
 /* extract-jq.c: o's filter may run and its --argjson values parse. */
