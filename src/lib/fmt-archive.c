@@ -143,6 +143,38 @@ compressed_kind(const unsigned char *p, size_t n)
 	return kind;
 }
 
+/* One member of the list: its path, its size, in text and JSON. */
+static void
+list_member(struct ofl_summary *s, struct ofl_buf *list, struct ofl_buf *js,
+    struct archive_entry *ae, const char *path, uint64_t count)
+{
+	size_t	used, len = strlen(path);
+	int	dir = archive_entry_filetype(ae) == AE_IFDIR;
+
+	ofl_buf_adds(list, "  ");
+	used = ofl_render_oneline(list, (const unsigned char *)path, len, 70);
+	if (used < len)
+		ofl_buf_adds(list, "...");
+	if (dir && (len == 0 || path[len - 1] != '/'))
+		ofl_buf_addc(list, '/');
+	if (!dir && archive_entry_size_is_set(ae)) {
+		ofl_buf_adds(list, "  ");
+		put_size(list, (uint64_t)archive_entry_size(ae));
+	}
+	ofl_buf_addc(list, '\n');
+	ofl_buf_adds(js, count > 1 ? "," : "[");
+	ofl_buf_adds(js, "{\"path\":");
+	ofl_buf_add_json_str(js, path, strlen(path));
+	if (!dir && archive_entry_size_is_set(ae))
+		ofl_buf_addf(js, ",\"size\":%lld",
+		    (long long)archive_entry_size(ae));
+	ofl_buf_addf(js, ",\"type\":\"%s\"}", dir ? "dir" :
+	    archive_entry_filetype(ae) == AE_IFREG ? "file" : "other");
+	if (s->member == NULL && !dir &&
+	    archive_entry_filetype(ae) == AE_IFREG)
+		s->member = ofl_xstrdup(path);
+}
+
 /*
  * Archives: the first members with their sizes, and how many more; a
  * compressed stream: its filter and decompressed size.  Nothing is
@@ -198,37 +230,8 @@ ofl_fmt_archive_summary(const struct ofl_src *src, const struct ofl_meta *m,
 			path = archive_entry_pathname(ae);
 		if (path == NULL)
 			path = "?";
-		if (count <= MEMBERS_SHOWN && !raw) {
-			int dir = archive_entry_filetype(ae) == AE_IFDIR;
-
-			ofl_buf_adds(&list, "  ");
-			used = ofl_render_oneline(&list,
-			    (const unsigned char *)path,
-			    strlen(path), 70);
-			if (used < strlen(path))
-				ofl_buf_adds(&list, "...");
-			if (dir && (strlen(path) == 0 ||
-			    path[strlen(path) - 1] != '/'))
-				ofl_buf_addc(&list, '/');
-			if (!dir && archive_entry_size_is_set(ae)) {
-				ofl_buf_adds(&list, "  ");
-				put_size(&list, (uint64_t)
-				    archive_entry_size(ae));
-			}
-			ofl_buf_addc(&list, '\n');
-			ofl_buf_adds(&js, count > 1 ? "," : "[");
-			ofl_buf_adds(&js, "{\"path\":");
-			ofl_buf_add_json_str(&js, path, strlen(path));
-			if (!dir && archive_entry_size_is_set(ae))
-				ofl_buf_addf(&js, ",\"size\":%lld",
-				    (long long)archive_entry_size(ae));
-			ofl_buf_addf(&js, ",\"type\":\"%s\"}", dir ? "dir" :
-			    archive_entry_filetype(ae) == AE_IFREG ? "file" :
-			    "other");
-			if (s->member == NULL && !dir &&
-			    archive_entry_filetype(ae) == AE_IFREG)
-				s->member = ofl_xstrdup(path);
-		}
+		if (count <= MEMBERS_SHOWN && !raw)
+			list_member(s, &list, &js, ae, path, count);
 		/*
 		 * Read through data only when it must be decompressed, and
 		 * only so far; a seekable archive skips it for free.
