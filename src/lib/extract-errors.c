@@ -155,6 +155,7 @@ struct det {
 	size_t		 tabsz;
 	uint64_t	 kept;		/* bytes of text kept */
 	int		 keep_all;	/* cannot read again */
+	struct ofl_buf	 sig;		/* a line's signature */
 };
 
 /* Blocks. */
@@ -248,25 +249,22 @@ fnv(uint64_t h, int c)
  * rule (ofl_fmt_log_mask(), the rule of the notice's error groups).
  */
 static uint64_t
-norm_hash(int kind, const char *s, size_t n)
+norm_hash(struct ofl_buf *sig, int kind, const char *s, size_t n)
 {
-	struct ofl_buf	 sig;
 	const char	*e = s + n, *nl;
 	uint64_t	 h = UINT64_C(0xcbf29ce484222325);
 	size_t		 i;
 
 	h = fnv(h, kind);
-	ofl_buf_init(&sig);
 	for (; s < e; s = nl + 1) {
 		if ((nl = memchr(s, '\n', (size_t)(e - s))) == NULL)
 			nl = e;
-		ofl_buf_reset(&sig);
-		ofl_fmt_log_mask(&sig, s, (size_t)(nl - s));
-		for (i = 0; i < sig.len; i++)
-			h = fnv(h, sig.data[i]);
+		ofl_buf_reset(sig);
+		ofl_fmt_log_mask(sig, s, (size_t)(nl - s));
+		for (i = 0; i < sig->len; i++)
+			h = fnv(h, sig->data[i]);
 		h = fnv(h, '\n');
 	}
-	ofl_buf_free(&sig);
 	return h;
 }
 
@@ -324,7 +322,7 @@ block_finish(struct det *d, struct block *b)
 	default:
 		break;
 	}
-	h = norm_hash(kind, b->text.data, b->text.len);
+	h = norm_hash(&d->sig, kind, b->text.data, b->text.len);
 	if (d->ncl * 2 >= d->tabsz)
 		cluster_grow(d);
 	for (j = h & (d->tabsz - 1); d->tab[j] != 0;
@@ -1021,6 +1019,7 @@ ofl_extract_errors(struct ex *x)
 	d.ring = ofl_xcalloc(RING_LINES, sizeof *d.ring);
 	d.keep_all = x->src.member != NULL;
 	ofl_buf_init(&d.b.text);
+	ofl_buf_init(&d.sig);
 	cluster_grow(&d);
 	if (ofl_extract_resolve(x, &n, &rs, 1) == -1)
 		goto out;
@@ -1060,6 +1059,7 @@ out:
 	free(d.ring);
 	free(d.b.lines);
 	ofl_buf_free(&d.b.text);
+	ofl_buf_free(&d.sig);
 	return rv;
 }
 
