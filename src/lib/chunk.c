@@ -62,8 +62,6 @@
 #define READ_SIZE	(64 * 1024)	/* bytes asked of a source at once */
 #define HEAD_SIZE	(64 * 1024)	/* what kind detection sees */
 
-#define TEXT_LINES	40		/* ... or lines */
-#define SOFT_MAX	(16 * 1024)	/* split a block only at a sub-block */
 #define MD_SPLIT	4096		/* split a section at a paragraph */
 #define CSV_TARGET	2048
 #define CSV_ROWS	50
@@ -94,8 +92,6 @@ static uint64_t	chunk_max_members = ARCHIVE_MAX_MEMBERS;
 
 static void	 heads_set(struct heads *, int, const char *, size_t);
 static void	 heads_path(const struct heads *, struct ofl_buf *);
-static int	 chunk_lines(struct ck *, struct src *, uint64_t, uint64_t,
-		    int);
 static int	 chunk_markdown(struct ck *, struct src *);
 static int	 chunk_ndjson(struct ck *, struct src *);
 static int	 chunk_csv(struct ck *, struct src *, int);
@@ -181,93 +177,6 @@ heads_path(const struct heads *h, struct ofl_buf *b)
 		any = 1;
 	}
 	ofl_buf_str(b);
-}
-
-/*
- * Logs and plain text: windows of TEXT_TARGET bytes or TEXT_LINES lines
- * that do not end inside a stack trace, a traceback or a panic.  The
- * log's rules (ofl_fmt_log_class(), fmt-log.c) say how much each line
- * holds on to the line before: OFL_BRK_FREE lines may start a window,
- * OFL_BRK_PARA and OFL_BRK_BLOCK lines start one early (a block always
- * when the window holds one already, so that each crash gets a chunk
- * and a title of its own), an OFL_BRK_SOFT line splits only past
- * SOFT_MAX and an OFL_BRK_HARD line only past HARD_MAX.  The first frame
- * of a Java-like trace splits before the line above it, the exception's
- * own line.
- */
-
-static int
-chunk_lines(struct ck *ck, struct src *s, uint64_t off, uint64_t lineno,
-    int midline)
-{
-	struct lineit	 it;
-	struct line	 l;
-	struct win	 w;
-	struct ofl_logst ls;
-	struct ofl_buf	 title;
-	size_t		 raw;
-	int		 r, cls, split, rv = 0;
-
-	ofl_chunk_lineit_init(&it, s, off, lineno, midline);
-	ofl_chunk_win_init(&w);
-	ofl_buf_init(&title);
-	memset(&ls, 0, sizeof ls);
-	ls.prevblank = 1;
-	while ((r = ofl_chunk_lineit_next(&it, &l)) == 1) {
-		cls = l.first ? ofl_fmt_log_class(&ls, l.p, l.len) :
-		    OFL_BRK_HARD;
-		raw = ofl_chunk_win_raw(&w);
-		switch (cls) {
-		case OFL_BRK_FREE:
-			split = raw + l.len > TEXT_TARGET ||
-			    w.nlines >= TEXT_LINES;
-			break;
-		case OFL_BRK_BLOCK:
-		case OFL_BRK_PARA:
-			split = raw >= TEXT_TARGET / 2 ||
-			    raw + l.len > TEXT_TARGET ||
-			    w.nlines >= TEXT_LINES / 2 ||
-			    (cls == OFL_BRK_BLOCK && title.len > 0);
-			break;
-		case OFL_BRK_SOFT:
-			split = raw >= SOFT_MAX;
-			break;
-		default:
-			split = raw + l.len > HARD_MAX;
-			break;
-		}
-		if (ls.hl == 2 && w.nlines > 1 && (title.len > 0 ||
-		    w.last >= TEXT_TARGET / 2)) {
-			/* Split before the exception line above the frame. */
-			if (ofl_chunk_win_emit_last(ck, &w, title.data,
-			    title.len)) {
-				rv = 1;
-				goto out;
-			}
-			title.len = 0;
-		} else if (w.nlines > 0 && split) {
-			if (ofl_chunk_win_emit(ck, &w, title.data, title.len)) {
-				rv = 1;
-				goto out;
-			}
-			title.len = 0;
-		}
-		if (ls.hl == 2 && w.nlines > 0 && title.len == 0)
-			ofl_fmt_log_headline(&title, w.text.data + w.last,
-			    w.text.len - w.last, 0);
-		ofl_chunk_win_add(&w, &l);
-		if (ls.hl == 1 && title.len == 0)
-			ofl_fmt_log_headline(&title, l.p, l.len, ls.hloff);
-	}
-	if (r < 0)
-		rv = -1;
-	else if (ofl_chunk_win_emit(ck, &w, title.data, title.len))
-		rv = 1;
-out:
-	ofl_buf_free(&title);
-	ofl_chunk_win_free(&w);
-	ofl_chunk_lineit_free(&it);
-	return rv;
 }
 
 /*
@@ -1607,7 +1516,7 @@ json_fallback(struct jck *j, struct src *s)
 	rest.pre = j->raw + at;
 	rest.prelen = j->rawlen - at;
 	ofl_clearerr();
-	return chunk_lines(j->ck, &rest, from, line,
+	return ofl_fmt_text_chunk(j->ck, &rest, from, line,
 	    at > 0 && j->raw[at - 1] != '\n');
 }
 
@@ -1873,7 +1782,7 @@ chunk_src(struct ck *ck, struct src *s, int kind, struct ofl_reader *r)
 	case OFL_KIND_EMPTY:
 		return 0;
 	default:
-		return chunk_lines(ck, s, 0, 1, 0);
+		return ofl_fmt_text_chunk(ck, s, 0, 1, 0);
 	}
 }
 

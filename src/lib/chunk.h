@@ -114,6 +114,12 @@ int	 ofl_chunk_win_emit(struct ck *, struct win *, const char *, size_t);
 int	 ofl_chunk_win_emit_last(struct ck *, struct win *, const char *,
 	    size_t);
 
+/*
+ * fmt-text.c: windows of lines of a text or a log from byte off, line
+ * lineno (midline: off is inside a line).
+ */
+int	 ofl_fmt_text_chunk(struct ck *, struct src *, uint64_t, uint64_t,
+	    int);
 /* fmt-diff.c: a chunk per hunk of a unified diff. */
 int	 ofl_fmt_diff_chunk(struct ck *, struct src *);
 
