@@ -56,6 +56,7 @@
 
 #include "arc.h"
 #include "ofl.h"
+#include "chunk.h"
 #include "banned.h"
 
 #define HEAD_SIZE	(64 * 1024)	/* what kind detection sees */
@@ -69,8 +70,6 @@
 #define ARCHIVE_MAX_BYTES	OFL_ARCHIVE_MAX
 #define ARCHIVE_MAX_MEMBERS	100000
 
-#define HAS(p, n, s)	((n) >= sizeof(s) - 1 &&			\
-			    memcmp((p), (s), sizeof(s) - 1) == 0)
 
 
 struct logst;
@@ -81,28 +80,12 @@ static uint64_t	chunk_max_bytes = ARCHIVE_MAX_BYTES;
 static uint64_t	chunk_max_members = ARCHIVE_MAX_MEMBERS;
 
 static ssize_t	 reader_read(void *, void *, size_t);
-static size_t	 stamp_len(const char *, size_t);
-static void	 set_headline(struct ofl_buf *, const char *, size_t, size_t);
-static int	 log_class(struct logst *, const char *, size_t);
-static int	 chunk_lines(struct ofl_chunker *, struct ofl_chunk_in *, uint64_t,
-		    uint64_t, int);
-static int	 chunk_diff(struct ofl_chunker *, struct ofl_chunk_in *);
+static ssize_t	 in_read(void *, void *, size_t);
 static int	 chunk_html(struct ofl_chunker *, struct ofl_chunk_in *);
 static int	 chunk_archive(struct ofl_chunker *, struct ofl_chunk_in *,
 		    struct ofl_reader *);
 static int	 chunk_src(struct ofl_chunker *, struct ofl_chunk_in *, int,
 		    struct ofl_reader *);
-static int	 java_frame(const char *, size_t);
-static int	 go_goroutine(const char *, size_t);
-static int	 go_frame(const char *, size_t);
-static int	 rust_panic(const char *, size_t);
-static int	 san_header(const char *, size_t);
-static int	 hash_frame(const char *, size_t, int);
-static int	 ws_at(const char *, size_t, size_t);
-static int	 diff_flush(struct ofl_chunker *, struct diff *);
-static void	 diff_path(struct diff *, const char *, size_t);
-static void	 diff_gitpath(struct diff *, const char *, size_t);
-static int	 diff_counts(const char *, size_t, long *, long *);
 static void	 html_char(struct html *, int);
 static size_t	 utf8_put(char *, unsigned);
 static void	 html_cp(struct html *, unsigned);
@@ -114,10 +97,8 @@ static int	 html_part(struct html *, uint64_t, uint64_t, uint64_t);
 static int	 html_isblock(const char *);
 static int	 html_tag(struct html *);
 static int	 html_byte(struct html *, int);
-static la_ssize_t	 arc_read(struct archive *, void *, const void **);
-static la_int64_t	 arc_seek(struct archive *, void *, la_int64_t, int);
 static ssize_t	 member_read(void *, void *, size_t);
-static int	 chunk_member(struct ofl_chunker *, struct archive *,
+static int	 chunk_member(struct ofl_chunker *, struct ofl_arc *,
 		    const char *);
 
 /*
@@ -130,643 +111,11 @@ reader_read(void *arg, void *buf, size_t n)
 	return ofl_reader_read(arg, buf, n);
 }
 
-/*
- * Logs and plain text: windows of OFL_CHUNK_TEXT_TARGET bytes or TEXT_LINES
- * lines that do not end inside a stack trace, a traceback or a panic.
- *
- * Each line is classified by how much it holds on to the line before:
- * BRK_FREE lines may start a window, BRK_PARA lines (a paragraph) start
- * one early, BRK_BLOCK lines (a traceback or panic that begins) start one
- * early too, and always when the window holds a block already, so that
- * each crash gets a chunk and a title of its own.  A BRK_SOFT line is
- * inside a block but at a sub-block (a goroutine, a chained exception)
- * and splits only past SOFT_MAX; a BRK_HARD line is inside a block and
- * splits only past OFL_CHUNK_HARD_MAX.  The first frame of a Java-like
- * trace splits before the line above it, the exception's own line.
- */
-
-enum { BRK_FREE, BRK_PARA, BRK_BLOCK, BRK_SOFT, BRK_HARD };
-
-enum {
-	LS_NONE,
-	LS_PY,		/* Python traceback frames */
-	LS_PYEXC,	/* after the exception line */
-	LS_PYCHAIN,	/* "During handling of the above exception ..." */
-	LS_JAVA,	/* "\tat ...", "Caused by: ..." */
-	LS_GO,		/* panic and goroutine dumps */
-	LS_RUSTMSG,	/* the message of a Rust panic */
-	LS_RUST,	/* "note: ...", "stack backtrace:" and frames */
-	LS_SAN,		/* a sanitizer report */
-	LS_SANEND,	/* after its SUMMARY line */
-	LS_FRAMES	/* "#0 0x... in f ()" */
-};
-
-struct logst {
-	int	 state;
-	size_t	 skip;		/* prefix before the traceback marker */
-	int	 prevblank;
-	int	 count;
-	int	 hl;		/* 1: this line is a headline, 2: the last */
-	size_t	 hloff;		/* where this line's headline starts */
-};
-
-static const char py_mark[] = "Traceback (most recent call last):";
-
-static int
-java_frame(const char *p, size_t n)
+/* A source read as a struct ofl_src (a member: a stream). */
+static ssize_t
+in_read(void *arg, void *buf, size_t n)
 {
-	size_t	i = ofl_chunk_ws_len(p, n), m = n - i;
-
-	p += i;
-	if (HAS(p, m, "Caused by: "))
-		return 1;
-	if (i == 0)
-		return 0;
-	if (HAS(p, m, "at ") || HAS(p, m, "Suppressed: "))
-		return 1;
-	return HAS(p, m, "... ") && m > 9 && memcmp(p + m - 5, " more", 5) == 0;
-}
-
-static int
-go_goroutine(const char *p, size_t n)
-{
-	return HAS(p, n, "goroutine ") && n > 10 && p[10] >= '0' &&
-	    p[10] <= '9' && memchr(p, '[', n) != NULL;
-}
-
-static int
-go_frame(const char *p, size_t n)
-{
-	if (HAS(p, n, "created by ") || HAS(p, n, "panic: "))
-		return 1;
-	return n > 2 && p[n - 1] == ')' && memchr(p, '(', n) != NULL;
-}
-
-static int
-rust_panic(const char *p, size_t n)
-{
-	return HAS(p, n, "thread '") &&
-	    memmem(p, n, "' panicked at ", 14) != NULL;
-}
-
-static int
-san_header(const char *p, size_t n)
-{
-	size_t	i = 2;
-
-	if (!HAS(p, n, "=="))
-		return 0;
-	while (i < n && p[i] >= '0' && p[i] <= '9')
-		i++;
-	if (i == 2)
-		return 0;
-	return HAS(p + i, n - i, "==ERROR: ") ||
-	    HAS(p + i, n - i, "==WARNING: ");
-}
-
-/* "#0 0x... in f", "    #12 ...": first, when it must be frame 0. */
-static int
-hash_frame(const char *p, size_t n, int first)
-{
-	size_t	i = ofl_chunk_ws_len(p, n);
-
-	if (i + 2 >= n || p[i] != '#' || p[i + 1] < '0' || p[i + 1] > '9')
-		return 0;
-	return !first || (p[i + 1] == '0' && (p[i + 2] == ' ' ||
-	    p[i + 2] == '\t'));
-}
-
-static int
-ws_at(const char *p, size_t n, size_t k)
-{
-	return k < n && (p[k] == ' ' || p[k] == '\t');
-}
-
-static int
-log_class(struct logst *s, const char *p, size_t n)
-{
-	const char	*m;
-	size_t		 k;
-	int		 blank, prevblank = s->prevblank;
-
-	s->hl = 0;
-	s->hloff = 0;
-	n = ofl_chunk_body_len(p, n);
-	blank = ofl_chunk_ws_len(p, n) == n;
-	s->prevblank = blank;
-	k = s->skip;
-
-	switch (s->state) {
-	case LS_PY:
-		if (blank || ws_at(p, n, 0) || (k > 0 && ws_at(p, n, k)))
-			return BRK_HARD;
-		s->state = LS_PYEXC;
-		s->hl = 1;
-		s->hloff = k < n ? k : 0;
-		return BRK_HARD;
-	case LS_PYEXC:
-		if (blank)
-			return BRK_HARD;
-		if (k < n && (HAS(p + k, n - k, "During handling of the ") ||
-		    HAS(p + k, n - k, "The above exception was "))) {
-			s->state = LS_PYCHAIN;
-			return BRK_SOFT;
-		}
-		if (HAS(p, n, "During handling of the ") ||
-		    HAS(p, n, "The above exception was ")) {
-			s->state = LS_PYCHAIN;
-			return BRK_SOFT;
-		}
-		if (ws_at(p, n, 0) || (k > 0 && ws_at(p, n, k)))
-			return BRK_HARD;
-		s->state = LS_NONE;
-		break;
-	case LS_PYCHAIN:
-		if (blank)
-			return BRK_HARD;
-		if (n >= sizeof py_mark - 1 &&
-		    (m = memmem(p, n, py_mark, sizeof py_mark - 1)) != NULL) {
-			s->state = LS_PY;
-			s->skip = (size_t)(m - p);
-			return BRK_SOFT;
-		}
-		s->state = LS_NONE;
-		break;
-	case LS_JAVA:
-		if (java_frame(p, n))
-			return BRK_HARD;
-		s->state = LS_NONE;
-		break;
-	case LS_GO:
-		if (blank || p[0] == '\t' || p[0] == '[' || go_frame(p, n))
-			return BRK_HARD;
-		if (go_goroutine(p, n))
-			return BRK_SOFT;
-		if (HAS(p, n, "exit status ")) {
-			s->state = LS_NONE;
-			return BRK_HARD;
-		}
-		s->state = LS_NONE;
-		break;
-	case LS_RUSTMSG:
-		if (HAS(p, n, "note: ") || HAS(p, n, "stack backtrace:")) {
-			s->state = LS_RUST;
-			return BRK_HARD;
-		}
-		if (!blank && ++s->count <= 20)
-			return BRK_HARD;
-		s->state = LS_NONE;
-		break;
-	case LS_RUST:
-		if (!blank && (ws_at(p, n, 0) || HAS(p, n, "note: ") ||
-		    HAS(p, n, "stack backtrace:")))
-			return BRK_HARD;
-		s->state = LS_NONE;
-		break;
-	case LS_SAN:
-		if (HAS(p, n, "SUMMARY: "))
-			s->state = LS_SANEND;
-		return BRK_HARD;
-	case LS_SANEND:
-		s->state = LS_NONE;
-		if (HAS(p, n, "==") && memmem(p, n, "==ABORTING", 10) != NULL)
-			return BRK_HARD;
-		break;
-	case LS_FRAMES:
-		if (hash_frame(p, n, 0))
-			return BRK_HARD;
-		s->state = LS_NONE;
-		break;
-	}
-
-	/* Outside any block: does one start here? */
-	if (n >= sizeof py_mark - 1 &&
-	    (m = memmem(p, n, py_mark, sizeof py_mark - 1)) != NULL) {
-		s->state = LS_PY;
-		s->skip = (size_t)(m - p);
-		return BRK_BLOCK;
-	}
-	if (java_frame(p, n)) {
-		s->state = LS_JAVA;
-		s->hl = 2;
-		return BRK_HARD;
-	}
-	if (HAS(p, n, "Exception in thread \"")) {
-		s->state = LS_JAVA;
-		s->hl = 1;
-		return BRK_BLOCK;
-	}
-	if (HAS(p, n, "panic: ") || HAS(p, n, "fatal error: ") ||
-	    go_goroutine(p, n)) {
-		s->state = LS_GO;
-		s->hl = 1;
-		return BRK_BLOCK;
-	}
-	if (rust_panic(p, n)) {
-		s->state = p[n - 1] == ':' ? LS_RUSTMSG : LS_RUST;
-		s->count = 0;
-		s->hl = 1;
-		return BRK_BLOCK;
-	}
-	if (san_header(p, n)) {
-		s->state = LS_SAN;
-		s->hl = 1;
-		return BRK_BLOCK;
-	}
-	if (hash_frame(p, n, 1)) {
-		s->state = LS_FRAMES;
-		s->hl = 2;
-		return BRK_HARD;
-	}
-	return prevblank && !blank ? BRK_PARA : BRK_FREE;
-}
-
-/*
- * The length of a leading timestamp: bracketed groups with a digit
- * ("[task 2025-02-13T11:46:25.598Z]"), tokens of digits and separators
- * ("2024-01-02", "11:46:25,123") and month names before a day ("Jun 9").
- */
-static size_t
-stamp_len(const char *p, size_t n)
-{
-	static const char	 months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
-	const char		*q;
-	size_t			 i = 0, j, k, d, lim;
-
-	for (;;) {
-		j = i + ofl_chunk_ws_len(p + i, n - i);
-		if (j < n && p[j] == '[') {
-			lim = n - j < 80 ? n - j : 80;
-			if ((q = memchr(p + j, ']', lim)) == NULL)
-				return j;
-			for (k = j, d = 0; p + k < q; k++)
-				d += p[k] >= '0' && p[k] <= '9';
-			if (d == 0)
-				return j;
-			i = (size_t)(q - p) + 1;
-			continue;
-		}
-		for (k = j, d = 0; k < n; k++) {
-			if (p[k] >= '0' && p[k] <= '9')
-				d++;
-			else if (strchr("-:.,/+TZ", p[k]) == NULL || p[k] == '\0')
-				break;
-		}
-		if (k > j && d > 0 && (k == n || p[k] == ' ' || p[k] == '\t')) {
-			i = k;
-			continue;
-		}
-		if (j + 5 <= n && p[j + 3] == ' ') {
-			for (k = 0; k < sizeof months - 1; k += 3)
-				if (memcmp(p + j, months + k, 3) == 0)
-					break;
-			d = j + 3 + ofl_chunk_ws_len(p + j + 3, n - j - 3);
-			if (k < sizeof months - 1 && d < n && p[d] >= '0' &&
-			    p[d] <= '9') {
-				i = j + 3;
-				continue;
-			}
-		}
-		return j;
-	}
-}
-
-/* The title of a log window: a line from off, timestamp stripped. */
-static void
-set_headline(struct ofl_buf *b, const char *p, size_t n, size_t off)
-{
-	n = ofl_chunk_body_len(p, n);
-	if (off > n)
-		off = 0;
-	p += off;
-	n -= off;
-	off = stamp_len(p, n);
-	p += off;
-	n -= off;
-	if (n > 160)
-		n = ofl_chunk_utf8_cut(p, 160);
-	ofl_buf_reset(b);
-	ofl_buf_add(b, p, n);
-	ofl_buf_str(b);
-}
-
-static int
-chunk_lines(struct ofl_chunker *ck, struct ofl_chunk_in *s, uint64_t off,
-    uint64_t lineno, int midline)
-{
-	struct ofl_chunk_lines	 it;
-	struct ofl_chunk_line	 l;
-	struct ofl_chunk_win	 w;
-	struct logst	 ls;
-	struct ofl_buf	 title;
-	size_t		 raw;
-	int		 r, cls, split, rv = 0;
-
-	ofl_chunk_lines_init(&it, s, off, lineno, midline);
-	ofl_chunk_win_init(&w);
-	ofl_buf_init(&title);
-	memset(&ls, 0, sizeof ls);
-	ls.prevblank = 1;
-	while ((r = ofl_chunk_lines_next(&it, &l)) == 1) {
-		cls = l.first ? log_class(&ls, l.p, l.len) : BRK_HARD;
-		raw = ofl_chunk_win_raw(&w);
-		switch (cls) {
-		case BRK_FREE:
-			split = raw + l.len > OFL_CHUNK_TEXT_TARGET ||
-			    w.nlines >= TEXT_LINES;
-			break;
-		case BRK_BLOCK:
-		case BRK_PARA:
-			split = raw >= OFL_CHUNK_TEXT_TARGET / 2 ||
-			    raw + l.len > OFL_CHUNK_TEXT_TARGET ||
-			    w.nlines >= TEXT_LINES / 2 ||
-			    (cls == BRK_BLOCK && title.len > 0);
-			break;
-		case BRK_SOFT:
-			split = raw >= SOFT_MAX;
-			break;
-		default:
-			split = raw + l.len > OFL_CHUNK_HARD_MAX;
-			break;
-		}
-		if (ls.hl == 2 && w.nlines > 1 && (title.len > 0 ||
-		    w.last >= OFL_CHUNK_TEXT_TARGET / 2)) {
-			/* Split before the exception line above the frame. */
-			if (ofl_chunk_win_emit_last(ck, &w, title.data,
-			    title.len)) {
-				rv = 1;
-				goto out;
-			}
-			title.len = 0;
-		} else if (w.nlines > 0 && split) {
-			if (ofl_chunk_win_emit(ck, &w, title.data, title.len)) {
-				rv = 1;
-				goto out;
-			}
-			title.len = 0;
-		}
-		if (ls.hl == 2 && w.nlines > 0 && title.len == 0)
-			set_headline(&title, w.text.data + w.last,
-			    w.text.len - w.last, 0);
-		ofl_chunk_win_add(&w, &l);
-		if (ls.hl == 1 && title.len == 0)
-			set_headline(&title, l.p, l.len, ls.hloff);
-	}
-	if (r < 0)
-		rv = -1;
-	else if (ofl_chunk_win_emit(ck, &w, title.data, title.len))
-		rv = 1;
-out:
-	ofl_buf_free(&title);
-	ofl_chunk_win_free(&w);
-	ofl_chunk_lines_free(&it);
-	return rv;
-}
-
-/*
- * Unified diffs: a chunk per hunk, with the file's header lines in its
- * first hunk, titled "path @@ -a,b +c,d @@ context".  A file without
- * hunks (a rename, a binary file) is a chunk titled by its path; text
- * before the first file is a chunk with no title.  Hunks end by their
- * line counts, so a removed line "--- x" is not taken for a header.
- */
-
-enum { D_NONE, D_PRE, D_HDR, D_HUNK };
-
-struct diff {
-	struct ofl_chunk_win	 w;
-	struct ofl_buf	 path;
-	struct ofl_buf	 title;
-	int		 pend;
-	int		 inhunk;
-	int		 counted;
-	int		 minus;		/* "--- " seen in this header */
-	long		 oldn;
-	long		 newn;
-};
-
-static int
-diff_flush(struct ofl_chunker *ck, struct diff *d)
-{
-	int	rv = 0;
-
-	switch (d->pend) {
-	case D_HUNK:
-		rv = ofl_chunk_win_emit(ck, &d->w, d->title.data, d->title.len);
-		break;
-	case D_HDR:
-		ofl_buf_str(&d->path);
-		rv = ofl_chunk_win_emit(ck, &d->w, d->path.data, d->path.len);
-		break;
-	default:
-		rv = ofl_chunk_win_emit(ck, &d->w, "", 0);
-		break;
-	}
-	d->pend = D_NONE;
-	return rv;
-}
-
-/* Set the path from "--- a/x", "+++ b/x" or a similar tail. */
-static void
-diff_path(struct diff *d, const char *p, size_t n)
-{
-	const char	*t;
-
-	if ((t = memchr(p, '\t', n)) != NULL)
-		n = (size_t)(t - p);
-	while (n > 0 && p[n - 1] == ' ')
-		n--;
-	if (n == 0 || (n == 9 && memcmp(p, "/dev/null", 9) == 0))
-		return;
-	if (n > 2 && (HAS(p, n, "a/") || HAS(p, n, "b/"))) {
-		p += 2;
-		n -= 2;
-	}
-	ofl_buf_reset(&d->path);
-	ofl_buf_add(&d->path, p, n);
-}
-
-/* "diff --git a/x b/x": x; "diff -u old new": new. */
-static void
-diff_gitpath(struct diff *d, const char *p, size_t n)
-{
-	const char	*q;
-	size_t		 k;
-
-	if (HAS(p, n, "diff --git ")) {
-		p += 11;
-		n -= 11;
-		k = (n - 5) / 2;
-		if (n > 5 && (n - 5) % 2 == 0 && HAS(p, n, "a/") &&
-		    memcmp(p + 2 + k, " b/", 3) == 0 &&
-		    memcmp(p + 2, p + 5 + k, k) == 0) {
-			diff_path(d, p + 2, k);
-			return;
-		}
-		for (q = p + n - 3; q > p; q--)
-			if (memcmp(q, " b/", 3) == 0) {
-				diff_path(d, q + 3, n - (size_t)(q + 3 - p));
-				return;
-			}
-	}
-	for (q = p + n; q > p && q[-1] != ' '; q--)
-		;
-	diff_path(d, q, n - (size_t)(q - p));
-}
-
-/* "@@ -12,7 +12,9 @@": the line counts, or 0 if they cannot be read. */
-static int
-diff_counts(const char *p, size_t n, long *oldn, long *newn)
-{
-	char	 tmp[96], *e;
-	long	 v;
-
-	if (!HAS(p, n, "@@ -") || HAS(p, n, "@@@"))
-		return 0;
-	if (n > sizeof tmp - 1)
-		n = sizeof tmp - 1;
-	memcpy(tmp, p, n);
-	tmp[n] = '\0';
-	v = strtol(tmp + 4, &e, 10);
-	*oldn = 1;
-	if (*e == ',')
-		*oldn = strtol(e + 1, &e, 10);
-	if (strncmp(e, " +", 2) != 0 || v < 0)
-		return 0;
-	v = strtol(e + 2, &e, 10);
-	*newn = 1;
-	if (*e == ',')
-		*newn = strtol(e + 1, &e, 10);
-	return strncmp(e, " @@", 3) == 0 && v >= 0;
-}
-
-static int
-chunk_diff(struct ofl_chunker *ck, struct ofl_chunk_in *s)
-{
-	struct ofl_chunk_lines	 it;
-	struct ofl_chunk_line	 l;
-	struct diff	 d;
-	size_t		 n;
-	int		 r, c, rv = 0;
-
-	ofl_chunk_lines_init(&it, s, 0, 1, 0);
-	memset(&d, 0, sizeof d);
-	ofl_chunk_win_init(&d.w);
-	ofl_buf_init(&d.path);
-	ofl_buf_init(&d.title);
-	while ((r = ofl_chunk_lines_next(&it, &l)) == 1) {
-		n = ofl_chunk_body_len(l.p, l.len);
-		if (!l.first) {
-			if (d.w.nlines > 0 && ofl_chunk_win_raw(&d.w) + l.len >
-			    OFL_CHUNK_HARD_MAX) {
-				c = d.pend;
-				if (diff_flush(ck, &d))
-					goto stop;
-				d.pend = c;
-			}
-			ofl_chunk_win_add(&d.w, &l);
-			continue;
-		}
-		if (d.inhunk) {
-			c = n > 0 ? l.p[0] : ' ';
-			if (d.counted) {
-				if (c == ' ') {
-					d.oldn--;
-					d.newn--;
-				} else if (c == '-')
-					d.oldn--;
-				else if (c == '+')
-					d.newn--;
-				else if (c != '\\')
-					d.inhunk = 0;
-				if (d.oldn <= 0 && d.newn <= 0)
-					d.inhunk = 2;
-			} else if (HAS(l.p, n, "diff ") || HAS(l.p, n, "@@"))
-				d.inhunk = 0;
-			if (d.inhunk != 0) {
-				if (d.inhunk == 2)
-					d.inhunk = 0;
-				if (d.w.nlines > 0 && ofl_chunk_win_raw(&d.w) +
-				    l.len > DIFF_SPLIT) {
-					if (diff_flush(ck, &d))
-						goto stop;
-					d.pend = D_HUNK;
-				}
-				ofl_chunk_win_add(&d.w, &l);
-				continue;
-			}
-		}
-		if (HAS(l.p, n, "diff ") || HAS(l.p, n, "Index: ")) {
-			if (diff_flush(ck, &d))
-				goto stop;
-			d.pend = D_HDR;
-			d.minus = 0;
-			ofl_buf_reset(&d.path);
-			if (HAS(l.p, n, "Index: "))
-				diff_path(&d, l.p + 7, n - 7);
-			else
-				diff_gitpath(&d, l.p, n);
-		} else if (HAS(l.p, n, "--- ")) {
-			if (d.pend != D_HDR || d.minus) {
-				if (diff_flush(ck, &d))
-					goto stop;
-				ofl_buf_reset(&d.path);
-			}
-			d.pend = D_HDR;
-			d.minus = 1;
-			diff_path(&d, l.p + 4, n - 4);
-		} else if (HAS(l.p, n, "+++ ") && d.pend == D_HDR) {
-			diff_path(&d, l.p + 4, n - 4);
-		} else if (HAS(l.p, n, "@@")) {
-			if (d.pend != D_HDR && diff_flush(ck, &d))
-				goto stop;
-			d.counted = diff_counts(l.p, n, &d.oldn, &d.newn);
-			d.inhunk = 1;
-			if (d.counted && d.oldn <= 0 && d.newn <= 0)
-				d.inhunk = 0;
-			ofl_buf_reset(&d.title);
-			if (d.path.len > 0) {
-				ofl_buf_add(&d.title, d.path.data, d.path.len);
-				ofl_buf_addc(&d.title, ' ');
-			}
-			ofl_buf_add(&d.title, l.p, n < OFL_CHUNK_TITLE_MAX ? n :
-			    ofl_chunk_utf8_cut(l.p, OFL_CHUNK_TITLE_MAX));
-			ofl_buf_str(&d.title);
-			d.pend = D_HUNK;
-		} else if (HAS(l.p, n, "commit ") || HAS(l.p, n, "From ")) {
-			if (diff_flush(ck, &d))
-				goto stop;
-			d.pend = D_PRE;
-		} else if (d.pend == D_HDR) {
-			if (HAS(l.p, n, "rename to "))
-				diff_path(&d, l.p + 10, n - 10);
-		} else {
-			if (d.pend == D_NONE)
-				d.pend = D_PRE;
-			if (d.w.nlines > 0 && ofl_chunk_win_raw(&d.w) + l.len >
-			    (d.pend == D_PRE ? 2 * OFL_CHUNK_TEXT_TARGET :
-			    DIFF_SPLIT)) {
-				c = d.pend;
-				if (diff_flush(ck, &d))
-					goto stop;
-				d.pend = c;
-			}
-		}
-		ofl_chunk_win_add(&d.w, &l);
-	}
-	if (r < 0)
-		rv = -1;
-	else if (diff_flush(ck, &d))
-		rv = 1;
-	goto out;
-stop:
-	rv = 1;
-out:
-	ofl_buf_free(&d.path);
-	ofl_buf_free(&d.title);
-	ofl_chunk_win_free(&d.w);
-	ofl_chunk_lines_free(&it);
-	return rv;
+	return ofl_chunk_in_read(arg, buf, n);
 }
 
 /*
@@ -1288,63 +637,12 @@ out:
  * Archives and compressed streams.
  */
 
-struct arc {
-	struct ofl_chunker		*ck;
-	struct ofl_chunk_in		*src;
-	struct ofl_reader	*r;	/* for seeking; NULL when nested */
-	char			*buf;
-};
-
 struct member {
 	struct archive	*a;
+	struct ofl_arc	*arc;
 	struct ofl_chunker	*ck;
 	const char	*name;
 };
-
-static la_ssize_t
-arc_read(struct archive *a, void *arg, const void **out)
-{
-	struct arc	*x = arg;
-	ssize_t		 n;
-
-	if ((n = ofl_chunk_in_read(x->src, x->buf, OFL_CHUNK_READ)) < 0) {
-		x->ck->ioerr = 1;
-		archive_set_error(a, EIO, "%s", ofl_errmsg());
-		return ARCHIVE_FATAL;
-	}
-	*out = x->buf;
-	return n;
-}
-
-static la_int64_t
-arc_seek(struct archive *a, void *arg, la_int64_t off, int whence)
-{
-	struct arc	*x = arg;
-	uint64_t	 size = ofl_reader_bytes(x->r);
-	int64_t		 to;
-
-	switch (whence) {
-	case SEEK_SET:
-		to = off;
-		break;
-	case SEEK_CUR:
-		to = (int64_t)ofl_reader_tell(x->r) + off;
-		break;
-	default:
-		to = (int64_t)size + off;
-		break;
-	}
-	if (to < 0)
-		return ARCHIVE_FATAL;
-	if ((uint64_t)to > size)
-		to = (int64_t)size;
-	if (ofl_reader_seek(x->r, (uint64_t)to) == -1) {
-		x->ck->ioerr = 1;
-		archive_set_error(a, EIO, "%s", ofl_errmsg());
-		return ARCHIVE_FATAL;
-	}
-	return to;
-}
 
 static ssize_t
 member_read(void *arg, void *buf, size_t n)
@@ -1360,6 +658,8 @@ member_read(void *arg, void *buf, size_t n)
 		e = archive_error_string(m->a);
 		ofl_seterr(OFL_EXIT_FAIL, "%s: %s", m->name,
 		    e != NULL ? e : "cannot read the member");
+		if (m->arc->ioerr)
+			m->ck->ioerr = 1;
 		if (m->ck->ioerr)
 			return -1;
 		/* Damaged: the member ends here, what came is chunked. */
@@ -1379,7 +679,7 @@ member_read(void *arg, void *buf, size_t n)
 
 /* Chunk the member that a has just read the header of. */
 static int
-chunk_member(struct ofl_chunker *ck, struct archive *a, const char *name)
+chunk_member(struct ofl_chunker *ck, struct ofl_arc *arc, const char *name)
 {
 	struct member	 m;
 	struct ofl_chunk_in	 s;
@@ -1389,7 +689,8 @@ chunk_member(struct ofl_chunker *ck, struct archive *a, const char *name)
 	ssize_t		 r;
 	int		 kind, eof = 0, rv = 0;
 
-	m.a = a;
+	m.a = arc->a;
+	m.arc = arc;
 	m.ck = ck;
 	m.name = name;
 	head = ofl_xmalloc(HEAD_SIZE);
@@ -1427,36 +728,38 @@ out:
 }
 
 static int
-chunk_archive(struct ofl_chunker *ck, struct ofl_chunk_in *s,
-    struct ofl_reader *r)
+chunk_archive(struct ofl_chunker *ck, struct ofl_chunk_in *s, struct ofl_reader *r)
 {
 	struct archive		*a;
 	struct archive_entry	*e;
-	struct arc		 x;
+	struct ofl_arc		 x;
+	struct ofl_src		 os;
 	struct ofl_buf		 name;
 	const char		*p, *err;
 	int			 ar, rv = 0;
 
-	x.ck = ck;
-	x.src = s;
-	x.r = r;
-	x.buf = ofl_xmalloc(OFL_CHUNK_READ);
-	ofl_buf_init(&name);
-	if ((a = archive_read_new()) == NULL) {
-		free(x.buf);
-		ofl_seterr(OFL_EXIT_FAIL, "cannot start libarchive");
-		return -1;
-	}
-	archive_read_support_filter_all(a);
-	ofl_arc_formats(a);
-	archive_read_support_format_raw(a);
-	archive_read_set_read_callback(a, arc_read);
-	archive_read_set_callback_data(a, &x);
+	/* At the top the artifact is seekable; a member is a stream. */
+	memset(&os, 0, sizeof os);
 	if (r != NULL)
-		archive_read_set_seek_callback(a, arc_seek);
+		ofl_reader_src(r, &os);
+	else {
+		os.read = in_read;
+		os.arg = s;
+	}
+	ofl_buf_init(&name);
 	ck->depth++;
-	if (archive_read_open1(a) != ARCHIVE_OK)
+	if (ofl_arc_open(&x, &os, OFL_ARC_FILTERS_ALL |
+	    (r != NULL ? OFL_ARC_SEEK : 0)) == -1) {
+		if (x.ioerr)
+			ck->ioerr = 1;
+		if (x.a == NULL) {
+			ck->bomb = 1;	/* no libarchive: not a damaged one */
+			rv = -1;
+			goto out;
+		}
 		goto fail;
+	}
+	a = x.a;
 	for (;;) {
 		ar = archive_read_next_header(a, &e);
 		if (ar == ARCHIVE_EOF)
@@ -1483,7 +786,7 @@ chunk_archive(struct ofl_chunker *ck, struct ofl_chunk_in *s,
 			ofl_buf_addc(&name, '/');
 		}
 		ofl_buf_adds(&name, p);
-		if ((rv = chunk_member(ck, a, ofl_buf_str(&name))) != 0)
+		if ((rv = chunk_member(ck, &x, ofl_buf_str(&name))) != 0)
 			goto out;
 		if (ck->damaged) {
 			rv = -1;
@@ -1492,15 +795,16 @@ chunk_archive(struct ofl_chunker *ck, struct ofl_chunk_in *s,
 	}
 	goto out;
 fail:
-	err = archive_error_string(a);
+	if (x.ioerr)
+		ck->ioerr = 1;
+	err = archive_error_string(x.a);
 	ofl_seterr(OFL_EXIT_FAIL, "%s%s%s", ck->member != NULL ? ck->member :
 	    "archive", ": ", err != NULL ? err : "cannot read");
 	rv = -1;
 out:
 	ck->depth--;
-	archive_read_free(a);
+	ofl_arc_close(&x);
 	ofl_buf_free(&name);
-	free(x.buf);
 	return rv;
 }
 
@@ -1526,7 +830,7 @@ chunk_src(struct ofl_chunker *ck, struct ofl_chunk_in *s, int kind,
 	case OFL_KIND_HTML:
 		return chunk_html(ck, s);
 	case OFL_KIND_DIFF:
-		return chunk_diff(ck, s);
+		return ofl_fmt_diff_chunk(ck, s);
 	case OFL_KIND_ARCHIVE:
 	case OFL_KIND_COMPRESSED:
 		if (ck->depth >= ARCHIVE_DEPTH)
@@ -1536,7 +840,7 @@ chunk_src(struct ofl_chunker *ck, struct ofl_chunk_in *s, int kind,
 	case OFL_KIND_EMPTY:
 		return 0;
 	default:
-		return chunk_lines(ck, s, 0, 1, 0);
+		return ofl_fmt_text_chunk(ck, s, 0, 1, 0);
 	}
 }
 
@@ -1564,7 +868,7 @@ ofl_chunk_artifact(struct ofl_reader *r, int kind,
 	memset(&ck, 0, sizeof ck);
 	ck.cb = cb;
 	ck.arg = arg;
-	ck.text = chunk_lines;
+	ck.text = ofl_fmt_text_chunk;
 	memset(&s, 0, sizeof s);
 	s.read = reader_read;
 	s.arg = r;

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
-#include "arc.h"
 #include "ofl.h"
 #include "banned.h"
 
@@ -24,9 +24,6 @@
 #define HEAD_MIN	200		/* the head keeps at least this */
 #define SHAPE_INPUT	(8 * 1024 * 1024) /* JSON read for the shape */
 #define MARK_RESERVE	24		/* room for " [... 123,456 bytes]" */
-#define MEMBERS_SHOWN	10
-#define MEMBERS_COUNTED	10000
-#define MEMBERS_BYTES	((int64_t)64 * 1024 * 1024)
 #define HEX_BINARY	128		/* bytes of hex at each end */
 #define HEX_ARCHIVE	64
 #define CMD_MAX		80		/* bytes of the command shown */
@@ -100,8 +97,6 @@ static int	 sum_errors(struct ctx *);
 static int	 sum_json(struct ctx *, int);
 static int	 sum_format(struct ctx *, int);
 static void	 take_summary(struct ctx *, struct ofl_summary *);
-static int	 sum_diff(struct ctx *);
-static int	 sum_members(struct ctx *);
 static struct ofl_next *add_step(struct ofl_notice_next *, int);
 static void	 next_steps(struct ctx *, struct ofl_notice_next *);
 static void	 put_next(const struct ofl_notice_next *, struct ofl_buf *,
@@ -117,20 +112,17 @@ static int	 preview(struct ctx *, struct ofl_buf *, struct ofl_buf *,
 static void	 put_json(struct ctx *, struct ofl_buf *,
 		    const struct ofl_buf *, const struct ofl_buf *,
 		    const struct ofl_buf *);
+static int	 sum_fmt(struct ctx *, int (*)(const struct ofl_src *,
+		    const struct ofl_meta *, struct ofl_summary *));
 static void	 put_count(struct ofl_buf *, uint64_t);
 static void	 put_size(struct ofl_buf *, uint64_t);
-static void	 put_jstr(struct ofl_buf *, const char *);
 static void	 put_range(struct ofl_buf *, const struct section *, uint64_t);
 static void	 put_piece(struct ofl_buf *, struct ofl_redactor *,
 		    const struct piece *);
 static size_t	 digits(uint64_t);
 static void	 put_byterange(struct ofl_buf *, const char *, uint64_t,
 		    uint64_t, uint64_t);
-static unsigned char *read_head(struct ctx *, size_t, size_t *);
 static void	 sum_json_key(struct ctx *, const char *);
-static la_ssize_t arc_read(struct archive *, void *, const void **);
-static la_int64_t arc_seek(struct archive *, void *, la_int64_t, int);
-static la_int64_t arc_skip(struct archive *, void *, la_int64_t);
 
 void
 ofl_notice_opts_init(struct ofl_notice_opts *o)
@@ -149,6 +141,7 @@ render(struct ofl_buf *out, const unsigned char *p, size_t n, size_t max,
 {
 	return ofl_render(out, p, n, max, flags, used);
 }
+
 
 static void
 put_count(struct ofl_buf *b, uint64_t n)
@@ -199,15 +192,6 @@ ofl_notice_refline(struct ofl_buf *out, const struct ofl_meta *m)
 			ofl_buf_addf(out, "  %s", s);
 		}
 	}
-}
-
-static void
-put_jstr(struct ofl_buf *b, const char *s)
-{
-	if (s == NULL)
-		ofl_buf_adds(b, "null");
-	else
-		ofl_buf_add_json_str(b, s, strlen(s));
 }
 
 /* Read up to n bytes at off; short only at the end. */
@@ -819,24 +803,6 @@ preview_hex(struct ctx *c, size_t each, struct ofl_buf *out,
 	return 0;
 }
 
-/* Read the first n bytes (fewer if the content is shorter). */
-static unsigned char *
-read_head(struct ctx *c, size_t n, size_t *len)
-{
-	unsigned char	*buf;
-	ssize_t		 k;
-
-	if (n > c->total)
-		n = (size_t)c->total;
-	buf = ofl_xmalloc(n + 1);
-	if ((k = read_at(c, 0, buf, n)) == -1) {
-		free(buf);
-		return NULL;
-	}
-	*len = (size_t)k;
-	return buf;
-}
-
 static void
 sum_json_key(struct ctx *c, const char *k)
 {
@@ -1028,341 +994,34 @@ sum_json(struct ctx *c, int nd)
 	return 0;
 }
 
-/* A diff: how many files, and the first few names. */
-static int
-sum_diff(struct ctx *c)
-{
-	unsigned char	*buf;
-	const unsigned char *p, *nl, *end, *name, *tab;
-	struct ofl_buf	 names, js;
-	size_t		 len, n, nlen, git = 0, plus = 0, shown = 0, used;
-	int		 usegit;
-
-	if ((buf = read_head(c, SCAN_LARGE, &len)) == NULL)
-		return -1;
-	ofl_buf_init(&names);
-	ofl_buf_init(&js);
-	end = buf + len;
-	for (p = buf; p < end; p = nl + 1) {
-		if ((nl = memchr(p, '\n', end - p)) == NULL)
-			nl = end;
-		if (nl - p >= 11 && memcmp(p, "diff --git ", 11) == 0)
-			git++;
-		else if (nl - p >= 4 && memcmp(p, "+++ ", 4) == 0)
-			plus++;
-	}
-	usegit = git > 0;
-	for (p = buf; p < end && shown < 5; p = nl + 1) {
-		if ((nl = memchr(p, '\n', end - p)) == NULL)
-			nl = end;
-		n = nl - p;
-		if (n > 0 && p[n - 1] == '\r')
-			n--;
-		name = NULL;
-		nlen = 0;
-		if (usegit && n >= 11 && memcmp(p, "diff --git ", 11) == 0) {
-			/* "diff --git a/X b/X": take what follows " b/". */
-			const unsigned char *q = p + n;
-
-			while (q > p + 11 && !(q[-1] == '/' && q - 3 >= p &&
-			    q[-2] == 'b' && q[-3] == ' '))
-				q--;
-			if (q > p + 11) {
-				name = q;
-				nlen = (size_t)(p + n - q);
-			} else {
-				name = p + 11;
-				nlen = n - 11;
-			}
-		} else if (!usegit && n >= 4 && memcmp(p, "+++ ", 4) == 0) {
-			name = p + 4;
-			nlen = n - 4;
-			if (nlen >= 2 && name[0] == 'b' && name[1] == '/') {
-				name += 2;
-				nlen -= 2;
-			}
-			/* Drop a time stamp after a tab. */
-			if ((tab = memchr(name, '\t', nlen)) != NULL)
-				nlen = (size_t)(tab - name);
-		}
-		if (name == NULL)
-			continue;
-		ofl_buf_adds(&names, shown == 0 ? "" : ", ");
-		render(&names, name, nlen, 60, R_ONELINE, &used);
-		if (used < nlen)
-			ofl_buf_adds(&names, "...");
-		ofl_buf_adds(&js, shown == 0 ? "[" : ",");
-		ofl_buf_add_json_str(&js, (const char *)name, nlen);
-		shown++;
-		if (names.len > SUMMARY_MAX - 60)
-			break;
-	}
-	n = usegit ? git : plus;
-	if (n > 0) {
-		ofl_buf_adds(&c->sum, "files: ");
-		if (len < c->total)
-			ofl_buf_adds(&c->sum, "at least ");
-		put_count(&c->sum, n);
-		ofl_buf_adds(&c->sum, ": ");
-		ofl_buf_add(&c->sum, names.data, names.len);
-		if (n > shown)
-			ofl_buf_adds(&c->sum, ", ...");
-		ofl_buf_addc(&c->sum, '\n');
-		sum_json_key(c, "files");
-		ofl_buf_addf(&c->sumj, "%zu", n);
-		sum_json_key(c, "files_partial");
-		ofl_buf_adds(&c->sumj, len < c->total ? "true" : "false");
-		if (shown > 0) {
-			ofl_buf_addc(&js, ']');
-			sum_json_key(c, "file_names");
-			ofl_buf_add(&c->sumj, js.data, js.len);
-		}
-	}
-	ofl_buf_free(&names);
-	ofl_buf_free(&js);
-	free(buf);
-	return 0;
-}
-
-/* libarchive reads the stored content through the reader. */
-struct arcsrc {
-	struct ctx	*c;
-	unsigned char	 buf[64 * 1024];
-};
-
-static la_ssize_t
-arc_read(struct archive *a, void *ud, const void **out)
-{
-	struct arcsrc	*s = ud;
-	ssize_t		 k;
-
-	if ((k = ofl_reader_read(s->c->r, s->buf, sizeof s->buf)) == -1) {
-		archive_set_error(a, EIO, "%s", ofl_errmsg());
-		return -1;
-	}
-	*out = s->buf;
-	return k;
-}
-
-static la_int64_t
-arc_seek(struct archive *a, void *ud, la_int64_t off, int whence)
-{
-	struct arcsrc	*s = ud;
-	int64_t		 to;
-
-	switch (whence) {
-	case SEEK_SET:
-		to = off;
-		break;
-	case SEEK_CUR:
-		to = (int64_t)ofl_reader_tell(s->c->r) + off;
-		break;
-	case SEEK_END:
-		to = (int64_t)s->c->total + off;
-		break;
-	default:
-		return ARCHIVE_FATAL;
-	}
-	if (to < 0)
-		return ARCHIVE_FATAL;
-	if ((uint64_t)to > s->c->total)
-		to = (int64_t)s->c->total;
-	if (ofl_reader_seek(s->c->r, (uint64_t)to) == -1)
-		return ARCHIVE_FATAL;
-	return to;
-}
-
-static la_int64_t
-arc_skip(struct archive *a, void *ud, la_int64_t n)
-{
-	struct arcsrc	*s = ud;
-	uint64_t	 pos = ofl_reader_tell(s->c->r);
-
-	if (n <= 0)
-		return 0;
-	if ((uint64_t)n > s->c->total - pos)
-		n = (la_int64_t)(s->c->total - pos);
-	if (ofl_reader_seek(s->c->r, pos + (uint64_t)n) == -1)
-		return 0;
-	return n;
-}
-
 /*
- * Archives: the first members with their sizes, and how many more; a
- * compressed stream: its filter and decompressed size.  Nothing is
- * written anywhere; at most 64 MiB are decompressed.
+ * A format's own summary (fmt-*.c), read through the reader as a source,
+ * its text and JSON members appended to the notice's.
  */
 static int
-sum_members(struct ctx *c)
+sum_fmt(struct ctx *c, int (*fn)(const struct ofl_src *,
+    const struct ofl_meta *, struct ofl_summary *))
 {
-	struct archive		*a;
-	struct archive_entry	*ae;
-	struct arcsrc		*src;
-	struct ofl_buf		 list, js, start;
-	const char		*path, *err = NULL;
-	const void		*blk;
-	size_t			 bsz, used;
-	la_int64_t		 boff;
-	uint64_t		 count = 0;
-	int			 r, capped = 0, raw = 0, fmt;
+	struct ofl_src		src;
+	struct ofl_summary	s;
+	int			rv;
 
-	if ((a = archive_read_new()) == NULL)
-		return -1;
-	src = ofl_xmalloc(sizeof *src);
-	src->c = c;
-	ofl_buf_init(&list);
-	ofl_buf_init(&js);
-	ofl_buf_init(&start);
-	archive_read_support_filter_gzip(a);
-	archive_read_support_filter_bzip2(a);
-	archive_read_support_filter_xz(a);
-	archive_read_support_filter_lzma(a);
-	archive_read_support_filter_lzip(a);
-	archive_read_support_filter_zstd(a);
-	archive_read_support_filter_lz4(a);
-	archive_read_support_filter_compress(a);
-	ofl_arc_formats(a);
-	archive_read_support_format_raw(a);
-	archive_read_set_callback_data(a, src);
-	archive_read_set_read_callback(a, arc_read);
-	archive_read_set_seek_callback(a, arc_seek);
-	archive_read_set_skip_callback(a, arc_skip);
-	if (ofl_reader_seek(c->r, 0) == -1 ||
-	    archive_read_open1(a) != ARCHIVE_OK) {
-		err = archive_error_string(a);
-		goto done;
-	}
-	while (count < MEMBERS_COUNTED) {
-		r = archive_read_next_header(a, &ae);
-		if (r == ARCHIVE_EOF)
-			break;
-		if (r < ARCHIVE_WARN) {
-			err = archive_error_string(a);
-			break;
+	ofl_reader_src(c->r, &src);
+	ofl_summary_init(&s);
+	if ((rv = fn(&src, c->m, &s)) == 0) {
+		ofl_buf_add(&c->sum, s.text.data, s.text.len);
+		if (s.json.len > 0) {
+			if (c->sumj.len > 0)
+				ofl_buf_addc(&c->sumj, ',');
+			ofl_buf_add(&c->sumj, s.json.data, s.json.len);
 		}
-		fmt = archive_format(a) & ARCHIVE_FORMAT_BASE_MASK;
-		raw = fmt == ARCHIVE_FORMAT_RAW;
-		count++;
-		path = archive_entry_pathname_utf8(ae);
-		if (path == NULL)
-			path = archive_entry_pathname(ae);
-		if (path == NULL)
-			path = "?";
-		if (count <= MEMBERS_SHOWN && !raw) {
-			int dir = archive_entry_filetype(ae) == AE_IFDIR;
-
-			ofl_buf_adds(&list, "  ");
-			render(&list, (const unsigned char *)path,
-			    strlen(path), 70, R_ONELINE, &used);
-			if (used < strlen(path))
-				ofl_buf_adds(&list, "...");
-			if (dir && (strlen(path) == 0 ||
-			    path[strlen(path) - 1] != '/'))
-				ofl_buf_addc(&list, '/');
-			if (!dir && archive_entry_size_is_set(ae)) {
-				ofl_buf_adds(&list, "  ");
-				put_size(&list, (uint64_t)
-				    archive_entry_size(ae));
-			}
-			ofl_buf_addc(&list, '\n');
-			ofl_buf_adds(&js, count > 1 ? "," : "[");
-			ofl_buf_adds(&js, "{\"path\":");
-			ofl_buf_add_json_str(&js, path, strlen(path));
-			if (!dir && archive_entry_size_is_set(ae))
-				ofl_buf_addf(&js, ",\"size\":%lld",
-				    (long long)archive_entry_size(ae));
-			ofl_buf_addf(&js, ",\"type\":\"%s\"}", dir ? "dir" :
-			    archive_entry_filetype(ae) == AE_IFREG ? "file" :
-			    "other");
-			if (c->member == NULL && !dir &&
-			    archive_entry_filetype(ae) == AE_IFREG)
-				c->member = ofl_xstrdup(path);
-		}
-		/*
-		 * Read through data only when it must be decompressed, and
-		 * only so far; a seekable archive skips it for free.
-		 */
-		if (raw || archive_filter_count(a) > 1) {
-			while ((r = archive_read_data_block(a, &blk, &bsz,
-			    &boff)) == ARCHIVE_OK) {
-				if (raw && start.len < 160)
-					ofl_buf_add(&start, blk, bsz < 160 ?
-					    bsz : 160);
-				if (archive_filter_bytes(a, 0) >
-				    MEMBERS_BYTES) {
-					capped = 1;
-					break;
-				}
-			}
-			if (capped)
-				break;
-			if (r != ARCHIVE_EOF) {
-				err = archive_error_string(a);
-				break;
-			}
-		}
-		if (raw)
-			break;
+		if (c->filter == NULL && s.filter != NULL)
+			c->filter = ofl_xstrdup(s.filter);
+		if (c->member == NULL && s.member != NULL)
+			c->member = ofl_xstrdup(s.member);
 	}
-done:
-	if (raw) {
-		ofl_buf_addf(&c->sum, "stream: %s, ", archive_filter_name(a,
-		    0));
-		if (capped)
-			ofl_buf_adds(&c->sum, "more than ");
-		put_size(&c->sum, (uint64_t)archive_filter_bytes(a, 0));
-		ofl_buf_adds(&c->sum, " decompressed");
-		if (start.len > 0) {
-			ofl_buf_adds(&c->sum, ", starts: ");
-			render(&c->sum, (unsigned char *)start.data,
-			    start.len, 120, R_ONELINE, &used);
-			if (used < start.len)
-				ofl_buf_adds(&c->sum, "...");
-		}
-		ofl_buf_addc(&c->sum, '\n');
-		sum_json_key(c, "filter");
-		put_jstr(&c->sumj, archive_filter_name(a, 0));
-		sum_json_key(c, "decompressed");
-		ofl_buf_addf(&c->sumj, "%lld", (long long)
-		    archive_filter_bytes(a, 0));
-		sum_json_key(c, "decompressed_partial");
-		ofl_buf_adds(&c->sumj, capped ? "true" : "false");
-	} else if (count > 0) {
-		ofl_buf_adds(&c->sum, "members: ");
-		if (count > MEMBERS_SHOWN) {
-			ofl_buf_addf(&c->sum, "%d of %s", MEMBERS_SHOWN,
-			    capped || err != NULL ||
-			    count >= MEMBERS_COUNTED ? "at least " : "");
-			put_count(&c->sum, count);
-		} else
-			put_count(&c->sum, count);
-		ofl_buf_addf(&c->sum, " (%s", archive_format_name(a));
-		if (archive_filter_count(a) > 1)
-			ofl_buf_addf(&c->sum, ", %s", archive_filter_name(a,
-			    0));
-		ofl_buf_adds(&c->sum, ")\n");
-		ofl_buf_add(&c->sum, list.data, list.len);
-		ofl_buf_addc(&js, ']');
-		sum_json_key(c, "members");
-		ofl_buf_add(&c->sumj, js.data, js.len);
-		sum_json_key(c, "members_total");
-		ofl_buf_addf(&c->sumj, "%llu", (unsigned long long)count);
-		sum_json_key(c, "members_partial");
-		ofl_buf_adds(&c->sumj, capped || err != NULL ||
-		    count >= MEMBERS_COUNTED ? "true" : "false");
-	}
-	if (err != NULL) {
-		ofl_buf_adds(&c->sum, "archive: ");
-		render(&c->sum, (const unsigned char *)err, strlen(err), 120,
-		    R_ONELINE, NULL);
-		ofl_buf_addc(&c->sum, '\n');
-	}
-	archive_read_free(a);
-	free(src);
-	ofl_buf_free(&list);
-	ofl_buf_free(&js);
-	ofl_buf_free(&start);
-	return 0;
+	ofl_summary_free(&s);
+	return rv;
 }
 
 /* A step more, if there is room. */
@@ -1546,10 +1205,10 @@ summarize(struct ctx *c)
 	case OFL_KIND_TSV:
 		return sum_format(c, kind);
 	case OFL_KIND_DIFF:
-		return sum_diff(c);
+		return sum_fmt(c, ofl_fmt_diff_summary);
 	case OFL_KIND_ARCHIVE:
 	case OFL_KIND_COMPRESSED:
-		return sum_members(c);
+		return sum_fmt(c, ofl_fmt_archive_summary);
 	default:
 		return 0;
 	}

@@ -147,16 +147,6 @@ char	*ofl_shquote(const char *);
  * \xNN.  Appends at most max bytes of output, never cutting a sequence.
  */
 #define OFL_RENDER_ONELINE	0x1	/* escape newline and tab as well */
-/*
- * Render n bytes into out (or only measure them, if out is NULL); stops
- * before max bytes of output, never inside a sequence or an escape.
- * Returns the output length; *used (if not NULL) gets the input bytes
- * consumed.
- */
-size_t	ofl_render(struct ofl_buf *, const unsigned char *, size_t, size_t,
-	    int, size_t *);
-void	ofl_render_safe(struct ofl_buf *, const unsigned char *, size_t,
-	    size_t);
 
 /*
  * render.c: a safe rendering of bytes for a preview: valid UTF-8 passes,
@@ -173,6 +163,9 @@ void	ofl_render_safe(struct ofl_buf *, const unsigned char *, size_t,
 size_t	ofl_render(struct ofl_buf *, const unsigned char *, size_t, size_t,
 	    int, size_t *);
 void	ofl_render_safe(struct ofl_buf *, const unsigned char *, size_t,
+	    size_t);
+/* One line (newline and tab escaped too); returns the input bytes used. */
+size_t	ofl_render_oneline(struct ofl_buf *, const unsigned char *, size_t,
 	    size_t);
 
 /*
@@ -292,6 +285,20 @@ int		 ofl_kind_from_name(const char *);
 enum ofl_kind	 ofl_kind_detect(const unsigned char *, size_t, int complete);
 
 /*
+ * The formats: one file a format, each with its detection, chunking,
+ * summary and extraction rules.  They read through a struct ofl_src and
+ * never call the store.  A summary function appends the notice's lines to
+ * its text and its members to its JSON (struct ofl_summary, src.c).
+ */
+struct ofl_meta;
+
+/* fmt-log.c: logs. */
+/*
+ * 1 if a line looks like a log line: a timestamp or syslog date at its
+ * start, or a level token among its first words.
+ */
+int	 ofl_fmt_log_line(const unsigned char *, size_t);
+/*
  * Line statistics gathered while content streams in (for the notice):
  * lines that look like errors and warnings.  Feed complete lines.
  */
@@ -317,6 +324,51 @@ uint64_t ofl_linestat_lines(struct ofl_linestat *, const char *, size_t,
  * the notice's error lines and ofl-extract --errors.
  */
 int	 ofl_word_in_name(const char *, size_t, size_t, size_t);
+/*
+ * The one error-line and signature rule, for the notice's error groups
+ * and ofl-extract --errors: 1 if a line (n bytes, no newline) is an error
+ * line; and its signature appended to out, variable parts masked as
+ * "<*>" (both look at the first 4 KiB of the line).
+ */
+int	 ofl_fmt_log_is_error(const char *, size_t, uint64_t lineno);
+void	 ofl_fmt_log_mask(struct ofl_buf *, const char *, size_t);
+/*
+ * How a line of a log or a text holds on to the line before, for cutting
+ * it into chunks: OFL_BRK_FREE may start a chunk, OFL_BRK_PARA (after a
+ * blank line) and OFL_BRK_BLOCK (a traceback or panic begins) start one
+ * early, OFL_BRK_SOFT (a sub-block) and OFL_BRK_HARD (inside a block)
+ * hold on.  hl is 1 when this line is a title (from hloff on), 2 when
+ * the line before is.  Start with a zeroed state and prevblank set.
+ */
+enum { OFL_BRK_FREE, OFL_BRK_PARA, OFL_BRK_BLOCK, OFL_BRK_SOFT, OFL_BRK_HARD };
+struct ofl_logst {
+	int	 state;
+	size_t	 skip;		/* prefix before the traceback marker */
+	int	 prevblank;
+	int	 count;
+	int	 hl;		/* 1: this line is a headline, 2: the last */
+	size_t	 hloff;		/* where this line's headline starts */
+};
+int	 ofl_fmt_log_class(struct ofl_logst *, const char *, size_t);
+/* A chunk's title from a line (from off on): timestamps stripped, cut. */
+void	 ofl_fmt_log_headline(struct ofl_buf *, const char *, size_t, size_t);
+
+/* fmt-diff.c: unified diffs. */
+/* 1 if a line can be part of a diff (a header, hunk or context line). */
+int	 ofl_fmt_diff_line(const unsigned char *, size_t);
+/* How many files the diff changes, and the first names. */
+int	 ofl_fmt_diff_summary(const struct ofl_src *, const struct ofl_meta *,
+	    struct ofl_summary *);
+
+/* fmt-archive.c: archives and compressed streams. */
+/*
+ * 1 if the first bytes carry a container's or a compressed stream's magic
+ * number (or a PDF's), with *kind set to archive, compressed or binary.
+ */
+int	 ofl_fmt_archive_magic(const unsigned char *, size_t, enum ofl_kind *);
+/* The members (or the stream's filter and size) for the notice. */
+int	 ofl_fmt_archive_summary(const struct ofl_src *,
+	    const struct ofl_meta *, struct ofl_summary *);
 
 /* store.c: the artifact store. */
 struct ofl_store;

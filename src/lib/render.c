@@ -65,3 +65,13 @@ ofl_render_safe(struct ofl_buf *out, const unsigned char *p, size_t n,
 {
 	ofl_render(out, p, n, max, 0, NULL);
 }
+
+size_t
+ofl_render_oneline(struct ofl_buf *out, const unsigned char *p, size_t n,
+    size_t max)
+{
+	size_t	used;
+
+	ofl_render(out, p, n, max, OFL_RENDER_ONELINE, &used);
+	return used;
+}
