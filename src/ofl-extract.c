@@ -71,7 +71,7 @@ static const struct ofl_opt opts[] = {
 	    "its memory (default 1G; 0: none)", 0, NULL },
 	{ 'j', "json", no_argument, NULL, "JSON Lines", 0, NULL },
 	{ OPT_COLOR, "color", optional_argument, "when",
-	    "line numbers in color: auto (a terminal), always, never", 0,
+	    "color line numbers: auto (a terminal), always, never", 0,
 	    NULL },
 	{ OPT_NOPAGER, "no-pager", no_argument, NULL,
 	    "do not page output longer than the screen", 0, NULL },

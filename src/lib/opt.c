@@ -104,7 +104,7 @@ syn_word(FILE *fp, const char *w, size_t indent, size_t *col)
 {
 	size_t	len = strlen(w);
 
-	if (*col > indent && *col + 1 + len > SYN_WIDTH) {
+	if (*col > indent && *col + 1 + len >= SYN_WIDTH) {
 		fprintf(fp, "\n%*s", (int)indent, "");
 		*col = indent;
 	} else if (*col > indent) {
