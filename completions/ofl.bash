@@ -5,11 +5,10 @@
 # completed by _ofl_optarg; positional arguments by _ofl_positional.
 
 _ofl_opts_capture='
-	-C= --combined=
-	-e= --exec=
+	--combined=
 	-H= --head=
 	-h --help
-	-i= --intent=
+	--intent=
 	-j --json
 	-l= --label=
 	-q --quiet
@@ -21,6 +20,7 @@ _ofl_opts_capture='
 	-t= --ttl=
 	--tail=
 	-V --version
+	-x= --exec=
 	--'
 _ofl_opts_extract='
 	--arg==
@@ -35,7 +35,7 @@ _ofl_opts_extract='
 	-i --ignore-case
 	-j --json
 	--limit=
-	--max-bytes=
+	-m= --max-bytes=
 	--member=
 	--memory-limit=
 	-n= --lines=
@@ -54,7 +54,7 @@ _ofl_opts_gc='
 	-j --json
 	--label=
 	--max-size=
-	-n --dry-run
+	--dry-run
 	--older-than=
 	--pin=
 	--purge=
@@ -77,12 +77,12 @@ _ofl_opts_index='
 	-V --version
 	-v --verbose'
 _ofl_opts_mcp='
-	-C= --combined=
+	--combined=
 	-H= --head=
 	-h --help
 	--max-binary=
 	--max-line=
-	-n= --name=
+	--name=
 	-S= --session=
 	-s= --store=
 	-T= --threshold=
@@ -107,13 +107,13 @@ _ofl_opts_schema='
 _ofl_opts_search='
 	-a --all
 	--before=
-	-b= --budget=
 	--color
 	--fts
 	-h --help
 	-j --json
 	-k= --kind=
 	-l= --label=
+	-m= --max-bytes=
 	-n= --limit=
 	-q --quiet
 	-S= --session=

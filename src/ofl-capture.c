@@ -101,7 +101,60 @@ static int64_t		 prog_start;
 static int64_t		 prog_last;
 static uint64_t		 prog_lines;
 
+enum {
+	O_COMBINED = OFL_OPT_BASE,
+	O_INTENT,
+	O_NOPROGRESS,
+	O_NOREDACT,
+	O_TAIL
+};
+
+/* The options, in the order of --help; tests/t9040 checks the rest. */
+static const struct ofl_opt opts[] = {
+	{ 'x', "exec", required_argument, "command",
+	    "run COMMAND with sh -c; repeat to run in parallel", 0,
+	    "[-x command ...]" },
+	{ 'T', "threshold", required_argument, "tokens",
+	    "offload above this many estimated tokens (6000)", 0, NULL },
+	{ O_COMBINED, "combined", required_argument, "tokens",
+	    "budget for several -x outputs together (10000)", 0, NULL },
+	{ 'H', "head", required_argument, "bytes", "preview head size (600)",
+	    0, NULL },
+	{ O_TAIL, "tail", required_argument, "bytes",
+	    "preview tail size (400)", 0, NULL },
+	{ O_INTENT, "intent", required_argument, "text",
+	    "show the top matches for TEXT instead of a preview", 0, NULL },
+	{ 'l', "label", required_argument, "label", "label the artifact", 0,
+	    NULL },
+	{ 't', "ttl", required_argument, "ttl",
+	    "expire after 30s, 15m, 3h, 7d, 2w", 0, NULL },
+	{ 'S', "session", required_argument, "session",
+	    "session (default $OFL_SESSION)", 0, NULL },
+	{ 's', "store", required_argument, "store",
+	    "store (default $OFL_STORE)", 0, NULL },
+	{ 'q', "quiet", no_argument, NULL, "print only ofl:ID when offloaded",
+	    0, NULL },
+	{ 'j', "json", no_argument, NULL, "print one JSON object", 0, NULL },
+	{ O_NOPROGRESS, "no-progress", no_argument, NULL,
+	    "no progress line on a terminal's stderr", OFL_OPT_NOSYN, NULL },
+	{ O_NOREDACT, "no-redact", no_argument, NULL,
+	    "show secrets unmasked in the output and notice", OFL_OPT_NOSYN,
+	    NULL },
+	{ 'h', "help", no_argument, NULL, "print this help", OFL_OPT_NOSYN,
+	    NULL },
+	{ 'V', "version", no_argument, NULL, "print the version",
+	    OFL_OPT_NOSYN, NULL },
+	/* Hidden: the old letters of --combined, --exec and --intent. */
+	{ 'C', NULL, required_argument, "tokens", NULL, 0, NULL },
+	{ 'e', NULL, required_argument, "command", NULL, 0, NULL },
+	{ 'i', NULL, required_argument, "text", NULL, 0, NULL },
+	{ 0, NULL, 0, NULL, NULL, 0, NULL }
+};
+
 static OFL_DEAD void	usage(int);
+static void		option_env(void);
+static int		parse_options(int, char *[], const char ***,
+			    size_t *);
 static void		on_signal(int);
 static void		capture_init(struct capture *, const char *);
 static void		capture_data(struct capture *, const char *, size_t);
@@ -225,45 +278,138 @@ out:
 static OFL_DEAD void
 usage(int status)
 {
-	fprintf(status ? stderr : stdout,
-	    "usage: ofl-capture [-jq] [-C tokens] [-H bytes] [-i intent] "
-	    "[-l label] [-S session]\n"
-	    "                   [-s store] [-T tokens] [-t ttl] "
-	    "[--tail bytes] [-e command ...]\n"
-	    "                   [-- command [arg ...] | -]\n");
-	if (status == 0)
+	ofl_opt_usage(status ? stderr : stdout, "ofl-capture", opts,
+	    "[-- command [arg ...] | -]", NULL);
+	if (status == 0) {
 		fprintf(stdout, "\n"
 		    "Store the output of a command (or stdin) and print it "
 		    "when small,\n"
 		    "else a notice with a preview and a reference ofl:ID.  "
 		    "With no command\n"
-		    "or '-', read standard input.\n\n"
-		    "  -e, --exec CMD          run CMD with sh -c; repeat to "
-		    "run in parallel\n"
-		    "  -T, --threshold TOKENS  offload above this many "
-		    "estimated tokens (6000)\n"
-		    "  -C, --combined TOKENS   budget for several -e "
-		    "outputs together (10000)\n"
-		    "  -H, --head BYTES        preview head size (600)\n"
-		    "      --tail BYTES        preview tail size (400)\n"
-		    "  -i, --intent TEXT       show the top matches for TEXT "
-		    "instead of a preview\n"
-		    "  -l, --label TEXT        label the artifact\n"
-		    "  -t, --ttl DURATION      expire after 30s, 15m, 3h, "
-		    "7d, 2w\n"
-		    "  -S, --session NAME      session (default "
-		    "$OFL_SESSION)\n"
-		    "  -s, --store DIR         store (default $OFL_STORE)\n"
-		    "  -q, --quiet             print only ofl:ID when "
-		    "offloaded\n"
-		    "  -j, --json              print one JSON object\n"
-		    "      --no-progress       no progress line on a "
-		    "terminal's stderr\n"
-		    "      --no-redact         show secrets unmasked in the "
-		    "output and notice\n"
-		    "  -h, --help              print this help\n"
-		    "  -V, --version           print the version\n");
+		    "or '-', read standard input.\n\n");
+		ofl_opt_help(stdout, opts);
+	}
 	exit(status);
+}
+
+/* The defaults of the options, from the environment. */
+static void
+option_env(void)
+{
+	const char	*e;
+	long long	 v;
+
+	opt_threshold = env_num("OFL_THRESHOLD", opt_threshold);
+	opt_combined = env_num("OFL_COMBINED", opt_combined);
+	nopts.head_bytes = (size_t)env_num("OFL_HEAD",
+	    (long long)nopts.head_bytes);
+	nopts.tail_bytes = (size_t)env_num("OFL_TAIL",
+	    (long long)nopts.tail_bytes);
+	nopts.intent = getenv("OFL_INTENT");
+	if (nopts.intent != NULL && *nopts.intent == '\0')
+		nopts.intent = NULL;
+	opt_session = getenv("OFL_SESSION");
+	if (opt_session != NULL && *opt_session == '\0')
+		opt_session = NULL;
+	/* The store reads OFL_LEVEL; a bad one must not pass unnoticed. */
+	if ((e = getenv("OFL_LEVEL")) != NULL && *e != '\0' &&
+	    ofl_parse_num(e, -5, 19, &v) == -1)
+		errx(OFL_EXIT_USAGE, "OFL_LEVEL: %s", ofl_errmsg());
+	e = getenv("OFL_PROGRESS");
+	prog_on = e == NULL || (strcmp(e, "off") != 0 && strcmp(e, "0") != 0 &&
+	    strcmp(e, "no") != 0);
+}
+
+/*
+ * The options into the opt_ globals and nopts, the -x commands into
+ * *execs; returns the index of the first operand.  Exits on a bad option.
+ */
+static int
+parse_options(int argc, char *argv[], const char ***execs, size_t *nexec)
+{
+	struct ofl_getopt	 g;
+	long long		 v;
+	int			 ch;
+
+	option_env();
+	*execs = NULL;
+	*nexec = 0;
+	ofl_opt_init(&g, opts, 1);
+	while ((ch = ofl_opt_next(&g, argc, argv)) != -1) {
+		switch (ch) {
+		case 'C':
+		case O_COMBINED:
+		case 'T':
+		case 'H':
+		case O_TAIL:
+			if (ofl_parse_num(optarg, 0, 1LL << 40, &v) == -1) {
+				warnx("%s", ofl_errmsg());
+				usage(OFL_EXIT_USAGE);
+			}
+			if (ch == 'C' || ch == O_COMBINED)
+				opt_combined = v;
+			else if (ch == 'T')
+				opt_threshold = v;
+			else if (ch == 'H')
+				nopts.head_bytes = (size_t)v;
+			else
+				nopts.tail_bytes = (size_t)v;
+			break;
+		case 'e':
+		case 'x':
+			*execs = ofl_xrealloc(*execs, (*nexec + 1) *
+			    sizeof **execs);
+			(*execs)[(*nexec)++] = optarg;
+			break;
+		case 'h':
+			usage(0);
+		case 'i':
+		case O_INTENT:
+			nopts.intent = *optarg != '\0' ? optarg : NULL;
+			break;
+		case O_NOPROGRESS:
+			prog_on = 0;
+			break;
+		case O_NOREDACT:
+			ofl_redact_force(0);
+			break;
+		case 'j':
+			opt_json = 1;
+			break;
+		case 'l':
+			opt_label = optarg;
+			break;
+		case 'q':
+			opt_quiet = 1;
+			break;
+		case 'S':
+			opt_session = *optarg != '\0' ? optarg : NULL;
+			break;
+		case 's':
+			opt_store = optarg;
+			break;
+		case 't':
+			if (ofl_parse_duration(optarg, &opt_ttl) == -1) {
+				warnx("%s", ofl_errmsg());
+				usage(OFL_EXIT_USAGE);
+			}
+			break;
+		case 'V':
+			printf("ofl %s\n", PACKAGE_VERSION);
+			exit(0);
+		case OFL_OPT_LIST:
+			ofl_opt_list(stdout, opts);
+			exit(0);
+		default:
+			usage(OFL_EXIT_USAGE);
+		}
+	}
+	ofl_opt_free(&g);
+	/* "-" alone is standard input, as with no operand (not after --). */
+	if (argc - optind == 1 && strcmp(argv[optind], "-") == 0 &&
+	    strcmp(argv[optind - 1], "--") != 0)
+		optind++;
+	return optind;
 }
 
 static void
@@ -1302,127 +1448,20 @@ print_captures(struct capture *cs, size_t n, size_t nexec, int argc)
 int
 main(int argc, char *argv[])
 {
-	static const struct option longopts[] = {
-		{ "combined",	required_argument,	NULL, 'C' },
-		{ "exec",	required_argument,	NULL, 'e' },
-		{ "head",	required_argument,	NULL, 'H' },
-		{ "intent",	required_argument,	NULL, 'i' },
-		{ "help",	no_argument,		NULL, 'h' },
-		{ "json",	no_argument,		NULL, 'j' },
-		{ "no-progress", no_argument,		NULL, 0x4e50 },
-		{ "no-redact",	no_argument,		NULL, 0x4e52 },
-		{ "label",	required_argument,	NULL, 'l' },
-		{ "quiet",	no_argument,		NULL, 'q' },
-		{ "session",	required_argument,	NULL, 'S' },
-		{ "store",	required_argument,	NULL, 's' },
-		{ "tail",	required_argument,	NULL, 'L' },
-		{ "threshold",	required_argument,	NULL, 'T' },
-		{ "ttl",	required_argument,	NULL, 't' },
-		{ "version",	no_argument,		NULL, 'V' },
-		{ NULL,		0,			NULL, 0 }
-	};
 	struct capture	*cs;
-	const char	**execs = NULL, *e;
+	const char	**execs = NULL;
 	char		*joined = NULL;
 	size_t		 nexec = 0, n;
-	long long	 v;
-	int		 ch, rv = 0, any_fail = 0;
+	int		 rv = 0, any_fail = 0;
 	struct stat	 sb;
 
 	ofl_setprogname("ofl-capture");
 	ofl_notice_opts_init(&nopts);
-	opt_threshold = env_num("OFL_THRESHOLD", opt_threshold);
-	opt_combined = env_num("OFL_COMBINED", opt_combined);
-	nopts.head_bytes = (size_t)env_num("OFL_HEAD",
-	    (long long)nopts.head_bytes);
-	nopts.tail_bytes = (size_t)env_num("OFL_TAIL",
-	    (long long)nopts.tail_bytes);
-	nopts.intent = getenv("OFL_INTENT");
-	if (nopts.intent != NULL && *nopts.intent == '\0')
-		nopts.intent = NULL;
-	opt_session = getenv("OFL_SESSION");
-	if (opt_session != NULL && *opt_session == '\0')
-		opt_session = NULL;
-	/* The store reads OFL_LEVEL; a bad one must not pass unnoticed. */
-	if ((e = getenv("OFL_LEVEL")) != NULL && *e != '\0' &&
-	    ofl_parse_num(e, -5, 19, &v) == -1)
-		errx(OFL_EXIT_USAGE, "OFL_LEVEL: %s", ofl_errmsg());
-	e = getenv("OFL_PROGRESS");
-	prog_on = e == NULL || (strcmp(e, "off") != 0 && strcmp(e, "0") != 0 &&
-	    strcmp(e, "no") != 0);
-
-	while ((ch = getopt_long(argc, argv, "+C:e:H:hi:jl:qS:s:T:t:V",
-	    longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'C':
-		case 'T':
-		case 'H':
-		case 'L':
-			if (ofl_parse_num(optarg, 0, 1LL << 40, &v) == -1) {
-				warnx("%s", ofl_errmsg());
-				usage(OFL_EXIT_USAGE);
-			}
-			if (ch == 'C')
-				opt_combined = v;
-			else if (ch == 'T')
-				opt_threshold = v;
-			else if (ch == 'H')
-				nopts.head_bytes = (size_t)v;
-			else
-				nopts.tail_bytes = (size_t)v;
-			break;
-		case 'e':
-			execs = ofl_xrealloc(execs, (nexec + 1) *
-			    sizeof *execs);
-			execs[nexec++] = optarg;
-			break;
-		case 'h':
-			usage(0);
-		case 'i':
-			nopts.intent = *optarg != '\0' ? optarg : NULL;
-			break;
-		case 0x4e50:	/* --no-progress */
-			prog_on = 0;
-			break;
-		case 0x4e52:	/* --no-redact */
-			ofl_redact_force(0);
-			break;
-		case 'j':
-			opt_json = 1;
-			break;
-		case 'l':
-			opt_label = optarg;
-			break;
-		case 'q':
-			opt_quiet = 1;
-			break;
-		case 'S':
-			opt_session = *optarg != '\0' ? optarg : NULL;
-			break;
-		case 's':
-			opt_store = optarg;
-			break;
-		case 't':
-			if (ofl_parse_duration(optarg, &opt_ttl) == -1) {
-				warnx("%s", ofl_errmsg());
-				usage(OFL_EXIT_USAGE);
-			}
-			break;
-		case 'V':
-			printf("ofl %s\n", PACKAGE_VERSION);
-			return 0;
-		default:
-			usage(OFL_EXIT_USAGE);
-		}
-	}
-	/* "-" alone is standard input, as with no operand (not after --). */
-	if (argc - optind == 1 && strcmp(argv[optind], "-") == 0 &&
-	    strcmp(argv[optind - 1], "--") != 0)
-		optind++;
+	optind = parse_options(argc, argv, &execs, &nexec);
 	argc -= optind;
 	argv += optind;
 	if (nexec > 0 && argc > 0) {
-		warnx("give either -e commands or -- command, not both");
+		warnx("give either -x commands or -- command, not both");
 		usage(OFL_EXIT_USAGE);
 	}
 	multi = nexec > 1;

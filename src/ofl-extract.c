@@ -16,47 +16,98 @@
 #include "banned.h"
 
 enum {
-	OPT_ARG = 256,
+	OPT_ARG = OFL_OPT_BASE,
 	OPT_ARGJSON,
 	OPT_COLOR,
 	OPT_ERRORS,
 	OPT_LIMIT,
-	OPT_MAXBYTES,
 	OPT_MEMBER,
 	OPT_MEMLIMIT,
 	OPT_NOPAGER,
+	OPT_NOREDACT,
 	OPT_SKIP,
 	OPT_TIMELIMIT
 };
 
-static const struct option longopts[] = {
-	{ "arg", required_argument, NULL, OPT_ARG },
-	{ "argjson", required_argument, NULL, OPT_ARGJSON },
-	{ "bytes", required_argument, NULL, 'b' },
-	{ "color", optional_argument, NULL, OPT_COLOR },
-	{ "compact-output", no_argument, NULL, 'c' },
-	{ "context", required_argument, NULL, 'C' },
-	{ "errors", no_argument, NULL, OPT_ERRORS },
-	{ "help", no_argument, NULL, 'h' },
-	{ "ignore-case", no_argument, NULL, 'i' },
-	{ "json", no_argument, NULL, 'j' },
-	{ "no-redact",	no_argument,		NULL, 0x4e52 },
-	{ "limit", required_argument, NULL, OPT_LIMIT },
-	{ "lines", required_argument, NULL, 'n' },
-	{ "max-bytes", required_argument, NULL, OPT_MAXBYTES },
-	{ "member", required_argument, NULL, OPT_MEMBER },
-	{ "memory-limit", required_argument, NULL, OPT_MEMLIMIT },
-	{ "no-pager", no_argument, NULL, OPT_NOPAGER },
-	{ "raw-output", no_argument, NULL, 'r' },
-	{ "regexp", required_argument, NULL, 'e' },
-	{ "skip", required_argument, NULL, OPT_SKIP },
-	{ "store", required_argument, NULL, 's' },
-	{ "version", no_argument, NULL, 'V' },
-	{ "time-limit", required_argument, NULL, OPT_TIMELIMIT },
-	{ NULL, 0, NULL, 0 },
+#define STR1(x)	#x
+#define STR(x)	STR1(x)
+
+/* The options, in the order of --help; tests/t9040 checks the rest. */
+static const struct ofl_opt opts[] = {
+	{ 'n', "lines", required_argument, "lines",
+	    "lines A to B with their numbers (also A+N, -N, A-, A)", 0,
+	    NULL },
+	{ 'b', "bytes", required_argument, "bytes",
+	    "bytes A to B, raw (offsets from 0)", 0, NULL },
+	{ 'r', "raw-output", no_argument, NULL,
+	    "with a filter: strings without quotes", 0, NULL },
+	{ 'c', "compact-output", no_argument, NULL,
+	    "with a filter: each result on one line", 0, NULL },
+	{ OPT_ARG, "arg", required_argument, "name value",
+	    "with a filter: $NAME is the string VALUE", 0, NULL },
+	{ OPT_ARGJSON, "argjson", required_argument, "name json",
+	    "with a filter: $NAME is the JSON text JSON", 0, NULL },
+	{ 'e', "regexp", required_argument, "regex",
+	    "lines matching an extended regular expression", 0, NULL },
+	{ 'C', "context", required_argument, "num",
+	    "with -e: NUM lines around", 0, NULL },
+	{ 'i', "ignore-case", no_argument, NULL, "with -e: ignore case", 0,
+	    NULL },
+	{ OPT_ERRORS, "errors", no_argument, NULL,
+	    "error blocks and failing tests, most relevant first", 0, NULL },
+	{ OPT_MEMBER, "member", required_argument, "path",
+	    "a member of an archive artifact", 0, NULL },
+	{ OPT_SKIP, "skip", required_argument, "num",
+	    "results or blocks to skip (a filter, --errors)", 0, NULL },
+	{ OPT_LIMIT, "limit", required_argument, "num",
+	    "results or blocks at most to print", 0, NULL },
+	{ 'm', "max-bytes", required_argument, "bytes",
+	    "output budget (default " STR(OFL_EXTRACT_BUDGET)
+	    "; 0: no limit)", 0, NULL },
+	{ OPT_TIMELIMIT, "time-limit", required_argument, "seconds",
+	    "CPU time of a filter or regex (default "
+	    STR(OFL_EXTRACT_TIME) "; 0: none)", 0, NULL },
+	{ OPT_MEMLIMIT, "memory-limit", required_argument, "size",
+	    "its memory (default 1G; 0: none)", 0, NULL },
+	{ 'j', "json", no_argument, NULL, "JSON Lines", 0, NULL },
+	{ OPT_COLOR, "color", optional_argument, "when",
+	    "color line numbers: auto (a terminal), always, never", 0,
+	    NULL },
+	{ OPT_NOPAGER, "no-pager", no_argument, NULL,
+	    "do not page output longer than the screen", 0, NULL },
+	{ OPT_NOREDACT, "no-redact", no_argument, NULL,
+	    "show secrets unmasked", OFL_OPT_NOSYN, NULL },
+	{ 's', "store", required_argument, "store", "the store", 0, NULL },
+	{ 'h', "help", no_argument, NULL, "print this help", OFL_OPT_NOSYN,
+	    NULL },
+	{ 'V', "version", no_argument, NULL, "print the version",
+	    OFL_OPT_NOSYN, NULL },
+	{ 0, NULL, 0, NULL, NULL, 0, NULL }
+};
+
+/* What the options and operands say. */
+struct args {
+	struct ofl_extract	 o;
+	struct ofl_span		*spans;
+	size_t			 nspans;
+	struct ofl_jq_arg	*args;
+	size_t			 nargs;
+	const char		*store;
+	const char		*ref;
+	int			 nops;		/* operands given */
+	int			 errors;
+	int			 bytes;		/* -b given */
+	int			 jqopt;		/* -r, -c, --arg */
+	int			 regexopt;	/* -C, -i */
+	int			 budget;	/* --max-bytes given */
+	int			 page;
+	int			 color;
 };
 
 static OFL_DEAD void	 usage(int);
+static void		 parse_options(int, char *[], struct args *);
+static void		 parse_operands(int, char *[], struct args *);
+static void		 check_modes(struct args *);
 static void		 warn_cb(void *, const char *);
 static int		 looks_like_id(const char *);
 static int		 jq_word(const char *);
@@ -71,54 +122,21 @@ usage(int status)
 {
 	FILE	*fp = status ? stderr : stdout;
 
-	fprintf(fp,
-	    "usage: ofl-extract [-cijr] [--errors] [-b bytes] [-C num] "
-	    "[-e regex]\n"
-	    "\t[-n lines] [-s store] [--arg name value] [--argjson name json]\n"
-	    "\t[--color=when] [--limit num] [--max-bytes num] [--member path]\n"
-	    "\t[--memory-limit size] [--no-pager] [--skip num]\n"
-	    "\t[--time-limit seconds] [id[:A-B]] [filter]\n");
-	if (status == 0)
+	ofl_opt_usage(fp, "ofl-extract", opts, "[id[:A-B]] [filter]", NULL);
+	if (status == 0) {
 		fprintf(fp, "\n"
 		    "Print exact evidence from an artifact: with no options "
-		    "its whole content.\n"
-		    "  -n, --lines A-B      lines A to B with their numbers "
-		    "(also A+N, -N, A-, A)\n"
-		    "  -b, --bytes A-B      bytes A to B, raw "
-		    "(offsets from 0)\n"
-		    "  filter               a jq filter, with -r "
-		    "(--raw-output), -c (--compact-output),\n"
-		    "                       --arg NAME VALUE, --argjson NAME "
-		    "JSON\n"
-		    "  -e, --regexp RE      lines matching an extended regular "
-		    "expression,\n"
-		    "                       -C, --context N lines around, -i, "
-		    "--ignore-case\n"
-		    "  --errors             error blocks and failing tests, "
-		    "most relevant first\n"
-		    "  --member PATH        a member of an archive artifact\n"
-		    "  --skip N, --limit N  results or blocks to skip, at most "
-		    "to print\n"
-		    "  --max-bytes N        output budget (default %d; 0: no "
-		    "limit)\n"
-		    "  --time-limit SECS    CPU time of a filter or regex "
-		    "(default %d; 0: none)\n"
-		    "  --memory-limit SIZE  its memory (default 1G; 0: none)\n"
-		    "  -j, --json           JSON Lines\n"
-		    "  --color[=WHEN]       line numbers in color: auto (a "
-		    "terminal), always, never\n"
-		    "  --no-pager           do not page output longer than "
-		    "the screen\n"
-		    "      --no-redact      show secrets unmasked\n"
-		    "  -s, --store DIR      the store\n"
-		    "  -h, --help           this help\n"
-		    "  -V, --version        print the version\n"
+		    "its whole content;\n"
+		    "with a filter operand, the results of that jq filter.\n"
+		    "\n");
+		ofl_opt_help(fp, opts);
+		fprintf(fp,
 		    "The id may name lines: ofl:ID:A-B prints lines A to B, "
 		    "as -n A-B does.\n"
 		    "With no id, standard input gives an ofl: reference or "
 		    "data to capture first;\n"
-		    "'-' as the id says so before a filter.\n",
-		    OFL_EXTRACT_BUDGET, OFL_EXTRACT_TIME);
+		    "'-' as the id says so before a filter.\n");
+	}
 	exit(status);
 }
 
@@ -193,79 +211,77 @@ memory_limit(struct ofl_extract *o, const char *what, const char *s)
 	o->mem_limit = n;
 }
 
-int
-main(int argc, char *argv[])
+/* The options into a; exits on a bad one. */
+static void
+parse_options(int argc, char *argv[], struct args *a)
 {
-	struct ofl_extract	 o;
-	struct ofl_store	*st;
-	struct ofl_span		*spans = NULL;
-	struct ofl_jq_arg	*args = NULL;
-	struct ofl_input	 in;
-	struct ofl_ref		*refs = NULL;
-	const char		*store = NULL, *ref = NULL, *e;
-	char			 id[OFL_ID_MAX + 1];
-	size_t			 nspans = 0, nargs = 0, nrefs = 0;
-	int			 ch, errors = 0, bytes = 0, jqopt = 0;
-	int			 regexopt = 0, budget = 0, rv, page = 1;
-	int			 color = OFL_COLOR_AUTO;
+	struct ofl_getopt	 g;
+	struct ofl_extract	*o = &a->o;
+	const char		*e;
+	int			 ch;
 
-	ofl_setprogname("ofl-extract");
-	ofl_extract_init(&o);
-	o.warn = warn_cb;
+	memset(a, 0, sizeof *a);
+	a->page = 1;
+	a->color = OFL_COLOR_AUTO;
+	ofl_extract_init(o);
+	o->warn = warn_cb;
 	if ((e = getenv("OFL_TIME_LIMIT")) != NULL && *e != '\0')
-		time_limit(&o, "OFL_TIME_LIMIT", e);
+		time_limit(o, "OFL_TIME_LIMIT", e);
 	if ((e = getenv("OFL_MEMORY_LIMIT")) != NULL && *e != '\0')
-		memory_limit(&o, "OFL_MEMORY_LIMIT", e);
-	while ((ch = getopt_long(argc, argv, "b:C:ce:hijn:rs:V", longopts,
-	    NULL)) != -1) {
+		memory_limit(o, "OFL_MEMORY_LIMIT", e);
+	ofl_opt_init(&g, opts, 0);
+	while ((ch = ofl_opt_next(&g, argc, argv)) != -1) {
 		switch (ch) {
 		case 'b':
 		case 'n':
-			spans = ofl_xrealloc(spans, (nspans + 1) *
-			    sizeof *spans);
+			a->spans = ofl_xrealloc(a->spans, (a->nspans + 1) *
+			    sizeof *a->spans);
 			if (ofl_span_parse(optarg, ch == 'n' ? OFL_SPAN_LINES :
-			    OFL_SPAN_BYTES, &spans[nspans]) == -1) {
+			    OFL_SPAN_BYTES, &a->spans[a->nspans]) == -1) {
 				warnx("%s", ofl_errmsg());
 				usage(OFL_EXIT_USAGE);
 			}
 			if (ch == 'b')
-				bytes = 1;
-			nspans++;
+				a->bytes = 1;
+			a->nspans++;
 			break;
 		case 'C':
-			o.context = (unsigned)number("-C", optarg);
-			if (o.context > 100000)
-				o.context = 100000;
-			regexopt = 1;
+			o->context = (unsigned)number("-C", optarg);
+			if (o->context > 100000)
+				o->context = 100000;
+			a->regexopt = 1;
 			break;
 		case 'c':
-			o.compact = 1;
-			jqopt = 1;
+			o->compact = 1;
+			a->jqopt = 1;
 			break;
 		case 'e':
-			o.regex = optarg;
+			o->regex = optarg;
 			break;
 		case 'h':
 			usage(0);
 		case 'i':
-			o.icase = 1;
-			regexopt = 1;
+			o->icase = 1;
+			a->regexopt = 1;
 			break;
-		case 0x4e52:	/* --no-redact */
+		case OPT_NOREDACT:
 			ofl_redact_force(0);
 			break;
 		case 'j':
-			o.json = 1;
+			o->json = 1;
 			break;
 		case 'r':
-			o.raw = 1;
-			jqopt = 1;
+			o->raw = 1;
+			a->jqopt = 1;
 			break;
 		case 's':
-			store = optarg;
+			a->store = optarg;
 			break;
 		case 'V':
 			printf("ofl %s\n", PACKAGE_VERSION);
+			exit(0);
+		case OFL_OPT_LIST:
+			ofl_opt_list(stdout, opts);
 			exit(0);
 		case OPT_ARG:
 		case OPT_ARGJSON:
@@ -274,97 +290,141 @@ main(int argc, char *argv[])
 				    "--arg" : "--argjson", optarg);
 				usage(OFL_EXIT_USAGE);
 			}
-			args = ofl_xrealloc(args, (nargs + 1) * sizeof *args);
-			args[nargs].name = optarg;
-			args[nargs].value = argv[optind++];
-			args[nargs].json = ch == OPT_ARGJSON;
-			nargs++;
-			jqopt = 1;
+			a->args = ofl_xrealloc(a->args, (a->nargs + 1) *
+			    sizeof *a->args);
+			a->args[a->nargs].name = optarg;
+			a->args[a->nargs].value = argv[optind++];
+			a->args[a->nargs].json = ch == OPT_ARGJSON;
+			a->nargs++;
+			a->jqopt = 1;
 			break;
 		case OPT_COLOR:
-			color = OFL_COLOR_AUTO;
+			a->color = OFL_COLOR_AUTO;
 			if (optarg != NULL &&
-			    (color = ofl_color_parse(optarg)) == -1) {
+			    (a->color = ofl_color_parse(optarg)) == -1) {
 				warnx("%s", ofl_errmsg());
 				usage(OFL_EXIT_USAGE);
 			}
 			break;
 		case OPT_NOPAGER:
-			page = 0;
+			a->page = 0;
 			break;
 		case OPT_ERRORS:
-			errors = 1;
+			a->errors = 1;
 			break;
 		case OPT_LIMIT:
-			o.limit = number("--limit", optarg);
+			o->limit = number("--limit", optarg);
 			break;
-		case OPT_MAXBYTES:
-			if (ofl_parse_size(optarg, &o.max_bytes) == -1) {
+		case 'm':
+			if (ofl_parse_size(optarg, &o->max_bytes) == -1) {
 				warnx("--max-bytes: bad size '%s'", optarg);
 				usage(OFL_EXIT_USAGE);
 			}
-			budget = 1;
+			a->budget = 1;
 			break;
 		case OPT_MEMBER:
-			o.member = optarg;
+			o->member = optarg;
 			break;
 		case OPT_MEMLIMIT:
-			memory_limit(&o, "--memory-limit", optarg);
+			memory_limit(o, "--memory-limit", optarg);
 			break;
 		case OPT_TIMELIMIT:
-			time_limit(&o, "--time-limit", optarg);
+			time_limit(o, "--time-limit", optarg);
 			break;
 		case OPT_SKIP:
-			o.skip = number("--skip", optarg);
+			o->skip = number("--skip", optarg);
 			break;
 		default:
 			usage(OFL_EXIT_USAGE);
 		}
 	}
-	argc -= optind;
-	argv += optind;
+	ofl_opt_free(&g);
+}
+
+/* An id and a filter, an id or a filter, or nothing. */
+static void
+parse_operands(int argc, char *argv[], struct args *a)
+{
+	a->nops = argc;
 	if (argc > 2)
 		usage(OFL_EXIT_USAGE);
 	if (argc == 2) {
-		ref = argv[0];
-		o.filter = argv[1];
+		a->ref = argv[0];
+		a->o.filter = argv[1];
 	} else if (argc == 1) {
 		if (strcmp(argv[0], "-") == 0 || looks_like_id(argv[0]))
-			ref = argv[0];
+			a->ref = argv[0];
 		else
-			o.filter = argv[0];
+			a->o.filter = argv[0];
 	}
-	if (ref != NULL && strcmp(ref, "-") == 0)
-		ref = NULL;
+	if (a->ref != NULL && strcmp(a->ref, "-") == 0)
+		a->ref = NULL;
+}
 
-	/* One mode at a time. */
-	if ((o.filter != NULL) + (o.regex != NULL) + errors > 1) {
+/* One mode at a time, and the options that go with it. */
+static void
+check_modes(struct args *a)
+{
+	struct ofl_extract	*o = &a->o;
+
+	if ((o->filter != NULL) + (o->regex != NULL) + a->errors > 1) {
 		warnx("a filter, -e and --errors do not go together");
 		usage(OFL_EXIT_USAGE);
 	}
-	if (o.filter != NULL)
-		o.mode = OFL_EXTRACT_JQ;
-	else if (o.regex != NULL)
-		o.mode = OFL_EXTRACT_REGEX;
-	else if (errors)
-		o.mode = OFL_EXTRACT_ERRORS;
-	if (bytes && o.mode != OFL_EXTRACT_RAW) {
+	if (o->filter != NULL)
+		o->mode = OFL_EXTRACT_JQ;
+	else if (o->regex != NULL)
+		o->mode = OFL_EXTRACT_REGEX;
+	else if (a->errors)
+		o->mode = OFL_EXTRACT_ERRORS;
+	if (a->bytes && o->mode != OFL_EXTRACT_RAW) {
 		warnx("-b goes only with plain output");
 		usage(OFL_EXIT_USAGE);
 	}
-	if (jqopt && o.mode != OFL_EXTRACT_JQ) {
+	if (a->jqopt && o->mode != OFL_EXTRACT_JQ) {
 		warnx("-r, -c, --arg and --argjson go with a filter");
 		usage(OFL_EXIT_USAGE);
 	}
-	if (regexopt && o.mode != OFL_EXTRACT_REGEX) {
+	if (a->regexopt && o->mode != OFL_EXTRACT_REGEX) {
 		warnx("-C and -i go with -e");
 		usage(OFL_EXIT_USAGE);
 	}
-	if ((o.skip > 0 || o.limit > 0) && o.mode != OFL_EXTRACT_JQ &&
-	    o.mode != OFL_EXTRACT_ERRORS) {
+	if ((o->skip > 0 || o->limit > 0) && o->mode != OFL_EXTRACT_JQ &&
+	    o->mode != OFL_EXTRACT_ERRORS) {
 		warnx("--skip and --limit go with a filter or --errors");
 		usage(OFL_EXIT_USAGE);
 	}
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct args		 a;
+	struct ofl_extract	 o;
+	struct ofl_store	*st;
+	struct ofl_span		*spans;
+	struct ofl_jq_arg	*args;
+	struct ofl_input	 in;
+	struct ofl_ref		*refs = NULL;
+	const char		*store, *ref;
+	char			 id[OFL_ID_MAX + 1];
+	size_t			 nspans, nargs, nrefs = 0;
+	int			 budget, rv, page, color;
+
+	ofl_setprogname("ofl-extract");
+	parse_options(argc, argv, &a);
+	parse_operands(argc - optind, argv + optind, &a);
+	check_modes(&a);
+	o = a.o;
+	spans = a.spans;
+	nspans = a.nspans;
+	args = a.args;
+	nargs = a.nargs;
+	store = a.store;
+	ref = a.ref;
+	budget = a.budget;
+	page = a.page;
+	color = a.color;
 	o.args = args;
 	o.nargs = nargs;
 	o.store_arg = store;
@@ -425,7 +485,7 @@ main(int argc, char *argv[])
 		rv = ofl_errcode();
 		warnx("%s", ofl_errmsg());
 		/* A jq builtin that is also a well-formed ID. */
-		if (argc == 1 && o.filter == NULL && rv == OFL_EXIT_FAIL &&
+		if (a.nops == 1 && o.filter == NULL && rv == OFL_EXIT_FAIL &&
 		    jq_word(ref))
 			warnx("to run the filter '%s' on standard input: "
 			    "ofl-extract - %s", ref, ref);

@@ -20,59 +20,234 @@
 static int	opt_json;
 static int	opt_verbose;
 
+enum {
+	O_OLDER = OFL_OPT_BASE, O_MAXSIZE, O_PURGE, O_LABEL, O_SESSION, O_ALL,
+	O_WAIT, O_CHECK, O_REPAIR, O_STATS, O_SET, O_SETTINGS, O_AUTO,
+	O_GRACE, O_PIN, O_UNPIN, O_DRYRUN
+};
+
+/* The options, in the order of --help; tests/t9040 checks the rest. */
+static const struct ofl_opt opts[] = {
+	{ O_DRYRUN, "dry-run", no_argument, NULL,
+	    "say what would go, remove nothing", 0, NULL },
+	{ O_OLDER, "older-than", required_argument, "age",
+	    "remove artifacts older than AGE (3d, 12h)", 0, NULL },
+	{ O_MAXSIZE, "max-size", required_argument, "size",
+	    "budget for this run (2G, 500M)", 0, NULL },
+	{ O_GRACE, "grace", required_argument, "age",
+	    "the budget keeps artifacts younger than AGE (5m)", 0, NULL },
+	{ O_PURGE, "purge", required_argument, "id",
+	    "remove this artifact (repeatable)", 0, NULL },
+	{ O_LABEL, "label", required_argument, "label",
+	    "remove every artifact with this label", 0, NULL },
+	{ O_SESSION, "session", required_argument, "session",
+	    "remove every artifact of this session", 0, NULL },
+	{ O_ALL, "all", no_argument, NULL, "remove every finished artifact",
+	    0, NULL },
+	{ O_WAIT, "wait", no_argument, NULL,
+	    "wait for a running gc instead of leaving", 0, NULL },
+	{ O_PIN, "pin", required_argument, "id",
+	    "never expire ID or take it for the budget", OFL_OPT_NOSYN,
+	    NULL },
+	{ O_UNPIN, "unpin", required_argument, "id", "undo --pin",
+	    OFL_OPT_NOSYN, NULL },
+	{ O_CHECK, "check", no_argument, NULL, "verify the store",
+	    OFL_OPT_NOSYN, NULL },
+	{ O_REPAIR, "repair", no_argument, NULL,
+	    "verify and fix what can be fixed", OFL_OPT_NOSYN, NULL },
+	{ O_STATS, "stats", no_argument, NULL,
+	    "artifacts, bytes and tokens kept out, per day and label",
+	    OFL_OPT_NOSYN, NULL },
+	{ O_SETTINGS, "settings", no_argument, NULL,
+	    "print the store's settings", OFL_OPT_NOSYN, NULL },
+	{ O_SET, "set", required_argument, "key=value",
+	    "ttl, max-size, grace, auto-gc, redact or scrub", OFL_OPT_NOSYN,
+	    NULL },
+	{ 'j', "json", no_argument, NULL, "JSON Lines", 0, NULL },
+	{ 'v', "verbose", no_argument, NULL, "list what is removed", 0,
+	    NULL },
+	{ 's', "store", required_argument, "store",
+	    "store (default $OFL_STORE)", 0, NULL },
+	{ 'h', "help", no_argument, NULL, "print this help", OFL_OPT_NOSYN,
+	    NULL },
+	{ 'V', "version", no_argument, NULL, "print the version",
+	    OFL_OPT_NOSYN, NULL },
+	/* Hidden: the old letter of --dry-run; --auto, run by the tools. */
+	{ 'n', NULL, no_argument, NULL, NULL, 0, NULL },
+	{ O_AUTO, "auto", no_argument, NULL, NULL, 0, NULL },
+	{ 0, NULL, 0, NULL, NULL, 0, NULL }
+};
+
+/* What the options say. */
+struct args {
+	struct ofl_gc_opts	 o;
+	const char		*store;
+	char			**sets;
+	size_t			  nsets;
+	const char		**pins;
+	int			 *pinning;
+	size_t			  npins;
+	int			  check;
+	int			  repair;
+	int			  stats;
+	int			  show;
+	int			  wait;
+	int			  autogc;
+};
+
+static OFL_DEAD void	usage(int);
+static void		parse_options(int, char *[], struct args *);
+static void		check_purge(const struct ofl_gc_opts *);
+
 static OFL_DEAD void
 usage(int status)
 {
-	fprintf(status ? stderr : stdout,
-	    "usage: ofl-gc [-jnv] [--all] [--grace age] [--label label] "
-	    "[--max-size size]\n"
-	    "              [--older-than age] [--purge id] "
-	    "[--session session] [--wait]\n"
-	    "              [-s store]\n"
+	FILE	*fp = status ? stderr : stdout;
+
+	ofl_opt_usage(fp, "ofl-gc", opts, NULL,
 	    "       ofl-gc --check | --repair | --stats | --settings "
 	    "[-j] [-s store]\n"
 	    "       ofl-gc --pin id | --unpin id [-s store]\n"
 	    "       ofl-gc --set key=value [-s store]\n");
-	if (status == 0)
+	if (status == 0) {
 		fprintf(stdout, "\n"
 		    "Remove expired artifacts and keep the store under its "
 		    "size budget\n"
-		    "(least recently used first).  Safe to run from cron.\n\n"
-		    "  -n, --dry-run           say what would go, remove "
-		    "nothing\n"
-		    "      --older-than AGE    remove artifacts older than "
-		    "AGE (3d, 12h)\n"
-		    "      --max-size SIZE     budget for this run (2G, "
-		    "500M)\n"
-		    "      --grace AGE         the budget keeps artifacts "
-		    "younger than AGE (5m)\n"
-		    "      --purge ID          remove this artifact "
-		    "(repeatable)\n"
-		    "      --label LABEL       remove every artifact with "
-		    "this label\n"
-		    "      --session NAME      remove every artifact of this "
-		    "session\n"
-		    "      --all               remove every finished "
-		    "artifact\n"
-		    "      --wait              wait for a running gc instead "
-		    "of leaving\n"
-		    "      --pin ID            never expire ID or take it for "
-		    "the budget\n"
-		    "      --unpin ID          undo --pin\n"
-		    "      --check             verify the store\n"
-		    "      --repair            verify and fix what can be "
-		    "fixed\n"
-		    "      --stats             artifacts, bytes and tokens "
-		    "kept out, per day and label\n"
-		    "      --settings          print the store's settings\n"
-		    "      --set KEY=VALUE     ttl, max-size, grace, auto-gc, "
-		    "redact or scrub\n"
-		    "  -j, --json              JSON Lines\n"
-		    "  -v, --verbose           list what is removed\n"
-		    "  -s, --store DIR         store (default $OFL_STORE)\n"
-		    "  -h, --help              print this help\n"
-		    "  -V, --version           print the version\n");
+		    "(least recently used first).  Safe to run from cron.\n\n");
+		ofl_opt_help(stdout, opts);
+	}
 	exit(status);
+}
+
+/* The options into a, and the opt_ globals; exits on a bad one. */
+static void
+parse_options(int argc, char *argv[], struct args *a)
+{
+	struct ofl_getopt	 g;
+	struct ofl_gc_opts	*o = &a->o;
+	int			 ch;
+
+	memset(a, 0, sizeof *a);
+	ofl_gc_opts_init(o);
+	ofl_opt_init(&g, opts, 0);
+	while ((ch = ofl_opt_next(&g, argc, argv)) != -1) {
+		switch (ch) {
+		case 'h':
+			usage(0);
+		case 'j':
+			opt_json = 1;
+			break;
+		case 'n':
+		case O_DRYRUN:
+			o->dry_run = 1;
+			break;
+		case 's':
+			a->store = optarg;
+			break;
+		case 'v':
+			opt_verbose = 1;
+			break;
+		case 'V':
+			printf("ofl %s\n", PACKAGE_VERSION);
+			exit(0);
+		case OFL_OPT_LIST:
+			ofl_opt_list(stdout, opts);
+			exit(0);
+		case O_OLDER:
+			if (ofl_parse_duration(optarg, &o->older_ms) == -1)
+				errx(OFL_EXIT_USAGE, "%s", ofl_errmsg());
+			break;
+		case O_MAXSIZE:
+			if (ofl_parse_size(optarg, &o->max_size) == -1)
+				errx(OFL_EXIT_USAGE, "%s", ofl_errmsg());
+			if (o->max_size == 0)
+				errx(OFL_EXIT_USAGE,
+				    "--max-size must be above 0");
+			break;
+		case O_GRACE:
+			if (ofl_parse_duration(optarg, &o->grace_ms) == -1)
+				errx(OFL_EXIT_USAGE, "%s", ofl_errmsg());
+			break;
+		case O_PIN:
+		case O_UNPIN:
+			a->pins = ofl_xrealloc(a->pins, (a->npins + 1) *
+			    sizeof *a->pins);
+			a->pinning = ofl_xrealloc(a->pinning, (a->npins + 1) *
+			    sizeof *a->pinning);
+			a->pinning[a->npins] = ch == O_PIN;
+			a->pins[a->npins++] = optarg;
+			break;
+		case O_PURGE:
+			o->purge = ofl_xrealloc(o->purge, (o->npurge + 1) *
+			    sizeof *o->purge);
+			o->purge[o->npurge++] = optarg;
+			break;
+		case O_LABEL:
+			o->label = optarg;
+			break;
+		case O_SESSION:
+			o->session = optarg;
+			break;
+		case O_ALL:
+			o->all = 1;
+			break;
+		case O_WAIT:
+			a->wait = 1;
+			break;
+		case O_CHECK:
+			a->check = 1;
+			break;
+		case O_REPAIR:
+			a->check = a->repair = 1;
+			break;
+		case O_STATS:
+			a->stats = 1;
+			break;
+		case O_SET:
+			if (strchr(optarg, '=') == NULL)
+				errx(OFL_EXIT_USAGE, "--set %s: use KEY=VALUE",
+				    optarg);
+			a->sets = ofl_xrealloc(a->sets, (a->nsets + 1) *
+			    sizeof *a->sets);
+			a->sets[a->nsets++] = optarg;
+			break;
+		case O_SETTINGS:
+			a->show = 1;
+			break;
+		case O_AUTO:
+			a->autogc = 1;
+			break;
+		default:
+			usage(OFL_EXIT_USAGE);
+		}
+	}
+	if (optind != argc)
+		usage(OFL_EXIT_USAGE);
+	ofl_opt_free(&g);
+	check_purge(o);
+}
+
+/* A reference that cannot be an ID is a usage error, store or not. */
+static void
+check_purge(const struct ofl_gc_opts *o)
+{
+	const char	*r;
+	struct ofl_ref	 ref;
+	size_t		 i;
+
+	for (i = 0; i < o->npurge; i++) {
+		r = o->purge[i];
+		/* ofl:ID:A-B names lines; only whole artifacts go. */
+		if (ofl_ref_arg(r, &ref) == 0 && ref.from > 0)
+			errx(OFL_EXIT_USAGE, "%s: --purge removes whole "
+			    "artifacts: give the ID without a line range", r);
+		if (strncmp(r, "ofl:", 4) == 0)
+			r += 4;
+		if (*r == '@' ? strspn(r + 1, "0123456789") != strlen(r + 1) :
+		    !ofl_id_valid(r, strlen(r)))
+			errx(OFL_EXIT_USAGE, "%s: not an artifact ID",
+			    o->purge[i]);
+	}
 }
 
 static int
@@ -186,151 +361,35 @@ stats(struct ofl_store *st)
 int
 main(int argc, char *argv[])
 {
-	enum { O_OLDER = 256, O_MAXSIZE, O_PURGE, O_LABEL, O_SESSION, O_ALL,
-	    O_WAIT, O_CHECK, O_REPAIR, O_STATS, O_SET, O_SETTINGS, O_AUTO,
-	    O_GRACE, O_PIN, O_UNPIN };
-	static const struct option longopts[] = {
-		{ "all",	no_argument,		NULL, O_ALL },
-		{ "auto",	no_argument,		NULL, O_AUTO },
-		{ "check",	no_argument,		NULL, O_CHECK },
-		{ "dry-run",	no_argument,		NULL, 'n' },
-		{ "grace",	required_argument,	NULL, O_GRACE },
-		{ "help",	no_argument,		NULL, 'h' },
-		{ "json",	no_argument,		NULL, 'j' },
-		{ "label",	required_argument,	NULL, O_LABEL },
-		{ "max-size",	required_argument,	NULL, O_MAXSIZE },
-		{ "older-than",	required_argument,	NULL, O_OLDER },
-		{ "pin",	required_argument,	NULL, O_PIN },
-		{ "purge",	required_argument,	NULL, O_PURGE },
-		{ "repair",	no_argument,		NULL, O_REPAIR },
-		{ "session",	required_argument,	NULL, O_SESSION },
-		{ "set",	required_argument,	NULL, O_SET },
-		{ "settings",	no_argument,		NULL, O_SETTINGS },
-		{ "stats",	no_argument,		NULL, O_STATS },
-		{ "store",	required_argument,	NULL, 's' },
-		{ "unpin",	required_argument,	NULL, O_UNPIN },
-		{ "verbose",	no_argument,		NULL, 'v' },
-		{ "version",	no_argument,		NULL, 'V' },
-		{ "wait",	no_argument,		NULL, O_WAIT },
-		{ NULL,		0,			NULL, 0 }
-	};
+	struct args		 a;
 	struct ofl_gc_opts	 o;
 	struct ofl_gc_report	 rep;
 	struct ofl_store	*st;
 	struct ofl_buf		 b, lockpath;
-	const char		*store = NULL;
-	char			**sets = NULL;
-	const char		**pins = NULL;
-	int			*pinning = NULL;
-	size_t			 nsets = 0, npins = 0, i;
-	int			 ch, check = 0, repair = 0, do_stats = 0;
-	int			 show = 0, wait = 0, autogc = 0, lockfd, rv = 0;
+	const char		*store;
+	char			**sets;
+	const char		**pins;
+	int			*pinning;
+	size_t			 nsets, npins, i;
+	int			 check, repair, do_stats;
+	int			 show, wait, autogc, lockfd, rv = 0;
 	char			 s1[32], s2[32], s3[32];
 
 	ofl_setprogname("ofl-gc");
-	ofl_gc_opts_init(&o);
-	while ((ch = getopt_long(argc, argv, "hjns:vV", longopts,
-	    NULL)) != -1) {
-		switch (ch) {
-		case 'h':
-			usage(0);
-		case 'j':
-			opt_json = 1;
-			break;
-		case 'n':
-			o.dry_run = 1;
-			break;
-		case 's':
-			store = optarg;
-			break;
-		case 'v':
-			opt_verbose = 1;
-			break;
-		case 'V':
-			printf("ofl %s\n", PACKAGE_VERSION);
-			return 0;
-		case O_OLDER:
-			if (ofl_parse_duration(optarg, &o.older_ms) == -1)
-				errx(OFL_EXIT_USAGE, "%s", ofl_errmsg());
-			break;
-		case O_MAXSIZE:
-			if (ofl_parse_size(optarg, &o.max_size) == -1)
-				errx(OFL_EXIT_USAGE, "%s", ofl_errmsg());
-			if (o.max_size == 0)
-				errx(OFL_EXIT_USAGE, "--max-size must be above 0");
-			break;
-		case O_GRACE:
-			if (ofl_parse_duration(optarg, &o.grace_ms) == -1)
-				errx(OFL_EXIT_USAGE, "%s", ofl_errmsg());
-			break;
-		case O_PIN:
-		case O_UNPIN:
-			pins = ofl_xrealloc(pins, (npins + 1) * sizeof *pins);
-			pinning = ofl_xrealloc(pinning, (npins + 1) *
-			    sizeof *pinning);
-			pinning[npins] = ch == O_PIN;
-			pins[npins++] = optarg;
-			break;
-		case O_PURGE:
-			o.purge = ofl_xrealloc(o.purge, (o.npurge + 1) *
-			    sizeof *o.purge);
-			o.purge[o.npurge++] = optarg;
-			break;
-		case O_LABEL:
-			o.label = optarg;
-			break;
-		case O_SESSION:
-			o.session = optarg;
-			break;
-		case O_ALL:
-			o.all = 1;
-			break;
-		case O_WAIT:
-			wait = 1;
-			break;
-		case O_CHECK:
-			check = 1;
-			break;
-		case O_REPAIR:
-			check = repair = 1;
-			break;
-		case O_STATS:
-			do_stats = 1;
-			break;
-		case O_SET:
-			if (strchr(optarg, '=') == NULL)
-				errx(OFL_EXIT_USAGE, "--set %s: use KEY=VALUE",
-				    optarg);
-			sets = ofl_xrealloc(sets, (nsets + 1) * sizeof *sets);
-			sets[nsets++] = optarg;
-			break;
-		case O_SETTINGS:
-			show = 1;
-			break;
-		case O_AUTO:
-			autogc = 1;
-			break;
-		default:
-			usage(OFL_EXIT_USAGE);
-		}
-	}
-	if (optind != argc)
-		usage(OFL_EXIT_USAGE);
-	/* A reference that cannot be an ID is a usage error, store or not. */
-	for (i = 0; i < o.npurge; i++) {
-		const char	*r = o.purge[i];
-		struct ofl_ref	 ref;
-
-		/* ofl:ID:A-B names lines; only whole artifacts go. */
-		if (ofl_ref_arg(r, &ref) == 0 && ref.from > 0)
-			errx(OFL_EXIT_USAGE, "%s: --purge removes whole "
-			    "artifacts: give the ID without a line range", r);
-		if (strncmp(r, "ofl:", 4) == 0)
-			r += 4;
-		if (*r == '@' ? strspn(r + 1, "0123456789") != strlen(r + 1) :
-		    !ofl_id_valid(r, strlen(r)))
-			errx(OFL_EXIT_USAGE, "%s: not an artifact ID", o.purge[i]);
-	}
+	parse_options(argc, argv, &a);
+	o = a.o;
+	store = a.store;
+	sets = a.sets;
+	nsets = a.nsets;
+	pins = a.pins;
+	pinning = a.pinning;
+	npins = a.npins;
+	check = a.check;
+	repair = a.repair;
+	do_stats = a.stats;
+	show = a.show;
+	wait = a.wait;
+	autogc = a.autogc;
 	/* Only --set and --pin make a store; checks and reports need one there. */
 	if ((st = ofl_store_open(store, OFL_RDWR | (check || do_stats ||
 	    (show && nsets == 0) ? OFL_NOCREATE : 0))) == NULL)

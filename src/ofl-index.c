@@ -17,7 +17,38 @@
 
 #define PROGRESS_MIN	(8 * 1024 * 1024)	/* show progress above this */
 
+enum { O_CHECK = OFL_OPT_BASE };
+
+/* The options, in the order of --help; tests/t9040 checks the rest. */
+static const struct ofl_opt opts[] = {
+	{ 'f', "force", no_argument, NULL,
+	    "drop the artifact's index and make it again", 0, NULL },
+	{ O_CHECK, "check", no_argument, NULL,
+	    "check the index of the whole store", 0, NULL },
+	{ 'q', "quiet", no_argument, NULL, "print nothing on success", 0,
+	    NULL },
+	{ 'v', "verbose", no_argument, NULL,
+	    "say what was indexed on stderr", 0, NULL },
+	{ 's', "store", required_argument, "store",
+	    "store (default $OFL_STORE)", 0, NULL },
+	{ 'h', "help", no_argument, NULL, "print this help", OFL_OPT_NOSYN,
+	    NULL },
+	{ 'V', "version", no_argument, NULL, "print the version",
+	    OFL_OPT_NOSYN, NULL },
+	{ 0, NULL, 0, NULL, NULL, 0, NULL }
+};
+
+/* What the options say. */
+struct args {
+	const char	*path;
+	int		 force;
+	int		 quiet;
+	int		 verbose;
+	int		 check;
+};
+
 static OFL_DEAD void	 usage(int);
+static void		 parse_options(int, char *[], struct args *);
 static void		 progress(uint64_t, uint64_t, void *);
 static int		 index_one(struct ofl_store *, const char *, int, int,
 			    int);
@@ -28,9 +59,9 @@ static const char	*cur_id;
 static OFL_DEAD void
 usage(int status)
 {
-	fprintf(status ? stderr : stdout,
-	    "usage: ofl-index [-fqv] [-s store] [--check] [ID ...]\n");
-	if (status == 0)
+	ofl_opt_usage(status ? stderr : stdout, "ofl-index", opts, "[ID ...]",
+	    NULL);
+	if (status == 0) {
 		fprintf(stdout, "\n"
 		    "Chunk each artifact by its kind and add it to the "
 		    "full-text index, then\n"
@@ -40,18 +71,51 @@ usage(int status)
 		    "data to capture\n"
 		    "first.  A range in a reference (ofl:ID:A-B) names the "
 		    "artifact: it is\n"
-		    "indexed whole.\n\n"
-		    "  -f, --force             drop the artifact's index and "
-		    "make it again\n"
-		    "      --check             check the index of the whole "
-		    "store\n"
-		    "  -q, --quiet             print nothing on success\n"
-		    "  -v, --verbose           say what was indexed on "
-		    "stderr\n"
-		    "  -s, --store DIR         store (default $OFL_STORE)\n"
-		    "  -h, --help              print this help\n"
-		    "  -V, --version           print the version\n");
+		    "indexed whole.\n\n");
+		ofl_opt_help(stdout, opts);
+	}
 	exit(status);
+}
+
+/* The options into a; exits on a bad one. */
+static void
+parse_options(int argc, char *argv[], struct args *a)
+{
+	struct ofl_getopt	g;
+	int			ch;
+
+	memset(a, 0, sizeof *a);
+	ofl_opt_init(&g, opts, 0);
+	while ((ch = ofl_opt_next(&g, argc, argv)) != -1) {
+		switch (ch) {
+		case O_CHECK:
+			a->check = 1;
+			break;
+		case 'f':
+			a->force = 1;
+			break;
+		case 'h':
+			usage(0);
+		case 'q':
+			a->quiet = 1;
+			break;
+		case 's':
+			a->path = optarg;
+			break;
+		case 'v':
+			a->verbose = 1;
+			break;
+		case 'V':
+			printf("ofl %s\n", PACKAGE_VERSION);
+			exit(0);
+		case OFL_OPT_LIST:
+			ofl_opt_list(stdout, opts);
+			exit(0);
+		default:
+			usage(OFL_EXIT_USAGE);
+		}
+	}
+	ofl_opt_free(&g);
 }
 
 static void
@@ -143,54 +207,24 @@ index_one(struct ofl_store *st, const char *ref, int force, int quiet,
 int
 main(int argc, char *argv[])
 {
-	static const struct option longopts[] = {
-		{ "check",	no_argument,		NULL, 'C' },
-		{ "force",	no_argument,		NULL, 'f' },
-		{ "help",	no_argument,		NULL, 'h' },
-		{ "quiet",	no_argument,		NULL, 'q' },
-		{ "store",	required_argument,	NULL, 's' },
-		{ "verbose",	no_argument,		NULL, 'v' },
-		{ "version",	no_argument,		NULL, 'V' },
-		{ NULL,		0,			NULL, 0 }
-	};
+	struct args		 a;
 	struct ofl_store	*st;
 	struct ofl_input	 in;
 	struct ofl_ref		*refs = NULL;
-	const char		*path = NULL;
+	const char		*path;
 	char			 id[OFL_ID_MAX + 1];
 	char			(*done)[OFL_ID_MAX + 1];
 	size_t			 nrefs = 0, ndone = 0, i, j;
-	int			 ch, force = 0, quiet = 0, verbose = 0;
-	int			 check = 0, rv = 0, r, from_stdin;
+	int			 force, quiet, verbose;
+	int			 check, rv = 0, r, from_stdin;
 
 	ofl_setprogname("ofl-index");
-	while ((ch = getopt_long(argc, argv, "fhqs:vV", longopts, NULL)) !=
-	    -1) {
-		switch (ch) {
-		case 'C':
-			check = 1;
-			break;
-		case 'f':
-			force = 1;
-			break;
-		case 'h':
-			usage(0);
-		case 'q':
-			quiet = 1;
-			break;
-		case 's':
-			path = optarg;
-			break;
-		case 'v':
-			verbose = 1;
-			break;
-		case 'V':
-			printf("ofl %s\n", PACKAGE_VERSION);
-			return 0;
-		default:
-			usage(OFL_EXIT_USAGE);
-		}
-	}
+	parse_options(argc, argv, &a);
+	path = a.path;
+	force = a.force;
+	quiet = a.quiet;
+	verbose = a.verbose;
+	check = a.check;
 	argc -= optind;
 	argv += optind;
 	if (check) {

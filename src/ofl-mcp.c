@@ -149,7 +149,51 @@ static int		 termed, killed_server;
 static int		 sigpipe_fd[2] = { -1, -1 };
 static volatile sig_atomic_t got_signal;
 
+enum {
+	O_COMBINED = OFL_OPT_BASE,
+	O_MAXBINARY,
+	O_MAXLINE,
+	O_NAME,
+	O_TAIL,
+	O_TIMEOUT
+};
+
+/* The options, in the order of --help; tests/t9040 checks the rest. */
+static const struct ofl_opt opts[] = {
+	{ 'T', "threshold", required_argument, "tokens",
+	    "offload results above this many tokens (6000)", 0, NULL },
+	{ O_COMBINED, "combined", required_argument, "tokens",
+	    "budget of calls in flight together (10000)", 0, NULL },
+	{ O_TIMEOUT, "timeout", required_argument, "seconds",
+	    "answer an error when the server is silent (120)", 0, NULL },
+	{ O_MAXBINARY, "max-binary", required_argument, "bytes",
+	    "offload images and blobs above this size (1M)", 0, NULL },
+	{ O_MAXLINE, "max-line", required_argument, "bytes",
+	    "drop longer messages of the server (256M)", 0, NULL },
+	{ O_NAME, "name", required_argument, "name",
+	    "server name in labels (default: its own)", 0, NULL },
+	{ 'H', "head", required_argument, "bytes", "preview head size (600)",
+	    0, NULL },
+	{ O_TAIL, "tail", required_argument, "bytes",
+	    "preview tail size (400)", 0, NULL },
+	{ 't', "ttl", required_argument, "ttl",
+	    "artifacts expire after 30s, 15m, 3h, 7d, 2w", 0, NULL },
+	{ 'S', "session", required_argument, "session",
+	    "session (default $OFL_SESSION)", 0, NULL },
+	{ 's', "store", required_argument, "store",
+	    "store (default $OFL_STORE)", 0, NULL },
+	{ 'h', "help", no_argument, NULL, "print this help", OFL_OPT_NOSYN,
+	    NULL },
+	{ 'V', "version", no_argument, NULL, "print the version",
+	    OFL_OPT_NOSYN, NULL },
+	/* Hidden: the old letters of --combined and --name. */
+	{ 'C', NULL, required_argument, "tokens", NULL, 0, NULL },
+	{ 'n', NULL, required_argument, "name", NULL, 0, NULL },
+	{ 0, NULL, 0, NULL, NULL, 0, NULL }
+};
+
 static OFL_DEAD void	usage(int);
+static int		parse_options(int, char *[], const char **);
 static void		on_signal(int);
 static void		on_child(int);
 static long long	env_num(const char *, long long);
@@ -208,14 +252,9 @@ static void		fill_call(struct call *, struct ofl_mcp_call *,
 static OFL_DEAD void
 usage(int status)
 {
-	fprintf(status ? stderr : stdout,
-	    "usage: ofl-mcp [-C tokens] [-H bytes] [-n name] [-S session] "
-	    "[-s store]\n"
-	    "               [-T tokens] [-t ttl] [--max-binary bytes] "
-	    "[--max-line bytes]\n"
-	    "               [--tail bytes] [--timeout seconds] "
-	    "[-- server [arg ...]]\n");
-	if (status == 0)
+	ofl_opt_usage(status ? stderr : stdout, "ofl-mcp", opts,
+	    "[-- server [arg ...]]", NULL);
+	if (status == 0) {
 		fprintf(stdout, "\n"
 		    "An MCP server on stdio that wraps another one: large "
 		    "tool results are\n"
@@ -223,29 +262,102 @@ usage(int status)
 		    "tools ofl_search,\n"
 		    "ofl_extract, ofl_schema and ofl_list are added.  "
 		    "Without a server, it\n"
-		    "serves those tools alone.\n\n"
-		    "  -T, --threshold TOKENS  offload results above this "
-		    "many tokens (6000)\n"
-		    "  -C, --combined TOKENS   budget of calls in flight "
-		    "together (10000)\n"
-		    "      --timeout SECONDS   answer an error when the "
-		    "server is silent (120)\n"
-		    "      --max-binary BYTES  offload images and blobs "
-		    "above this size (1M)\n"
-		    "      --max-line BYTES    drop longer messages of the "
-		    "server (256M)\n"
-		    "  -n, --name NAME         server name in labels "
-		    "(default: its own)\n"
-		    "  -H, --head BYTES        preview head size (600)\n"
-		    "      --tail BYTES        preview tail size (400)\n"
-		    "  -t, --ttl DURATION      artifacts expire after 30s, "
-		    "15m, 3h, 7d, 2w\n"
-		    "  -S, --session NAME      session (default "
-		    "$OFL_SESSION)\n"
-		    "  -s, --store DIR         store (default $OFL_STORE)\n"
-		    "  -h, --help              print this help\n"
-		    "  -V, --version           print the version\n");
+		    "serves those tools alone.\n\n");
+		ofl_opt_help(stdout, opts);
+	}
 	exit(status);
+}
+
+/*
+ * The options, with their defaults from the environment, into the opt_
+ * globals and nopts; returns the index of the first operand.
+ */
+static int
+parse_options(int argc, char *argv[], const char **storep)
+{
+	struct ofl_getopt	 g;
+	long long		 v;
+	uint64_t		 sz;
+	int			 ch;
+
+	opt_threshold = env_num("OFL_THRESHOLD", opt_threshold);
+	opt_combined = env_num("OFL_COMBINED", opt_combined);
+	nopts.head_bytes = (size_t)env_num("OFL_HEAD",
+	    (long long)nopts.head_bytes);
+	nopts.tail_bytes = (size_t)env_num("OFL_TAIL",
+	    (long long)nopts.tail_bytes);
+	opt_session = getenv("OFL_SESSION");
+	if (opt_session != NULL && *opt_session == '\0')
+		opt_session = NULL;
+	*storep = NULL;
+	ofl_opt_init(&g, opts, 1);
+	while ((ch = ofl_opt_next(&g, argc, argv)) != -1) {
+		switch (ch) {
+		case 'C':
+		case O_COMBINED:
+		case 'T':
+		case 'H':
+		case O_TAIL:
+		case O_TIMEOUT:
+			if (ofl_parse_num(optarg, 0, 1LL << 40, &v) == -1) {
+				warnx("%s", ofl_errmsg());
+				usage(OFL_EXIT_USAGE);
+			}
+			if (ch == 'C' || ch == O_COMBINED)
+				opt_combined = v;
+			else if (ch == 'T')
+				opt_threshold = v;
+			else if (ch == 'H')
+				nopts.head_bytes = (size_t)v;
+			else if (ch == O_TAIL)
+				nopts.tail_bytes = (size_t)v;
+			else
+				opt_timeout_ms = v * 1000;
+			break;
+		case O_MAXBINARY:
+		case O_MAXLINE:
+			if (ofl_parse_size(optarg, &sz) == -1) {
+				warnx("%s", ofl_errmsg());
+				usage(OFL_EXIT_USAGE);
+			}
+			if (ch == O_MAXBINARY)
+				opt_max_binary = sz;
+			else if (sz < 1024 || sz > (uint64_t)INT_MAX) {
+				warnx("--max-line: from 1k to 2047M");
+				usage(OFL_EXIT_USAGE);
+			} else
+				opt_max_line = sz;
+			break;
+		case 'h':
+			usage(0);
+		case 'n':
+		case O_NAME:
+			opt_name = optarg;
+			break;
+		case 'S':
+			opt_session = *optarg != '\0' ? optarg : NULL;
+			break;
+		case 's':
+			*storep = optarg;
+			break;
+		case 't':
+			if (ofl_parse_duration(optarg, &opt_ttl) == -1) {
+				warnx("%s", ofl_errmsg());
+				usage(OFL_EXIT_USAGE);
+			}
+			break;
+		case 'V':
+			printf("ofl %s\n", PACKAGE_VERSION);
+			exit(0);
+		case OFL_OPT_LIST:
+			ofl_opt_list(stdout, opts);
+			exit(0);
+		default:
+			usage(OFL_EXIT_USAGE);
+		}
+	}
+	ofl_opt_free(&g);
+	return optind;
 }
 
 static void
@@ -1923,102 +2035,13 @@ finish(void)
 int
 main(int argc, char *argv[])
 {
-	static const struct option longopts[] = {
-		{ "combined",	required_argument,	NULL, 'C' },
-		{ "head",	required_argument,	NULL, 'H' },
-		{ "help",	no_argument,		NULL, 'h' },
-		{ "max-binary",	required_argument,	NULL, 'B' },
-		{ "max-line",	required_argument,	NULL, 'M' },
-		{ "name",	required_argument,	NULL, 'n' },
-		{ "session",	required_argument,	NULL, 'S' },
-		{ "store",	required_argument,	NULL, 's' },
-		{ "tail",	required_argument,	NULL, 'L' },
-		{ "threshold",	required_argument,	NULL, 'T' },
-		{ "timeout",	required_argument,	NULL, 'O' },
-		{ "ttl",	required_argument,	NULL, 't' },
-		{ "version",	no_argument,		NULL, 'V' },
-		{ NULL,		0,			NULL, 0 }
-	};
 	const char	*opt_store = NULL, *slash, *argv0;
-	long long	 v;
-	uint64_t	 sz;
 	size_t		 i;
-	int		 ch;
 
 	argv0 = argv[0];
 	ofl_setprogname("ofl-mcp");
 	ofl_notice_opts_init(&nopts);
-	opt_threshold = env_num("OFL_THRESHOLD", opt_threshold);
-	opt_combined = env_num("OFL_COMBINED", opt_combined);
-	nopts.head_bytes = (size_t)env_num("OFL_HEAD",
-	    (long long)nopts.head_bytes);
-	nopts.tail_bytes = (size_t)env_num("OFL_TAIL",
-	    (long long)nopts.tail_bytes);
-	opt_session = getenv("OFL_SESSION");
-	if (opt_session != NULL && *opt_session == '\0')
-		opt_session = NULL;
-
-	while ((ch = getopt_long(argc, argv, "+C:H:hn:S:s:T:t:V", longopts,
-	    NULL)) != -1) {
-		switch (ch) {
-		case 'C':
-		case 'T':
-		case 'H':
-		case 'L':
-		case 'O':
-			if (ofl_parse_num(optarg, 0, 1LL << 40, &v) == -1) {
-				warnx("%s", ofl_errmsg());
-				usage(OFL_EXIT_USAGE);
-			}
-			if (ch == 'C')
-				opt_combined = v;
-			else if (ch == 'T')
-				opt_threshold = v;
-			else if (ch == 'H')
-				nopts.head_bytes = (size_t)v;
-			else if (ch == 'L')
-				nopts.tail_bytes = (size_t)v;
-			else
-				opt_timeout_ms = v * 1000;
-			break;
-		case 'B':
-		case 'M':
-			if (ofl_parse_size(optarg, &sz) == -1) {
-				warnx("%s", ofl_errmsg());
-				usage(OFL_EXIT_USAGE);
-			}
-			if (ch == 'B')
-				opt_max_binary = sz;
-			else if (sz < 1024 || sz > (uint64_t)INT_MAX) {
-				warnx("--max-line: from 1k to 2047M");
-				usage(OFL_EXIT_USAGE);
-			} else
-				opt_max_line = sz;
-			break;
-		case 'h':
-			usage(0);
-		case 'n':
-			opt_name = optarg;
-			break;
-		case 'S':
-			opt_session = *optarg != '\0' ? optarg : NULL;
-			break;
-		case 's':
-			opt_store = optarg;
-			break;
-		case 't':
-			if (ofl_parse_duration(optarg, &opt_ttl) == -1) {
-				warnx("%s", ofl_errmsg());
-				usage(OFL_EXIT_USAGE);
-			}
-			break;
-		case 'V':
-			printf("ofl %s\n", PACKAGE_VERSION);
-			return 0;
-		default:
-			usage(OFL_EXIT_USAGE);
-		}
-	}
+	optind = parse_options(argc, argv, &opt_store);
 	argc -= optind;
 	argv += optind;
 	if (optind > 0 && argc == 0 && strcmp(argv[-1], "--") == 0) {

@@ -23,7 +23,43 @@ static int		 opt_kind = -1;
 static uint64_t		 opt_max = 4096;
 static struct ofl_redactor *redactor;	/* NULL: OFL_REDACT=off */
 
+enum {
+	O_NOPAGER = OFL_OPT_BASE,
+	O_NOREDACT,
+	O_SHAPE
+};
+
+/* The options, in the order of --help; tests/t9040 checks the rest. */
+static const struct ofl_opt opts[] = {
+	{ O_SHAPE, "shape", no_argument, NULL,
+	    "a compact typed outline (the default)", 0, NULL },
+	{ 'J', "json-schema", no_argument, NULL,
+	    "a JSON Schema as genson writes it", 0, NULL },
+	{ 'j', "json", no_argument, NULL,
+	    "the shape as JSON Lines, one path per line", 0, NULL },
+	{ 'c', "compact", no_argument, NULL, "with -J: on one line", 0,
+	    NULL },
+	{ O_NOREDACT, "no-redact", no_argument, NULL,
+	    "show secrets in examples unmasked", OFL_OPT_NOSYN, NULL },
+	{ 'm', "max-bytes", required_argument, "bytes",
+	    "cap the shape at BYTES (default 4k, 0: none)", 0, NULL },
+	{ 'k', "kind", required_argument, "kind",
+	    "read as json, ndjson, csv or tsv", 0, NULL },
+	{ 'l', "lenient", no_argument, NULL,
+	    "on invalid input, describe what parsed", 0, NULL },
+	{ O_NOPAGER, "no-pager", no_argument, NULL,
+	    "do not page output longer than the screen", 0, NULL },
+	{ 's', "store", required_argument, "store",
+	    "store (default $OFL_STORE)", 0, NULL },
+	{ 'V', "version", no_argument, NULL, "print the version",
+	    OFL_OPT_NOSYN, NULL },
+	{ 'h', "help", no_argument, NULL, "print this help", OFL_OPT_NOSYN,
+	    NULL },
+	{ 0, NULL, 0, NULL, NULL, 0, NULL }
+};
+
 static OFL_DEAD void	 usage(int);
+static void		 parse_options(int, char *[], const char **, int *);
 static int		 describe(struct ofl_store *, const char *,
 			    const char *, int);
 static void		 warnx_id(const char *, const char *);
@@ -33,38 +69,81 @@ static void		 print(const char *, size_t);
 static OFL_DEAD void
 usage(int status)
 {
-	fprintf(status ? stderr : stdout,
-	    "usage: ofl-schema [-cJjl] [--no-pager] [--shape] [-k kind] "
-	    "[-m max-bytes]\n"
-	    "                  [-s store] [id ...]\n");
-	if (status == 0)
+	ofl_opt_usage(status ? stderr : stdout, "ofl-schema", opts,
+	    "[id ...]", NULL);
+	if (status == 0) {
 		fprintf(stdout, "\n"
 		    "Describe the structure of JSON, NDJSON, CSV and TSV "
 		    "artifacts.  With no id or\n"
 		    "'-', read ofl: references from stdin, or capture stdin "
 		    "first.  A range\n"
 		    "in a reference (ofl:ID:A-B) names the artifact: it is "
-		    "described whole.\n\n"
-		    "      --shape             a compact typed outline "
-		    "(the default)\n"
-		    "  -J, --json-schema       a JSON Schema as genson "
-		    "writes it\n"
-		    "  -j, --json              the shape as JSON Lines, one "
-		    "path per line\n"
-		    "  -c, --compact           with -J: on one line\n"
-		    "      --no-redact         show secrets in examples unmasked\n"
-		    "  -m, --max-bytes SIZE    cap the shape at SIZE bytes "
-		    "(default 4k, 0: none)\n"
-		    "  -k, --kind KIND         read as json, ndjson, csv or "
-		    "tsv\n"
-		    "  -l, --lenient           on invalid input, describe "
-		    "what parsed\n"
-		    "      --no-pager          do not page output longer "
-		    "than the screen\n"
-		    "  -s, --store DIR         store (default $OFL_STORE)\n"
-		    "  -V, --version           print the version\n"
-		    "  -h, --help              print this help\n");
+		    "described whole.\n\n");
+		ofl_opt_help(stdout, opts);
+	}
 	exit(status);
+}
+
+/* The options into the opt_ globals, *store and *page; exits on a bad one. */
+static void
+parse_options(int argc, char *argv[], const char **store, int *page)
+{
+	struct ofl_getopt	g;
+	int			ch;
+
+	*store = NULL;
+	*page = 1;
+	ofl_opt_init(&g, opts, 0);
+	while ((ch = ofl_opt_next(&g, argc, argv)) != -1) {
+		switch (ch) {
+		case 'c':
+			opt_compact = 1;
+			break;
+		case 'h':
+			usage(0);
+		case O_NOREDACT:
+			ofl_redact_force(0);
+			break;
+		case 'j':
+			opt_mode = MODE_JSONL;
+			break;
+		case 'J':
+			opt_mode = MODE_SCHEMA;
+			break;
+		case 'k':
+			opt_kind = ofl_kind_from_name(optarg);
+			if (!ofl_schema_supports(opt_kind))
+				errx(OFL_EXIT_USAGE, "--kind %s: use json, "
+				    "ndjson, csv or tsv", optarg);
+			break;
+		case 'l':
+			opt_lenient = 1;
+			break;
+		case 'm':
+			if (ofl_parse_size(optarg, &opt_max) == -1)
+				errx(OFL_EXIT_USAGE, "--max-bytes %s: %s",
+				    optarg, ofl_errmsg());
+			break;
+		case O_NOPAGER:
+			*page = 0;
+			break;
+		case O_SHAPE:
+			opt_mode = MODE_SHAPE;
+			break;
+		case 's':
+			*store = optarg;
+			break;
+		case 'V':
+			printf("ofl %s\n", PACKAGE_VERSION);
+			exit(0);
+		case OFL_OPT_LIST:
+			ofl_opt_list(stdout, opts);
+			exit(0);
+		default:
+			usage(OFL_EXIT_USAGE);
+		}
+	}
+	ofl_opt_free(&g);
 }
 
 /* "ofl-schema: ID: message", unless the message names the ID already. */
@@ -202,77 +281,16 @@ describe(struct ofl_store *st, const char *arg, const char *id, int header)
 int
 main(int argc, char *argv[])
 {
-	static const struct option longopts[] = {
-		{ "compact", no_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "no-redact",	no_argument,		NULL, 0x4e52 },
-		{ "no-pager", no_argument, NULL, 'P' },
-		{ "json-schema", no_argument, NULL, 'J' },
-		{ "kind", required_argument, NULL, 'k' },
-		{ "lenient", no_argument, NULL, 'l' },
-		{ "max-bytes", required_argument, NULL, 'm' },
-		{ "shape", no_argument, NULL, 'S' },
-		{ "store", required_argument, NULL, 's' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct ofl_store *st = NULL;
 	struct ofl_input in;
 	struct ofl_ref *refs = NULL;
-	const char *store = NULL, *name, **names;
+	const char *store, *name, **names;
 	char full[OFL_ID_MAX + 1], (*done)[OFL_ID_MAX + 1] = NULL;
 	size_t nrefs = 0, ndone = 0, i, j;
-	int ch, rv = 0, r, from_stdin, page = 1;
+	int rv = 0, r, from_stdin, page;
 
 	ofl_setprogname("ofl-schema");
-	while ((ch = getopt_long(argc, argv, "chjJk:lm:s:V", longopts,
-	    NULL)) != -1) {
-		switch (ch) {
-		case 'c':
-			opt_compact = 1;
-			break;
-		case 'h':
-			usage(0);
-		case 0x4e52:	/* --no-redact */
-			ofl_redact_force(0);
-			break;
-		case 'j':
-			opt_mode = MODE_JSONL;
-			break;
-		case 'J':
-			opt_mode = MODE_SCHEMA;
-			break;
-		case 'k':
-			opt_kind = ofl_kind_from_name(optarg);
-			if (!ofl_schema_supports(opt_kind))
-				errx(OFL_EXIT_USAGE, "--kind %s: use json, "
-				    "ndjson, csv or tsv", optarg);
-			break;
-		case 'l':
-			opt_lenient = 1;
-			break;
-		case 'm':
-			if (ofl_parse_size(optarg, &opt_max) == -1)
-				errx(OFL_EXIT_USAGE, "--max-bytes %s: %s",
-				    optarg, ofl_errmsg());
-			break;
-		case 'P':
-			page = 0;
-			break;
-		case 'S':
-			opt_mode = MODE_SHAPE;
-			break;
-		case 's':
-			store = optarg;
-			break;
-		case 'V':
-			printf("ofl %s\n", PACKAGE_VERSION);
-			exit(0);
-		default:
-			usage(OFL_EXIT_USAGE);
-		}
-	}
+	parse_options(argc, argv, &store, &page);
 	argc -= optind;
 	argv += optind;
 

@@ -18,27 +18,73 @@
 
 #define PROGRESS_MIN	(8 * 1024 * 1024)	/* show progress above this */
 
-static const char shortopts[] = "ab:hjk:l:n:qS:s:V";
-static const struct option longopts[] = {
-	{ "all",	no_argument,		NULL, 'a' },
-	{ "before",	required_argument,	NULL, 'B' },
-	{ "budget",	required_argument,	NULL, 'b' },
-	{ "color",	optional_argument,	NULL, 'C' },
-	{ "fts",	no_argument,		NULL, 'F' },
-	{ "help",	no_argument,		NULL, 'h' },
-	{ "json",	no_argument,		NULL, 'j' },
-	{ "no-redact",	no_argument,		NULL, 0x4e52 },
-	{ "no-pager",	no_argument,		NULL, 'P' },
-	{ "kind",	required_argument,	NULL, 'k' },
-	{ "label",	required_argument,	NULL, 'l' },
-	{ "limit",	required_argument,	NULL, 'n' },
-	{ "quiet",	no_argument,		NULL, 'q' },
-	{ "session",	required_argument,	NULL, 'S' },
-	{ "since",	required_argument,	NULL, 'A' },
-	{ "store",	required_argument,	NULL, 's' },
-	{ "version",	no_argument,		NULL, 'V' },
-	{ NULL,		0,			NULL, 0 }
+enum {
+	O_BEFORE = OFL_OPT_BASE,
+	O_COLOR,
+	O_FTS,
+	O_NOPAGER,
+	O_NOREDACT,
+	O_SINCE
 };
+
+/* The options, in the order of --help; tests/t9040 checks the rest. */
+static const struct ofl_opt opts[] = {
+	{ 'a', "all", no_argument, NULL,
+	    "search the whole store, do not read stdin", 0, NULL },
+	{ 'm', "max-bytes", required_argument, "bytes",
+	    "bytes of output for all hits (1500)", 0, NULL },
+	{ 'n', "limit", required_argument, "limit",
+	    "hits (5), or artifacts listed", 0, NULL },
+	{ O_FTS, "fts", no_argument, NULL, "the query is FTS5 syntax", 0,
+	    NULL },
+	{ 'l', "label", required_argument, "label",
+	    "only artifacts with this label", 0, NULL },
+	{ 'S', "session", required_argument, "session",
+	    "only artifacts of this session", 0, NULL },
+	{ 'k', "kind", required_argument, "kind",
+	    "only artifacts of this kind", 0, NULL },
+	{ O_SINCE, "since", required_argument, "age",
+	    "only those made within AGE (30s, 15m, 3h, 7d)", 0, NULL },
+	{ O_BEFORE, "before", required_argument, "age",
+	    "only those made more than AGE ago", 0, NULL },
+	{ 'q', "quiet", no_argument, NULL,
+	    "print references (IDs when listing) only", 0, NULL },
+	{ 'j', "json", no_argument, NULL,
+	    "print JSON Lines (with the offsets of matches)", 0, NULL },
+	{ O_COLOR, "color", optional_argument, "when",
+	    "color matches: auto (a terminal), always, never", 0, NULL },
+	{ O_NOPAGER, "no-pager", no_argument, NULL,
+	    "do not page output longer than the screen", 0, NULL },
+	{ O_NOREDACT, "no-redact", no_argument, NULL,
+	    "show secrets unmasked", OFL_OPT_NOSYN, NULL },
+	{ 's', "store", required_argument, "store",
+	    "store (default $OFL_STORE)", 0, NULL },
+	{ 'h', "help", no_argument, NULL, "print this help", OFL_OPT_NOSYN,
+	    NULL },
+	{ 'V', "version", no_argument, NULL, "print the version",
+	    OFL_OPT_NOSYN, NULL },
+	/*
+	 * Hidden: the old names of --max-bytes, -b still written by the
+	 * "more:" line of ofl_search().
+	 */
+	{ 'b', "budget", required_argument, "bytes", NULL, 0, NULL },
+	{ 0, NULL, 0, NULL, NULL, 0, NULL }
+};
+
+/* What the options say. */
+struct args {
+	struct ofl_search_opts	 o;
+	const char		*path;
+	int			 all;
+	int			 quiet;
+	int			 limit;
+	int			 page;
+	int			 color;
+	char			**opdv;		/* the operands */
+	int			  opdc;
+};
+
+static struct ofl_getopt	 g;
 
 struct lister {
 	int		mode;
@@ -47,6 +93,7 @@ struct lister {
 };
 
 static OFL_DEAD void	 usage(int);
+static void		 parse_options(int, char *[], struct args *);
 static int		 short_option(const char *, int *);
 static int		 long_option(const char *, int *);
 static void		 split_args(int, char *[], char ***, int *, char ***,
@@ -62,13 +109,10 @@ static void		 quote_hint(int, char *[], size_t);
 static OFL_DEAD void
 usage(int status)
 {
-	fprintf(status ? stderr : stdout,
-	    "usage: ofl-search [-ajq] [-b bytes] [-k kind] [-l label] "
-	    "[-n limit] [-S session]\n"
-	    "                  [-s store] [--before age] [--color=when] "
-	    "[--fts] [--no-pager]\n"
-	    "                  [--since age] [ID ...] [query]\n");
-	if (status == 0)
+	FILE	*fp = status ? stderr : stdout;
+
+	ofl_opt_usage(fp, "ofl-search", opts, "[ID ...] [query]", NULL);
+	if (status == 0) {
 		fprintf(stdout, "\n"
 		    "Rank the chunks of artifacts that match the query (BM25) "
 		    "and print\n"
@@ -79,32 +123,9 @@ usage(int status)
 		    "lines A to B only; without IDs or with -, stdin (a "
 		    "reference stream or\n"
 		    "data), or the whole store.  With no operand, list "
-		    "artifacts under a header.\n\n"
-		    "  -a, --all               search the whole store, do "
-		    "not read stdin\n"
-		    "  -b, --budget BYTES      bytes of output for all hits "
-		    "(1500)\n"
-		    "  -n, --limit N           hits (5), or artifacts listed\n"
-		    "      --fts               the query is FTS5 syntax\n"
-		    "  -l, --label LABEL       only artifacts with this label\n"
-		    "  -S, --session NAME      only artifacts of this session\n"
-		    "  -k, --kind KIND         only artifacts of this kind\n"
-		    "      --since AGE         only those made within AGE "
-		    "(30s, 15m, 3h, 7d)\n"
-		    "      --before AGE        only those made more than AGE "
-		    "ago\n"
-		    "  -q, --quiet             print references (IDs when "
-		    "listing) only\n"
-		    "  -j, --json              print JSON Lines (with the "
-		    "offsets of matches)\n"
-		    "      --color[=WHEN]      color matches: auto (a "
-		    "terminal), always, never\n"
-		    "      --no-pager          do not page output longer "
-		    "than the screen\n"
-		    "      --no-redact         show secrets unmasked\n"
-		    "  -s, --store DIR         store (default $OFL_STORE)\n"
-		    "  -h, --help              print this help\n"
-		    "  -V, --version           print the version\n");
+		    "artifacts under a header.\n\n");
+		ofl_opt_help(stdout, opts);
+	}
 	exit(status);
 }
 
@@ -121,7 +142,8 @@ short_option(const char *arg, int *next)
 	if (arg[0] != '-' || arg[1] == '\0' || arg[1] == '-')
 		return 0;
 	for (p = arg + 1; *p != '\0'; p++) {
-		if (*p == ':' || (o = strchr(shortopts, *p)) == NULL)
+		if (*p == ':' || *p == '+' ||
+		    (o = strchr(g.shortopts, *p)) == NULL)
 			return 0;
 		if (o[1] == ':') {
 			*next = p[1] == '\0';
@@ -143,7 +165,7 @@ long_option(const char *arg, int *next)
 		return 0;
 	eq = strchr(arg, '=');
 	n = eq != NULL ? (size_t)(eq - arg - 2) : strlen(arg + 2);
-	for (o = longopts; o->name != NULL; o++)
+	for (o = g.longopts; o->name != NULL; o++)
 		if (strncmp(o->name, arg + 2, n) == 0) {
 			*next = eq == NULL && o->has_arg == required_argument;
 			break;
@@ -329,113 +351,142 @@ flush_stdout(void)
 		err(OFL_EXIT_FAIL, "stdout");
 }
 
-int
-main(int argc, char *argv[])
+/* The options into a, the operands into *opdv; exits on a bad one. */
+static void
+parse_options(int argc, char *argv[], struct args *a)
 {
-	struct ofl_search_opts	 o;
-	struct ofl_store	*st;
-	struct ofl_buf		 out;
-	struct ofl_input	 in;
-	struct ofl_ref		*refs = NULL, *ranges = NULL;
-	char			**optv, **opdv;
-	const char		**ids = NULL, *path = NULL;
-	char			 id[OFL_ID_MAX + 1];
-	size_t			 nrefs = 0, nids = 0, i, j, nargs;
-	long long		 v;
-	int			 optc, opdc, ch, all = 0, quiet = 0, rv = 0;
-	int			 failed = 0, hits, limit = 0, page = 1, dash = 0;
-	int			 from_stdin, color = OFL_COLOR_AUTO;
+	char		**optv;
+	long long	  v;
+	int		  optc, ch;
 
-	ofl_setprogname("ofl-search");
-	ofl_search_opts_init(&o);
-	split_args(argc, argv, &optv, &optc, &opdv, &opdc);
-	while ((ch = getopt_long(optc, optv, shortopts, longopts, NULL)) !=
-	    -1) {
+	memset(a, 0, sizeof *a);
+	ofl_search_opts_init(&a->o);
+	a->page = 1;
+	a->color = OFL_COLOR_AUTO;
+	ofl_opt_init(&g, opts, 0);
+	split_args(argc, argv, &optv, &optc, &a->opdv, &a->opdc);
+	while ((ch = ofl_opt_next(&g, optc, optv)) != -1) {
 		switch (ch) {
 		case 'a':
-			all = 1;
+			a->all = 1;
 			break;
-		case 'A':
-		case 'B':
-			if (ofl_parse_duration(optarg, ch == 'A' ?
-			    &o.filter.newer_ms : &o.filter.older_ms) == -1) {
+		case O_SINCE:
+		case O_BEFORE:
+			if (ofl_parse_duration(optarg, ch == O_SINCE ?
+			    &a->o.filter.newer_ms : &a->o.filter.older_ms) ==
+			    -1) {
 				warnx("%s", ofl_errmsg());
 				usage(OFL_EXIT_USAGE);
 			}
 			break;
 		case 'b':
+		case 'm':
 			if (ofl_parse_num(optarg, 64, 1LL << 30, &v) == -1) {
 				warnx("%s", ofl_errmsg());
 				usage(OFL_EXIT_USAGE);
 			}
-			o.budget = (size_t)v;
+			a->o.budget = (size_t)v;
 			break;
-		case 'C':
+		case O_COLOR:
 			if (optarg != NULL &&
-			    (color = ofl_color_parse(optarg)) == -1) {
+			    (a->color = ofl_color_parse(optarg)) == -1) {
 				warnx("%s", ofl_errmsg());
 				usage(OFL_EXIT_USAGE);
 			}
 			if (optarg == NULL)
-				color = OFL_COLOR_AUTO;
+				a->color = OFL_COLOR_AUTO;
 			break;
-		case 'F':
-			o.fts = 1;
+		case O_FTS:
+			a->o.fts = 1;
 			break;
 		case 'h':
 			usage(0);
-		case 0x4e52:	/* --no-redact */
+		case O_NOREDACT:
 			ofl_redact_force(0);
 			break;
 		case 'j':
-			o.json = 1;
+			a->o.json = 1;
 			break;
 		case 'k':
-			if ((o.filter.kind = ofl_kind_from_name(optarg)) < 0) {
+			if ((a->o.filter.kind = ofl_kind_from_name(optarg)) <
+			    0) {
 				warnx("%s: unknown kind", optarg);
 				usage(OFL_EXIT_USAGE);
 			}
 			break;
 		case 'l':
-			o.filter.label = optarg;
+			a->o.filter.label = optarg;
 			break;
 		case 'n':
 			if (ofl_parse_num(optarg, 1, 1000000, &v) == -1) {
 				warnx("%s", ofl_errmsg());
 				usage(OFL_EXIT_USAGE);
 			}
-			limit = (int)v;
+			a->limit = (int)v;
 			break;
-		case 'P':
-			page = 0;
+		case O_NOPAGER:
+			a->page = 0;
 			break;
 		case 'q':
-			quiet = 1;
+			a->quiet = 1;
 			break;
 		case 'S':
-			o.filter.session = optarg;
+			a->o.filter.session = optarg;
 			break;
 		case 's':
-			path = optarg;
+			a->path = optarg;
 			break;
 		case 'V':
 			printf("ofl %s\n", PACKAGE_VERSION);
-			free(optv);
-			free(opdv);
 			flush_stdout();
-			return 0;
+			exit(0);
+		case OFL_OPT_LIST:
+			ofl_opt_list(stdout, opts);
+			flush_stdout();
+			exit(0);
 		default:
 			usage(OFL_EXIT_USAGE);
 		}
 	}
 	if (optind < optc)
 		usage(OFL_EXIT_USAGE);
+	free(optv);
+	ofl_opt_free(&g);
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct args		 a;
+	struct ofl_search_opts	 o;
+	struct ofl_store	*st;
+	struct ofl_buf		 out;
+	struct ofl_input	 in;
+	struct ofl_ref		*refs = NULL, *ranges = NULL;
+	char			**opdv;
+	const char		**ids = NULL, *path;
+	char			 id[OFL_ID_MAX + 1];
+	size_t			 nrefs = 0, nids = 0, i, j, nargs;
+	int			 opdc, all, quiet, rv = 0;
+	int			 failed = 0, hits, limit, page, dash = 0;
+	int			 from_stdin, color;
+
+	ofl_setprogname("ofl-search");
+	parse_options(argc, argv, &a);
+	o = a.o;
+	path = a.path;
+	all = a.all;
+	quiet = a.quiet;
+	limit = a.limit;
+	page = a.page;
+	color = a.color;
+	opdv = a.opdv;
+	opdc = a.opdc;
 
 	if (opdc == 0) {
 		o.filter.limit = limit;
 		rv = list(path, &o.filter, o.json ? OFL_LIST_JSON :
 		    quiet ? OFL_LIST_QUIET : OFL_LIST_TEXT, page);
-		free(optv);
 		free(opdv);
 		return rv;
 	}
@@ -534,7 +585,6 @@ out:
 	for (i = 0; i < nids; i++)
 		free((char *)ids[i]);
 	free(ids);
-	free(optv);
 	free(opdv);
 	flush_stdout();
 	ofl_pager_finish();

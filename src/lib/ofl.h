@@ -121,6 +121,44 @@ int	ofl_pager_start(void);
 void	ofl_pager_finish(void);
 int	ofl_pager_active(void);
 
+/*
+ * opt.c: a tool's options in one table, from which its getopt_long()
+ * arguments, usage synopsis, --help and --list-options are made.  An
+ * entry whose ch is a letter or digit has that short option; any other
+ * ch (OFL_OPT_BASE and up) is the value of a long-only option.  An entry
+ * without help is a hidden alias.  The table ends with a zero ch.
+ */
+#define OFL_OPT_BASE	0x100	/* long-only option values from here */
+#define OFL_OPT_LIST	0xfff	/* --list-options, in every table */
+#define OFL_OPT_NOSYN	0x1	/* not in the synopsis (--help) */
+struct option;
+struct ofl_opt {
+	int		 ch;		/* the letter, or the value */
+	const char	*name;		/* the long name, NULL: none */
+	int		 has_arg;	/* no_, required_, optional_ */
+	const char	*arg;		/* the argument: "tokens" */
+	const char	*help;		/* NULL: a hidden alias */
+	int		 flags;		/* OFL_OPT_* */
+	const char	*syn;		/* in the synopsis, if unusual */
+};
+struct ofl_getopt {
+	const struct ofl_opt	*opts;
+	char			*shortopts;
+	struct option		*longopts;
+};
+/* Build the getopt_long() arguments; inorder: stop at the first operand. */
+void		 ofl_opt_init(struct ofl_getopt *, const struct ofl_opt *,
+		    int);
+void		 ofl_opt_free(struct ofl_getopt *);
+int		 ofl_opt_next(struct ofl_getopt *, int, char *[]);
+/* "usage: PROG [-jq] [-C tokens] ... OPERANDS\n", then MORE verbatim. */
+void		 ofl_opt_usage(FILE *, const char *, const struct ofl_opt *,
+		    const char *, const char *);
+/* The option lines of --help, one an option shown. */
+void		 ofl_opt_help(FILE *, const struct ofl_opt *);
+/* One line an entry: letter, name, argument, its name, shown|hidden. */
+void		 ofl_opt_list(FILE *, const struct ofl_opt *);
+
 /* buf.c: a growable byte buffer. */
 struct ofl_buf {
 	char	*data;
