@@ -50,7 +50,7 @@ secrets_run() {
 	_i=0
 	while IFS='	' read -r _type _name _line _needle; do
 		_i=$((_i + 1))
-		secrets_row "$_d" "$_i" "$_name" "$_line"
+		secrets_row "$_d" "$_i" "$_name" "$_line" </dev/null
 	done <"$_d/table"
 	secrets_batch "$_d"
 	secrets_judge_all "$_d"
@@ -69,14 +69,17 @@ secrets_row() {
 	printf '%s\n' "$_text" | ofl-capture >"$_o.passthrough" 2>>"$_d/stderr"
 
 	# A large text with the row first, in the middle and last: the
-	# notice shows it in its head and its tail.
+	# notice shows it in its head and its tail.  It is written to a file
+	# first, so that a slow writer on a busy machine does not make the
+	# capture pass the output through as it comes.
 	{
 		printf '%s\n' "$_text"
 		seq -f 'filler line %g' 3000
 		printf 'zqcase %s\n' "$_text"
 		seq -f 'more filler %g' 8
 		printf '%s\n' "$_text"
-	} | ofl-capture >"$_o.notice" 2>>"$_d/stderr"
+	} >"$_d/large"
+	ofl-capture <"$_d/large" >"$_o.notice" 2>>"$_d/stderr"
 	_id=$(secrets_id <"$_o.notice")
 	ofl-search "$_id" zqcase >"$_o.snippet" 2>>"$_d/stderr"
 	ofl-search -j "$_id" zqcase >"$_o.snippet-json" 2>>"$_d/stderr"
