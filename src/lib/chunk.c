@@ -79,13 +79,13 @@ struct html;
 static uint64_t	chunk_max_bytes = ARCHIVE_MAX_BYTES;
 static uint64_t	chunk_max_members = ARCHIVE_MAX_MEMBERS;
 
-static ssize_t	 reader_read(void *, void *, size_t);
+static ssize_t	 src_read(void *, void *, size_t);
 static ssize_t	 in_read(void *, void *, size_t);
 static int	 chunk_html(struct ofl_chunker *, struct ofl_chunk_in *);
 static int	 chunk_archive(struct ofl_chunker *, struct ofl_chunk_in *,
-		    struct ofl_reader *);
+		    const struct ofl_src *);
 static int	 chunk_src(struct ofl_chunker *, struct ofl_chunk_in *, int,
-		    struct ofl_reader *);
+		    const struct ofl_src *);
 static void	 html_char(struct html *, int);
 static size_t	 utf8_put(char *, unsigned);
 static void	 html_cp(struct html *, unsigned);
@@ -105,10 +105,11 @@ static int	 chunk_member(struct ofl_chunker *, struct ofl_arc *,
  * Sources.
  */
 
+/* The artifact, read through its source. */
 static ssize_t
-reader_read(void *arg, void *buf, size_t n)
+src_read(void *arg, void *buf, size_t n)
 {
-	return ofl_reader_read(arg, buf, n);
+	return ofl_src_read(arg, buf, n);
 }
 
 /* A source read as a struct ofl_src (a member: a stream). */
@@ -728,7 +729,8 @@ out:
 }
 
 static int
-chunk_archive(struct ofl_chunker *ck, struct ofl_chunk_in *s, struct ofl_reader *r)
+chunk_archive(struct ofl_chunker *ck, struct ofl_chunk_in *s,
+    const struct ofl_src *top)
 {
 	struct archive		*a;
 	struct archive_entry	*e;
@@ -740,8 +742,8 @@ chunk_archive(struct ofl_chunker *ck, struct ofl_chunk_in *s, struct ofl_reader 
 
 	/* At the top the artifact is seekable; a member is a stream. */
 	memset(&os, 0, sizeof os);
-	if (r != NULL)
-		ofl_reader_src(r, &os);
+	if (top != NULL)
+		os = *top;
 	else {
 		os.read = in_read;
 		os.arg = s;
@@ -749,7 +751,7 @@ chunk_archive(struct ofl_chunker *ck, struct ofl_chunk_in *s, struct ofl_reader 
 	ofl_buf_init(&name);
 	ck->depth++;
 	if (ofl_arc_open(&x, &os, OFL_ARC_FILTERS_ALL |
-	    (r != NULL ? OFL_ARC_SEEK : 0)) == -1) {
+	    (top != NULL ? OFL_ARC_SEEK : 0)) == -1) {
 		if (x.ioerr)
 			ck->ioerr = 1;
 		if (x.a == NULL) {
@@ -814,7 +816,7 @@ out:
 
 static int
 chunk_src(struct ofl_chunker *ck, struct ofl_chunk_in *s, int kind,
-    struct ofl_reader *r)
+    const struct ofl_src *top)
 {
 	switch (kind) {
 	case OFL_KIND_MARKDOWN:
@@ -835,7 +837,7 @@ chunk_src(struct ofl_chunker *ck, struct ofl_chunk_in *s, int kind,
 	case OFL_KIND_COMPRESSED:
 		if (ck->depth >= ARCHIVE_DEPTH)
 			return 0;
-		return chunk_archive(ck, s, r);
+		return chunk_archive(ck, s, top);
 	case OFL_KIND_BINARY:
 	case OFL_KIND_EMPTY:
 		return 0;
@@ -852,7 +854,7 @@ ofl_chunk_limits(uint64_t bytes, uint64_t members)
 }
 
 int
-ofl_chunk_artifact(struct ofl_reader *r, int kind,
+ofl_chunk_src(const struct ofl_src *src, int kind,
     int (*cb)(const struct ofl_chunk *, void *), void *arg)
 {
 	struct ofl_chunker		 ck;
@@ -863,16 +865,16 @@ ofl_chunk_artifact(struct ofl_reader *r, int kind,
 		ofl_seterr(OFL_EXIT_USAGE, "unknown kind %d", kind);
 		return -1;
 	}
-	if (ofl_reader_seek(r, 0) == -1)
+	if (ofl_src_seek(src, 0) == -1)
 		return -1;
 	memset(&ck, 0, sizeof ck);
 	ck.cb = cb;
 	ck.arg = arg;
 	ck.text = ofl_fmt_text_chunk;
 	memset(&s, 0, sizeof s);
-	s.read = reader_read;
-	s.arg = r;
-	rv = chunk_src(&ck, &s, kind, r);
+	s.read = src_read;
+	s.arg = (void *)src;
+	rv = chunk_src(&ck, &s, kind, src);
 	if (rv == 1)
 		return ck.rv;
 	if (rv < 0 && !ck.bomb && !ck.ioerr &&

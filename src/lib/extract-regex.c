@@ -238,6 +238,17 @@ mark_more(struct ex *x, const struct rspan *rs, size_t n, unsigned c,
 	return r;
 }
 
+/* Say once that a line is too long to be searched whole. */
+static void
+warn_long(struct ex *x, uint64_t no, int *warned)
+{
+	if (*warned)
+		return;
+	ofl_extract_warnf(x, "ofl:%s: line %" PRIu64 " is longer than %d MiB: "
+	    "only its start is searched", x->id, no, LINE_MAX_REGEX >> 20);
+	*warned = 1;
+}
+
 int
 ofl_extract_regex(struct ex *x)
 {
@@ -272,13 +283,8 @@ ofl_extract_regex(struct ex *x)
 		while ((r = ofl_extract_lr_next(&lr, &ln)) > 0) {
 			if (ln.cont)
 				continue;
-			if (ln.more && !warned) {
-				ofl_extract_warnf(x,
-				    "ofl:%s: line %" PRIu64 " is longer "
-				    "than %d MiB: only its start is searched",
-				    x->id, ln.no, LINE_MAX_REGEX >> 20);
-				warned = 1;
-			}
+			if (ln.more)
+				warn_long(x, ln.no, &warned);
 			m = rx_match(&rx, ln.p, ln.len);
 			if (cut) {
 				if (m) {

@@ -320,7 +320,7 @@ ofl_index_artifact(struct ofl_store *st, const char *id,
 	ix.stats = stats;
 	ix.b.last_flush = ofl_now_ms();
 	ofl_buf_init(&ix.b.data);
-	rc = ofl_chunk_artifact(r, m.kind, index_chunk, &ix);
+	rc = ofl_reader_chunks(r, m.kind, index_chunk, &ix);
 	if (rc < 0 && !ix.failed && !ix.truncated)
 		ix.failed = 1;
 	if (!ix.failed && flush(&ix, 1) == 0) {
@@ -446,7 +446,7 @@ ofl_index_purge(struct ofl_store *st, int64_t blob)
 	if ((found = find_artifact(st, blob, hint, id)) == -1)
 		goto out;
 	if (found == 0 && nseq > 0 && (r = ofl_reader_open(st, id)) != NULL) {
-		rc = ofl_chunk_artifact(r, ofl_reader_meta(r)->kind,
+		rc = ofl_reader_chunks(r, ofl_reader_meta(r)->kind,
 		    drop_chunk, &d);
 		if (!d.failed && !d.lost && drop_flush(&d) == -1)
 			d.failed = 1;

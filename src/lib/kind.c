@@ -1,8 +1,8 @@
 /*
- * kind.c: the kind names, and what kind of content an artifact holds,
- * guessed from its first bytes only (never from a file name).  Each
- * format's own tests are in its file: a log line in fmt-log.c, archive
- * magic in fmt-archive.c.
+ * kind.c: what kind of content an artifact holds, guessed from its first
+ * bytes only (never from a file name).  Each format's own tests are in
+ * its file: a log line in fmt-log.c, archive magic in fmt-archive.c.
+ * The kinds' names are in kind-name.c.
  */
 #include "config.h"
 
@@ -41,57 +41,6 @@ static int	 starts(const unsigned char *, size_t, const char *);
 static int	 starts_ci(const unsigned char *, size_t, const char *);
 static size_t	 count_tags(const unsigned char *, size_t);
 
-
-static const char *kind_names[OFL_KIND_COUNT] = {
-	"text",
-	"log",
-	"json",
-	"ndjson",
-	"csv",
-	"tsv",
-	"markdown",
-	"html",
-	"diff",
-	"binary",
-	"archive",
-	"compressed",
-	"empty"
-};
-
-const char *
-ofl_kind_name(enum ofl_kind kind)
-{
-	if ((int)kind < 0 || kind >= OFL_KIND_COUNT)
-		return "unknown";
-	return kind_names[kind];
-}
-
-int
-ofl_kind_from_name(const char *name)
-{
-	static const struct {
-		const char	*name;
-		int		 kind;
-	} aliases[] = {
-		{ "txt", OFL_KIND_TEXT },
-		{ "jsonl", OFL_KIND_NDJSON },
-		{ "md", OFL_KIND_MARKDOWN },
-		{ "patch", OFL_KIND_DIFF },
-	};
-	size_t	i;
-
-	if (name == NULL)
-		return -1;
-	for (i = 0; i < OFL_KIND_COUNT; i++) {
-		if (strcasecmp(name, kind_names[i]) == 0)
-			return (int)i;
-	}
-	for (i = 0; i < sizeof aliases / sizeof aliases[0]; i++) {
-		if (strcasecmp(name, aliases[i].name) == 0)
-			return aliases[i].kind;
-	}
-	return -1;
-}
 
 enum ofl_kind
 ofl_kind_detect(const unsigned char *buf, size_t len, int complete)

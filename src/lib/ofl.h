@@ -296,7 +296,7 @@ const char *ofl_ref_name(const struct ofl_ref *);
  */
 int	 ofl_ref_line(const char *, size_t, struct ofl_ref *);
 
-/* kind.c: kinds of content. */
+/* kind-name.c and kind.c: kinds of content, their names and detection. */
 enum ofl_kind {
 	OFL_KIND_TEXT = 0,
 	OFL_KIND_LOG,
@@ -559,6 +559,10 @@ int64_t		 ofl_reader_line_of(struct ofl_reader *, uint64_t);
 const struct ofl_meta *ofl_reader_meta(struct ofl_reader *);
 /* The reader as a source for the formats layer; valid while r is open. */
 void		 ofl_reader_src(struct ofl_reader *, struct ofl_src *);
+/* ofl_chunk_src() over the reader's content, read as kind. */
+struct ofl_chunk;
+int		 ofl_reader_chunks(struct ofl_reader *, int,
+		    int (*)(const struct ofl_chunk *, void *), void *);
 
 /*
  * For library modules only (index.c, query.c): the store's SQLite handle
@@ -708,7 +712,7 @@ struct ofl_chunk {
 };
 /* Decompressed bytes read from an archive before it is taken for a bomb. */
 #define OFL_ARCHIVE_MAX	(1024ULL * 1024 * 1024)
-int	ofl_chunk_artifact(struct ofl_reader *, int kind,
+int	ofl_chunk_src(const struct ofl_src *, int kind,
 	    int (*)(const struct ofl_chunk *, void *), void *);
 
 /*
@@ -730,7 +734,7 @@ struct ofl_chunk_in {
 	const char	*pre;
 	size_t		 prelen;
 };
-/* One call of ofl_chunk_artifact(). */
+/* One call of ofl_chunk_src(). */
 struct ofl_chunker {
 	int		(*cb)(const struct ofl_chunk *, void *);
 	void		*arg;
@@ -1564,7 +1568,7 @@ int		 ofl_mcp_store_raw(struct ofl_store *,
 		    struct ofl_meta *);
 
 /*
- * chunk.c, more.  ofl_chunk_artifact() calls cb for each chunk in order;
+ * chunk.c, more.  ofl_chunk_src() calls cb for each chunk in order;
  * title, text and member are valid during the call only (title is also
  * NUL-terminated).  cb returns 0 to go on; a non-zero value stops the
  * chunking and is returned.  Otherwise 0, or -1 with ofl_errmsg().

@@ -868,7 +868,7 @@ substring_scan(struct search *s, size_t art)
 		rc.s = s;
 		rc.art = art;
 		if (ofl_reader_seek(r, 0) == -1 ||
-		    ofl_chunk_artifact(r, s->a[art].kind, rescan_cb, &rc) < 0)
+		    ofl_reader_chunks(r, s->a[art].kind, rescan_cb, &rc) < 0)
 			return -1;
 		return 0;
 	}

@@ -582,24 +582,28 @@ value:
 }
 
 /* The built-in pass over one line. */
-static void
-redact_builtin(struct ofl_redactor *r, const char *s, size_t n,
-    struct ofl_buf *out)
+/*
+ * A line inside a PEM block that an earlier line began, or a PEM body line
+ * on its own: 1 when the line is masked whole, else 0 with *pp where the
+ * rest of the line starts.
+ */
+static int
+pem_carry(struct ofl_redactor *r, const char *s, size_t n,
+    struct ofl_buf *out, const char **pp)
 {
-	const char	*p = s, *end = s + n, *begin, *kind;
-	size_t		 len, off, vlen;
+	const char	*end;
 	int		 more;
 
 	if (r->in_key) {
-		if ((begin = memmem(s, n, "-----END ", 9)) == NULL) {
+		if ((end = memmem(s, n, "-----END ", 9)) == NULL) {
 			if (n > 0)
 				mask(r, out, "private-key");
-			return;
+			return 1;
 		}
 		r->in_key = 0;
-		if (begin > s)
+		if (end > s)
 			mask(r, out, "private-key");
-		p = begin;
+		*pp = end;
 	} else if (r->in_pub) {
 		if (memmem(s, n, "-----END ", 9) != NULL)
 			r->in_pub = 0;
@@ -607,15 +611,27 @@ redact_builtin(struct ofl_redactor *r, const char *s, size_t n,
 		/* The body of a PEM block whose BEGIN line was not seen. */
 		r->in_run = 1;
 		mask(r, out, "pem-body");
-		return;
+		return 1;
 	} else if (r->in_run) {
 		if ((more = pem_more_line(s, n)) != 0) {
 			r->in_run = more == 2;
 			mask(r, out, "pem-body");
-			return;
+			return 1;
 		}
 		r->in_run = 0;
 	}
+	return 0;
+}
+
+static void
+redact_builtin(struct ofl_redactor *r, const char *s, size_t n,
+    struct ofl_buf *out)
+{
+	const char	*p = s, *end = s + n, *begin, *kind;
+	size_t		 len, off, vlen;
+
+	if (pem_carry(r, s, n, out, &p))
+		return;
 	while (p < end) {
 		/*
 		 * Every match starts at a word's first byte, a '-' or a ':':

@@ -256,7 +256,7 @@ hit_text(struct search *s, struct hit *h, struct ofl_buf *b, int *cut)
 		memset(&mc, 0, sizeof mc);
 		mc.want = h->seq;
 		mc.out = b;
-		if (ofl_reader_seek(r, 0) == -1 || ofl_chunk_artifact(r,
+		if (ofl_reader_seek(r, 0) == -1 || ofl_reader_chunks(r,
 		    s->a[h->art].kind, member_cb, &mc) < 0 || !mc.found)
 			return -1;
 		if (h->line_start > h->text_line) {

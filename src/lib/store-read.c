@@ -835,3 +835,13 @@ ofl_reader_src(struct ofl_reader *r, struct ofl_src *s)
 	s->tell = src_tell;
 	s->line_of = src_line_of;
 }
+
+int
+ofl_reader_chunks(struct ofl_reader *r, int kind,
+    int (*cb)(const struct ofl_chunk *, void *), void *arg)
+{
+	struct ofl_src	src;
+
+	ofl_reader_src(r, &src);
+	return ofl_chunk_src(&src, kind, cb, arg);
+}

@@ -50,8 +50,6 @@ static uint64_t		 hash_bytes(const char *, size_t);
 static struct hent	*hmap_get(struct hmap *, const char *, size_t, int);
 static void		 hmap_free(struct hmap *);
 static int		 hent_cmp(const void *, const void *);
-static void		 mask_line(struct ofl_buf *, const char *, size_t);
-static int		 is_error_line(const char *, size_t, uint64_t);
 static void		 scan_sigs(struct hmap *, const char *, size_t,
 			    uint64_t);
 static int		 term_cb(void *, int, const char *, int, int, int);
@@ -154,73 +152,6 @@ hent_cmp(const void *a, const void *b)
 	return 0;
 }
 
-/*
- * A line with its variable parts masked: numbers, hex, ids become <*>,
- * masks joined only by punctuation and spaces (a timestamp, an address)
- * become one, and runs of blanks one space.
- */
-static void
-mask_line(struct ofl_buf *out, const char *s, size_t n)
-{
-	size_t	i = 0, j, k, digits, letters, hex, keep;
-	int	c;
-
-	while (n > 0 && (s[n - 1] == '\r' || s[n - 1] == ' ' ||
-	    s[n - 1] == '\t'))
-		n--;
-	while (i < n) {
-		c = (unsigned char)s[i];
-		if (c == ' ' || c == '\t') {
-			/* Runs of blanks, as one space. */
-			if (out->len > 0 && out->data[out->len - 1] != ' ')
-				ofl_buf_addc(out, ' ');
-			i++;
-			continue;
-		}
-		if (!isalnum(c)) {
-			ofl_buf_addc(out, c);
-			i++;
-			continue;
-		}
-		for (j = i, digits = letters = hex = 0; j < n &&
-		    isalnum((unsigned char)s[j]); j++) {
-			c = (unsigned char)s[j];
-			if (isdigit(c))
-				digits++;
-			else
-				letters++;
-			if (isxdigit(c))
-				hex++;
-		}
-		if (digits > 0 && (letters == 0 || digits >= letters ||
-		    (hex == j - i && j - i >= 6) ||
-		    (j - i > 2 && s[i] == '0' && (s[i + 1] | 0x20) == 'x'))) {
-			/* Join with a mask just before, across punctuation. */
-			for (k = out->len; k > 0 &&
-			    strchr(" -:.,/", out->data[k - 1]) != NULL; k--)
-				;
-			keep = k >= 3 && memcmp(out->data + k - 3, "<*>",
-			    3) == 0;
-			if (keep)
-				out->len = k;
-			else
-				ofl_buf_adds(out, "<*>");
-		} else
-			ofl_buf_add(out, s + i, j - i);
-		i = j;
-	}
-}
-
-static int
-is_error_line(const char *s, size_t n, uint64_t lineno)
-{
-	struct ofl_linestat	ls;
-
-	memset(&ls, 0, sizeof ls);
-	ofl_linestat_line(&ls, s, n > 4096 ? 4096 : n, lineno);
-	return ls.errors > 0;
-}
-
 /* Count the signatures of the error lines in text (lines from lineno). */
 static void
 scan_sigs(struct hmap *h, const char *text, size_t len, uint64_t lineno)
@@ -233,10 +164,10 @@ scan_sigs(struct hmap *h, const char *text, size_t len, uint64_t lineno)
 	for (; p < end; p = nl + 1, lineno++) {
 		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
 			nl = end;
-		if (!is_error_line(p, (size_t)(nl - p), lineno))
+		if (!ofl_fmt_log_is_error(p, (size_t)(nl - p), lineno))
 			continue;
 		ofl_buf_reset(&sig);
-		mask_line(&sig, p, (size_t)(nl - p) > 4096 ? 4096 :
+		ofl_fmt_log_mask(&sig, p, (size_t)(nl - p) > 4096 ? 4096 :
 		    (size_t)(nl - p));
 		if (sig.len == 0)
 			continue;

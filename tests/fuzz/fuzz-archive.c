@@ -90,10 +90,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if ((r = ofl_reader_open(fuzz_store(), id)) == NULL)
 		fuzz_fail("reader: %s", ofl_errmsg());
 	memset(&x, 0, sizeof x);
-	rv = ofl_chunk_artifact(r, OFL_KIND_ARCHIVE, on_chunk, &x);
+	rv = ofl_reader_chunks(r, OFL_KIND_ARCHIVE, on_chunk, &x);
 	if (rv != 0 && rv != -1)
 		fuzz_fail("archive: returned %d", rv);
-	rv = ofl_chunk_artifact(r, OFL_KIND_COMPRESSED, on_chunk, &x);
+	rv = ofl_reader_chunks(r, OFL_KIND_COMPRESSED, on_chunk, &x);
 	if (rv != 0 && rv != -1)
 		fuzz_fail("compressed: returned %d", rv);
 	ofl_reader_close(r);

@@ -103,7 +103,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		x.data = data;
 		x.size = size;
 		x.kind = kind;
-		rv = ofl_chunk_artifact(r, kind, on_chunk, &x);
+		rv = ofl_reader_chunks(r, kind, on_chunk, &x);
 		if (rv == -1 && ofl_errcode() == OFL_EXIT_USAGE)
 			fuzz_fail("kind %s refused: %s", ofl_kind_name(kind),
 			    ofl_errmsg());

@@ -134,7 +134,7 @@ run(const void *buf, size_t n, int kind)
 		free(id);
 		return -100;
 	}
-	rv = ofl_chunk_artifact(r, kind, collect, NULL);
+	rv = ofl_reader_chunks(r, kind, collect, NULL);
 	ofl_reader_close(r);
 	free(id);
 	return rv;
@@ -1351,7 +1351,7 @@ test_corpus(void)
 		for (k = 0; k < reps && id != NULL; k++) {
 			clear();
 			r = ofl_reader_open(st, id);
-			ofl_chunk_artifact(r, kind, collect, NULL);
+			ofl_reader_chunks(r, kind, collect, NULL);
 			ofl_reader_close(r);
 		}
 		dt = now_s() - t0;
