@@ -358,6 +358,67 @@ stats(struct ofl_store *st)
 	return 0;
 }
 
+/* ofl-gc --check: the count of problems, as text or JSON. */
+static int
+check_store(struct ofl_store *st, int repair)
+{
+	struct ofl_buf	b;
+	int		n = ofl_gc_check(st, repair, on_problem, NULL);
+
+	if (!opt_json)
+		printf("%s: %d problem%s%s\n", ofl_store_path(st), n,
+		    n == 1 ? "" : "s", repair && n > 0 ? " (repaired "
+		    "what could be)" : "");
+	else {
+		ofl_buf_init(&b);
+		ofl_buf_adds(&b, "{\"store\":");
+		ofl_buf_add_json_str(&b, ofl_store_path(st),
+		    strlen(ofl_store_path(st)));
+		ofl_buf_addf(&b, ",\"problems\":%d,\"repair\":%s}\n", n,
+		    repair ? "true" : "false");
+		fwrite(b.data, 1, b.len, stdout);
+		ofl_buf_free(&b);
+	}
+	return n > 0 && !repair ? OFL_EXIT_FAIL : 0;
+}
+
+/* What a gc run did, as JSON or as one line of text. */
+static void
+print_report(const struct ofl_gc_report *rep, int dry_run)
+{
+	struct ofl_buf	b;
+	char		s1[32], s2[32], s3[32];
+
+	if (opt_json) {
+		ofl_buf_init(&b);
+		ofl_buf_addf(&b, "{\"removed\":%llu,\"removed_bytes\":%llu,"
+		    "\"freed\":%llu,\"kept\":%llu,\"size\":%llu,"
+		    "\"dry_run\":%s,\"errors\":%llu,\"budget_unmet\":",
+		    (unsigned long long)rep->removed,
+		    (unsigned long long)rep->removed_bytes,
+		    (unsigned long long)rep->freed,
+		    (unsigned long long)rep->kept,
+		    (unsigned long long)rep->size, dry_run ? "true" : "false",
+		    (unsigned long long)rep->errors);
+		if (rep->unmet[0] != '\0')
+			ofl_buf_add_json_str(&b, rep->unmet,
+			    strlen(rep->unmet));
+		else
+			ofl_buf_adds(&b, "null");
+		ofl_buf_adds(&b, "}\n");
+		fwrite(b.data, 1, b.len, stdout);
+		ofl_buf_free(&b);
+		return;
+	}
+	ofl_fmt_size(s1, sizeof s1, rep->removed_bytes);
+	ofl_fmt_size(s2, sizeof s2, rep->freed);
+	ofl_fmt_size(s3, sizeof s3, rep->size);
+	printf("%s %llu artifact%s (%s raw, %s stored); %llu kept, "
+	    "store %s\n", dry_run ? "would remove" : "removed",
+	    (unsigned long long)rep->removed, rep->removed == 1 ? "" :
+	    "s", s1, s2, (unsigned long long)rep->kept, s3);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -373,7 +434,6 @@ main(int argc, char *argv[])
 	size_t			 nsets, npins, i;
 	int			 check, repair, do_stats;
 	int			 show, wait, autogc, lockfd, rv = 0;
-	char			 s1[32], s2[32], s3[32];
 
 	ofl_setprogname("ofl-gc");
 	parse_options(argc, argv, &a);
@@ -457,23 +517,7 @@ main(int argc, char *argv[])
 		(void)ofl_store_reserve(st, 0);
 
 	if (check) {
-		int	n = ofl_gc_check(st, repair, on_problem, NULL);
-
-		if (!opt_json)
-			printf("%s: %d problem%s%s\n", ofl_store_path(st), n,
-			    n == 1 ? "" : "s", repair && n > 0 ? " (repaired "
-			    "what could be)" : "");
-		else {
-			ofl_buf_init(&b);
-			ofl_buf_adds(&b, "{\"store\":");
-			ofl_buf_add_json_str(&b, ofl_store_path(st),
-			    strlen(ofl_store_path(st)));
-			ofl_buf_addf(&b, ",\"problems\":%d,\"repair\":%s}\n", n,
-			    repair ? "true" : "false");
-			fwrite(b.data, 1, b.len, stdout);
-			ofl_buf_free(&b);
-		}
-		rv = n > 0 && !repair ? OFL_EXIT_FAIL : 0;
+		rv = check_store(st, repair);
 		goto out;
 	}
 
@@ -485,34 +529,8 @@ main(int argc, char *argv[])
 			warnx("%s", rep.unmet);
 		rv = OFL_EXIT_NOMATCH;
 	}
-	if (opt_json) {
-		ofl_buf_init(&b);
-		ofl_buf_addf(&b, "{\"removed\":%llu,\"removed_bytes\":%llu,"
-		    "\"freed\":%llu,\"kept\":%llu,\"size\":%llu,"
-		    "\"dry_run\":%s,\"errors\":%llu,\"budget_unmet\":",
-		    (unsigned long long)rep.removed,
-		    (unsigned long long)rep.removed_bytes,
-		    (unsigned long long)rep.freed,
-		    (unsigned long long)rep.kept,
-		    (unsigned long long)rep.size, o.dry_run ? "true" : "false",
-		    (unsigned long long)rep.errors);
-		if (rep.unmet[0] != '\0')
-			ofl_buf_add_json_str(&b, rep.unmet, strlen(rep.unmet));
-		else
-			ofl_buf_adds(&b, "null");
-		ofl_buf_adds(&b, "}\n");
-		fwrite(b.data, 1, b.len, stdout);
-		ofl_buf_free(&b);
-	}
-	else if (!autogc) {
-		ofl_fmt_size(s1, sizeof s1, rep.removed_bytes);
-		ofl_fmt_size(s2, sizeof s2, rep.freed);
-		ofl_fmt_size(s3, sizeof s3, rep.size);
-		printf("%s %llu artifact%s (%s raw, %s stored); %llu kept, "
-		    "store %s\n", o.dry_run ? "would remove" : "removed",
-		    (unsigned long long)rep.removed, rep.removed == 1 ? "" :
-		    "s", s1, s2, (unsigned long long)rep.kept, s3);
-	}
+	if (opt_json || !autogc)
+		print_report(&rep, o.dry_run);
 out:
 	if (!o.dry_run)
 		(void)ofl_store_reserve(st, 1);
