@@ -191,3 +191,30 @@ ofl_shquote(const char *s)
 	ofl_buf_addc(&b, '\'');
 	return ofl_buf_str(&b);
 }
+
+void
+ofl_buf_add_count(struct ofl_buf *b, uint64_t n)
+{
+	char	s[32];
+
+	ofl_fmt_count(s, sizeof s, n);
+	ofl_buf_adds(b, s);
+}
+
+void
+ofl_buf_add_size(struct ofl_buf *b, uint64_t n)
+{
+	char	s[32];
+
+	ofl_fmt_size(s, sizeof s, n);
+	ofl_buf_adds(b, s);
+}
+
+void
+ofl_buf_add_json_cstr(struct ofl_buf *b, const char *s)
+{
+	if (s == NULL)
+		ofl_buf_adds(b, "null");
+	else
+		ofl_buf_add_json_str(b, s, strlen(s));
+}

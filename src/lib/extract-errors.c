@@ -31,36 +31,6 @@
 #include "banned.h"
 
 static int
-has(const char *s, size_t n, size_t i, const char *lit)
-{
-	size_t	k = strlen(lit);
-
-	return i + k <= n && memcmp(s + i, lit, k) == 0;
-}
-
-static int
-starts(const char *s, size_t n, const char *lit)
-{
-	return has(s, n, 0, lit);
-}
-
-static size_t
-indent_of(const char *s, size_t n)
-{
-	size_t	i = 0;
-
-	while (i < n && (s[i] == ' ' || s[i] == '\t'))
-		i++;
-	return i;
-}
-
-static int
-contains(const char *s, size_t n, const char *lit)
-{
-	return memmem(s, n, lit, strlen(lit)) != NULL;
-}
-
-static int
 all_of(const char *s, size_t n, int ch, size_t min)
 {
 	size_t	i;

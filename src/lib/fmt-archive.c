@@ -25,33 +25,6 @@
 
 static enum ofl_kind	 compressed_kind(const unsigned char *, size_t);
 
-static void
-put_count(struct ofl_buf *b, uint64_t n)
-{
-	char	s[32];
-
-	ofl_fmt_count(s, sizeof s, n);
-	ofl_buf_adds(b, s);
-}
-
-static void
-put_size(struct ofl_buf *b, uint64_t n)
-{
-	char	s[32];
-
-	ofl_fmt_size(s, sizeof s, n);
-	ofl_buf_adds(b, s);
-}
-
-static void
-put_jstr(struct ofl_buf *b, const char *s)
-{
-	if (s == NULL)
-		ofl_buf_adds(b, "null");
-	else
-		ofl_buf_add_json_str(b, s, strlen(s));
-}
-
 /*
  * Containers and compressed streams by their magic numbers; a compressed
  * stream is an archive when what it decompresses to is one.
@@ -159,7 +132,7 @@ list_member(struct ofl_summary *s, struct ofl_buf *list, struct ofl_buf *js,
 		ofl_buf_addc(list, '/');
 	if (!dir && archive_entry_size_is_set(ae)) {
 		ofl_buf_adds(list, "  ");
-		put_size(list, (uint64_t)archive_entry_size(ae));
+		ofl_buf_add_size(list, (uint64_t)archive_entry_size(ae));
 	}
 	ofl_buf_addc(list, '\n');
 	ofl_buf_adds(js, count > 1 ? "," : "[");
@@ -264,7 +237,7 @@ done:
 		    0));
 		if (capped)
 			ofl_buf_adds(&s->text, "more than ");
-		put_size(&s->text, (uint64_t)archive_filter_bytes(a, 0));
+		ofl_buf_add_size(&s->text, (uint64_t)archive_filter_bytes(a, 0));
 		ofl_buf_adds(&s->text, " decompressed");
 		if (start.len > 0) {
 			ofl_buf_adds(&s->text, ", starts: ");
@@ -276,7 +249,7 @@ done:
 		}
 		ofl_buf_addc(&s->text, '\n');
 		ofl_summary_key(s, "filter");
-		put_jstr(&s->json, archive_filter_name(a, 0));
+		ofl_buf_add_json_cstr(&s->json, archive_filter_name(a, 0));
 		ofl_summary_key(s, "decompressed");
 		ofl_buf_addf(&s->json, "%lld", (long long)
 		    archive_filter_bytes(a, 0));
@@ -288,9 +261,9 @@ done:
 			ofl_buf_addf(&s->text, "%d of %s", MEMBERS_SHOWN,
 			    capped || err != NULL ||
 			    count >= MEMBERS_COUNTED ? "at least " : "");
-			put_count(&s->text, count);
+			ofl_buf_add_count(&s->text, count);
 		} else
-			put_count(&s->text, count);
+			ofl_buf_add_count(&s->text, count);
 		ofl_buf_addf(&s->text, " (%s", archive_format_name(a));
 		if (archive_filter_count(a) > 1)
 			ofl_buf_addf(&s->text, ", %s", archive_filter_name(a,

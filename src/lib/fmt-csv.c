@@ -24,7 +24,6 @@
 
 static int	 csv_emit(struct ofl_chunker *, struct ofl_chunk_win *,
 		    struct ofl_buf *, uint64_t, uint64_t);
-static unsigned char *read_head(const struct ofl_src *, size_t, size_t *);
 
 /*
  * Detection.
@@ -244,7 +243,7 @@ ofl_fmt_csv_summary(const struct ofl_src *src, const struct ofl_meta *m,
 	int		 inq, more = 0;
 
 	(void)m;
-	if ((buf = read_head(src, SCAN_SMALL, &len)) == NULL)
+	if ((buf = ofl_src_head(src, SCAN_SMALL, &len)) == NULL)
 		return -1;
 	ofl_buf_init(&f);
 	ofl_buf_init(&js);
@@ -310,22 +309,4 @@ ofl_fmt_csv_summary(const struct ofl_src *src, const struct ofl_meta *m,
 	ofl_buf_free(&js);
 	free(buf);
 	return 0;
-}
-
-/* Read the first n bytes (fewer if the content is shorter). */
-static unsigned char *
-read_head(const struct ofl_src *src, size_t n, size_t *len)
-{
-	unsigned char	*buf;
-	ssize_t		 k;
-
-	if (n > ofl_src_bytes(src))
-		n = (size_t)ofl_src_bytes(src);
-	buf = ofl_xmalloc(n + 1);
-	if ((k = ofl_src_pread(src, buf, n, 0)) == -1) {
-		free(buf);
-		return NULL;
-	}
-	*len = (size_t)k;
-	return buf;
 }

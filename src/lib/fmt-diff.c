@@ -29,33 +29,6 @@ starts(const unsigned char *p, size_t n, const char *s)
 	return n >= l && memcmp(p, s, l) == 0;
 }
 
-static void
-put_count(struct ofl_buf *b, uint64_t n)
-{
-	char	s[32];
-
-	ofl_fmt_count(s, sizeof s, n);
-	ofl_buf_adds(b, s);
-}
-
-/* Read the first n bytes (fewer if the content is shorter). */
-static unsigned char *
-read_head(const struct ofl_src *src, size_t n, size_t *len)
-{
-	unsigned char	*buf;
-	ssize_t		 k;
-
-	if (n > ofl_src_bytes(src))
-		n = (size_t)ofl_src_bytes(src);
-	buf = ofl_xmalloc(n + 1);
-	if ((k = ofl_src_pread(src, buf, n, 0)) == -1) {
-		free(buf);
-		return NULL;
-	}
-	*len = (size_t)k;
-	return buf;
-}
-
 /*
  * Detection.
  */
@@ -348,7 +321,7 @@ ofl_fmt_diff_summary(const struct ofl_src *src, const struct ofl_meta *m,
 	int		 usegit;
 
 	(void)m;
-	if ((buf = read_head(src, SCAN_LARGE, &len)) == NULL)
+	if ((buf = ofl_src_head(src, SCAN_LARGE, &len)) == NULL)
 		return -1;
 	ofl_buf_init(&names);
 	ofl_buf_init(&js);
@@ -412,7 +385,7 @@ ofl_fmt_diff_summary(const struct ofl_src *src, const struct ofl_meta *m,
 		ofl_buf_adds(&s->text, "files: ");
 		if (len < ofl_src_bytes(src))
 			ofl_buf_adds(&s->text, "at least ");
-		put_count(&s->text, n);
+		ofl_buf_add_count(&s->text, n);
 		ofl_buf_adds(&s->text, ": ");
 		ofl_buf_add(&s->text, names.data, names.len);
 		if (n > shown)

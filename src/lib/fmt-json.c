@@ -51,8 +51,6 @@ static int	 json_event(struct ofl_json *, const struct ofl_json_event *,
 		    void *);
 static void	 json_trim(struct jck *);
 static int	 json_fallback(struct jck *, struct ofl_chunk_in *);
-static unsigned char *read_head(const struct ofl_src *, size_t, size_t *);
-static void	 put_count(struct ofl_buf *, uint64_t);
 static void	 j_ws(const unsigned char *, size_t, size_t *);
 static int	 j_string(const unsigned char *, size_t, size_t *);
 static int	 j_skip(const unsigned char *, size_t, size_t *, uint64_t *);
@@ -755,7 +753,7 @@ j_array(struct ofl_buf *b, const unsigned char *p, size_t n, size_t *i)
 	done = j_skip(p, n, i, &count) == 0;
 	if (done) {
 		ofl_buf_adds(b, " x");
-		put_count(b, count);
+		ofl_buf_add_count(b, count);
 	}
 }
 
@@ -863,7 +861,7 @@ j_object(struct ofl_buf *b, size_t budget, const unsigned char *p,
 	}
 	if (more > 0) {
 		ofl_buf_adds(b, ", ... +");
-		put_count(b, more);
+		ofl_buf_add_count(b, more);
 		ofl_buf_adds(b, more == 1 ? " key" : " keys");
 	}
 	if (!ended)
@@ -953,7 +951,7 @@ ofl_fmt_json_summary(const struct ofl_src *src, const struct ofl_meta *m,
 	int		 seq = nd;
 
 	(void)m;
-	if ((buf = read_head(src, SCAN_SMALL, &len)) == NULL)
+	if ((buf = ofl_src_head(src, SCAN_SMALL, &len)) == NULL)
 		return -1;
 	ofl_buf_init(&s);
 	ofl_buf_init(&t);
@@ -1021,7 +1019,7 @@ ofl_fmt_json_summary(const struct ofl_src *src, const struct ofl_meta *m,
 			ofl_buf_addc(&s, ']');
 			if (j_skip(buf, len, &i, &count) == 0) {
 				ofl_buf_adds(&s, " x");
-				put_count(&s, count);
+				ofl_buf_add_count(&s, count);
 			}
 		} else
 			j_array(&s, buf, len, &i);
@@ -1067,31 +1065,4 @@ ofl_fmt_json_summary_shape(struct ofl_summary *sum, const char *shape,
 		ofl_buf_add_json_str(&sum->json, s.data, s.len);
 	}
 	ofl_buf_free(&s);
-}
-
-/* Read the first n bytes (fewer if the content is shorter). */
-static unsigned char *
-read_head(const struct ofl_src *src, size_t n, size_t *len)
-{
-	unsigned char	*buf;
-	ssize_t		 k;
-
-	if (n > ofl_src_bytes(src))
-		n = (size_t)ofl_src_bytes(src);
-	buf = ofl_xmalloc(n + 1);
-	if ((k = ofl_src_pread(src, buf, n, 0)) == -1) {
-		free(buf);
-		return NULL;
-	}
-	*len = (size_t)k;
-	return buf;
-}
-
-static void
-put_count(struct ofl_buf *b, uint64_t n)
-{
-	char	s[32];
-
-	ofl_fmt_count(s, sizeof s, n);
-	ofl_buf_adds(b, s);
 }

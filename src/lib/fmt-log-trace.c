@@ -116,36 +116,6 @@ is_word(int c)
 	return isalnum((unsigned char)c) || c == '_';
 }
 
-static int
-has(const char *s, size_t n, size_t i, const char *lit)
-{
-	size_t	k = strlen(lit);
-
-	return i + k <= n && memcmp(s + i, lit, k) == 0;
-}
-
-static int
-starts(const char *s, size_t n, const char *lit)
-{
-	return has(s, n, 0, lit);
-}
-
-static size_t
-indent_of(const char *s, size_t n)
-{
-	size_t	i = 0;
-
-	while (i < n && (s[i] == ' ' || s[i] == '\t'))
-		i++;
-	return i;
-}
-
-static int
-contains(const char *s, size_t n, const char *lit)
-{
-	return memmem(s, n, lit, strlen(lit)) != NULL;
-}
-
 /*
  * A location ending just before w: "path:12:5: ", "path:12: ",
  * "path(12,5): ", "path:12:5 - " (with "fatal " allowed after it).

@@ -31,7 +31,6 @@
 static int	 level_word(const unsigned char *, size_t, int);
 static size_t	 body_len(const char *, size_t);
 static size_t	 ws_len(const char *, size_t);
-static size_t	 utf8_cut(const char *, size_t);
 static const char *ls_next(const char *, const char *);
 static void	 ls_init(void);
 static int	 value_is(const char *, size_t, const char *);
@@ -59,20 +58,6 @@ ws_len(const char *p, size_t n)
 	while (i < n && (p[i] == ' ' || p[i] == '\t'))
 		i++;
 	return i;
-}
-
-/* The largest length <= n that does not end inside a UTF-8 sequence. */
-static size_t
-utf8_cut(const char *p, size_t n)
-{
-	size_t	i = n, k;
-
-	for (k = 0; k < 3 && i > 1; k++) {
-		if (((unsigned char)p[i] & 0xc0) != 0x80)
-			break;
-		i--;
-	}
-	return ((unsigned char)p[i] & 0xc0) == 0x80 ? n : i;
 }
 
 /*
@@ -579,7 +564,7 @@ ofl_fmt_log_headline(struct ofl_buf *b, const char *p, size_t n, size_t off)
 	p += off;
 	n -= off;
 	if (n > 160)
-		n = utf8_cut(p, 160);
+		n = ofl_chunk_utf8_cut(p, 160);
 	ofl_buf_reset(b);
 	ofl_buf_add(b, p, n);
 	ofl_buf_str(b);

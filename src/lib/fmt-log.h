@@ -90,4 +90,35 @@ int	ofl_fmt_log_pytest_section(const char *, size_t, const char *);
 int	ofl_fmt_log_cont(struct ofl_logblk *, const char *, size_t,
 	    const char *, size_t);
 
+/* Small tests on a line, shared by fmt-log-trace.c and extract-errors.c. */
+static inline int
+has(const char *s, size_t n, size_t i, const char *lit)
+{
+	size_t	k = strlen(lit);
+
+	return i + k <= n && memcmp(s + i, lit, k) == 0;
+}
+
+static inline int
+starts(const char *s, size_t n, const char *lit)
+{
+	return has(s, n, 0, lit);
+}
+
+static inline size_t
+indent_of(const char *s, size_t n)
+{
+	size_t	i = 0;
+
+	while (i < n && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	return i;
+}
+
+static inline int
+contains(const char *s, size_t n, const char *lit)
+{
+	return memmem(s, n, lit, strlen(lit)) != NULL;
+}
+
 #endif /* OFL_FMT_LOG_H */

@@ -37,8 +37,6 @@ static int	 md_setext(const char *, size_t);
 static int	 md_para_line(const char *, size_t);
 static int	 md_emit(struct ofl_chunker *, struct md *);
 static void	 md_heading(struct md *, int, const char *, size_t);
-static unsigned char *read_head(const struct ofl_src *, size_t, size_t *);
-static void	 put_count(struct ofl_buf *, uint64_t);
 
 /*
  * Detection.  kind.c makes one pass over the lines of the first bytes
@@ -496,7 +494,7 @@ ofl_fmt_md_summary(const struct ofl_src *src, const struct ofl_meta *m,
 	int		 lvl, minlvl = 7, top;
 
 	(void)m;
-	if ((buf = read_head(src, SCAN_LARGE, &len)) == NULL)
+	if ((buf = ofl_src_head(src, SCAN_LARGE, &len)) == NULL)
 		return -1;
 	ofl_buf_init(&texts);
 	ofl_buf_init(&js);
@@ -599,7 +597,7 @@ ofl_fmt_md_summary(const struct ofl_src *src, const struct ofl_meta *m,
 	}
 	if (total > shown) {
 		ofl_buf_adds(&sum->text, " (+");
-		put_count(&sum->text, total - shown);
+		ofl_buf_add_count(&sum->text, total - shown);
 		ofl_buf_adds(&sum->text, " more)");
 	}
 	ofl_buf_addc(&sum->text, '\n');
@@ -613,31 +611,4 @@ out:
 	ofl_buf_free(&texts);
 	ofl_buf_free(&js);
 	return 0;
-}
-
-/* Read the first n bytes (fewer if the content is shorter). */
-static unsigned char *
-read_head(const struct ofl_src *src, size_t n, size_t *len)
-{
-	unsigned char	*buf;
-	ssize_t		 k;
-
-	if (n > ofl_src_bytes(src))
-		n = (size_t)ofl_src_bytes(src);
-	buf = ofl_xmalloc(n + 1);
-	if ((k = ofl_src_pread(src, buf, n, 0)) == -1) {
-		free(buf);
-		return NULL;
-	}
-	*len = (size_t)k;
-	return buf;
-}
-
-static void
-put_count(struct ofl_buf *b, uint64_t n)
-{
-	char	s[32];
-
-	ofl_fmt_count(s, sizeof s, n);
-	ofl_buf_adds(b, s);
 }

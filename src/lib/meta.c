@@ -14,7 +14,6 @@
 #include "banned.h"
 
 static void	put_time(struct ofl_buf *, int64_t);
-static void	put_jstr(struct ofl_buf *, const char *);
 
 void
 ofl_meta_mask(const char *s, struct ofl_buf *t)
@@ -48,29 +47,20 @@ put_time(struct ofl_buf *b, int64_t ms)
 	ofl_buf_addf(b, "\"%s\"", s);
 }
 
-static void
-put_jstr(struct ofl_buf *b, const char *s)
-{
-	if (s == NULL)
-		ofl_buf_adds(b, "null");
-	else
-		ofl_buf_add_json_str(b, s, strlen(s));
-}
-
 void
 ofl_meta_json_fields(struct ofl_buf *b, const struct ofl_meta *m)
 {
 	ofl_buf_adds(b, "\"id\":");
-	put_jstr(b, m->id);
+	ofl_buf_add_json_cstr(b, m->id);
 	ofl_buf_addf(b, ",\"ref\":\"ofl:");
 	ofl_buf_add(b, m->id, strlen(m->id));
 	ofl_buf_adds(b, "\",\"kind\":");
-	put_jstr(b, ofl_kind_name(m->kind));
+	ofl_buf_add_json_cstr(b, ofl_kind_name(m->kind));
 	ofl_buf_addf(b, ",\"bytes\":%llu,\"lines\":%llu,\"stored\":%llu",
 	    (unsigned long long)m->bytes, (unsigned long long)m->lines,
 	    (unsigned long long)m->stored);
 	ofl_buf_adds(b, ",\"hash\":");
-	put_jstr(b, m->hash[0] != '\0' ? m->hash : NULL);
+	ofl_buf_add_json_cstr(b, m->hash[0] != '\0' ? m->hash : NULL);
 	ofl_buf_adds(b, ",\"created\":");
 	put_time(b, m->created);
 	ofl_buf_adds(b, ",\"used\":");
@@ -78,7 +68,7 @@ ofl_meta_json_fields(struct ofl_buf *b, const struct ofl_meta *m)
 	ofl_buf_adds(b, ",\"expires\":");
 	put_time(b, m->expires);
 	ofl_buf_adds(b, ",\"label\":");
-	put_jstr(b, m->label);
+	ofl_buf_add_json_cstr(b, m->label);
 	ofl_buf_adds(b, ",\"command\":");
 	if (m->command != NULL) {
 		struct ofl_buf t;
@@ -90,9 +80,9 @@ ofl_meta_json_fields(struct ofl_buf *b, const struct ofl_meta *m)
 	} else
 		ofl_buf_adds(b, "null");
 	ofl_buf_adds(b, ",\"cwd\":");
-	put_jstr(b, m->cwd);
+	ofl_buf_add_json_cstr(b, m->cwd);
 	ofl_buf_adds(b, ",\"session\":");
-	put_jstr(b, m->session);
+	ofl_buf_add_json_cstr(b, m->session);
 	if (m->has_exit)
 		ofl_buf_addf(b, ",\"exit\":%d", m->exit_status);
 	else

@@ -114,8 +114,6 @@ static void	 put_json(struct ctx *, struct ofl_buf *,
 		    const struct ofl_buf *);
 static int	 sum_fmt(struct ctx *, int (*)(const struct ofl_src *,
 		    const struct ofl_meta *, struct ofl_summary *));
-static void	 put_count(struct ofl_buf *, uint64_t);
-static void	 put_size(struct ofl_buf *, uint64_t);
 static void	 put_range(struct ofl_buf *, const struct section *, uint64_t);
 static void	 put_piece(struct ofl_buf *, struct ofl_redactor *,
 		    const struct piece *);
@@ -143,24 +141,6 @@ render(struct ofl_buf *out, const unsigned char *p, size_t n, size_t max,
 }
 
 
-static void
-put_count(struct ofl_buf *b, uint64_t n)
-{
-	char	s[32];
-
-	ofl_fmt_count(s, sizeof s, n);
-	ofl_buf_adds(b, s);
-}
-
-static void
-put_size(struct ofl_buf *b, uint64_t n)
-{
-	char	s[32];
-
-	ofl_fmt_size(s, sizeof s, n);
-	ofl_buf_adds(b, s);
-}
-
 void
 ofl_notice_refline(struct ofl_buf *out, const struct ofl_meta *m)
 {
@@ -168,9 +148,9 @@ ofl_notice_refline(struct ofl_buf *out, const struct ofl_meta *m)
 	size_t	used;
 
 	ofl_buf_addf(out, "ofl:%s %s ", m->id, ofl_kind_name(m->kind));
-	put_size(out, m->bytes);
+	ofl_buf_add_size(out, m->bytes);
 	ofl_buf_addc(out, ' ');
-	put_count(out, m->lines);
+	ofl_buf_add_count(out, m->lines);
 	ofl_buf_adds(out, m->lines == 1 ? " line" : " lines");
 	if (m->incomplete)
 		ofl_buf_adds(out, " (incomplete)");
@@ -492,15 +472,15 @@ put_range(struct ofl_buf *b, const struct section *s, uint64_t total)
 
 	if (a == z) {
 		ofl_buf_adds(b, "line ");
-		put_count(b, a);
+		ofl_buf_add_count(b, a);
 	} else {
 		ofl_buf_adds(b, "lines ");
-		put_count(b, a);
+		ofl_buf_add_count(b, a);
 		ofl_buf_addc(b, '-');
-		put_count(b, z);
+		ofl_buf_add_count(b, z);
 	}
 	ofl_buf_adds(b, " of ");
-	put_count(b, total);
+	ofl_buf_add_count(b, total);
 }
 
 /*
@@ -514,7 +494,7 @@ put_piece(struct ofl_buf *b, struct ofl_redactor *red, const struct piece *p)
 
 	if (p->cut_before > 0) {
 		ofl_buf_adds(b, "[... ");
-		put_count(b, p->cut_before);
+		ofl_buf_add_count(b, p->cut_before);
 		ofl_buf_adds(b, " bytes] ");
 	}
 	if (red != NULL) {
@@ -528,7 +508,7 @@ put_piece(struct ofl_buf *b, struct ofl_redactor *red, const struct piece *p)
 		ofl_buf_add(b, p->text.data, p->text.len);
 	if (p->cut_after > 0) {
 		ofl_buf_adds(b, " [... ");
-		put_count(b, p->cut_after);
+		ofl_buf_add_count(b, p->cut_after);
 		ofl_buf_adds(b, " bytes]");
 	}
 }
@@ -745,11 +725,11 @@ put_byterange(struct ofl_buf *b, const char *name, uint64_t a, uint64_t z,
     uint64_t total)
 {
 	ofl_buf_addf(b, "--- %s (bytes ", name);
-	put_count(b, a);
+	ofl_buf_add_count(b, a);
 	ofl_buf_addc(b, '-');
-	put_count(b, z);
+	ofl_buf_add_count(b, z);
 	ofl_buf_adds(b, " of ");
-	put_count(b, total);
+	ofl_buf_add_count(b, total);
 	ofl_buf_adds(b, ") ---\n");
 }
 
@@ -870,11 +850,11 @@ sum_errors(struct ctx *c)
 	if (m->errors == 0)
 		ofl_buf_adds(&c->sum, "none");
 	else {
-		put_count(&c->sum, m->errors);
+		ofl_buf_add_count(&c->sum, m->errors);
 		ofl_buf_adds(&c->sum, m->errors == 1 ? " line" : " lines");
 		if (m->first_error > 0) {
 			ofl_buf_adds(&c->sum, " (first at line ");
-			put_count(&c->sum, m->first_error);
+			ofl_buf_add_count(&c->sum, m->first_error);
 			ofl_buf_addc(&c->sum, ')');
 		}
 	}
@@ -882,7 +862,7 @@ sum_errors(struct ctx *c)
 	if (m->warnings == 0)
 		ofl_buf_adds(&c->sum, "none");
 	else {
-		put_count(&c->sum, m->warnings);
+		ofl_buf_add_count(&c->sum, m->warnings);
 		ofl_buf_adds(&c->sum, m->warnings == 1 ? " line" : " lines");
 	}
 	ofl_buf_addc(&c->sum, '\n');

@@ -65,6 +65,9 @@ int64_t		 ofl_src_line_of(const struct ofl_src *, uint64_t);
 /* Read up to n bytes at off; short only at the end; -1 on error. */
 ssize_t		 ofl_src_pread(const struct ofl_src *, void *, size_t,
 		    uint64_t);
+/* The first n bytes (fewer if the content is shorter), allocated with one
+   byte to spare; NULL on a read error. */
+unsigned char	*ofl_src_head(const struct ofl_src *, size_t, size_t *);
 
 /* util.c */
 void		*ofl_xmalloc(size_t);
@@ -178,6 +181,11 @@ void	ofl_buf_add_json_str(struct ofl_buf *, const char *, size_t);
 char	*ofl_buf_str(struct ofl_buf *);
 /* Shell-quote s into a freshly allocated string ('it'\''s). */
 char	*ofl_shquote(const char *);
+/* "41,230" and "2.4 MB" (ofl_fmt_count, ofl_fmt_size), appended. */
+void	ofl_buf_add_count(struct ofl_buf *, uint64_t);
+void	ofl_buf_add_size(struct ofl_buf *, uint64_t);
+/* s as a JSON string, or null when s is NULL. */
+void	ofl_buf_add_json_cstr(struct ofl_buf *, const char *);
 
 /*
  * render.c: a safe rendering of bytes for a preview: valid UTF-8 passes,

@@ -112,3 +112,20 @@ ofl_summary_key(struct ofl_summary *s, const char *k)
 	ofl_buf_add_json_str(&s->json, k, strlen(k));
 	ofl_buf_addc(&s->json, ':');
 }
+
+unsigned char *
+ofl_src_head(const struct ofl_src *src, size_t n, size_t *len)
+{
+	unsigned char	*buf;
+	ssize_t		 k;
+
+	if (n > ofl_src_bytes(src))
+		n = (size_t)ofl_src_bytes(src);
+	buf = ofl_xmalloc(n + 1);
+	if ((k = ofl_src_pread(src, buf, n, 0)) == -1) {
+		free(buf);
+		return NULL;
+	}
+	*len = (size_t)k;
+	return buf;
+}
