@@ -30,23 +30,6 @@
 #include "fmt-log.h"
 #include "banned.h"
 
-static int
-all_of(const char *s, size_t n, int ch, size_t min)
-{
-	size_t	i;
-
-	while (n > 0 && (s[n - 1] == '\r' || s[n - 1] == ' '))
-		n--;
-	if (n < min)
-		return 0;
-	for (i = 0; i < n; i++)
-		if (s[i] != ch)
-			return 0;
-	return 1;
-}
-
-
-
 /* A line of a block. */
 struct bl {
 	uint64_t	 no;

@@ -219,21 +219,6 @@ exc_header(const char *c, size_t n)
 	return 0;
 }
 
-static int
-all_of(const char *s, size_t n, int ch, size_t min)
-{
-	size_t	i;
-
-	while (n > 0 && (s[n - 1] == '\r' || s[n - 1] == ' '))
-		n--;
-	if (n < min)
-		return 0;
-	for (i = 0; i < n; i++)
-		if (s[i] != ch)
-			return 0;
-	return 1;
-}
-
 /* "==== TITLE ====" with the given words inside. */
 static int
 pytest_section(const char *s, size_t n, const char *title)

@@ -121,4 +121,20 @@ contains(const char *s, size_t n, const char *lit)
 	return memmem(s, n, lit, strlen(lit)) != NULL;
 }
 
+/* Whether the line is at least min copies of ch (trailing blanks aside). */
+static inline int
+all_of(const char *s, size_t n, int ch, size_t min)
+{
+	size_t	i;
+
+	while (n > 0 && (s[n - 1] == '\r' || s[n - 1] == ' '))
+		n--;
+	if (n < min)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (s[i] != ch)
+			return 0;
+	return 1;
+}
+
 #endif /* OFL_FMT_LOG_H */
