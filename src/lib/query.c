@@ -29,6 +29,7 @@
 #define PER_BLOB_MAX	32		/* more blobs: one query, filtered */
 #define SCAN_LINES_MAX	5000		/* substring: lines collected */
 #define MERGE_LINES_MAX	400		/* hits merged up to this span */
+#define SCAN_BUDGET_MS	2000		/* substring scan of the store */
 
 /* Running the substring scan over an archive's chunks. */
 struct rescan {
@@ -100,6 +101,12 @@ static int	 search_fts(struct search *, int, size_t, size_t);
 static int	 search_substr(struct search *, size_t);
 static int	 search_terms(struct search *, size_t, size_t, size_t);
 static void	 search_free(struct search *);
+static int	 scope_lazy(struct search *, int64_t);
+static int	 scope_list(struct search *);
+static int	 scan_over(struct search *, size_t);
+static int	 unindexed_cb(const char *, int64_t, void *);
+static int	 search_index_lazy(struct search *);
+static void	 search_note(struct search *);
 
 /* Query text. */
 
@@ -605,8 +612,9 @@ fts_hit(int64_t blob, int64_t seq, double score, void *arg)
 	struct hit	*h;
 	int		 art, got;
 
-	if ((art = art_by_blob(s, blob)) < 0)
-		return 0;
+	if ((art = art_by_blob(s, blob)) < 0 &&
+	    (art = scope_lazy(s, blob)) < 0)
+		return art == -2 ? -1 : 0;
 	if (hit_seen(s, (size_t)art, seq))
 		return 0;
 	h = hit_new(s);
@@ -641,7 +649,9 @@ fts_query(struct search *s, const char *match, int phase, ssize_t art,
 	fq.raw = s->o->fts;
 	fq.limit = k;
 	fq.blob = -1;
-	fq.scoped = !s->whole;
+	fq.scoped = !s->whole && !s->lazy;
+	if (s->lazy && !s->whole)
+		fq.filter = &s->o->filter;
 	if (art >= 0) {
 		qa = &s->a[art];
 		fq.blob = qa->blob;
@@ -691,8 +701,8 @@ fts_run(struct search *s, const char *match, int phase, size_t k)
 	size_t	i;
 	int	rows;
 
-	if (s->whole || s->na > PER_BLOB_MAX) {
-		if (!s->whole && scope_table(s) == -1)
+	if (s->whole || s->lazy || s->na > PER_BLOB_MAX) {
+		if (!s->whole && !s->lazy && scope_table(s) == -1)
 			return -1;
 		if ((rows = fts_query(s, match, phase, -1, k)) == -1)
 			return -1;
@@ -1079,6 +1089,12 @@ search_scope(struct search *s, const char *const *ids, size_t nids)
 				return -1;
 		return 0;
 	}
+	if (!s->listed) {
+		/* The store: one query, artifacts added as rows name them. */
+		s->whole = filter_empty(&o->filter);
+		s->lazy = 1;
+		return 0;
+	}
 	f = o->filter;
 	f.limit = 0;
 	s->whole = filter_empty(&f);
@@ -1103,6 +1119,8 @@ search_index(struct search *s, size_t nids)
 	size_t	i;
 	int	state;
 
+	if (s->lazy)
+		return search_index_lazy(s);
 	for (i = 0; i < s->na; i++) {
 		if ((state = ofl_index_state(s->st, s->a[i].blob)) == -1)
 			return -1;
@@ -1138,6 +1156,8 @@ search_substr(struct search *s, size_t nids)
 	char	*lc;
 	size_t	 i, j;
 
+	if (s->lazy && scope_list(s) == -1)
+		return -1;
 	s->substr = 1;
 	for (i = 0; i < s->nt; i++) {
 		lc = ofl_xstrdup(s->t[i].text);
@@ -1146,7 +1166,7 @@ search_substr(struct search *s, size_t nids)
 		target_add(s, lc, strlen(lc), 0, 0, (int)i);
 		free(lc);
 	}
-	for (i = 0; i < s->na && s->ntg > 0; i++)
+	for (i = 0; i < s->na && s->ntg > 0 && !scan_over(s, i); i++)
 		if (substring_scan(s, i) == -1 &&
 		    (nids > 0 || !art_gone(s->st, s->a[i].id)))
 			return -1;
@@ -1211,7 +1231,7 @@ ofl_search(struct ofl_store *st, const char *const *ids, size_t nids,
 		s.rd = ofl_redactor_new();
 	if (search_scope(&s, ids, nids) == -1)
 		goto out;
-	if (s.na == 0) {
+	if (s.na == 0 && !s.lazy) {
 		ret = 0;
 		goto out;
 	}
@@ -1224,6 +1244,7 @@ ofl_search(struct ofl_store *st, const char *const *ids, size_t nids,
 	} else if (search_terms(&s, nids, limit, k) == -1)
 		goto out;
 	merge_hits(&s);
+	search_note(&s);
 	if (s.nh == 0) {
 		ret = 0;
 		goto out;
@@ -1254,6 +1275,87 @@ ofl_search_intent(struct ofl_store *st, const char *id, const char *intent,
 	o.budget = budget;
 	ids[0] = id;
 	return ofl_search(st, ids, 1, &o, out);
+}
+
+/*
+ * The search of the store (no IDs) in one query.  The artifacts are not
+ * listed up front: the filter is part of the query's SQL, and an
+ * artifact enters the scope when a row of its content comes back.  What
+ * has to read the artifacts one by one (the substring scan) lists them,
+ * newest first, and stops at a time budget.
+ */
+
+/* Artifact of blob made part of the scope: its index, -1 if none, -2. */
+static int
+scope_lazy(struct search *s, int64_t blob)
+{
+	char	id[OFL_ID_MAX + 1];
+	int	rc;
+
+	if (!s->lazy)
+		return -1;
+	rc = ofl_store_fts_blob_art(s->st, blob, s->whole ? NULL :
+	    &s->o->filter, id, sizeof id);
+	if (rc != 1)
+		return rc == 0 ? -1 : -2;
+	if (scope_add(s, id, 0, NULL) == -1)
+		return -2;
+	return art_by_blob(s, blob);
+}
+
+/* The lazy scope listed whole, newest first, for a scan. */
+static int
+scope_list(struct search *s)
+{
+	s->listed = 1;
+	s->lazy = 0;
+	s->t0 = ofl_now_ms();
+	return search_scope(s, NULL, 0);
+}
+
+/* 1 once a scan of the store has run out of time at artifact i. */
+static int
+scan_over(struct search *s, size_t i)
+{
+	if (!s->listed || i == 0 ||
+	    ofl_now_ms() - s->t0 < SCAN_BUDGET_MS)
+		return 0;
+	s->unreached += s->na - i;
+	return 1;
+}
+
+static int
+unindexed_cb(const char *id, int64_t blob, void *arg)
+{
+	struct search	*s = arg;
+
+	if (ofl_index_artifact(s->st, id, s->o->progress, s->o->progress_arg,
+	    NULL) == -1 && !art_gone(s->st, id))
+		return -1;
+	return 0;
+}
+
+/* Index what the store's scope holds that is not indexed yet. */
+static int
+search_index_lazy(struct search *s)
+{
+	struct ofl_filter	 any;
+
+	ofl_filter_init(&any);
+	if (ofl_store_fts_unindexed(s->st, s->whole ? &any : &s->o->filter,
+	    unindexed_cb, s) == -1)
+		return -1;
+	return 0;
+}
+
+/* One line for stderr on what the search could not reach. */
+static void
+search_note(struct search *s)
+{
+	if (s->o->note == NULL || s->unreached == 0)
+		return;
+	ofl_buf_addf(s->o->note, "%zu artifacts not scanned for substrings "
+	    "(time limit); name them to search them whole\n", s->unreached);
 }
 
 static void

@@ -113,6 +113,11 @@ struct search {
 	int				 substr;	/* mark substrings */
 	int				 skipstop;	/* stop words out */
 	int				 scoped;	/* the store's scope set */
+	int				 lazy;		/* no IDs: artifacts added
+							   as rows name them */
+	int				 listed;	/* the store listed */
+	int64_t				 t0;		/* scan started, ms */
+	size_t				 unreached;	/* not scanned */
 	char				*fts_and;
 	char				*fts_or;
 	struct ofl_redactor		*rd;		/* NULL: raw output */
