@@ -82,4 +82,46 @@ test_expect_success 'the store: an unindexed artifact is indexed, then found' '
 	grep -q "^ofl:$(cat id.late):" refs
 '
 
+test_expect_success sqlite3 'a capture indexes in the background' '
+	OFL_STORE=$PWD/bg &&
+	export OFL_STORE &&
+	awk "BEGIN { for (i = 1; i <= 20000; i++)
+	    printf \"line %d of the log, worker %d\\n\", i, i % 7 }" >big &&
+	echo "the last line holds a wombatquake" >>big &&
+	OFL_INDEX_BG=1 ofl-capture -q <big >ref &&
+	id=$(sed "s/^ofl://" ref) &&
+	i=0 &&
+	until test "$(sqlite3 "$OFL_STORE/ofl.db" \
+	    "SELECT count(*) FROM ix_blob WHERE state = 1")" = 1; do
+		i=$((i + 1)) &&
+		test $i -lt 600 || { echo "not indexed after 60 s"; exit 1; }
+		sleep 0.1
+	done &&
+	ofl-search "$id" wombatquake >out 2>err &&
+	grep -q "^ofl:$id:20001" out &&
+	test ! -s err
+'
+
+test_expect_success sqlite3 'a search during indexing: the index, then a scan' '
+	sleep 60 &
+	pid=$!
+	OFL_STORE=$PWD/busy &&
+	export OFL_STORE &&
+	ofl-capture -q <big >ref &&
+	id=$(sed "s/^ofl://" ref) &&
+	ofl-index -q "$id" &&
+	blob=$(sqlite3 "$OFL_STORE/ofl.db" "SELECT blob FROM ix_blob") &&
+	: the sleeper plays an indexer that has done two chunks &&
+	sqlite3 "$OFL_STORE/ofl.db" "DELETE FROM ix_chunk WHERE id >= ($blob << 24) + 2;
+	    UPDATE ix_blob SET state = 0, owner = $pid,
+	    heartbeat = CAST(strftime(\"%s\", \"now\") AS INTEGER) * 1000
+	    WHERE blob = $blob" &&
+	OFL_INDEX_BG=1 ofl-search "$id" wombatquake >out 2>err;
+	rc=$?;
+	kill $pid;
+	test $rc -eq 0 &&
+	grep -q "^ofl:$id:20001  (substring)" out &&
+	grep -q "^ofl-search: ofl:$id: being indexed ([0-9]*%): lines from [0-9]* on were scanned, not ranked$" err
+'
+
 test_done

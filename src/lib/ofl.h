@@ -1053,6 +1053,9 @@ int64_t	ofl_store_fts_chunks(struct ofl_store *);
 /* The newest artifact of a blob that a filter (or NULL) lets through. */
 int	ofl_store_fts_blob_art(struct ofl_store *, int64_t,
 	    const struct ofl_filter *, char *, size_t);
+/* 1 if another process indexes blob now: where its chunks end so far. */
+int	ofl_store_fts_progress(struct ofl_store *, int64_t, uint64_t *,
+	    uint64_t *);
 /* Artifacts of a filter not indexed in full: cb(id, blob, arg), count. */
 int64_t	ofl_store_fts_unindexed(struct ofl_store *,
 	    const struct ofl_filter *, int (*)(const char *, int64_t, void *),
@@ -1079,6 +1082,13 @@ int	ofl_index_artifact(struct ofl_store *, const char *,
 	    struct ofl_index_stats *);
 /* 1 if the blob is indexed, 0 if not, -1 on error. */
 int	ofl_index_state(struct ofl_store *, int64_t);
+/*
+ * Index every artifact not indexed yet, one process at a time (another
+ * waits at most); returns how many were indexed, or -1.
+ */
+int64_t	ofl_index_pending(struct ofl_store *);
+/* 1 if captures index in the background (OFL_INDEX_BG is not 0). */
+int	ofl_index_bg(void);
 /* Remove a blob's chunks from the index; call it before the blob goes. */
 int	ofl_index_drop(struct ofl_store *, int64_t);
 /*

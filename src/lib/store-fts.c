@@ -1400,3 +1400,44 @@ ofl_store_fts_chunks(struct ofl_store *st)
 	sqlite3_finalize(s);
 	return n;
 }
+
+/*
+ * How far another live process has indexed blob: 1 if it is at it now
+ * (*bytes, *line: where its committed chunks end), 0 if nobody is (or it
+ * is done), -1 on error.
+ */
+int
+ofl_store_fts_progress(struct ofl_store *st, int64_t blob, uint64_t *bytes,
+    uint64_t *line)
+{
+	sqlite3		*db = ofl_store_db(st);
+	sqlite3_stmt	*q;
+	int64_t		 owner, beat;
+	int		 rc, busy = 0;
+
+	*bytes = 0;
+	*line = 1;
+	if (prep(db, "SELECT b.state, b.owner, b.heartbeat, (SELECT"
+	    " max(byte_end) FROM ix_chunk WHERE id BETWEEN ?2 AND ?3), (SELECT"
+	    " max(line_end) FROM ix_chunk WHERE id BETWEEN ?2 AND ?3) FROM"
+	    " ix_blob b WHERE b.blob = ?1", &q) == -1)
+		return -1;
+	sqlite3_bind_int64(q, 1, blob);
+	sqlite3_bind_int64(q, 2, rowid(blob, 0));
+	sqlite3_bind_int64(q, 3, rowid(blob + 1, 0) - 1);
+	if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		owner = sqlite3_column_int64(q, 1);
+		beat = sqlite3_column_int64(q, 2);
+		busy = sqlite3_column_int(q, 0) == 0 &&
+		    owner != (int64_t)getpid() && owner_alive(owner) &&
+		    ofl_now_ms() - beat < STALE_MS;
+		if (busy && sqlite3_column_type(q, 3) != SQLITE_NULL) {
+			*bytes = (uint64_t)sqlite3_column_int64(q, 3);
+			*line = (uint64_t)sqlite3_column_int64(q, 4) + 1;
+		}
+	}
+	sqlite3_finalize(q);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return db_err(db, "index state");
+	return busy;
+}
