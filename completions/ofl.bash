@@ -72,6 +72,7 @@ _ofl_opts_index='
 	--check
 	-f --force
 	-h --help
+	--pending
 	-q --quiet
 	-s= --store=
 	-V --version

@@ -179,6 +179,7 @@ static void		progress_lines(const char *, size_t);
 static char		*join_argv(char *const []);
 static long long	env_num(const char *, long long);
 static void		auto_gc(void);
+static void		auto_index(struct capture *, size_t);
 static void		offload_combined(struct capture *, size_t);
 static void		open_store(void);
 static struct capture	*start_captures(const char **, size_t, char *[],
@@ -273,6 +274,61 @@ auto_gc(void)
 	ofl_buf_free(&gc);
 out:
 	ofl_buf_free(&lock);
+}
+
+/*
+ * Index offloaded output in the background, once the notice is out:
+ * "ofl-index --pending" (beside this program, else on $PATH) in a
+ * detached, niced grandchild with no stdio, so neither the notice nor
+ * the exit status waits for it.  It drains every artifact not indexed
+ * yet; index.c says how captures that arrive together share one.
+ * OFL_INDEX_BG=0 turns it off (the tests do, to stay deterministic).
+ */
+static void
+auto_index(struct capture *cs, size_t n)
+{
+	struct ofl_buf	 ix;
+	char		*slash, self[4096];
+	ssize_t		 len;
+	size_t		 i;
+	int		 fd;
+	pid_t		 pid;
+
+	if (store == NULL || !ofl_index_bg())
+		return;
+	for (i = 0; i < n && !cs[i].offload; i++)
+		;
+	if (i == n)
+		return;
+	ofl_buf_init(&ix);
+	if ((len = readlink("/proc/self/exe", self, sizeof self - 1)) > 0) {
+		self[len] = '\0';
+		if ((slash = strrchr(self, '/')) != NULL) {
+			*slash = '\0';
+			ofl_buf_addf(&ix, "%s/ofl-index", self);
+		}
+	}
+	if (ix.len == 0 || access(ofl_buf_str(&ix), X_OK) == -1) {
+		ofl_buf_reset(&ix);
+		ofl_buf_adds(&ix, "ofl-index");
+	}
+	if ((pid = fork()) == 0) {
+		if (fork() != 0)
+			_exit(0);
+		setsid();
+		if ((fd = open("/dev/null", O_RDWR)) != -1) {
+			dup2(fd, STDIN_FILENO);
+			dup2(fd, STDOUT_FILENO);
+			dup2(fd, STDERR_FILENO);
+		}
+		(void)nice(10);
+		execlp(ofl_buf_str(&ix), "ofl-index", "--pending", "-q", "-s",
+		    ofl_store_path(store), (char *)NULL);
+		_exit(127);
+	}
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+	ofl_buf_free(&ix);
 }
 
 static OFL_DEAD void
@@ -1493,6 +1549,7 @@ main(int argc, char *argv[])
 	any_fail = finish_captures(cs, n, nexec > 0 ? execs : NULL, argv[0]);
 
 	rv = print_captures(cs, n, nexec, argc);
+	auto_index(cs, n);
 	auto_gc();
 	ofl_store_close(store);
 	free_captures(cs, n);

@@ -17,7 +17,7 @@
 
 #define PROGRESS_MIN	(8 * 1024 * 1024)	/* show progress above this */
 
-enum { O_CHECK = OFL_OPT_BASE };
+enum { O_CHECK = OFL_OPT_BASE, O_PENDING };
 
 /* The options, in the order of --help; tests/t9040 checks the rest. */
 static const struct ofl_opt opts[] = {
@@ -25,6 +25,8 @@ static const struct ofl_opt opts[] = {
 	    "drop the artifact's index and make it again", 0, NULL },
 	{ O_CHECK, "check", no_argument, NULL,
 	    "check the index of the whole store", 0, NULL },
+	{ O_PENDING, "pending", no_argument, NULL,
+	    "index every artifact not indexed yet", 0, NULL },
 	{ 'q', "quiet", no_argument, NULL, "print nothing on success", 0,
 	    NULL },
 	{ 'v', "verbose", no_argument, NULL,
@@ -45,6 +47,7 @@ struct args {
 	int		 quiet;
 	int		 verbose;
 	int		 check;
+	int		 pending;
 };
 
 static OFL_DEAD void	 usage(int);
@@ -53,6 +56,7 @@ static void		 progress(uint64_t, uint64_t, void *);
 static int		 index_one(struct ofl_store *, const char *, int, int,
 			    int);
 static int		 check_index(const char *, int);
+static int		 index_pending(const char *, int);
 
 static const char	*cur_id;
 
@@ -91,6 +95,9 @@ parse_options(int argc, char *argv[], struct args *a)
 		case O_CHECK:
 			a->check = 1;
 			break;
+		case O_PENDING:
+			a->pending = 1;
+			break;
 		case 'f':
 			a->force = 1;
 			break;
@@ -116,6 +123,29 @@ parse_options(int argc, char *argv[], struct args *a)
 		}
 	}
 	ofl_opt_free(&g);
+}
+
+/*
+ * --pending: what captures left to index, as they start it in the
+ * background; one such process drains the store at a time.
+ */
+static int
+index_pending(const char *path, int quiet)
+{
+	struct ofl_store	*st;
+	int64_t			 n;
+
+	if ((st = ofl_store_open(path, OFL_RDWR | OFL_NOCREATE)) == NULL)
+		errx(ofl_errcode(), "%s", ofl_errmsg());
+	n = ofl_index_pending(st);
+	ofl_store_close(st);
+	if (n == -1)
+		errx(ofl_errcode(), "%s", ofl_errmsg());
+	if (!quiet)
+		printf("%lld artifacts indexed\n", (long long)n);
+	if (fflush(stdout) == EOF || ferror(stdout))
+		err(OFL_EXIT_FAIL, "stdout");
+	return 0;
 }
 
 static void
@@ -231,6 +261,11 @@ main(int argc, char *argv[])
 		if (argc > 0)
 			usage(OFL_EXIT_USAGE);
 		return check_index(path, quiet);
+	}
+	if (a.pending) {
+		if (argc > 0 || force)
+			usage(OFL_EXIT_USAGE);
+		return index_pending(path, quiet);
 	}
 	if (argc == 0 && isatty(STDIN_FILENO)) {
 		warnx("no artifact: give IDs, or pipe a reference or data");

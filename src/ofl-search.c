@@ -460,7 +460,7 @@ main(int argc, char *argv[])
 	struct args		 a;
 	struct ofl_search_opts	 o;
 	struct ofl_store	*st;
-	struct ofl_buf		 out;
+	struct ofl_buf		 out, note;
 	struct ofl_input	 in;
 	struct ofl_ref		*refs = NULL, *ranges = NULL;
 	char			**opdv;
@@ -562,6 +562,8 @@ main(int argc, char *argv[])
 	}
 	o.ranges = ranges;
 	ofl_buf_init(&out);
+	ofl_buf_init(&note);
+	o.note = &note;
 	rv = OFL_EXIT_NOMATCH;
 	if (nrefs == 0 || nids > 0) {
 		hits = ofl_search(st, ids, nids, &o, &out);
@@ -571,6 +573,10 @@ main(int argc, char *argv[])
 		} else
 			rv = hits > 0 ? OFL_EXIT_OK : OFL_EXIT_NOMATCH;
 	}
+	/* What the search left out: a line on stderr, before the hits. */
+	if (note.len > 0)
+		fprintf(stderr, "ofl-search: %s", ofl_buf_str(&note));
+	ofl_buf_free(&note);
 	if (out.len > 0 && page)
 		ofl_pager_start();
 	if (out.len > 0 && fwrite(out.data, 1, out.len, stdout) != out.len)

@@ -29,6 +29,9 @@ HOME="$TEST_DIR/home"
 mkdir -p "$HOME"
 OFL_STORE="$TEST_DIR/store"
 export HOME OFL_STORE
+# No background indexing after a capture: tests index when they mean to.
+OFL_INDEX_BG=0
+export OFL_INDEX_BG
 
 # say_ok/say_not_ok print one TAP line.
 test_expect_success() {

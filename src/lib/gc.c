@@ -34,6 +34,7 @@
 #define MERGE_MS	1000	/* of index merging in one run */
 #define MERGE_BUDGET_MS	10000	/* the same, when over the budget */
 #define YIELD_MS	30	/* the write lock left free between steps */
+#define SLICE_MS	200	/* of steps between two such pauses */
 
 int
 ofl_gc_pin(struct ofl_store *st, const char *ref, int pin)
@@ -214,7 +215,9 @@ plan_load(struct ofl_store *st, const struct ofl_gc_opts *o, int64_t now,
     int64_t ttl_ms, struct plan *p)
 {
 	struct ofl_store_gc_cand	*a;
+	struct ofl_store_gc_bref	 key, *r;
 	struct cand			*c;
+	unsigned char			*seen;
 	size_t				 i, j, na;
 
 	if (ofl_store_gc_candidates(st, now, &a, &na) == -1)
@@ -236,16 +239,26 @@ plan_load(struct ofl_store *st, const struct ofl_gc_opts *o, int64_t now,
 	if (ofl_store_gc_brefs(st, &p->refs, &p->nrefs) == -1)
 		return -1;
 
-	/* Each indexed blob once in the sum the shares are taken from. */
+	/*
+	 * Each indexed blob once in the sum the shares are taken from: the
+	 * blobs' table (sorted) says which are counted, so a dry run stays
+	 * n log n in the number of artifacts.
+	 */
+	seen = ofl_xcalloc(p->nrefs + 1, 1);
 	for (i = 0; i < p->nc; i++) {
 		if (p->c[i].ixbytes == 0)
 			continue;
-		for (j = 0; j < i; j++)
-			if (p->c[j].blob == p->c[i].blob)
-				break;
-		if (j == i)
-			p->ix_sum += p->c[i].ixbytes;
+		key.blob = p->c[i].blob;
+		if ((r = bsearch(&key, p->refs, p->nrefs, sizeof *p->refs,
+		    bref_cmp)) != NULL) {
+			j = (size_t)(r - p->refs);
+			if (seen[j])
+				continue;
+			seen[j] = 1;
+		}
+		p->ix_sum += p->c[i].ixbytes;
 	}
+	free(seen);
 	p->ix_total = ofl_store_gc_index_bytes(st);
 	p->size = ofl_store_size(st);
 	return 0;
@@ -317,6 +330,8 @@ order_cmp(const void *a, const void *b)
  * little longer than a waiting writer sleeps between tries (store.c),
  * so that captures get in instead of waiting for the whole run.
  */
+static void	gc_pause(int64_t *);
+
 static void
 gc_yield(void)
 {
@@ -325,11 +340,26 @@ gc_yield(void)
 	nanosleep(&ts, NULL);
 }
 
+/*
+ * Each step is a transaction of its own, short; writers get in between
+ * steps anyway (they wait on the lock), so the pause that leaves them
+ * the lock for sure comes once a slice of steps, not after every one:
+ * a pause per step made a gc of many artifacts mostly sleep.
+ */
+static void
+gc_pause(int64_t *slice)
+{
+	if (ofl_mono_ms() - *slice < SLICE_MS)
+		return;
+	gc_yield();
+	*slice = ofl_mono_ms();
+}
+
 /* Merge the index's segments (dropping deleted rows), give pages back. */
 static void
 gc_compact(struct ofl_store *st, int64_t max_ms)
 {
-	int64_t	t0 = ofl_mono_ms();
+	int64_t	t0 = ofl_mono_ms(), slice;
 	int	i, empty = 0;
 
 	/*
@@ -344,17 +374,18 @@ gc_compact(struct ofl_store *st, int64_t max_ms)
 	 * the time is up: while chunks keep coming there is always more,
 	 * and writers wait for each merge.  The next run goes on.
 	 */
+	slice = ofl_mono_ms();
 	for (i = 0; !empty && ofl_index_init(st) == 0 && i < 100000 &&
 	    ofl_mono_ms() - t0 < max_ms; i++) {
 		if (!ofl_store_gc_fts_merge(st))
 			break;
-		gc_yield();
+		gc_pause(&slice);
 	}
 	/* Give pages back in small steps, so captures do not wait. */
 	for (i = 0; i < 100000; i++) {
 		if (!ofl_store_gc_vacuum_step(st))
 			break;
-		gc_yield();
+		gc_pause(&slice);
 	}
 	/* Give the WAL's space back too (bounded by the busy wait). */
 	ofl_store_gc_checkpoint(st);

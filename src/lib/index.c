@@ -19,11 +19,16 @@
 #include "config.h"
 
 #include <sys/types.h>
+#include <sys/file.h>
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "ofl.h"
 #include "banned.h"
@@ -97,6 +102,8 @@ static int	 claim(struct ofl_store *, int64_t, const char *, int64_t *);
 static int	 index_chunk(const struct ofl_chunk *, void *);
 static int	 flush(struct indexer *, int);
 static int	 drop_chunk(const struct ofl_chunk *, void *);
+static int	 pending_cb(const char *, int64_t, void *);
+static int	 pending_lock(struct ofl_store *, const char *, int);
 static int	 drop_flush(struct dropper *);
 static int	 find_artifact(struct ofl_store *, int64_t, const char *,
 		    char [OFL_ID_MAX + 1]);
@@ -473,4 +480,101 @@ ofl_index_drop(struct ofl_store *st, int64_t blob)
 	if (ofl_index_purge(st, blob) == -1)
 		return -1;
 	return ofl_store_fts_forget_tx(st, blob);
+}
+
+/*
+ * The indexing of what is pending, as a capture starts it in the
+ * background.  One process at a time drains the store (index.lock) and
+ * one more may wait for it (index.wait): an artifact finished after the
+ * drainer last looked would be missed, so the waiting one looks again
+ * when it gets its turn; any other has nothing to do, since the waiting
+ * one will see its artifact too.  So many captures at once make at most
+ * two indexers.  A gc that removes an artifact being indexed wins: the
+ * indexer's next batch finds the content gone and stops.
+ */
+#define PENDING_BATCH	256	/* artifacts looked up at a time */
+
+struct pending {
+	char	(*ids)[OFL_ID_MAX + 1];
+	size_t	  n;
+};
+
+static int
+pending_cb(const char *id, int64_t blob, void *arg)
+{
+	struct pending	*p = arg;
+
+	(void)blob;
+	snprintf(p->ids[p->n++], sizeof p->ids[0], "%s", id);
+	return p->n >= PENDING_BATCH;
+}
+
+static int
+pending_lock(struct ofl_store *st, const char *name, int wait)
+{
+	struct ofl_buf	 b;
+	int		 fd;
+
+	ofl_buf_init(&b);
+	ofl_buf_addf(&b, "%s/%s", ofl_store_path(st), name);
+	fd = open(ofl_buf_str(&b), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	ofl_buf_free(&b);
+	if (fd == -1)
+		return -1;
+	if (flock(fd, LOCK_EX | (wait ? 0 : LOCK_NB)) == -1) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* 1 unless OFL_INDEX_BG=0 turns indexing in the background off. */
+int
+ofl_index_bg(void)
+{
+	const char	*v = getenv("OFL_INDEX_BG");
+
+	return v == NULL || strcmp(v, "0") != 0;
+}
+
+int64_t
+ofl_index_pending(struct ofl_store *st)
+{
+	struct ofl_filter	 any;
+	struct pending		 p;
+	int64_t			 done = 0, left;
+	size_t			 i, indexed;
+	int			 fd, wfd = -1;
+
+	if (ofl_index_init(st) == -1)
+		return -1;
+	if ((fd = pending_lock(st, "index.lock", 0)) == -1) {
+		if ((wfd = pending_lock(st, "index.wait", 0)) == -1)
+			return 0;	/* one drains, one waits: enough */
+		if ((fd = pending_lock(st, "index.lock", 1)) == -1) {
+			close(wfd);
+			ofl_seterr(OFL_EXIT_FAIL, "index.lock: %s",
+			    strerror(errno));
+			return -1;
+		}
+		close(wfd);
+	}
+	ofl_filter_init(&any);
+	p.ids = ofl_xcalloc(PENDING_BATCH, sizeof *p.ids);
+	do {
+		p.n = 0;
+		if ((left = ofl_store_fts_unindexed(st, &any, pending_cb,
+		    &p)) == -1) {
+			done = -1;
+			break;
+		}
+		for (i = indexed = 0; i < p.n; i++)
+			if (ofl_index_artifact(st, p.ids[i], NULL, NULL,
+			    NULL) == 0)
+				indexed++;
+		done += (int64_t)indexed;
+	} while (indexed > 0);
+	free(p.ids);
+	close(fd);
+	return done;
 }

@@ -1016,6 +1016,8 @@ struct ofl_fts_query {
 	uint64_t	 line_from;
 	uint64_t	 line_to;
 	size_t		 limit;
+	/* Not scoped, blob < 0: the artifacts of this filter (NULL: all). */
+	const struct ofl_filter *filter;
 };
 /* The blobs a scoped query is limited to. */
 int	ofl_store_fts_scope(struct ofl_store *, const int64_t *, size_t);
@@ -1048,6 +1050,16 @@ void	ofl_store_fts_vocab_range(struct ofl_fts_vocab *, const char *,
 	    const char *, void (*)(const char *, int64_t, void *), void *);
 /* Chunks in the index. */
 int64_t	ofl_store_fts_chunks(struct ofl_store *);
+/* The newest artifact of a blob that a filter (or NULL) lets through. */
+int	ofl_store_fts_blob_art(struct ofl_store *, int64_t,
+	    const struct ofl_filter *, char *, size_t);
+/* 1 if another process indexes blob now: where its chunks end so far. */
+int	ofl_store_fts_progress(struct ofl_store *, int64_t, uint64_t *,
+	    uint64_t *);
+/* Artifacts of a filter not indexed in full: cb(id, blob, arg), count. */
+int64_t	ofl_store_fts_unindexed(struct ofl_store *,
+	    const struct ofl_filter *, int (*)(const char *, int64_t, void *),
+	    void *);
 
 /*
  * index.c: the indexer (an artifact's chunks into the full-text index).
@@ -1070,6 +1082,13 @@ int	ofl_index_artifact(struct ofl_store *, const char *,
 	    struct ofl_index_stats *);
 /* 1 if the blob is indexed, 0 if not, -1 on error. */
 int	ofl_index_state(struct ofl_store *, int64_t);
+/*
+ * Index every artifact not indexed yet, one process at a time (another
+ * waits at most); returns how many were indexed, or -1.
+ */
+int64_t	ofl_index_pending(struct ofl_store *);
+/* 1 if captures index in the background (OFL_INDEX_BG is not 0). */
+int	ofl_index_bg(void);
 /* Remove a blob's chunks from the index; call it before the blob goes. */
 int	ofl_index_drop(struct ofl_store *, int64_t);
 /*
@@ -1169,6 +1188,8 @@ struct ofl_search_opts {
 	const struct ofl_ref	*ranges;	/* lines per ID, or NULL */
 	void			(*progress)(uint64_t, uint64_t, void *);
 	void			*progress_arg;
+	/* Set: what the search left out, a line for stderr, is put here. */
+	struct ofl_buf		*note;
 };
 #define OFL_SEARCH_BUDGET	1500
 #define OFL_SEARCH_LIMIT	5

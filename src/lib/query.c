@@ -17,6 +17,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ofl.h"
@@ -29,6 +30,7 @@
 #define PER_BLOB_MAX	32		/* more blobs: one query, filtered */
 #define SCAN_LINES_MAX	5000		/* substring: lines collected */
 #define MERGE_LINES_MAX	400		/* hits merged up to this span */
+#define SCAN_BUDGET_MS	2000		/* substring scan of the store */
 
 /* Running the substring scan over an archive's chunks. */
 struct rescan {
@@ -100,6 +102,13 @@ static int	 search_fts(struct search *, int, size_t, size_t);
 static int	 search_substr(struct search *, size_t);
 static int	 search_terms(struct search *, size_t, size_t, size_t);
 static void	 search_free(struct search *);
+static int	 scope_lazy(struct search *, int64_t);
+static int	 scope_list(struct search *);
+static int	 unindexed_cb(const char *, int64_t, void *);
+static int	 search_index_lazy(struct search *);
+static void	 search_note(struct search *);
+static int	 index_busy(struct search *, size_t);
+static int	 scan_pending(struct search *);
 
 /* Query text. */
 
@@ -441,6 +450,7 @@ scope_add(struct search *s, const char *id, int named,
 		a->blob = blob;
 		a->kind = m.kind;
 		a->bytes = m.bytes;
+		a->created = m.created;
 	} else
 		a = &s->a[i];
 	ofl_meta_free(&m);
@@ -605,8 +615,9 @@ fts_hit(int64_t blob, int64_t seq, double score, void *arg)
 	struct hit	*h;
 	int		 art, got;
 
-	if ((art = art_by_blob(s, blob)) < 0)
-		return 0;
+	if ((art = art_by_blob(s, blob)) < 0 &&
+	    (art = scope_lazy(s, blob)) < 0)
+		return art == -2 ? -1 : 0;
 	if (hit_seen(s, (size_t)art, seq))
 		return 0;
 	h = hit_new(s);
@@ -641,7 +652,9 @@ fts_query(struct search *s, const char *match, int phase, ssize_t art,
 	fq.raw = s->o->fts;
 	fq.limit = k;
 	fq.blob = -1;
-	fq.scoped = !s->whole;
+	fq.scoped = !s->whole && !s->lazy;
+	if (s->lazy && !s->whole)
+		fq.filter = &s->o->filter;
 	if (art >= 0) {
 		qa = &s->a[art];
 		fq.blob = qa->blob;
@@ -691,8 +704,8 @@ fts_run(struct search *s, const char *match, int phase, size_t k)
 	size_t	i;
 	int	rows;
 
-	if (s->whole || s->na > PER_BLOB_MAX) {
-		if (!s->whole && scope_table(s) == -1)
+	if (s->whole || s->lazy || s->na > PER_BLOB_MAX) {
+		if (!s->whole && !s->lazy && scope_table(s) == -1)
 			return -1;
 		if ((rows = fts_query(s, match, phase, -1, k)) == -1)
 			return -1;
@@ -855,7 +868,7 @@ substring_scan(struct search *s, size_t art)
 	struct ofl_reader	*r;
 	struct rescan		 rc;
 	struct ofl_buf		 b;
-	uint64_t		 off = 0, lineno = 1;
+	uint64_t		 off, lineno;
 	size_t			 keep, i;
 	ssize_t			 n;
 	int			 ret = -1;
@@ -872,9 +885,11 @@ substring_scan(struct search *s, size_t art)
 			return -1;
 		return 0;
 	}
-	/* Whole lines at a time, 1 MiB or so. */
+	/* Whole lines at a time, 1 MiB or so (from where the index ends). */
 	ofl_buf_init(&b);
-	if (ofl_reader_seek(r, 0) == -1)
+	off = s->a[art].scan_from;
+	lineno = s->a[art].scan_line > 0 ? s->a[art].scan_line : 1;
+	if (ofl_reader_seek(r, (int64_t)off) == -1)
 		goto out;
 	for (;;) {
 		if (b.cap < b.len + SNIP_READ_MAX + 1) {
@@ -1079,6 +1094,12 @@ search_scope(struct search *s, const char *const *ids, size_t nids)
 				return -1;
 		return 0;
 	}
+	if (!s->listed) {
+		/* The store: one query, artifacts added as rows name them. */
+		s->whole = filter_empty(&o->filter);
+		s->lazy = 1;
+		return 0;
+	}
 	f = o->filter;
 	f.limit = 0;
 	s->whole = filter_empty(&f);
@@ -1103,8 +1124,12 @@ search_index(struct search *s, size_t nids)
 	size_t	i;
 	int	state;
 
+	if (s->lazy)
+		return search_index_lazy(s);
 	for (i = 0; i < s->na; i++) {
 		if ((state = ofl_index_state(s->st, s->a[i].blob)) == -1)
+			return -1;
+		if (state == 0 && (state = index_busy(s, i)) == -1)
 			return -1;
 		/* Removed by a gc since it was listed: no error. */
 		if (state == 0 && ofl_index_artifact(s->st, s->a[i].id,
@@ -1138,6 +1163,8 @@ search_substr(struct search *s, size_t nids)
 	char	*lc;
 	size_t	 i, j;
 
+	if (s->lazy && scope_list(s) == -1)
+		return -1;
 	s->substr = 1;
 	for (i = 0; i < s->nt; i++) {
 		lc = ofl_xstrdup(s->t[i].text);
@@ -1147,7 +1174,11 @@ search_substr(struct search *s, size_t nids)
 		free(lc);
 	}
 	for (i = 0; i < s->na && s->ntg > 0; i++)
-		if (substring_scan(s, i) == -1 &&
+		if (s->listed && i > 0 && ofl_now_ms() - s->t0 >=
+		    SCAN_BUDGET_MS) {
+			s->unreached += s->na - i;
+			break;
+		} else if (substring_scan(s, i) == -1 &&
 		    (nids > 0 || !art_gone(s->st, s->a[i].id)))
 			return -1;
 	if (s->nh > 0)
@@ -1175,7 +1206,7 @@ search_terms(struct search *s, size_t nids, size_t limit, size_t k)
 	for (i = 0; i < s->nt; i++)
 		if (s->t[i].ntok > 0 && (!s->t[i].stop || !s->skipstop))
 			any++;
-	if (search_fts(s, any, limit, k) == -1)
+	if (search_fts(s, any, limit, k) == -1 || scan_pending(s) == -1)
 		return -1;
 	if (s->nh == 0 && search_substr(s, nids) == -1)
 		return -1;
@@ -1203,6 +1234,7 @@ ofl_search(struct ofl_store *st, const char *const *ids, size_t nids,
 		return 0;
 	s.st = st;
 	s.o = o;
+	s.bg = ofl_index_bg();
 	limit = o->limit > 0 ? (size_t)o->limit : OFL_SEARCH_LIMIT;
 	k = limit * 4 + 4;
 	if (ofl_index_init(st) == -1 || (s.tk = ofl_store_fts_tok(st)) == NULL)
@@ -1211,7 +1243,7 @@ ofl_search(struct ofl_store *st, const char *const *ids, size_t nids,
 		s.rd = ofl_redactor_new();
 	if (search_scope(&s, ids, nids) == -1)
 		goto out;
-	if (s.na == 0) {
+	if (s.na == 0 && !s.lazy) {
 		ret = 0;
 		goto out;
 	}
@@ -1224,6 +1256,7 @@ ofl_search(struct ofl_store *st, const char *const *ids, size_t nids,
 	} else if (search_terms(&s, nids, limit, k) == -1)
 		goto out;
 	merge_hits(&s);
+	search_note(&s);
 	if (s.nh == 0) {
 		ret = 0;
 		goto out;
@@ -1254,6 +1287,182 @@ ofl_search_intent(struct ofl_store *st, const char *id, const char *intent,
 	o.budget = budget;
 	ids[0] = id;
 	return ofl_search(st, ids, 1, &o, out);
+}
+
+/*
+ * The search of the store (no IDs) in one query.  The artifacts are not
+ * listed up front: the filter is part of the query's SQL, and an
+ * artifact enters the scope when a row of its content comes back.  What
+ * has to read the artifacts one by one (the substring scan) lists them,
+ * newest first, and stops at a time budget.
+ */
+
+/* Artifact of blob made part of the scope: its index, -1 if none, -2. */
+static int
+scope_lazy(struct search *s, int64_t blob)
+{
+	char	id[OFL_ID_MAX + 1];
+	int	rc;
+
+	if (!s->lazy)
+		return -1;
+	rc = ofl_store_fts_blob_art(s->st, blob, s->whole ? NULL :
+	    &s->o->filter, id, sizeof id);
+	if (rc != 1)
+		return rc == 0 ? -1 : -2;
+	if (scope_add(s, id, 0, NULL) == -1)
+		return -2;
+	return art_by_blob(s, blob);
+}
+
+/* The lazy scope listed whole, newest first, for a scan. */
+static int
+scope_list(struct search *s)
+{
+	s->listed = 1;
+	s->lazy = 0;
+	s->t0 = ofl_now_ms();
+	return search_scope(s, NULL, 0);
+}
+
+struct unindexed {
+	char		(*ids)[OFL_ID_MAX + 1];
+	size_t		  n;
+};
+
+static int
+unindexed_cb(const char *id, int64_t blob, void *arg)
+{
+	struct unindexed	*u = arg;
+
+	(void)blob;
+	u->ids = ofl_xrealloc(u->ids, (u->n + 1) * sizeof *u->ids);
+	snprintf(u->ids[u->n++], sizeof u->ids[0], "%s", id);
+	return 0;
+}
+
+/*
+ * What the store's scope holds that is not indexed yet.  With indexing
+ * in the background (the rule), it is scanned after the query, newest
+ * first, within a time budget; without, it is indexed now.
+ */
+static int
+search_index_lazy(struct search *s)
+{
+	struct ofl_filter	 any;
+	struct unindexed	 u;
+	size_t			 i, na;
+	int			 ret = -1;
+
+	ofl_filter_init(&any);
+	memset(&u, 0, sizeof u);
+	if (ofl_store_fts_unindexed(s->st, s->whole ? &any : &s->o->filter,
+	    unindexed_cb, &u) == -1)
+		return -1;
+	for (i = 0; i < u.n; i++) {
+		if (!s->bg) {
+			if (ofl_index_artifact(s->st, u.ids[i],
+			    s->o->progress, s->o->progress_arg, NULL) == -1 &&
+			    !art_gone(s->st, u.ids[i]))
+				goto out;
+			continue;
+		}
+		na = s->na;
+		if (scope_add(s, u.ids[i], 0, NULL) == -1)
+			goto out;
+		if (s->na > na) {
+			s->a[na].pending = 1;
+			s->npending++;
+		}
+	}
+	ret = 0;
+out:
+	free(u.ids);
+	return ret;
+}
+
+/*
+ * An artifact not indexed: 0 if nobody indexes it (index it now), 1 if
+ * another process does, now or in a moment (a capture has just started
+ * it in the background): then what it has indexed is asked of the
+ * index and the rest is scanned.  An archive waits for the index.
+ */
+static int
+index_busy(struct search *s, size_t i)
+{
+	struct art	*a = &s->a[i];
+	struct timespec	 ts = { 0, 20 * 1000 * 1000 };
+	int		 rc, tries;
+
+	if (a->kind == OFL_KIND_ARCHIVE || a->kind == OFL_KIND_COMPRESSED ||
+	    !s->bg || a->nrg > 0)
+		return 0;
+	for (tries = 0; tries < 15; tries++) {
+		rc = ofl_store_fts_progress(s->st, a->blob, &a->scan_from,
+		    &a->scan_line);
+		if (rc != 0)
+			break;
+		if (ofl_now_ms() - a->created > 5000)
+			return 0;
+		nanosleep(&ts, NULL);	/* the indexer is on its way */
+	}
+	if (rc != 1)
+		return rc;
+	a->pending = 1;
+	s->npending++;
+	if (s->o->note != NULL)
+		ofl_buf_addf(s->o->note, "ofl:%s: being indexed (%llu%%): "
+		    "lines from %llu on were scanned, not ranked\n", a->id,
+		    a->bytes > 0 ? (unsigned long long)(a->scan_from * 100 /
+		    a->bytes) : 0ULL, (unsigned long long)a->scan_line);
+	return 1;
+}
+
+/*
+ * Scan what is not indexed for the query's words as substrings, after
+ * the index answered for the rest: newest first, until the time budget
+ * is spent.  Its hits rank below the index's.
+ */
+static int
+scan_pending(struct search *s)
+{
+	size_t	i, j, ntg = s->ntg;
+	char	*lc;
+
+	if (s->npending == 0)
+		return 0;
+	for (i = 0; i < s->nt; i++) {
+		lc = ofl_xstrdup(s->t[i].text);
+		for (j = 0; lc[j] != '\0'; j++)
+			lc[j] = (char)tolower((unsigned char)lc[j]);
+		target_add(s, lc, strlen(lc), 0, 0, (int)i);
+		free(lc);
+	}
+	s->t0 = ofl_now_ms();
+	for (i = 0, j = 0; i < s->na; i++) {
+		if (!s->a[i].pending)
+			continue;
+		if (j++ > 0 && ofl_now_ms() - s->t0 >= SCAN_BUDGET_MS) {
+			s->unreached++;
+			continue;
+		}
+		if (substring_scan(s, i) == -1 && !art_gone(s->st, s->a[i].id))
+			return -1;
+	}
+	while (s->ntg > ntg)
+		free(s->tg[--s->ntg].s);
+	return 0;
+}
+
+/* One line for stderr on what the search could not reach. */
+static void
+search_note(struct search *s)
+{
+	if (s->o->note == NULL || s->unreached == 0)
+		return;
+	ofl_buf_addf(s->o->note, "%zu artifacts not searched (time limit): "
+	    "%s\n", s->unreached, s->npending > 0 ? "not indexed yet; "
+	    "ofl-index --pending indexes them" : "name them to scan them");
 }
 
 static void

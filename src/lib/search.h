@@ -50,6 +50,10 @@ struct art {
 	uint64_t		(*rg)[2];	/* line ranges in scope */
 	size_t			 nrg;		/* 0: the whole artifact */
 	int			 all;		/* named whole as well */
+	int64_t			 created;	/* ms */
+	int			 pending;	/* not indexed (in full): scan */
+	uint64_t		 scan_from;	/* from this byte */
+	uint64_t		 scan_line;	/* which starts this line */
 };
 
 struct hit {
@@ -113,6 +117,14 @@ struct search {
 	int				 substr;	/* mark substrings */
 	int				 skipstop;	/* stop words out */
 	int				 scoped;	/* the store's scope set */
+	int				 lazy;		/* no IDs: artifacts added
+							   as rows name them */
+	int				 listed;	/* the store listed */
+	int64_t				 t0;		/* scan started, ms */
+	size_t				 unreached;	/* not scanned */
+	size_t				 npending;	/* arts to scan */
+	int				 bg;		/* indexing in the
+							   background */
 	char				*fts_and;
 	char				*fts_or;
 	struct ofl_redactor		*rd;		/* NULL: raw output */

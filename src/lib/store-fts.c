@@ -75,7 +75,14 @@ static int	 otok_create(void *, const char **, int, Fts5Tokenizer **);
 static void	 otok_delete(Fts5Tokenizer *);
 static int	 otok_tokenize(Fts5Tokenizer *, void *, int, const char *,
 		    int, int (*)(void *, int, const char *, int, int, int));
+struct rank_aux;
+struct rank_blob;
+static struct rank_blob *rank_slot(struct rank_aux *, int64_t, int);
+static void	 rank_aux_free(void *);
 static int	 rank_count(const Fts5ExtensionApi *, Fts5Context *, void *);
+static void	 rank_blob_stats(struct rank_aux *, struct rank_blob *);
+static struct rank_aux *rank_aux_get(const Fts5ExtensionApi *, Fts5Context *,
+		    int);
 static void	 rank_func(const Fts5ExtensionApi *, Fts5Context *,
 		    sqlite3_context *, int, sqlite3_value **);
 static fts5_api	*fts5_get(sqlite3 *);
@@ -92,6 +99,7 @@ static int	 write_rows(sqlite3 *, int64_t, const struct ofl_fts_chunk *,
 		    size_t);
 static int	 delete_rows(sqlite3 *, int64_t, const struct ofl_fts_chunk *,
 		    size_t);
+static void	 filter_bind(sqlite3_stmt *, const struct ofl_filter *);
 static const char *query_sql(const struct ofl_fts_query *);
 
 static const char *ix_schema =
@@ -193,66 +201,186 @@ otok_tokenize(Fts5Tokenizer *p, void *ctx, int flags, const char *text,
 
 /* Ranking. */
 
+/*
+ * The statistics of BM25 are an artifact's own: the number of its chunks
+ * and, for each phrase, the number of its chunks that hold it.  So a
+ * chunk scores the same whether it is searched alone, with other
+ * artifacts or in the whole store, and whatever else the store holds.
+ * One pass over each phrase's rows counts them per blob, the first time
+ * the query ranks a row; the chunks of a blob are read from ix_blob.
+ */
+struct rank_blob {
+	int64_t		 blob;		/* -1: a free slot */
+	int64_t		 nrow;		/* -1: not read yet */
+	int		 cheap;
+	sqlite3_int64	*nhit;		/* per phrase */
+	double		*idf;
+};
+
+struct rank_aux {
+	int		  nphrase;
+	size_t		  cap;		/* slots, a power of two */
+	size_t		  n;
+	struct rank_blob *tab;
+	sqlite3		 *db;
+	sqlite3_stmt	 *nrow;
+	int		  phrase;	/* counting this one */
+};
+
+static struct rank_blob *
+rank_slot(struct rank_aux *ra, int64_t blob, int add)
+{
+	struct rank_blob	*old, *b;
+	size_t			 i, ocap;
+
+	if (add && (ra->n + 1) * 2 > ra->cap) {
+		old = ra->tab;
+		ocap = ra->cap;
+		ra->cap = ocap == 0 ? 64 : ocap * 2;
+		ra->tab = ofl_xcalloc(ra->cap, sizeof *ra->tab);
+		for (i = 0; i < ra->cap; i++)
+			ra->tab[i].blob = -1;
+		ra->n = 0;
+		for (i = 0; i < ocap; i++) {
+			if (old[i].blob < 0)
+				continue;
+			b = rank_slot(ra, old[i].blob, 1);
+			*b = old[i];
+		}
+		free(old);
+	}
+	if (ra->cap == 0)
+		return NULL;
+	i = (size_t)((uint64_t)blob * 0x9e3779b97f4a7c15ULL) & (ra->cap - 1);
+	for (;; i = (i + 1) & (ra->cap - 1)) {
+		b = &ra->tab[i];
+		if (b->blob == blob)
+			return b;
+		if (b->blob < 0)
+			break;
+	}
+	if (!add)
+		return NULL;
+	b->blob = blob;
+	b->nrow = -1;
+	b->nhit = ofl_xcalloc((size_t)ra->nphrase + 1, sizeof *b->nhit);
+	b->idf = ofl_xcalloc((size_t)ra->nphrase + 1, sizeof *b->idf);
+	ra->n++;
+	return b;
+}
+
+static void
+rank_aux_free(void *p)
+{
+	struct rank_aux	*ra = p;
+	size_t		 i;
+
+	if (ra == NULL)
+		return;
+	for (i = 0; i < ra->cap; i++) {
+		free(ra->tab[i].nhit);
+		free(ra->tab[i].idf);
+	}
+	free(ra->tab);
+	sqlite3_finalize(ra->nrow);
+	free(ra);
+}
+
 static int
 rank_count(const Fts5ExtensionApi *api, Fts5Context *fts, void *arg)
 {
-	(*(sqlite3_int64 *)arg)++;
+	struct rank_aux		*ra = arg;
+	struct rank_blob	*b;
+
+	b = rank_slot(ra, api->xRowid(fts) >> CHUNK_BITS, 1);
+	b->nhit[ra->phrase]++;
 	return SQLITE_OK;
+}
+
+/* A blob's chunks, and so its phrases' weights. */
+static void
+rank_blob_stats(struct rank_aux *ra, struct rank_blob *b)
+{
+	sqlite3_int64	total = 0;
+	int		i;
+
+	b->nrow = 0;
+	if (ra->nrow == NULL && sqlite3_prepare_v2(ra->db, "SELECT next_seq"
+	    " FROM ix_blob WHERE blob = ?1", -1, &ra->nrow, NULL) !=
+	    SQLITE_OK)
+		ra->nrow = NULL;
+	if (ra->nrow != NULL) {
+		sqlite3_bind_int64(ra->nrow, 1, b->blob);
+		if (sqlite3_step(ra->nrow) == SQLITE_ROW)
+			b->nrow = sqlite3_column_int64(ra->nrow, 0);
+		sqlite3_reset(ra->nrow);
+	}
+	for (i = 0; i < ra->nphrase; i++) {
+		if (b->nrow < b->nhit[i])
+			b->nrow = b->nhit[i];
+		total += b->nhit[i];
+	}
+	for (i = 0; i < ra->nphrase; i++) {
+		b->idf[i] = log(((double)b->nrow - (double)b->nhit[i] + 0.5) /
+		    ((double)b->nhit[i] + 0.5));
+		if (b->idf[i] <= 0.0)
+			b->idf[i] = 1e-6;
+	}
+	b->cheap = total > RANK_CHEAP;
+}
+
+static struct rank_aux *
+rank_aux_get(const Fts5ExtensionApi *api, Fts5Context *fts, int nphrase)
+{
+	struct rank_aux	*ra;
+	int		 i;
+
+	if ((ra = api->xGetAuxdata(fts, 0)) != NULL)
+		return ra;
+	ra = ofl_xcalloc(1, sizeof *ra);
+	ra->nphrase = nphrase;
+	ra->db = api->xUserData(fts);
+	for (i = 0; i < nphrase; i++) {
+		ra->phrase = i;
+		(void)api->xQueryPhrase(fts, i, ra, rank_count);
+	}
+	if (api->xSetAuxdata(fts, ra, rank_aux_free) != SQLITE_OK)
+		return NULL;
+	return ra;
 }
 
 /*
  * oflrank(w0, w1, ...): BM25 without length normalization (b = 0), each
- * column's matches weighted by its argument.  Chunks are of similar
- * sizes, and leaving the lengths out spares a lookup per matching row.
- * When the phrases match many rows, a phrase counts once per column it
- * occurs in, not once per occurrence: far cheaper, and term frequency
- * saturates quickly anyway.
+ * column's matches weighted by its argument, with the artifact's own
+ * statistics.  Chunks are of similar sizes, and leaving the lengths out
+ * spares a lookup per matching row.  When the phrases match many rows
+ * of the artifact, a phrase counts once per column it occurs in, not
+ * once per occurrence: far cheaper, and term frequency saturates
+ * quickly anyway.
  */
-struct rank_aux {
-	int	cheap;
-	double	idf[RANK_PHRASES];
-};
-
 static void
 rank_func(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context *ctx,
     int nval, sqlite3_value **val)
 {
-	struct rank_aux	*ra;
-	Fts5PhraseIter	 it;
-	double		 tf[RANK_PHRASES], score = 0.0, w;
-	sqlite3_int64	 nrow = 0, nhit, total = 0;
-	int		 nphrase, ninst, i, ph, col, off;
+	struct rank_aux		*ra;
+	struct rank_blob	*b;
+	Fts5PhraseIter		 it;
+	double			 tf[RANK_PHRASES], score = 0.0, w;
+	int			 nphrase, ninst, i, ph, col, off;
 
 	nphrase = api->xPhraseCount(fts);
 	if (nphrase > RANK_PHRASES)
 		nphrase = RANK_PHRASES;
-	if ((ra = api->xGetAuxdata(fts, 0)) == NULL) {
-		if ((ra = sqlite3_malloc64(sizeof *ra)) == NULL) {
-			sqlite3_result_error_nomem(ctx);
-			return;
-		}
-		if (api->xRowCount(fts, &nrow) != SQLITE_OK)
-			nrow = 1;
-		for (i = 0; i < nphrase; i++) {
-			nhit = 0;
-			if (api->xQueryPhrase(fts, i, &nhit, rank_count) !=
-			    SQLITE_OK)
-				nhit = 0;
-			total += nhit;
-			ra->idf[i] = log(((double)nrow - (double)nhit + 0.5) /
-			    ((double)nhit + 0.5));
-			if (ra->idf[i] <= 0.0)
-				ra->idf[i] = 1e-6;
-		}
-		ra->cheap = total > RANK_CHEAP;
-		if (api->xSetAuxdata(fts, ra, sqlite3_free) != SQLITE_OK) {
-			sqlite3_result_error_nomem(ctx);
-			return;
-		}
+	if ((ra = rank_aux_get(api, fts, nphrase)) == NULL) {
+		sqlite3_result_error_nomem(ctx);
+		return;
 	}
+	b = rank_slot(ra, api->xRowid(fts) >> CHUNK_BITS, 1);
+	if (b->nrow < 0)
+		rank_blob_stats(ra, b);
 	for (i = 0; i < nphrase; i++)
 		tf[i] = 0.0;
-	if (ra->cheap) {
+	if (b->cheap) {
 		for (i = 0; i < nphrase; i++)
 			for (api->xPhraseFirstColumn(fts, i, &it, &col);
 			    col >= 0; api->xPhraseNextColumn(fts, &it, &col))
@@ -270,7 +398,7 @@ rank_func(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context *ctx,
 		}
 	}
 	for (i = 0; i < nphrase; i++)
-		score += ra->idf[i] * tf[i] * (RANK_K1 + 1.0) /
+		score += b->idf[i] * tf[i] * (RANK_K1 + 1.0) /
 		    (tf[i] + RANK_K1);
 	sqlite3_result_double(ctx, -score);
 }
@@ -312,7 +440,7 @@ tok_register(sqlite3 *db)
 		return 0;
 	if (api->xCreateTokenizer(api, "ofl", api, &methods, NULL) !=
 	    SQLITE_OK ||
-	    api->xCreateFunction(api, "oflrank", NULL, rank_func, NULL) !=
+	    api->xCreateFunction(api, "oflrank", db, rank_func, NULL) !=
 	    SQLITE_OK)
 		return db_err(db, "cannot register the tokenizer");
 	return 0;
@@ -947,6 +1075,28 @@ ofl_store_fts_scope(struct ofl_store *st, const int64_t *blobs, size_t n)
 	return 0;
 }
 
+/* The artifacts of a filter, as SQL on table artifact aliased a. */
+#define FILTER_SQL \
+	" a.state = 1 AND (?7 IS NULL OR a.label = ?7)" \
+	" AND (?8 IS NULL OR a.session = ?8) AND (?9 IS NULL OR a.kind = ?9)" \
+	" AND (?10 = 0 OR a.created >= ?10) AND (?11 = 0 OR a.created < ?11)"
+
+static void
+filter_bind(sqlite3_stmt *q, const struct ofl_filter *f)
+{
+	int64_t	now = ofl_now_ms();
+
+	if (f->label != NULL)
+		sqlite3_bind_text(q, 7, f->label, -1, SQLITE_STATIC);
+	if (f->session != NULL)
+		sqlite3_bind_text(q, 8, f->session, -1, SQLITE_STATIC);
+	if (f->kind >= 0)
+		sqlite3_bind_text(q, 9, ofl_kind_name(f->kind), -1,
+		    SQLITE_STATIC);
+	sqlite3_bind_int64(q, 10, f->newer_ms > 0 ? now - f->newer_ms : 0);
+	sqlite3_bind_int64(q, 11, f->older_ms > 0 ? now - f->older_ms : 0);
+}
+
 static const char *
 query_sql(const struct ofl_fts_query *fq)
 {
@@ -967,6 +1117,12 @@ query_sql(const struct ofl_fts_query *fq)
 		    " AND rank MATCH '" OFL_INDEX_RANK "'"
 		    " AND rowid / ?5 IN (SELECT blob FROM temp.ix_scope)"
 		    " ORDER BY rank LIMIT ?4";
+	if (fq->filter != NULL)
+		/* The store narrowed: one query, the filter in it. */
+		return "SELECT rowid, -rank FROM ix_fts WHERE ix_fts MATCH ?1"
+		    " AND rank MATCH '" OFL_INDEX_RANK "'"
+		    " AND rowid / ?5 IN (SELECT a.blob FROM artifact a WHERE"
+		    FILTER_SQL ") ORDER BY rank LIMIT ?4";
 	return "SELECT rowid, -rank FROM ix_fts WHERE ix_fts MATCH ?1"
 	    " AND rank MATCH '" OFL_INDEX_RANK "'"
 	    " ORDER BY rank LIMIT ?4";
@@ -996,8 +1152,10 @@ ofl_store_fts_query(struct ofl_store *st, const struct ofl_fts_query *fq,
 		sqlite3_bind_int64(q, 5, (int64_t)fq->line_from);
 		sqlite3_bind_int64(q, 6, (int64_t)fq->line_to);
 	}
-	if (fq->blob < 0 && fq->scoped)
+	if (fq->blob < 0 && (fq->scoped || fq->filter != NULL))
 		sqlite3_bind_int64(q, 5, rowid(1, 0));
+	if (fq->blob < 0 && !fq->scoped && fq->filter != NULL)
+		filter_bind(q, fq->filter);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		rows++;
 		id = sqlite3_column_int64(q, 0);
@@ -1019,6 +1177,72 @@ ofl_store_fts_query(struct ofl_store *st, const struct ofl_fts_query *fq,
 	}
 	sqlite3_finalize(q);
 	return rows;
+}
+
+/*
+ * The newest finished artifact of blob that the filter (NULL: any)
+ * lets through: 1 and its ID in id, 0 if there is none, -1 on error.
+ */
+int
+ofl_store_fts_blob_art(struct ofl_store *st, int64_t blob,
+    const struct ofl_filter *f, char *id, size_t size)
+{
+	sqlite3		*db = ofl_store_db(st);
+	sqlite3_stmt	*q;
+	struct ofl_filter any;
+	int		 rc;
+
+	if (f == NULL) {
+		ofl_filter_init(&any);
+		f = &any;
+	}
+	if (prep(db, "SELECT a.id FROM artifact a WHERE a.blob = ?1 AND"
+	    FILTER_SQL " ORDER BY a.seq DESC LIMIT 1", &q) == -1)
+		return -1;
+	sqlite3_bind_int64(q, 1, blob);
+	filter_bind(q, f);
+	if ((rc = sqlite3_step(q)) == SQLITE_ROW)
+		snprintf(id, size, "%s", (const char *)sqlite3_column_text(q,
+		    0));
+	sqlite3_finalize(q);
+	if (rc == SQLITE_ROW)
+		return 1;
+	if (rc == SQLITE_DONE)
+		return 0;
+	return db_err(db, "search");
+}
+
+/*
+ * The artifacts the filter lets through whose content is not indexed
+ * (or only in part), one per content, newest first: cb(id, blob, arg)
+ * for each, until it returns non-zero.  Returns how many there are.
+ */
+int64_t
+ofl_store_fts_unindexed(struct ofl_store *st, const struct ofl_filter *f,
+    int (*cb)(const char *, int64_t, void *), void *arg)
+{
+	sqlite3		*db = ofl_store_db(st);
+	sqlite3_stmt	*q;
+	int64_t		 n = 0;
+	int		 rc, stop = 0;
+
+	if (prep(db, "SELECT a.id, a.blob FROM artifact a LEFT JOIN ix_blob b"
+	    " ON b.blob = a.blob WHERE" FILTER_SQL " AND (b.blob IS NULL OR"
+	    " b.state != 1 OR b.tokver != ?6) GROUP BY a.blob"
+	    " ORDER BY max(a.seq) DESC", &q) == -1)
+		return -1;
+	sqlite3_bind_int(q, 6, OFL_TOK_VERSION);
+	filter_bind(q, f);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		n++;
+		if (!stop && cb != NULL)
+			stop = cb((const char *)sqlite3_column_text(q, 0),
+			    sqlite3_column_int64(q, 1), arg);
+	}
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE)
+		return db_err(db, "search");
+	return n;
 }
 
 int
@@ -1175,4 +1399,45 @@ ofl_store_fts_chunks(struct ofl_store *st)
 		n = sqlite3_column_int64(s, 0);
 	sqlite3_finalize(s);
 	return n;
+}
+
+/*
+ * How far another live process has indexed blob: 1 if it is at it now
+ * (*bytes, *line: where its committed chunks end), 0 if nobody is (or it
+ * is done), -1 on error.
+ */
+int
+ofl_store_fts_progress(struct ofl_store *st, int64_t blob, uint64_t *bytes,
+    uint64_t *line)
+{
+	sqlite3		*db = ofl_store_db(st);
+	sqlite3_stmt	*q;
+	int64_t		 owner, beat;
+	int		 rc, busy = 0;
+
+	*bytes = 0;
+	*line = 1;
+	if (prep(db, "SELECT b.state, b.owner, b.heartbeat, (SELECT"
+	    " max(byte_end) FROM ix_chunk WHERE id BETWEEN ?2 AND ?3), (SELECT"
+	    " max(line_end) FROM ix_chunk WHERE id BETWEEN ?2 AND ?3) FROM"
+	    " ix_blob b WHERE b.blob = ?1", &q) == -1)
+		return -1;
+	sqlite3_bind_int64(q, 1, blob);
+	sqlite3_bind_int64(q, 2, rowid(blob, 0));
+	sqlite3_bind_int64(q, 3, rowid(blob + 1, 0) - 1);
+	if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		owner = sqlite3_column_int64(q, 1);
+		beat = sqlite3_column_int64(q, 2);
+		busy = sqlite3_column_int(q, 0) == 0 &&
+		    owner != (int64_t)getpid() && owner_alive(owner) &&
+		    ofl_now_ms() - beat < STALE_MS;
+		if (busy && sqlite3_column_type(q, 3) != SQLITE_NULL) {
+			*bytes = (uint64_t)sqlite3_column_int64(q, 3);
+			*line = (uint64_t)sqlite3_column_int64(q, 4) + 1;
+		}
+	}
+	sqlite3_finalize(q);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return db_err(db, "index state");
+	return busy;
 }

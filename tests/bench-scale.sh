@@ -1,0 +1,144 @@
+#!/bin/sh
+# bench-scale.sh: how ofl's costs grow with the number of artifacts.
+#
+#	tests/bench-scale.sh [N ...]		(default: 1000)
+#
+# For each N, builds a store of N generated artifacts (tests/bench-scale-
+# gen.py: log-normal sizes from 100 B to 2 MB, unique content) with
+# parallel captures, and reports, one line each:
+#
+#	build		captures per second while building it
+#	capture		one 1 KiB capture into the full store (ms)
+#	list -n 20	the first 20 lines of the listing (ms)
+#	meta by ID	one artifact's metadata (ofl-search -j ID) (ms)
+#	search one	a search inside one artifact (ms)
+#	first search	the first whole-store search on the fresh store (s),
+#			against rg over the raw files, right after the build
+#	rare / common	a repeated whole-store search for a rare word and for
+#			a common one, against rg over the same raw texts
+#	gc -n		ofl-gc --dry-run over the store (ms)
+#	ttl gc		removing the oldest 10% (backdated) (s, ms per removal)
+#	budget gc	removing about 10% more by size budget (ms per removal)
+#	bytes/raw	store and index bytes per raw byte
+#
+# Timings are hyperfine medians (warm cache) unless said otherwise.
+# 1k runs in about two minutes, 10k in about ten; 100k needs about 2 GB
+# of disk for the raw texts and the store and an hour or more:
+#
+#	tests/bench-scale.sh 1000 10000 100000
+#	BENCH_DIR=/big/disk tests/bench-scale.sh 1000000	(1M: 16 GB raw)
+#
+# BENCH_KEEP=1 keeps the generated texts and stores in $BENCH_DIR for a
+# second look.  Run from a build directory (or set OFL_BUILDDIR).  Needs
+# python3, hyperfine, rg and the sqlite3 shell.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${OFL_BUILDDIR:-$(pwd)}
+PATH="$build:$top/bin:$PATH"
+export PATH
+for t in python3 hyperfine rg sqlite3 ofl-capture ofl-search ofl-gc; do
+	command -v "$t" >/dev/null 2>&1 ||
+	    { echo "bench-scale: $t missing" >&2; exit 2; }
+done
+[ $# -gt 0 ] || set -- 1000
+work=$(mktemp -d "${BENCH_DIR:-${TMPDIR:-/tmp}}/ofl-scale.XXXXXX")
+[ -n "${BENCH_KEEP:-}" ] || trap 'rm -rf "$work"' EXIT
+unset OFL_SESSION OFL_INTENT
+jobs=${BENCH_JOBS:-4}
+
+now() { date +%s.%N; }
+secs() { echo "$1 $2" | awk '{ printf "%.3f", $2 - $1 }'; }
+# median N CMD...: hyperfine's median in ms.
+median() {
+	runs=$1; shift
+	hyperfine -N -w 1 -r "$runs" --export-json "$work/h.json" "$@" \
+	    >/dev/null 2>&1 || { echo "nan"; return; }
+	python3 -c 'import json,sys; print("%.1f" % (1000 * json.load(open(sys.argv[1]))["results"][0]["median"]))' "$work/h.json"
+}
+# The store's bytes: the database and the content, not the reserve file.
+store_bytes() {
+	du -sbc "$OFL_STORE"/ofl.db* "$OFL_STORE"/blobs | tail -1 | cut -f1
+}
+row() { printf '%-14s %s\n' "$1" "$2"; }
+
+for n in "$@"; do
+	raw=$work/raw-$n
+	OFL_STORE=$work/store-$n
+	export OFL_STORE
+	python3 "$top/tests/bench-scale-gen.py" "$n" "$raw"
+	rawbytes=$(du -sb "$raw" | cut -f1)
+	echo "== $n artifacts, $(echo "$rawbytes" | awk '{ printf "%.1f MB", $1 / 1e6 }') raw"
+
+	t0=$(now)
+	ls "$raw" | sed "s|^|$raw/|" | xargs -P "$jobs" -n 64 sh -c \
+	    'for f; do ofl-capture -q <"$f" >/dev/null || exit 255; done' sh
+	t1=$(now)
+	row build "$(echo "$n $(secs "$t0" "$t1")" |
+	    awk '{ printf "%.0f captures/s (%.1f s)", $1 / $2, $2 }')"
+
+	# The first whole-store search, right after the build.
+	t0=$(now)
+	ofl-search -a --no-pager quokkafrost >"$work/first" 2>"$work/first.err" || true
+	t1=$(now)
+	first=$(secs "$t0" "$t1")
+	t0=$(now)
+	rg -i quokkafrost "$raw" >/dev/null || true
+	t1=$(now)
+	row "first search" "$first s (rg cold-ish $(secs "$t0" "$t1") s); $(grep -c '^ofl:' "$work/first" || true) hit(s); $(tr '\n' ' ' <"$work/first.err" | cut -c1-120)"
+
+	# Capture into the full store: 20 unique 1 KiB inputs.
+	i=0
+	t0=$(now)
+	while [ $i -lt 20 ]; do
+		head -c 1024 "$raw/0000001.txt" | sed "1s/^/cap $i $(now) /" |
+		    ofl-capture -q >/dev/null
+		i=$((i + 1))
+	done
+	t1=$(now)
+	row capture "$(echo "$(secs "$t0" "$t1")" | awk '{ printf "%.1f ms", $1 * 1000 / 20 }')"
+
+	row "list -n 20" "$(median 10 "ofl-search --no-pager -n 20") ms"
+	id=$(ofl-search -q -n 1000000 | sed -n "$((n / 2 + 20))p")
+	# By ID: ofl-search -j ID where it is known, else the listing, filtered.
+	if ofl-search -j "$id" >/dev/null 2>&1; then
+		row "meta by ID" "$(median 10 "ofl-search -j $id") ms"
+	else
+		row "meta by ID" "$(median 5 "ofl-search -j --no-pager -n 1000000") ms (whole listing)"
+	fi
+	ofl-search --no-pager "$id" request >/dev/null || true
+	row "search one" "$(median 10 "ofl-search --no-pager $id request") ms"
+
+	for w in quokkafrost request; do
+		o=$(median 5 "ofl-search -a --no-pager $w")
+		r=$(median 5 "rg -i $w $raw")
+		row "all: $w" "ofl $o ms, rg $r ms, ratio $(echo "$o $r" | awk '{ printf "%.2f", $1 / $2 }')"
+	done
+
+	db=$OFL_STORE/ofl.db
+	sb=$(store_bytes)
+	ib=$(sqlite3 "$db" "SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE name LIKE 'ix_%' OR name LIKE 'sqlite_autoindex_ix_%'")
+	row bytes/raw "$(echo "$sb $ib $rawbytes" | awk '{ printf "store %.3f (index %.3f) per raw byte", $1 / $3, $2 / $3 }')"
+
+	row "gc -n" "$(median 3 "ofl-gc --dry-run --grace 0s --max-size $((sb * 9 / 10))") ms"
+
+	# TTL: the oldest tenth, backdated by 30 days, goes.
+	sqlite3 -cmd ".timeout 10000" "$db" "UPDATE artifact SET created = created - 2592000000, used = used - 2592000000 WHERE seq % 10 = 0"
+	before=$(sqlite3 "$db" "SELECT count(*) FROM artifact")
+	t0=$(now)
+	ofl-gc --older-than 20d >/dev/null
+	t1=$(now)
+	after=$(sqlite3 "$db" "SELECT count(*) FROM artifact")
+	gone=$((before - after))
+	row "ttl gc" "$(echo "$(secs "$t0" "$t1") $gone" | awk '{ printf "%d removed in %.2f s, %.2f ms each", $2, $1, $2 ? $1 * 1000 / $2 : 0 }'); store $(store_bytes | awk -v s="$sb" '{ printf "%.0f%%", 100 * $1 / s }') of before"
+
+	sb=$(store_bytes)
+	before=$after
+	t0=$(now)
+	ofl-gc --grace 0s --max-size $((sb * 9 / 10)) >/dev/null
+	t1=$(now)
+	after=$(sqlite3 "$db" "SELECT count(*) FROM artifact")
+	gone=$((before - after))
+	row "budget gc" "$(echo "$(secs "$t0" "$t1") $gone" | awk '{ printf "%d removed in %.2f s, %.2f ms each", $2, $1, $2 ? $1 * 1000 / $2 : 0 }')"
+	[ -n "${BENCH_KEEP:-}" ] || rm -rf "$raw" "$OFL_STORE"
+done
+[ -z "${BENCH_KEEP:-}" ] || echo "kept: $work"

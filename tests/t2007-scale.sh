@@ -1,0 +1,127 @@
+#!/bin/sh
+#
+# t2007-scale: a search of the store is one query over the index, ranked
+# with each artifact's own statistics: the same query on the same
+# artifact ranks the same whatever else the store holds, and a chunk
+# scores the same in the whole store as in its artifact alone.
+
+. "$(dirname "$0")/lib.sh"
+
+capture() {
+	ofl-capture -q -T 0 "$@" | sed 's/^ofl://'
+}
+
+# The hits' first lines and scores, of artifact $1 (merged ranges may
+# end elsewhere: the store's query brings fewer rows of each artifact).
+hits() {
+	sed -n "s/^ofl:$1:\([0-9]*\)-[0-9]* .*(\([0-9.]*\))\$/\1 \2/p"
+}
+
+test_expect_success 'setup: one artifact alone, and among 50 others' '
+	OFL_STORE=$PWD/alone capture <"$DATA/docs/yt-dlp-README.md" >id.alone &&
+	OFL_STORE=$PWD/alone ofl-index -q "$(cat id.alone)" &&
+	i=0 &&
+	while [ $i -lt 50 ]; do
+		{
+			echo "neighbour $i"
+			j=0
+			while [ $j -lt $((i % 7 + 1)) ]; do
+				echo "embed the thumbnail $i.$j with format $j"
+				echo "other words here, video $i audio $j"
+				j=$((j + 1))
+			done
+		} | OFL_STORE=$PWD/crowd capture -l crowd >/dev/null || exit 1
+		i=$((i + 1))
+	done &&
+	OFL_STORE=$PWD/crowd capture <"$DATA/docs/yt-dlp-README.md" >id.crowd &&
+	OFL_STORE=$PWD/crowd ofl-index -q $(OFL_STORE=$PWD/crowd ofl-search -q -n 100)
+'
+
+test_expect_success 'the same artifact ranks the same, whatever else is stored' '
+	OFL_STORE=$PWD/alone ofl-search "$(cat id.alone)" "embed thumbnail" \
+	    >a.raw &&
+	OFL_STORE=$PWD/crowd ofl-search "$(cat id.crowd)" "embed thumbnail" \
+	    >c.raw &&
+	sed "s/$(cat id.alone)/ID/g" a.raw >a &&
+	sed "s/$(cat id.crowd)/ID/g" c.raw >c &&
+	test -s a &&
+	test_cmp a c &&
+	OFL_STORE=$PWD/alone ofl-search -j "$(cat id.alone)" "video format" \
+	    >a.raw &&
+	OFL_STORE=$PWD/crowd ofl-search -j "$(cat id.crowd)" "video format" \
+	    >c.raw &&
+	sed "s/$(cat id.alone)/ID/g" a.raw >a &&
+	sed "s/$(cat id.crowd)/ID/g" c.raw >c &&
+	test_cmp a c
+'
+
+test_expect_success 'a chunk scores the same in the whole store as alone' '
+	OFL_STORE=$PWD/crowd ofl-search -n 50 -a "embed thumbnail" >all &&
+	hits "$(cat id.crowd)" <all >all.id &&
+	test -s all.id &&
+	OFL_STORE=$PWD/crowd ofl-search -n 50 "$(cat id.crowd)" \
+	    "embed thumbnail" | hits "$(cat id.crowd)" >one &&
+	while read -r line; do
+		grep -qxF "$line" one || { echo "not alone: $line"; exit 1; }
+	done <all.id
+'
+
+test_expect_success 'a filter is part of the one query: only the crowd' '
+	OFL_STORE=$PWD/crowd ofl-search -n 100 -l crowd -q "embed thumbnail" \
+	    >refs &&
+	test "$(wc -l <refs)" -eq 50 &&
+	! grep "$(cat id.crowd)" refs &&
+	OFL_STORE=$PWD/crowd ofl-search -n 100 -q -a "embed thumbnail" >refs &&
+	grep -q "$(cat id.crowd)" refs
+'
+
+test_expect_success 'the store: an unindexed artifact is indexed, then found' '
+	echo "a new word: zanzibarite" |
+	    OFL_STORE=$PWD/crowd capture -l late >id.late &&
+	OFL_STORE=$PWD/crowd ofl-search -q -a zanzibarite >refs &&
+	grep -q "^ofl:$(cat id.late):" refs
+'
+
+test_expect_success sqlite3 'a capture indexes in the background' '
+	OFL_STORE=$PWD/bg &&
+	export OFL_STORE &&
+	awk "BEGIN { for (i = 1; i <= 20000; i++)
+	    printf \"line %d of the log, worker %d\\n\", i, i % 7 }" >big &&
+	echo "the last line holds a wombatquake" >>big &&
+	OFL_INDEX_BG=1 ofl-capture -q <big >ref &&
+	id=$(sed "s/^ofl://" ref) &&
+	i=0 &&
+	until test "$(sqlite3 "$OFL_STORE/ofl.db" \
+	    "SELECT count(*) FROM ix_blob WHERE state = 1")" = 1; do
+		i=$((i + 1)) &&
+		test $i -lt 600 || { echo "not indexed after 60 s"; exit 1; }
+		sleep 0.1
+	done &&
+	ofl-search "$id" wombatquake >out 2>err &&
+	grep -q "^ofl:$id:20001" out &&
+	test ! -s err
+'
+
+test_expect_success sqlite3 'a search during indexing: the index, then a scan' '
+	sleep 60 &
+	pid=$!
+	OFL_STORE=$PWD/busy &&
+	export OFL_STORE &&
+	ofl-capture -q <big >ref &&
+	id=$(sed "s/^ofl://" ref) &&
+	ofl-index -q "$id" &&
+	blob=$(sqlite3 "$OFL_STORE/ofl.db" "SELECT blob FROM ix_blob") &&
+	: the sleeper plays an indexer that has done two chunks &&
+	sqlite3 "$OFL_STORE/ofl.db" "DELETE FROM ix_chunk WHERE id >= ($blob << 24) + 2;
+	    UPDATE ix_blob SET state = 0, owner = $pid,
+	    heartbeat = CAST(strftime(\"%s\", \"now\") AS INTEGER) * 1000
+	    WHERE blob = $blob" &&
+	OFL_INDEX_BG=1 ofl-search "$id" wombatquake >out 2>err;
+	rc=$?;
+	kill $pid;
+	test $rc -eq 0 &&
+	grep -q "^ofl:$id:20001  (substring)" out &&
+	grep -q "^ofl-search: ofl:$id: being indexed ([0-9]*%): lines from [0-9]* on were scanned, not ranked$" err
+'
+
+test_done
