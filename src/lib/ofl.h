@@ -399,6 +399,50 @@ int	 ofl_fmt_log_class(struct ofl_logst *, const char *, size_t);
 /* A chunk's title from a line (from off on): timestamps stripped, cut. */
 void	 ofl_fmt_log_headline(struct ofl_buf *, const char *, size_t, size_t);
 
+/*
+ * fmt-log-tmpl.c: log templates, mined from a log's lines as they
+ * stream: the header set aside, variables as "<*>", a stack trace in
+ * its first line's record.  Feed every line (no newline) to _add, then
+ * _finish; the templates come most frequent first.  At most 8,192
+ * groups are kept; past that a line of a new shape counts under the
+ * catch-all template "<*>".  A template's ID is 12 hex digits, a hash
+ * of its text: the same log gives the same templates and IDs.
+ */
+#define OFL_TMPL_ID	13
+struct ofl_fmt_log_tmpl;
+struct ofl_fmt_log_tmpl_info {
+	char		 id[OFL_TMPL_ID];
+	uint64_t	 count;		/* records (a line and its trace) */
+	uint64_t	 first_line;	/* 1-based */
+	uint64_t	 last_line;
+	const char	*level;		/* "ERROR", "WARN"...; NULL if none */
+	char		*text;		/* the template, "<*>" for variables */
+	size_t		 len;
+};
+struct ofl_fmt_log_tmpl *ofl_fmt_log_tmpl_new(void);
+void	 ofl_fmt_log_tmpl_free(struct ofl_fmt_log_tmpl *);
+void	 ofl_fmt_log_tmpl_add(struct ofl_fmt_log_tmpl *, const char *, size_t);
+void	 ofl_fmt_log_tmpl_finish(struct ofl_fmt_log_tmpl *);
+size_t	 ofl_fmt_log_tmpl_count(const struct ofl_fmt_log_tmpl *);
+const struct ofl_fmt_log_tmpl_info *
+	 ofl_fmt_log_tmpl_get(const struct ofl_fmt_log_tmpl *, size_t);
+uint64_t ofl_fmt_log_tmpl_lines(const struct ofl_fmt_log_tmpl *);
+/*
+ * After _finish, a second pass: _rewind, then every line again in order;
+ * _line gives each line's template ID (a continuation line its record's)
+ * and returns 1 for a record's first line, 0 for a continuation.
+ */
+void	 ofl_fmt_log_tmpl_rewind(struct ofl_fmt_log_tmpl *);
+int	 ofl_fmt_log_tmpl_line(struct ofl_fmt_log_tmpl *, const char *, size_t,
+	    char [OFL_TMPL_ID]);
+/*
+ * After _finish, the template of one line taken alone as the first line
+ * of a record; 0 when none of the log's templates has it (id is then the
+ * catch-all's).  For collapsing search hits by template.
+ */
+int	 ofl_fmt_log_tmpl_of(const struct ofl_fmt_log_tmpl *, const char *,
+	    size_t, char [OFL_TMPL_ID]);
+
 /* fmt-diff.c: unified diffs. */
 /* 1 if a line can be part of a diff (a header, hunk or context line). */
 int	 ofl_fmt_diff_line(const unsigned char *, size_t);
