@@ -109,32 +109,35 @@ static const char *levels[] = {
 
 static const struct {
 	const char	*w;
+	size_t		 n;
 	int		 l;
 } levelw[] = {
-	{ "TRACE", 1 }, { "DEBUG", 2 }, { "FINE", 2 }, { "FINER", 1 },
-	{ "FINEST", 1 }, { "INFO", 3 }, { "CONFIG", 3 }, { "NOTICE", 4 },
-	{ "WARN", 5 }, { "WARNING", 5 }, { "ERROR", 6 }, { "ERR", 6 },
-	{ "SEVERE", 6 }, { "CRIT", 7 }, { "CRITICAL", 7 }, { "ALERT", 8 },
-	{ "EMERG", 9 }, { "FATAL", 10 }, { "PANIC", 10 }
+	{ "TRACE", 5, 1 }, { "DEBUG", 5, 2 }, { "FINE", 4, 2 },
+	{ "FINER", 5, 1 }, { "FINEST", 6, 1 }, { "INFO", 4, 3 },
+	{ "CONFIG", 6, 3 }, { "NOTICE", 6, 4 }, { "WARN", 4, 5 },
+	{ "WARNING", 7, 5 }, { "ERROR", 5, 6 }, { "ERR", 3, 6 },
+	{ "SEVERE", 6, 6 }, { "CRIT", 4, 7 }, { "CRITICAL", 8, 7 },
+	{ "ALERT", 5, 8 }, { "EMERG", 5, 9 }, { "FATAL", 5, 10 },
+	{ "PANIC", 5, 10 }
 };
 
-static const char *months[] = {
-	"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
-	"nov", "dec", "mon", "tue", "wed", "thu", "fri", "sat", "sun"
-};
 static const char *monthl[] = {
 	"january", "february", "march", "april", "june", "july", "august",
 	"september", "october", "november", "december", "monday", "tuesday",
 	"wednesday", "thursday", "friday", "saturday", "sunday", "utc", "gmt"
 };
 
-/* Byte classes: 1 digit, 2 separator of segments, 4 blank. */
+/*
+ * Byte classes: 1 digit, 2 separator of segments, 4 blank, 8 part of a
+ * timestamp besides digits, 16 first letter of a level.
+ */
 static unsigned char cls[256];
 
 static void
 cls_init(void)
 {
-	const char	*d = "[](){}<>=:;,'\"|";
+	const char	*d = "[](){}<>=:;,'\"|", *t = "-/:.,+TZ";
+	const char	*lv = "TDFICNWESAPtdficnwesap";
 	int		 c;
 
 	if (cls['0'] != 0)
@@ -144,6 +147,10 @@ cls_init(void)
 	for (; *d != '\0'; d++)
 		cls[(unsigned char)*d] = 2;
 	cls[' '] = cls['\t'] = cls['\r'] = cls['\v'] = cls['\f'] = 4;
+	for (; *t != '\0'; t++)
+		cls[(unsigned char)*t] |= 8;
+	for (; *lv != '\0'; lv++)
+		cls[(unsigned char)*lv] |= 16;
 }
 
 static inline uint64_t
@@ -158,15 +165,27 @@ mix(uint64_t h, uint64_t v)
 static int
 is_name(const char *p, size_t n)
 {
-	size_t	i;
+	static const char	 abbr[] = "janfebmaraprmayjunjulaugsepoctnovdec"
+	    "montuewedthufrisatsunutcgmt";
+	size_t			 i;
+	char			 l[3];
 
-	if (n == 3) {
-		for (i = 0; i < sizeof(months) / sizeof(months[0]); i++)
-			if (strncasecmp(p, months[i], 3) == 0)
-				return 1;
-		return strncasecmp(p, "utc", 3) == 0 ||
-		    strncasecmp(p, "gmt", 3) == 0;
+	if (n < 3 || n > 9)
+		return 0;
+	for (i = 0; i < 3; i++) {
+		if (!((p[i] >= 'a' && p[i] <= 'z') ||
+		    (p[i] >= 'A' && p[i] <= 'Z')))
+			return 0;
+		l[i] = (char)(p[i] | 0x20);
 	}
+	for (i = 0; i < sizeof(abbr) - 1; i += 3)
+		if (abbr[i] == l[0] && abbr[i + 1] == l[1] &&
+		    abbr[i + 2] == l[2])
+			break;
+	if (i >= sizeof(abbr) - 1)
+		return 0;
+	if (n == 3)
+		return 1;
 	for (i = 0; i < sizeof(monthl) / sizeof(monthl[0]); i++)
 		if (strlen(monthl[i]) == n && strncasecmp(p, monthl[i], n) == 0)
 			return 1;
@@ -187,12 +206,12 @@ is_ts(const char *p, size_t n)
 	}
 	if (n == 0 || n > 40)
 		return 0;
-	if (is_name(p, n))
-		return 1;
+	if (!(cls[(unsigned char)*p] & 1) && *p != '+' && *p != '-')
+		return is_name(p, n);
 	for (i = 0; i < n; i++) {
-		if (p[i] >= '0' && p[i] <= '9')
+		if (cls[(unsigned char)p[i]] & 1)
 			dig++;
-		else if (strchr("-/:.,+TZ", p[i]) == NULL || p[i] == '\0')
+		else if (!(cls[(unsigned char)p[i]] & 8))
 			return 0;
 	}
 	return dig > 0;
@@ -213,8 +232,10 @@ is_level(const char *p, size_t n)
 	}
 	if (n < 3 || n > 8)
 		return 0;
+	if (!(cls[(unsigned char)*p] & 16))
+		return 0;
 	for (i = 0; i < sizeof(levelw) / sizeof(levelw[0]); i++)
-		if (strlen(levelw[i].w) == n &&
+		if (levelw[i].n == n &&
 		    strncasecmp(p, levelw[i].w, n) == 0)
 			return levelw[i].l;
 	return 0;
@@ -245,12 +266,12 @@ words(const char *p, size_t n, const char **wp, size_t *wl, int max)
 	int	k = 0;
 
 	while (k < max) {
-		while (i < n && cls[(unsigned char)p[i]] == 4)
+		while (i < n && (cls[(unsigned char)p[i]] & 4))
 			i++;
 		if (i >= n)
 			break;
 		s = i;
-		while (i < n && cls[(unsigned char)p[i]] != 4)
+		while (i < n && !(cls[(unsigned char)p[i]] & 4))
 			i++;
 		wp[k] = p + s;
 		wl[k++] = i - s;
@@ -360,7 +381,7 @@ tok_hash(const char *p, size_t n, uint64_t *shape, int unit)
 		return H_MASK ^ 0x1234;
 	}
 	while (i < n) {
-		if (cls[(unsigned char)p[i]] == 2) {
+		if (cls[(unsigned char)p[i]] & 2) {
 			h = (h ^ (unsigned char)p[i]) * 0x100000001b3ULL;
 			sh = (sh ^ (unsigned char)p[i]) * 0x100000001b3ULL;
 			if (i + 1 < n && ((p[i] == '(' && p[i + 1] == ')') ||
@@ -373,7 +394,7 @@ tok_hash(const char *p, size_t n, uint64_t *shape, int unit)
 		}
 		s = i;
 		dig = 0;
-		while (i < n && cls[(unsigned char)p[i]] != 2)
+		while (i < n && !(cls[(unsigned char)p[i]] & 2))
 			dig |= cls[(unsigned char)p[i++]];
 		sh = (sh ^ 'x') * 0x100000001b3ULL;
 		if ((dig & 1) || is_datename(p + s, i - s) ||
@@ -410,7 +431,7 @@ tokenize(struct line *l, struct rdst *rd, const char *p, size_t n)
 	if (rd->cur != -1 || rd->cur_other) {
 		if (nw == 0 || (rd->head_ts && !l->ts))
 			l->cont = 1;
-		else if (!rd->head_ts && cls[(unsigned char)p[0]] == 4 &&
+		else if (!rd->head_ts && (cls[(unsigned char)p[0]] & 4) &&
 		    nw > 0 && ((wl[0] == 2 && memcmp(wp[0], "at", 2) == 0) ||
 		    (wl[0] == 4 && memcmp(wp[0], "File", 4) == 0)))
 			l->cont = 1;
@@ -565,7 +586,7 @@ tok_text(struct ofl_buf *b, const char *p, size_t n, int unit)
 		return;
 	}
 	while (i < n) {
-		if (cls[(unsigned char)p[i]] == 2) {
+		if (cls[(unsigned char)p[i]] & 2) {
 			ofl_buf_addc(b, p[i]);
 			if (i + 1 < n && ((p[i] == '(' && p[i + 1] == ')') ||
 			    (p[i] == '[' && p[i + 1] == ']')))
@@ -575,7 +596,7 @@ tok_text(struct ofl_buf *b, const char *p, size_t n, int unit)
 		}
 		s = i;
 		dig = 0;
-		while (i < n && cls[(unsigned char)p[i]] != 2)
+		while (i < n && !(cls[(unsigned char)p[i]] & 2))
 			dig |= cls[(unsigned char)p[i++]];
 		if ((dig & 1) || is_datename(p + s, i - s) ||
 		    (unit && s == 0 && is_unit(p, i)))
