@@ -22,6 +22,7 @@ static int		 opt_lenient;
 static int		 opt_kind = -1;
 static uint64_t		 opt_max = 4096;
 static struct ofl_redactor *redactor;	/* NULL: OFL_REDACT=off */
+static const char	*opt_store;	/* -s as given, for commands */
 
 enum {
 	O_NOPAGER = OFL_OPT_BASE,
@@ -64,6 +65,8 @@ static int		 describe(struct ofl_store *, const char *,
 			    const char *, int);
 static void		 warnx_id(const char *, const char *);
 static int		 looks_like_json(struct ofl_reader *, int);
+static int		 describe_log(struct ofl_store *, const char *,
+			    const char *);
 static void		 print(const char *, size_t);
 
 static OFL_DEAD void
@@ -197,6 +200,32 @@ print(const char *s, size_t n)
 	ofl_buf_free(&b);
 }
 
+/* A log's templates, most frequent first; returns 0 or an exit status. */
+static int
+describe_log(struct ofl_store *st, const char *arg, const char *id)
+{
+	struct ofl_schema_log	 sl;
+	struct ofl_buf		 out;
+
+	if (opt_mode == MODE_SCHEMA) {
+		warnx("%s: log content has no JSON Schema (--json lists its "
+		    "templates)", arg);
+		return OFL_EXIT_FAIL;
+	}
+	if (ofl_schema_log(st, id, 0, &sl) != 0) {
+		warnx_id(arg, ofl_errmsg());
+		return ofl_errcode();
+	}
+	ofl_store_touch(st, id);
+	ofl_buf_init(&out);
+	ofl_schema_log_out(&sl, id, opt_store, opt_max,
+	    opt_mode == MODE_JSONL, &out);
+	print(out.data, out.len);
+	ofl_buf_free(&out);
+	ofl_schema_log_free(&sl);
+	return 0;
+}
+
 /* Describe one artifact; returns 0 or an exit status. */
 static int
 describe(struct ofl_store *st, const char *arg, const char *id, int header)
@@ -214,7 +243,12 @@ describe(struct ofl_store *st, const char *arg, const char *id, int header)
 	}
 	m = ofl_reader_meta(r);
 	kind = opt_kind != -1 ? opt_kind : m->kind;
-	if (opt_kind == -1 && (kind == OFL_KIND_TEXT || kind == OFL_KIND_LOG))
+	if (opt_kind == -1 && kind == OFL_KIND_LOG) {
+		/* A log's schema is its templates ("[" starts a log line). */
+		ofl_reader_close(r);
+		return describe_log(st, arg, id);
+	}
+	if (opt_kind == -1 && kind == OFL_KIND_TEXT)
 		kind = looks_like_json(r, kind);
 	if (!ofl_schema_supports(kind)) {
 		warnx("%s: %s content has no schema (only JSON, NDJSON, CSV "
@@ -291,6 +325,7 @@ main(int argc, char *argv[])
 
 	ofl_setprogname("ofl-schema");
 	parse_options(argc, argv, &store, &page);
+	opt_store = store;
 	argc -= optind;
 	argv += optind;
 

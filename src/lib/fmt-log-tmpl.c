@@ -364,10 +364,9 @@ is_unit(const char *p, size_t n)
 }
 
 /*
- * A token's hash, and the hash of its shape (its separators, each run
- * between them as one mark) with bit 0 set when a part is masked.  A part
- * with a digit, a day or month name and the inside of "()" or "[]" count
- * as one mask.
+ * A token's hash, and the hash of its shape (its separators: "(x)" and
+ * "()" have one shape) with bit 0 set when a part is masked.  A part with
+ * a digit, a day or month name, or a unit after a number is a mask.
  */
 static uint64_t
 tok_hash(const char *p, size_t n, uint64_t *shape, int unit)
@@ -384,11 +383,6 @@ tok_hash(const char *p, size_t n, uint64_t *shape, int unit)
 		if (cls[(unsigned char)p[i]] & 2) {
 			h = (h ^ (unsigned char)p[i]) * 0x100000001b3ULL;
 			sh = (sh ^ (unsigned char)p[i]) * 0x100000001b3ULL;
-			if (i + 1 < n && ((p[i] == '(' && p[i + 1] == ')') ||
-			    (p[i] == '[' && p[i + 1] == ']'))) {
-				h = (h ^ H_MASK) * 0x100000001b3ULL;
-				masked = 1;
-			}
 			i++;
 			continue;
 		}
@@ -396,7 +390,6 @@ tok_hash(const char *p, size_t n, uint64_t *shape, int unit)
 		dig = 0;
 		while (i < n && !(cls[(unsigned char)p[i]] & 2))
 			dig |= cls[(unsigned char)p[i++]];
-		sh = (sh ^ 'x') * 0x100000001b3ULL;
 		if ((dig & 1) || is_datename(p + s, i - s) ||
 		    (unit && s == 0 && is_unit(p, i))) {
 			h = (h ^ H_MASK) * 0x100000001b3ULL;
@@ -587,11 +580,7 @@ tok_text(struct ofl_buf *b, const char *p, size_t n, int unit)
 	}
 	while (i < n) {
 		if (cls[(unsigned char)p[i]] & 2) {
-			ofl_buf_addc(b, p[i]);
-			if (i + 1 < n && ((p[i] == '(' && p[i + 1] == ')') ||
-			    (p[i] == '[' && p[i + 1] == ']')))
-				ofl_buf_adds(b, "<*>");
-			i++;
+			ofl_buf_addc(b, p[i++]);
 			continue;
 		}
 		s = i;
@@ -1007,4 +996,21 @@ ofl_fmt_log_tmpl_of(const struct ofl_fmt_log_tmpl *m, const char *p,
 	idx = lookup(m, &l);
 	line_id(m, idx, id);
 	return idx != -1;
+}
+
+/* The level's name as the miner gives it, from any spelling; or NULL. */
+const char *
+ofl_fmt_log_tmpl_level(const char *s)
+{
+	size_t	i;
+	int	l;
+
+	if (s == NULL)
+		return NULL;
+	cls_init();
+	for (i = 1; i < sizeof(levels) / sizeof(levels[0]); i++)
+		if (strcmp(s, levels[i]) == 0)
+			return levels[i];
+	l = is_level(s, strlen(s));
+	return l != 0 ? levels[l] : NULL;
 }

@@ -442,6 +442,8 @@ int	 ofl_fmt_log_tmpl_line(struct ofl_fmt_log_tmpl *, const char *, size_t,
  */
 int	 ofl_fmt_log_tmpl_of(const struct ofl_fmt_log_tmpl *, const char *,
 	    size_t, char [OFL_TMPL_ID]);
+/* The level's name as the miner gives it, from any spelling; or NULL. */
+const char *ofl_fmt_log_tmpl_level(const char *);
 
 /* fmt-diff.c: unified diffs. */
 /* 1 if a line can be part of a diff (a header, hunk or context line). */
@@ -1277,6 +1279,51 @@ void		 ofl_schema_shape_text(struct ofl_schema *, size_t max_out,
 		    size_t max_lines, struct ofl_buf *);
 /* The shape as data: one JSON object per path (or column) per line. */
 void		 ofl_schema_jsonl(struct ofl_schema *, struct ofl_buf *);
+/*
+ * store-tmpl.c: a log's templates cached by content.  _get: 1 with the
+ * templates (free with _free) and the lines mined, 0 when none are
+ * cached, -1 on an error.  _put replaces them (a no-op read-only).
+ */
+int	 ofl_store_tmpl_get(struct ofl_store *, const char *,
+	    struct ofl_fmt_log_tmpl_info **, size_t *, uint64_t *);
+void	 ofl_store_tmpl_free(struct ofl_fmt_log_tmpl_info *, size_t);
+int	 ofl_store_tmpl_put(struct ofl_store *, const char *,
+	    const struct ofl_fmt_log_tmpl *);
+/*
+ * schema-log.c: the templates of a log artifact.  ofl_schema_log: from
+ * the cache, or mined (and cached when the store is writable) if the
+ * content holds at most max bytes (0: any size); 0 done, 1 not cached
+ * and too large, -1 error.  ofl_schema_log_mine mines and caches.
+ */
+struct ofl_schema_log {
+	struct ofl_fmt_log_tmpl_info	*t;	/* most frequent first */
+	size_t				 n;
+	uint64_t			 lines;
+};
+int	 ofl_schema_log(struct ofl_store *, const char *, uint64_t,
+	    struct ofl_schema_log *);
+void	 ofl_schema_log_free(struct ofl_schema_log *);
+int	 ofl_schema_log_mine(struct ofl_store *, const char *);
+/*
+ * As ofl-schema prints them: a count line, one line per template (or
+ * one JSON object with json), at most max bytes (0: all) and the command
+ * for the rest (with -s store_arg when not NULL).
+ */
+void	 ofl_schema_log_out(const struct ofl_schema_log *, const char *,
+	    const char *, uint64_t, int, struct ofl_buf *);
+/*
+ * The template of any line of an artifact, for collapsing search hits
+ * of one template: _open mines the artifact once (a pass over it; NULL
+ * on an error), _line gives the template ID of a line taken as the first
+ * line of a record (1; 0 when the line has none of the artifact's
+ * templates), the same IDs ofl-schema prints.
+ */
+struct ofl_schema_log_map;
+struct ofl_schema_log_map *ofl_schema_log_map_open(struct ofl_store *,
+	    const char *);
+int	 ofl_schema_log_map_line(const struct ofl_schema_log_map *,
+	    const char *, size_t, char [OFL_TMPL_ID]);
+void	 ofl_schema_log_map_close(struct ofl_schema_log_map *);
 /*
  * store-gc.c: what expiry and checking need of the store, as structs;
  * gc.c decides what goes.  -1 on error, with a message for most.
