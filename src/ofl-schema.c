@@ -1,6 +1,7 @@
 /*
  * ofl-schema: the structure of JSON, NDJSON, CSV and TSV artifacts, as a
- * compact shape, a genson-compatible JSON Schema or JSON Lines.
+ * compact shape, a genson-compatible JSON Schema or JSON Lines; and the
+ * templates of a log.
  */
 #include "config.h"
 
@@ -77,11 +78,12 @@ usage(int status)
 	if (status == 0) {
 		fprintf(stdout, "\n"
 		    "Describe the structure of JSON, NDJSON, CSV and TSV "
-		    "artifacts.  With no id or\n"
-		    "'-', read ofl: references from stdin, or capture stdin "
-		    "first.  A range\n"
-		    "in a reference (ofl:ID:A-B) names the artifact: it is "
-		    "described whole.\n\n");
+		    "artifacts, or list the\n"
+		    "templates of a log.  With no id or '-', read ofl: "
+		    "references from stdin,\n"
+		    "or capture stdin first.  A range in a reference "
+		    "(ofl:ID:A-B) names the\n"
+		    "artifact: it is described whole.\n\n");
 		ofl_opt_help(stdout, opts);
 	}
 	exit(status);

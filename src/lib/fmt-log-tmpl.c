@@ -710,6 +710,52 @@ mask_note(struct ofl_fmt_log_tmpl *m, int ntok, uint64_t var)
 	return 1;
 }
 
+/*
+ * The text of a variable: what all the values share before its first
+ * separator and after its last stays ("rhost=<*>", "[<*>]").
+ */
+static void
+frame(struct ofl_fmt_log_tmpl *m, struct clu *root, int p,
+    const struct mk *r, size_t n)
+{
+	const char	*a = root->text + root->toff[p], *b;
+	struct ofl_buf	 t;
+	size_t		 al = root->toff[p + 1] - root->toff[p], bl, i, k;
+	size_t		 pre = al, suf = al, delta;
+	uint32_t	 end;
+	int		 q;
+
+	for (i = 1; i < n; i++) {
+		b = m->clu[r[i].idx].text + m->clu[r[i].idx].toff[p];
+		bl = m->clu[r[i].idx].toff[p + 1] - m->clu[r[i].idx].toff[p];
+		for (k = 0; k < pre && k < bl && a[k] == b[k]; k++)
+			;
+		pre = k;
+		for (k = 0; k < suf && k < bl && a[al - 1 - k] == b[bl - 1 - k];
+		    k++)
+			;
+		suf = k;
+	}
+	while (pre > 0 && !(cls[(unsigned char)a[pre - 1]] & 2))
+		pre--;
+	while (suf > 0 && !(cls[(unsigned char)a[al - suf]] & 2))
+		suf--;
+	if (pre + suf > al)
+		suf = al - pre;
+	ofl_buf_init(&t);
+	ofl_buf_add(&t, root->text, root->toff[p] + pre);
+	ofl_buf_adds(&t, "<*>");
+	ofl_buf_add(&t, a + al - suf, suf);
+	end = root->toff[p + 1];
+	delta = t.len - root->toff[p];
+	ofl_buf_add(&t, root->text + end, root->toff[root->ntok] - end);
+	for (q = p + 1; q <= root->ntok; q++)
+		root->toff[q] = root->toff[q] - end + root->toff[p] +
+		    (uint32_t)delta;
+	free(root->text);
+	root->text = ofl_buf_str(&t);
+}
+
 /* Fold the groups of one run (equal but at p) when p varies enough. */
 static int
 merge_run(struct ofl_fmt_log_tmpl *m, int p, const struct mk *r, size_t n,
@@ -741,6 +787,7 @@ merge_run(struct ofl_fmt_log_tmpl *m, int p, const struct mk *r, size_t n,
 	}
 	if (!mask_note(m, root->ntok, root->var | bit))
 		return 0;
+	frame(m, root, p, r, n);
 	root->var |= bit;
 	for (i = 1; i < n; i++) {
 		c = &m->clu[r[i].idx];
@@ -855,11 +902,8 @@ clu_text(const struct clu *c, size_t *lenp)
 	for (i = 0; i < c->ntok; i++) {
 		if (i > 0)
 			ofl_buf_addc(&b, ' ');
-		if ((c->var >> i) & 1)
-			ofl_buf_adds(&b, "<*>");
-		else
-			ofl_buf_add(&b, c->text + c->toff[i],
-			    c->toff[i + 1] - c->toff[i]);
+		ofl_buf_add(&b, c->text + c->toff[i],
+		    c->toff[i + 1] - c->toff[i]);
 	}
 	*lenp = b.len;
 	return ofl_buf_str(&b);

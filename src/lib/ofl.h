@@ -1710,7 +1710,8 @@ enum ofl_extract_mode {
 	OFL_EXTRACT_RAW = 0,		/* the content whole, or the spans */
 	OFL_EXTRACT_REGEX,
 	OFL_EXTRACT_ERRORS,
-	OFL_EXTRACT_JQ
+	OFL_EXTRACT_JQ,
+	OFL_EXTRACT_TEMPLATE		/* the lines of one log template */
 };
 struct ofl_jq_arg {
 	const char	*name;
@@ -1744,6 +1745,7 @@ struct ofl_extract {
 	FILE			*out;
 	void			(*warn)(void *, const char *);
 	void			*warn_arg;
+	const char		*tmpl;		/* TEMPLATE: its ID */
 };
 void	ofl_extract_init(struct ofl_extract *);
 /* Check the regex, filter and arguments before any input is read. */
