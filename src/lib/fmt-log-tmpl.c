@@ -299,10 +299,12 @@ header(const char **wp, const size_t *wl, int nw, int *ts, int *level)
 					break;
 			if (j >= nw || j >= i + 8)
 				break;
-			for (k = i; k <= j; k++)
+			/* At the start, one word may name the source. */
+			for (k = i + (i == 0); k <= j; k++)
 				if (!is_ts(wp[k], wl[k]))
 					break;
-			if (k <= j)
+			if (k <= j || (i == 0 && !is_ts(wp[i], wl[i]) &&
+			    (j == i || wl[i] > 24)))
 				break;
 			*ts = 1;
 			i = j + 1;
@@ -316,6 +318,11 @@ header(const char **wp, const size_t *wl, int nw, int *ts, int *level)
 		if (*level == 0 && (lv = is_level(wp[i], wl[i])) != 0) {
 			*level = lv;
 			i++;
+			continue;
+		}
+		if ((*ts || *level) && wl[i] == 1 &&
+		    (wp[i][0] == '-' || wp[i][0] == '|')) {
+			i++;	/* a separator: "INFO - message" */
 			continue;
 		}
 		if ((*ts || *level) && !any && wl[i] > 2 && wp[i][0] == '[' &&

@@ -69,9 +69,13 @@ main(int argc, char **argv)
 		    ofl_fmt_log_tmpl_lines(m), ofl_fmt_log_tmpl_count(m));
 	else if (mode == 't') {
 		for (i = 0; (t = ofl_fmt_log_tmpl_get(m, i)) != NULL; i++)
-			printf("%s %" PRIu64 " %" PRIu64 " %" PRIu64 " %s %s\n",
+		{
+			printf("%s %" PRIu64 " %" PRIu64 " %" PRIu64 " %s ",
 			    t->id, t->count, t->first_line, t->last_line,
-			    t->level != NULL ? t->level : "-", t->text);
+			    t->level != NULL ? t->level : "-");
+			fwrite(t->text, 1, t->len, stdout);
+			putchar('\n');
+		}
 	} else {
 		rewind(f);
 		ofl_fmt_log_tmpl_rewind(m);
