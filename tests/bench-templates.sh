@@ -135,14 +135,18 @@ set -- $(cpu sh -c 'tee "$1" >/dev/null <"$2"' sh "$WORK/tee.out" \
     "$WORK/big.log")
 rm -f "$WORK/tee.out"
 tee_w=$1
+tee_c=$2
 echo "tee:         $1 s wall, $2 s CPU"
 set -- $(cpu ofl-capture -q <"$WORK/big.log")
 cap_w=$1
+cap_c=$2
 echo "ofl-capture: $1 s wall, $2 s CPU ($(awk -v a="$cap_w" -v b="$tee_w" \
-    'BEGIN { printf "%.2fx", a / b }') tee)"
+    -v c="$cap_c" -v d="$tee_c" \
+    'BEGIN { printf "%.2fx tee wall, %.2fx CPU", a / b, c / d }'))"
 set -- $(cpu ofl-schema -m 0 @)
 echo "mining (ofl-schema, cold): $1 s wall, $2 s CPU;" \
     "$(sed -n 1p "$WORK/o")"
-awk -v m="$1" -v c="$cap_w" 'BEGIN { printf "mining is %.0f%% of the" \
-    " capture time when run after it (at ofl-index or ofl-schema);" \
-    " capture itself does not mine\n", 100 * m / c }'
+awk -v m="$2" -v c="$cap_c" 'BEGIN { printf "mining costs %.0f%% of the" \
+    " CPU time of the capture when run after it (ofl-index, ofl-schema,\n" \
+    "or the notice of a log of at most 4 MiB); capture itself does not" \
+    " mine\n", 100 * m / c }'
