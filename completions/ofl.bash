@@ -42,6 +42,7 @@ _ofl_opts_extract='
 	--no-pager
 	-r --raw-output
 	--skip=
+	--template=
 	--no-redact
 	-s= --store=
 	--time-limit=

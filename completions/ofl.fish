@@ -126,6 +126,7 @@ __ofl_complete extract -l time-limit -x -d 'CPU seconds of a filter or regex (0:
 __ofl_complete extract -s n -l lines -x -d 'A line range (A-B, A+N, -N, A-)'
 __ofl_complete extract -s r -l raw-output -d 'Raw strings, not JSON'
 __ofl_complete extract -l skip -x -d 'Skip this many results or blocks'
+__ofl_complete extract -l template -x -d 'The lines of one log template'
 __ofl_complete extract -l no-redact -d 'Show secrets unmasked'
 __ofl_complete extract -l color -x -a 'auto always never' -d 'Line numbers in color'
 __ofl_complete extract -l no-pager -d 'Do not page output longer than the screen'

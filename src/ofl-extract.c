@@ -26,7 +26,8 @@ enum {
 	OPT_NOPAGER,
 	OPT_NOREDACT,
 	OPT_SKIP,
-	OPT_TIMELIMIT
+	OPT_TIMELIMIT,
+	OPT_TEMPLATE
 };
 
 #define STR1(x)	#x
@@ -55,6 +56,8 @@ static const struct ofl_opt opts[] = {
 	    NULL },
 	{ OPT_ERRORS, "errors", no_argument, NULL,
 	    "error blocks and failing tests, most relevant first", 0, NULL },
+	{ OPT_TEMPLATE, "template", required_argument, "id",
+	    "the lines of one log template (IDs from ofl-schema)", 0, NULL },
 	{ OPT_MEMBER, "member", required_argument, "path",
 	    "a member of an archive artifact", 0, NULL },
 	{ OPT_SKIP, "skip", required_argument, "num",
@@ -334,6 +337,9 @@ parse_options(int argc, char *argv[], struct args *a)
 		case OPT_SKIP:
 			o->skip = number("--skip", optarg);
 			break;
+		case OPT_TEMPLATE:
+			o->tmpl = optarg;
+			break;
 		default:
 			usage(OFL_EXIT_USAGE);
 		}
@@ -377,6 +383,13 @@ check_modes(struct args *a)
 		o->mode = OFL_EXTRACT_REGEX;
 	else if (a->errors)
 		o->mode = OFL_EXTRACT_ERRORS;
+	if (o->tmpl != NULL) {
+		if (o->mode != OFL_EXTRACT_RAW) {
+			warnx("--template goes with no filter, -e or --errors");
+			usage(OFL_EXIT_USAGE);
+		}
+		o->mode = OFL_EXTRACT_TEMPLATE;
+	}
 	if (a->bytes && o->mode != OFL_EXTRACT_RAW) {
 		warnx("-b goes only with plain output");
 		usage(OFL_EXIT_USAGE);

@@ -1,6 +1,7 @@
 /*
  * ofl-schema: the structure of JSON, NDJSON, CSV and TSV artifacts, as a
- * compact shape, a genson-compatible JSON Schema or JSON Lines.
+ * compact shape, a genson-compatible JSON Schema or JSON Lines; and the
+ * templates of a log.
  */
 #include "config.h"
 
@@ -22,6 +23,7 @@ static int		 opt_lenient;
 static int		 opt_kind = -1;
 static uint64_t		 opt_max = 4096;
 static struct ofl_redactor *redactor;	/* NULL: OFL_REDACT=off */
+static const char	*opt_store;	/* -s as given, for commands */
 
 enum {
 	O_NOPAGER = OFL_OPT_BASE,
@@ -64,6 +66,8 @@ static int		 describe(struct ofl_store *, const char *,
 			    const char *, int);
 static void		 warnx_id(const char *, const char *);
 static int		 looks_like_json(struct ofl_reader *, int);
+static int		 describe_log(struct ofl_store *, const char *,
+			    const char *);
 static void		 print(const char *, size_t);
 
 static OFL_DEAD void
@@ -74,11 +78,12 @@ usage(int status)
 	if (status == 0) {
 		fprintf(stdout, "\n"
 		    "Describe the structure of JSON, NDJSON, CSV and TSV "
-		    "artifacts.  With no id or\n"
-		    "'-', read ofl: references from stdin, or capture stdin "
-		    "first.  A range\n"
-		    "in a reference (ofl:ID:A-B) names the artifact: it is "
-		    "described whole.\n\n");
+		    "artifacts, or list the\n"
+		    "templates of a log.  With no id or '-', read ofl: "
+		    "references from stdin,\n"
+		    "or capture stdin first.  A range in a reference "
+		    "(ofl:ID:A-B) names the\n"
+		    "artifact: it is described whole.\n\n");
 		ofl_opt_help(stdout, opts);
 	}
 	exit(status);
@@ -197,6 +202,32 @@ print(const char *s, size_t n)
 	ofl_buf_free(&b);
 }
 
+/* A log's templates, most frequent first; returns 0 or an exit status. */
+static int
+describe_log(struct ofl_store *st, const char *arg, const char *id)
+{
+	struct ofl_schema_log	 sl;
+	struct ofl_buf		 out;
+
+	if (opt_mode == MODE_SCHEMA) {
+		warnx("%s: log content has no JSON Schema (--json lists its "
+		    "templates)", arg);
+		return OFL_EXIT_FAIL;
+	}
+	if (ofl_schema_log(st, id, 0, &sl) != 0) {
+		warnx_id(arg, ofl_errmsg());
+		return ofl_errcode();
+	}
+	ofl_store_touch(st, id);
+	ofl_buf_init(&out);
+	ofl_schema_log_out(&sl, id, opt_store, opt_max,
+	    opt_mode == MODE_JSONL, &out);
+	print(out.data, out.len);
+	ofl_buf_free(&out);
+	ofl_schema_log_free(&sl);
+	return 0;
+}
+
 /* Describe one artifact; returns 0 or an exit status. */
 static int
 describe(struct ofl_store *st, const char *arg, const char *id, int header)
@@ -214,7 +245,12 @@ describe(struct ofl_store *st, const char *arg, const char *id, int header)
 	}
 	m = ofl_reader_meta(r);
 	kind = opt_kind != -1 ? opt_kind : m->kind;
-	if (opt_kind == -1 && (kind == OFL_KIND_TEXT || kind == OFL_KIND_LOG))
+	if (opt_kind == -1 && kind == OFL_KIND_LOG) {
+		/* A log's schema is its templates ("[" starts a log line). */
+		ofl_reader_close(r);
+		return describe_log(st, arg, id);
+	}
+	if (opt_kind == -1 && kind == OFL_KIND_TEXT)
 		kind = looks_like_json(r, kind);
 	if (!ofl_schema_supports(kind)) {
 		warnx("%s: %s content has no schema (only JSON, NDJSON, CSV "
@@ -291,6 +327,7 @@ main(int argc, char *argv[])
 
 	ofl_setprogname("ofl-schema");
 	parse_options(argc, argv, &store, &page);
+	opt_store = store;
 	argc -= optind;
 	argv += optind;
 

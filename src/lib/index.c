@@ -263,6 +263,24 @@ flush(struct indexer *ix, int last)
 	return 0;
 }
 
+/*
+ * A log's templates are mined as it is indexed, unless they are cached;
+ * they are a help, so a failure leaves them to be mined when asked for.
+ */
+static void
+log_templates(struct ofl_store *st, const char *id)
+{
+	struct ofl_fmt_log_tmpl_info	*t;
+	size_t				 n;
+	uint64_t			 lines;
+
+	if (ofl_store_tmpl_get(st, id, &t, &n, &lines) != 0) {
+		ofl_store_tmpl_free(t, n);
+		return;
+	}
+	(void)ofl_schema_log_mine(st, id);
+}
+
 int
 ofl_index_artifact(struct ofl_store *st, const char *id,
     void (*progress)(uint64_t, uint64_t, void *), void *arg,
@@ -339,6 +357,8 @@ ofl_index_artifact(struct ofl_store *st, const char *id,
 	batch_free(&ix.b);
 out:
 	ofl_reader_close(r);
+	if (ret == 0 && m.kind == OFL_KIND_LOG)
+		log_templates(st, id);
 	ofl_meta_free(&m);
 	return ret;
 }

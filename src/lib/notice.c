@@ -1164,6 +1164,84 @@ notice_open(struct ctx *c, struct ofl_store *st, const struct ofl_meta *m,
 	return 0;
 }
 
+/*
+ * A log's templates (schema-log.c): how many, the error and warning
+ * clusters with their counts, and the rare ones (seen once or twice),
+ * TMPL_LINES of each at most.  They are mined here only for a log of
+ * at most TMPL_MINE bytes, so that capture stays fast; a larger log
+ * shows them once ofl-index or ofl-schema has mined them.
+ */
+#define TMPL_MINE	(4 * 1024 * 1024)
+#define TMPL_LINES	3
+
+static void
+put_tmpl(struct ofl_buf *out, const char *what,
+    const struct ofl_fmt_log_tmpl_info *t)
+{
+	struct ofl_buf	one;
+	char		num[32];
+	size_t		cut;
+
+	ofl_buf_init(&one);
+	ofl_buf_addf(&one, "  %-8s x%llu  ", what,
+	    (unsigned long long)t->count);
+	ofl_render_oneline(&one, (const unsigned char *)t->text, t->len,
+	    SIG_MAX);
+	cut = one.len;
+	if (cut > SIG_WIDTH) {
+		cut = SIG_WIDTH;
+		while (cut > 0 && ((unsigned char)one.data[cut] & 0xc0) == 0x80)
+			cut--;
+	}
+	ofl_buf_add(out, one.data, cut);
+	if (cut < one.len)
+		ofl_buf_adds(out, "...");
+	ofl_fmt_count(num, sizeof num, t->first_line);
+	ofl_buf_addf(out, "  (line %s, %s)\n", num, t->id);
+	ofl_buf_free(&one);
+}
+
+static void
+sum_templates(struct ctx *c)
+{
+	struct ofl_schema_log			 sl;
+	const struct ofl_fmt_log_tmpl_info	*t;
+	size_t					 i, nerr = 0, nrare = 0;
+	int					 bad;
+
+	if (ofl_schema_log(c->st, c->m->id, TMPL_MINE, &sl) != 0)
+		return;
+	if (!c->o->json) {
+		ofl_buf_adds(&c->sum, "templates: ");
+		ofl_buf_add_count(&c->sum, sl.n);
+		ofl_buf_addf(&c->sum, " (ofl-schema %s lists them)\n", c->m->id);
+		for (i = 0; i < sl.n && nerr < TMPL_LINES; i++) {
+			t = &sl.t[i];
+			bad = t->level != NULL ? (strcmp(t->level, "ERROR") == 0 ||
+			    strcmp(t->level, "CRIT") == 0 ||
+			    strcmp(t->level, "ALERT") == 0 ||
+			    strcmp(t->level, "EMERG") == 0 ||
+			    strcmp(t->level, "FATAL") == 0) ? 2 :
+			    strcmp(t->level, "WARN") == 0 :
+			    2 * ofl_fmt_log_is_error(t->text, t->len, 0);
+			if (bad == 0)
+				continue;
+			put_tmpl(&c->sum, bad == 2 ? "error" : "warning", t);
+			nerr++;
+		}
+		for (i = sl.n; i > 0 && nrare < TMPL_LINES && sl.n > 1; i--) {
+			t = &sl.t[i - 1];
+			if (t->count > 2)
+				break;
+			put_tmpl(&c->sum, "rare", t);
+			nrare++;
+		}
+	}
+	sum_json_key(c, "templates");
+	ofl_buf_addf(&c->sumj, "%zu", sl.n);
+	ofl_schema_log_free(&sl);
+}
+
 /* The summary that fits the kind, into c->sum and c->sumj. */
 static int
 summarize(struct ctx *c)
@@ -1173,7 +1251,10 @@ summarize(struct ctx *c)
 
 	switch (kind) {
 	case OFL_KIND_LOG:
-		return sum_errors(c);
+		if (sum_errors(c) == -1)
+			return -1;
+		sum_templates(c);
+		return 0;
 	case OFL_KIND_TEXT:
 		return m->errors + m->warnings > 0 ? sum_errors(c) : 0;
 	case OFL_KIND_MARKDOWN:

@@ -399,6 +399,52 @@ int	 ofl_fmt_log_class(struct ofl_logst *, const char *, size_t);
 /* A chunk's title from a line (from off on): timestamps stripped, cut. */
 void	 ofl_fmt_log_headline(struct ofl_buf *, const char *, size_t, size_t);
 
+/*
+ * fmt-log-tmpl.c: log templates, mined from a log's lines as they
+ * stream: the header set aside, variables as "<*>", a stack trace in
+ * its first line's record.  Feed every line (no newline) to _add, then
+ * _finish; the templates come most frequent first.  At most 8,192
+ * groups are kept; past that a line of a new shape counts under the
+ * catch-all template "<*>".  A template's ID is 12 hex digits, a hash
+ * of its text: the same log gives the same templates and IDs.
+ */
+#define OFL_TMPL_ID	13
+struct ofl_fmt_log_tmpl;
+struct ofl_fmt_log_tmpl_info {
+	char		 id[OFL_TMPL_ID];
+	uint64_t	 count;		/* records (a line and its trace) */
+	uint64_t	 first_line;	/* 1-based */
+	uint64_t	 last_line;
+	const char	*level;		/* "ERROR", "WARN"...; NULL if none */
+	char		*text;		/* the template, "<*>" for variables */
+	size_t		 len;
+};
+struct ofl_fmt_log_tmpl *ofl_fmt_log_tmpl_new(void);
+void	 ofl_fmt_log_tmpl_free(struct ofl_fmt_log_tmpl *);
+void	 ofl_fmt_log_tmpl_add(struct ofl_fmt_log_tmpl *, const char *, size_t);
+void	 ofl_fmt_log_tmpl_finish(struct ofl_fmt_log_tmpl *);
+size_t	 ofl_fmt_log_tmpl_count(const struct ofl_fmt_log_tmpl *);
+const struct ofl_fmt_log_tmpl_info *
+	 ofl_fmt_log_tmpl_get(const struct ofl_fmt_log_tmpl *, size_t);
+uint64_t ofl_fmt_log_tmpl_lines(const struct ofl_fmt_log_tmpl *);
+/*
+ * After _finish, a second pass: _rewind, then every line again in order;
+ * _line gives each line's template ID (a continuation line its record's)
+ * and returns 1 for a record's first line, 0 for a continuation.
+ */
+void	 ofl_fmt_log_tmpl_rewind(struct ofl_fmt_log_tmpl *);
+int	 ofl_fmt_log_tmpl_line(struct ofl_fmt_log_tmpl *, const char *, size_t,
+	    char [OFL_TMPL_ID]);
+/*
+ * After _finish, the template of one line taken alone as the first line
+ * of a record; 0 when none of the log's templates has it (id is then the
+ * catch-all's).  For collapsing search hits by template.
+ */
+int	 ofl_fmt_log_tmpl_of(const struct ofl_fmt_log_tmpl *, const char *,
+	    size_t, char [OFL_TMPL_ID]);
+/* The level's name as the miner gives it, from any spelling; or NULL. */
+const char *ofl_fmt_log_tmpl_level(const char *);
+
 /* fmt-diff.c: unified diffs. */
 /* 1 if a line can be part of a diff (a header, hunk or context line). */
 int	 ofl_fmt_diff_line(const unsigned char *, size_t);
@@ -1255,6 +1301,51 @@ void		 ofl_schema_shape_text(struct ofl_schema *, size_t max_out,
 /* The shape as data: one JSON object per path (or column) per line. */
 void		 ofl_schema_jsonl(struct ofl_schema *, struct ofl_buf *);
 /*
+ * store-tmpl.c: a log's templates cached by content.  _get: 1 with the
+ * templates (free with _free) and the lines mined, 0 when none are
+ * cached, -1 on an error.  _put replaces them (a no-op read-only).
+ */
+int	 ofl_store_tmpl_get(struct ofl_store *, const char *,
+	    struct ofl_fmt_log_tmpl_info **, size_t *, uint64_t *);
+void	 ofl_store_tmpl_free(struct ofl_fmt_log_tmpl_info *, size_t);
+int	 ofl_store_tmpl_put(struct ofl_store *, const char *,
+	    const struct ofl_fmt_log_tmpl *);
+/*
+ * schema-log.c: the templates of a log artifact.  ofl_schema_log: from
+ * the cache, or mined (and cached when the store is writable) if the
+ * content holds at most max bytes (0: any size); 0 done, 1 not cached
+ * and too large, -1 error.  ofl_schema_log_mine mines and caches.
+ */
+struct ofl_schema_log {
+	struct ofl_fmt_log_tmpl_info	*t;	/* most frequent first */
+	size_t				 n;
+	uint64_t			 lines;
+};
+int	 ofl_schema_log(struct ofl_store *, const char *, uint64_t,
+	    struct ofl_schema_log *);
+void	 ofl_schema_log_free(struct ofl_schema_log *);
+int	 ofl_schema_log_mine(struct ofl_store *, const char *);
+/*
+ * As ofl-schema prints them: a count line, one line per template (or
+ * one JSON object with json), at most max bytes (0: all) and the command
+ * for the rest (with -s store_arg when not NULL).
+ */
+void	 ofl_schema_log_out(const struct ofl_schema_log *, const char *,
+	    const char *, uint64_t, int, struct ofl_buf *);
+/*
+ * The template of any line of an artifact, for collapsing search hits
+ * of one template: _open mines the artifact once (a pass over it; NULL
+ * on an error), _line gives the template ID of a line taken as the first
+ * line of a record (1; 0 when the line has none of the artifact's
+ * templates), the same IDs ofl-schema prints.
+ */
+struct ofl_schema_log_map;
+struct ofl_schema_log_map *ofl_schema_log_map_open(struct ofl_store *,
+	    const char *);
+int	 ofl_schema_log_map_line(const struct ofl_schema_log_map *,
+	    const char *, size_t, char [OFL_TMPL_ID]);
+void	 ofl_schema_log_map_close(struct ofl_schema_log_map *);
+/*
  * store-gc.c: what expiry and checking need of the store, as structs;
  * gc.c decides what goes.  -1 on error, with a message for most.
  */
@@ -1640,7 +1731,8 @@ enum ofl_extract_mode {
 	OFL_EXTRACT_RAW = 0,		/* the content whole, or the spans */
 	OFL_EXTRACT_REGEX,
 	OFL_EXTRACT_ERRORS,
-	OFL_EXTRACT_JQ
+	OFL_EXTRACT_JQ,
+	OFL_EXTRACT_TEMPLATE		/* the lines of one log template */
 };
 struct ofl_jq_arg {
 	const char	*name;
@@ -1674,6 +1766,7 @@ struct ofl_extract {
 	FILE			*out;
 	void			(*warn)(void *, const char *);
 	void			*warn_arg;
+	const char		*tmpl;		/* TEMPLATE: its ID */
 };
 void	ofl_extract_init(struct ofl_extract *);
 /* Check the regex, filter and arguments before any input is read. */

@@ -283,6 +283,8 @@ int
 ofl_store_gc_drop_blob(struct ofl_store *st, int64_t blob)
 {
 	if (exec_id(st->db, "DELETE FROM frame WHERE blob = ?1", blob) == -1 ||
+	    exec_id(st->db, "DELETE FROM log_tmpl WHERE blob = ?1",
+	    blob) == -1 ||
 	    exec_id(st->db, "DELETE FROM blob WHERE id = ?1", blob) == -1)
 		return -1;
 	return 0;
@@ -457,6 +459,9 @@ ofl_store_gc_blobs_free(struct ofl_store_gc_blob *list, size_t n)
 int
 ofl_store_gc_blob_row_drop(struct ofl_store *st, int64_t blob)
 {
+	if (exec_id(st->db, "DELETE FROM log_tmpl WHERE blob = ?1",
+	    blob) == -1)
+		return -1;
 	return exec_id(st->db, "DELETE FROM blob WHERE id = ?1", blob);
 }
 
@@ -602,6 +607,9 @@ ofl_store_gc_truncate(struct ofl_store *st, const char *id, int64_t blob,
 		goto out;
 	sqlite3_finalize(stmt);
 	stmt = NULL;
+	/* Templates mined from the whole content no longer hold. */
+	if (exec_id(db, "DELETE FROM log_tmpl WHERE blob = ?1", blob) == -1)
+		goto out;
 	/* What is left, read back through the frames kept. */
 	if ((r = ofl_reader_open(st, id)) == NULL)
 		goto out;

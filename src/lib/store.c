@@ -46,7 +46,7 @@
 #include "banned.h"
 
 #define RESERVE_BYTES	(16 * 1024 * 1024) /* kept free for gc, at most */
-#define SCHEMA_VERSION	1
+#define SCHEMA_VERSION	2
 /* zstd levels (store-write.c says when each is used); OFL_LEVEL fixes one. */
 #define LEVEL		1
 #define LEVEL_FAST	(-2)
@@ -103,6 +103,22 @@ static const char *schema_sql =
 	"CREATE TABLE IF NOT EXISTS setting ("
 	" key TEXT PRIMARY KEY,"
 	" value TEXT);";
+
+/*
+ * Schema 2: the templates of a log (store-tmpl.c), by content like the
+ * index.  Row 0 of a blob says it was mined: count holds its lines.
+ */
+static const char *schema2_sql =
+	"CREATE TABLE IF NOT EXISTS log_tmpl ("
+	" blob INTEGER NOT NULL,"
+	" rank INTEGER NOT NULL,"
+	" tid TEXT NOT NULL,"
+	" count INTEGER NOT NULL,"
+	" first_line INTEGER NOT NULL,"
+	" last_line INTEGER NOT NULL,"
+	" level TEXT,"
+	" template BLOB,"
+	" PRIMARY KEY (blob, rank)) WITHOUT ROWID;";
 
 static int	 check_owner(const char *, int, int);
 static int	 check_files(struct ofl_store *);
@@ -321,6 +337,9 @@ schema_init(struct ofl_store *st)
 		return -1;
 	}
 	if (!st->rdwr) {
+		/* An older store is read as it is: no templates cached. */
+		if (version >= 1)
+			return 0;
 		ofl_seterr(OFL_EXIT_FAIL, "store %s: empty", st->path);
 		return -1;
 	}
@@ -338,12 +357,15 @@ schema_init(struct ofl_store *st)
 		rv = 0;
 		goto out;
 	}
-	if (store_exec(st, "PRAGMA auto_vacuum = INCREMENTAL") == -1 ||
-	    store_exec(st, "PRAGMA journal_mode = WAL") == -1 ||
-	    store_exec(st, "BEGIN IMMEDIATE") == -1)
+	if (version == 0 &&
+	    (store_exec(st, "PRAGMA auto_vacuum = INCREMENTAL") == -1 ||
+	    store_exec(st, "PRAGMA journal_mode = WAL") == -1))
 		goto out;
-	if (store_exec(st, schema_sql) == -1 ||
-	    store_exec(st, "PRAGMA user_version = 1") == -1 ||
+	if (store_exec(st, "BEGIN IMMEDIATE") == -1)
+		goto out;
+	if ((version == 0 && store_exec(st, schema_sql) == -1) ||
+	    store_exec(st, schema2_sql) == -1 ||
+	    store_exec(st, "PRAGMA user_version = 2") == -1 ||
 	    store_exec(st, "COMMIT") == -1) {
 		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 		goto out;

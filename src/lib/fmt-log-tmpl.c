@@ -1,0 +1,1067 @@
+/*
+ * fmt-log-tmpl.c: log templates.  A streaming miner that reads a log one
+ * line at a time and finds the few hundred things it says: it sets aside
+ * each line's header (timestamps, with day and month names, a level, a
+ * host, process[pid], a component) without being told the format, masks
+ * the parts of the message that hold digits, and groups lines by their
+ * token count and the constant tokens left.  When the miner finishes,
+ * groups that differ at one position only are merged into one template
+ * with <*> there when that position takes at least TM_MINVALS values:
+ * a word from a small set (a user "root" or "admin") stays a constant, a
+ * user name that changes on every line becomes a variable.  A line with
+ * no header under a line with a timestamp (a stack trace, "Caused by:")
+ * belongs to the record of that line and to its template.
+ *
+ * Memory is bounded: at most TM_MAXCLU groups.  When they are full the
+ * miner merges what it can; a line of a new shape past that counts under
+ * one catch-all template "<*>" (its ID is the hash of "<*>").  A line is
+ * read up to TM_SCAN bytes and TM_MAXTOK tokens; the rest of a longer
+ * line is one variable.  Everything is a function of the content and its
+ * order: the same log gives the same templates, and a template's ID is a
+ * hash of its text.  Pure: it sees lines, never the store.
+ */
+#include "config.h"
+
+#include <sys/types.h>
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "ofl.h"
+#include "banned.h"
+
+#define TM_MAXTOK	64	/* tokens of a message; the last takes the rest */
+#define TM_SCAN		65536	/* bytes of a line looked at */
+#define TM_TOKTEXT	160	/* bytes of a token kept for the text */
+#define TM_MINVALS	3	/* values at a position that make it variable */
+#define TM_MINKV	5	/* the same for a key=value */
+#define TM_MAXCLU	8192	/* groups kept */
+#define TM_MAXHDR	12	/* tokens a header may take */
+
+#define H_WILD		0x5bd1e9955bd1e995ULL
+#define H_MASK		0x9e3779b97f4a7c15ULL
+#define H_TAIL		0xc2b2ae3d27d4eb4fULL
+
+/* A group of lines: equal token count and equal tokens but at var. */
+struct clu {
+	uint64_t	 key;
+	uint64_t	 count;
+	uint64_t	 first;
+	uint64_t	 last;
+	uint64_t	 var;		/* bit i: position i is a variable */
+	uint64_t	*th;		/* token hashes */
+	uint64_t	*sh;		/* token shapes, bit 0: masked */
+	uint32_t	*toff;		/* token starts in text, ntok + 1 */
+	char		*text;		/* the first line's tokens, masked */
+	uint64_t	 id;		/* the hash of its text, at the end */
+	int		 ntok;		/* -1: merged into another */
+	int		 level;
+};
+
+/* The state of the line reader: records and their first lines. */
+struct rdst {
+	uint64_t	 lineno;
+	int		 head_ts;	/* the record's first line has a timestamp */
+	int		 cur;		/* the record's group, -1 none */
+	int		 cur_other;	/* the record is in the catch-all */
+};
+
+struct ofl_fmt_log_tmpl {
+	struct clu	*clu;
+	size_t		 nclu;
+	size_t		 cap;
+	int32_t		*tab;		/* open addressing: key -> index */
+	size_t		 tabsz;
+	uint64_t	 masks[256];	/* (ntok << 56 | index) of var masks */
+	uint64_t	 maskbits[256];
+	size_t		 nmasks;
+	struct rdst	 rd;
+	uint64_t	 other;		/* records past the cap */
+	uint64_t	 other_first;
+	uint64_t	 other_last;
+	uint64_t	 lines;		/* lines read by the first pass */
+	int		 finished;
+	struct ofl_fmt_log_tmpl_info *out;
+	size_t		 nout;
+};
+
+/* One line, tokenized. */
+struct line {
+	uint64_t	 th[TM_MAXTOK];
+	uint64_t	 sh[TM_MAXTOK];
+	const char	*tp[TM_MAXTOK];
+	size_t		 tl[TM_MAXTOK];
+	int		 ntok;
+	int		 level;
+	int		 ts;
+	int		 cont;
+};
+
+static const char *levels[] = {
+	NULL, "TRACE", "DEBUG", "INFO", "NOTICE", "WARN", "ERROR", "CRIT",
+	"ALERT", "EMERG", "FATAL"
+};
+
+static const struct {
+	const char	*w;
+	size_t		 n;
+	int		 l;
+} levelw[] = {
+	{ "TRACE", 5, 1 }, { "DEBUG", 5, 2 }, { "FINE", 4, 2 },
+	{ "FINER", 5, 1 }, { "FINEST", 6, 1 }, { "INFO", 4, 3 },
+	{ "CONFIG", 6, 3 }, { "NOTICE", 6, 4 }, { "WARN", 4, 5 },
+	{ "WARNING", 7, 5 }, { "ERROR", 5, 6 }, { "ERR", 3, 6 },
+	{ "SEVERE", 6, 6 }, { "CRIT", 4, 7 }, { "CRITICAL", 8, 7 },
+	{ "ALERT", 5, 8 }, { "EMERG", 5, 9 }, { "FATAL", 5, 10 },
+	{ "PANIC", 5, 10 }
+};
+
+static const char *monthl[] = {
+	"january", "february", "march", "april", "june", "july", "august",
+	"september", "october", "november", "december", "monday", "tuesday",
+	"wednesday", "thursday", "friday", "saturday", "sunday", "utc", "gmt"
+};
+
+/*
+ * Byte classes: 1 digit, 2 separator of segments, 4 blank, 8 part of a
+ * timestamp besides digits, 16 first letter of a level.
+ */
+static unsigned char cls[256];
+
+static void
+cls_init(void)
+{
+	const char	*d = "[](){}<>=:;,'\"|", *t = "-/:.,+TZ";
+	const char	*lv = "TDFICNWESAPtdficnwesap";
+	int		 c;
+
+	if (cls['0'] != 0)
+		return;
+	for (c = '0'; c <= '9'; c++)
+		cls[c] = 1;
+	for (; *d != '\0'; d++)
+		cls[(unsigned char)*d] = 2;
+	cls[' '] = cls['\t'] = cls['\r'] = cls['\v'] = cls['\f'] = 4;
+	for (; *t != '\0'; t++)
+		cls[(unsigned char)*t] |= 8;
+	for (; *lv != '\0'; lv++)
+		cls[(unsigned char)*lv] |= 16;
+}
+
+static inline uint64_t
+mix(uint64_t h, uint64_t v)
+{
+	h ^= v;
+	h *= 0xff51afd7ed558ccdULL;
+	return h ^ (h >> 32);
+}
+
+/* A day or a month name, three letters or whole. */
+static int
+is_name(const char *p, size_t n)
+{
+	static const char	 abbr[] = "janfebmaraprmayjunjulaugsepoctnovdec"
+	    "montuewedthufrisatsunutcgmt";
+	size_t			 i;
+	char			 l[3];
+
+	if (n < 3 || n > 9)
+		return 0;
+	for (i = 0; i < 3; i++) {
+		if (!((p[i] >= 'a' && p[i] <= 'z') ||
+		    (p[i] >= 'A' && p[i] <= 'Z')))
+			return 0;
+		l[i] = (char)(p[i] | 0x20);
+	}
+	for (i = 0; i < sizeof(abbr) - 1; i += 3)
+		if (abbr[i] == l[0] && abbr[i + 1] == l[1] &&
+		    abbr[i + 2] == l[2])
+			break;
+	if (i >= sizeof(abbr) - 1)
+		return 0;
+	if (n == 3)
+		return 1;
+	for (i = 0; i < sizeof(monthl) / sizeof(monthl[0]); i++)
+		if (strlen(monthl[i]) == n && strncasecmp(p, monthl[i], n) == 0)
+			return 1;
+	return 0;
+}
+
+/* A part of a timestamp: a name, or digits with - / : . , + T Z. */
+static int
+is_ts(const char *p, size_t n)
+{
+	size_t	i, dig = 0;
+
+	while (n > 0 && (p[n - 1] == ',' || p[n - 1] == ']'))
+		n--;
+	while (n > 0 && *p == '[') {
+		p++;
+		n--;
+	}
+	if (n == 0 || n > 40)
+		return 0;
+	if (!(cls[(unsigned char)*p] & 1) && *p != '+' && *p != '-')
+		return is_name(p, n);
+	for (i = 0; i < n; i++) {
+		if (cls[(unsigned char)p[i]] & 1)
+			dig++;
+		else if (!(cls[(unsigned char)p[i]] & 8))
+			return 0;
+	}
+	return dig > 0;
+}
+
+/* A level: ERROR, [error], <warn>, INFO: */
+static int
+is_level(const char *p, size_t n)
+{
+	size_t	i;
+
+	if (n > 0 && p[n - 1] == ':')
+		n--;
+	if (n >= 2 && ((p[0] == '[' && p[n - 1] == ']') ||
+	    (p[0] == '<' && p[n - 1] == '>'))) {
+		p++;
+		n -= 2;
+	}
+	if (n < 3 || n > 8)
+		return 0;
+	if (!(cls[(unsigned char)*p] & 16))
+		return 0;
+	for (i = 0; i < sizeof(levelw) / sizeof(levelw[0]); i++)
+		if (levelw[i].n == n &&
+		    strncasecmp(p, levelw[i].w, n) == 0)
+			return levelw[i].l;
+	return 0;
+}
+
+/* A component or a process: sshd[42]:, kernel:, dfs.DataNode$X: */
+static int
+is_comp(const char *p, size_t n)
+{
+	size_t	i;
+
+	if (n < 2 || n > 96 || p[n - 1] != ':')
+		return 0;
+	if (!((p[0] >= 'a' && p[0] <= 'z') || (p[0] >= 'A' && p[0] <= 'Z') ||
+	    p[0] == '_'))
+		return 0;
+	for (i = 0; i < n - 1; i++)
+		if (p[i] == ':' || p[i] == '=' || p[i] == '"' || p[i] == '\'')
+			return 0;
+	return 1;
+}
+
+/* The blank-separated words of a line, up to max. */
+static int
+words(const char *p, size_t n, const char **wp, size_t *wl, int max)
+{
+	size_t	i = 0, s;
+	int	k = 0;
+
+	while (k < max) {
+		while (i < n && (cls[(unsigned char)p[i]] & 4))
+			i++;
+		if (i >= n)
+			break;
+		s = i;
+		while (i < n && !(cls[(unsigned char)p[i]] & 4))
+			i++;
+		wp[k] = p + s;
+		wl[k++] = i - s;
+	}
+	return k;
+}
+
+/*
+ * The header: timestamps and their parts, a bracketed timestamp, a level,
+ * a bracketed thread, then within two words a component ending in ':'.
+ * Returns the number of header words.
+ */
+static int
+header(const char **wp, const size_t *wl, int nw, int *ts, int *level)
+{
+	int	i = 0, j, k, lv, any = 0;
+
+	*ts = 0;
+	*level = 0;
+	while (i < nw) {
+		if (wp[i][0] == '[' && !(wl[i] > 1 && wp[i][wl[i] - 1] == ']')) {
+			/* [Sun Dec 04 04:47:44 2005] */
+			for (j = i; j < nw && j < i + 8; j++)
+				if (wp[j][wl[j] - 1] == ']')
+					break;
+			if (j >= nw || j >= i + 8)
+				break;
+			/* At the start, one word may name the source. */
+			for (k = i + (i == 0); k <= j; k++)
+				if (!is_ts(wp[k], wl[k]))
+					break;
+			if (k <= j || (i == 0 && !is_ts(wp[i], wl[i]) &&
+			    (j == i || wl[i] > 24)))
+				break;
+			*ts = 1;
+			i = j + 1;
+			continue;
+		}
+		if (is_ts(wp[i], wl[i])) {
+			*ts = 1;
+			i++;
+			continue;
+		}
+		if (*level == 0 && (lv = is_level(wp[i], wl[i])) != 0) {
+			*level = lv;
+			i++;
+			continue;
+		}
+		if ((*ts || *level) && wl[i] == 1 &&
+		    (wp[i][0] == '-' || wp[i][0] == '|')) {
+			i++;	/* a separator: "INFO - message" */
+			continue;
+		}
+		if ((*ts || *level) && !any && wl[i] > 2 && wp[i][0] == '[' &&
+		    wp[i][wl[i] - 1] == ']' && memchr(wp[i], ' ', wl[i]) == NULL) {
+			any = 1;	/* a thread: [main] */
+			i++;
+			continue;
+		}
+		break;
+	}
+	if (!*ts && !*level)
+		return 0;
+	for (j = i; j < nw && j < i + 2; j++) {
+		if (is_comp(wp[j], wl[j]))
+			return j + 1;
+		if (j + 1 < nw && wl[j + 1] == 1 && wp[j + 1][0] == '-')
+			return j + 2;
+		if (is_level(wp[j], wl[j]) || is_ts(wp[j], wl[j]))
+			break;
+	}
+	return i;
+}
+
+/* A day or month name written as one: "Jun", "Monday". */
+static int
+is_datename(const char *p, size_t n)
+{
+	return n >= 3 && n <= 9 && p[0] >= 'A' && p[0] <= 'Z' &&
+	    (p[1] >= 'a' && p[1] <= 'z') && is_name(p, n);
+}
+
+/* A unit after a number: 4.2 KB, 12 ms. */
+static int
+is_unit(const char *p, size_t n)
+{
+	static const char *u[] = {
+		"B", "KB", "MB", "GB", "TB", "PB", "KiB", "MiB", "GiB", "TiB",
+		"kB", "bytes", "ms", "us", "ns", "s", "sec", "secs", "min"
+	};
+	size_t	i;
+
+	for (i = 0; i < sizeof(u) / sizeof(u[0]); i++)
+		if (strlen(u[i]) == n && memcmp(p, u[i], n) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * A token's hash, and the hash of its shape (its separators: "(x)" and
+ * "()" have one shape) with bit 0 set when a part is masked.  A part with
+ * a digit, a day or month name, or a unit after a number is a mask.
+ */
+static uint64_t
+tok_hash(const char *p, size_t n, uint64_t *shape, int unit)
+{
+	uint64_t	h = 0x84222325cbf29ce4ULL, sh = h;
+	size_t		i = 0, s;
+	int		dig, masked = 0;
+
+	if (n > TM_TOKTEXT) {
+		*shape = 1;
+		return H_MASK ^ 0x1234;
+	}
+	while (i < n) {
+		if (cls[(unsigned char)p[i]] & 2) {
+			h = (h ^ (unsigned char)p[i]) * 0x100000001b3ULL;
+			sh = (sh ^ (unsigned char)p[i]) * 0x100000001b3ULL;
+			i++;
+			continue;
+		}
+		s = i;
+		dig = 0;
+		while (i < n && !(cls[(unsigned char)p[i]] & 2))
+			dig |= cls[(unsigned char)p[i++]];
+		if ((dig & 1) || is_datename(p + s, i - s) ||
+		    (unit && s == 0 && is_unit(p, i))) {
+			h = (h ^ H_MASK) * 0x100000001b3ULL;
+			masked = 1;
+		} else
+			for (; s < i; s++)
+				h = (h ^ (unsigned char)p[s]) *
+				    0x100000001b3ULL;
+	}
+	*shape = (sh & ~1ULL) | (uint64_t)masked;
+	return h;
+}
+
+static uint64_t	hmask;		/* the hash of a token that is all mask */
+
+/* Split a line into its header and its message's tokens. */
+static void
+tokenize(struct line *l, struct rdst *rd, const char *p, size_t n)
+{
+	const char	*wp[TM_MAXTOK + TM_MAXHDR];
+	size_t		 wl[TM_MAXTOK + TM_MAXHDR];
+	uint64_t	 sh;
+	int		 nw, h, i;
+
+	if (hmask == 0)
+		hmask = tok_hash("0", 1, &sh, 0);
+	if (n > TM_SCAN)
+		n = TM_SCAN;
+	nw = words(p, n, wp, wl, TM_MAXTOK + TM_MAXHDR);
+	h = header(wp, wl, nw, &l->ts, &l->level);
+	l->cont = 0;
+	if (rd->cur != -1 || rd->cur_other) {
+		if (nw == 0 || (rd->head_ts && !l->ts))
+			l->cont = 1;
+		else if (!rd->head_ts && (cls[(unsigned char)p[0]] & 4) &&
+		    nw > 0 && ((wl[0] == 2 && memcmp(wp[0], "at", 2) == 0) ||
+		    (wl[0] == 4 && memcmp(wp[0], "File", 4) == 0)))
+			l->cont = 1;
+	}
+	if (l->cont)
+		return;
+	l->ntok = 0;
+	for (i = h; i < nw && l->ntok < TM_MAXTOK - 1; i++) {
+		l->th[l->ntok] = tok_hash(wp[i], wl[i], &l->sh[l->ntok],
+		    l->ntok > 0 && l->th[l->ntok - 1] == hmask);
+		/* A list of masked values is one variable. */
+		if (l->ntok > 0 && l->th[l->ntok] == l->th[l->ntok - 1] &&
+		    l->th[l->ntok] == hmask)
+			continue;
+		l->tp[l->ntok] = wp[i];
+		l->tl[l->ntok++] = wl[i];
+	}
+	if (i < nw) {
+		/* The rest of a long line: one variable. */
+		l->tp[l->ntok] = wp[i];
+		l->tl[l->ntok] = (size_t)(p + n - wp[i]);
+		l->sh[l->ntok] = 1;
+		l->th[l->ntok++] = H_TAIL;
+	}
+}
+
+static uint64_t
+key_of(const uint64_t *th, int ntok, uint64_t var)
+{
+	uint64_t	k = mix(0x243f6a8885a308d3ULL, (uint64_t)ntok);
+	int		i;
+
+	for (i = 0; i < ntok; i++)
+		k = mix(k, (var >> i) & 1 ? H_WILD : th[i]);
+	return k;
+}
+
+static void
+tab_put(struct ofl_fmt_log_tmpl *m, uint64_t key, int32_t idx)
+{
+	size_t	i = (size_t)key & (m->tabsz - 1);
+
+	while (m->tab[i] != -1)
+		i = (i + 1) & (m->tabsz - 1);
+	m->tab[i] = idx;
+}
+
+static int32_t
+tab_get(const struct ofl_fmt_log_tmpl *m, uint64_t key)
+{
+	size_t	i = (size_t)key & (m->tabsz - 1);
+
+	while (m->tab[i] != -1) {
+		if (m->clu[m->tab[i]].key == key)
+			return m->tab[i];
+		i = (i + 1) & (m->tabsz - 1);
+	}
+	return -1;
+}
+
+static void
+tab_rebuild(struct ofl_fmt_log_tmpl *m)
+{
+	size_t	i;
+
+	memset(m->tab, 0xff, m->tabsz * sizeof(*m->tab));
+	for (i = 0; i < m->nclu; i++)
+		tab_put(m, m->clu[i].key, (int32_t)i);
+}
+
+struct ofl_fmt_log_tmpl *
+ofl_fmt_log_tmpl_new(void)
+{
+	struct ofl_fmt_log_tmpl	*m;
+
+	cls_init();
+	m = ofl_xcalloc(1, sizeof(*m));
+	m->cap = 64;
+	m->clu = ofl_xcalloc(m->cap, sizeof(*m->clu));
+	m->tabsz = 4 * TM_MAXCLU;
+	m->tab = ofl_xmalloc(m->tabsz * sizeof(*m->tab));
+	memset(m->tab, 0xff, m->tabsz * sizeof(*m->tab));
+	m->rd.cur = -1;
+	return m;
+}
+
+static void
+clu_free(struct clu *c)
+{
+	free(c->th);
+	free(c->sh);
+	free(c->toff);
+	free(c->text);
+}
+
+static void
+out_free(struct ofl_fmt_log_tmpl *m)
+{
+	size_t	i;
+
+	for (i = 0; i < m->nout; i++)
+		free(m->out[i].text);
+	free(m->out);
+	m->out = NULL;
+	m->nout = 0;
+}
+
+void
+ofl_fmt_log_tmpl_free(struct ofl_fmt_log_tmpl *m)
+{
+	size_t	i;
+
+	if (m == NULL)
+		return;
+	for (i = 0; i < m->nclu; i++)
+		clu_free(&m->clu[i]);
+	free(m->clu);
+	free(m->tab);
+	out_free(m);
+	free(m);
+}
+
+/* The group of a tokenized line: exact, then under each known mask. */
+static int32_t
+lookup(const struct ofl_fmt_log_tmpl *m, const struct line *l)
+{
+	int32_t	idx;
+	size_t	i;
+
+	idx = tab_get(m, key_of(l->th, l->ntok, 0));
+	if (idx != -1 && m->clu[idx].var == 0)
+		return idx;
+	for (i = 0; i < m->nmasks; i++) {
+		if ((int)(m->masks[i] >> 56) != l->ntok)
+			continue;
+		idx = tab_get(m, key_of(l->th, l->ntok, m->maskbits[i]));
+		if (idx != -1 && m->clu[idx].var == m->maskbits[i])
+			return idx;
+	}
+	return -1;
+}
+
+/* The masked text of a token, into b, as tok_hash masks it. */
+static void
+tok_text(struct ofl_buf *b, const char *p, size_t n, int unit)
+{
+	size_t	i = 0, s;
+	int	dig;
+
+	if (n > TM_TOKTEXT) {
+		ofl_buf_adds(b, "<*>");
+		return;
+	}
+	while (i < n) {
+		if (cls[(unsigned char)p[i]] & 2) {
+			ofl_buf_addc(b, p[i++]);
+			continue;
+		}
+		s = i;
+		dig = 0;
+		while (i < n && !(cls[(unsigned char)p[i]] & 2))
+			dig |= cls[(unsigned char)p[i++]];
+		if ((dig & 1) || is_datename(p + s, i - s) ||
+		    (unit && s == 0 && is_unit(p, i)))
+			ofl_buf_adds(b, "<*>");
+		else
+			ofl_buf_add(b, p + s, i - s);
+	}
+}
+
+static int32_t
+clu_add(struct ofl_fmt_log_tmpl *m, const struct line *l, uint64_t lineno)
+{
+	struct clu	*c;
+	struct ofl_buf	 b;
+	int		 i;
+
+	if (m->nclu == m->cap) {
+		m->cap *= 2;
+		m->clu = ofl_xrealloc(m->clu, m->cap * sizeof(*m->clu));
+	}
+	c = &m->clu[m->nclu];
+	memset(c, 0, sizeof(*c));
+	c->ntok = l->ntok;
+	c->th = ofl_xmalloc((size_t)(l->ntok + 1) * sizeof(*c->th));
+	memcpy(c->th, l->th, (size_t)l->ntok * sizeof(*c->th));
+	c->sh = ofl_xmalloc((size_t)(l->ntok + 1) * sizeof(*c->sh));
+	memcpy(c->sh, l->sh, (size_t)l->ntok * sizeof(*c->sh));
+	c->toff = ofl_xmalloc((size_t)(l->ntok + 1) * sizeof(*c->toff));
+	ofl_buf_init(&b);
+	for (i = 0; i < l->ntok; i++) {
+		c->toff[i] = (uint32_t)b.len;
+		if (l->th[i] == H_TAIL)
+			ofl_buf_adds(&b, "<*>");
+		else
+			tok_text(&b, l->tp[i], l->tl[i],
+			    i > 0 && l->th[i - 1] == hmask);
+	}
+	c->toff[i] = (uint32_t)b.len;
+	c->text = ofl_buf_str(&b);
+	c->key = key_of(c->th, c->ntok, 0);
+	c->first = c->last = lineno;
+	c->level = l->level;
+	tab_put(m, c->key, (int32_t)m->nclu);
+	return (int32_t)m->nclu++;
+}
+
+static void merge(struct ofl_fmt_log_tmpl *);
+
+void
+ofl_fmt_log_tmpl_add(struct ofl_fmt_log_tmpl *m, const char *p, size_t n)
+{
+	struct line	 l;
+	struct rdst	*rd = &m->rd;
+	int32_t		 idx;
+
+	rd->lineno++;
+	tokenize(&l, rd, p, n);
+	if (l.cont)
+		return;
+	rd->head_ts = l.ts;
+	rd->cur_other = 0;
+	idx = lookup(m, &l);
+	if (idx == -1 && m->nclu >= TM_MAXCLU) {
+		merge(m);
+		idx = lookup(m, &l);
+	}
+	if (idx == -1 && m->nclu >= TM_MAXCLU * 7 / 8) {
+		if (m->other++ == 0)
+			m->other_first = rd->lineno;
+		m->other_last = rd->lineno;
+		rd->cur = -1;
+		rd->cur_other = 1;
+		return;
+	}
+	if (idx == -1) {
+		idx = clu_add(m, &l, rd->lineno);
+		m->clu[idx].count = 1;
+	} else {
+		m->clu[idx].count++;
+		m->clu[idx].last = rd->lineno;
+	}
+	rd->cur = idx;
+}
+
+struct mk {
+	uint64_t	k;
+	uint64_t	first;
+	uint32_t	idx;
+};
+
+static int
+mk_cmp(const void *a, const void *b)
+{
+	const struct mk	*x = a, *y = b;
+
+	if (x->k != y->k)
+		return x->k < y->k ? -1 : 1;
+	return x->first < y->first ? -1 : x->first > y->first;
+}
+
+static int
+u64_cmp(const void *a, const void *b)
+{
+	uint64_t	x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Remember a mask lines are looked up under; 0 when the list is full. */
+static int
+mask_note(struct ofl_fmt_log_tmpl *m, int ntok, uint64_t var)
+{
+	size_t	i;
+
+	for (i = 0; i < m->nmasks; i++)
+		if ((int)(m->masks[i] >> 56) == ntok && m->maskbits[i] == var)
+			return 1;
+	if (m->nmasks == sizeof(m->masks) / sizeof(m->masks[0]))
+		return 0;
+	m->masks[m->nmasks] = (uint64_t)ntok << 56;
+	m->maskbits[m->nmasks++] = var;
+	return 1;
+}
+
+/*
+ * The text of a variable: what all the values share before its first
+ * separator and after its last stays ("rhost=<*>", "[<*>]").
+ */
+static void
+frame(struct ofl_fmt_log_tmpl *m, struct clu *root, int p,
+    const struct mk *r, size_t n)
+{
+	const char	*a = root->text + root->toff[p], *b;
+	struct ofl_buf	 t;
+	size_t		 al = root->toff[p + 1] - root->toff[p], bl, i, k;
+	size_t		 pre = al, suf = al, delta;
+	uint32_t	 end;
+	int		 q;
+
+	for (i = 1; i < n; i++) {
+		b = m->clu[r[i].idx].text + m->clu[r[i].idx].toff[p];
+		bl = m->clu[r[i].idx].toff[p + 1] - m->clu[r[i].idx].toff[p];
+		for (k = 0; k < pre && k < bl && a[k] == b[k]; k++)
+			;
+		pre = k;
+		for (k = 0; k < suf && k < bl && a[al - 1 - k] == b[bl - 1 - k];
+		    k++)
+			;
+		suf = k;
+	}
+	while (pre > 0 && !(cls[(unsigned char)a[pre - 1]] & 2))
+		pre--;
+	while (suf > 0 && !(cls[(unsigned char)a[al - suf]] & 2))
+		suf--;
+	if (pre + suf > al)
+		suf = al - pre;
+	ofl_buf_init(&t);
+	ofl_buf_add(&t, root->text, root->toff[p] + pre);
+	ofl_buf_adds(&t, "<*>");
+	ofl_buf_add(&t, a + al - suf, suf);
+	end = root->toff[p + 1];
+	delta = t.len - root->toff[p];
+	ofl_buf_add(&t, root->text + end, root->toff[root->ntok] - end);
+	for (q = p + 1; q <= root->ntok; q++)
+		root->toff[q] = root->toff[q] - end + root->toff[p] +
+		    (uint32_t)delta;
+	free(root->text);
+	root->text = ofl_buf_str(&t);
+}
+
+/* Fold the groups of one run (equal but at p) when p varies enough. */
+static int
+merge_run(struct ofl_fmt_log_tmpl *m, int p, const struct mk *r, size_t n,
+    uint64_t *vals)
+{
+	struct clu	*root = &m->clu[r[0].idx], *c;
+	uint64_t	 bit = 1ULL << p;
+	size_t		 i, distinct = 1;
+	int		 var = 0, masked = 0, oneshape = 1, kv = 0;
+
+	for (i = 0; i < n; i++) {
+		c = &m->clu[r[i].idx];
+		var |= (c->var & bit) != 0;
+		masked |= (int)(c->sh[p] & 1);
+		oneshape &= (c->sh[p] | 1) == (root->sh[p] | 1);
+		kv |= memchr(c->text + c->toff[p], '=',
+		    c->toff[p + 1] - c->toff[p]) != NULL;
+		vals[i] = c->th[p];
+	}
+	if (!var && !(masked && oneshape)) {
+		/* The first word names what a line says: it stays. */
+		if (p == 0)
+			return 0;
+		qsort(vals, n, sizeof(*vals), u64_cmp);
+		for (i = 1; i < n; i++)
+			distinct += vals[i] != vals[i - 1];
+		if (distinct < (kv ? TM_MINKV : TM_MINVALS))
+			return 0;
+	}
+	if (!mask_note(m, root->ntok, root->var | bit))
+		return 0;
+	frame(m, root, p, r, n);
+	root->var |= bit;
+	for (i = 1; i < n; i++) {
+		c = &m->clu[r[i].idx];
+		root->count += c->count;
+		if (c->last > root->last)
+			root->last = c->last;
+		clu_free(c);
+		c->ntok = -1;
+	}
+	root->key = key_of(root->th, root->ntok, root->var);
+	return 1;
+}
+
+static int
+merge_at(struct ofl_fmt_log_tmpl *m, int p, struct mk *v, uint64_t *vals)
+{
+	struct clu	*c;
+	uint64_t	 bit = 1ULL << p;
+	size_t		 n = 0, i, j;
+	int		 changed = 0;
+
+	for (i = 0; i < m->nclu; i++) {
+		c = &m->clu[i];
+		if (c->ntok <= p)
+			continue;
+		v[n].k = mix(key_of(c->th, c->ntok, c->var | bit),
+		    c->var & ~bit);
+		v[n].first = c->first;
+		v[n++].idx = (uint32_t)i;
+	}
+	qsort(v, n, sizeof(*v), mk_cmp);
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && v[j].k == v[i].k; j++)
+			;
+		if (j - i > 1)
+			changed |= merge_run(m, p, v + i, j - i, vals);
+	}
+	return changed;
+}
+
+/* Merge groups that differ at one varying position; compact. */
+static void
+merge(struct ofl_fmt_log_tmpl *m)
+{
+	struct mk	*v;
+	uint64_t	*vals;
+	size_t		 i, k;
+	int		 p, round, changed, maxtok = 0;
+
+	for (i = 0; i < m->nclu; i++)
+		if (m->clu[i].ntok > maxtok)
+			maxtok = m->clu[i].ntok;
+	v = ofl_xcalloc(m->nclu + 1, sizeof(*v));
+	vals = ofl_xcalloc(m->nclu + 1, sizeof(*vals));
+	for (round = 0; round < 3; round++) {
+		changed = 0;
+		for (p = 0; p < maxtok; p++)
+			changed |= merge_at(m, p, v, vals);
+		if (!changed)
+			break;
+	}
+	free(v);
+	free(vals);
+	for (i = k = 0; i < m->nclu; i++)
+		if (m->clu[i].ntok >= 0)
+			m->clu[k++] = m->clu[i];
+	m->nclu = k;
+	tab_rebuild(m);
+}
+
+static int
+info_cmp(const void *a, const void *b)
+{
+	const struct ofl_fmt_log_tmpl_info	*x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return x->first_line < y->first_line ? -1 :
+	    x->first_line > y->first_line;
+}
+
+static int
+id_cmp(const void *a, const void *b)
+{
+	const struct ofl_fmt_log_tmpl_info	*x = a, *y = b;
+	int					 r;
+
+	if ((r = strcmp(x->id, y->id)) != 0)
+		return r;
+	return x->first_line < y->first_line ? -1 :
+	    x->first_line > y->first_line;
+}
+
+static void
+id_hex(uint64_t h, char id[OFL_TMPL_ID])
+{
+	static const char	 hx[] = "0123456789abcdef";
+	int			 i;
+
+	for (i = 0; i < OFL_TMPL_ID - 1; i++)
+		id[i] = hx[(h >> (60 - 4 * i)) & 15];
+	id[OFL_TMPL_ID - 1] = '\0';
+}
+
+static char *
+clu_text(const struct clu *c, size_t *lenp)
+{
+	struct ofl_buf	b;
+	int		i;
+
+	ofl_buf_init(&b);
+	for (i = 0; i < c->ntok; i++) {
+		if (i > 0)
+			ofl_buf_addc(&b, ' ');
+		ofl_buf_add(&b, c->text + c->toff[i],
+		    c->toff[i + 1] - c->toff[i]);
+	}
+	*lenp = b.len;
+	return ofl_buf_str(&b);
+}
+
+/* The end of the first pass: merge, name and sort the templates. */
+void
+ofl_fmt_log_tmpl_finish(struct ofl_fmt_log_tmpl *m)
+{
+	struct ofl_fmt_log_tmpl_info	*o, *t;
+	size_t				 i, k;
+
+	if (m->finished)
+		return;
+	m->finished = 1;
+	m->lines = m->rd.lineno;
+	merge(m);
+	m->out = ofl_xcalloc(m->nclu + 1, sizeof(*m->out));
+	for (i = 0; i < m->nclu; i++) {
+		o = &m->out[m->nout++];
+		o->text = clu_text(&m->clu[i], &o->len);
+		m->clu[i].id = XXH3_64bits(o->text, o->len);
+		id_hex(m->clu[i].id, o->id);
+		o->count = m->clu[i].count;
+		o->first_line = m->clu[i].first;
+		o->last_line = m->clu[i].last;
+		o->level = levels[m->clu[i].level];
+	}
+	if (m->other > 0) {
+		o = &m->out[m->nout++];
+		o->text = ofl_xstrdup("<*>");
+		o->len = 3;
+		id_hex(XXH3_64bits("<*>", 3), o->id);
+		o->count = m->other;
+		o->first_line = m->other_first;
+		o->last_line = m->other_last;
+	}
+	/* Two groups of one text are one template. */
+	qsort(m->out, m->nout, sizeof(*m->out), id_cmp);
+	for (i = k = 0; i < m->nout; i++) {
+		if (k > 0 && strcmp(m->out[k - 1].id, m->out[i].id) == 0) {
+			t = &m->out[k - 1];
+			t->count += m->out[i].count;
+			if (m->out[i].last_line > t->last_line)
+				t->last_line = m->out[i].last_line;
+			free(m->out[i].text);
+			continue;
+		}
+		m->out[k++] = m->out[i];
+	}
+	m->nout = k;
+	qsort(m->out, m->nout, sizeof(*m->out), info_cmp);
+	memset(&m->rd, 0, sizeof(m->rd));
+	m->rd.cur = -1;
+}
+
+size_t
+ofl_fmt_log_tmpl_count(const struct ofl_fmt_log_tmpl *m)
+{
+	return m->nout;
+}
+
+const struct ofl_fmt_log_tmpl_info *
+ofl_fmt_log_tmpl_get(const struct ofl_fmt_log_tmpl *m, size_t i)
+{
+	return i < m->nout ? &m->out[i] : NULL;
+}
+
+uint64_t
+ofl_fmt_log_tmpl_lines(const struct ofl_fmt_log_tmpl *m)
+{
+	return m->finished ? m->lines : m->rd.lineno;
+}
+
+/* Start the lines again at line 1 for ofl_fmt_log_tmpl_line. */
+void
+ofl_fmt_log_tmpl_rewind(struct ofl_fmt_log_tmpl *m)
+{
+	memset(&m->rd, 0, sizeof(m->rd));
+	m->rd.cur = -1;
+}
+
+static void
+line_id(const struct ofl_fmt_log_tmpl *m, int32_t idx, char id[OFL_TMPL_ID])
+{
+	if (idx >= 0)
+		id_hex(m->clu[idx].id, id);
+	else
+		id_hex(XXH3_64bits("<*>", 3), id);
+}
+
+/*
+ * After ofl_fmt_log_tmpl_finish, the lines again in order: the template
+ * of each, a continuation line taking its record's.  Returns 1 for the
+ * first line of a record, 0 for a continuation.
+ */
+int
+ofl_fmt_log_tmpl_line(struct ofl_fmt_log_tmpl *m, const char *p, size_t n,
+    char id[OFL_TMPL_ID])
+{
+	struct line	 l;
+	struct rdst	*rd = &m->rd;
+
+	rd->lineno++;
+	tokenize(&l, rd, p, n);
+	if (l.cont) {
+		line_id(m, rd->cur_other ? -1 : rd->cur, id);
+		return 0;
+	}
+	rd->head_ts = l.ts;
+	rd->cur = lookup(m, &l);
+	rd->cur_other = rd->cur == -1;
+	line_id(m, rd->cur, id);
+	return 1;
+}
+
+/*
+ * The template of one line taken alone, as the first line of a record,
+ * after ofl_fmt_log_tmpl_finish.  Returns 0 when no template of the log
+ * has the line (a line of another log, or past the cap): id is then
+ * the catch-all's.
+ */
+int
+ofl_fmt_log_tmpl_of(const struct ofl_fmt_log_tmpl *m, const char *p,
+    size_t n, char id[OFL_TMPL_ID])
+{
+	struct line	l;
+	struct rdst	rd;
+	int32_t		idx;
+
+	memset(&rd, 0, sizeof(rd));
+	rd.cur = -1;
+	tokenize(&l, &rd, p, n);
+	idx = lookup(m, &l);
+	line_id(m, idx, id);
+	return idx != -1;
+}
+
+/* The level's name as the miner gives it, from any spelling; or NULL. */
+const char *
+ofl_fmt_log_tmpl_level(const char *s)
+{
+	size_t	i;
+	int	l;
+
+	if (s == NULL)
+		return NULL;
+	cls_init();
+	for (i = 1; i < sizeof(levels) / sizeof(levels[0]); i++)
+		if (strcmp(s, levels[i]) == 0)
+			return levels[i];
+	l = is_level(s, strlen(s));
+	return l != 0 ? levels[l] : NULL;
+}

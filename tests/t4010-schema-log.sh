@@ -1,0 +1,171 @@
+#!/bin/sh
+#
+# t4010-schema-log: the templates of a log.  ofl-schema lists them (golden
+# outputs for logs in tests/data), ofl-extract --template prints the lines
+# of one, a stack trace belongs to its first line's template, the same
+# content always gives the same templates and IDs, memory stays flat on a
+# log of millions of distinct lines, and hostile lines (100 MB on one
+# line, NUL bytes, invalid UTF-8) are read without harm.
+
+. "$(dirname "$0")/lib.sh"
+
+L="$DATA/schema/log"
+TMPL="$OFL_BUILDDIR/tests/unit/tmpl-ids"
+
+# peak_kb CMD...: run CMD, print its peak RSS in KiB (GNU time).
+peak_kb() {
+	/usr/bin/time -f "%M" -o rss "$@" >/dev/null 2>&1 || return 1
+	tail -n 1 rss
+}
+
+test_expect_success 'a log with stack traces: its templates, most frequent first' '
+	id=$(ofl-capture -q -T 0 <"$L/trace.log") && id=${id#ofl:} &&
+	echo "$id" >trace.id &&
+	ofl-schema "$id" | sed "s/$id/ID/" >out &&
+	test_cmp "$L/trace.tmpl" out
+'
+
+test_expect_success 'a word with many values is a variable, one of two is not' '
+	grep -q " session opened for user <\*>\$" out &&
+	grep -q " reload requested by root\$" out &&
+	grep -q " reload requested by admin\$" out
+'
+
+test_expect_success 'ofl-extract --template: its lines, a stack trace included' '
+	id=$(cat trace.id) &&
+	ofl-extract "$id" --template 7415c15bb666 >out &&
+	test_cmp "$L/trace-7415c15bb666.out" out
+'
+
+test_expect_success 'ofl-extract --template under a budget: the command for the rest' '
+	id=$(cat trace.id) &&
+	ofl-extract "$id" --template 7415c15bb666 -m 200 >out &&
+	head -n 1 out >first &&
+	printf "5\t2024-05-02 10:11:13,001 ERROR [pool-1] c.e.Handler - request failed for user alice\n" >expect &&
+	test_cmp expect first &&
+	grep -q "^\[\.\.\. .* more lines\{0,1\} of template 7415c15bb666 (lines .*) of ofl:$id not shown: ofl-extract $id --max-bytes 200 --template 7415c15bb666 -n [0-9]*-29\]\$" out &&
+	ofl-extract "$id" --template 7415c15bb666 --max-bytes 0 >all &&
+	test_cmp "$L/trace-7415c15bb666.out" all
+'
+
+test_expect_success 'ofl-extract --template: an unknown ID, a usage error' '
+	id=$(cat trace.id) &&
+	test_expect_code 3 ofl-extract "$id" --template 000000000000 >out 2>err &&
+	test ! -s out &&
+	grep -q "no template 000000000000 (ofl-schema $id lists them)" err &&
+	test_expect_code 2 ofl-extract "$id" --template 7415c15bb666 -e x 2>err &&
+	grep -q "^ofl-extract: --template goes with no filter, -e or --errors" err
+'
+
+test_expect_success 'golden templates of a dpkg log' '
+	id=$(ofl-capture -q <"$DATA/eval/dpkg.log") && id=${id#ofl:} &&
+	ofl-schema "$id" -m 0 | sed "s/$id/ID/" >out &&
+	test_cmp "$L/dpkg.tmpl" out
+'
+
+test_expect_success 'the budget: the first templates and the command for the rest' '
+	ofl-schema @ -m 300 >out &&
+	test "$(wc -c <out)" -lt 420 &&
+	id=$(ofl-search -q -n 1) && id=${id#ofl:} &&
+	tail -n 1 out >last &&
+	echo "[... 12 more templates not shown: ofl-schema $id --max-bytes 0]" >expect &&
+	test_cmp expect last
+'
+
+test_expect_success '--json: one object per template' '
+	ofl-schema --json @ >out &&
+	test "$(wc -l <out)" -eq 15 &&
+	head -n 1 out >first &&
+	id=$(ofl-search -q -n 1) && id=${id#ofl:} &&
+	echo "{\"id\":\"$id\",\"template_id\":\"723bb5b3ba68\",\"template\":\"status <*> <*> <*>\",\"count\":3468,\"first_line\":3,\"last_line\":5778,\"level\":null}" >expect &&
+	test_cmp expect first &&
+	test_expect_code 3 ofl-schema -J @ 2>err &&
+	grep -q "log content has no JSON Schema" err
+'
+
+test_expect_success 'a log whose lines start with [ is a log, not broken JSON' '
+	id=$(ofl-capture -q <"$DATA/ci/treeherder-taskcluster-timeout.log") &&
+	id=${id#ofl:} &&
+	ofl-search -k log -q | grep -q "$id" &&
+	ofl-schema "$id" >out 2>err &&
+	test ! -s err &&
+	grep -q "^ofl:$id log: 2,701 lines, [0-9]* templates" out
+'
+
+test_expect_success 'deterministic: the same content, the same templates and IDs' '
+	id=$(cat trace.id) &&
+	ofl-schema -m 0 "$id" >one &&
+	OFL_STORE=$PWD/other ofl-capture -q -T 0 <"$L/trace.log" |
+	    sed "s/^ofl://" >id2 &&
+	OFL_STORE=$PWD/other ofl-schema -m 0 "$(cat id2)" | sed "s/$(cat id2)/$id/" >two &&
+	test_cmp one two &&
+	"$TMPL" "$DATA/eval/dpkg.log" >ids1 &&
+	"$TMPL" "$DATA/eval/dpkg.log" >ids2 &&
+	test_cmp ids1 ids2 &&
+	test "$(wc -l <ids1)" -eq 5778
+'
+
+test_expect_success 'indexing mines and keeps the templates; gc drops them' '
+	id=$(cat trace.id) &&
+	ofl-index "$id" >/dev/null &&
+	ofl-schema "$id" | sed "s/$id/ID/" >out &&
+	test_cmp "$L/trace.tmpl" out &&
+	if command -v sqlite3 >/dev/null 2>&1; then
+		n=$(sqlite3 "$OFL_STORE/ofl.db" "SELECT count(*) FROM log_tmpl") &&
+		test "$n" -gt 8 &&
+		ofl-gc --purge "$id" >/dev/null &&
+		n2=$(sqlite3 "$OFL_STORE/ofl.db" "SELECT count(*) FROM log_tmpl") &&
+		test "$n2" -eq $((n - 9))
+	fi
+'
+
+test_expect_success 'hostile lines: invalid UTF-8, a line of 100 MB' '
+	{
+		i=0 &&
+		while [ $i -lt 20 ]; do
+			printf "2024-01-01 00:00:%02d INFO job %d started\n" $i $i &&
+			i=$((i + 1)) || return 1
+		done &&
+		printf "2024-01-01 00:00:21 INFO caf\351 \377\376 opened\n" &&
+		printf "2024-01-01 00:00:22 INFO " &&
+		head -c 100000000 /dev/zero | tr "\000" x &&
+		printf "\n2024-01-01 00:00:23 INFO done\n"
+	} >hostile.log &&
+	id=$(ofl-capture -q -T 0 <hostile.log) && id=${id#ofl:} &&
+	ofl-schema -m 0 "$id" >out 2>err &&
+	test ! -s err &&
+	grep -q "^ofl:$id log: 23 lines, 4 templates" out &&
+	grep -qF " INFO   caf\\xe9 \\xff\\xfe opened" out &&
+	grep -q " INFO   <\*>\$" out &&
+	ofl-schema --json "$id" >json &&
+	test "$(wc -l <json)" -eq 4 &&
+	grep -qF "\"template\":\"caf\\ufffd \\ufffd\\ufffd opened\"" json &&
+	kb=$(peak_kb ofl-schema "$id") &&
+	echo "peak RSS $kb KiB" &&
+	test "$kb" -lt 65536
+'
+
+test_expect_success 'NUL bytes are bytes like any other' '
+	printf "2024-01-01 00:00:00 INFO a\000b started\n2024-01-01 00:00:01 INFO a\000b started\n" >nul.log &&
+	"$TMPL" -t nul.log | tr "\000" @ >out &&
+	echo "abd9f5bbf32e 2 1 2 INFO a@b started" >expect &&
+	test_cmp expect out
+'
+
+test_expect_success '/usr/bin/time' 'memory stays flat on millions of distinct lines' '
+	awk "BEGIN { for (i = 0; i < 500000; i++) {
+	    w = i; s = \"\"; while (w > 0) { s = s sprintf(\"%c\", 97 + w % 26); w = int(w / 26) }
+	    printf \"2024-01-01 00:00:%02d host app[%d]: %s %s did %s\n\", i % 60, i, s, s \"x\", s \"y\" } }" >small.log &&
+	awk "BEGIN { for (i = 0; i < 3000000; i++) {
+	    w = i; s = \"\"; while (w > 0) { s = s sprintf(\"%c\", 97 + w % 26); w = int(w / 26) }
+	    printf \"2024-01-01 00:00:%02d host app[%d]: %s %s did %s\n\", i % 60, i, s, s \"x\", s \"y\" } }" >big.log &&
+	k1=$(peak_kb "$TMPL" -c small.log) &&
+	k2=$(peak_kb "$TMPL" -c big.log) &&
+	echo "peak RSS $k1 KiB at 500,000 lines, $k2 KiB at 3,000,000" &&
+	test "$k2" -lt 65536 &&
+	test "$k2" -lt $((k1 + 16384)) &&
+	"$TMPL" -t big.log >t &&
+	test "$(wc -l <t)" -le 8193
+'
+
+test_done
