@@ -244,9 +244,8 @@ ofl_extract_tests_notice(const struct ofl_src *src, const char *id,
 			continue;
 		ofl_buf_reset(&line);
 		ofl_buf_addf(&line, "%s ofl-extract %s -n %" PRIu64 "-%" PRIu64
-		    "  # ", i == 1 ? "more: " : "      ", id, tc->from, tc->to);
-		put_rendered(&line, tc->name, 60);
-		ofl_buf_addc(&line, '\n');
+		    "  # test %zu\n", i == 1 ? "more: " : "      ", id, tc->from,
+		    tc->to, i + 1);
 		if (text->len - start + line.len > budget) {
 			ofl_buf_addf(text, "%s ofl-extract %s --errors  # "
 			    "%zu more\n", i == 1 ? "more: " : "      ", id,

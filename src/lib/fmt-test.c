@@ -265,8 +265,11 @@ ofl_fmt_test_counts_text(const struct ofl_testrun *t, struct ofl_buf *b)
 		failed = (int64_t)(t->n + t->more);
 	put_count(b, &first, failed, "failed");
 	put_count(b, &first, t->passed, "passed");
-	put_count(b, &first, t->skipped, "skipped");
-	put_count(b, &first, t->errors, t->errors == 1 ? "error" : "errors");
+	if (t->skipped != 0)
+		put_count(b, &first, t->skipped, "skipped");
+	if (t->errors != 0)
+		put_count(b, &first, t->errors, t->errors == 1 ? "error" :
+		    "errors");
 }
 
 static void
