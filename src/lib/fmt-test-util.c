@@ -177,10 +177,12 @@ ofl_fmt_test_util_set(char **dst, const char *s, size_t n)
 		s++;
 		n--;
 	}
-	if (n > 300)
+	if (n > 300) {
+		/* Never inside a UTF-8 sequence. */
 		n = 300;
-	while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
-		n--;
+		while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+			n--;
+	}
 	*dst = dup_n(s, n);
 }
 
