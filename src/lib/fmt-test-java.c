@@ -22,6 +22,8 @@
 #define STARTS(s, n, p)	ofl_fmt_test_util_starts((s), (n), (p))
 #define TAG_MAX		8192	/* bytes of a start tag kept */
 
+static int	attr(const char *, size_t, const char *, struct ofl_buf *);
+
 /* Surefire */
 
 struct sfst {
@@ -223,7 +225,28 @@ struct jxst {
 	char			*suite;
 	uint64_t		 cfrom;
 	struct ofl_testcase	*cur;
+	int			 said;		/* suites gave their totals */
+	int64_t			 tests, failures, errors, skips;
 };
+
+/* A number attribute of a suite, added to *v. */
+static int
+attr_num(const char *t, size_t tn, const char *name, struct ofl_buf *b,
+    int64_t *v)
+{
+	int64_t	k = 0;
+	size_t	i;
+
+	if (!attr(t, tn, name, b) || b->len == 0)
+		return 0;
+	for (i = 0; i < b->len; i++) {
+		if (!isdigit((unsigned char)b->data[i]))
+			return 0;
+		k = k * 10 + (b->data[i] - '0');
+	}
+	*v += k;
+	return 1;
+}
 
 /* An attribute's value, XML entities decoded, into out; 0 if absent. */
 static int
@@ -278,8 +301,8 @@ tag_is(const char *t, size_t tn, const char *name)
 {
 	size_t	l = strlen(name);
 
-	return tn > l && memcmp(t, name, l) == 0 &&
-	    (isspace((unsigned char)t[l]) || t[l] == '>' || t[l] == '/');
+	return tn >= l && memcmp(t, name, l) == 0 && (tn == l ||
+	    isspace((unsigned char)t[l]) || t[l] == '/');
 }
 
 /* A whole start or end tag (without its < and >) at line no. */
@@ -293,6 +316,13 @@ jx_tag(struct tres *r, struct jxst *st, const char *t, size_t tn,
 	ofl_buf_init(&v);
 	if (tag_is(t, tn, "testsuite")) {
 		r->score = 10;
+		/* A suite's totals count what its testcases leave out. */
+		if (attr_num(t, tn, "tests", &v, &st->tests)) {
+			st->said = 1;
+			attr_num(t, tn, "failures", &v, &st->failures);
+			attr_num(t, tn, "errors", &v, &st->errors);
+			attr_num(t, tn, "skipped", &v, &st->skips);
+		}
 		if (attr(t, tn, "name", &v))
 			set_str(&st->suite, &v);
 	} else if (tag_is(t, tn, "testsuites"))
@@ -419,9 +449,21 @@ jx_line(struct tres *r, void *v, const char *s, size_t n, uint64_t no)
 static void
 jx_end(struct tres *r, void *v)
 {
-	(void)v;
-	if (r->score < 10)
+	struct jxst	*st = v;
+
+	if (r->score < 10) {
 		r->score = 0;
+		return;
+	}
+	if (st->said) {
+		r->failed = st->failures;
+		r->errors = st->errors;
+		r->skipped = st->skips;
+		r->passed = st->tests - st->failures - st->errors -
+		    st->skips;
+		if (r->passed < 0)
+			r->passed = 0;
+	}
 }
 
 static void
