@@ -506,6 +506,21 @@ join_argv(char *const argv[])
 	return ofl_buf_str(&b);
 }
 
+/*
+ * The files changed in the git work tree the command runs in, kept with
+ * its output for the notice's and --errors' hints.  Best effort: no git,
+ * no work tree or a store error leaves no record and no message.
+ */
+static void
+record_changed(const char *id, const char *cwd)
+{
+	struct ofl_changed	ch;
+
+	ofl_changed_git(cwd, &ch);
+	(void)ofl_store_changed_set(store, id, &ch);
+	ofl_changed_free(&ch);
+}
+
 static void
 capture_init(struct capture *c, const char *command)
 {
@@ -534,6 +549,8 @@ capture_init(struct capture *c, const char *command)
 		init.expires = ofl_now_ms() + opt_ttl;
 	if ((c->w = ofl_writer_begin(store, &init)) == NULL)
 		snprintf(c->werr, sizeof c->werr, "%s", ofl_errmsg());
+	else if (command != NULL && init.cwd != NULL)
+		record_changed(ofl_writer_id(c->w), init.cwd);
 }
 
 static void

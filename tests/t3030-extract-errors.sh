@@ -96,6 +96,9 @@ test_expect_success 'the most relevant kinds come first' '
 	    ofl-extract - --errors --max-bytes 0 | grep "^\[" | cut -d" " -f1 |
 	    uniq >got &&
 	cat >want <<-\EOF &&
+	[test-run
+	[failed]
+	[rerun]
 	[sanitizer]
 	[crash]
 	[compiler-error]
@@ -120,7 +123,7 @@ test_expect_success 'over the budget: the rest is marked, --skip follows it' '
 	id=$(cap <"$E/go.log") &&
 	ofl-extract "$id" --errors --max-bytes 700 >out &&
 	tail -n 1 out >mark &&
-	echo "[... 3 more error blocks (1 go-test-fail, 2 test-summary) of ofl:$id not shown: ofl-extract $id --max-bytes 700 --errors --skip 4]" >expect &&
+	echo "[... 6 more error blocks (2 compiler-error, 2 go-test-fail, 2 test-summary) of ofl:$id not shown: ofl-extract $id --max-bytes 700 --errors --skip 1]" >expect &&
 	test_cmp expect mark &&
 	: >all &&
 	cp out page &&

@@ -959,15 +959,30 @@ out:
 int
 ofl_extract_errors(struct ex *x)
 {
-	struct det	 d;
-	struct rspan	*rs = NULL;
-	struct lr	 lr;
-	struct line	 ln;
-	size_t		 n = 0, i;
-	int		 r = 0, rv = -1;
+	struct det		 d;
+	struct rspan		*rs = NULL;
+	struct lr		 lr;
+	struct line		 ln;
+	struct ofl_testrun	 tr;
+	struct ofl_meta		 m;
+	struct ofl_changed	 ch;
+	size_t			 n = 0, i;
+	int			 r = 0, rv = -1, tests = 0;
 
 	memset(&d, 0, sizeof d);
 	memset(&lr, 0, sizeof lr);
+	memset(&tr, 0, sizeof tr);
+	memset(&m, 0, sizeof m);
+	memset(&ch, 0, sizeof ch);
+	/* The test run, when the whole artifact is read from the start. */
+	if (x->src.member == NULL && x->o->nspans == 0 && x->o->skip == 0) {
+		if (ofl_store_meta(x->st, x->id, &m) == -1)
+			memset(&m, 0, sizeof m);
+		else
+			ofl_store_changed(x->st, x->id, &ch);
+		ofl_fmt_test_begin(&tr, m.command);
+		tests = 1;
+	}
 	d.x = x;
 	d.ring = ofl_xcalloc(RING_LINES, sizeof *d.ring);
 	d.keep_all = x->src.member != NULL;
@@ -985,19 +1000,30 @@ ofl_extract_errors(struct ex *x)
 			goto out;
 		d.rn = 0;
 		d.pytest = 0;
-		while ((r = ofl_extract_lr_next(&lr, &ln)) > 0)
+		while ((r = ofl_extract_lr_next(&lr, &ln)) > 0) {
+			if (tests && !ln.cont)
+				ofl_fmt_test_line(&tr, ln.p, ln.len, ln.no);
 			det_line(&d, &ln);
+		}
 		ofl_extract_lr_free(&lr);
 		block_close(&d);
 		if (r == -1)
 			goto out;
 	}
+	if (tests)
+		ofl_fmt_test_end(&tr);
+	if (tr.runner != NULL && tr.n > 0 &&
+	    ofl_extract_tests_head(x, &tr, &m, &ch) == -1)
+		goto out;
 	if (d.ncl == 0) {
-		rv = 1;
+		rv = tr.runner != NULL && tr.n > 0 ? 0 : 1;
 		goto out;
 	}
 	rv = errors_print(&d);
 out:
+	ofl_fmt_test_free(&tr);
+	ofl_meta_free(&m);
+	ofl_changed_free(&ch);
 	ofl_extract_lr_free(&lr);
 	for (i = 0; i < d.ncl; i++) {
 		free(d.cl[i].lines);

@@ -93,6 +93,9 @@ int	 ofl_extract_lr_init(struct lr *, struct src *, uint64_t, uint64_t,
 void	 ofl_extract_lr_free(struct lr *);
 int	 ofl_extract_lr_next(struct lr *, struct line *);
 int	 ofl_extract_out_write(struct ex *, const void *, size_t);
+/* extract-tests.c: the test run at the head of --errors. */
+int	 ofl_extract_tests_head(struct ex *, const struct ofl_testrun *,
+		    const struct ofl_meta *, const struct ofl_changed *);
 int	 ofl_extract_out_fits(struct ex *, uint64_t);
 void	 ofl_extract_json_str(struct ofl_buf *, const char *, size_t);
 size_t	 ofl_extract_utf8_cut(const char *, size_t);

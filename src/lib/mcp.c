@@ -63,7 +63,11 @@ static const char *tool_defs[OFL_MCP_NTOOLS] = {
 	"\"context\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":1000,"
 	"\"description\":\"Lines of context around regex matches.\"},"
 	"\"errors\":{\"type\":\"boolean\",\"description\":\"The error blocks, "
-	"failing tests and stack traces of a log.\"},"
+	"failing tests and stack traces of a log; a failed test run first: "
+	"its failing tests and the command that reruns just them.\"},"
+	"\"json\":{\"type\":\"boolean\",\"description\":\"JSON Lines: with "
+	"errors, the test run as data (tests, file, line, message, lines, "
+	"rerun argv).\"},"
 	"\"raw\":{\"type\":\"boolean\",\"description\":\"jq: print strings "
 	"without quotes.\"},"
 	"\"compact\":{\"type\":\"boolean\",\"description\":\"jq: one line per "
@@ -493,6 +497,10 @@ argv_extract_opts(jv args, struct argv_b *a, long long maxbytes)
 		goto out;
 	if (b)
 		argv_add(a, "--errors");
+	if (arg_bool(args, "json", &b) == -1)
+		goto out;
+	if (b)
+		argv_add(a, "-j");
 	if (arg_bool(args, "raw", &b) == -1)
 		goto out;
 	if (b)

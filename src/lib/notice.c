@@ -30,6 +30,9 @@
 #define ERRLINE_MAX	240		/* bytes of the first error line */
 #define LINE_AVG	30		/* preview budget per line shown */
 #define NEXT_ERRORS	40		/* "      ofl-extract ID --errors" */
+#define TESTS_SCAN	(256 * 1024 * 1024) /* a test run read whole */
+#define TESTS_BUDGET	700		/* bytes of a test run's section */
+#define TESTS_TAIL	200		/* and of the tail after it */
 
 /* render() flags. */
 #define R_ONELINE	OFL_RENDER_ONELINE
@@ -69,6 +72,7 @@ struct ctx {
 	char			*filter;	/* a jq filter for next */
 	char			*member;	/* an archive member for next */
 	uint64_t		 head_last;	/* last line of the head */
+	int			 tests;		/* a failed test run's section */
 };
 
 static size_t	 render(struct ofl_buf *, const unsigned char *, size_t,
@@ -1242,13 +1246,44 @@ sum_templates(struct ctx *c)
 	ofl_schema_log_free(&sl);
 }
 
+/*
+ * A failed test run (extract-tests.c): its counts, failing tests, first
+ * failure, rerun command and further reports lead the summary and take
+ * the place of the error signatures.  1 if there was one.
+ */
+static int
+sum_tests(struct ctx *c)
+{
+	struct ofl_testrun	t;
+	struct ofl_changed	ch;
+	struct ofl_src		src;
+	int			r, kind = c->m->kind;
+
+	if ((kind != OFL_KIND_LOG && kind != OFL_KIND_TEXT &&
+	    kind != OFL_KIND_NDJSON) || (c->m->has_exit &&
+	    c->m->exit_status == 0) || c->total > TESTS_SCAN)
+		return 0;
+	ofl_reader_src(c->r, &src);
+	if (ofl_extract_tests_scan(&src, c->m, &t) == -1)
+		return -1;
+	ofl_store_changed(c->st, c->m->id, &ch);
+	r = ofl_extract_tests_notice(&src, c->id, &t, &ch, TESTS_BUDGET,
+	    &c->sum, &c->sumj);
+	ofl_changed_free(&ch);
+	ofl_fmt_test_free(&t);
+	c->tests = r > 0;
+	return r;
+}
+
 /* The summary that fits the kind, into c->sum and c->sumj. */
 static int
 summarize(struct ctx *c)
 {
 	const struct ofl_meta	*m = c->m;
-	int			 kind = m->kind;
+	int			 kind = m->kind, r;
 
+	if ((r = sum_tests(c)) != 0)
+		return r < 0 ? -1 : 0;
 	switch (kind) {
 	case OFL_KIND_LOG:
 		if (sum_errors(c) == -1)
@@ -1297,6 +1332,9 @@ shrink_budgets(const struct ctx *c, const struct ofl_notice_opts *o,
 	    c->m->errors > 0)
 		shrunk->tail_bytes = o->tail_bytes > NEXT_ERRORS ?
 		    o->tail_bytes - NEXT_ERRORS : 0;
+	/* A test run's summary is in its section already. */
+	if (c->tests && shrunk->tail_bytes > TESTS_TAIL)
+		shrunk->tail_bytes = TESTS_TAIL;
 }
 
 /*

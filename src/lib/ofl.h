@@ -504,6 +504,22 @@ struct ofl_meta {
 	int64_t		 printed;	/* bytes ofl-capture printed, -1: unknown */
 };
 void	ofl_meta_free(struct ofl_meta *);
+/*
+ * The files changed in the work tree a command ran in, as git status
+ * names them (from the top of the tree), recorded when it was captured.
+ */
+struct ofl_changed {
+	char		**f;
+	size_t		  n;
+};
+void	ofl_changed_free(struct ofl_changed *);
+/* changed.c: the changed files of the git work tree at dir, if any. */
+void	ofl_changed_git(const char *, struct ofl_changed *);
+/* store-changed.c: kept with an artifact. */
+int	ofl_store_changed_set(struct ofl_store *, const char *,
+	    const struct ofl_changed *);
+int	ofl_store_changed(struct ofl_store *, const char *,
+	    struct ofl_changed *);
 /* meta.c: the metadata as JSON, its command masked for secrets. */
 /* The artifact's metadata as one JSON object and a newline. */
 void	ofl_meta_json(struct ofl_buf *, const struct ofl_meta *);
@@ -945,6 +961,73 @@ int	ofl_fmt_csv_chunk(struct ofl_chunker *, struct ofl_chunk_in *, int);
 /* The header's fields: "columns (3): a, b, c". */
 int	ofl_fmt_csv_summary(const struct ofl_src *, const struct ofl_meta *,
 	    int, struct ofl_summary *);
+
+/*
+ * fmt-test.c (and fmt-test-*.c, one file a family of runners): test
+ * runs.  The runner (from the command, then the output), the failing
+ * tests (never a passing or skipped one), the counts, and the commands
+ * that rerun exactly the failing tests, built from the captured command.
+ */
+#define OFL_TEST_KEEP	500	/* failing tests kept; the rest counted */
+struct ofl_testcase {
+	char		*name;		/* node ID, test name, file... */
+	char		*group;		/* package, class, binary; or NULL */
+	char		*file;		/* where it failed, or NULL */
+	uint64_t	 line;		/* 0: unknown */
+	char		*message;	/* first line of the failure, or NULL */
+	uint64_t	 from;		/* its report's lines in the log */
+	uint64_t	 to;
+	int		 error;		/* errored rather than failed */
+};
+struct ofl_testargv {
+	char		**v;		/* NULL-terminated */
+	size_t		  n;
+};
+struct ofl_testrun {
+	const char		*runner;	/* NULL: not a test run */
+	int64_t			 passed;	/* -1: not said */
+	int64_t			 failed;
+	int64_t			 skipped;
+	int64_t			 errors;
+	struct ofl_testcase	*tc;
+	size_t			 n;
+	uint64_t		 more;		/* failing tests not kept */
+	struct ofl_testargv	*rerun;		/* run one after the other */
+	size_t			 nrerun;
+	void			*priv;
+};
+/* Stream lines through; command (may be NULL) is as the store keeps it. */
+void	ofl_fmt_test_begin(struct ofl_testrun *, const char *);
+void	ofl_fmt_test_line(struct ofl_testrun *, const char *, size_t,
+	    uint64_t);
+void	ofl_fmt_test_end(struct ofl_testrun *);
+/* All of a source's lines: begin, line, end.  -1 on a read error. */
+int	ofl_fmt_test_scan(const struct ofl_src *, const char *,
+	    struct ofl_testrun *);
+void	ofl_fmt_test_free(struct ofl_testrun *);
+void	ofl_fmt_test_util_cases_free(struct ofl_testcase *, size_t);
+/* "4 failed, 5 passed, 1 skipped, 1 error" */
+void	ofl_fmt_test_counts_text(const struct ofl_testrun *, struct ofl_buf *);
+/* The rerun commands, shell-quoted, joined by "; ". */
+void	ofl_fmt_test_rerun_text(const struct ofl_testrun *, struct ofl_buf *);
+/* JSON members without braces: runner, counts, tests, rerun. */
+void	ofl_fmt_test_json(const struct ofl_testrun *, struct ofl_buf *);
+/* A source location in a line ("path:12", File "path", line 12): 1. */
+int	ofl_fmt_test_util_loc(const char *, size_t, const char **, size_t *,
+	    uint64_t *);
+
+/*
+ * extract-tests.c: a test run in words, for the notice and the head of
+ * --errors.  _changed: 1 if a frame's path names a changed file.
+ */
+int	ofl_extract_tests_scan(const struct ofl_src *, const struct ofl_meta *,
+	    struct ofl_testrun *);
+int	ofl_extract_tests_changed(const char *, size_t,
+	    const struct ofl_changed *);
+/* The notice's section (about budget bytes) and its JSON; 0: none. */
+int	ofl_extract_tests_notice(const struct ofl_src *, const char *,
+	    const struct ofl_testrun *, const struct ofl_changed *, size_t,
+	    struct ofl_buf *, struct ofl_buf *);
 
 /*
  * index.c / query.c: the full-text index (SQLite FTS5) and search.

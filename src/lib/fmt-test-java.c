@@ -1,0 +1,498 @@
+/*
+ * fmt-test-java.c: Maven Surefire's console output (the <<< FAILURE! and
+ * <<< ERROR! lines, the Tests run: totals; a rerun with
+ * -Dtest=Class#a+b) and JUnit XML reports, whoever wrote them (each
+ * <testcase> with a <failure> or an <error>, its suite, name, message
+ * and the first lines of its text; no rerun, as the report does not say
+ * which runner made it).
+ */
+#include "config.h"
+
+#include <sys/types.h>
+
+#include <ctype.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ofl.h"
+#include "fmt-test.h"
+#include "banned.h"
+
+#define STARTS(s, n, p)	ofl_fmt_test_util_starts((s), (n), (p))
+#define TAG_MAX		8192	/* bytes of a start tag kept */
+
+static int	attr(const char *, size_t, const char *, struct ofl_buf *);
+
+/* Surefire */
+
+struct sfst {
+	struct ofl_testcase	*cur;
+	int			 seen;
+};
+
+/* The number after key ("Failures: 1"), or -1. */
+static int64_t
+num_after(const char *s, size_t n, const char *key)
+{
+	const char	*p;
+	size_t		 l = strlen(key);
+	int64_t		 v = 0;
+
+	if ((p = memmem(s, n, key, l)) == NULL)
+		return -1;
+	for (p += l; p < s + n && isdigit((unsigned char)*p); p++)
+		v = v * 10 + (*p - '0');
+	return v;
+}
+
+static void
+add_num(int64_t *v, int64_t k)
+{
+	if (k >= 0)
+		*v = (*v < 0 ? 0 : *v) + k;
+}
+
+static void
+sf_line(struct tres *r, void *v, const char *s, size_t n, uint64_t no)
+{
+	struct sfst	*st = v;
+	const char	*p, *q, *e, *path;
+	size_t		 k, pn;
+	uint64_t	 ln;
+	int64_t		 run;
+	int		 err;
+
+	k = 0;
+	if (STARTS(s, n, "[ERROR] ") || STARTS(s, n, "[INFO] "))
+		k = s[1] == 'E' ? 8 : 7;
+	if (memmem(s, n, "T E S T S", 9) != NULL) {
+		r->score += 5;
+		return;
+	}
+	if ((run = num_after(s, n, "Tests run: ")) >= 0) {
+		if (memmem(s, n, "Time elapsed", 12) == NULL) {
+			r->score += 5;
+			add_num(&r->failed, num_after(s, n, "Failures: "));
+			add_num(&r->errors, num_after(s, n, "Errors: "));
+			add_num(&r->skipped, num_after(s, n, "Skipped: "));
+			add_num(&r->passed, run - num_after(s, n,
+			    "Failures: ") - num_after(s, n, "Errors: ") -
+			    num_after(s, n, "Skipped: "));
+		}
+		st->cur = NULL;
+		return;
+	}
+	if ((p = memmem(s, n, "<<< FAILURE!", 12)) != NULL)
+		err = 0;
+	else if ((p = memmem(s, n, "<<< ERROR!", 10)) != NULL)
+		err = 1;
+	else {
+		if (st->cur == NULL)
+			return;
+		if (n == 0 || STARTS(s, n, "[")) {
+			st->cur = NULL;
+			return;
+		}
+		st->cur->to = no;
+		if (st->cur->message == NULL)
+			ofl_fmt_test_util_set(&st->cur->message, s, n);
+		else if (st->cur->file == NULL &&
+		    (q = memchr(s, '(', n)) != NULL &&
+		    ofl_fmt_test_util_loc(q + 1, (size_t)(s + n - q - 1), &path,
+		    &pn, &ln)) {
+			ofl_fmt_test_util_set(&st->cur->file, path, pn);
+			st->cur->line = ln;
+		}
+		return;
+	}
+	s += k;
+	n -= k;
+	e = s;
+	while (e < s + n && *e != ' ' && *e != '(')
+		e++;
+	if (e < s + n && *e == '(') {
+		/* 2.x: method(pkg.Class)  Time elapsed */
+		q = memchr(e, ')', (size_t)(s + n - e));
+		if (q == NULL)
+			return;
+		st->cur = ofl_fmt_test_util_add(r, s, (size_t)(e - s), e + 1,
+		    (size_t)(q - e - 1), no, err);
+	} else {
+		/* 3.x: pkg.Class.method -- Time elapsed */
+		for (q = e; q > s && q[-1] != '.'; q--)
+			;
+		if (q == s)
+			return;
+		st->cur = ofl_fmt_test_util_add(r, q, (size_t)(e - q), s,
+		    (size_t)(q - s - 1), no, err);
+	}
+}
+
+static void
+sf_end(struct tres *r, void *v)
+{
+	(void)v;
+	if (r->score < 5)
+		r->score = 0;
+}
+
+static int
+sf_cmd(struct tcmd *c)
+{
+	size_t	i;
+
+	for (i = 0; i < c->n; i++) {
+		if (ofl_fmt_test_util_base(c->w[i], "mvn") ||
+		    ofl_fmt_test_util_base(c->w[i], "mvnw")) {
+			c->at = i + 1;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* mvn OPTIONS GOALS -Dtest=Class#a+b,Other#c */
+static void
+sf_rerun(const struct tres *r, const struct tcmd *c, struct ofl_testrun *t)
+{
+	struct ofl_testargv	*a;
+	struct ofl_buf		 b;
+	const char		*cls, *g;
+	size_t			 i, j;
+	int			 goal = 0, done;
+
+	a = ofl_fmt_test_util_argv(t, c, "mvn");
+	for (i = c != NULL ? c->at : 0; c != NULL && i < c->n; i++) {
+		if (strncmp(c->w[i], "-Dtest=", 7) == 0 ||
+		    strncmp(c->w[i], "-Dit.test=", 10) == 0)
+			continue;
+		if (c->w[i][0] != '-')
+			goal = 1;
+		ofl_fmt_test_util_arg(a, c->w[i], strlen(c->w[i]));
+		if ((strcmp(c->w[i], "-pl") == 0 || strcmp(c->w[i], "-f") ==
+		    0 || strcmp(c->w[i], "-P") == 0 || strcmp(c->w[i], "-s")
+		    == 0) && i + 1 < c->n) {
+			i++;
+			ofl_fmt_test_util_arg(a, c->w[i], strlen(c->w[i]));
+		}
+	}
+	if (!goal)
+		ofl_fmt_test_util_arg(a, "test", 4);
+	ofl_buf_init(&b);
+	ofl_buf_adds(&b, "-Dtest=");
+	for (i = 0; i < r->n; i++) {
+		g = r->tc[i].group != NULL ? r->tc[i].group : "";
+		for (done = 0, j = 0; j < i; j++)
+			if (strcmp(g, r->tc[j].group != NULL ?
+			    r->tc[j].group : "") == 0)
+				done = 1;
+		if (done)
+			continue;
+		cls = strrchr(g, '.') != NULL ? strrchr(g, '.') + 1 : g;
+		if (b.len > 7)
+			ofl_buf_addc(&b, ',');
+		ofl_buf_adds(&b, cls);
+		for (j = i; j < r->n; j++) {
+			if (strcmp(g, r->tc[j].group != NULL ?
+			    r->tc[j].group : "") != 0)
+				continue;
+			ofl_buf_addc(&b, j == i ? '#' : '+');
+			ofl_buf_adds(&b, r->tc[j].name);
+		}
+	}
+	ofl_fmt_test_util_arg(a, b.data, b.len);
+	ofl_fmt_test_util_arg(a, "-Dsurefire.failIfNoSpecifiedTests=false", 39);
+	ofl_buf_free(&b);
+}
+
+const struct trunner ofl_fmt_test_java_surefire = {
+	"maven surefire", sizeof(struct sfst), sf_cmd, sf_line, sf_end, NULL,
+	sf_rerun
+};
+
+/* JUnit XML */
+
+struct jxst {
+	struct ofl_buf		 tag;		/* a start tag being read */
+	int			 intag;
+	int			 incase;	/* inside a <testcase> */
+	int			 failed;	/* it has a failure or error */
+	int			 skipped;
+	int			 body;		/* inside <failure>...</failure> */
+	char			*cname;
+	char			*cclass;
+	char			*suite;
+	uint64_t		 cfrom;
+	struct ofl_testcase	*cur;
+	int			 said;		/* suites gave their totals */
+	int64_t			 tests, failures, errors, skips;
+};
+
+/* A number attribute of a suite, added to *v. */
+static int
+attr_num(const char *t, size_t tn, const char *name, struct ofl_buf *b,
+    int64_t *v)
+{
+	int64_t	k = 0;
+	size_t	i;
+
+	if (!attr(t, tn, name, b) || b->len == 0)
+		return 0;
+	for (i = 0; i < b->len; i++) {
+		if (!isdigit((unsigned char)b->data[i]))
+			return 0;
+		k = k * 10 + (b->data[i] - '0');
+	}
+	*v += k;
+	return 1;
+}
+
+/* An attribute's value, XML entities decoded, into out; 0 if absent. */
+static int
+attr(const char *t, size_t tn, const char *name, struct ofl_buf *out)
+{
+	const char	*p = t, *e = t + tn, *q;
+	size_t		 l = strlen(name);
+	char		 quote;
+
+	ofl_buf_reset(out);
+	for (; (p = memmem(p, (size_t)(e - p), name, l)) != NULL; p += l) {
+		if (p == t || !isspace((unsigned char)p[-1]) ||
+		    p + l + 1 >= e || p[l] != '=' ||
+		    (p[l + 1] != '"' && p[l + 1] != '\''))
+			continue;
+		quote = p[l + 1];
+		for (q = p + l + 2; q < e && *q != quote; q++) {
+			if (*q != '&') {
+				ofl_buf_addc(out, *q);
+				continue;
+			}
+			if (STARTS(q, (size_t)(e - q), "&lt;"))
+				ofl_buf_addc(out, '<'), q += 3;
+			else if (STARTS(q, (size_t)(e - q), "&gt;"))
+				ofl_buf_addc(out, '>'), q += 3;
+			else if (STARTS(q, (size_t)(e - q), "&amp;"))
+				ofl_buf_addc(out, '&'), q += 4;
+			else if (STARTS(q, (size_t)(e - q), "&quot;"))
+				ofl_buf_addc(out, '"'), q += 5;
+			else if (STARTS(q, (size_t)(e - q), "&apos;"))
+				ofl_buf_addc(out, '\''), q += 5;
+			else if (STARTS(q, (size_t)(e - q), "&#10;"))
+				ofl_buf_addc(out, ' '), q += 4;
+			else
+				ofl_buf_addc(out, '&');
+		}
+		return 1;
+	}
+	return 0;
+}
+
+static void
+set_str(char **dst, struct ofl_buf *b)
+{
+	free(*dst);
+	*dst = NULL;
+	ofl_fmt_test_util_set(dst, b->data != NULL ? b->data : "", b->len);
+}
+
+static int
+tag_is(const char *t, size_t tn, const char *name)
+{
+	size_t	l = strlen(name);
+
+	return tn >= l && memcmp(t, name, l) == 0 && (tn == l ||
+	    isspace((unsigned char)t[l]) || t[l] == '/');
+}
+
+/* A whole start or end tag (without its < and >) at line no. */
+static void
+jx_tag(struct tres *r, struct jxst *st, const char *t, size_t tn,
+    uint64_t no)
+{
+	struct ofl_buf	v;
+	int		selfc = tn > 0 && t[tn - 1] == '/';
+
+	ofl_buf_init(&v);
+	if (tag_is(t, tn, "testsuite")) {
+		r->score = 10;
+		/* A suite's totals count what its testcases leave out. */
+		if (attr_num(t, tn, "tests", &v, &st->tests)) {
+			st->said = 1;
+			attr_num(t, tn, "failures", &v, &st->failures);
+			attr_num(t, tn, "errors", &v, &st->errors);
+			attr_num(t, tn, "skipped", &v, &st->skips);
+		}
+		if (attr(t, tn, "name", &v))
+			set_str(&st->suite, &v);
+	} else if (tag_is(t, tn, "testsuites"))
+		r->score = 10;
+	else if (tag_is(t, tn, "testcase")) {
+		st->incase = !selfc;
+		st->failed = st->skipped = 0;
+		st->cur = NULL;
+		st->cfrom = no;
+		if (attr(t, tn, "name", &v))
+			set_str(&st->cname, &v);
+		else
+			set_str(&st->cname, &v);
+		if (attr(t, tn, "classname", &v) && v.len > 0)
+			set_str(&st->cclass, &v);
+		else if (st->suite != NULL) {
+			ofl_buf_reset(&v);
+			ofl_buf_adds(&v, st->suite);
+			set_str(&st->cclass, &v);
+		} else
+			set_str(&st->cclass, &v);
+		if (selfc)
+			add_num(&r->passed, 1);
+	} else if (st->incase && (tag_is(t, tn, "failure") ||
+	    tag_is(t, tn, "error"))) {
+		st->failed = 1;
+		st->cur = ofl_fmt_test_util_add(r, st->cname, strlen(st->cname),
+		    st->cclass, strlen(st->cclass), st->cfrom, t[0] == 'e');
+		if (st->cur != NULL) {
+			if (attr(t, tn, "message", &v) && v.len > 0)
+				set_str(&st->cur->message, &v);
+			st->cur->to = no;
+		}
+		if (t[0] == 'e')
+			add_num(&r->errors, 1);
+		else
+			add_num(&r->failed, 1);
+		st->body = !selfc;
+	} else if (st->incase && tag_is(t, tn, "skipped")) {
+		st->skipped = 1;
+		add_num(&r->skipped, 1);
+	} else if (tn >= 9 && memcmp(t, "/testcase", 9) == 0) {
+		if (st->incase && !st->failed && !st->skipped)
+			add_num(&r->passed, 1);
+		if (st->cur != NULL)
+			st->cur->to = no;
+		st->incase = 0;
+		st->cur = NULL;
+	} else if (STARTS(t, tn, "/failure") || STARTS(t, tn, "/error")) {
+		st->body = 0;
+		if (st->cur != NULL)
+			st->cur->to = no;
+	}
+	ofl_buf_free(&v);
+}
+
+/* The text of a failure: its message if it had none, where it is. */
+static void
+jx_text(struct jxst *st, const char *s, size_t n, uint64_t no)
+{
+	const char	*path;
+	size_t		 pn, k;
+	uint64_t	 ln;
+
+	if (st->cur == NULL)
+		return;
+	for (k = 0; k < n && isspace((unsigned char)s[k]); k++)
+		;
+	if (k == n)
+		return;
+	st->cur->to = no;
+	if (st->cur->message == NULL)
+		ofl_fmt_test_util_set(&st->cur->message, s + k, n - k);
+	if (st->cur->file == NULL && ofl_fmt_test_util_loc(s + k, n - k, &path,
+	    &pn, &ln)) {
+		ofl_fmt_test_util_set(&st->cur->file, path, pn);
+		st->cur->line = ln;
+	}
+}
+
+static void
+jx_line(struct tres *r, void *v, const char *s, size_t n, uint64_t no)
+{
+	struct jxst	*st = v;
+	const char	*p = s, *e = s + n, *lt, *gt;
+
+	while (p < e) {
+		if (st->intag) {
+			gt = memchr(p, '>', (size_t)(e - p));
+			if (st->tag.len < TAG_MAX)
+				ofl_buf_add(&st->tag, p, gt != NULL ?
+				    (size_t)(gt - p) : (size_t)(e - p));
+			if (gt == NULL) {
+				ofl_buf_addc(&st->tag, ' ');
+				return;
+			}
+			st->intag = 0;
+			jx_tag(r, st, st->tag.data, st->tag.len, no);
+			p = gt + 1;
+			continue;
+		}
+		lt = memchr(p, '<', (size_t)(e - p));
+		if (st->body)
+			jx_text(st, p, lt != NULL ? (size_t)(lt - p) :
+			    (size_t)(e - p), no);
+		if (lt == NULL)
+			return;
+		if (lt + 1 < e && (lt[1] == '?' || lt[1] == '!')) {
+			if (STARTS(lt, (size_t)(e - lt), "<![CDATA[")) {
+				p = lt + 9;
+				continue;
+			}
+			if ((gt = memchr(lt, '>', (size_t)(e - lt))) == NULL)
+				return;
+			p = gt + 1;
+			continue;
+		}
+		ofl_buf_reset(&st->tag);
+		st->intag = 1;
+		p = lt + 1;
+	}
+}
+
+static void
+jx_end(struct tres *r, void *v)
+{
+	struct jxst	*st = v;
+
+	if (r->score < 10) {
+		r->score = 0;
+		return;
+	}
+	if (st->said) {
+		r->failed = st->failures;
+		r->errors = st->errors;
+		r->skipped = st->skips;
+		r->passed = st->tests - st->failures - st->errors -
+		    st->skips;
+		if (r->passed < 0)
+			r->passed = 0;
+	}
+}
+
+static void
+jx_free(void *v)
+{
+	struct jxst	*st = v;
+
+	ofl_buf_free(&st->tag);
+	free(st->cname);
+	free(st->cclass);
+	free(st->suite);
+}
+
+static int
+jx_cmd(struct tcmd *c)
+{
+	(void)c;
+	return 0;
+}
+
+static void
+jx_rerun(const struct tres *r, const struct tcmd *c, struct ofl_testrun *t)
+{
+	(void)r;
+	(void)c;
+	(void)t;
+}
+
+const struct trunner ofl_fmt_test_java_junit = {
+	"junit xml", sizeof(struct jxst), jx_cmd, jx_line, jx_end, jx_free,
+	jx_rerun
+};

@@ -1,0 +1,94 @@
+/*
+ * store-changed.c: the files changed in the work tree of a capture (see
+ * changed.c), kept beside the artifact in a table of their own, made
+ * when first written so that older stores need no new schema.  A row
+ * whose artifact is gone is dropped at the next write.
+ */
+#include "config.h"
+
+#include <sys/types.h>
+
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ofl.h"
+#include "store-int.h"
+#include "banned.h"
+
+#define CHANGED_SQL	"CREATE TABLE IF NOT EXISTS changed ("		\
+			" id TEXT PRIMARY KEY, files TEXT NOT NULL)"	\
+			" WITHOUT ROWID"
+
+/* Record ch for artifact id: its paths, one a line. */
+int
+ofl_store_changed_set(struct ofl_store *st, const char *id,
+    const struct ofl_changed *ch)
+{
+	sqlite3_stmt	*stmt = NULL;
+	struct ofl_buf	 b;
+	size_t		 i;
+	int		 rv = -1;
+
+	if (ch->n == 0)
+		return 0;
+	ofl_buf_init(&b);
+	for (i = 0; i < ch->n; i++) {
+		if (strchr(ch->f[i], '\n') != NULL)
+			continue;
+		ofl_buf_adds(&b, ch->f[i]);
+		ofl_buf_addc(&b, '\n');
+	}
+	if (store_exec(st, CHANGED_SQL) == -1 ||
+	    store_exec(st, "DELETE FROM changed WHERE id NOT IN"
+	    " (SELECT id FROM artifact)") == -1 ||
+	    store_prepare(st, "INSERT OR REPLACE INTO changed (id, files)"
+	    " VALUES (?1, ?2)", &stmt) == -1)
+		goto out;
+	sqlite3_bind_text(stmt, 1, id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(stmt, 2, ofl_buf_str(&b), (int)b.len,
+	    SQLITE_STATIC);
+	if (sqlite3_step(stmt) != SQLITE_DONE) {
+		store_fail(st, "changed files");
+		goto out;
+	}
+	rv = 0;
+out:
+	sqlite3_finalize(stmt);
+	ofl_buf_free(&b);
+	return rv;
+}
+
+/* The changed files of artifact id; none if it has no record. */
+int
+ofl_store_changed(struct ofl_store *st, const char *id,
+    struct ofl_changed *ch)
+{
+	sqlite3_stmt		*stmt;
+	const unsigned char	*s, *e, *nl;
+
+	memset(ch, 0, sizeof *ch);
+	/* No table: nothing was recorded. */
+	if (sqlite3_prepare_v2(st->db, "SELECT files FROM changed WHERE"
+	    " id = ?1", -1, &stmt, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_text(stmt, 1, id, -1, SQLITE_STATIC);
+	if (sqlite3_step(stmt) == SQLITE_ROW &&
+	    (s = sqlite3_column_text(stmt, 0)) != NULL) {
+		e = s + sqlite3_column_bytes(stmt, 0);
+		for (; s < e; s = nl + 1) {
+			if ((nl = memchr(s, '\n', (size_t)(e - s))) == NULL)
+				nl = e;
+			if (nl == s)
+				continue;
+			ch->f = ofl_xrealloc(ch->f, (ch->n + 1) *
+			    sizeof *ch->f);
+			ch->f[ch->n] = ofl_xmalloc((size_t)(nl - s) + 1);
+			memcpy(ch->f[ch->n], s, (size_t)(nl - s));
+			ch->f[ch->n][nl - s] = '\0';
+			ch->n++;
+		}
+	}
+	sqlite3_finalize(stmt);
+	return 0;
+}

@@ -1,0 +1,3 @@
+module example.com/triage
+
+go 1.19

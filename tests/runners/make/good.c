@@ -1,0 +1,1 @@
+int good(void) { return 1; }

@@ -1,0 +1,10 @@
+// vitest: a throw inside a test, and a passing test whose name holds the
+// failing one's.
+import { test, expect } from 'vitest';
+test('throws', () => {
+  throw new Error('no such file');
+});
+
+test('throws not', () => {
+  expect(true).toBe(true);
+});

@@ -1,0 +1,45 @@
+#!/bin/sh
+#
+# t3061-triage-fixtures: the test runs of tests/data/triage, real output
+# of the runners on the projects of tests/runners (see t3060), read
+# without the runners: the runner, the counts, the failing tests and the
+# rerun command of each, against its golden .expect.
+
+. "$(dirname "$0")/lib.sh"
+
+T=$DATA/triage
+
+for f in "$T"/*.log "$T"/*.xml; do
+	name=${f##*/}
+	base=${name%.*}
+	[ -f "$T/$base.expect" ] || continue
+	test_expect_success "test run of $name" '
+		ofl-extract - --errors --max-bytes 0 <"$f" >out &&
+		grep -e "^\[test-run " -e "^\[failed\] " -e "^\[errored\] " \
+		    -e "^\[rerun\] " out >got &&
+		test_cmp "$T/$base.expect" got
+	'
+done
+
+test_expect_success '--json: the same run as data' '
+	ofl-extract - --errors --json <"$T/pytest.log" | head -n 1 >run.json &&
+	grep -q "\"kind\":\"test-run\",\"runner\":\"pytest\",\"passed\":5,\"failed\":4,\"skipped\":1,\"errors\":1," run.json &&
+	grep -q "{\"test\":\"tests/test_calc.py::test_div\",\"group\":null,\"file\":\"tests/test_calc.py\",\"line\":20,\"message\":\"ZeroDivisionError: division by zero\",\"error\":false,\"lines\":\[12,26\]}" run.json &&
+	grep -q "\"rerun\":\[\[\"python3\",\"-m\",\"pytest\",\"tests/test_calc.py::test_div\",\"tests/test_calc.py::test_mul\",\"tests/test_more.py::TestWords::test_lower\",\"tests/test_more.py::test_even\[2\]\",\"tests/test_calc.py::test_err\"\]\]" run.json
+'
+
+test_expect_success 'the rerun keeps the options of the captured command' '
+	id=$(ofl-capture -T 0 -q -- sh -c "cat \"$T/go-v.log\"; exit 1" |
+	    sed -n "s/^ofl:\([a-z0-9]*\).*/\1/p") &&
+	ofl-extract "$id" --errors | grep "^\[rerun\]" >got &&
+	echo "[rerun] go test -run '\''^(TestDiv|TestTable)\$'\'' example.com/triage/calc; go test -run '\''^(TestUpper)\$'\'' example.com/triage/strs" >want &&
+	test_cmp want got
+'
+
+test_expect_success 'a log with no test run has no test-run head' '
+	ofl-extract - --errors --max-bytes 0 <"$DATA/extract/errors/python.log" >out &&
+	! grep -q "^\[test-run" out &&
+	! grep -q "^\[rerun\]" out
+'
+
+test_done
