@@ -1053,9 +1053,11 @@ next_steps(struct ctx *c, struct ofl_notice_next *nx)
 	if (kind != OFL_KIND_EMPTY)
 		add_step(nx, OFL_NEXT_SEARCH);
 	if (kind == OFL_KIND_JSON || kind == OFL_KIND_NDJSON ||
-	    kind == OFL_KIND_CSV || kind == OFL_KIND_TSV)
+	    kind == OFL_KIND_CSV || kind == OFL_KIND_TSV ||
+	    kind == OFL_KIND_TABLE)
 		add_step(nx, OFL_NEXT_SCHEMA);
-	if ((kind == OFL_KIND_JSON || kind == OFL_KIND_NDJSON) &&
+	if ((kind == OFL_KIND_JSON || kind == OFL_KIND_NDJSON ||
+	    kind == OFL_KIND_TABLE) &&
 	    c->filter != NULL && (s = add_step(nx, OFL_NEXT_FILTER)) != NULL)
 		s->arg = ofl_xstrdup(c->filter);
 	if (kind == OFL_KIND_ARCHIVE && c->member != NULL &&
@@ -1186,6 +1188,9 @@ summarize(struct ctx *c)
 		return sum_format(c, kind);
 	case OFL_KIND_DIFF:
 		return sum_fmt(c, ofl_fmt_diff_summary);
+	case OFL_KIND_TABLE:
+		/* Tables: the columns and the counts of their values. */
+		return sum_fmt(c, ofl_fmt_table_summary);
 	case OFL_KIND_ARCHIVE:
 	case OFL_KIND_COMPRESSED:
 		return sum_fmt(c, ofl_fmt_archive_summary);

@@ -319,6 +319,7 @@ enum ofl_kind {
 	OFL_KIND_ARCHIVE,	/* tar, zip, 7z, cpio, ... (maybe compressed) */
 	OFL_KIND_COMPRESSED,	/* a single gzip, xz, zstd or bzip2 stream */
 	OFL_KIND_EMPTY,
+	OFL_KIND_TABLE,		/* whitespace-aligned columns (kubectl get) */
 	OFL_KIND_COUNT
 };
 const char	*ofl_kind_name(enum ofl_kind);
@@ -899,6 +900,51 @@ int	ofl_fmt_csv_chunk(struct ofl_chunker *, struct ofl_chunk_in *, int);
 /* The header's fields: "columns (3): a, b, c". */
 int	ofl_fmt_csv_summary(const struct ofl_src *, const struct ofl_meta *,
 	    int, struct ofl_summary *);
+
+/* fmt-table.c: whitespace-aligned tables (kubectl get, docker ps, ps aux). */
+#define OFL_TABLE_COLS	64		/* columns at most */
+#define OFL_TABLE_WIDTH	1024		/* display columns looked at */
+/* Where a table's columns start, and their names from the header. */
+struct ofl_fmt_table {
+	size_t		 ncols;
+	size_t		 start[OFL_TABLE_COLS];	/* display column */
+	char		*name[OFL_TABLE_COLS];
+	uint64_t	 hdr_line;	/* the header's line, 1-based */
+	uint64_t	 hdr_off;	/* its byte offset */
+	uint64_t	 body_off;	/* the first row's */
+};
+/* 1 and t filled if the first bytes make a table (free t), else 0. */
+int	ofl_fmt_table_layout(const unsigned char *, size_t, int,
+	    struct ofl_fmt_table *);
+void	ofl_fmt_table_free(struct ofl_fmt_table *);
+int	ofl_fmt_table_detect(const unsigned char *, size_t, int);
+/* A row's cells: off[i] and len[i], trimmed, for each of t's columns. */
+void	ofl_fmt_table_split(const struct ofl_fmt_table *, const char *,
+	    size_t, size_t *, size_t *);
+/* The length of the number a cell is ("5", "-1.5", "5 (3m ago)" is 5),
+   0 if it is none; *integer: no fraction. */
+size_t	ofl_fmt_table_number(const char *, size_t, int *);
+int	ofl_fmt_table_chunk(struct ofl_chunker *, struct ofl_chunk_in *);
+/* The columns, their types, and the counts of the values of the
+   columns that have few. */
+int	ofl_fmt_table_summary(const struct ofl_src *, const struct ofl_meta *,
+	    struct ofl_summary *);
+/* The lines of a source, those over 64 KiB cut, at most max bytes read
+   (0: all).  next: 1 and a line (no newline), 0 at the end, -1. */
+struct ofl_fmt_table_rd {
+	const struct ofl_src	*src;
+	unsigned char		*buf;
+	size_t			 lo, hi;
+	uint64_t		 read;
+	uint64_t		 max;
+	int			 eof;
+	int			 skip;
+};
+void	ofl_fmt_table_rd_init(struct ofl_fmt_table_rd *,
+	    const struct ofl_src *, uint64_t);
+int	ofl_fmt_table_rd_next(struct ofl_fmt_table_rd *, const char **,
+	    size_t *);
+void	ofl_fmt_table_rd_free(struct ofl_fmt_table_rd *);
 
 /*
  * index.c / query.c: the full-text index (SQLite FTS5) and search.
