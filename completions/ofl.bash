@@ -186,7 +186,7 @@ _ofl_optarg()
 	search:-k|search:--kind)
 		COMPREPLY=($(compgen -W "$_ofl_kinds" -- "$3")) ;;
 	schema:-k|schema:--kind)
-		COMPREPLY=($(compgen -W 'json ndjson csv tsv' -- "$3")) ;;
+		COMPREPLY=($(compgen -W 'json ndjson csv tsv table' -- "$3")) ;;
 	extract:--color|search:--color)
 		COMPREPLY=($(compgen -W 'auto always never' -- "$3")) ;;
 	capture:-e|capture:--exec|sh:-c)

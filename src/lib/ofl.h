@@ -900,6 +900,12 @@ int	ofl_fmt_csv_chunk(struct ofl_chunker *, struct ofl_chunk_in *, int);
 /* The header's fields: "columns (3): a, b, c". */
 int	ofl_fmt_csv_summary(const struct ofl_src *, const struct ofl_meta *,
 	    int, struct ofl_summary *);
+/* 1 if the lines of a record so far (n bytes) end it: quotes balanced. */
+int	ofl_fmt_csv_complete(const char *, size_t, int);
+/* A record's fields, unquoted, into out at off[i], len[i]; at most max.
+   Returns the number of fields. */
+size_t	ofl_fmt_csv_split(const char *, size_t, int, struct ofl_buf *,
+	    size_t *, size_t *, size_t);
 
 /* fmt-table.c: whitespace-aligned tables (kubectl get, docker ps, ps aux). */
 #define OFL_TABLE_COLS	64		/* columns at most */
@@ -1240,6 +1246,25 @@ void	ofl_list_line(struct ofl_buf *, const struct ofl_meta *, int);
 #define OFL_LIST_HEADER	"ID KIND SIZE LINES AGE EXIT STATE LABEL COMMAND"
 /* OFL_LIST_TEXT lines as a table under a header, columns aligned. */
 void	ofl_list_table(struct ofl_buf *, const char *, size_t);
+
+/*
+ * records.c: a table, CSV or TSV artifact as records, an object a row
+ * keyed by the header; numbers where the whole column is numeric.
+ */
+enum { OFL_RECORDS_STRING, OFL_RECORDS_INTEGER, OFL_RECORDS_NUMBER };
+struct ofl_records;
+int	ofl_records_supports(int);
+/* Reads the header and finds the types; NULL with ofl_errmsg(). */
+struct ofl_records *ofl_records_open(const struct ofl_src *, int);
+void	ofl_records_close(struct ofl_records *);
+size_t	ofl_records_ncols(const struct ofl_records *);
+const char *ofl_records_name(const struct ofl_records *, size_t);
+int	ofl_records_type(const struct ofl_records *, size_t);
+/* The next row: 1 (its first line in *line), 0 at the end, -1. */
+int	ofl_records_next(struct ofl_records *, uint64_t *);
+/* A cell of the row (NULL past its end), and the row as JSON. */
+const char *ofl_records_cell(const struct ofl_records *, size_t, size_t *);
+void	ofl_records_json(const struct ofl_records *, struct ofl_buf *);
 
 /*
  * schema.c: the structure of JSON, NDJSON, CSV and TSV content, gathered
