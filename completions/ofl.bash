@@ -91,6 +91,12 @@ _ofl_opts_mcp='
 	--timeout=
 	-V --version
 	--'
+_ofl_opts_diff='
+	-h --help
+	-j --json
+	-m= --max-bytes=
+	-s= --store=
+	-V --version'
 _ofl_opts_schema='
 	-c --compact
 	-h --help
@@ -127,7 +133,7 @@ _ofl_opts_sh='
 	-h --help
 	-V --version'
 
-_ofl_commands='capture extract index schema search gc mcp'
+_ofl_commands='capture extract index schema search gc mcp diff'
 _ofl_kinds='json ndjson csv tsv markdown html diff log text binary archive
 	compressed empty table'
 
@@ -209,6 +215,9 @@ _ofl_positional()
 		(( $2 == 0 )) || return 0
 		COMPREPLY=($(compgen -W "$(_ofl_ids "$4")" -- "$3")) ;;
 	index|schema|search)
+		COMPREPLY=($(compgen -W "$(_ofl_ids "$4")" -- "$3")) ;;
+	diff)
+		(( $2 < 2 )) || return 0
 		COMPREPLY=($(compgen -W "$(_ofl_ids "$4")" -- "$3")) ;;
 	esac
 }
@@ -351,4 +360,4 @@ _ofl()
 
 complete -F _ofl ofl
 complete -F _ofl_tool ofl-capture ofl-extract ofl-gc ofl-index ofl-mcp \
-    ofl-schema ofl-search ofl-sh
+    ofl-schema ofl-search ofl-sh ofl-diff

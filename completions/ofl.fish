@@ -77,7 +77,8 @@ for c in 'capture:store command output; print it when small, else a notice' \
     'index:chunk an artifact by its kind and index it for search' \
     'mcp:offload large MCP tool results' \
     'schema:describe the structure of JSON, NDJSON and CSV artifacts' \
-    'search:list artifacts, or rank snippets that match a query'
+    'search:list artifacts, or rank snippets that match a query' \
+    'diff:say what changed between two artifacts'
     set -l name (string split -m 1 : -- $c)[1]
     set -l desc (string split -m 1 : -- $c)[2]
     complete -c ofl -n "__fish_use_subcommand; and command -q ofl-$name" \
@@ -185,6 +186,15 @@ __ofl_complete mcp -l timeout -x -d 'Answer an error when the server is silent t
 __ofl_complete mcp -s V -l version -d 'Print the version'
 complete -c ofl-mcp -n __ofl_after_dashdash -x -a '(__ofl_subcommand)'
 complete -c ofl -n '__ofl_using mcp; and __ofl_after_dashdash' -x -a '(__ofl_subcommand)'
+
+# ofl-diff
+complete -c ofl-diff -f
+__ofl_complete diff -s h -l help -d 'Print the usage'
+__ofl_complete diff -s j -l json -d 'JSON Lines: a summary, then a change a line'
+__ofl_complete diff -s m -l max-bytes -x -d 'Cap the output at this size'
+__ofl_complete diff -s s -l store -x -a '(__fish_complete_directories)' -d 'Store directory'
+__ofl_complete diff -s V -l version -d 'Print the version'
+__ofl_complete diff -a '(__ofl_ids)' -d 'Artifact'
 
 # ofl-schema
 complete -c ofl-schema -f

@@ -1267,6 +1267,25 @@ const char *ofl_records_cell(const struct ofl_records *, size_t, size_t *);
 void	ofl_records_json(const struct ofl_records *, struct ofl_buf *);
 
 /*
+ * diff.c: what changed between two artifacts, by kind: rows of tables,
+ * CSV and TSV by key; paths of JSON; tests newly failing and passing and
+ * new error lines of logs; else the lines, as a unified diff.  Text, or
+ * JSON Lines with json; at most budget bytes (0: no limit), the last
+ * line then saying what was left out and the command that shows it.
+ */
+#define OFL_DIFF_BUDGET	2000
+struct ofl_diff_opts {
+	size_t		 budget;
+	int		 json;
+};
+void	ofl_diff_opts_init(struct ofl_diff_opts *);
+/* 0 the same, 1 different, -1 with ofl_errmsg(). */
+int	ofl_diff(struct ofl_store *, const char *, const char *,
+	    const struct ofl_diff_opts *, struct ofl_buf *);
+/* The test a line says failed (its name masked) into out: 1, else 0. */
+int	ofl_diff_failing_test(const char *, size_t, struct ofl_buf *);
+
+/*
  * schema.c: the structure of JSON, NDJSON, CSV and TSV content, gathered
  * in one streaming pass with bounded memory (nesting beyond
  * OFL_SCHEMA_MAX_DEPTH and distinct paths beyond OFL_SCHEMA_MAX_NODES are
