@@ -5,6 +5,7 @@
 # completed by _ofl_optarg; positional arguments by _ofl_positional.
 
 _ofl_opts_capture='
+	--changes
 	--combined=
 	-H= --head=
 	-h --help

@@ -92,6 +92,7 @@ __ofl_complete capture -l combined -x -d 'With several -x, offload the largest o
 __ofl_complete capture -s x -l exec -x -a '(__fish_complete_command)' -d 'Run a command through sh -c'
 __ofl_complete capture -s H -l head -x -d 'Bytes of the head in the preview'
 __ofl_complete capture -s h -l help -d 'Print the usage'
+__ofl_complete capture -l changes -d 'Lead the notice with what changed since the last run'
 __ofl_complete capture -l intent -x -d 'Show the snippets that best match this instead of the preview'
 __ofl_complete capture -s j -l json -d 'Print one JSON object for each artifact'
 __ofl_complete capture -s l -l label -x -d 'Label the artifact'

@@ -509,6 +509,12 @@ void	 ofl_setting_list(struct ofl_store *, struct ofl_buf *);
 int	ofl_store_resolve(struct ofl_store *, const char *,
 	    char [OFL_ID_MAX + 1]);
 int	ofl_store_meta(struct ofl_store *, const char *, struct ofl_meta *);
+/*
+ * store-prev.c: the latest finished artifact made by m's command in m's
+ * working directory before m: 1 and its ID, 0 if none, -1.
+ */
+int	ofl_store_previous(struct ofl_store *, const struct ofl_meta *,
+	    char [OFL_ID_MAX + 1]);
 /* Record a use (updates "last used"); errors are ignored. */
 void	ofl_store_touch(struct ofl_store *, const char *);
 /* 1 if some finished artifact has expired (ttl_ms: the default TTL). */
@@ -596,6 +602,8 @@ struct ofl_notice_opts {
 	int		 json;		/* one JSON object instead of text */
 	const char	*intent;	/* top hits for it instead of a preview */
 	size_t		 intent_bytes;	/* budget of those hits */
+	int		 changes;	/* lead with what changed since the
+					   last run of the command here */
 };
 void	ofl_notice_opts_init(struct ofl_notice_opts *);
 /* The reference line: "ofl:ID kind size lines". */
