@@ -5,6 +5,7 @@
 # completed by _ofl_optarg; positional arguments by _ofl_positional.
 
 _ofl_opts_capture='
+	--changes
 	--combined=
 	-H= --head=
 	-h --help
@@ -93,6 +94,12 @@ _ofl_opts_mcp='
 	--timeout=
 	-V --version
 	--'
+_ofl_opts_diff='
+	-h --help
+	-j --json
+	-m= --max-bytes=
+	-s= --store=
+	-V --version'
 _ofl_opts_schema='
 	-c --compact
 	-h --help
@@ -129,9 +136,9 @@ _ofl_opts_sh='
 	-h --help
 	-V --version'
 
-_ofl_commands='capture extract index schema search gc mcp'
+_ofl_commands='capture extract index schema search gc mcp diff'
 _ofl_kinds='json ndjson csv tsv markdown html diff log text binary archive
-	compressed empty'
+	compressed empty table'
 
 # _ofl_arity CMD WORD: print how many arguments the option WORD takes.
 _ofl_arity()
@@ -188,7 +195,7 @@ _ofl_optarg()
 	search:-k|search:--kind)
 		COMPREPLY=($(compgen -W "$_ofl_kinds" -- "$3")) ;;
 	schema:-k|schema:--kind)
-		COMPREPLY=($(compgen -W 'json ndjson csv tsv' -- "$3")) ;;
+		COMPREPLY=($(compgen -W 'json ndjson csv tsv table' -- "$3")) ;;
 	extract:--color|search:--color)
 		COMPREPLY=($(compgen -W 'auto always never' -- "$3")) ;;
 	capture:-e|capture:--exec|sh:-c)
@@ -211,6 +218,9 @@ _ofl_positional()
 		(( $2 == 0 )) || return 0
 		COMPREPLY=($(compgen -W "$(_ofl_ids "$4")" -- "$3")) ;;
 	index|schema|search)
+		COMPREPLY=($(compgen -W "$(_ofl_ids "$4")" -- "$3")) ;;
+	diff)
+		(( $2 < 2 )) || return 0
 		COMPREPLY=($(compgen -W "$(_ofl_ids "$4")" -- "$3")) ;;
 	esac
 }
@@ -353,4 +363,4 @@ _ofl()
 
 complete -F _ofl ofl
 complete -F _ofl_tool ofl-capture ofl-extract ofl-gc ofl-index ofl-mcp \
-    ofl-schema ofl-search ofl-sh
+    ofl-schema ofl-search ofl-sh ofl-diff

@@ -50,7 +50,7 @@ function __ofl_complete
 end
 
 set -l __ofl_kinds json ndjson csv tsv markdown html diff log text binary \
-    archive compressed empty
+    archive compressed empty table
 
 # ofl
 complete -c ofl -f
@@ -77,7 +77,8 @@ for c in 'capture:store command output; print it when small, else a notice' \
     'index:chunk an artifact by its kind and index it for search' \
     'mcp:offload large MCP tool results' \
     'schema:describe the structure of JSON, NDJSON and CSV artifacts' \
-    'search:list artifacts, or rank snippets that match a query'
+    'search:list artifacts, or rank snippets that match a query' \
+    'diff:say what changed between two artifacts'
     set -l name (string split -m 1 : -- $c)[1]
     set -l desc (string split -m 1 : -- $c)[2]
     complete -c ofl -n "__fish_use_subcommand; and command -q ofl-$name" \
@@ -91,6 +92,7 @@ __ofl_complete capture -l combined -x -d 'With several -x, offload the largest o
 __ofl_complete capture -s x -l exec -x -a '(__fish_complete_command)' -d 'Run a command through sh -c'
 __ofl_complete capture -s H -l head -x -d 'Bytes of the head in the preview'
 __ofl_complete capture -s h -l help -d 'Print the usage'
+__ofl_complete capture -l changes -d 'Lead the notice with what changed since the last run'
 __ofl_complete capture -l intent -x -d 'Show the snippets that best match this instead of the preview'
 __ofl_complete capture -s j -l json -d 'Print one JSON object for each artifact'
 __ofl_complete capture -s l -l label -x -d 'Label the artifact'
@@ -188,13 +190,22 @@ __ofl_complete mcp -s V -l version -d 'Print the version'
 complete -c ofl-mcp -n __ofl_after_dashdash -x -a '(__ofl_subcommand)'
 complete -c ofl -n '__ofl_using mcp; and __ofl_after_dashdash' -x -a '(__ofl_subcommand)'
 
+# ofl-diff
+complete -c ofl-diff -f
+__ofl_complete diff -s h -l help -d 'Print the usage'
+__ofl_complete diff -s j -l json -d 'JSON Lines: a summary, then a change a line'
+__ofl_complete diff -s m -l max-bytes -x -d 'Cap the output at this size'
+__ofl_complete diff -s s -l store -x -a '(__fish_complete_directories)' -d 'Store directory'
+__ofl_complete diff -s V -l version -d 'Print the version'
+__ofl_complete diff -a '(__ofl_ids)' -d 'Artifact'
+
 # ofl-schema
 complete -c ofl-schema -f
 __ofl_complete schema -s c -l compact -d 'With -J, on one line'
 __ofl_complete schema -s h -l help -d 'Print the usage'
 __ofl_complete schema -s J -l json-schema -d 'A JSON Schema as genson writes it'
 __ofl_complete schema -s j -l json -d 'The shape as JSON Lines, one path per line'
-__ofl_complete schema -s k -l kind -x -a 'json ndjson csv tsv' -d 'Read as this kind'
+__ofl_complete schema -s k -l kind -x -a 'json ndjson csv tsv table' -d 'Read as this kind'
 __ofl_complete schema -s l -l lenient -d 'On invalid input, describe what parsed'
 __ofl_complete schema -s m -l max-bytes -x -d 'Cap the shape at this size'
 __ofl_complete schema -l shape -d 'A compact typed outline'

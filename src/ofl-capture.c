@@ -103,6 +103,7 @@ static uint64_t		 prog_lines;
 
 enum {
 	O_COMBINED = OFL_OPT_BASE,
+	O_CHANGES,
 	O_INTENT,
 	O_NOPROGRESS,
 	O_NOREDACT,
@@ -124,6 +125,9 @@ static const struct ofl_opt opts[] = {
 	    "preview tail size (400)", 0, NULL },
 	{ O_INTENT, "intent", required_argument, "text",
 	    "show the top matches for TEXT instead of a preview", 0, NULL },
+	{ O_CHANGES, "changes", no_argument, NULL,
+	    "lead the notice with what changed since the last run", 0,
+	    NULL },
 	{ 'l', "label", required_argument, "label", "label the artifact", 0,
 	    NULL },
 	{ 't', "ttl", required_argument, "ttl",
@@ -361,6 +365,9 @@ option_env(void)
 	    (long long)nopts.head_bytes);
 	nopts.tail_bytes = (size_t)env_num("OFL_TAIL",
 	    (long long)nopts.tail_bytes);
+	if ((e = getenv("OFL_CHANGES")) != NULL && *e != '\0' &&
+	    strcmp(e, "0") != 0 && strcmp(e, "off") != 0)
+		nopts.changes = 1;
 	nopts.intent = getenv("OFL_INTENT");
 	if (nopts.intent != NULL && *nopts.intent == '\0')
 		nopts.intent = NULL;
@@ -419,6 +426,9 @@ parse_options(int argc, char *argv[], const char ***execs, size_t *nexec)
 			break;
 		case 'h':
 			usage(0);
+		case O_CHANGES:
+			nopts.changes = 1;
+			break;
 		case 'i':
 		case O_INTENT:
 			nopts.intent = *optarg != '\0' ? optarg : NULL;

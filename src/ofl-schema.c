@@ -119,7 +119,7 @@ parse_options(int argc, char *argv[], const char **store, int *page)
 			opt_kind = ofl_kind_from_name(optarg);
 			if (!ofl_schema_supports(opt_kind))
 				errx(OFL_EXIT_USAGE, "--kind %s: use json, "
-				    "ndjson, csv or tsv", optarg);
+				    "ndjson, csv, tsv or table", optarg);
 			break;
 		case 'l':
 			opt_lenient = 1;
@@ -253,8 +253,8 @@ describe(struct ofl_store *st, const char *arg, const char *id, int header)
 	if (opt_kind == -1 && kind == OFL_KIND_TEXT)
 		kind = looks_like_json(r, kind);
 	if (!ofl_schema_supports(kind)) {
-		warnx("%s: %s content has no schema (only JSON, NDJSON, CSV "
-		    "and TSV; --kind reads it as one of these)", arg,
+		warnx("%s: %s content has no schema (only JSON, NDJSON, CSV, "
+		    "TSV and tables; --kind reads it as one of these)", arg,
 		    ofl_kind_name(kind));
 		ofl_reader_close(r);
 		return OFL_EXIT_FAIL;

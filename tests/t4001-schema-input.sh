@@ -24,7 +24,7 @@ test_expect_success 'bad usage: usage on stderr, exit 2' '
 	test ! -s out &&
 	grep -q "^usage: ofl-schema " err &&
 	test_expect_code 2 ofl-schema --kind log @ 2>err &&
-	grep -q "^ofl-schema: --kind log: use json, ndjson, csv or tsv" err &&
+	grep -q "^ofl-schema: --kind log: use json, ndjson, csv, tsv or table" err &&
 	test_expect_code 2 ofl-schema -m lots @ 2>err &&
 	grep -q "^ofl-schema: --max-bytes lots: " err
 '
@@ -89,7 +89,7 @@ test_expect_success 'an unknown ID alone: no output, exit 3' '
 test_expect_success 'a kind without a schema: a clear error, exit 3' '
 	printf "hello\nworld\n" | test_expect_code 3 ofl-schema >out 2>err &&
 	test ! -s out &&
-	grep -q "^ofl-schema: [a-z0-9]*: text content has no schema (only JSON, NDJSON, CSV and TSV" err
+	grep -q "^ofl-schema: [a-z0-9]*: text content has no schema (only JSON, NDJSON, CSV, TSV and tables" err
 '
 
 test_expect_success '--kind reads content as another kind' '
@@ -134,7 +134,7 @@ test_expect_success 'CSV: an example is whole, or cut with ... after its quote' 
 
 test_expect_success 'TSV' '
 	printf "k\tv\nx\t1\ny\t2\nx\t3\ny\t\n" | ofl-schema >out &&
-	printf "tsv: 4 rows, 2 columns\n  k: \"x\"|\"y\"\n  v: integer 1..3, 1 empty\n" >expect &&
+	printf "tsv: 4 rows, 2 columns\n  k: string: \"x\" 2, \"y\" 2\n  v: integer 1..3, 1 empty\n" >expect &&
 	test_cmp expect out
 '
 

@@ -8,7 +8,7 @@
 
 SRC=$OFL_SRCDIR
 BUILD=$OFL_BUILDDIR
-BINS='ofl-capture ofl-extract ofl-gc ofl-index ofl-mcp ofl-schema ofl-search'
+BINS='ofl-capture ofl-extract ofl-gc ofl-index ofl-mcp ofl-schema ofl-search ofl-diff'
 
 built() {
 	[ -f "$BUILD/$1" ] && [ -x "$BUILD/$1" ]

@@ -829,6 +829,8 @@ chunk_src(struct ofl_chunker *ck, struct ofl_chunk_in *s, int kind,
 		return ofl_fmt_csv_chunk(ck, s, ',');
 	case OFL_KIND_TSV:
 		return ofl_fmt_csv_chunk(ck, s, '\t');
+	case OFL_KIND_TABLE:
+		return ofl_fmt_table_chunk(ck, s);
 	case OFL_KIND_HTML:
 		return chunk_html(ck, s);
 	case OFL_KIND_DIFF:

@@ -44,6 +44,8 @@ struct jqin {
 	uint64_t	 bad;		/* lines that are not JSON */
 	uint64_t	 bad_first;
 	uint64_t	 values;	/* parsed so far */
+	struct ofl_records *rec;	/* a table, CSV or TSV, or NULL */
+	struct ofl_buf	 recbuf;
 	int		 first;		/* first byte not blank, or 0 */
 	int		 failed;
 	char		 errmsg[512];
@@ -240,6 +242,17 @@ jqin_next(struct jqin *in)
 
 	if (in->failed)
 		return jv_invalid();
+	if (in->rec != NULL) {
+		/* A row as an object keyed by the header. */
+		if ((r = ofl_records_next(in->rec, &in->line)) == -1)
+			goto fail;
+		if (r == 0)
+			return jv_invalid();
+		ofl_buf_reset(&in->recbuf);
+		ofl_records_json(in->rec, &in->recbuf);
+		in->values++;
+		return jv_parse_sized(in->recbuf.data, (int)in->recbuf.len);
+	}
 	if (in->ndjson) {
 		for (;;) {
 			if (!in->lr_open) {
@@ -435,7 +448,7 @@ jq_result(struct jqrun *j, jv v, jv path)
 	if (o->json) {
 		ofl_buf_adds(b, "{\"id\":");
 		ofl_extract_json_str(b, x->id, strlen(x->id));
-		if (j->in.ndjson)
+		if (j->in.ndjson || j->in.rec != NULL)
 			ofl_buf_addf(b, ",\"line\":%" PRIu64, j->in.line);
 		if (jv_is_valid(path)) {
 			ofl_buf_adds(b, ",\"path\":");
@@ -524,7 +537,7 @@ jq_one(struct jqrun *j, jv v)
 	int		 i, n, failed = 0;
 	char		 where[64];
 
-	if (j->in.ndjson)
+	if (j->in.ndjson || j->in.rec != NULL)
 		snprintf(where, sizeof where, "ofl:%s line %" PRIu64, x->id,
 		    j->in.line);
 	else
@@ -635,6 +648,25 @@ ndjson_like(struct ex *x)
 	return yes;
 }
 
+/* Tables, CSV and TSV: a stream of records.  1 if so, 0 if not, -1. */
+static int
+jq_records(struct ex *x, struct jqin *in)
+{
+	int	kind;
+
+	ofl_buf_init(&in->recbuf);
+	if (x->src.member != NULL || x->o->nspans > 0)
+		return 0;
+	kind = ofl_reader_meta(x->src.r)->kind;
+	if (!ofl_records_supports(kind))
+		return 0;
+	if ((in->rec = ofl_records_open(&x->src.rsrc, kind)) == NULL) {
+		ofl_seterr(OFL_EXIT_FAIL, "ofl:%s: %s", x->id, ofl_errmsg());
+		return -1;
+	}
+	return 1;
+}
+
 int
 ofl_extract_jq(struct ex *x)
 {
@@ -707,9 +739,12 @@ ofl_extract_jq(struct ex *x)
 	if (ofl_extract_resolve(x, &n, &x->scope, 1) == -1)
 		goto out;
 	x->nscope = n;
-	j.in.ndjson = ndjson_like(x);
+	if ((r = jq_records(x, &j.in)) == -1)
+		goto out;
+	if (r == 0)
+		j.in.ndjson = ndjson_like(x);
 	j.in.lines = o->nspans > 0;
-	if (!j.in.ndjson) {
+	if (!j.in.ndjson && j.in.rec == NULL) {
 		j.in.buf = ofl_xmalloc(READ_SIZE);
 		j.in.parser = jv_parser_new(0);
 		if (!j.in.lines && ofl_extract_src_rewind(&x->src) == -1)
@@ -765,6 +800,8 @@ out:
 		ofl_extract_lr_free(&j.in.lr);
 	if (j.in.parser != NULL)
 		jv_parser_free(j.in.parser);
+	ofl_records_close(j.in.rec);
+	ofl_buf_free(&j.in.recbuf);
 	free(j.in.buf);
 	if (j.jq != NULL)
 		jq_teardown(&j.jq);

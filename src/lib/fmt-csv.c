@@ -310,3 +310,68 @@ ofl_fmt_csv_summary(const struct ofl_src *src, const struct ofl_meta *m,
 	free(buf);
 	return 0;
 }
+
+/*
+ * Records.
+ */
+
+/*
+ * 1 if a record (the lines joined so far, n bytes) ends here: its
+ * quotes are balanced.  Quotes count only in CSV.
+ */
+int
+ofl_fmt_csv_complete(const char *p, size_t n, int delim)
+{
+	size_t	i, q = 0;
+
+	if (delim != ',')
+		return 1;
+	for (i = 0; i < n; i++)
+		if (p[i] == '"')
+			q++;
+	return q % 2 == 0;
+}
+
+/*
+ * A record's fields, quotes undone ("a ""b""" is a "b"), appended to
+ * out one after another; off[i] and len[i] say where each is in out.
+ * Returns the number of fields, at most max (the rest are dropped).
+ */
+size_t
+ofl_fmt_csv_split(const char *p, size_t n, int delim, struct ofl_buf *out,
+    size_t *off, size_t *len, size_t max)
+{
+	size_t	i = 0, nf = 0, start;
+	int	inq;
+
+	ofl_buf_reset(out);
+	while (n > 0 && (p[n - 1] == '\r' || p[n - 1] == '\n'))
+		n--;
+	for (;;) {
+		start = out->len;
+		inq = delim == ',' && i < n && p[i] == '"';
+		if (inq)
+			i++;
+		for (; i < n; i++) {
+			if (inq && p[i] == '"') {
+				if (i + 1 < n && p[i + 1] == '"')
+					i++;
+				else {
+					inq = 0;
+					continue;
+				}
+			} else if (!inq && p[i] == delim)
+				break;
+			ofl_buf_addc(out, p[i]);
+		}
+		if (nf < max) {
+			off[nf] = start;
+			len[nf] = out->len - start;
+			nf++;
+		}
+		if (i >= n)
+			break;
+		i++;		/* the delimiter */
+	}
+	return nf;
+}

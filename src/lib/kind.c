@@ -109,6 +109,10 @@ ofl_kind_detect(const unsigned char *buf, size_t len, int complete)
 	/* A header that does not look like a log line makes a table. */
 	if ((csv || tsv) && !f.first_loglike)
 		return csv ? OFL_KIND_CSV : OFL_KIND_TSV;
+	/* Whitespace-aligned columns under a header (fmt-table.c). */
+	if (!csv && !tsv && !f.first_loglike &&
+	    ofl_fmt_table_detect(buf, len, complete))
+		return OFL_KIND_TABLE;
 	if (f.loglike >= 2 && f.loglike * 10 >= f.nonblank * 6)
 		return OFL_KIND_LOG;
 	if (csv || tsv)

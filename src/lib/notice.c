@@ -125,6 +125,8 @@ static size_t	 digits(uint64_t);
 static void	 put_byterange(struct ofl_buf *, const char *, uint64_t,
 		    uint64_t, uint64_t);
 static void	 sum_json_key(struct ctx *, const char *);
+static void	 notice_changes(struct ctx *, struct ofl_store *,
+		    const struct ofl_meta *);
 
 void
 ofl_notice_opts_init(struct ofl_notice_opts *o)
@@ -134,6 +136,7 @@ ofl_notice_opts_init(struct ofl_notice_opts *o)
 	o->json = 0;
 	o->intent = NULL;
 	o->intent_bytes = 1000;
+	o->changes = 0;
 }
 
 /* The base layer's rendering, as the summaries here call it. */
@@ -1057,9 +1060,11 @@ next_steps(struct ctx *c, struct ofl_notice_next *nx)
 	if (kind != OFL_KIND_EMPTY)
 		add_step(nx, OFL_NEXT_SEARCH);
 	if (kind == OFL_KIND_JSON || kind == OFL_KIND_NDJSON ||
-	    kind == OFL_KIND_CSV || kind == OFL_KIND_TSV)
+	    kind == OFL_KIND_CSV || kind == OFL_KIND_TSV ||
+	    kind == OFL_KIND_TABLE)
 		add_step(nx, OFL_NEXT_SCHEMA);
-	if ((kind == OFL_KIND_JSON || kind == OFL_KIND_NDJSON) &&
+	if ((kind == OFL_KIND_JSON || kind == OFL_KIND_NDJSON ||
+	    kind == OFL_KIND_TABLE) &&
 	    c->filter != NULL && (s = add_step(nx, OFL_NEXT_FILTER)) != NULL)
 		s->arg = ofl_xstrdup(c->filter);
 	if (kind == OFL_KIND_ARCHIVE && c->member != NULL &&
@@ -1302,6 +1307,9 @@ summarize(struct ctx *c)
 		return sum_format(c, kind);
 	case OFL_KIND_DIFF:
 		return sum_fmt(c, ofl_fmt_diff_summary);
+	case OFL_KIND_TABLE:
+		/* Tables: the columns and the counts of their values. */
+		return sum_fmt(c, ofl_fmt_table_summary);
 	case OFL_KIND_ARCHIVE:
 	case OFL_KIND_COMPRESSED:
 		return sum_fmt(c, ofl_fmt_archive_summary);
@@ -1421,6 +1429,60 @@ put_json(struct ctx *c, struct ofl_buf *text, const struct ofl_buf *jhead,
 	ofl_buf_adds(text, "}\n");
 }
 
+/*
+ * A rerun (ofl-capture --changes): what changed since the last run of
+ * the same command in the same directory leads the summary, within
+ * CHANGES_MAX bytes (diff.c says it by kind: a new failing test first).
+ */
+#define CHANGES_MAX	800
+
+static void
+notice_changes(struct ctx *c, struct ofl_store *st, const struct ofl_meta *m)
+{
+	struct ofl_diff_opts	 o;
+	struct ofl_buf		 d, t;
+	char			 prev[OFL_ID_MAX + 1];
+	const char		*nl;
+	int			 r;
+
+	if (ofl_store_previous(st, m, prev) != 1) {
+		ofl_clearerr();
+		return;
+	}
+	ofl_diff_opts_init(&o);
+	o.budget = CHANGES_MAX;
+	ofl_buf_init(&d);
+	ofl_buf_init(&t);
+	if ((r = ofl_diff(st, prev, m->id, &o, &d)) == -1) {
+		ofl_clearerr();
+		goto out;
+	}
+	if (r == 0)
+		ofl_buf_addf(&t, "changes since ofl:%s (the last run of this "
+		    "command here): none\n", prev);
+	else {
+		ofl_buf_addf(&t, "changes since ofl:%s (the last run of this "
+		    "command here):\n", prev);
+		/* The diff's first line names the two artifacts: skip it. */
+		nl = memchr(d.data, '\n', d.len);
+		if (nl != NULL)
+			ofl_buf_add(&t, nl + 1, d.len - (size_t)(nl + 1 -
+			    d.data));
+	}
+	ofl_buf_add(&t, c->sum.data, c->sum.len);
+	ofl_buf_free(&c->sum);
+	c->sum = t;
+	ofl_buf_init(&t);
+	if (c->sumj.len > 0)
+		ofl_buf_addc(&c->sumj, ',');
+	ofl_buf_adds(&c->sumj, "\"changes\":{\"since\":");
+	ofl_buf_add_json_cstr(&c->sumj, prev);
+	ofl_buf_addf(&c->sumj, ",\"differ\":%s}", r ? "true" : "false");
+out:
+	ofl_buf_free(&d);
+	ofl_buf_free(&t);
+}
+
 int
 ofl_notice(struct ofl_store *st, const struct ofl_meta *m,
     const struct ofl_notice_opts *o, struct ofl_buf *out)
@@ -1457,6 +1519,8 @@ ofl_notice_steps(struct ofl_store *st, const struct ofl_meta *m,
 	ofl_buf_init(&jnext);
 	if (notice_open(&c, st, m, o) == -1 || summarize(&c) == -1)
 		goto out;
+	if (o->changes)
+		notice_changes(&c, st, m);
 	if (!json) {
 		ofl_notice_refline(&text, m);
 		ofl_buf_addc(&text, '\n');

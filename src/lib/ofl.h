@@ -319,6 +319,7 @@ enum ofl_kind {
 	OFL_KIND_ARCHIVE,	/* tar, zip, 7z, cpio, ... (maybe compressed) */
 	OFL_KIND_COMPRESSED,	/* a single gzip, xz, zstd or bzip2 stream */
 	OFL_KIND_EMPTY,
+	OFL_KIND_TABLE,		/* whitespace-aligned columns (kubectl get) */
 	OFL_KIND_COUNT
 };
 const char	*ofl_kind_name(enum ofl_kind);
@@ -570,6 +571,12 @@ void	 ofl_setting_list(struct ofl_store *, struct ofl_buf *);
 int	ofl_store_resolve(struct ofl_store *, const char *,
 	    char [OFL_ID_MAX + 1]);
 int	ofl_store_meta(struct ofl_store *, const char *, struct ofl_meta *);
+/*
+ * store-prev.c: the latest finished artifact made by m's command in m's
+ * working directory before m: 1 and its ID, 0 if none, -1.
+ */
+int	ofl_store_previous(struct ofl_store *, const struct ofl_meta *,
+	    char [OFL_ID_MAX + 1]);
 /* Record a use (updates "last used"); errors are ignored. */
 void	ofl_store_touch(struct ofl_store *, const char *);
 /* 1 if some finished artifact has expired (ttl_ms: the default TTL). */
@@ -657,6 +664,8 @@ struct ofl_notice_opts {
 	int		 json;		/* one JSON object instead of text */
 	const char	*intent;	/* top hits for it instead of a preview */
 	size_t		 intent_bytes;	/* budget of those hits */
+	int		 changes;	/* lead with what changed since the
+					   last run of the command here */
 };
 void	ofl_notice_opts_init(struct ofl_notice_opts *);
 /* The reference line: "ofl:ID kind size lines". */
@@ -961,6 +970,57 @@ int	ofl_fmt_csv_chunk(struct ofl_chunker *, struct ofl_chunk_in *, int);
 /* The header's fields: "columns (3): a, b, c". */
 int	ofl_fmt_csv_summary(const struct ofl_src *, const struct ofl_meta *,
 	    int, struct ofl_summary *);
+/* 1 if the lines of a record so far (n bytes) end it: quotes balanced. */
+int	ofl_fmt_csv_complete(const char *, size_t, int);
+/* A record's fields, unquoted, into out at off[i], len[i]; at most max.
+   Returns the number of fields. */
+size_t	ofl_fmt_csv_split(const char *, size_t, int, struct ofl_buf *,
+	    size_t *, size_t *, size_t);
+
+/* fmt-table.c: whitespace-aligned tables (kubectl get, docker ps, ps aux). */
+#define OFL_TABLE_COLS	64		/* columns at most */
+#define OFL_TABLE_WIDTH	1024		/* display columns looked at */
+/* Where a table's columns start, and their names from the header. */
+struct ofl_fmt_table {
+	size_t		 ncols;
+	size_t		 start[OFL_TABLE_COLS];	/* display column */
+	char		*name[OFL_TABLE_COLS];
+	uint64_t	 hdr_line;	/* the header's line, 1-based */
+	uint64_t	 hdr_off;	/* its byte offset */
+	uint64_t	 body_off;	/* the first row's */
+};
+/* 1 and t filled if the first bytes make a table (free t), else 0. */
+int	ofl_fmt_table_layout(const unsigned char *, size_t, int,
+	    struct ofl_fmt_table *);
+void	ofl_fmt_table_free(struct ofl_fmt_table *);
+int	ofl_fmt_table_detect(const unsigned char *, size_t, int);
+/* A row's cells: off[i] and len[i], trimmed, for each of t's columns. */
+void	ofl_fmt_table_split(const struct ofl_fmt_table *, const char *,
+	    size_t, size_t *, size_t *);
+/* The length of the number a cell is ("5", "-1.5", "5 (3m ago)" is 5),
+   0 if it is none; *integer: no fraction. */
+size_t	ofl_fmt_table_number(const char *, size_t, int *);
+int	ofl_fmt_table_chunk(struct ofl_chunker *, struct ofl_chunk_in *);
+/* The columns, their types, and the counts of the values of the
+   columns that have few. */
+int	ofl_fmt_table_summary(const struct ofl_src *, const struct ofl_meta *,
+	    struct ofl_summary *);
+/* The lines of a source, those over 64 KiB cut, at most max bytes read
+   (0: all).  next: 1 and a line (no newline), 0 at the end, -1. */
+struct ofl_fmt_table_rd {
+	const struct ofl_src	*src;
+	unsigned char		*buf;
+	size_t			 lo, hi;
+	uint64_t		 read;
+	uint64_t		 max;
+	int			 eof;
+	int			 skip;
+};
+void	ofl_fmt_table_rd_init(struct ofl_fmt_table_rd *,
+	    const struct ofl_src *, uint64_t);
+int	ofl_fmt_table_rd_next(struct ofl_fmt_table_rd *, const char **,
+	    size_t *);
+void	ofl_fmt_table_rd_free(struct ofl_fmt_table_rd *);
 
 /*
  * fmt-test.c (and fmt-test-*.c, one file a family of runners): test
@@ -1344,6 +1404,44 @@ void	ofl_list_line(struct ofl_buf *, const struct ofl_meta *, int);
 #define OFL_LIST_HEADER	"ID KIND SIZE LINES AGE EXIT STATE LABEL COMMAND"
 /* OFL_LIST_TEXT lines as a table under a header, columns aligned. */
 void	ofl_list_table(struct ofl_buf *, const char *, size_t);
+
+/*
+ * records.c: a table, CSV or TSV artifact as records, an object a row
+ * keyed by the header; numbers where the whole column is numeric.
+ */
+enum { OFL_RECORDS_STRING, OFL_RECORDS_INTEGER, OFL_RECORDS_NUMBER };
+struct ofl_records;
+int	ofl_records_supports(int);
+/* Reads the header and finds the types; NULL with ofl_errmsg(). */
+struct ofl_records *ofl_records_open(const struct ofl_src *, int);
+void	ofl_records_close(struct ofl_records *);
+size_t	ofl_records_ncols(const struct ofl_records *);
+const char *ofl_records_name(const struct ofl_records *, size_t);
+int	ofl_records_type(const struct ofl_records *, size_t);
+/* The next row: 1 (its first line in *line), 0 at the end, -1. */
+int	ofl_records_next(struct ofl_records *, uint64_t *);
+/* A cell of the row (NULL past its end), and the row as JSON. */
+const char *ofl_records_cell(const struct ofl_records *, size_t, size_t *);
+void	ofl_records_json(const struct ofl_records *, struct ofl_buf *);
+
+/*
+ * diff.c: what changed between two artifacts, by kind: rows of tables,
+ * CSV and TSV by key; paths of JSON; tests newly failing and passing and
+ * new error lines of logs; else the lines, as a unified diff.  Text, or
+ * JSON Lines with json; at most budget bytes (0: no limit), the last
+ * line then saying what was left out and the command that shows it.
+ */
+#define OFL_DIFF_BUDGET	2000
+struct ofl_diff_opts {
+	size_t		 budget;
+	int		 json;
+};
+void	ofl_diff_opts_init(struct ofl_diff_opts *);
+/* 0 the same, 1 different, -1 with ofl_errmsg(). */
+int	ofl_diff(struct ofl_store *, const char *, const char *,
+	    const struct ofl_diff_opts *, struct ofl_buf *);
+/* The test a line says failed (its name masked) into out: 1, else 0. */
+int	ofl_diff_failing_test(const char *, size_t, struct ofl_buf *);
 
 /*
  * schema.c: the structure of JSON, NDJSON, CSV and TSV content, gathered

@@ -137,6 +137,15 @@ struct ofl_schema {
 	uint64_t	 ragged;
 	uint64_t	 extracols;
 
+	/* Tables (fmt-table.c): read as CSV once the layout is known. */
+	struct ofl_fmt_table tab;
+	int		 tlayout;	/* tab is found */
+	int		 tdone;		/* past the table's end */
+	int		 tcut;		/* in the cut part of a long line */
+	uint64_t	 tlineno;
+	struct ofl_buf	 thead;		/* bytes before the layout */
+	struct ofl_buf	 tline;		/* a partial line */
+
 	struct ofl_buf	 warning;
 };
 

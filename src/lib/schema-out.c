@@ -828,6 +828,36 @@ shape_json(struct ofl_schema *s, size_t max_out, size_t max_lines,
 	ofl_buf_free(&note);
 }
 
+/*
+ * A column with few values (every one of them kept, at most half as
+ * many as the cells): "string: Running 2628, Error 19", each value's
+ * exact count, the most frequent first.  0 if it has more.
+ */
+static int
+col_counts(struct ofl_buf *b, const struct column *c)
+{
+	const struct strset	*e = &c->en;
+	size_t			 i, j, ord[ENUM_MAX];
+
+	if (e->over || e->n == 0 || (e->n > 1 && e->n * 2 > c->count))
+		return 0;
+	for (i = 0; i < e->n; i++) {
+		for (j = i; j > 0 && e->count[ord[j - 1]] < e->count[i]; j--)
+			ord[j] = ord[j - 1];
+		ord[j] = i;
+	}
+	ofl_buf_adds(b, c->types & C_DATE ? "date: " : c->types &
+	    C_DATETIME ? "date-time: " : c->types & C_TIME ? "time: " :
+	    "string: ");
+	for (i = 0; i < e->n; i++) {
+		if (i > 0)
+			ofl_buf_adds(b, ", ");
+		add_str(b, SS_STR(e, ord[i]), e->len[ord[i]]);
+		ofl_buf_addf(b, " %llu", (unsigned long long)e->count[ord[i]]);
+	}
+	return 1;
+}
+
 static void
 shape_csv(struct ofl_schema *s, size_t max_out, size_t max_lines,
     struct ofl_buf *out)
@@ -837,7 +867,8 @@ shape_csv(struct ofl_schema *s, size_t max_out, size_t max_lines,
 	size_t i, j, start = out->len, lines = 1;
 
 	ofl_buf_init(&line);
-	ofl_buf_adds(out, s->kind == OFL_KIND_CSV ? "csv: " : "tsv: ");
+	ofl_buf_adds(out, s->kind == OFL_KIND_CSV ? "csv: " :
+	    s->kind == OFL_KIND_TABLE ? "table: " : "tsv: ");
 	add_count(out, s->values);
 	ofl_buf_adds(out, s->values == 1 ? " row, " : " rows, ");
 	add_count(out, s->ncols);
@@ -849,6 +880,8 @@ shape_csv(struct ofl_schema *s, size_t max_out, size_t max_lines,
 	}
 	ofl_buf_addc(out, '\n');
 	for (i = 0; i < s->ncols; i++) {
+		int	counted = 0;
+
 		c = &s->cols[i];
 		ofl_buf_reset(&line);
 		ofl_buf_adds(&line, "  ");
@@ -866,6 +899,8 @@ shape_csv(struct ofl_schema *s, size_t max_out, size_t max_lines,
 			}
 		} else if (c->types & C_BOOL)
 			ofl_buf_adds(&line, "boolean");
+		else if ((counted = col_counts(&line, c)))
+			;
 		else
 			sh_strings(&line, &c->en, c->count, 0,
 			    c->types & C_DATE ? "date" :
@@ -881,7 +916,7 @@ shape_csv(struct ofl_schema *s, size_t max_out, size_t max_lines,
 			add_count(&line, c->nulls);
 			ofl_buf_adds(&line, " null");
 		}
-		if (c->count > 0 && !enum_ok(&c->en, c->count) &&
+		if (c->count > 0 && !counted && !enum_ok(&c->en, c->count) &&
 		    !(c->types & (C_INT | C_NUM | C_BOOL))) {
 			ofl_buf_adds(&line, ", e.g. ");
 			for (j = 0; j < c->nex; j++) {

@@ -66,13 +66,16 @@ static void	csv_field(struct ofl_schema *);
 static void	csv_endrow(struct ofl_schema *);
 static void	column_value(struct column *, const char *, size_t, size_t);
 static unsigned int csv_types(const char *, size_t);
+static void	table_feed(struct ofl_schema *, const unsigned char *, size_t);
+static void	table_finish(struct ofl_schema *);
 
 
 int
 ofl_schema_supports(int kind)
 {
 	return kind == OFL_KIND_JSON || kind == OFL_KIND_NDJSON ||
-	    kind == OFL_KIND_CSV || kind == OFL_KIND_TSV;
+	    kind == OFL_KIND_CSV || kind == OFL_KIND_TSV ||
+	    kind == OFL_KIND_TABLE;
 }
 
 struct ofl_schema *
@@ -82,7 +85,7 @@ ofl_schema_new(int kind)
 
 	if (!ofl_schema_supports(kind)) {
 		ofl_seterr(OFL_EXIT_FAIL, "no schema for %s content: "
-		    "only JSON, NDJSON, CSV and TSV have one",
+		    "only JSON, NDJSON, CSV, TSV and tables have one",
 		    ofl_kind_name(kind));
 		return NULL;
 	}
@@ -91,7 +94,8 @@ ofl_schema_new(int kind)
 	s->redact = ofl_redact_wanted();
 	ofl_buf_init(&s->field);
 	ofl_buf_init(&s->warning);
-	if (kind == OFL_KIND_CSV || kind == OFL_KIND_TSV) {
+	if (kind == OFL_KIND_CSV || kind == OFL_KIND_TSV ||
+	    kind == OFL_KIND_TABLE) {
 		s->sep = kind == OFL_KIND_CSV ? ',' : '\t';
 		s->rowempty = 1;
 		return s;
@@ -125,6 +129,10 @@ ofl_schema_free(struct ofl_schema *s)
 			free(s->cols[i].ex[j]);
 	}
 	free(s->cols);
+	if (s->tlayout)
+		ofl_fmt_table_free(&s->tab);
+	ofl_buf_free(&s->thead);
+	ofl_buf_free(&s->tline);
 	ofl_buf_free(&s->field);
 	ofl_buf_free(&s->warning);
 	free(s);
@@ -820,6 +828,118 @@ column_value(struct column *c, const char *v, size_t n, size_t full)
 	}
 }
 
+/*
+ * Tables: the layout is found from the first 64 KiB (fmt-table.c); then
+ * the header's names and each row's cells go through CSV's columns.  A
+ * kubectl restart count, "5 (3m ago)", is the number 5, as in records.
+ * The table ends at its first blank line; lines over 64 KiB are cut.
+ */
+#define TABLE_HEAD	(64 * 1024)
+
+static void
+table_cell(struct ofl_schema *s, const char *p, size_t n)
+{
+	ofl_buf_reset(&s->field);
+	ofl_buf_add(&s->field, p, n < FIELD_MAX ? n : FIELD_MAX);
+	s->fieldlen = n;
+	csv_field(s);
+}
+
+static void
+table_line(struct ofl_schema *s, const char *p, size_t n)
+{
+	size_t	off[OFL_TABLE_COLS], len[OFL_TABLE_COLS], i, k;
+	int	integer;
+
+	while (n > 0 && p[n - 1] == '\r')
+		n--;
+	s->tlineno++;
+	if (s->tdone || s->tlineno < s->tab.hdr_line)
+		return;
+	if (s->tlineno == s->tab.hdr_line) {
+		for (i = 0; i < s->tab.ncols; i++)
+			table_cell(s, s->tab.name[i], strlen(s->tab.name[i]));
+		csv_endrow(s);
+		return;
+	}
+	if (ofl_blank(p, n)) {
+		s->tdone = 1;
+		return;
+	}
+	ofl_fmt_table_split(&s->tab, p, n, off, len);
+	for (i = 0; i < s->tab.ncols; i++) {
+		k = ofl_fmt_table_number(p + off[i], len[i], &integer);
+		table_cell(s, p + off[i], k > 0 ? k : len[i]);
+	}
+	csv_endrow(s);
+}
+
+/* Lines of b, the last partial one kept in tline. */
+static void
+table_lines(struct ofl_schema *s, const unsigned char *b, size_t n)
+{
+	const unsigned char	*nl;
+	size_t			 k;
+
+	while (n > 0) {
+		nl = memchr(b, '\n', n);
+		k = nl == NULL ? n : (size_t)(nl - b);
+		if (!s->tcut) {
+			if (s->tline.len + k > TABLE_HEAD) {
+				k = TABLE_HEAD - s->tline.len;
+				s->tcut = 1;
+			}
+			ofl_buf_add(&s->tline, b, k);
+		}
+		if (nl == NULL)
+			return;
+		table_line(s, s->tline.data != NULL ? s->tline.data : "",
+		    s->tline.len);
+		ofl_buf_reset(&s->tline);
+		s->tcut = 0;
+		n -= (size_t)(nl - b) + 1;
+		b = nl + 1;
+	}
+}
+
+static void
+table_start(struct ofl_schema *s, int complete)
+{
+	if (!ofl_fmt_table_layout((unsigned char *)s->thead.data,
+	    s->thead.len, complete, &s->tab)) {
+		ofl_seterr(OFL_EXIT_FAIL, "no table: no header over aligned "
+		    "columns");
+		s->failed = 1;
+		return;
+	}
+	s->tlayout = 1;
+	table_lines(s, (unsigned char *)s->thead.data, s->thead.len);
+	ofl_buf_free(&s->thead);
+}
+
+static void
+table_feed(struct ofl_schema *s, const unsigned char *b, size_t n)
+{
+	if (s->tlayout) {
+		table_lines(s, b, n);
+		return;
+	}
+	ofl_buf_add(&s->thead, b, n);
+	if (s->thead.len >= TABLE_HEAD)
+		table_start(s, 0);
+}
+
+static void
+table_finish(struct ofl_schema *s)
+{
+	if (!s->tlayout)
+		table_start(s, 1);
+	if (s->tlayout && s->tline.len > 0) {
+		table_line(s, s->tline.data, s->tline.len);
+		ofl_buf_reset(&s->tline);
+	}
+}
+
 /* Feeding. */
 
 int
@@ -827,6 +947,10 @@ ofl_schema_feed(struct ofl_schema *s, const void *buf, size_t n)
 {
 	if (s->failed)
 		return -1;
+	if (s->kind == OFL_KIND_TABLE) {
+		table_feed(s, buf, n);
+		return s->failed ? -1 : 0;
+	}
 	if (s->parser == NULL) {
 		csv_feed(s, buf, n);
 		return 0;
@@ -844,6 +968,10 @@ ofl_schema_finish(struct ofl_schema *s)
 {
 	if (s->failed)
 		return -1;
+	if (s->kind == OFL_KIND_TABLE) {
+		table_finish(s);
+		return s->failed ? -1 : 0;
+	}
 	if (s->parser == NULL) {
 		if (!s->rowempty) {
 			csv_field(s);

@@ -320,7 +320,7 @@ check_csv(void)
 	    "\"name\",\"when\"]}}\n");
 	shape_is(OFL_KIND_TSV, "k\tv\na\t1\nb\t2\na\t3\na\n", 0, 0,
 	    "tsv: 4 rows, 2 columns, 1 ragged rows\n"
-	    "  k: \"a\"|\"b\"\n"
+	    "  k: string: \"a\" 3, \"b\" 1\n"
 	    "  v: integer 1..3, 1 empty\n");
 	got = run(OFL_KIND_CSV, "a,b\n1,x\n", OUT_JSONL, 0, 0, 0, &r);
 	is_str(got, "{\"column\":\"a\",\"index\":1,\"type\":\"integer\","
@@ -364,7 +364,7 @@ check_errors(void)
 
 	ok(ofl_schema_new(OFL_KIND_LOG) == NULL, "no schema for logs");
 	is_str(ofl_errmsg(), "no schema for log content: only JSON, NDJSON, "
-	    "CSV and TSV have one", "its message");
+	    "CSV, TSV and tables have one", "its message");
 
 	/* Invalid input: an error with the offset, and what parsed stays. */
 	got = run(OFL_KIND_JSON, "{\"a\":1,\"b\":[true,]}", OUT_SCHEMA, 0, 0,

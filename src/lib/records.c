@@ -1,0 +1,340 @@
+/*
+ * records.c: a table, CSV or TSV artifact as a stream of records, one
+ * object a row keyed by the header, for jq filters (extract-jq.c) and for
+ * comparing rows (diff.c).  One pass first finds each column's type: a
+ * column whose every non-empty cell is a number gives numbers (its empty
+ * cells give null), any other gives strings.  kubectl's restart count
+ * with the time since the last restart, "5 (3m ago)", is the number 5.
+ * The types are found from the first RECORDS_SCAN bytes; a later cell
+ * that is not a number is given as a string.  Lines over 64 KiB are cut;
+ * a table ends at its first blank line.
+ */
+#include "config.h"
+
+#include <sys/types.h>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ofl.h"
+#include "banned.h"
+
+#define RECORDS_SCAN	(64ULL * 1024 * 1024)	/* bytes the types read */
+#define RECORDS_REC	(1024 * 1024)		/* a CSV record at most */
+#define RECORDS_COLS	1024			/* columns at most */
+
+struct ofl_records {
+	const struct ofl_src	*src;
+	int			 kind;
+	int			 delim;
+	struct ofl_fmt_table	 t;
+	size_t			 ncols;
+	char			**names;
+	int			*type;
+	struct ofl_fmt_table_rd	 rd;
+	int			 rd_open;
+	uint64_t		 lineno;	/* lines read */
+	uint64_t		 recline;	/* the current record's */
+	int			 done;
+	const char		*pend;		/* a line read ahead */
+	size_t			 pendn;
+	struct ofl_buf		 rec;
+	struct ofl_buf		 cells;
+	const char		*base;
+	size_t			*off;
+	size_t			*len;
+	size_t			 nf;
+};
+
+int
+ofl_records_supports(int kind)
+{
+	return kind == OFL_KIND_CSV || kind == OFL_KIND_TSV ||
+	    kind == OFL_KIND_TABLE;
+}
+
+/*
+ * The length of the number a cell is, 0 if none: as a table's cell is
+ * (fmt-table.c), without the leading zeros JSON does not allow.
+ */
+static size_t
+num_len(const char *s, size_t n, int *integer)
+{
+	size_t	k, d = 0;
+
+	if ((k = ofl_fmt_table_number(s, n, integer)) == 0)
+		return 0;
+	if (s[0] == '-' || s[0] == '+')
+		d = 1;
+	if (s[d] == '0' && d + 1 < k && s[d + 1] >= '0' && s[d + 1] <= '9')
+		return 0;
+	return k;
+}
+
+static int
+rd_start(struct ofl_records *r, uint64_t max)
+{
+	if (r->rd_open)
+		ofl_fmt_table_rd_free(&r->rd);
+	r->rd_open = 0;
+	if (ofl_src_seek(r->src, 0) == -1)
+		return -1;
+	ofl_fmt_table_rd_init(&r->rd, r->src, max);
+	r->rd_open = 1;
+	r->lineno = 0;
+	r->done = 0;
+	r->pend = NULL;
+	return 0;
+}
+
+/*
+ * The next record's cells (base, off, len, nf): 1, 0 at the end, -1.
+ * The header is a record too, the first.
+ */
+static int
+rec_next(struct ofl_records *r)
+{
+	const char	*p;
+	size_t		 n;
+	int		 rv;
+
+	for (;;) {
+		if (r->done)
+			return 0;
+		if ((rv = ofl_fmt_table_rd_next(&r->rd, &p, &n)) != 1)
+			return rv;
+		r->lineno++;
+		if (r->kind == OFL_KIND_TABLE) {
+			if (r->lineno < r->t.hdr_line)
+				continue;
+			if (ofl_blank(p, n)) {
+				r->done = 1;
+				return 0;
+			}
+			r->recline = r->lineno;
+			ofl_fmt_table_split(&r->t, p, n, r->off, r->len);
+			r->base = p;
+			r->nf = r->t.ncols;
+			return 1;
+		}
+		if (ofl_blank(p, n))
+			continue;
+		r->recline = r->lineno;
+		ofl_buf_reset(&r->rec);
+		ofl_buf_add(&r->rec, p, n);
+		while (!ofl_fmt_csv_complete(r->rec.data, r->rec.len,
+		    r->delim) && r->rec.len < RECORDS_REC) {
+			if ((rv = ofl_fmt_table_rd_next(&r->rd, &p, &n)) == -1)
+				return -1;
+			if (rv == 0)
+				break;
+			r->lineno++;
+			ofl_buf_addc(&r->rec, '\n');
+			ofl_buf_add(&r->rec, p, n);
+		}
+		r->nf = ofl_fmt_csv_split(r->rec.data, r->rec.len, r->delim,
+		    &r->cells, r->off, r->len, RECORDS_COLS);
+		r->base = r->cells.data != NULL ? r->cells.data : "";
+		return 1;
+	}
+}
+
+/* The header's names: empty ones "column N", repeated ones "NAME_N". */
+static void
+take_names(struct ofl_records *r)
+{
+	size_t	i, j;
+	char	buf[32];
+
+	r->ncols = r->nf;
+	r->names = ofl_xcalloc(r->ncols, sizeof *r->names);
+	r->type = ofl_xcalloc(r->ncols, sizeof *r->type);
+	for (i = 0; i < r->ncols; i++) {
+		struct ofl_buf	nb;
+
+		ofl_buf_init(&nb);
+		if (r->len[i] == 0) {
+			snprintf(buf, sizeof buf, "column %zu", i + 1);
+			ofl_buf_adds(&nb, buf);
+		} else
+			ofl_buf_add(&nb, r->base + r->off[i], r->len[i]);
+		for (j = 0; j < i; j++)
+			if (strcmp(r->names[j], ofl_buf_str(&nb)) == 0) {
+				ofl_buf_addf(&nb, "_%zu", i + 1);
+				break;
+			}
+		r->names[i] = ofl_buf_str(&nb);
+		r->type[i] = OFL_RECORDS_INTEGER;
+	}
+}
+
+/* The types: one pass over the rows. */
+static int
+find_types(struct ofl_records *r)
+{
+	size_t	i;
+	int	rv, integer;
+	int	seen[RECORDS_COLS];
+
+	memset(seen, 0, sizeof seen);
+	while ((rv = rec_next(r)) == 1) {
+		for (i = 0; i < r->ncols && i < r->nf; i++) {
+			if (r->len[i] == 0 || r->type[i] == OFL_RECORDS_STRING)
+				continue;
+			seen[i] = 1;
+			if (num_len(r->base + r->off[i], r->len[i],
+			    &integer) == 0)
+				r->type[i] = OFL_RECORDS_STRING;
+			else if (!integer)
+				r->type[i] = OFL_RECORDS_NUMBER;
+		}
+	}
+	for (i = 0; i < r->ncols; i++)
+		if (!seen[i])
+			r->type[i] = OFL_RECORDS_STRING;
+	return rv;
+}
+
+struct ofl_records *
+ofl_records_open(const struct ofl_src *src, int kind)
+{
+	struct ofl_records	*r;
+	unsigned char		*head;
+	size_t			 hlen;
+
+	if (!ofl_records_supports(kind)) {
+		ofl_seterr(OFL_EXIT_FAIL, "%s content has no records: only "
+		    "tables, CSV and TSV do", ofl_kind_name(kind));
+		return NULL;
+	}
+	r = ofl_xcalloc(1, sizeof *r);
+	r->src = src;
+	r->kind = kind;
+	r->delim = kind == OFL_KIND_CSV ? ',' : '\t';
+	ofl_buf_init(&r->rec);
+	ofl_buf_init(&r->cells);
+	r->off = ofl_xcalloc(RECORDS_COLS, sizeof *r->off);
+	r->len = ofl_xcalloc(RECORDS_COLS, sizeof *r->len);
+	if (kind == OFL_KIND_TABLE) {
+		if ((head = ofl_src_head(src, 64 * 1024, &hlen)) == NULL)
+			goto fail;
+		if (!ofl_fmt_table_layout(head, hlen,
+		    hlen == ofl_src_bytes(src), &r->t)) {
+			free(head);
+			ofl_seterr(OFL_EXIT_FAIL, "no table: no header over "
+			    "aligned columns");
+			goto fail;
+		}
+		free(head);
+	}
+	if (rd_start(r, RECORDS_SCAN) == -1)
+		goto fail;
+	switch (rec_next(r)) {
+	case -1:
+		goto fail;
+	case 0:
+		ofl_seterr(OFL_EXIT_FAIL, "no header");
+		goto fail;
+	}
+	take_names(r);
+	if (find_types(r) == -1 || rd_start(r, 0) == -1 ||
+	    rec_next(r) == -1)
+		goto fail;
+	return r;
+fail:
+	ofl_records_close(r);
+	return NULL;
+}
+
+void
+ofl_records_close(struct ofl_records *r)
+{
+	size_t	i;
+
+	if (r == NULL)
+		return;
+	if (r->rd_open)
+		ofl_fmt_table_rd_free(&r->rd);
+	for (i = 0; i < r->ncols; i++)
+		free(r->names[i]);
+	free(r->names);
+	free(r->type);
+	free(r->off);
+	free(r->len);
+	ofl_buf_free(&r->rec);
+	ofl_buf_free(&r->cells);
+	if (r->kind == OFL_KIND_TABLE)
+		ofl_fmt_table_free(&r->t);
+	free(r);
+}
+
+size_t
+ofl_records_ncols(const struct ofl_records *r)
+{
+	return r->ncols;
+}
+
+const char *
+ofl_records_name(const struct ofl_records *r, size_t i)
+{
+	return i < r->ncols ? r->names[i] : NULL;
+}
+
+int
+ofl_records_type(const struct ofl_records *r, size_t i)
+{
+	return i < r->ncols ? r->type[i] : OFL_RECORDS_STRING;
+}
+
+int
+ofl_records_next(struct ofl_records *r, uint64_t *line)
+{
+	int	rv;
+
+	if ((rv = rec_next(r)) == 1 && line != NULL)
+		*line = r->recline;
+	return rv;
+}
+
+const char *
+ofl_records_cell(const struct ofl_records *r, size_t i, size_t *len)
+{
+	if (i >= r->nf) {
+		*len = 0;
+		return NULL;
+	}
+	*len = r->len[i];
+	return r->base + r->off[i];
+}
+
+/* The current record as one JSON object, appended to out. */
+void
+ofl_records_json(const struct ofl_records *r, struct ofl_buf *out)
+{
+	const char	*c;
+	size_t		 i, n, k;
+	int		 integer;
+
+	ofl_buf_addc(out, '{');
+	for (i = 0; i < r->ncols; i++) {
+		if (i > 0)
+			ofl_buf_addc(out, ',');
+		ofl_buf_add_json_cstr(out, r->names[i]);
+		ofl_buf_addc(out, ':');
+		c = ofl_records_cell(r, i, &n);
+		if (c == NULL || (n == 0 && r->type[i] != OFL_RECORDS_STRING))
+			ofl_buf_adds(out, "null");
+		else if (r->type[i] != OFL_RECORDS_STRING &&
+		    (k = num_len(c, n, &integer)) > 0) {
+			if (c[0] == '+') {
+				c++;
+				k--;
+			}
+			ofl_buf_add(out, c, k);
+		} else
+			ofl_buf_add_json_str(out, c, n);
+	}
+	ofl_buf_addc(out, '}');
+}

@@ -1,0 +1,135 @@
+#!/bin/sh
+# t0140-table: whitespace-aligned tables (kubectl get, docker ps, ps aux,
+# df, systemctl list-units) are kind table; the notice gives the columns
+# and the exact count of each value of the columns with few values,
+# checked against counts that awk makes from the same generated input.
+. "${OFL_SRCDIR:-$(dirname "$0")/..}/tests/lib.sh"
+
+GEN="$OFL_SRCDIR/tests/gen-table.sh"
+
+# kind FILE: the kind ofl-capture records for FILE.
+kind() {
+	ofl-capture -q -T 0 <"$1" >/dev/null &&
+	ofl-search -j -n 1 2>/dev/null | head -n 1 |
+	    sed -n 's/.*"kind":"\([a-z]*\)".*/\1/p'
+}
+
+test_expect_success 'a 3,000-pod kubectl get pods -A is a table' '
+	"$GEN" pods 3000 >pods.txt &&
+	test "$(wc -l <pods.txt)" -eq 3001 &&
+	ofl-capture <pods.txt >notice &&
+	head -n 1 notice | grep "^ofl:[0-9a-z]* table "
+'
+
+test_expect_success 'the notice gives the per-STATUS counts exactly' '
+	awk "NR > 1 { c[\$4]++ } END { for (k in c) print c[k], k }" pods.txt |
+	    sort -k1,1nr -k2 | awk "BEGIN { ORS = \"\" } { printf \"%s%s %s\", NR == 1 ? \"STATUS: \" : \", \", \$2, \$1 } END { print \"\\n\" }" >expect &&
+	grep "^STATUS: " notice >actual &&
+	test_cmp expect actual &&
+	echo "STATUS: Running 2628, Completed 246, CrashLoopBackOff 50, Pending 30, Error 19, ImagePullBackOff 16, OOMKilled 11" >golden &&
+	test_cmp golden actual
+'
+
+test_expect_success 'the columns, their types and the READY counts' '
+	grep "^table: " notice >actual &&
+	echo "table: 6 columns, 3,000 rows: NAMESPACE, NAME, READY, STATUS, RESTARTS (integer), AGE" >expect &&
+	test_cmp expect actual &&
+	ready=$(awk "NR > 1 && \$3 == \"1/1\"" pods.txt | wc -l) &&
+	notready=$(awk "NR > 1 && \$3 == \"0/1\"" pods.txt | wc -l) &&
+	echo "READY: 1/1 $ready, 0/1 $notready" >expect &&
+	grep "^READY: " notice >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success 'the notice suggests a filter on the status' '
+	grep -F "ofl-extract $(sed -n "1s/^ofl:\([0-9a-z]*\) .*/\1/p" notice) '"'"'select(.STATUS != \"Running\")'"'"'" notice
+'
+
+test_expect_success 'the notice stays within its budget' '
+	test "$(wc -c <notice)" -le 2000
+'
+
+test_expect_success 'docker ps: cells with spaces stay whole' '
+	"$GEN" docker >docker.txt &&
+	ofl-capture -T 0 <docker.txt >notice &&
+	head -n 1 notice | grep " table " &&
+	grep "^table: " notice >actual &&
+	echo "table: 7 columns, 4 rows: CONTAINER ID, IMAGE, COMMAND, CREATED, STATUS, PORTS, NAMES" >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'ps aux: right-aligned numbers, a wider value, the command' '
+	"$GEN" ps >ps.txt &&
+	ofl-capture -T 0 <ps.txt >notice &&
+	grep "^table: " notice >actual &&
+	echo "table: 11 columns, 6 rows: USER, PID (integer), %CPU (number), %MEM (number), VSZ (integer), RSS (integer), TTY, STAT, START, TIME, COMMAND" >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'df: "Mounted on" is one column' '
+	"$GEN" df >df.txt &&
+	ofl-capture -T 0 <df.txt >notice &&
+	grep "^table: " notice >actual &&
+	echo "table: 6 columns, 5 rows: Filesystem, Size, Used, Avail, Use%, Mounted on" >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'systemctl: the legend after the blank line is not a row' '
+	"$GEN" systemctl >units.txt &&
+	ofl-capture -T 0 <units.txt >notice &&
+	grep "^table: \|^ACTIVE: " notice >actual &&
+	cat >expect <<-\EOT &&
+	table: 5 columns, 5 rows: UNIT, LOAD, ACTIVE, SUB, DESCRIPTION
+	ACTIVE: active 4, failed 1
+	EOT
+	test_cmp expect actual
+'
+
+test_expect_success 'logs, prose, CSV, TSV and diffs are not tables' '
+	printf "2024-01-01 12:00:0%d INFO  worker  started job %d\n" 1 1 2 2 3 3 4 4 >log.txt &&
+	printf "The quick brown fox jumps over the lazy dog.\nIt was the best of times, it was the worst of times.\nCall me Ishmael.  Some years ago, never mind how long.\n" >prose.txt &&
+	printf "NAME,STATUS,AGE\na,Running,1d\nb,Error,2d\n" >t.csv &&
+	printf "NAME\tSTATUS\tAGE\na\tRunning\t1d\nb\tError\t2d\n" >t.tsv &&
+	printf "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n-NAME   STATUS\n+NAME   STATE\n a      b\n" >d.diff &&
+	for f in log.txt prose.txt t.csv t.tsv d.diff; do
+		echo "$f $(kind $f)"
+	done >actual &&
+	cat >expect <<-\EOT &&
+	log.txt log
+	prose.txt text
+	t.csv csv
+	t.tsv tsv
+	d.diff diff
+	EOT
+	test_cmp expect actual
+'
+
+test_expect_success 'hostile tables: NUL, invalid UTF-8, a huge line (cut), a header alone' '
+	printf "NAME    STATUS\na\0b    Running\nc       Error\n" >nul.txt &&
+	printf "NAME    STATUS\n\377\376    Running\nc       Error\nd       Error\n" >bad.txt &&
+	{ printf "NAME    STATUS\na       Running\nb       Error\n"; awk "BEGIN { for (i = 0; i < 200000; i++) printf \"x\"; print \"    Running\" }"; printf "c       Error\n"; } >huge.txt &&
+	printf "NAME    STATUS\n" >hdr.txt &&
+	for f in nul.txt bad.txt huge.txt hdr.txt; do
+		echo "$f $(kind $f)"
+	done >actual &&
+	cat >expect <<-\EOT &&
+	nul.txt binary
+	bad.txt table
+	huge.txt table
+	hdr.txt text
+	EOT
+	test_cmp expect actual &&
+	ofl-capture -T 0 <bad.txt >notice &&
+	grep "^STATUS: Error 2, Running 1$" notice &&
+	ofl-capture -T 0 <huge.txt >notice &&
+	grep "^STATUS: Error 2, Running 1$" notice &&
+	test "$(wc -c <notice)" -le 4000
+'
+
+test_expect_success 'a table is chunked by rows, each chunk led by the header' '
+	ofl-capture -q <pods.txt >ref &&
+	ofl-search "$(cat ref)" CrashLoopBackOff >hits &&
+	grep "rows [0-9]*-[0-9]*" hits
+'
+
+test_done

@@ -1,0 +1,195 @@
+#!/bin/sh
+# t3070-diff: ofl-diff says what changed between two artifacts by kind:
+# rows of tables by key, JSON paths, failing tests and error lines of
+# logs, else a unified diff; exit 0 same, 1 different, 2 trouble.
+. "${OFL_SRCDIR:-$(dirname "$0")/..}/tests/lib.sh"
+
+GEN="$OFL_SRCDIR/tests/gen-table.sh"
+
+# cap FILE: store FILE whatever its size and print its ID.
+cap() {
+	ofl-capture -j -T 0 <"$1" | sed 's/^{"id":"\([0-9a-z]*\)".*/\1/'
+}
+
+# norm: the two IDs of a report as OLD and NEW.
+norm() {
+	sed -e "s/$1/OLD/g" -e "s/$2/NEW/g"
+}
+
+test_expect_success 'tables: rows added, removed and changed, by NAMESPACE/NAME' '
+	"$GEN" pods 3000 >a.txt &&
+	sed -e "5s/Running /Error   /" -e 100d a.txt >b.txt &&
+	echo "default          new-pod-1                                        1/1    Running            0              1m" >>b.txt &&
+	a=$(cap a.txt) && b=$(cap b.txt) &&
+	echo "$a" >a.id && echo "$b" >b.id &&
+	test_expect_code 1 ofl-diff "$a" "$b" >out &&
+	norm "$a" "$b" <out >actual &&
+	cat >expect <<-\EOT &&
+	ofl:OLD table -> ofl:NEW table
+	rows: 1 added, 1 removed, 1 changed (key: NAMESPACE/NAME)
+	+ default/new-pod-1 (line 3001): NAMESPACE default, NAME new-pod-1, READY 1/1, STATUS Running, RESTARTS 0, AGE 1m
+	- logging/db-98-e3480 (line 100): NAMESPACE logging, NAME db-98-e3480, READY 1/1, STATUS Running, RESTARTS 8 (17m ago), AGE 5d
+	~ payments/worker-3-8d480 (line 5): STATUS Running -> Error
+	EOT
+	test_cmp expect actual
+'
+
+test_expect_success 'tables: --json, one change a line' '
+	a=$(cat a.id) && b=$(cat b.id) &&
+	test_expect_code 1 ofl-diff -j "$a" "$b" >out &&
+	sed -n 2p out >actual &&
+	echo "{\"kind\":\"rows\",\"key\":\"NAMESPACE/NAME\",\"added\":1,\"removed\":1,\"changed\":1}" >expect &&
+	test_cmp expect actual &&
+	grep -F "{\"change\":\"changed\",\"key\":\"payments/worker-3-8d480\",\"line\":5,\"cells\":{\"STATUS\":[\"Running\",\"Error\"]}}" out
+'
+
+test_expect_success 'the same artifact: exit 0' '
+	a=$(cat a.id) &&
+	ofl-diff "$a" "$a" >out &&
+	tail -n 1 out >actual &&
+	echo "same content" >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'CSV: keyed by the first column' '
+	printf "id,state\n1,up\n2,up\n3,down\n" >a.csv &&
+	printf "id,state\n1,up\n2,down\n4,up\n" >b.csv &&
+	test_expect_code 1 ofl-diff "$(cap a.csv)" "$(cap b.csv)" >out &&
+	sed 1d out >actual &&
+	cat >expect <<-\EOT &&
+	rows: 1 added, 1 removed, 1 changed (key: id)
+	+ 4 (line 4): id 4, state up
+	- 3 (line 4): id 3, state down
+	~ 2 (line 3): state up -> down
+	EOT
+	test_cmp expect actual
+'
+
+test_expect_success 'JSON: paths added, removed and changed' '
+	printf "{\"a\":1,\"b\":{\"c\":[1,2,3]},\"d\":\"x\"}\n" >a.json &&
+	printf "{\"a\":2,\"b\":{\"c\":[1,2]},\"e\":true,\"d\":\"x\"}\n" >b.json &&
+	test_expect_code 1 ofl-diff "$(cap a.json)" "$(cap b.json)" >out &&
+	sed 1d out >actual &&
+	cat >expect <<-\EOT &&
+	paths: 1 added, 1 removed, 1 changed
+	+ .e: true
+	- .b.c[2]: 3
+	~ .a: 1 -> 2
+	EOT
+	test_cmp expect actual
+'
+
+test_expect_success 'a test rerun with one new failure leads with it' '
+	{ for i in 1 2 3 4 5; do echo "ok $i - case $i"; done;
+	  echo "not ok 6 - parses dates"; echo "1..6"; } >run1.tap &&
+	{ for i in 1 2 3; do echo "ok $i - case $i"; done;
+	  echo "not ok 4 - case 4"; echo "ok 5 - case 5";
+	  echo "not ok 6 - parses dates"; echo "1..6"; } >run2.tap &&
+	test_expect_code 1 ofl-diff "$(cap run1.tap)" "$(cap run2.tap)" >out &&
+	sed -n 2,4p out >actual &&
+	cat >expect <<-\EOT &&
+	tests: 1 newly failing, 1 still failing, 0 newly passing
+	  new failure: not ok - case  (line 4)
+	  still failing: not ok - parses dates  (line 6)
+	EOT
+	test_cmp expect actual
+'
+
+test_expect_success 'go test and automake: newly passing too' '
+	printf "=== RUN   TestA\n--- FAIL: TestA (0.01s)\n=== RUN   TestB\n--- FAIL: TestB (0.02s)\nFAIL\n" >go1.log &&
+	printf "=== RUN   TestA\n--- PASS: TestA (0.01s)\n=== RUN   TestB\n--- FAIL: TestB (0.03s)\nFAIL\n" >go2.log &&
+	test_expect_code 1 ofl-diff "$(cap go1.log)" "$(cap go2.log)" >out &&
+	sed -n 2,4p out >actual &&
+	cat >expect <<-\EOT &&
+	tests: 0 newly failing, 1 still failing, 1 newly passing
+	  still failing: --- FAIL: TestB  (line 4)
+	  now passing: --- FAIL: TestA  (line 2 of the old)
+	EOT
+	test_cmp expect actual
+'
+
+test_expect_success 'logs: new error lines, masked' '
+	printf "2024-01-01 10:00:0%d INFO ok\n" 1 2 3 >l1.log &&
+	printf "2024-01-01 10:00:01 INFO ok\n2024-01-01 10:00:02 ERROR db: connection refused (attempt 7)\n2024-01-01 10:00:03 INFO ok\n" >l2.log &&
+	test_expect_code 1 ofl-diff "$(cap l1.log)" "$(cap l2.log)" >out &&
+	sed -n 2p out >actual &&
+	echo "error lines: 1 new, 0 gone, 0 counted differently" >expect &&
+	test_cmp expect actual &&
+	grep "^  new: .*ERROR db: connection refused (attempt <\*>)  (line 2)$" out
+'
+
+test_expect_success 'text: a unified diff with context' '
+	seq 1 100 >s1 &&
+	{ seq 1 50; echo inserted; seq 51 70; seq 72 100; } >s2 &&
+	test_expect_code 1 ofl-diff "$(cap s1)" "$(cap s2)" >out &&
+	sed 1,3d out >actual &&
+	cat >expect <<-\EOT &&
+	@@ -48,6 +48,7 @@
+	 48
+	 49
+	 50
+	+inserted
+	 51
+	 52
+	 53
+	@@ -68,7 +69,6 @@
+	 68
+	 69
+	 70
+	-71
+	 72
+	 73
+	 74
+	EOT
+	test_cmp expect actual &&
+	diff -u s1 s2 | sed 1,2d >gnu &&
+	test_cmp gnu actual
+'
+
+test_expect_success 'the budget: the rest is one command away' '
+	seq 1 3000 >big1 && seq 1 3000 | sed "s/5$/five/" >big2 &&
+	o=$(cap big1) && n=$(cap big2) &&
+	test_expect_code 1 ofl-diff "$o" "$n" >out &&
+	test "$(wc -c <out)" -le 2000 &&
+	tail -n 1 out | grep "^\[\.\.\. [0-9]* more lines not shown: ofl-diff -m 0 $o $n\]$" &&
+	ofl-diff -m 0 "$o" "$n" >all;
+	test $? -eq 1 &&
+	test "$(grep -c "^+.*five$" all)" -eq 300
+'
+
+test_expect_success 'over 1,500 differences: the region that differs' '
+	seq 1 5000 >r1 && seq 1 5000 | sed "s/$/x/" >r2 &&
+	o=$(cap r1) && n=$(cap r2) &&
+	test_expect_code 1 ofl-diff "$o" "$n" >out &&
+	sed 1d out | norm "$o" "$n" >actual &&
+	echo "lines: over 1500 differ: lines 1-5000 of ofl:OLD are replaced by lines 1-5000 of ofl:NEW" >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'hostile: empty, binary, NUL, invalid UTF-8, a huge line' '
+	printf "" >empty && printf "a\0b\n" >nul && printf "\377\376\n" >bad &&
+	awk "BEGIN { for (i = 0; i < 300000; i++) printf \"z\"; print \"\" }" >huge &&
+	head -c 3000 /dev/urandom >rnd 2>/dev/null || dd if=/dev/urandom of=rnd bs=1000 count=3 2>/dev/null;
+	for x in empty nul bad huge rnd; do
+		cap $x >$x.id || return 1
+	done &&
+	for x in empty nul bad huge rnd; do
+		for y in empty nul bad huge rnd; do
+			ofl-diff "$(cat $x.id)" "$(cat $y.id)" >out 2>err
+			rc=$?
+			if [ "$x" = "$y" ]; then want=0; else want=1; fi
+			test $rc -eq $want || { echo "$x $y: $rc"; return 1; }
+			test ! -s err || return 1
+			test "$(wc -c <out)" -le 2000 || return 1
+		done
+	done
+'
+
+test_expect_success 'an unknown ID or bad usage: exit 2, one line' '
+	test_expect_code 2 ofl-diff zzzzzzzz "$(cap s1)" >out 2>err &&
+	test ! -s out && test "$(wc -l <err)" -eq 1 &&
+	test_expect_code 2 ofl-diff "$(cap s1)" >out 2>err &&
+	test_expect_code 2 ofl-diff --bogus a b >out 2>err
+'
+
+test_done
