@@ -1176,75 +1176,85 @@ notice_open(struct ctx *c, struct ofl_store *st, const struct ofl_meta *m,
 /*
  * A log's templates (schema-log.c): how many, the error and warning
  * clusters with their counts, and the rare ones (seen once or twice),
- * TMPL_LINES of each at most.  They are mined here only for a log of
- * at most TMPL_MINE bytes, so that capture stays fast; a larger log
- * shows them once ofl-index or ofl-schema has mined them.
+ * TMPL_LINES of each and TMPL_BYTES in all at most.  They are mined here
+ * only for a log of at most TMPL_MINE bytes, so that capture stays fast;
+ * a larger log shows them once ofl-index or ofl-schema has mined them.
  */
 #define TMPL_MINE	(4 * 1024 * 1024)
-#define TMPL_LINES	3
+#define TMPL_LINES	2
+#define TMPL_BYTES	420
+#define TMPL_WIDTH	72
 
-static void
-put_tmpl(struct ofl_buf *out, const char *what,
+/* One template's line, if it fits the section's bytes; 1 if it did. */
+static int
+put_tmpl(struct ofl_buf *out, size_t start, const char *what,
     const struct ofl_fmt_log_tmpl_info *t)
 {
 	struct ofl_buf	one;
 	char		num[32];
 	size_t		cut;
+	int		fits;
 
 	ofl_buf_init(&one);
-	ofl_buf_addf(&one, "  %-8s x%llu  ", what,
-	    (unsigned long long)t->count);
+	ofl_buf_addf(&one, "  %s x%llu  ", what, (unsigned long long)t->count);
 	ofl_render_oneline(&one, (const unsigned char *)t->text, t->len,
 	    SIG_MAX);
-	cut = one.len;
-	if (cut > SIG_WIDTH) {
-		cut = SIG_WIDTH;
+	if ((cut = one.len) > TMPL_WIDTH) {
+		cut = TMPL_WIDTH;
 		while (cut > 0 && ((unsigned char)one.data[cut] & 0xc0) == 0x80)
 			cut--;
+		one.len = cut;
+		ofl_buf_adds(&one, "...");
 	}
-	ofl_buf_add(out, one.data, cut);
-	if (cut < one.len)
-		ofl_buf_adds(out, "...");
 	ofl_fmt_count(num, sizeof num, t->first_line);
-	ofl_buf_addf(out, "  (line %s, %s)\n", num, t->id);
+	ofl_buf_addf(&one, "  (line %s, %s)\n", num, t->id);
+	fits = out->len - start + one.len <= TMPL_BYTES;
+	if (fits)
+		ofl_buf_add(out, one.data, one.len);
 	ofl_buf_free(&one);
+	return fits;
+}
+
+/* 2 for an error template, 1 for a warning, else 0. */
+static int
+tmpl_bad(const struct ofl_fmt_log_tmpl_info *t)
+{
+	static const char *const err[] = {
+		"ERROR", "CRIT", "ALERT", "EMERG", "FATAL"
+	};
+	size_t	i;
+
+	if (t->level == NULL)
+		return 2 * ofl_fmt_log_is_error(t->text, t->len, 0);
+	for (i = 0; i < sizeof(err) / sizeof(err[0]); i++)
+		if (strcmp(t->level, err[i]) == 0)
+			return 2;
+	return strcmp(t->level, "WARN") == 0;
 }
 
 static void
 sum_templates(struct ctx *c)
 {
-	struct ofl_schema_log			 sl;
-	const struct ofl_fmt_log_tmpl_info	*t;
-	size_t					 i, nerr = 0, nrare = 0;
-	int					 bad;
+	struct ofl_schema_log	 sl;
+	size_t			 i, start, nerr = 0, nrare = 0;
+	int			 bad;
 
 	if (ofl_schema_log(c->st, c->m->id, TMPL_MINE, &sl) != 0)
 		return;
 	if (!c->o->json) {
+		start = c->sum.len;
 		ofl_buf_adds(&c->sum, "templates: ");
 		ofl_buf_add_count(&c->sum, sl.n);
 		ofl_buf_addf(&c->sum, " (ofl-schema %s lists them)\n", c->m->id);
-		for (i = 0; i < sl.n && nerr < TMPL_LINES; i++) {
-			t = &sl.t[i];
-			bad = t->level != NULL ? (strcmp(t->level, "ERROR") == 0 ||
-			    strcmp(t->level, "CRIT") == 0 ||
-			    strcmp(t->level, "ALERT") == 0 ||
-			    strcmp(t->level, "EMERG") == 0 ||
-			    strcmp(t->level, "FATAL") == 0) ? 2 :
-			    strcmp(t->level, "WARN") == 0 :
-			    2 * ofl_fmt_log_is_error(t->text, t->len, 0);
-			if (bad == 0)
-				continue;
-			put_tmpl(&c->sum, bad == 2 ? "error" : "warning", t);
-			nerr++;
-		}
-		for (i = sl.n; i > 0 && nrare < TMPL_LINES && sl.n > 1; i--) {
-			t = &sl.t[i - 1];
-			if (t->count > 2)
-				break;
-			put_tmpl(&c->sum, "rare", t);
-			nrare++;
-		}
+		for (i = 0; i < sl.n && nerr < TMPL_LINES; i++)
+			if ((bad = tmpl_bad(&sl.t[i])) != 0 &&
+			    put_tmpl(&c->sum, start, bad == 2 ? "error" :
+			    "warning", &sl.t[i]))
+				nerr++;
+		for (i = sl.n; i > 1 && nrare < TMPL_LINES &&
+		    sl.t[i - 1].count <= 2; i--)
+			if (put_tmpl(&c->sum, start, "rare", &sl.t[i - 1]))
+				nrare++;
 	}
 	sum_json_key(c, "templates");
 	ofl_buf_addf(&c->sumj, "%zu", sl.n);
