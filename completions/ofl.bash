@@ -123,6 +123,7 @@ _ofl_opts_search='
 	-k= --kind=
 	-l= --label=
 	-m= --max-bytes=
+	--meta
 	-n= --limit=
 	-q --quiet
 	-S= --session=

@@ -22,6 +22,7 @@ enum {
 	O_BEFORE = OFL_OPT_BASE,
 	O_COLOR,
 	O_FTS,
+	O_META,
 	O_NOPAGER,
 	O_NOREDACT,
 	O_SINCE
@@ -30,13 +31,15 @@ enum {
 /* The options, in the order of --help; tests/t9040 checks the rest. */
 static const struct ofl_opt opts[] = {
 	{ 'a', "all", no_argument, NULL,
-	    "search the whole store, do not read stdin", 0, NULL },
+	    "search the whole store, do not read stdin; list all", 0, NULL },
 	{ 'm', "max-bytes", required_argument, "bytes",
 	    "bytes of output for all hits (1500)", 0, NULL },
 	{ 'n', "limit", required_argument, "limit",
 	    "hits (5), or artifacts listed", 0, NULL },
 	{ O_FTS, "fts", no_argument, NULL, "the query is FTS5 syntax", 0,
 	    NULL },
+	{ O_META, "meta", no_argument, NULL,
+	    "the operands are IDs: list those artifacts", 0, NULL },
 	{ 'l', "label", required_argument, "label",
 	    "only artifacts with this label", 0, NULL },
 	{ 'S', "session", required_argument, "session",
@@ -76,6 +79,7 @@ struct args {
 	struct ofl_search_opts	 o;
 	const char		*path;
 	int			 all;
+	int			 meta;
 	int			 quiet;
 	int			 limit;
 	int			 page;
@@ -89,6 +93,9 @@ static struct ofl_getopt	 g;
 struct lister {
 	int		mode;
 	int		failed;
+	int		limit;		/* rows to show, 0: all */
+	int		n;
+	int		more;		/* a row past the limit was there */
 	struct ofl_buf	rows;		/* OFL_LIST_TEXT: the table's */
 };
 
@@ -99,7 +106,11 @@ static int		 long_option(const char *, int *);
 static void		 split_args(int, char *[], char ***, int *, char ***,
 			    int *);
 static int		 list_cb(const struct ofl_meta *, void *);
-static int		 list(const char *, const struct ofl_filter *, int, int);
+static int		 list(const char *, const struct ofl_filter *, int, int,
+			    int);
+static int		 list_end(struct ofl_store *, const struct ofl_filter *,
+			    struct lister *, int);
+static int		 meta(const char *, char **, int, int, int);
 static int		 store_missing(const char *);
 static void		 progress(uint64_t, uint64_t, void *);
 static void		 flush_stdout(void);
@@ -211,6 +222,11 @@ list_cb(const struct ofl_meta *m, void *arg)
 	struct lister	*l = arg;
 	struct ofl_buf	 b;
 
+	if (l->limit > 0 && l->n >= l->limit) {
+		l->more = 1;
+		return 1;
+	}
+	l->n++;
 	if (l->mode == OFL_LIST_TEXT) {
 		/* Aligned columns: the widths are known at the end. */
 		ofl_list_line(&l->rows, m, l->mode);
@@ -242,10 +258,18 @@ store_missing(const char *path)
 	return missing;
 }
 
+/*
+ * The listing: the newest limit artifacts (OFL_LIST_LIMIT unless -n or
+ * -a says otherwise, on a terminal and on a pipe alike), then a line with
+ * the count of the rest: on stdout under the table, on stderr with -q
+ * and -j, whose stdout is for programs.
+ */
 static int
-list(const char *path, const struct ofl_filter *f, int mode, int page)
+list(const char *path, const struct ofl_filter *f, int mode, int page,
+    int all)
 {
 	struct ofl_store	*st;
+	struct ofl_filter	 lf = *f;
 	struct lister		 l;
 	int			 n;
 
@@ -257,27 +281,101 @@ list(const char *path, const struct ofl_filter *f, int mode, int page)
 	}
 	memset(&l, 0, sizeof l);
 	l.mode = mode;
+	l.limit = all ? 0 : f->limit > 0 ? f->limit : OFL_LIST_LIMIT;
+	lf.limit = l.limit > 0 ? l.limit + 1 : 0;
 	if (page)
 		ofl_pager_start();
 	ofl_buf_init(&l.rows);
-	n = ofl_store_list(st, f, list_cb, &l);
+	n = ofl_store_list(st, &lf, list_cb, &l);
 	if (n == -1)
 		warnx("%s", ofl_errmsg());
+	else
+		n = list_end(st, &lf, &l, n);
 	ofl_store_close(st);
-	if (n > 0 && l.rows.len > 0) {
-		struct ofl_buf	 t;
-
-		ofl_buf_init(&t);
-		ofl_list_table(&t, l.rows.data, l.rows.len);
-		if (fwrite(t.data, 1, t.len, stdout) != t.len)
-			l.failed = 1;
-		ofl_buf_free(&t);
-	}
 	ofl_buf_free(&l.rows);
 	flush_stdout();
 	if (n == -1)
 		return OFL_EXIT_FAIL;
 	return n > 0 ? OFL_EXIT_OK : OFL_EXIT_NOMATCH;
+}
+
+/* The table of what was listed, and the line on the rest. */
+static int
+list_end(struct ofl_store *st, const struct ofl_filter *f, struct lister *l,
+    int n)
+{
+	struct ofl_buf	 t;
+	int64_t		 total;
+
+	ofl_buf_init(&t);
+	if (n > 0 && l->rows.len > 0)
+		ofl_list_table(&t, l->rows.data, l->rows.len);
+	if (l->more) {
+		if ((total = ofl_store_count(st, f)) == -1) {
+			warnx("%s", ofl_errmsg());
+			ofl_buf_free(&t);
+			return -1;
+		}
+		if (l->mode == OFL_LIST_TEXT)
+			ofl_list_more(&t, total - l->n);
+		else {
+			struct ofl_buf	 m;
+
+			ofl_buf_init(&m);
+			ofl_list_more(&m, total - l->n);
+			fprintf(stderr, "ofl-search: %s", ofl_buf_str(&m));
+			ofl_buf_free(&m);
+		}
+	}
+	if (t.len > 0 && fwrite(t.data, 1, t.len, stdout) != t.len)
+		l->failed = 1;
+	ofl_buf_free(&t);
+	return n;
+}
+
+/*
+ * --meta: the listing's lines of the artifacts named, each found by its
+ * ID (an index lookup, whatever the size of the store).
+ */
+static int
+meta(const char *path, char **opdv, int opdc, int mode, int page)
+{
+	struct ofl_store	*st;
+	struct ofl_meta		 m;
+	struct ofl_ref		 ref;
+	struct lister		 l;
+	char			 id[OFL_ID_MAX + 1];
+	int			 i, rv = OFL_EXIT_OK, n = 0;
+
+	if (opdc == 0) {
+		warnx("--meta: give the IDs of the artifacts");
+		usage(OFL_EXIT_USAGE);
+	}
+	if ((st = ofl_store_open(path, OFL_RDONLY | OFL_NOCREATE)) == NULL)
+		errx(ofl_errcode(), "%s", ofl_errmsg());
+	memset(&l, 0, sizeof l);
+	l.mode = mode;
+	ofl_buf_init(&l.rows);
+	for (i = 0; i < opdc; i++) {
+		if (ofl_ref_arg(opdv[i], &ref) == -1 ||
+		    ofl_store_resolve(st, ofl_ref_name(&ref), id) == -1 ||
+		    ofl_store_meta(st, id, &m) == -1) {
+			warnx("%s", ofl_errmsg());
+			if (ofl_errcode() > rv)
+				rv = ofl_errcode();
+			continue;
+		}
+		list_cb(&m, &l);
+		ofl_meta_free(&m);
+		n++;
+	}
+	if (page && n > 0)
+		ofl_pager_start();
+	(void)list_end(st, NULL, &l, n);
+	ofl_store_close(st);
+	ofl_buf_free(&l.rows);
+	flush_stdout();
+	return rv;
 }
 
 static void
@@ -399,6 +497,9 @@ parse_options(int argc, char *argv[], struct args *a)
 		case O_FTS:
 			a->o.fts = 1;
 			break;
+		case O_META:
+			a->meta = 1;
+			break;
 		case 'h':
 			usage(0);
 		case O_NOREDACT:
@@ -483,10 +584,17 @@ main(int argc, char *argv[])
 	opdv = a.opdv;
 	opdc = a.opdc;
 
+	if (a.meta) {
+		rv = meta(path, opdv, opdc, o.json ? OFL_LIST_JSON :
+		    quiet ? OFL_LIST_QUIET : OFL_LIST_TEXT, page);
+		free(opdv);
+		ofl_pager_finish();
+		return rv;
+	}
 	if (opdc == 0) {
 		o.filter.limit = limit;
 		rv = list(path, &o.filter, o.json ? OFL_LIST_JSON :
-		    quiet ? OFL_LIST_QUIET : OFL_LIST_TEXT, page);
+		    quiet ? OFL_LIST_QUIET : OFL_LIST_TEXT, page, all);
 		free(opdv);
 		return rv;
 	}

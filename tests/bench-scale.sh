@@ -10,7 +10,7 @@
 #	build		captures per second while building it
 #	capture		one 1 KiB capture into the full store (ms)
 #	list -n 20	the first 20 lines of the listing (ms)
-#	meta by ID	one artifact's metadata (ofl-search -j ID) (ms)
+#	meta by ID	one artifact's metadata (ofl-search --meta -j ID) (ms)
 #	search one	a search inside one artifact (ms)
 #	first search	the first whole-store search on the fresh store (s),
 #			against rg over the raw files, right after the build
@@ -99,11 +99,11 @@ for n in "$@"; do
 
 	row "list -n 20" "$(median 10 "ofl-search --no-pager -n 20") ms"
 	id=$(ofl-search -q -n 1000000 | sed -n "$((n / 2 + 20))p")
-	# By ID: ofl-search -j ID where it is known, else the listing, filtered.
-	if ofl-search -j "$id" >/dev/null 2>&1; then
-		row "meta by ID" "$(median 10 "ofl-search -j $id") ms"
+	# By ID: ofl-search --meta where it is known, else the whole listing.
+	if ofl-search --meta -j "$id" >/dev/null 2>&1; then
+		row "meta by ID" "$(median 10 "ofl-search --meta -j $id") ms"
 	else
-		row "meta by ID" "$(median 5 "ofl-search -j --no-pager -n 1000000") ms (whole listing)"
+		row "meta by ID" "$(median 5 "ofl-search -j --no-pager -n 1000000") ms (the whole listing)"
 	fi
 	ofl-search --no-pager "$id" request >/dev/null || true
 	row "search one" "$(median 10 "ofl-search --no-pager $id request") ms"

@@ -76,12 +76,13 @@ marked() {
 	sed "s/$_esc\[01;31m\([^$_esc]*\)$_esc\[m/>>\1<</g; s/$_esc\[[0-9;]*m//g"
 }
 
-# ofl_listing [ARGS]: the listing (ofl-search ARGS) without its header,
-# its cells tab-separated: columns are two or more spaces apart, and no
-# cell but the last has two spaces in it.  The exit status is ofl-search's.
+# ofl_listing [ARGS]: the listing (ofl-search ARGS) without its header
+# and its last line on the rest ("... N more"), its cells tab-separated:
+# columns are two or more spaces apart, and no cell but the last has two
+# spaces in it.  The exit status is ofl-search's.
 ofl_listing() {
 	ofl-search "$@" >"$TEST_DIR/.listing" || return $?
-	sed '1d; s/   */	/g' "$TEST_DIR/.listing"
+	sed '1d; /^\.\.\. [0-9,]* more (/d; s/   */	/g' "$TEST_DIR/.listing"
 }
 
 test_cmp() {

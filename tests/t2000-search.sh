@@ -171,12 +171,12 @@ test_expect_success 'a reference stream on stdin gives the IDs' '
 '
 
 test_expect_success 'data on stdin is captured, then searched' '
-	n=$(ofl-search -q | wc -l) &&
+	n=$(ofl-search -a -q | wc -l) &&
 	printf "one fish\ntwo fish\nred herring\n" | ofl-search herring >out &&
 	grep "^  3: red herring\$" out &&
 	ofl-search --color=always @ herring | marked >out &&
 	grep "^  3: red >>herring<<\$" out &&
-	test "$(ofl-search -q | wc -l)" -eq $((n + 1))
+	test "$(ofl-search -a -q | wc -l)" -eq $((n + 1))
 '
 
 test_expect_success 'empty stdin: the whole store' '
@@ -233,10 +233,10 @@ test_expect_success 'hits mark their artifacts as used' '
 	id=$(cat id.json) &&
 	ofl-search -q -n 1 | head -n 1 >before &&
 	ofl-search "$id" "email" >/dev/null &&
-	ofl-search -j | jq -r "select(.id == \"$id\") | .used" >used1 &&
+	ofl-search --meta -j "$id" | jq -r .used >used1 &&
 	sleep 1 &&
 	ofl-search "$id" "email" >/dev/null &&
-	ofl-search -j | jq -r "select(.id == \"$id\") | .used" >used2 &&
+	ofl-search --meta -j "$id" | jq -r .used >used2 &&
 	! test_cmp used1 used2 2>/dev/null
 '
 

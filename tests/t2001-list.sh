@@ -155,6 +155,45 @@ test_expect_success 'an artifact being written is flagged "writing"' '
 	test_cmp expect flags
 '
 
+test_expect_success 'the newest 20 by default, a last line on the rest, -a all' '
+	mkdir many &&
+	i=0 &&
+	while [ $i -lt 23 ]; do
+		echo "item $i" |
+		    OFL_STORE=$PWD/many ofl-capture -q -T 0 >>many.ids || exit 1
+		i=$((i + 1))
+	done &&
+	OFL_STORE=$PWD/many ofl-search >out &&
+	test "$(wc -l <out)" -eq 22 &&
+	test "$(sed -n "\$p" out)" = "... 3 more (-a lists all, -n N the newest N)" &&
+	OFL_STORE=$PWD/many ofl-search -q >out 2>err &&
+	test "$(wc -l <out)" -eq 20 &&
+	echo "ofl-search: ... 3 more (-a lists all, -n N the newest N)" >expect &&
+	test_cmp expect err &&
+	OFL_STORE=$PWD/many ofl-search -a -q >out 2>err &&
+	test "$(wc -l <out)" -eq 23 &&
+	test ! -s err &&
+	OFL_STORE=$PWD/many ofl-search -n 23 -j >out 2>err &&
+	test "$(wc -l <out)" -eq 23 &&
+	test ! -s err
+'
+
+test_expect_success JQ '--meta: the artifacts named, by ID, in any store size' '
+	first=$(sed -n 1p many.ids | sed "s/^ofl://") &&
+	OFL_STORE=$PWD/many ofl-search --meta -j "$first" >out &&
+	test "$(jq -r .id <out)" = "$first" &&
+	OFL_STORE=$PWD/many ofl-search --meta -q "$first" "ofl:$first" >out &&
+	printf "%s\n%s\n" "$first" "$first" >expect &&
+	test_cmp expect out &&
+	OFL_STORE=$PWD/many ofl-search --meta "$first" >out &&
+	test "$(wc -l <out)" -eq 2 &&
+	grep -q "^ofl:$first  text" out &&
+	test_expect_code 3 env OFL_STORE=$PWD/many ofl-search --meta zzzzzzzz \
+	    >out 2>err &&
+	grep -q "^ofl-search: zzzzzzzz" err &&
+	test_expect_code 2 env OFL_STORE=$PWD/many ofl-search --meta >out 2>err
+'
+
 test_expect_success 'the listing is the store at one time: ofl-search -s' '
 	mkdir other &&
 	OFL_STORE=$PWD/other ofl-capture -q -T 0 </dev/null >/dev/null;

@@ -134,7 +134,7 @@ test_expect_success 'ofl-search: hits and the listing are paged' '
 	sed "s/^P://" out | nocolor >got &&
 	test_cmp expect got &&
 	for i in $(seq 1 30); do echo "x $i" | cap >/dev/null; done &&
-	PAGER=./pager tty ofl-search >out &&
+	PAGER=./pager tty ofl-search -a >out &&
 	test "$(grep -c "^P:ofl:" out)" -ge 30 &&
 	test "$(wc -l <pager.log)" -eq 2
 '

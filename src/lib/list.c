@@ -147,3 +147,16 @@ ofl_list_table(struct ofl_buf *out, const char *rows, size_t len)
 		}
 	}
 }
+
+/*
+ * A listing shows the newest OFL_LIST_LIMIT artifacts unless told
+ * otherwise, as git log shows a page: this line says what it left out.
+ */
+void
+ofl_list_more(struct ofl_buf *out, int64_t more)
+{
+	char	n[32];
+
+	ofl_fmt_count(n, sizeof n, (uint64_t)more);
+	ofl_buf_addf(out, "... %s more (-a lists all, -n N the newest N)\n", n);
+}

@@ -597,6 +597,8 @@ void	ofl_filter_init(struct ofl_filter *);
 /* Newest first; cb returns non-zero to stop.  Returns count or -1. */
 int	ofl_store_list(struct ofl_store *, const struct ofl_filter *,
 	    int (*)(const struct ofl_meta *, void *), void *);
+/* Artifacts the filter lets through, its limit aside; -1 on error. */
+int64_t	ofl_store_count(struct ofl_store *, const struct ofl_filter *);
 
 /* Writing.  init gives label, command, cwd, session, expires; may be NULL. */
 struct ofl_writer *ofl_writer_begin(struct ofl_store *,
@@ -1402,6 +1404,9 @@ void	ofl_list_line(struct ofl_buf *, const struct ofl_meta *, int);
 /* The listing's columns, as its header names them. */
 #define OFL_LIST_NCOLS		9
 #define OFL_LIST_HEADER	"ID KIND SIZE LINES AGE EXIT STATE LABEL COMMAND"
+#define OFL_LIST_LIMIT		20	/* lines listed unless told */
+/* The last line of a listing cut at its limit: how many more, and how. */
+void	ofl_list_more(struct ofl_buf *, int64_t);
 /* OFL_LIST_TEXT lines as a table under a header, columns aligned. */
 void	ofl_list_table(struct ofl_buf *, const char *, size_t);
 

@@ -278,6 +278,37 @@ ofl_store_list(struct ofl_store *st, const struct ofl_filter *f,
 	return n;
 }
 
+/* How many artifacts the filter lets through (its limit aside), or -1. */
+int64_t
+ofl_store_count(struct ofl_store *st, const struct ofl_filter *f)
+{
+	sqlite3_stmt	*stmt;
+	int64_t		 now = ofl_now_ms(), n = -1;
+
+	if (store_prepare(st, "SELECT count(*) FROM artifact a"
+	    " WHERE (?1 IS NULL OR a.label = ?1)"
+	    " AND (?2 IS NULL OR a.session = ?2)"
+	    " AND (?3 IS NULL OR a.kind = ?3)"
+	    " AND (?4 = 0 OR a.created >= ?4)"
+	    " AND (?5 = 0 OR a.created < ?5)", &stmt) == -1)
+		return -1;
+	if (f->label != NULL)
+		sqlite3_bind_text(stmt, 1, f->label, -1, SQLITE_STATIC);
+	if (f->session != NULL)
+		sqlite3_bind_text(stmt, 2, f->session, -1, SQLITE_STATIC);
+	if (f->kind >= 0)
+		sqlite3_bind_text(stmt, 3, ofl_kind_name(f->kind), -1,
+		    SQLITE_STATIC);
+	sqlite3_bind_int64(stmt, 4, f->newer_ms > 0 ? now - f->newer_ms : 0);
+	sqlite3_bind_int64(stmt, 5, f->older_ms > 0 ? now - f->older_ms : 0);
+	if (sqlite3_step(stmt) == SQLITE_ROW)
+		n = sqlite3_column_int64(stmt, 0);
+	sqlite3_finalize(stmt);
+	if (n == -1)
+		return store_fail(st, "count");
+	return n;
+}
+
 /*
  * Compare two contents frame by frame, when their frames line up (the
  * same raw sizes): frames compressed alike hold the same bytes, as
