@@ -83,6 +83,7 @@ _ofl_opts_mcp='
 	--max-binary=
 	--max-line=
 	--name=
+	--no-tools
 	-S= --session=
 	-s= --store=
 	-T= --threshold=
@@ -115,6 +116,7 @@ _ofl_opts_search='
 	-l= --label=
 	-m= --max-bytes=
 	-n= --limit=
+	--recap
 	-q --quiet
 	-S= --session=
 	--no-pager
@@ -126,8 +128,15 @@ _ofl_opts_sh='
 	-c=
 	-h --help
 	-V --version'
+_ofl_opts_setup='
+	--config=
+	-h --help
+	--print
+	--server=
+	--uninstall
+	--'
 
-_ofl_commands='capture extract index schema search gc mcp'
+_ofl_commands='capture extract index schema search gc mcp setup'
 _ofl_kinds='json ndjson csv tsv markdown html diff log text binary archive
 	compressed empty'
 

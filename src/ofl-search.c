@@ -24,7 +24,8 @@ enum {
 	O_FTS,
 	O_NOPAGER,
 	O_NOREDACT,
-	O_SINCE
+	O_SINCE,
+	O_RECAP
 };
 
 /* The options, in the order of --help; tests/t9040 checks the rest. */
@@ -47,6 +48,8 @@ static const struct ofl_opt opts[] = {
 	    "only those made within AGE (30s, 15m, 3h, 7d)", 0, NULL },
 	{ O_BEFORE, "before", required_argument, "age",
 	    "only those made more than AGE ago", 0, NULL },
+	{ O_RECAP, "recap", no_argument, NULL,
+	    "what the session (-S) offloaded and saved", 0, NULL },
 	{ 'q', "quiet", no_argument, NULL,
 	    "print references (IDs when listing) only", 0, NULL },
 	{ 'j', "json", no_argument, NULL,
@@ -80,6 +83,7 @@ struct args {
 	int			 limit;
 	int			 page;
 	int			 color;
+	int			 recap;
 	char			**opdv;		/* the operands */
 	int			  opdc;
 };
@@ -101,6 +105,7 @@ static void		 split_args(int, char *[], char ***, int *, char ***,
 static int		 list_cb(const struct ofl_meta *, void *);
 static int		 list(const char *, const struct ofl_filter *, int, int);
 static int		 store_missing(const char *);
+static int		 recap(const char *, const char *, int, int);
 static void		 progress(uint64_t, uint64_t, void *);
 static void		 flush_stdout(void);
 static int		 stdin_readable(void);
@@ -280,6 +285,40 @@ list(const char *path, const struct ofl_filter *f, int mode, int page)
 	return n > 0 ? OFL_EXIT_OK : OFL_EXIT_NOMATCH;
 }
 
+/* --recap: what a session offloaded (session.c), and what it saved. */
+static int
+recap(const char *path, const char *session, int json, int opdc)
+{
+	struct ofl_store	*st;
+	struct ofl_buf		 out;
+	int			 n;
+
+	if (session == NULL && (session = getenv("OFL_SESSION")) != NULL &&
+	    *session == '\0')
+		session = NULL;
+	if (session == NULL || opdc > 0) {
+		warnx("--recap takes no operand and needs a session: -S "
+		    "SESSION or OFL_SESSION");
+		usage(OFL_EXIT_USAGE);
+	}
+	if (store_missing(path))
+		return OFL_EXIT_NOMATCH;
+	if ((st = ofl_store_open(path, OFL_RDONLY)) == NULL) {
+		warnx("%s", ofl_errmsg());
+		return ofl_errcode();
+	}
+	ofl_buf_init(&out);
+	if ((n = ofl_session_view(st, session, json, &out)) == -1)
+		warnx("%s", ofl_errmsg());
+	ofl_store_close(st);
+	if (fwrite(out.data, 1, out.len, stdout) != out.len)
+		n = -1;
+	ofl_buf_free(&out);
+	flush_stdout();
+	return n == -1 ? OFL_EXIT_FAIL : n > 0 ? OFL_EXIT_OK :
+	    OFL_EXIT_NOMATCH;
+}
+
 static void
 progress(uint64_t done, uint64_t total, void *arg)
 {
@@ -430,6 +469,9 @@ parse_options(int argc, char *argv[], struct args *a)
 		case 'q':
 			a->quiet = 1;
 			break;
+		case O_RECAP:
+			a->recap = 1;
+			break;
 		case 'S':
 			a->o.filter.session = optarg;
 			break;
@@ -483,6 +525,10 @@ main(int argc, char *argv[])
 	opdv = a.opdv;
 	opdc = a.opdc;
 
+	if (a.recap) {
+		free(opdv);
+		return recap(path, o.filter.session, o.json, opdc);
+	}
 	if (opdc == 0) {
 		o.filter.limit = limit;
 		rv = list(path, &o.filter, o.json ? OFL_LIST_JSON :
