@@ -86,6 +86,7 @@ _ofl_opts_mcp='
 	--max-binary=
 	--max-line=
 	--name=
+	--no-tools
 	-S= --session=
 	-s= --store=
 	-T= --threshold=
@@ -125,6 +126,7 @@ _ofl_opts_search='
 	-m= --max-bytes=
 	--meta
 	-n= --limit=
+	--recap
 	-q --quiet
 	-S= --session=
 	--no-pager
@@ -136,8 +138,15 @@ _ofl_opts_sh='
 	-c=
 	-h --help
 	-V --version'
+_ofl_opts_setup='
+	--config=
+	-h --help
+	--print
+	--server=
+	--uninstall
+	--'
 
-_ofl_commands='capture extract index schema search gc mcp diff'
+_ofl_commands='capture extract index schema search gc mcp diff setup'
 _ofl_kinds='json ndjson csv tsv markdown html diff log text binary archive
 	compressed empty table'
 

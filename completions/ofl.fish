@@ -172,6 +172,15 @@ __ofl_complete index -s V -l version -d 'Print the version'
 __ofl_complete index -s v -l verbose -d 'Say what was indexed'
 __ofl_complete index -a '(__ofl_ids)' -d 'Artifact'
 
+# ofl-setup
+complete -c ofl-setup -f
+__ofl_complete setup -a 'codex gemini cursor opencode' -d 'Agent harness'
+__ofl_complete setup -l server -x -d 'Name of the server to wrap or remove'
+__ofl_complete setup -l uninstall -d 'Remove the server'
+__ofl_complete setup -l print -d 'Print the file as it would be'
+__ofl_complete setup -l config -r -d 'The harness file to edit'
+__ofl_complete setup -s h -l help -d 'Print the usage'
+
 # ofl-mcp
 complete -c ofl-mcp -f
 __ofl_complete mcp -l combined -x -d 'Budget of tool calls in flight together (tokens)'
@@ -180,6 +189,7 @@ __ofl_complete mcp -s h -l help -d 'Print the usage'
 __ofl_complete mcp -l max-binary -x -d 'Offload images and blobs above this size'
 __ofl_complete mcp -l max-line -x -d 'Drop longer messages of the server'
 __ofl_complete mcp -l name -x -d 'Server name in labels'
+__ofl_complete mcp -l no-tools -d 'Add no ofl tools to the server list'
 __ofl_complete mcp -s S -l session -x -d 'Session of the artifacts'
 __ofl_complete mcp -s s -l store -x -a '(__fish_complete_directories)' -d 'Store directory'
 __ofl_complete mcp -s T -l threshold -x -d 'Offload results above this many tokens'
@@ -219,6 +229,7 @@ __ofl_complete schema -a '(__ofl_ids)' -d 'Artifact'
 complete -c ofl-search -f
 __ofl_complete search -s a -l all -d 'Search the whole store, do not read stdin'
 __ofl_complete search -l before -x -d 'Created before this age'
+__ofl_complete search -l recap -d 'What the session offloaded and saved'
 __ofl_complete search -s m -l max-bytes -x -d 'Bytes of output for all hits'
 __ofl_complete search -l fts -d 'The query is FTS5 syntax'
 __ofl_complete search -l meta -d 'The operands are IDs: list those artifacts'

@@ -3,11 +3,13 @@
  *
  * To the client it is an MCP server on stdin and stdout; to the wrapped
  * server (the command after --) it is the client.  Messages are JSON-RPC
- * 2.0, one per line.  Everything passes through byte for byte except
- * tools/list (which gains ofl_search, ofl_extract, ofl_schema and
- * ofl_list), the tools capability of initialize when the server has none,
- * and tools/call results over the threshold, which are stored and
- * replaced by a notice.  Without a server it serves the added tools only.
+ * 2.0, one per line (or in batches).  Everything passes through byte for
+ * byte except tools/list (which gains ofl_search, ofl_extract, ofl_schema
+ * and ofl_list, unless --no-tools), the tools capability of initialize
+ * when the server has none, and results of tools/call, resources/read and
+ * tasks/result over the threshold, which are stored and replaced by a
+ * notice.  Answers are passed on as they come, never held for another.
+ * Without a server it serves the added tools only.
  */
 #include "config.h"
 
@@ -33,7 +35,6 @@
 #include "banned.h"
 
 #define READ_SIZE	(64 * 1024)
-#define HOLD_MS		2000	/* hold a result for its parallel calls */
 #define GRACE_MS	3000	/* for the server to exit after EOF */
 #define KILL_MS		2000	/* after SIGTERM, before SIGKILL */
 #define FLUSH_MS	5000	/* to hand the last messages to the client */
@@ -63,7 +64,6 @@ struct outq {
 
 enum {
 	CALL_PENDING,	/* waiting for its answer */
-	CALL_HELD,	/* answered, waiting for the calls made with it */
 	CALL_DEAD	/* answered with an error (timeout, cancelled) */
 };
 
@@ -78,13 +78,13 @@ struct call {
 	char		*args;		/* its arguments as JSON text */
 	char		*progress;	/* progress token as JSON text */
 	int		 local;		/* one of ours: enum ofl_mcp_tool */
-	int		 is_tool;	/* a tools/call: in a group */
+	int		 is_tool;	/* a result to offload: in a group */
 	int		 list_first;	/* tools/list without a cursor */
+	int		 keep;		/* an answer never offloaded */
 	int		 state;
 	int64_t		 start;
 	int64_t		 deadline;	/* 0: none */
-	int64_t		 hold_until;
-	/* Held answer. */
+	/* The answer. */
 	struct ofl_buf	 raw;		/* the message as it will be sent */
 	jv		 msg;		/* parsed, if it may still be offloaded */
 	uint64_t	 tokens;
@@ -116,7 +116,7 @@ static struct ofl_store	*store;
 static struct ofl_notice_opts nopts;
 static long long	 opt_threshold = 6000;
 static long long	 opt_combined = 10000;
-static int64_t		 opt_timeout_ms = 120000;
+static int64_t		 opt_timeout_ms;	/* 0: none */
 static uint64_t		 opt_max_binary = 1024 * 1024;
 static uint64_t		 opt_max_line = 256 * 1024 * 1024;
 static int64_t		 opt_ttl;
@@ -127,7 +127,20 @@ static char		*bindir;
 static char		 names_buf[OFL_MCP_NTOOLS][32];
 static const char	*names[OFL_MCP_NTOOLS];
 static int		 names_prefixed;
-static int		 schema_note;
+static int		 opt_no_tools;
+/* The server's tools that declare an output schema. */
+static char		**schema_tools;
+static size_t		 nschema_tools;
+/* Tasks the server created for tools/calls: their tool, for tasks/result. */
+struct task {
+	struct task	*next;
+	char		*id;		/* the task ID as JSON text */
+	char		*tool;
+	char		*args;
+};
+static struct task	*tasks;
+static size_t		 ntasks;
+#define MAX_TASKS	256
 
 static struct call	*calls;
 static uint64_t		 seq;
@@ -154,6 +167,7 @@ enum {
 	O_MAXBINARY,
 	O_MAXLINE,
 	O_NAME,
+	O_NOTOOLS,
 	O_TAIL,
 	O_TIMEOUT
 };
@@ -165,13 +179,15 @@ static const struct ofl_opt opts[] = {
 	{ O_COMBINED, "combined", required_argument, "tokens",
 	    "budget of calls in flight together (10000)", 0, NULL },
 	{ O_TIMEOUT, "timeout", required_argument, "seconds",
-	    "answer an error when the server is silent (120)", 0, NULL },
+	    "answer an error when the server is silent (0: never)", 0, NULL },
 	{ O_MAXBINARY, "max-binary", required_argument, "bytes",
 	    "offload images and blobs above this size (1M)", 0, NULL },
 	{ O_MAXLINE, "max-line", required_argument, "bytes",
 	    "drop longer messages of the server (256M)", 0, NULL },
 	{ O_NAME, "name", required_argument, "name",
 	    "server name in labels (default: its own)", 0, NULL },
+	{ O_NOTOOLS, "no-tools", no_argument, NULL,
+	    "add no ofl tools to the server's list", 0, NULL },
 	{ 'H', "head", required_argument, "bytes", "preview head size (600)",
 	    0, NULL },
 	{ O_TAIL, "tail", required_argument, "bytes",
@@ -226,9 +242,11 @@ static void		start_local(struct call *, int, jv);
 static void		finish_local(struct call *);
 static void		tool_answer(struct call *, jv, const char *, size_t);
 static void		offload(struct call *, int);
-static void		settle(int64_t, int);
-static void		offload_combined(void);
+static void		group_end(void);
+static void		answer_prepare(struct call *, jv, const char *,
+			    size_t);
 static void		rewrite_list(struct call *, jv);
+static void		learn_schemas(struct call *, jv);
 static void		rewrite_init(jv);
 static void		check_timeouts(int64_t);
 static void		server_down(void);
@@ -248,6 +266,14 @@ static void		event_loop(void);
 static int		finish(void);
 static void		fill_call(struct call *, struct ofl_mcp_call *,
 			    int64_t);
+static int		has_schema(const char *);
+static void		remember_task(struct call *, jv);
+static void		task_of(struct call *, jv);
+static struct call	*track(jv, jv, const char *);
+static void		client_notice(jv, const char *);
+static void		from_client_batch(jv, const char *, size_t);
+static void		from_server_batch(jv, const char *, size_t);
+static int		send_item(struct call *, jv);
 
 static OFL_DEAD void
 usage(int status)
@@ -333,6 +359,9 @@ parse_options(int argc, char *argv[], const char **storep)
 		case 'n':
 		case O_NAME:
 			opt_name = optarg;
+			break;
+		case O_NOTOOLS:
+			opt_no_tools = 1;
 			break;
 		case 'S':
 			opt_session = *optarg != '\0' ? optarg : NULL;
@@ -791,6 +820,79 @@ fill_call(struct call *c, struct ofl_mcp_call *mc, int64_t now)
 	mc->max_binary = opt_max_binary;
 	mc->nopts = &nopts;
 	mc->names = names;
+	mc->has_schema = c->local == -1 && c->tool != NULL &&
+	    c->method != NULL && strcmp(c->method, "tools/call") == 0 &&
+	    has_schema(c->tool);
+}
+
+/* 1 if the server's tool declares an output schema. */
+static int
+has_schema(const char *tool)
+{
+	size_t	i;
+
+	for (i = 0; i < nschema_tools; i++)
+		if (strcmp(schema_tools[i], tool) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * A tools/call answered with a task (result.task.taskId): remember its
+ * tool, so that the result of tasks/result is labelled with it.
+ */
+static void
+remember_task(struct call *c, jv result)
+{
+	struct task	*t, **pp;
+	jv		 task, id;
+
+	if (strcmp(c->method, "tools/call") != 0)
+		return;
+	task = jv_object_get(jv_copy(result), jv_string("task"));
+	id = jv_get_kind(task) == JV_KIND_OBJECT ? jv_object_get(
+	    jv_copy(task), jv_string("taskId")) : jv_invalid();
+	jv_free(task);
+	if (!jv_is_valid(id)) {
+		jv_free(id);
+		return;
+	}
+	t = ofl_xcalloc(1, sizeof *t);
+	t->id = jv_key(id);
+	t->tool = ofl_xstrdup(c->tool != NULL ? c->tool : "?");
+	t->args = c->args != NULL ? ofl_xstrdup(c->args) : NULL;
+	t->next = tasks;
+	tasks = t;
+	if (++ntasks > MAX_TASKS) {
+		/* Forget the oldest. */
+		for (pp = &tasks; (*pp)->next != NULL; pp = &(*pp)->next)
+			;
+		free((*pp)->id);
+		free((*pp)->tool);
+		free((*pp)->args);
+		free(*pp);
+		*pp = NULL;
+		ntasks--;
+	}
+}
+
+/* tasks/result: the tool of its task if it is known. */
+static void
+task_of(struct call *c, jv params)
+{
+	struct task	*t;
+	jv		 id;
+	char		*k;
+
+	id = jv_member(jv_copy(params), "taskId");
+	k = jv_key(id);
+	for (t = tasks; t != NULL; t = t->next)
+		if (strcmp(t->id, k) == 0)
+			break;
+	free(k);
+	c->tool = ofl_xstrdup(t != NULL ? t->tool : "tasks/result");
+	if (t != NULL && t->args != NULL)
+		c->args = ofl_xstrdup(t->args);
 }
 
 /*
@@ -832,18 +934,18 @@ offload(struct call *c, int why)
 }
 
 /*
- * The answer to a tools/call (ours or the server's): offload it when it is
- * over a limit, then hold it until the calls made with it are answered.
+ * The answer to a call whose result may be offloaded, as it is to be sent,
+ * in c->raw, and its tokens in c->tokens: offloaded when it is over a
+ * limit, or over what is left of the budget of the calls in flight
+ * together.  msg is consumed; raw is the message as it came.
  */
 static void
-tool_answer(struct call *c, jv msg, const char *raw, size_t n)
+answer_prepare(struct call *c, jv msg, const char *raw, size_t n)
 {
 	jv		 result;
 	uint64_t	 bytes, bin;
 	int		 why;
 
-	c->state = CALL_HELD;
-	c->hold_until = ofl_mono_ms() + HOLD_MS;
 	ofl_buf_reset(&c->raw);
 	result = jv_object_get(jv_copy(msg), jv_string("result"));
 	if (jv_get_kind(result) != JV_KIND_OBJECT) {
@@ -852,109 +954,54 @@ tool_answer(struct call *c, jv msg, const char *raw, size_t n)
 		jv_free(result);
 		jv_free(msg);
 		c->tokens = 0;
-		settle(ofl_mono_ms(), 0);
 		return;
 	}
 	bytes = ofl_mcp_result_bytes(result);
 	bin = ofl_mcp_result_binary(result);
-	jv_free(result);
+	remember_task(c, result);
 	c->msg = msg;
 	c->tokens = ofl_tokens(bytes);
 	why = ofl_offload_why((uint64_t)opt_threshold, opt_max_binary, bytes,
 	    bin);
-	if (why != OFL_OFFLOAD_NONE)
+	if (why == OFL_OFFLOAD_NONE && group_size > 1 && c->tokens > 0 &&
+	    group_sent + c->tokens > (uint64_t)opt_combined)
+		why = OFL_MCP_WHY_COMBINED;
+	if (why != OFL_OFFLOAD_NONE && !c->keep)
 		offload(c, why);
 	/* Copied only when it goes as it is: a large one does not. */
 	if (!c->offloaded)
 		ofl_buf_add(&c->raw, raw, n);
-	settle(ofl_mono_ms(), 0);
+	jv_free(c->msg);
+	c->msg = jv_invalid();
 }
 
 /*
- * With several calls in flight together, offload the largest held
- * answers until the rest fits the combined budget.
+ * The answer to a tools/call, resources/read or tasks/result (ours or the
+ * server's): prepared, then sent at once, never held for another call.
  */
 static void
-offload_combined(void)
+tool_answer(struct call *c, jv msg, const char *raw, size_t n)
 {
-	struct ofl_offload_item	*it = NULL;
-	struct call		**held = NULL, *c;
-	size_t			  n, cap = 0;
-	ssize_t			  big;
-
-	for (;;) {
-		n = 0;
-		for (c = calls; c != NULL; c = c->next) {
-			if (!c->is_tool || c->state != CALL_HELD)
-				continue;
-			if (n == cap) {
-				cap = cap ? cap * 2 : 8;
-				it = ofl_xrealloc(it, cap * sizeof *it);
-				held = ofl_xrealloc(held, cap * sizeof *held);
-			}
-			held[n] = c;
-			it[n].tokens = c->tokens;
-			it[n].size = c->tokens;
-			it[n].movable = !c->offloaded && c->tokens > 0 &&
-			    jv_get_kind(c->msg) == JV_KIND_OBJECT;
-			n++;
-		}
-		big = ofl_offload_next(it, n, group_sent,
-		    (uint64_t)opt_combined);
-		if (big == -1)
-			break;
-		offload(held[big], OFL_MCP_WHY_COMBINED);
-	}
-	free(it);
-	free(held);
+	answer_prepare(c, msg, raw, n);
+	send_client(c->raw.data, c->raw.len);
+	group_sent += c->tokens;
+	call_unlink(c);
+	call_free(c);
+	group_end();
 }
 
-/*
- * Send the held answers once no tools/call is pending (or they were held
- * long enough): with several calls in flight together, the largest are
- * offloaded first until the rest fits the combined budget.
- */
-static void
-settle(int64_t now, int force)
-{
-	struct call	*c, *next;
-	int		 pending = 0, held = 0, ripe = 0;
 
-	for (c = calls; c != NULL; c = c->next) {
-		if (!c->is_tool)
-			continue;
-		if (c->state == CALL_PENDING)
-			pending++;
-		else if (c->state == CALL_HELD) {
-			held++;
-			if (now >= c->hold_until)
-				ripe = 1;
-		}
-	}
-	if (held == 0) {
-		if (pending == 0) {
-			group_sent = 0;
-			group_size = 0;
-		}
-		return;
-	}
-	if (pending > 0 && !force && !ripe)
-		return;
-	if (group_size > 1)
-		offload_combined();
-	for (c = calls; c != NULL; c = next) {
-		next = c->next;
-		if (!c->is_tool || c->state != CALL_HELD)
-			continue;
-		send_client(c->raw.data, c->raw.len);
-		group_sent += c->tokens;
-		call_unlink(c);
-		call_free(c);
-	}
-	if (pending == 0) {
-		group_sent = 0;
-		group_size = 0;
-	}
+/* A group of calls in flight together ends when none is pending. */
+static void
+group_end(void)
+{
+	struct call	*c;
+
+	for (c = calls; c != NULL; c = c->next)
+		if (c->is_tool && c->state == CALL_PENDING)
+			return;
+	group_sent = 0;
+	group_size = 0;
 }
 
 /* A text result for one of our calls. */
@@ -975,6 +1022,43 @@ send_result_text(struct call *c, const char *text, size_t n, int is_error)
 	jv_free(d);
 }
 
+/*
+ * ofl_extract with an ID alone, of an image, audio or blob that a result
+ * had: the item as it was, the same type of content block (not offloaded
+ * again).  Returns 1 if it answered, 0 if the extract tool is to run.
+ */
+static int
+send_item(struct call *c, jv args)
+{
+	jv	 id, item, msg, d;
+	int	 r;
+
+	if (jv_get_kind(args) != JV_KIND_OBJECT ||
+	    jv_object_length(jv_copy(args)) != 1)
+		return 0;
+	id = jv_object_get(jv_copy(args), jv_string("id"));
+	if (jv_get_kind(id) != JV_KIND_STRING) {
+		jv_free(id);
+		return 0;
+	}
+	r = ofl_mcp_item_get(store, jv_string_value(id), &item);
+	jv_free(id);
+	if (r != 1) {
+		/* Not an item, or an error the extract tool reports too. */
+		jv_free(item);
+		return 0;
+	}
+	msg = JV_OBJECT(jv_string("jsonrpc"), jv_string("2.0"),
+	    jv_string("id"), jv_copy(c->id), jv_string("result"),
+	    JV_OBJECT(jv_string("content"), JV_ARRAY(item)));
+	d = jv_dump_string(jv_copy(msg), 0);
+	c->keep = 1;
+	tool_answer(c, msg, jv_string_value(d),
+	    (size_t)jv_string_length_bytes(jv_copy(d)));
+	jv_free(d);
+	return 1;
+}
+
 /* Run one of our tools: its binary, with an argument vector. */
 static void
 start_local(struct call *c, int tool, jv args)
@@ -986,6 +1070,10 @@ start_local(struct call *c, int tool, jv args)
 	c->local = tool;
 	c->is_tool = 1;
 	group_size++;
+	if (tool == OFL_MCP_EXTRACT && send_item(c, args)) {
+		jv_free(args);
+		return;
+	}
 	argv = ofl_mcp_tool_argv(tool, args, bindir,
 	    opt_threshold * 4);
 	if (argv == NULL) {
@@ -1042,7 +1130,7 @@ finish_local(struct call *c)
 	if (c->killed || c->state != CALL_PENDING) {
 		call_unlink(c);
 		call_free(c);
-		settle(ofl_mono_ms(), 0);
+		group_end();
 		return;
 	}
 	if (WIFEXITED(c->wstatus))
@@ -1149,13 +1237,101 @@ serve_local(jv msg, const char *method, const char *key)
 	    jv_string("result"), res));
 }
 
+/* A notification of the client: a cancellation ends our wait. */
+static void
+client_notice(jv msg, const char *method)
+{
+	struct call	*c;
+	jv		 params, v;
+	char		*k;
+
+	if (strcmp(method, "notifications/cancelled") != 0)
+		return;
+	params = jv_object_get(jv_copy(msg), jv_string("params"));
+	v = jv_member(params, "requestId");
+	if (jv_is_valid(v)) {
+		k = jv_key(jv_copy(v));
+		if ((c = call_find(k, -1)) != NULL &&
+		    c->state == CALL_PENDING) {
+			if (c->pid != -1) {
+				kill(c->pid, SIGKILL);
+				c->killed = 1;
+			}
+			/* No answer is due now. */
+			c->state = CALL_DEAD;
+			c->deadline = 0;
+			group_end();
+		}
+		free(k);
+	}
+	jv_free(v);
+}
+
+/*
+ * A request of the client for the server (msg borrowed, id consumed):
+ * the call we wait on, or NULL if it is one of our tools, started here.
+ * tools/call, resources/read and tasks/result answers may be offloaded.
+ */
+static struct call *
+track(jv msg, jv id, const char *method)
+{
+	struct call	*c;
+	jv		 params, v, meta;
+	char		 tname[256];
+	int		 t;
+
+	params = jv_object_get(jv_copy(msg), jv_string("params"));
+	if (strcmp(method, "tools/call") == 0 && !opt_no_tools &&
+	    jv_str(params, "name", tname, sizeof tname) != NULL &&
+	    (t = our_tool(tname)) != -1) {
+		c = call_new(id, method);
+		c->tool = ofl_xstrdup(tname);
+		v = call_args(params);
+		c->args = jv_key(jv_copy(v));
+		start_local(c, t, v);
+		jv_free(params);
+		return NULL;
+	}
+	c = call_new(id, method);
+	if (strcmp(method, "tools/call") == 0) {
+		if (jv_str(params, "name", tname, sizeof tname) != NULL)
+			c->tool = ofl_xstrdup(tname);
+		v = jv_member(jv_copy(params), "arguments");
+		if (jv_is_valid(v))
+			c->args = jv_key(v);
+		else
+			jv_free(v);
+	} else if (strcmp(method, "resources/read") == 0) {
+		c->tool = ofl_xstrdup(method);
+		c->args = jv_key(jv_copy(params));
+	} else if (strcmp(method, "tasks/result") == 0)
+		task_of(c, params);
+	else if (strcmp(method, "tools/list") == 0) {
+		v = jv_member(jv_copy(params), "cursor");
+		c->list_first = jv_get_kind(v) == JV_KIND_INVALID ||
+		    jv_get_kind(v) == JV_KIND_NULL;
+		jv_free(v);
+	}
+	if (c->tool != NULL) {
+		c->is_tool = 1;
+		group_size++;
+	}
+	/* A progress token lets progress notifications keep it alive. */
+	meta = jv_member(jv_copy(params), "_meta");
+	v = jv_member(meta, "progressToken");
+	if (jv_is_valid(v))
+		c->progress = jv_key(v);
+	else
+		jv_free(v);
+	jv_free(params);
+	return c;
+}
+
 static void
 from_client_line(char *line, size_t n)
 {
-	jv		 msg, id, params, v;
-	struct call	*c;
+	jv		 msg, id;
 	char		 method[256], *key = NULL;
-	int		 t;
 
 	if (n == 0 || (n == 1 && line[0] == '\r'))
 		return;
@@ -1168,8 +1344,12 @@ from_client_line(char *line, size_t n)
 			send_error(NULL, -32700, "Parse error");
 		return;
 	}
+	if (jv_get_kind(msg) == JV_KIND_ARRAY && has_server && !server_gone) {
+		from_client_batch(msg, line, n);
+		return;
+	}
 	if (jv_get_kind(msg) != JV_KIND_OBJECT) {
-		/* A batch, or not JSON-RPC: the server says what it is. */
+		/* Not JSON-RPC: the server says what it is. */
 		jv_free(msg);
 		if (has_server && !server_gone)
 			send_server(line, n);
@@ -1185,31 +1365,7 @@ from_client_line(char *line, size_t n)
 
 	if (method[0] != '\0' && key == NULL) {
 		/* A notification. */
-		if (strcmp(method, "notifications/cancelled") == 0) {
-			params = jv_object_get(jv_copy(msg),
-			    jv_string("params"));
-			v = jv_get_kind(params) == JV_KIND_OBJECT ?
-			    jv_object_get(jv_copy(params),
-			    jv_string("requestId")) : jv_invalid();
-			if (jv_is_valid(v)) {
-				char	*k = jv_key(jv_copy(v));
-
-				if ((c = call_find(k, -1)) != NULL &&
-				    c->state == CALL_PENDING) {
-					if (c->pid != -1) {
-						kill(c->pid, SIGKILL);
-						c->killed = 1;
-					}
-					/* No answer is due now. */
-					c->state = CALL_DEAD;
-					c->deadline = 0;
-					settle(ofl_mono_ms(), 0);
-				}
-				free(k);
-			}
-			jv_free(v);
-			jv_free(params);
-		}
+		client_notice(msg, method);
 		send_server(line, n);
 		goto out;
 	}
@@ -1227,110 +1383,102 @@ from_client_line(char *line, size_t n)
 		    "running", server_name != NULL ? server_name : "");
 		goto out;
 	}
-	params = jv_object_get(jv_copy(msg), jv_string("params"));
-	if (strcmp(method, "tools/call") == 0) {
-		char	tname[256];
-
-		if (jv_str(params, "name", tname, sizeof tname) != NULL &&
-		    (t = our_tool(tname)) != -1) {
-			c = call_new(jv_copy(id), method);
-			c->tool = ofl_xstrdup(tname);
-			v = call_args(params);
-			c->args = jv_key(jv_copy(v));
-			start_local(c, t, v);
-			jv_free(params);
-			goto out;
-		}
-		c = call_new(jv_copy(id), method);
-		c->is_tool = 1;
-		group_size++;
-		if (jv_str(params, "name", tname, sizeof tname) != NULL)
-			c->tool = ofl_xstrdup(tname);
-		v = jv_member(jv_copy(params), "arguments");
-		if (jv_is_valid(v))
-			c->args = jv_key(v);
-		else
-			jv_free(v);
-	} else if (strcmp(method, "tools/list") == 0 && !server_tools) {
+	if (strcmp(method, "tools/list") == 0 && !server_tools &&
+	    !opt_no_tools) {
 		serve_local(msg, method, key);
-		jv_free(params);
 		goto out;
-	} else {
-		c = call_new(jv_copy(id), method);
-		if (strcmp(method, "tools/list") == 0) {
-			v = jv_get_kind(params) == JV_KIND_OBJECT ?
-			    jv_object_get(jv_copy(params),
-			    jv_string("cursor")) : jv_invalid();
-			c->list_first = jv_get_kind(v) == JV_KIND_INVALID ||
-			    jv_get_kind(v) == JV_KIND_NULL;
-			jv_free(v);
-		}
 	}
-	/* A progress token lets progress notifications keep it alive. */
-	if (jv_get_kind(params) == JV_KIND_OBJECT) {
-		jv	meta = jv_object_get(jv_copy(params),
-			    jv_string("_meta"));
-
-		if (jv_get_kind(meta) == JV_KIND_OBJECT) {
-			v = jv_object_get(jv_copy(meta),
-			    jv_string("progressToken"));
-			if (jv_is_valid(v))
-				c->progress = jv_key(v);
-			else
-				jv_free(v);
-		}
-		jv_free(meta);
-	}
-	jv_free(params);
-	send_server(line, n);
+	if (track(msg, jv_copy(id), method) != NULL)
+		send_server(line, n);
 out:
 	free(key);
 	jv_free(id);
 	jv_free(msg);
 }
 
-/* tools/list: mark name clashes, drop output schemas, add our tools. */
+/*
+ * A JSON-RPC batch of the client (consumed): its requests are tracked like
+ * single ones; calls of our tools are taken out and answered on their own.
+ */
+static void
+from_client_batch(jv batch, const char *line, size_t n)
+{
+	jv	 out, e, id;
+	char	 method[256];
+	int	 i, len, changed = 0;
+
+	len = jv_array_length(jv_copy(batch));
+	out = jv_array();
+	for (i = 0; i < len; i++) {
+		e = jv_array_get(jv_copy(batch), i);
+		if (jv_get_kind(e) != JV_KIND_OBJECT ||
+		    jv_str(e, "method", method, sizeof method) == NULL) {
+			out = jv_array_append(out, e);
+			continue;
+		}
+		id = jv_object_get(jv_copy(e), jv_string("id"));
+		if (!jv_is_valid(id)) {
+			client_notice(e, method);
+			jv_free(id);
+			out = jv_array_append(out, e);
+			continue;
+		}
+		if (track(e, id, method) == NULL) {
+			changed = 1;
+			jv_free(e);
+		} else
+			out = jv_array_append(out, e);
+	}
+	jv_free(batch);
+	if (!changed)
+		send_server(line, n);
+	else if (jv_array_length(jv_copy(out)) > 0) {
+		jv	d = jv_dump_string(jv_copy(out), 0);
+
+		send_server(jv_string_value(d),
+		    (size_t)jv_string_length_bytes(jv_copy(d)));
+		jv_free(d);
+	}
+	jv_free(out);
+}
+
+/*
+ * tools/list: learn which tools declare an output schema (kept: a result
+ * of theirs that is offloaded keeps a structured content that fits, or is
+ * an error), mark name clashes, add our tools unless --no-tools.
+ */
 static void
 rewrite_list(struct call *c, jv msg)
 {
 	jv	 result, tools, out, t, name;
-	int	 i, j, len, clash = 0, stripped = 0;
+	int	 i, j, len, clash = 0;
 
 	result = jv_object_get(jv_copy(msg), jv_string("result"));
 	tools = jv_object_get(jv_copy(result), jv_string("tools"));
-	if (jv_get_kind(tools) != JV_KIND_ARRAY) {
+	if (jv_get_kind(tools) != JV_KIND_ARRAY || opt_no_tools) {
 		/* Not a list of tools: the client judges it, but gets it. */
+		if (jv_get_kind(tools) == JV_KIND_ARRAY)
+			learn_schemas(c, tools);
+		else
+			jv_free(tools);
 		jv_free(result);
-		jv_free(tools);
 		send_client_jv(msg);
 		return;
 	}
+	learn_schemas(c, jv_copy(tools));
 	len = jv_array_length(jv_copy(tools));
 	out = jv_array();
 	for (i = 0; i < len; i++) {
 		t = jv_array_get(jv_copy(tools), i);
-		if (jv_get_kind(t) == JV_KIND_OBJECT) {
-			name = jv_object_get(jv_copy(t), jv_string("name"));
-			for (j = 0; j < OFL_MCP_NTOOLS &&
-			    jv_get_kind(name) == JV_KIND_STRING; j++) {
-				if (strcmp(jv_string_value(name),
-				    ofl_mcp_tool_base(j)) == 0 ||
-				    strcmp(jv_string_value(name),
-				    names[j]) == 0)
-					clash = 1;
-			}
-			jv_free(name);
-			/*
-			 * A notice does not match a tool's output schema,
-			 * and clients reject results that do not.
-			 */
-			if (jv_object_has(jv_copy(t),
-			    jv_string("outputSchema"))) {
-				t = jv_object_delete(t,
-				    jv_string("outputSchema"));
-				stripped++;
-			}
+		name = jv_member(jv_copy(t), "name");
+		for (j = 0; j < OFL_MCP_NTOOLS &&
+		    jv_get_kind(name) == JV_KIND_STRING; j++) {
+			if (strcmp(jv_string_value(name),
+			    ofl_mcp_tool_base(j)) == 0 ||
+			    strcmp(jv_string_value(name), names[j]) == 0)
+				clash = 1;
 		}
+		jv_free(name);
 		out = jv_array_append(out, t);
 	}
 	jv_free(tools);
@@ -1346,18 +1494,43 @@ rewrite_list(struct call *c, jv msg)
 		    server_name != NULL ? server_name : "", names[0], names[1],
 		    names[2], names[3]);
 	}
-	if (stripped > 0 && !schema_note) {
-		schema_note = 1;
-		warnx("removed the output schema of %d tools: a result that "
-		    "is offloaded carries a notice, not structured content",
-		    stripped);
-	}
 	if (c->list_first)
 		for (i = 0; i < OFL_MCP_NTOOLS; i++)
 			out = jv_array_append(out, ofl_mcp_tool_def(i,
 			    names[i]));
 	result = jv_object_set(result, jv_string("tools"), out);
 	send_client_jv(jv_object_set(msg, jv_string("result"), result));
+}
+
+/* The tools of a page of tools/list (consumed) that have output schemas. */
+static void
+learn_schemas(struct call *c, jv tools)
+{
+	size_t	i;
+	int	k, len;
+	jv	t, name;
+
+	if (c->list_first) {
+		for (i = 0; i < nschema_tools; i++)
+			free(schema_tools[i]);
+		nschema_tools = 0;
+	}
+	len = jv_array_length(jv_copy(tools));
+	for (k = 0; k < len; k++) {
+		t = jv_array_get(jv_copy(tools), k);
+		name = jv_member(jv_copy(t), "name");
+		if (jv_get_kind(name) == JV_KIND_STRING &&
+		    jv_object_has(jv_copy(t), jv_string("outputSchema")) &&
+		    !has_schema(jv_string_value(name))) {
+			schema_tools = ofl_xrealloc(schema_tools,
+			    (nschema_tools + 1) * sizeof *schema_tools);
+			schema_tools[nschema_tools++] =
+			    ofl_xstrdup(jv_string_value(name));
+		}
+		jv_free(name);
+		jv_free(t);
+	}
+	jv_free(tools);
 }
 
 /* initialize: learn the server's name; give it tools if it has none. */
@@ -1392,6 +1565,14 @@ rewrite_init(jv msg)
 	}
 	jv_free(tools);
 	server_tools = 0;
+	if (opt_no_tools) {
+		/* Nothing of ours to add: passed through as it is. */
+		jv_free(caps);
+		jv_free(result);
+		jv_free(msg);
+		server_tools = 1;
+		return;
+	}
 	caps = jv_object_set(caps, jv_string("tools"), jv_object());
 	result = jv_object_set(result, jv_string("capabilities"), caps);
 	send_client_jv(jv_object_set(msg, jv_string("result"), result));
@@ -1422,6 +1603,10 @@ from_server_line(char *line, size_t n)
 		ofl_fmt_size(size, sizeof size, n);
 		warnx("dropped a line of the server that is not JSON (%s): %s",
 		    size, preview);
+		return;
+	}
+	if (jv_get_kind(msg) == JV_KIND_ARRAY) {
+		from_server_batch(msg, line, n);
 		return;
 	}
 	if (jv_get_kind(msg) != JV_KIND_OBJECT) {
@@ -1498,7 +1683,7 @@ from_server_line(char *line, size_t n)
 		jv_free(msg);
 		call_unlink(c);
 		call_free(c);
-		settle(ofl_mono_ms(), 0);
+		group_end();
 		return;
 	}
 	if (c->is_tool) {
@@ -1521,6 +1706,65 @@ from_server_line(char *line, size_t n)
 	jv_free(msg);
 	call_unlink(c);
 	call_free(c);
+}
+
+/*
+ * The answers to a batch (consumed): each one to a call whose result may
+ * be offloaded is offloaded as a single answer would be; answers to calls
+ * already answered (timed out, cancelled) are left out.  The batch goes
+ * on as it came when nothing changed.
+ */
+static void
+from_server_batch(jv batch, const char *line, size_t n)
+{
+	struct call	*c;
+	jv		 out, e, id, d;
+	char		*key;
+	int		 i, len, changed = 0;
+
+	len = jv_array_length(jv_copy(batch));
+	out = jv_array();
+	for (i = 0; i < len; i++) {
+		e = jv_array_get(jv_copy(batch), i);
+		c = NULL;
+		if (jv_get_kind(e) == JV_KIND_OBJECT &&
+		    !jv_object_has(jv_copy(e), jv_string("method"))) {
+			id = jv_object_get(jv_copy(e), jv_string("id"));
+			key = jv_key(id);
+			c = call_find(key, 0);
+			free(key);
+		}
+		if (c == NULL) {
+			out = jv_array_append(out, e);
+			continue;
+		}
+		if (c->state != CALL_PENDING)
+			changed = 1;
+		else if (c->is_tool) {
+			d = jv_dump_string(jv_copy(e), 0);
+			answer_prepare(c, jv_copy(e), jv_string_value(d),
+			    (size_t)jv_string_length_bytes(jv_copy(d)));
+			jv_free(d);
+			if (c->offloaded) {
+				changed = 1;
+				out = jv_array_append(out, jv_parse_sized(
+				    c->raw.data, (int)c->raw.len));
+			} else
+				out = jv_array_append(out, jv_copy(e));
+			group_sent += c->tokens;
+		} else
+			out = jv_array_append(out, jv_copy(e));
+		jv_free(e);
+		call_unlink(c);
+		call_free(c);
+	}
+	jv_free(batch);
+	if (!changed)
+		send_client(line, n);
+	else if (jv_array_length(jv_copy(out)) > 0)
+		send_client_jv(jv_copy(out));
+	jv_free(out);
+	group_end();
 }
 
 static void
@@ -1558,7 +1802,7 @@ check_timeouts(int64_t now)
 		any = 1;
 	}
 	if (any)
-		settle(now, 0);
+		group_end();
 }
 
 /*
@@ -1632,7 +1876,7 @@ server_down(void)
 		warnx("the MCP server %s %s", server_name != NULL ?
 		    server_name : "", ofl_buf_str(&why));
 	ofl_buf_free(&why);
-	settle(ofl_mono_ms(), 1);
+	group_end();
 }
 
 /*
@@ -1686,7 +1930,7 @@ calls_busy(void)
 	struct call	*c;
 
 	for (c = calls; c != NULL; c = c->next)
-		if (c->pid != -1 || c->state == CALL_HELD)
+		if (c->pid != -1)
 			return 1;
 	return 0;
 }
@@ -1778,9 +2022,6 @@ poll_timeout(int64_t now)
 		if (c->state == CALL_PENDING && c->deadline > 0 &&
 		    (wake == -1 || c->deadline < wake))
 			wake = c->deadline;
-		if (c->state == CALL_HELD && (wake == -1 ||
-		    c->hold_until < wake))
-			wake = c->hold_until;
 	}
 	if (has_server && !server_gone && server_status != -1 &&
 	    (wake == -1 || server_exit_at + DRAIN_MS + 1 < wake))
@@ -1967,7 +2208,7 @@ event_loop(void)
 			server_down();
 		}
 		check_timeouts(now);
-		settle(now, 0);
+		group_end();
 	}
 	free(ps.pfd);
 }

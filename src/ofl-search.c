@@ -25,7 +25,8 @@ enum {
 	O_META,
 	O_NOPAGER,
 	O_NOREDACT,
-	O_SINCE
+	O_SINCE,
+	O_RECAP
 };
 
 /* The options, in the order of --help; tests/t9040 checks the rest. */
@@ -50,6 +51,8 @@ static const struct ofl_opt opts[] = {
 	    "only those made within AGE (30s, 15m, 3h, 7d)", 0, NULL },
 	{ O_BEFORE, "before", required_argument, "age",
 	    "only those made more than AGE ago", 0, NULL },
+	{ O_RECAP, "recap", no_argument, NULL,
+	    "what the session (-S) offloaded and saved", 0, NULL },
 	{ 'q', "quiet", no_argument, NULL,
 	    "print references (IDs when listing) only", 0, NULL },
 	{ 'j', "json", no_argument, NULL,
@@ -84,6 +87,7 @@ struct args {
 	int			 limit;
 	int			 page;
 	int			 color;
+	int			 recap;
 	char			**opdv;		/* the operands */
 	int			  opdc;
 };
@@ -112,6 +116,7 @@ static int		 list_end(struct ofl_store *, const struct ofl_filter *,
 			    struct lister *, int);
 static int		 meta(const char *, char **, int, int, int);
 static int		 store_missing(const char *);
+static int		 recap(const char *, const char *, int, int);
 static void		 progress(uint64_t, uint64_t, void *);
 static void		 flush_stdout(void);
 static int		 stdin_readable(void);
@@ -378,6 +383,40 @@ meta(const char *path, char **opdv, int opdc, int mode, int page)
 	return rv;
 }
 
+/* --recap: what a session offloaded (session.c), and what it saved. */
+static int
+recap(const char *path, const char *session, int json, int opdc)
+{
+	struct ofl_store	*st;
+	struct ofl_buf		 out;
+	int			 n;
+
+	if (session == NULL && (session = getenv("OFL_SESSION")) != NULL &&
+	    *session == '\0')
+		session = NULL;
+	if (session == NULL || opdc > 0) {
+		warnx("--recap takes no operand and needs a session: -S "
+		    "SESSION or OFL_SESSION");
+		usage(OFL_EXIT_USAGE);
+	}
+	if (store_missing(path))
+		return OFL_EXIT_NOMATCH;
+	if ((st = ofl_store_open(path, OFL_RDONLY)) == NULL) {
+		warnx("%s", ofl_errmsg());
+		return ofl_errcode();
+	}
+	ofl_buf_init(&out);
+	if ((n = ofl_session_view(st, session, json, &out)) == -1)
+		warnx("%s", ofl_errmsg());
+	ofl_store_close(st);
+	if (fwrite(out.data, 1, out.len, stdout) != out.len)
+		n = -1;
+	ofl_buf_free(&out);
+	flush_stdout();
+	return n == -1 ? OFL_EXIT_FAIL : n > 0 ? OFL_EXIT_OK :
+	    OFL_EXIT_NOMATCH;
+}
+
 static void
 progress(uint64_t done, uint64_t total, void *arg)
 {
@@ -531,6 +570,9 @@ parse_options(int argc, char *argv[], struct args *a)
 		case 'q':
 			a->quiet = 1;
 			break;
+		case O_RECAP:
+			a->recap = 1;
+			break;
 		case 'S':
 			a->o.filter.session = optarg;
 			break;
@@ -590,6 +632,10 @@ main(int argc, char *argv[])
 		free(opdv);
 		ofl_pager_finish();
 		return rv;
+	}
+	if (a.recap) {
+		free(opdv);
+		return recap(path, o.filter.session, o.json, opdc);
 	}
 	if (opdc == 0) {
 		o.filter.limit = limit;

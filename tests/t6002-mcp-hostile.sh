@@ -55,9 +55,9 @@ test_expect_success 'a call never answered: an error after --timeout' '
 	{
 		op hang
 		op echo "{\"text\":\"still alive\"}"
-	} | hostile --timeout 1 >out 2>err &&
+	} | hostile --timeout 3 >out 2>err &&
 	texts out >t &&
-	sed -n 1p t | grep "^error -32001: .*ofl-mcp: no answer to tools/call hang from hostile within 1 s; the request was cancelled" &&
+	sed -n 1p t | grep "^error -32001: .*ofl-mcp: no answer to tools/call hang from hostile within 3 s; the request was cancelled" &&
 	sed -n 2p t | grep "^echo: still alive$"
 '
 

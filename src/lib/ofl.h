@@ -1842,6 +1842,8 @@ struct ofl_mcp_call {
 	uint64_t	 max_binary;	/* bytes of base64 data */
 	const struct ofl_notice_opts *nopts;
 	const char *const *names;	/* the added tools' names, or NULL */
+	int		 has_schema;	/* the tool declares an outputSchema */
+	const char	*sc_note;	/* mcp.c's own: the notice's words on it */
 };
 /* "ofl_search" ... for tool i, NULL past the end. */
 const char	*ofl_mcp_tool_base(int);
@@ -1855,8 +1857,9 @@ jv		 ofl_mcp_tool_def(int, const char *);
  * NULL with OFL_EXIT_USAGE when an argument is wrong.
  */
 char		**ofl_mcp_tool_argv(int, jv, const char *, long long);
-/* Bytes of text in a result (text items, embedded text resources,
- * structuredContent, whichever is larger), and its largest binary item. */
+/* Bytes of text in a result (text items, embedded text resources, the
+ * text contents of resources/read, or structuredContent, whichever is
+ * larger), and its largest binary item. */
 uint64_t	 ofl_mcp_result_bytes(jv);
 uint64_t	 ofl_mcp_result_binary(jv);
 /*
@@ -1872,6 +1875,35 @@ int		 ofl_mcp_offload(struct ofl_store *, jv,
 int		 ofl_mcp_store_raw(struct ofl_store *,
 		    const struct ofl_mcp_call *, const void *, size_t, int,
 		    struct ofl_meta *);
+
+/*
+ * session.c: what a session offloaded, oldest first, a line per artifact
+ * (reference, kind, size, label and command, exit status, first error
+ * signature) under a line of what it saved (bytes stored against bytes
+ * printed in their place); json: a JSON object per artifact, then one
+ * with the totals.  Returns the number of artifacts, or -1.
+ */
+int	ofl_session_view(struct ofl_store *, const char *, int,
+	    struct ofl_buf *);
+
+/*
+ * mcp-item.c: binary items of MCP results, stored whole with their type
+ * in the label "SERVER/TOOL (TYPE MIME)", and handed back as the same
+ * kind of content block.
+ */
+int		 ofl_mcp_b64_decode(const char *, size_t, struct ofl_buf *);
+void		 ofl_mcp_b64_encode(const unsigned char *, size_t,
+		    struct ofl_buf *);
+void		 ofl_mcp_item_label(struct ofl_buf *, const char *,
+		    const char *, const char *, const char *);
+#ifdef JV_H
+/*
+ * The stored item a reference names as an MCP content block (image,
+ * audio, or a resource with its blob) in *out: 1; 0 when the artifact is
+ * not a stored item; -1 on error.
+ */
+int		 ofl_mcp_item_get(struct ofl_store *, const char *, jv *);
+#endif
 
 /*
  * chunk.c, more.  ofl_chunk_src() calls cb for each chunk in order;

@@ -32,7 +32,7 @@
 	" FROM frame WHERE blob = a.blob) ELSE b.stored END,"		\
 	" a.created, a.used, a.expires, a.label,"			\
 	" a.command, a.cwd, a.session, a.exit_status, a.duration_ms,"	\
-	" a.errors, a.warnings, a.first_error"
+	" a.errors, a.warnings, a.first_error, a.printed"
 
 static int	 reader_load(struct ofl_reader *, ssize_t);
 static int	 reader_fetch(struct ofl_reader *, ssize_t);
@@ -74,7 +74,8 @@ meta_from_stmt(sqlite3_stmt *stmt, struct ofl_meta *m)
 	m->errors = (uint64_t)sqlite3_column_int64(stmt, 18);
 	m->warnings = (uint64_t)sqlite3_column_int64(stmt, 19);
 	m->first_error = (uint64_t)sqlite3_column_int64(stmt, 20);
-	m->printed = -1;
+	m->printed = sqlite3_column_type(stmt, 21) == SQLITE_NULL ? -1 :
+	    sqlite3_column_int64(stmt, 21);
 }
 
 void

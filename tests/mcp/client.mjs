@@ -7,7 +7,9 @@
 // each: {"op":"list"}, {"op":"call","name":N,"arguments":A},
 // {"op":"parallel","calls":[{"name":N,"arguments":A},...]},
 // {"op":"request","method":M,"params":P}, {"op":"notify","method":M},
-// {"op":"sleep","ms":N}.  A call may ask for "progress":true.
+// {"op":"sleep","ms":N}.  A call may ask for "progress":true.  Each result
+// of a parallel op also says when it came: "at" (ms after the op began)
+// and "arrived" (1 for the first result to come, 2 for the next...).
 // Notifications from the server are printed as they come, as
 // {"notification":METHOD,"params":P}.  Errors print {"error":{code,message}}.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -84,10 +86,16 @@ for (const op of ops) {
 		case "call":
 			out({ op: "call", ...(await call(op)) });
 			break;
-		case "parallel":
+		case "parallel": {
+			const t0 = Date.now();
+			let n = 0;
 			out({ op: "parallel",
-			    results: await Promise.all(op.calls.map(call)) });
+			    results: await Promise.all(op.calls.map((c) =>
+			    call(c).then((r) => ({ ...r, at: Date.now() - t0,
+			    arrived: ++n })))) });
 			break;
+		}
+
 		case "request":
 			out({ op: "request", method: op.method,
 			    result: await client.request({ method: op.method,

@@ -18,21 +18,61 @@
 //	image {bytes}		an image item with that many bytes of base64
 //	notify			a log message notification, then the answer
 //	fail			a JSON-RPC error answer
+//	structured {bytes, schema}	a short text and a large structured
+//				content that differ (the tool "structured_schema"
+//				declares an output schema)
+//	audio {bytes}		an audio item with that many bytes of base64
+//	typed {bytes}		a text result with members unknown to MCP
+//	tasked			with params.task: a task, whose tasks/result
+//				is a large text result
+// resources/read of big://log is a large text resource.  A JSON-RPC
+// batch (an array) is answered with an array, once all its answers are
+// there.
 import { createInterface } from "node:readline";
 
 const clash = process.argv.includes("--clash");
 const noTools = process.argv.includes("--no-tools");
 
-const send = (o) => process.stdout.write(JSON.stringify(o) + "\n");
+const write = (o) => process.stdout.write(JSON.stringify(o) + "\n");
+// The batches being answered: their request IDs still due, and answers.
+const batches = [];
+const send = (o) => {
+	for (const b of batches) {
+		if (o.id === undefined || !b.ids.has(o.id))
+			continue;
+		b.out.push(o);
+		b.ids.delete(o.id);
+		if (b.ids.size === 0) {
+			batches.splice(batches.indexOf(b), 1);
+			write(b.out);
+		}
+		return;
+	}
+	write(o);
+};
 const text = (id, t, extra = {}) =>
 	send({ jsonrpc: "2.0", id, result: { content: [{ type: "text", text: t }],
 	    ...extra } });
 
 const tools = ["echo", "big", "crash", "half", "hang", "slow", "garbage",
-    "huge", "huge_garbage", "image", "notify", "fail"]
-    .concat(clash ? ["ofl_search"] : [])
+    "huge", "huge_garbage", "image", "notify", "fail", "structured",
+    "audio", "typed", "tasked"]
     .map((name) => ({ name, description: `hostile: ${name}`,
-	inputSchema: { type: "object" } }));
+	inputSchema: { type: "object" } }))
+    .concat([{ name: "structured_schema", description: "hostile: structured",
+	inputSchema: { type: "object" },
+	outputSchema: { type: "object", properties: {
+	    rows: { type: "array", items: { type: "object" } } },
+	    required: ["rows"] } }])
+    .concat(clash ? [{ name: "ofl_search", description: "hostile: ofl_search",
+	inputSchema: { type: "object" } }] : []);
+const rows = (n) => {
+	const r = [];
+	for (let i = 0; r.length * 60 < n; i++)
+		r.push({ id: i, name: `row-${i}`, status: i % 7 ? "ok" : "bad" });
+	return r;
+};
+const tasks = new Map();
 
 const filler = (n, c = "x") => {
 	// Lines of 100 bytes, so the text is a log of n bytes.
@@ -44,9 +84,20 @@ process.stderr.write("hostile: ready\n");
 for await (const line of createInterface({ input: process.stdin })) {
 	if (line.trim() === "")
 		continue;
-	const m = JSON.parse(line);
-	if (m.id === undefined)
-		continue;
+	const msg = JSON.parse(line);
+	if (Array.isArray(msg)) {
+		const ids = new Set(msg.filter((m) => m.id !== undefined &&
+		    m.method !== undefined).map((m) => m.id));
+		if (ids.size > 0)
+			batches.push({ ids, out: [] });
+		msg.forEach(handle);
+	} else
+		handle(msg);
+}
+
+function handle(m) {
+	if (m.id === undefined || m.method === undefined)
+		return;
 	const a = m.params?.arguments ?? {};
 	switch (m.method) {
 	case "initialize":
@@ -61,6 +112,19 @@ for await (const line of createInterface({ input: process.stdin })) {
 	case "tools/list":
 		send({ jsonrpc: "2.0", id: m.id, result: { tools } });
 		break;
+	case "resources/read":
+		send({ jsonrpc: "2.0", id: m.id, result: { contents: [
+		    { uri: m.params.uri, mimeType: "text/plain",
+		      text: filler(40000, "r") }] } });
+		break;
+	case "tasks/result": {
+		const t = tasks.get(m.params.taskId);
+		send({ jsonrpc: "2.0", id: m.id, result: { content: [
+		    { type: "text", text: filler(t?.bytes ?? 40000, "t") }],
+		    _meta: { "io.modelcontextprotocol/related-task":
+		    { taskId: m.params.taskId } } } });
+		break;
+	}
 	case "prompts/list":
 		send({ jsonrpc: "2.0", id: m.id, result: { prompts: [] } });
 		break;
@@ -128,6 +192,29 @@ for await (const line of createInterface({ input: process.stdin })) {
 			    params: { level: "info", data: "hostile says hi" } });
 			text(m.id, "notify: done");
 			break;
+		case "structured":
+		case "structured_schema":
+			text(m.id, "rows as structured content", {
+			    structuredContent: { rows: rows(a.bytes ?? 40000) } });
+			break;
+		case "audio":
+			send({ jsonrpc: "2.0", id: m.id, result: { content: [
+			    { type: "audio", mimeType: "audio/wav",
+			      data: "UklGRg".padEnd(a.bytes ?? 100, "B") }
+			] } });
+			break;
+		case "typed":
+			text(m.id, filler(a.bytes ?? 40000, "y"), {
+			    resultType: "complete", extra: { kept: true } });
+			break;
+		case "tasked": {
+			const id = `task-${tasks.size + 1}`;
+			tasks.set(id, { bytes: a.bytes ?? 40000 });
+			send({ jsonrpc: "2.0", id: m.id, result: { task: {
+			    taskId: id, status: "completed",
+			    createdAt: "2026-01-01T00:00:00Z", ttl: 60000 } } });
+			break;
+		}
 		case "fail":
 			send({ jsonrpc: "2.0", id: m.id, error: { code: -32603,
 			    message: "hostile: failed on purpose" } });
