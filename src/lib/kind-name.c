@@ -24,7 +24,8 @@ static const char *kind_names[OFL_KIND_COUNT] = {
 	"binary",
 	"archive",
 	"compressed",
-	"empty"
+	"empty",
+	"snapshot"
 };
 
 const char *

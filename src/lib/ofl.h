@@ -319,6 +319,7 @@ enum ofl_kind {
 	OFL_KIND_ARCHIVE,	/* tar, zip, 7z, cpio, ... (maybe compressed) */
 	OFL_KIND_COMPRESSED,	/* a single gzip, xz, zstd or bzip2 stream */
 	OFL_KIND_EMPTY,
+	OFL_KIND_SNAPSHOT,	/* a browser's accessibility tree */
 	OFL_KIND_COUNT
 };
 const char	*ofl_kind_name(enum ofl_kind);
@@ -613,13 +614,14 @@ enum ofl_next_step {
 	OFL_NEXT_SEARCH,	/* ofl-search ID 'QUERY' (a placeholder) */
 	OFL_NEXT_SCHEMA,	/* ofl-schema ID */
 	OFL_NEXT_FILTER,	/* ofl-extract ID FILTER: a jq filter */
-	OFL_NEXT_MEMBER		/* ofl-extract ID --member NAME */
+	OFL_NEXT_MEMBER,	/* ofl-extract ID --member NAME */
+	OFL_NEXT_ROLE		/* ofl-extract ID --role ROLE: a snapshot */
 };
 struct ofl_next {
 	int		 step;		/* enum ofl_next_step */
 	uint64_t	 from;		/* OFL_NEXT_LINES: lines from-to */
 	uint64_t	 to;
-	char		*arg;		/* OFL_NEXT_FILTER, _MEMBER */
+	char		*arg;		/* OFL_NEXT_FILTER, _MEMBER, _ROLE */
 };
 #define OFL_NEXT_MAX	5
 struct ofl_notice_next {
@@ -899,6 +901,42 @@ int	ofl_fmt_csv_chunk(struct ofl_chunker *, struct ofl_chunk_in *, int);
 /* The header's fields: "columns (3): a, b, c". */
 int	ofl_fmt_csv_summary(const struct ofl_src *, const struct ofl_meta *,
 	    int, struct ofl_summary *);
+
+/* fmt-snapshot.c: browser snapshots (accessibility trees). */
+/* One line of a snapshot: pointers into the line. */
+struct ofl_fmt_snapshot_el {
+	size_t		 depth;		/* indent */
+	const char	*role;		/* "link", "/url", "text" */
+	size_t		 rolelen;
+	const char	*name;		/* between the quotes, or NULL */
+	size_t		 namelen;
+	const char	*ref;		/* "e16", "f1e16", "1_4", or NULL */
+	size_t		 reflen;
+	const char	*value;		/* after "role ...:", or a URL */
+	size_t		 valuelen;
+	int		 level;		/* of a heading */
+	int		 prop;		/* "/url:", "/placeholder:" */
+	int		 text;		/* a text node */
+	size_t		 end;		/* parse position */
+};
+/* 1 if the line (n bytes) is an item of a snapshot's tree, parsed. */
+int	ofl_fmt_snapshot_parse(const char *, size_t,
+	    struct ofl_fmt_snapshot_el *);
+int	ofl_fmt_snapshot_detect(const unsigned char *, size_t, int);
+int	ofl_fmt_snapshot_chunk(struct ofl_chunker *, struct ofl_chunk_in *);
+/*
+ * The page's map: title and URL, elements per role, the headings, the
+ * landmarks, every form with its fields and buttons by ref.  filter gets
+ * the role worth querying next.
+ */
+int	ofl_fmt_snapshot_summary(const struct ofl_src *,
+	    const struct ofl_meta *, struct ofl_summary *);
+/*
+ * A search hit's line i, of lines p[] (lengths n[]): the lines of the
+ * element that holds it when it is a child line or has no name.
+ */
+size_t	ofl_fmt_snapshot_owners(const char *const *, const size_t *, size_t,
+	    size_t, size_t[2]);
 
 /*
  * index.c / query.c: the full-text index (SQLite FTS5) and search.
