@@ -38,6 +38,8 @@ _ofl_opts_extract='
 	-m= --max-bytes=
 	--member=
 	--memory-limit=
+	--name=
+	--role=
 	-n= --lines=
 	--no-pager
 	-r --raw-output

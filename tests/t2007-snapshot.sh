@@ -60,4 +60,44 @@ test_expect_success 'a Markdown list with brackets stays Markdown' '
 	ofl-capture -T 1 <md | head -n 1 | grep " markdown "
 '
 
+test_expect_success 'ofl-extract --role: one element a line, ref and path' '
+	id=$(cat id) &&
+	ofl-extract "$id" --role heading >roles &&
+	test $(wc -l <roles) -eq 10 &&
+	printf "16\t- heading [level=1] [ref=e10]:  # NAME\tgeneric [ref=e9]\n" >want &&
+	head -n 1 roles >got &&
+	test_cmp want got &&
+	ofl-extract "$id" --role LINK --name SINCE >since &&
+	printf "468\t- link [ref=e273] [cursor=pointer]:  # --since\theading \"Options\" > term [ref=e272]\n" >want &&
+	test_cmp want since
+'
+
+test_expect_success 'ofl-extract --role keeps to the budget and says what is left' '
+	id=$(cat id) &&
+	ofl-extract "$id" --role code -m 400 >codes &&
+	test $(wc -c <codes) -le 500 &&
+	tail -n 1 codes | grep "^\[\.\.\. 1[0-9][0-9] more elements not shown: ofl-extract $id --max-bytes 400 --role code --skip [0-9]*\]$" &&
+	skip=$(tail -n 1 codes | sed "s/.*--skip \([0-9]*\)\]/\1/") &&
+	ofl-extract "$id" --role code --skip "$skip" --limit 1 >next &&
+	all=$(ofl-extract "$id" --role code -m 0 | sed -n "$((skip + 1))p") &&
+	test "$(head -n 1 next)" = "$all" &&
+	tail -n 1 next | grep "^\[\.\.\. 1[0-9][0-9] more elements not shown: ofl-extract $id --role code --skip $((skip + 1))\]$"
+'
+
+test_expect_success 'ofl-extract --role: nothing found is 1, another kind is 2' '
+	id=$(cat id) &&
+	test_expect_code 1 ofl-extract "$id" --role slider &&
+	printf "a\nb\n" | ofl-capture -T 0 -q >tid &&
+	test_expect_code 2 ofl-extract "$(cat tid)" --role button 2>err &&
+	grep "need a browser snapshot; this artifact is text" err &&
+	test_expect_code 2 ofl-extract "$id" --role button -n 1-5
+'
+
+test_expect_success 'the Chrome DevTools form by role' '
+	ofl-capture -T 0 -q <"$DEVTOOLS" >did &&
+	ofl-extract "$(cat did)" --role textbox >fields &&
+	printf "12\tuid=1_9 textbox \"Username or email address\" focusable focused\tmain > heading \"Sign in\" > form \"Sign in\" [ref=1_8]\n13\tuid=1_10 textbox \"Password\" focusable\tmain > heading \"Sign in\" > form \"Sign in\" [ref=1_8]\n" >want &&
+	test_cmp want fields
+'
+
 test_done

@@ -478,6 +478,9 @@ run_limited(void *arg)
 	case OFL_EXTRACT_JQ:
 		rv = ofl_extract_jq(x);
 		break;
+	case OFL_EXTRACT_ROLE:
+		rv = ofl_extract_role(x);
+		break;
 	default:
 		rv = run_raw(x);
 		break;

@@ -502,8 +502,9 @@ path(const struct walk *w, struct ofl_buf *b, int withhead)
 			label(b, "heading", w->head.name, PATH_NAME);
 			withhead = 0;
 		}
-		if (i + 1 < w->nst && sn->name[0] == '\0' &&
-		    !landmark(sn->role))
+		if (i + 1 < w->nst && ((sn->name[0] == '\0' &&
+		    !landmark(sn->role)) || strcmp(sn->role, "RootWebArea") ==
+		    0))
 			continue;
 		if (sn->lineno == w->head.lineno)
 			withhead = 0;
@@ -1030,4 +1031,132 @@ ofl_fmt_snapshot_owners(const char *const *p, const size_t *n, size_t nl,
 			break;
 	}
 	return k;
+}
+
+/*
+ * Queries by role and name.
+ */
+
+/* Does hay (n bytes) hold needle, ignoring ASCII case? */
+static int
+holds_ci(const char *hay, size_t n, const char *needle)
+{
+	size_t	k = strlen(needle), i;
+
+	if (k == 0)
+		return 1;
+	for (i = 0; i + k <= n; i++)
+		if (strncasecmp(hay + i, needle, k) == 0)
+			return 1;
+	return 0;
+}
+
+/* A match held back until the next line says the element's name. */
+struct pending {
+	int		 on;
+	int		 named;		/* it needs no child's name */
+	size_t		 depth;
+	struct ofl_buf	 line;
+	struct ofl_buf	 path;
+	uint64_t	 lineno;
+};
+
+/* Hand the pending match to cb, with the name its child gave, if any. */
+static int
+pending_flush(struct pending *pd, const char *name, size_t n,
+    const char *want, int (*cb)(void *,
+    const struct ofl_fmt_snapshot_match *), void *arg)
+{
+	struct ofl_fmt_snapshot_match mt;
+
+	if (!pd->on)
+		return 0;
+	pd->on = 0;
+	if (!pd->named && want != NULL && (name == NULL ||
+	    !holds_ci(name, n, want)))
+		return 0;
+	if (!pd->named && name != NULL && n > 0) {
+		ofl_buf_adds(&pd->line, "  # ");
+		ofl_buf_add(&pd->line, name, n);
+	}
+	mt.lineno = pd->lineno;
+	mt.line = pd->line.data;
+	mt.len = pd->line.len;
+	mt.path = pd->path.data != NULL ? pd->path.data : "";
+	mt.pathlen = pd->path.len;
+	return cb(arg, &mt);
+}
+
+/*
+ * An element without a name of its own is named by its first child
+ * with a name or a text ("- link [ref=e5]:" over "- code: --since"):
+ * its match waits for the next line.
+ */
+int
+ofl_fmt_snapshot_find(const struct ofl_src *src, const char *role,
+    const char *name, int (*cb)(void *, const struct ofl_fmt_snapshot_match *),
+    void *arg)
+{
+	struct ofl_chunk_in	 in;
+	struct pending		 pd;
+	struct walk		 w;
+	const struct ofl_fmt_snapshot_el *e = &w.e;
+	size_t			 n;
+	int			 r, stop = 0, own;
+
+	if (ofl_src_seek(src, 0) == -1)
+		return -1;
+	memset(&in, 0, sizeof in);
+	in.read = src_read;
+	in.arg = (void *)src;
+	walk_init(&w, &in);
+	memset(&pd, 0, sizeof pd);
+	ofl_buf_init(&pd.line);
+	ofl_buf_init(&pd.path);
+	while (!stop && (r = walk_next(&w)) == 1) {
+		if (!w.elem)
+			continue;
+		if (pd.on) {
+			if (e->depth > pd.depth && !e->prop &&
+			    (e->namelen > 0 || e->valuelen > 0))
+				stop = pending_flush(&pd, e->namelen > 0 ?
+				    e->name : e->value, e->namelen > 0 ?
+				    e->namelen : e->valuelen, name, cb, arg);
+			else if (e->depth <= pd.depth || !e->prop)
+				stop = pending_flush(&pd, NULL, 0, name, cb,
+				    arg);
+			if (stop)
+				break;
+		}
+		if (!acts(e))
+			continue;
+		if (role != NULL && *role != '\0' &&
+		    (strlen(role) != e->rolelen ||
+		    strncasecmp(role, e->role, e->rolelen) != 0))
+			continue;
+		own = (e->name != NULL && e->namelen > 0) ||
+		    (e->value != NULL && e->valuelen > 0);
+		if (name != NULL && own && !(e->name != NULL &&
+		    holds_ci(e->name, e->namelen, name)) &&
+		    !(e->value != NULL && holds_ci(e->value, e->valuelen,
+		    name)))
+			continue;
+		n = ofl_chunk_body_len(w.l.p, w.l.len);
+		ofl_buf_reset(&pd.line);
+		ofl_buf_add(&pd.line, w.l.p + e->depth, n - e->depth);
+		ofl_buf_reset(&pd.path);
+		path(&w, &pd.path, 1);
+		pd.lineno = w.l.lineno;
+		pd.depth = e->depth;
+		pd.named = own;
+		pd.on = 1;
+		if (own)
+			stop = pending_flush(&pd, NULL, 0, name, cb, arg);
+	}
+	if (!stop && r == 0)
+		stop = pending_flush(&pd, NULL, 0, name, cb, arg);
+	ofl_buf_free(&pd.line);
+	ofl_buf_free(&pd.path);
+	walk_free(&w);
+	return stop || r == 0 ? 0 : -1;
 }

@@ -937,6 +937,23 @@ int	ofl_fmt_snapshot_summary(const struct ofl_src *,
  */
 size_t	ofl_fmt_snapshot_owners(const char *const *, const size_t *, size_t,
 	    size_t, size_t[2]);
+/* An element found by role and name: its line and its path. */
+struct ofl_fmt_snapshot_match {
+	uint64_t	 lineno;
+	const char	*line;		/* without its indent or newline */
+	size_t		 len;
+	const char	*path;		/* ancestors, heading, parent's ref */
+	size_t		 pathlen;
+};
+/*
+ * The elements with a ref whose role is role (any if NULL or empty;
+ * ASCII case ignored) and whose name or text holds name (any if NULL;
+ * case ignored), in order, to cb until it returns non-zero.  0, or -1
+ * if the source cannot be read.
+ */
+int	ofl_fmt_snapshot_find(const struct ofl_src *, const char *,
+	    const char *, int (*)(void *,
+	    const struct ofl_fmt_snapshot_match *), void *);
 
 /*
  * index.c / query.c: the full-text index (SQLite FTS5) and search.
@@ -1657,7 +1674,8 @@ enum ofl_extract_mode {
 	OFL_EXTRACT_RAW = 0,		/* the content whole, or the spans */
 	OFL_EXTRACT_REGEX,
 	OFL_EXTRACT_ERRORS,
-	OFL_EXTRACT_JQ
+	OFL_EXTRACT_JQ,
+	OFL_EXTRACT_ROLE		/* a snapshot's elements by role, name */
 };
 struct ofl_jq_arg {
 	const char	*name;
@@ -1673,6 +1691,8 @@ struct ofl_extract {
 	int			 icase;
 	unsigned		 context;
 	const char		*filter;	/* jq */
+	const char		*role;		/* ROLE: or NULL */
+	const char		*name;		/* ROLE: a part of it, or NULL */
 	int			 raw;		/* -r */
 	int			 compact;	/* -c */
 	const struct ofl_jq_arg	*args;
