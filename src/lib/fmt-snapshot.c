@@ -23,13 +23,10 @@
 #include <strings.h>
 
 #include "ofl.h"
+#include "fmt-snapshot.h"
 #include "banned.h"
 
 #define DETECT_MIN	3		/* lines with a ref that make one */
-#define WALK_DEPTH	64		/* ancestors kept */
-#define ROLE_MAX	32
-#define NAME_MAX_	96
-#define REF_MAX		24
 #define CHUNK_MIN_LINES	8		/* break at a sibling past this */
 #define CHUNK_MIN_BYTES	600
 #define CHUNK_MAX_LINES	40		/* break at any element past this */
@@ -37,38 +34,6 @@
 #define TITLE_CUT	200		/* bytes of a chunk's title */
 #define PATH_NAME	40		/* bytes of a name in a path */
 
-/* An element of the tree, copied out of its line. */
-struct snode {
-	size_t		 depth;
-	char		 role[ROLE_MAX];
-	char		 name[NAME_MAX_];
-	char		 ref[REF_MAX];
-	int		 level;
-	uint64_t	 lineno;
-};
-
-/* A walk over the lines of a snapshot, with the ancestors of each. */
-struct walk {
-	struct ofl_chunk_in	 in;
-	struct ofl_chunk_lines	 it;
-	struct ofl_chunk_line	 l;	/* the current line */
-	struct ofl_fmt_snapshot_el e;	/* its parse */
-	int			 elem;	/* it is an element */
-	int			 push;	/* push it before the next line */
-	struct snode		 st[WALK_DEPTH];
-	size_t			 nst;
-	size_t			 over;	/* ancestors past WALK_DEPTH */
-	char			 url[256];
-	char			 title[256];
-	struct snode		 head;	/* the last heading */
-	int			 hashead;
-	int			 headopen;	/* its name may be a child's */
-	int			 headnew;	/* it is complete: take it */
-	int			 wrap;		/* "### Page": a wrapper */
-	int			 tree;		/* inside its "```yaml" */
-};
-
-static ssize_t	 src_read(void *, void *, size_t);
 static size_t	 quoted(const char *, size_t, size_t);
 static void	 attrs(const char *, size_t, size_t,
 		    struct ofl_fmt_snapshot_el *);
@@ -79,20 +44,16 @@ static int	 parse_cdp(const char *, size_t, size_t,
 static void	 copy(char *, size_t, const char *, size_t);
 static void	 node_set(struct snode *, const struct ofl_fmt_snapshot_el *,
 		    uint64_t);
-static void	 walk_init(struct walk *, struct ofl_chunk_in *);
-static int	 walk_next(struct walk *);
-static void	 walk_free(struct walk *);
 static int	 landmark(const char *);
 static int	 is_field(const char *);
 static void	 label(struct ofl_buf *, const char *, const char *, size_t);
-static void	 path(const struct walk *, struct ofl_buf *, int);
 
 /*
  * Lines.
  */
 
-static ssize_t
-src_read(void *arg, void *buf, size_t n)
+ssize_t
+ofl_fmt_snapshot_read(void *arg, void *buf, size_t n)
 {
 	return ofl_src_read(arg, buf, n);
 }
@@ -321,15 +282,15 @@ node_set(struct snode *sn, const struct ofl_fmt_snapshot_el *e,
 	sn->lineno = lineno;
 }
 
-static void
-walk_init(struct walk *w, struct ofl_chunk_in *in)
+void
+ofl_fmt_snapshot_walk_init(struct walk *w, struct ofl_chunk_in *in)
 {
 	memset(w, 0, sizeof *w);
 	ofl_chunk_lines_init(&w->it, in, 0, 1, 0);
 }
 
-static void
-walk_free(struct walk *w)
+void
+ofl_fmt_snapshot_walk_free(struct walk *w)
 {
 	ofl_chunk_lines_free(&w->it);
 }
@@ -339,8 +300,8 @@ walk_free(struct walk *w)
  * it is an element, w->st holds its ancestors.  The wrapper's "- Page
  * URL:" and "- Page Title:" lines give the URL and the title.
  */
-static int
-walk_next(struct walk *w)
+int
+ofl_fmt_snapshot_walk_next(struct walk *w)
 {
 	struct ofl_fmt_snapshot_el *e = &w->e;
 	size_t	 n, k;
@@ -485,8 +446,8 @@ label(struct ofl_buf *b, const char *role, const char *name, size_t max)
  * "main > heading "OPTIONS" > list [ref=e40]".  withhead: add the
  * heading.
  */
-static void
-path(const struct walk *w, struct ofl_buf *b, int withhead)
+void
+ofl_fmt_snapshot_path(const struct walk *w, struct ofl_buf *b, int withhead)
 {
 	const struct snode *sn;
 	size_t		 i, start = b->len, cut;
@@ -557,8 +518,6 @@ struct win {
 };
 
 static int	 win_emit(struct ofl_chunker *, struct win *);
-static void	 clean_line(struct ofl_buf *, const char *, size_t,
-		    const struct ofl_fmt_snapshot_el *, int);
 
 static int
 win_emit(struct ofl_chunker *ck, struct win *cw)
@@ -577,8 +536,8 @@ win_emit(struct ofl_chunker *ck, struct win *cw)
 }
 
 /* The words of a line: no indent, no ref, no cursor. */
-static void
-clean_line(struct ofl_buf *b, const char *p, size_t n,
+void
+ofl_fmt_snapshot_clean(struct ofl_buf *b, const char *p, size_t n,
     const struct ofl_fmt_snapshot_el *e, int elem)
 {
 	size_t	i, s;
@@ -619,11 +578,11 @@ ofl_fmt_snapshot_chunk(struct ofl_chunker *ck, struct ofl_chunk_in *s)
 	struct ofl_chunk_line *l = &w.l;
 	int		 r, rv = 0, starts;
 
-	walk_init(&w, s);
+	ofl_fmt_snapshot_walk_init(&w, s);
 	memset(&cw, 0, sizeof cw);
 	ofl_buf_init(&cw.text);
 	ofl_buf_init(&cw.title);
-	while ((r = walk_next(&w)) == 1) {
+	while ((r = ofl_fmt_snapshot_walk_next(&w)) == 1) {
 		starts = w.elem && w.e.ref != NULL && w.e.reflen > 0 &&
 		    !w.e.prop && !w.e.text;
 		if (cw.nlines > 0 && ((starts && ((w.e.depth <= cw.depth0 &&
@@ -639,13 +598,13 @@ ofl_fmt_snapshot_chunk(struct ofl_chunker *ck, struct ofl_chunk_in *s)
 			cw.bstart = l->off;
 			cw.lstart = l->lineno;
 			cw.depth0 = w.elem ? w.e.depth : 0;
-			path(&w, &cw.title, 1);
+			ofl_fmt_snapshot_path(&w, &cw.title, 1);
 			if (cw.title.len == 0)
 				ofl_buf_adds(&cw.title, w.elem ? "page" :
 				    "page header");
 		}
 		if (l->first)
-			clean_line(&cw.text, l->p, l->len, &w.e, w.elem);
+			ofl_fmt_snapshot_clean(&cw.text, l->p, l->len, &w.e, w.elem);
 		else
 			ofl_buf_add(&cw.text, l->p, l->len);
 		cw.bend = l->off + l->len;
@@ -662,7 +621,7 @@ stop:
 out:
 	ofl_buf_free(&cw.text);
 	ofl_buf_free(&cw.title);
-	walk_free(&w);
+	ofl_fmt_snapshot_walk_free(&w);
 	return rv;
 }
 
@@ -935,13 +894,13 @@ ofl_fmt_snapshot_summary(const struct ofl_src *src, const struct ofl_meta *m,
 	if (ofl_src_seek(src, 0) == -1)
 		return -1;
 	memset(&in, 0, sizeof in);
-	in.read = src_read;
+	in.read = ofl_fmt_snapshot_read;
 	in.arg = (void *)src;
-	walk_init(&w, &in);
+	ofl_fmt_snapshot_walk_init(&w, &in);
 	mp = ofl_xcalloc(1, sizeof *mp);
 	ofl_buf_init(&mp->heads);
 	ofl_buf_init(&mp->land);
-	while ((r = walk_next(&w)) == 1) {
+	while ((r = ofl_fmt_snapshot_walk_next(&w)) == 1) {
 		if (w.headnew) {
 			map_heading(mp, &w.head);
 			w.headnew = 0;
@@ -981,7 +940,7 @@ ofl_fmt_snapshot_summary(const struct ofl_src *src, const struct ofl_meta *m,
 	ofl_buf_free(&mp->heads);
 	ofl_buf_free(&mp->land);
 	free(mp);
-	walk_free(&w);
+	ofl_fmt_snapshot_walk_free(&w);
 	return r == 0 ? 0 : -1;
 }
 
@@ -1024,7 +983,8 @@ ofl_fmt_snapshot_owners(const char *const *p, const size_t *n, size_t nl,
 		depth = a.depth;
 		if (!acts(&a))
 			continue;
-		if (k == 0 && acts(&e) && a.namelen == 0)
+		if ((k == 0 && acts(&e) && a.namelen == 0) ||
+		    (k > 0 && a.namelen == 0))
 			continue;
 		out[k++] = j - 1;
 		if (a.namelen > 0 || named)
@@ -1107,13 +1067,13 @@ ofl_fmt_snapshot_find(const struct ofl_src *src, const char *role,
 	if (ofl_src_seek(src, 0) == -1)
 		return -1;
 	memset(&in, 0, sizeof in);
-	in.read = src_read;
+	in.read = ofl_fmt_snapshot_read;
 	in.arg = (void *)src;
-	walk_init(&w, &in);
+	ofl_fmt_snapshot_walk_init(&w, &in);
 	memset(&pd, 0, sizeof pd);
 	ofl_buf_init(&pd.line);
 	ofl_buf_init(&pd.path);
-	while (!stop && (r = walk_next(&w)) == 1) {
+	while (!stop && (r = ofl_fmt_snapshot_walk_next(&w)) == 1) {
 		if (!w.elem)
 			continue;
 		if (pd.on) {
@@ -1145,7 +1105,7 @@ ofl_fmt_snapshot_find(const struct ofl_src *src, const char *role,
 		ofl_buf_reset(&pd.line);
 		ofl_buf_add(&pd.line, w.l.p + e->depth, n - e->depth);
 		ofl_buf_reset(&pd.path);
-		path(&w, &pd.path, 1);
+		ofl_fmt_snapshot_path(&w, &pd.path, 1);
 		pd.lineno = w.l.lineno;
 		pd.depth = e->depth;
 		pd.named = own;
@@ -1157,6 +1117,6 @@ ofl_fmt_snapshot_find(const struct ofl_src *src, const char *role,
 		stop = pending_flush(&pd, NULL, 0, name, cb, arg);
 	ofl_buf_free(&pd.line);
 	ofl_buf_free(&pd.path);
-	walk_free(&w);
+	ofl_fmt_snapshot_walk_free(&w);
 	return stop || r == 0 ? 0 : -1;
 }

@@ -954,6 +954,14 @@ struct ofl_fmt_snapshot_match {
 int	ofl_fmt_snapshot_find(const struct ofl_src *, const char *,
 	    const char *, int (*)(void *,
 	    const struct ofl_fmt_snapshot_match *), void *);
+/*
+ * What changed from old to new, in about budget bytes (0: no limit):
+ * the regions added and removed (the tops of subtrees) and the elements
+ * changed, matched by role, name and ancestors with refs left out.  0,
+ * or -1 with ofl_errmsg() set.
+ */
+int	ofl_fmt_snapshot_diff(struct ofl_src *, struct ofl_src *, size_t,
+	    struct ofl_buf *);
 
 /*
  * index.c / query.c: the full-text index (SQLite FTS5) and search.
