@@ -282,7 +282,10 @@ diff_fill(struct ofl_src *src, const struct dside *d, struct ditem *it,
 			}
 			diff_line(&it[k].text, &w);
 			ofl_buf_adds(&it[k].text, "\n    in: ");
+			j = it[k].text.len;
 			ofl_fmt_snapshot_path(&w, &it[k].text, 1);
+			if (it[k].text.len == j)
+				ofl_buf_adds(&it[k].text, "(the page)");
 			if (it[k].st != '~') {
 				cur = &it[k];
 				ce = &d->e[ent];

@@ -3,6 +3,11 @@
  * the line parser, detection, the owners of a search hit's child line,
  * and the comparison of two snapshots, whose report must name the
  * changed region in little space and ignore refs that were renumbered.
+ *
+ *	test-snapshot STORE OLD NEW
+ *
+ * compares two stored artifacts instead and prints the report (1 kB at
+ * most): the driver of tests/t6010-snapshot-peer.sh.
  */
 #include "config.h"
 
@@ -273,11 +278,46 @@ test_diff_renumbered(const char *srcdir)
 	ofl_buf_free(&path);
 }
 
+/* The report on two stored snapshots. */
+static int
+compare(const char *store, const char *old, const char *new)
+{
+	struct ofl_store	*st;
+	struct ofl_reader	*ra = NULL, *rb = NULL;
+	struct ofl_src		 sa, sb;
+	struct ofl_buf		 out;
+	int			 rv = 3;
+
+	ofl_buf_init(&out);
+	if ((st = ofl_store_open(store, OFL_RDONLY)) == NULL)
+		goto out;
+	if ((ra = ofl_reader_open(st, old)) == NULL ||
+	    (rb = ofl_reader_open(st, new)) == NULL)
+		goto out;
+	ofl_reader_src(ra, &sa);
+	ofl_reader_src(rb, &sb);
+	if (ofl_fmt_snapshot_diff(&sa, &sb, 1024, &out) == -1)
+		goto out;
+	fwrite(out.data, 1, out.len, stdout);
+	rv = 0;
+out:
+	if (rv != 0)
+		fprintf(stderr, "test-snapshot: %s\n", ofl_errmsg());
+	ofl_reader_close(ra);
+	ofl_reader_close(rb);
+	if (st != NULL)
+		ofl_store_close(st);
+	ofl_buf_free(&out);
+	return rv;
+}
+
 int
-main(void)
+main(int argc, char *argv[])
 {
 	const char	*src = getenv("OFL_SRCDIR");
 
+	if (argc == 4)
+		return compare(argv[1], argv[2], argv[3]);
 	test_parse();
 	test_owners();
 	test_diff_expand();
