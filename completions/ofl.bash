@@ -131,7 +131,7 @@ _ofl_opts_sh='
 
 _ofl_commands='capture extract index schema search gc mcp'
 _ofl_kinds='json ndjson csv tsv markdown html diff log text binary archive
-	compressed empty'
+	compressed empty snapshot'
 
 # _ofl_arity CMD WORD: print how many arguments the option WORD takes.
 _ofl_arity()

@@ -50,7 +50,7 @@ function __ofl_complete
 end
 
 set -l __ofl_kinds json ndjson csv tsv markdown html diff log text binary \
-    archive compressed empty
+    archive compressed empty snapshot
 
 # ofl
 complete -c ofl -f

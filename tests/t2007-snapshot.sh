@@ -55,6 +55,15 @@ test_expect_success 'Chrome DevTools text snapshot: the form by ref' '
 	grep "^      ofl-extract [0-9a-z]* --role textbox$" notice3
 '
 
+test_expect_success 'a 616 kB snapshot: a notice under 2 kB with its forms by ref' '
+	ofl-capture <"$DATA/snapshot/python-stdtypes.txt" >big &&
+	head -n 1 big | grep " snapshot 616 kB 11,481 lines$" &&
+	test $(wc -c <big) -le 2048 &&
+	grep "^search \[ref=e23\]: textbox \"Quick search\" \[ref=e25\], button \"Go\" \[ref=e26\]$" big &&
+	grep "^landmarks: navigation \"related navigation\" \[ref=e2\], search \[ref=e23\], main \[ref=e30\], " big &&
+	grep "^headings: # Built-in Types | ## Truth Value Testing | " big
+'
+
 test_expect_success 'a Markdown list with brackets stays Markdown' '
 	printf "# Notes\n\n- see [ref=a1] and [ref=a2]\n- [link](x)\n- item\n" >md &&
 	ofl-capture -T 1 <md | head -n 1 | grep " markdown "
