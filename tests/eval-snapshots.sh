@@ -20,6 +20,10 @@
 # first line that holds it; for a child line such as "/url:" or "text:",
 # the element above it that has a ref) and prints the file to stdout.
 # --verbose lists each miss with what was printed.
+#
+# When written (78 questions over 10 snapshots of 7 documentation sets):
+# ofl-search 0.78 answered, median 1,264 bytes printed; grep for the
+# rarest word 0.68, median 370 bytes.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${OFL_BUILDDIR:-$(pwd)}
