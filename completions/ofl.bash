@@ -39,6 +39,8 @@ _ofl_opts_extract='
 	-m= --max-bytes=
 	--member=
 	--memory-limit=
+	--name=
+	--role=
 	-n= --lines=
 	--no-pager
 	-r --raw-output
@@ -148,7 +150,7 @@ _ofl_opts_setup='
 
 _ofl_commands='capture extract index schema search gc mcp diff setup'
 _ofl_kinds='json ndjson csv tsv markdown html diff log text binary archive
-	compressed empty table'
+	compressed empty table snapshot'
 
 # _ofl_arity CMD WORD: print how many arguments the option WORD takes.
 _ofl_arity()

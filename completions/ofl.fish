@@ -50,7 +50,7 @@ function __ofl_complete
 end
 
 set -l __ofl_kinds json ndjson csv tsv markdown html diff log text binary \
-    archive compressed empty table
+    archive compressed empty table snapshot
 
 # ofl
 complete -c ofl -f
@@ -123,6 +123,8 @@ __ofl_complete extract -s j -l json -d 'JSON Lines output'
 __ofl_complete extract -l limit -x -d 'Print at most this many results or blocks'
 __ofl_complete extract -s m -l max-bytes -x -d 'Output budget (0: no limit)'
 __ofl_complete extract -l member -x -d 'A member of an archive artifact'
+__ofl_complete extract -l role -x -a 'button link textbox searchbox combobox checkbox radio heading row cell listitem navigation form' -d 'A browser snapshot'"'"'s elements of this role'
+__ofl_complete extract -l name -x -d 'Elements whose name holds this text'
 __ofl_complete extract -l memory-limit -x -d 'Memory of a filter or regex (0: none)'
 __ofl_complete extract -l time-limit -x -d 'CPU seconds of a filter or regex (0: none)'
 __ofl_complete extract -s n -l lines -x -d 'A line range (A-B, A+N, -N, A-)'

@@ -24,7 +24,9 @@ enum {
 	OPT_MEMBER,
 	OPT_MEMLIMIT,
 	OPT_NOPAGER,
+	OPT_NAME,
 	OPT_NOREDACT,
+	OPT_ROLE,
 	OPT_SKIP,
 	OPT_TIMELIMIT,
 	OPT_TEMPLATE
@@ -60,6 +62,11 @@ static const struct ofl_opt opts[] = {
 	    "the lines of one log template (IDs from ofl-schema)", 0, NULL },
 	{ OPT_MEMBER, "member", required_argument, "path",
 	    "a member of an archive artifact", 0, NULL },
+	{ OPT_ROLE, "role", required_argument, "role",
+	    "a browser snapshot's elements of this role, with ref and path",
+	    0, NULL },
+	{ OPT_NAME, "name", required_argument, "text",
+	    "... whose name holds TEXT (case ignored)", 0, NULL },
 	{ OPT_SKIP, "skip", required_argument, "num",
 	    "results or blocks to skip (a filter, --errors)", 0, NULL },
 	{ OPT_LIMIT, "limit", required_argument, "num",
@@ -328,6 +335,12 @@ parse_options(int argc, char *argv[], struct args *a)
 		case OPT_MEMBER:
 			o->member = optarg;
 			break;
+		case OPT_ROLE:
+			o->role = optarg;
+			break;
+		case OPT_NAME:
+			o->name = optarg;
+			break;
 		case OPT_MEMLIMIT:
 			memory_limit(o, "--memory-limit", optarg);
 			break;
@@ -373,11 +386,18 @@ check_modes(struct args *a)
 {
 	struct ofl_extract	*o = &a->o;
 
-	if ((o->filter != NULL) + (o->regex != NULL) + a->errors > 1) {
-		warnx("a filter, -e and --errors do not go together");
+	if ((o->filter != NULL) + (o->regex != NULL) + a->errors +
+	    (o->role != NULL || o->name != NULL) > 1) {
+		warnx("a filter, -e, --errors and --role do not go together");
 		usage(OFL_EXIT_USAGE);
 	}
-	if (o->filter != NULL)
+	if (o->role != NULL || o->name != NULL) {
+		o->mode = OFL_EXTRACT_ROLE;
+		if (a->nspans > 0 || o->member != NULL) {
+			warnx("--role and --name take the whole snapshot");
+			usage(OFL_EXIT_USAGE);
+		}
+	} else if (o->filter != NULL)
 		o->mode = OFL_EXTRACT_JQ;
 	else if (o->regex != NULL)
 		o->mode = OFL_EXTRACT_REGEX;
@@ -403,8 +423,9 @@ check_modes(struct args *a)
 		usage(OFL_EXIT_USAGE);
 	}
 	if ((o->skip > 0 || o->limit > 0) && o->mode != OFL_EXTRACT_JQ &&
-	    o->mode != OFL_EXTRACT_ERRORS) {
-		warnx("--skip and --limit go with a filter or --errors");
+	    o->mode != OFL_EXTRACT_ERRORS && o->mode != OFL_EXTRACT_ROLE) {
+		warnx("--skip and --limit go with a filter, --errors or "
+		    "--role");
 		usage(OFL_EXIT_USAGE);
 	}
 }

@@ -16,6 +16,9 @@
  * Titles, by kind:
  *	markdown	heading path, "Install > From source > Debian"
  *	html		heading path; before the first heading, <title>
+ *	snapshot	the named and landmark ancestors of the chunk's first
+ *			element, the heading before it, its parent's ref:
+ *			"main > heading "OPTIONS" > list [ref=e40]"
  *	json		a jq filter: ".items[17].status"; ".items[3:8]" for
  *			elements 3 to 7 (a slice, the end excluded); or
  *			".metadata | {name, namespace}" for a group of
@@ -821,6 +824,8 @@ chunk_src(struct ofl_chunker *ck, struct ofl_chunk_in *s, int kind,
 	switch (kind) {
 	case OFL_KIND_MARKDOWN:
 		return ofl_fmt_md_chunk(ck, s);
+	case OFL_KIND_SNAPSHOT:
+		return ofl_fmt_snapshot_chunk(ck, s);
 	case OFL_KIND_JSON:
 		return ofl_fmt_json_chunk(ck, s);
 	case OFL_KIND_NDJSON:

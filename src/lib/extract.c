@@ -481,6 +481,9 @@ run_limited(void *arg)
 	case OFL_EXTRACT_TEMPLATE:
 		rv = ofl_extract_tmpl(x);
 		break;
+	case OFL_EXTRACT_ROLE:
+		rv = ofl_extract_role(x);
+		break;
 	default:
 		rv = run_raw(x);
 		break;

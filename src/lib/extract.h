@@ -116,6 +116,7 @@ int	 ofl_extract_regex(struct ex *);
 int	 ofl_extract_errors(struct ex *);
 int	 ofl_extract_jq(struct ex *);
 int	 ofl_extract_tmpl(struct ex *);
+int	 ofl_extract_role(struct ex *);
 /* Text with secrets masked (the same text when nothing is masked). */
 const char	*ofl_extract_mask_text(struct ex *, const char *, size_t,
 		    size_t *);

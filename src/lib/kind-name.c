@@ -25,7 +25,8 @@ static const char *kind_names[OFL_KIND_COUNT] = {
 	"archive",
 	"compressed",
 	"empty",
-	"table"
+	"table",
+	"snapshot"
 };
 
 const char *

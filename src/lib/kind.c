@@ -90,6 +90,9 @@ ofl_kind_detect(const unsigned char *buf, size_t len, int complete)
 	    starts_ci(buf + i, len - i, "<html"))
 		return OFL_KIND_HTML;
 
+	/* Before Markdown: a snapshot's wrapper has "###" headings. */
+	if (ofl_fmt_snapshot_detect(buf + i, len - i, complete))
+		return OFL_KIND_SNAPSHOT;
 	features(buf, len, complete, &f);
 	if (f.nonblank == 0)
 		return OFL_KIND_TEXT;

@@ -60,8 +60,9 @@ static const char *tool_defs[OFL_MCP_NTOOLS] = {
 	"{\"title\":\"Extract exact evidence from offloaded output\","
 	"\"description\":\"Return exact parts of a stored artifact: the "
 	"result of a jq filter on JSON, line ranges, the lines that match a "
-	"regular expression with context, or the error blocks, failing tests "
-	"and stack traces of a log. Output says what was left out.\","
+	"regular expression with context, the error blocks, failing tests "
+	"and stack traces of a log, or a browser snapshot's elements by role "
+	"and name. Output says what was left out.\","
 	"\"inputSchema\":{\"type\":\"object\",\"properties\":{"
 	"\"id\":{\"type\":\"string\",\"description\":\"" ID_DESC "\"},"
 	"\"filter\":{\"type\":\"string\",\"description\":\"A jq filter for a "
@@ -79,6 +80,11 @@ static const char *tool_defs[OFL_MCP_NTOOLS] = {
 	"\"json\":{\"type\":\"boolean\",\"description\":\"JSON Lines: with "
 	"errors, the test run as data (tests, file, line, message, lines, "
 	"rerun argv).\"},"
+	"\"role\":{\"type\":\"string\",\"description\":\"A browser "
+	"snapshot's elements of this role (button, link, textbox, heading, "
+	"...), one a line with its ref and the path it sits under.\"},"
+	"\"name\":{\"type\":\"string\",\"description\":\"With or without "
+	"role: the elements whose name holds this text, case ignored.\"},"
 	"\"raw\":{\"type\":\"boolean\",\"description\":\"jq: print strings "
 	"without quotes.\"},"
 	"\"compact\":{\"type\":\"boolean\",\"description\":\"jq: one line per "
@@ -121,6 +127,7 @@ static void	 argv_add(struct argv_b *, const char *);
 static void	 argv_addn(struct argv_b *, long long);
 static int	 argv_search(jv, struct argv_b *);
 static int	 argv_list(jv, struct argv_b *);
+static int	 argv_role(jv, struct argv_b *);
 static int	 argv_extract_opts(jv, struct argv_b *, long long);
 static int	 argv_extract(jv, struct argv_b *, long long);
 static int	 argv_schema(jv, struct argv_b *);
@@ -482,6 +489,30 @@ argv_list(jv args, struct argv_b *a)
 	return 0;
 }
 
+/* ofl_extract's role and name: --role ROLE --name TEXT. */
+static int
+argv_role(jv args, struct argv_b *a)
+{
+	char	*s = NULL;
+
+	if (arg_str(args, "role", 0, &s) == -1)
+		return -1;
+	if (s != NULL) {
+		argv_add(a, "--role");
+		argv_add(a, s);
+		free(s);
+		s = NULL;
+	}
+	if (arg_str(args, "name", 0, &s) == -1)
+		return -1;
+	if (s != NULL) {
+		argv_add(a, "--name");
+		argv_add(a, s);
+		free(s);
+	}
+	return 0;
+}
+
 /* ofl_extract's options before the ID. */
 static int
 argv_extract_opts(jv args, struct argv_b *a, long long maxbytes)
@@ -517,6 +548,8 @@ argv_extract_opts(jv args, struct argv_b *a, long long maxbytes)
 		goto out;
 	if (b)
 		argv_add(a, "-j");
+	if (argv_role(args, a) == -1)
+		goto out;
 	if (arg_bool(args, "raw", &b) == -1)
 		goto out;
 	if (b)
@@ -907,6 +940,10 @@ step_call(const struct ofl_mcp_call *c, const char *id,
 	case OFL_NEXT_FILTER:
 		args = JV_OBJECT(jv_string("id"), jv_string(id),
 		    jv_string("filter"), jv_string(s->arg));
+		break;
+	case OFL_NEXT_ROLE:
+		args = JV_OBJECT(jv_string("id"), jv_string(id),
+		    jv_string("role"), jv_string(s->arg));
 		break;
 	default:
 		return 0;

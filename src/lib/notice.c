@@ -71,6 +71,7 @@ struct ctx {
 	struct ofl_buf		 sumj;		/* summary members, JSON */
 	char			*filter;	/* a jq filter for next */
 	char			*member;	/* an archive member for next */
+	int			 snapshot;	/* a map, no preview */
 	uint64_t		 head_last;	/* last line of the head */
 	int			 tests;		/* a failed test run's section */
 };
@@ -116,6 +117,7 @@ static int	 preview(struct ctx *, struct ofl_buf *, struct ofl_buf *,
 static void	 put_json(struct ctx *, struct ofl_buf *,
 		    const struct ofl_buf *, const struct ofl_buf *,
 		    const struct ofl_buf *);
+static int	 sum_snapshot(struct ctx *);
 static int	 sum_fmt(struct ctx *, int (*)(const struct ofl_src *,
 		    const struct ofl_meta *, struct ofl_summary *));
 static void	 put_range(struct ofl_buf *, const struct section *, uint64_t);
@@ -1011,6 +1013,18 @@ sum_fmt(struct ctx *c, int (*fn)(const struct ofl_src *,
 	return rv;
 }
 
+/*
+ * A browser snapshot: the page's map (fmt-snapshot.c) takes the place of
+ * the preview, whose first and last lines of a tree say nothing; the
+ * role it names is the next query by role.
+ */
+static int
+sum_snapshot(struct ctx *c)
+{
+	c->snapshot = 1;
+	return sum_fmt(c, ofl_fmt_snapshot_summary);
+}
+
 /* A step more, if there is room. */
 static struct ofl_next *
 add_step(struct ofl_notice_next *nx, int step)
@@ -1035,7 +1049,7 @@ next_steps(struct ctx *c, struct ofl_notice_next *nx)
 
 	if (kind != OFL_KIND_BINARY && kind != OFL_KIND_ARCHIVE &&
 	    kind != OFL_KIND_COMPRESSED && kind != OFL_KIND_EMPTY &&
-	    c->lines > 0) {
+	    kind != OFL_KIND_SNAPSHOT && c->lines > 0) {
 		/* The error lines counted above, as whole blocks. */
 		if ((kind == OFL_KIND_LOG || kind == OFL_KIND_TEXT) &&
 		    c->m->errors > 0)
@@ -1067,6 +1081,9 @@ next_steps(struct ctx *c, struct ofl_notice_next *nx)
 	    kind == OFL_KIND_TABLE) &&
 	    c->filter != NULL && (s = add_step(nx, OFL_NEXT_FILTER)) != NULL)
 		s->arg = ofl_xstrdup(c->filter);
+	if (kind == OFL_KIND_SNAPSHOT && c->filter != NULL &&
+	    (s = add_step(nx, OFL_NEXT_ROLE)) != NULL)
+		s->arg = ofl_xstrdup(c->filter);
 	if (kind == OFL_KIND_ARCHIVE && c->member != NULL &&
 	    (s = add_step(nx, OFL_NEXT_MEMBER)) != NULL)
 		s->arg = ofl_xstrdup(c->member);
@@ -1095,6 +1112,11 @@ ofl_notice_next_text(const char *id, const struct ofl_next *s,
 	case OFL_NEXT_FILTER:
 		q = ofl_shquote(s->arg);
 		ofl_buf_addf(b, "ofl-extract %s %s", id, q);
+		free(q);
+		break;
+	case OFL_NEXT_ROLE:
+		q = ofl_shquote(s->arg);
+		ofl_buf_addf(b, "ofl-extract %s --role %s", id, q);
 		free(q);
 		break;
 	case OFL_NEXT_MEMBER:
@@ -1320,6 +1342,8 @@ summarize(struct ctx *c)
 	case OFL_KIND_TABLE:
 		/* Tables: the columns and the counts of their values. */
 		return sum_fmt(c, ofl_fmt_table_summary);
+	case OFL_KIND_SNAPSHOT:
+		return sum_snapshot(c);
 	case OFL_KIND_ARCHIVE:
 	case OFL_KIND_COMPRESSED:
 		return sum_fmt(c, ofl_fmt_archive_summary);
@@ -1340,6 +1364,10 @@ shrink_budgets(const struct ctx *c, const struct ofl_notice_opts *o,
 	int	kind = c->m->kind;
 
 	*shrunk = *o;
+	if (c->snapshot) {
+		shrunk->head_bytes = shrunk->tail_bytes = 0;
+		return;
+	}
 	if (c->sum.len > SUMMARY_FREE && o->head_bytes > HEAD_MIN) {
 		size_t	take = c->sum.len - SUMMARY_FREE;
 

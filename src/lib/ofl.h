@@ -320,6 +320,7 @@ enum ofl_kind {
 	OFL_KIND_COMPRESSED,	/* a single gzip, xz, zstd or bzip2 stream */
 	OFL_KIND_EMPTY,
 	OFL_KIND_TABLE,		/* whitespace-aligned columns (kubectl get) */
+	OFL_KIND_SNAPSHOT,	/* a browser's accessibility tree */
 	OFL_KIND_COUNT
 };
 const char	*ofl_kind_name(enum ofl_kind);
@@ -686,13 +687,14 @@ enum ofl_next_step {
 	OFL_NEXT_SEARCH,	/* ofl-search ID 'QUERY' (a placeholder) */
 	OFL_NEXT_SCHEMA,	/* ofl-schema ID */
 	OFL_NEXT_FILTER,	/* ofl-extract ID FILTER: a jq filter */
-	OFL_NEXT_MEMBER		/* ofl-extract ID --member NAME */
+	OFL_NEXT_MEMBER,	/* ofl-extract ID --member NAME */
+	OFL_NEXT_ROLE		/* ofl-extract ID --role ROLE: a snapshot */
 };
 struct ofl_next {
 	int		 step;		/* enum ofl_next_step */
 	uint64_t	 from;		/* OFL_NEXT_LINES: lines from-to */
 	uint64_t	 to;
-	char		*arg;		/* OFL_NEXT_FILTER, _MEMBER */
+	char		*arg;		/* OFL_NEXT_FILTER, _MEMBER, _ROLE */
 };
 #define OFL_NEXT_MAX	5
 struct ofl_notice_next {
@@ -1090,6 +1092,67 @@ int	ofl_extract_tests_changed(const char *, size_t,
 int	ofl_extract_tests_notice(const struct ofl_src *, const char *,
 	    const struct ofl_testrun *, const struct ofl_changed *, size_t,
 	    struct ofl_buf *, struct ofl_buf *);
+
+/* fmt-snapshot.c: browser snapshots (accessibility trees). */
+/* One line of a snapshot: pointers into the line. */
+struct ofl_fmt_snapshot_el {
+	size_t		 depth;		/* indent */
+	const char	*role;		/* "link", "/url", "text" */
+	size_t		 rolelen;
+	const char	*name;		/* between the quotes, or NULL */
+	size_t		 namelen;
+	const char	*ref;		/* "e16", "f1e16", "1_4", or NULL */
+	size_t		 reflen;
+	const char	*value;		/* after "role ...:", or a URL */
+	size_t		 valuelen;
+	int		 level;		/* of a heading */
+	int		 prop;		/* "/url:", "/placeholder:" */
+	int		 text;		/* a text node */
+	size_t		 end;		/* parse position */
+};
+/* 1 if the line (n bytes) is an item of a snapshot's tree, parsed. */
+int	ofl_fmt_snapshot_parse(const char *, size_t,
+	    struct ofl_fmt_snapshot_el *);
+int	ofl_fmt_snapshot_detect(const unsigned char *, size_t, int);
+int	ofl_fmt_snapshot_chunk(struct ofl_chunker *, struct ofl_chunk_in *);
+/*
+ * The page's map: title and URL, elements per role, the headings, the
+ * landmarks, every form with its fields and buttons by ref.  filter gets
+ * the role worth querying next.
+ */
+int	ofl_fmt_snapshot_summary(const struct ofl_src *,
+	    const struct ofl_meta *, struct ofl_summary *);
+/*
+ * A search hit's line i, of lines p[] (lengths n[]): the lines of the
+ * element that holds it when it is a child line or has no name.
+ */
+size_t	ofl_fmt_snapshot_owners(const char *const *, const size_t *, size_t,
+	    size_t, size_t[2]);
+/* An element found by role and name: its line and its path. */
+struct ofl_fmt_snapshot_match {
+	uint64_t	 lineno;
+	const char	*line;		/* without its indent or newline */
+	size_t		 len;
+	const char	*path;		/* ancestors, heading, parent's ref */
+	size_t		 pathlen;
+};
+/*
+ * The elements with a ref whose role is role (any if NULL or empty;
+ * ASCII case ignored) and whose name or text holds name (any if NULL;
+ * case ignored), in order, to cb until it returns non-zero.  0, or -1
+ * if the source cannot be read.
+ */
+int	ofl_fmt_snapshot_find(const struct ofl_src *, const char *,
+	    const char *, int (*)(void *,
+	    const struct ofl_fmt_snapshot_match *), void *);
+/*
+ * What changed from old to new, in about budget bytes (0: no limit):
+ * the regions added and removed (the tops of subtrees) and the elements
+ * changed, matched by role, name and ancestors with refs left out.  0,
+ * or -1 with ofl_errmsg() set.
+ */
+int	ofl_fmt_snapshot_diff(struct ofl_src *, struct ofl_src *, size_t,
+	    struct ofl_buf *);
 
 /*
  * index.c / query.c: the full-text index (SQLite FTS5) and search.
@@ -1950,7 +2013,8 @@ enum ofl_extract_mode {
 	OFL_EXTRACT_REGEX,
 	OFL_EXTRACT_ERRORS,
 	OFL_EXTRACT_JQ,
-	OFL_EXTRACT_TEMPLATE		/* the lines of one log template */
+	OFL_EXTRACT_TEMPLATE,		/* the lines of one log template */
+	OFL_EXTRACT_ROLE		/* a snapshot's elements by role, name */
 };
 struct ofl_jq_arg {
 	const char	*name;
@@ -1966,6 +2030,8 @@ struct ofl_extract {
 	int			 icase;
 	unsigned		 context;
 	const char		*filter;	/* jq */
+	const char		*role;		/* ROLE: or NULL */
+	const char		*name;		/* ROLE: a part of it, or NULL */
 	int			 raw;		/* -r */
 	int			 compact;	/* -c */
 	const struct ofl_jq_arg	*args;

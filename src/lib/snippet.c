@@ -23,6 +23,7 @@
 
 #define LINE_SHOW_MAX	400		/* bytes of one snippet line */
 #define TITLE_MAX	120
+#define SNAP_OWNERS	3		/* a snapshot's element lines added */
 /* Colors as grep uses them: matches, line numbers, references. */
 #define COLOR_MATCH	"\033[01;31m"
 #define COLOR_LINENO	"\033[32m"
@@ -62,6 +63,7 @@ static int	 select_lines(struct search *, struct line *, size_t, size_t,
 		    size_t);
 static void	 render_hit(struct search *, struct hit *, size_t,
 		    struct ofl_buf *, size_t *, int *);
+static void	 snapshot_owners(struct line *, size_t);
 static void	 add_title(struct ofl_buf *, struct search *, const char *);
 static void	 add_ref(struct ofl_buf *, const struct search *,
 		    const struct hit *);
@@ -630,6 +632,42 @@ select_lines(struct search *s, struct line *l, size_t nl, size_t avail,
 	return cut;
 }
 
+/*
+ * A browser snapshot: a chosen line with a match that is a child line
+ * ("/url:", "text:") comes with the element that holds it and its ref
+ * (fmt-snapshot.c says which), at most SNAP_OWNERS lines more a hit.
+ */
+static void
+snapshot_owners(struct line *l, size_t nl)
+{
+	const char	**p;
+	size_t		 *n, i, k, j, own[2], added = 0;
+
+	p = ofl_xcalloc(nl, sizeof *p);
+	n = ofl_xcalloc(nl, sizeof *n);
+	for (i = 0; i < nl; i++) {
+		p[i] = l[i].s;
+		n[i] = l[i].n;
+	}
+	for (i = 0; i < nl && added < SNAP_OWNERS; i++) {
+		if (l[i].chosen != 1 || l[i].nmarks == 0)
+			continue;
+		k = ofl_fmt_snapshot_owners(p, n, nl, i, own);
+		for (j = 0; j < k && added < SNAP_OWNERS; j++) {
+			if (l[own[j]].chosen)
+				continue;
+			l[own[j]].chosen = 1;
+			l[own[j]].from = 0;
+			l[own[j]].to = l[own[j]].n > LINE_SHOW_MAX ?
+			    utf8_back(l[own[j]].s, LINE_SHOW_MAX) :
+			    l[own[j]].n;
+			added++;
+		}
+	}
+	free(p);
+	free(n);
+}
+
 static void
 add_title(struct ofl_buf *out, struct search *s, const char *title)
 {
@@ -708,6 +746,8 @@ render_hit(struct search *s, struct hit *h, size_t avail, struct ofl_buf *out,
 	    5))
 		*cut = 1;
 	s->record = record;
+	if (s->a[h->art].kind == OFL_KIND_SNAPSHOT)
+		snapshot_owners(l, nl);
 	for (i = 0; i < nl; i++) {
 		if (!l[i].chosen)
 			continue;

@@ -1,0 +1,164 @@
+#!/bin/sh
+# eval-snapshots.sh: browser snapshot questions, scored on what
+# ofl-search prints by default.
+#
+#	tests/eval-snapshots.sh [--verbose] [--resolve]
+#
+# Each row of tests/eval/snapshot-questions.tsv names a snapshot under
+# tests/data/snapshot, a question as an agent would type it, a locator
+# (a fixed string, case ignored, of the line that answers it) and the ref of the
+# element that answers it.  The question is asked as `ofl-search ID
+# 'QUESTION'`, no option, output to a pipe; it is answered when the
+# printed bytes hold "[ref=REF]" (or "uid=REF ").  The baseline is grep
+# for the question's rarest word (the word, of three letters or more,
+# on the fewest lines of the snapshot): `grep -i -F WORD FILE`, answered
+# when its output holds the ref in the same way.  Printed: per
+# snapshot and in all, the share answered and the median bytes printed,
+# for both.
+#
+# --resolve fills the ref column from the locator (the element of the
+# first line that holds it; for a child line such as "/url:" or "text:",
+# the element above it that has a ref) and prints the file to stdout.
+# --verbose lists each miss with what was printed.
+#
+# When written (78 questions over 10 snapshots of 7 documentation sets):
+# ofl-search 0.78 answered, median 1,264 bytes printed; grep for the
+# rarest word 0.68, median 370 bytes.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${OFL_BUILDDIR:-$(pwd)}
+PATH="$build:$top/bin:$PATH"
+export PATH
+LC_ALL=C
+export LC_ALL
+Q=$top/tests/eval/snapshot-questions.tsv
+D=$top/tests/data/snapshot
+verbose=0
+resolve=0
+for a in "$@"; do
+	case $a in
+	--verbose) verbose=1 ;;
+	--resolve) resolve=1 ;;
+	*) echo "usage: $0 [--verbose] [--resolve]" >&2; exit 2 ;;
+	esac
+done
+
+# The ref of the element that holds the first line with the locator.
+ref_of() {
+	awk -v loc="$2" '
+	function depth(s) { match(s, /^ */); return RLENGTH }
+	function ref(s,   m) {
+		if (s ~ /^ *- \/|^ *- text:/) return ""
+		if (match(s, /\[ref=[a-z0-9]+\]/))
+			return substr(s, RSTART + 5, RLENGTH - 6)
+		if (match(s, /uid=[0-9_]+ /))
+			return substr(s, RSTART + 4, RLENGTH - 5)
+		return ""
+	}
+	{ line[NR] = $0 }
+	!found && index(tolower($0), tolower(loc)) > 0 { found = NR }
+	END {
+		if (!found) exit 1
+		r = ref(line[found]); d = depth(line[found])
+		for (i = found - 1; r == "" && i > 0; i--) {
+			if (depth(line[i]) < d) {
+				d = depth(line[i])
+				r = ref(line[i])
+			}
+		}
+		if (r == "") exit 1
+		print r
+	}' "$1"
+}
+
+if [ $resolve -eq 1 ]; then
+	while IFS='	' read -r f q loc ref; do
+		case $f in '#'*|'') printf '%s\n' "$f"; continue ;; esac
+		r=$(ref_of "$D/$f" "$loc") || {
+			echo "$f: no element for locator '$loc'" >&2
+			exit 1
+		}
+		printf '%s\t%s\t%s\t%s\n' "$f" "$q" "$loc" "$r"
+	done <"$Q"
+	exit 0
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ofl-eval-snap.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+OFL_STORE=$tmp/store
+export OFL_STORE
+
+# The rarest word of a question in a file.
+rarest() {
+	best= bestn=
+	for w in $(printf '%s\n' "$2" | tr 'A-Z' 'a-z' |
+	    tr -c 'a-z0-9_\n' ' '); do
+		[ ${#w} -ge 3 ] || continue
+		n=$(grep -c -i -F -- "$w" "$1" || true)
+		[ "$n" -gt 0 ] || continue
+		if [ -z "$bestn" ] || [ "$n" -lt "$bestn" ]; then
+			best=$w bestn=$n
+		fi
+	done
+	printf '%s\n' "$best"
+}
+
+has_ref() {
+	grep -q -F -e "[ref=$2]" -e "uid=$2 " "$1"
+}
+
+: >"$tmp/rows"
+while IFS='	' read -r f q loc ref; do
+	case $f in '#'*|'') continue ;; esac
+	if [ ! -f "$tmp/id.$f" ]; then
+		ofl-capture -q -T 0 <"$D/$f" >"$tmp/id.$f"
+	fi
+	id=$(sed 's/^ofl://' "$tmp/id.$f")
+	ofl-search "$id" -- "$q" >"$tmp/out" 2>/dev/null || true
+	ok=0
+	has_ref "$tmp/out" "$ref" && ok=1
+	b=$(wc -c <"$tmp/out")
+	w=$(rarest "$D/$f" "$q")
+	if [ -n "$w" ]; then
+		grep -i -F -- "$w" "$D/$f" >"$tmp/grep" || true
+	else
+		: >"$tmp/grep"
+	fi
+	gok=0
+	has_ref "$tmp/grep" "$ref" && gok=1
+	gb=$(wc -c <"$tmp/grep")
+	printf '%s\t%s\t%s\t%s\t%s\n' "$f" "$ok" "$b" "$gok" "$gb" >>"$tmp/rows"
+	if [ $verbose -eq 1 ] && [ $ok -eq 0 ]; then
+		printf '== miss: %s: %s (ref %s)\n' "$f" "$q" "$ref"
+		sed 's/^/   /' "$tmp/out"
+	fi
+done <"$Q"
+
+awk -F'\t' '
+function median(a, n,   i, j, t) {
+	for (i = 2; i <= n; i++)
+		for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
+			t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
+		}
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+{
+	f = $1; n[f]++; ok[f] += $2; gok[f] += $4
+	all++; aok += $2; agok += $4
+	B[all] = $3; G[all] = $5
+	k = ++m[f]; b[f, k] = $3; g[f, k] = $5
+	if (!(f in seen)) { seen[f] = 1; order[++nf] = f }
+}
+END {
+	printf "%-26s %4s  %8s %8s  %8s %8s\n", "snapshot", "q", "ofl", "bytes",
+	    "grep", "bytes"
+	for (i = 1; i <= nf; i++) {
+		f = order[i]
+		for (k = 1; k <= n[f]; k++) { x[k] = b[f, k]; y[k] = g[f, k] }
+		printf "%-26s %4d  %8.2f %8d  %8.2f %8d\n", f, n[f],
+		    ok[f] / n[f], median(x, n[f]), gok[f] / n[f],
+		    median(y, n[f])
+	}
+	printf "%-26s %4d  %8.2f %8d  %8.2f %8d\n", "all", all, aok / all,
+	    median(B, all), agok / all, median(G, all)
+}' "$tmp/rows"

@@ -1,0 +1,112 @@
+#!/bin/sh
+# Browser snapshots: Playwright MCP's YAML accessibility tree (with and
+# without its "### Page" wrapper) and Chrome DevTools MCP's uid= text
+# are kind snapshot, chunked by element, mapped in the notice, and a
+# search hit shows the element's line with its ref.
+. "${OFL_SRCDIR:-$(dirname "$0")/..}/tests/lib.sh"
+
+SNAP="$DATA/snapshot/ofl-search.1.txt"
+DEVTOOLS="$DATA/snapshot/devtools-form.txt"
+
+test_expect_success 'a Playwright snapshot with its wrapper is a snapshot' '
+	ofl-capture -T 10 <"$SNAP" >notice &&
+	head -n 1 notice | grep "^ofl:[0-9a-z]* snapshot 28 kB 605 lines$" &&
+	grep "^page: OFL-SEARCH(1) <http://127.0.0.1:8718/ofl-search.1.html>$" notice &&
+	grep "^elements: 361; code 175, link 43, definition 35, term 35, " notice &&
+	grep "^headings: # NAME | # SYNOPSIS | # DESCRIPTION | ## Searching | ## Listing | ## Options | # ENVIRONMENT | # EXIT STATUS | # EXAMPLES | # SEE ALSO$" notice &&
+	grep "^forms: none$" notice &&
+	! grep "^--- head" notice &&
+	id=$(sed -n "1s/^ofl:\([0-9a-z]*\) .*/\1/p" notice) &&
+	grep "^      ofl-extract $id --role link$" notice &&
+	test $(wc -c <notice) -le 2048
+'
+
+test_expect_success 'without the wrapper it is still a snapshot' '
+	sed -n "/^\`\`\`yaml/,/^\`\`\`\$/p" "$SNAP" | sed "1d;\$d" >bare &&
+	head -n 1 bare | grep "^- generic \[active\] \[ref=e1\]:$" &&
+	ofl-capture -T 10 <bare >notice2 &&
+	head -n 1 notice2 | grep " snapshot 28 kB 598 lines$" &&
+	! grep "^page:" notice2 &&
+	grep "^elements: 361; " notice2
+'
+
+test_expect_success 'chunks are element subtrees titled by their path' '
+	id=$(sed -n "1s/^ofl:\([0-9a-z]*\) .*/\1/p" notice) &&
+	echo "$id" >id &&
+	ofl-search "$id" -- "exit status of the command" >hits &&
+	head -n 1 hits | grep "^ofl:$id:222-229  heading \"Listing\" > generic \[ref=e104\]  (" &&
+	grep "^  223- *- link \[ref=e132\] \[cursor=pointer\]:$" hits
+'
+
+test_expect_success 'a hit in a child line shows the element that holds it' '
+	id=$(cat id) &&
+	ofl-search "$id" -- NO_COLOR >hits &&
+	head -n 1 hits | grep "^ofl:$id:552-561  " &&
+	grep "^  553- *- link \[ref=e326\] \[cursor=pointer\]:$" hits &&
+	grep "^  554: *- /url: \"#NO_COLOR\"$" hits
+'
+
+test_expect_success 'Chrome DevTools text snapshot: the form by ref' '
+	ofl-capture -T 10 <"$DEVTOOLS" >notice3 &&
+	head -n 1 notice3 | grep " snapshot 930 B 20 lines$" &&
+	grep "^page: Sign in - Example Tracker <http://127.0.0.1:8000/login.html>$" notice3 &&
+	grep "^landmarks: banner \[ref=1_1\], navigation \"Main\" \[ref=1_3\], main \[ref=1_6\], form \"Sign in\" \[ref=1_8\], contentinfo \[ref=1_16\]$" notice3 &&
+	grep "^form \"Sign in\" \[ref=1_8\]: textbox \"Username or email address\" \[ref=1_9\], textbox \"Password\" \[ref=1_10\], checkbox \"Keep me signed in\" \[ref=1_11\], button \"Sign in\" \[ref=1_12\]$" notice3 &&
+	grep "^      ofl-extract [0-9a-z]* --role textbox$" notice3
+'
+
+test_expect_success 'a 616 kB snapshot: a notice under 2 kB with its forms by ref' '
+	ofl-capture <"$DATA/snapshot/python-stdtypes.txt" >big &&
+	head -n 1 big | grep " snapshot 616 kB 11,481 lines$" &&
+	test $(wc -c <big) -le 2048 &&
+	grep "^search \[ref=e23\]: textbox \"Quick search\" \[ref=e25\], button \"Go\" \[ref=e26\]$" big &&
+	grep "^landmarks: navigation \"related navigation\" \[ref=e2\], search \[ref=e23\], main \[ref=e30\], " big &&
+	grep "^headings: # Built-in Types | ## Truth Value Testing | " big
+'
+
+test_expect_success 'a Markdown list with brackets stays Markdown' '
+	printf "# Notes\n\n- see [ref=a1] and [ref=a2]\n- [link](x)\n- item\n" >md &&
+	ofl-capture -T 1 <md | head -n 1 | grep " markdown "
+'
+
+test_expect_success 'ofl-extract --role: one element a line, ref and path' '
+	id=$(cat id) &&
+	ofl-extract "$id" --role heading >roles &&
+	test $(wc -l <roles) -eq 10 &&
+	printf "16\t- heading [level=1] [ref=e10]:  # NAME\tgeneric [ref=e9]\n" >want &&
+	head -n 1 roles >got &&
+	test_cmp want got &&
+	ofl-extract "$id" --role LINK --name SINCE >since &&
+	printf "468\t- link [ref=e273] [cursor=pointer]:  # --since\theading \"Options\" > term [ref=e272]\n" >want &&
+	test_cmp want since
+'
+
+test_expect_success 'ofl-extract --role keeps to the budget and says what is left' '
+	id=$(cat id) &&
+	ofl-extract "$id" --role code -m 400 >codes &&
+	test $(wc -c <codes) -le 500 &&
+	tail -n 1 codes | grep "^\[\.\.\. 1[0-9][0-9] more elements not shown: ofl-extract $id --max-bytes 400 --role code --skip [0-9]*\]$" &&
+	skip=$(tail -n 1 codes | sed "s/.*--skip \([0-9]*\)\]/\1/") &&
+	ofl-extract "$id" --role code --skip "$skip" --limit 1 >next &&
+	all=$(ofl-extract "$id" --role code -m 0 | sed -n "$((skip + 1))p") &&
+	test "$(head -n 1 next)" = "$all" &&
+	tail -n 1 next | grep "^\[\.\.\. 1[0-9][0-9] more elements not shown: ofl-extract $id --role code --skip $((skip + 1))\]$"
+'
+
+test_expect_success 'ofl-extract --role: nothing found is 1, another kind is 2' '
+	id=$(cat id) &&
+	test_expect_code 1 ofl-extract "$id" --role slider &&
+	printf "a\nb\n" | ofl-capture -T 0 -q >tid &&
+	test_expect_code 2 ofl-extract "$(cat tid)" --role button 2>err &&
+	grep "need a browser snapshot; this artifact is text" err &&
+	test_expect_code 2 ofl-extract "$id" --role button -n 1-5
+'
+
+test_expect_success 'the Chrome DevTools form by role' '
+	ofl-capture -T 0 -q <"$DEVTOOLS" >did &&
+	ofl-extract "$(cat did)" --role textbox >fields &&
+	printf "12\tuid=1_9 textbox \"Username or email address\" focusable focused\tmain > heading \"Sign in\" > form \"Sign in\" [ref=1_8]\n13\tuid=1_10 textbox \"Password\" focusable\tmain > heading \"Sign in\" > form \"Sign in\" [ref=1_8]\n" >want &&
+	test_cmp want fields
+'
+
+test_done
