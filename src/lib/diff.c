@@ -1235,6 +1235,47 @@ ofl_diff_opts_init(struct ofl_diff_opts *o)
 	o->budget = OFL_DIFF_BUDGET;
 }
 
+/*
+ * Browser snapshots: elements matched by role, name and path, so that
+ * refs renumbered are no change (fmt-snapshot-diff.c).  With -j, a
+ * record per line of the report.
+ */
+static int
+diff_snapshot(struct dctx *d)
+{
+	struct ofl_buf	 r, l;
+	const char	*p, *e, *nl;
+	int		 rv = -1;
+
+	ofl_buf_init(&r);
+	ofl_buf_init(&l);
+	if (ofl_fmt_snapshot_diff(&d->src[0], &d->src[1], d->budget, &r) == -1)
+		goto out;
+	p = r.data;
+	e = r.data + r.len;
+	if (r.len > 0 && strncmp(r.data, "no changes", 10) != 0)
+		d->changes = 1;
+	while (p != NULL && p < e) {
+		if ((nl = memchr(p, '\n', e - p)) == NULL)
+			nl = e;
+		ofl_buf_reset(&l);
+		if (d->o->json) {
+			json_begin(&l, "snapshot", "line", p, nl - p);
+			ofl_buf_adds(&l, "}\n");
+		} else {
+			ofl_buf_add(&l, p, nl - p);
+			ofl_buf_addc(&l, '\n');
+		}
+		ofl_buf_add(d->out, l.data, l.len);
+		p = nl + 1;
+	}
+	rv = d->changes > 0;
+out:
+	ofl_buf_free(&r);
+	ofl_buf_free(&l);
+	return rv;
+}
+
 static int
 diff_kind(struct dctx *d)
 {
@@ -1244,14 +1285,8 @@ diff_kind(struct dctx *d)
 		return diff_table(d);
 	if ((a == OFL_KIND_JSON || a == OFL_KIND_NDJSON) && a == b)
 		return diff_json(d);
-	/*
-	 * Browser snapshots are matched by role, name and path (refs
-	 * renumbered are no change): wire ofl_fmt_snapshot_diff() here when
-	 * the snapshot kind is in, as
-	 *	if (a == OFL_KIND_SNAPSHOT && a == b)
-	 *		return diff_snapshot(d);
-	 * Until then they fall through to the line diff below.
-	 */
+	if (a == OFL_KIND_SNAPSHOT && a == b)
+		return diff_snapshot(d);
 	if (a == OFL_KIND_LOG || a == OFL_KIND_TEXT || b == OFL_KIND_LOG ||
 	    b == OFL_KIND_TEXT)
 		return diff_log(d);
