@@ -9,7 +9,7 @@
 
 # stored: how many artifacts the store holds.
 stored() {
-	ofl-search -q 2>/dev/null | wc -l | tr -d ' '
+	ofl-search -a -q 2>/dev/null | wc -l | tr -d ' '
 }
 
 test_expect_success 'setup' '

@@ -10,7 +10,7 @@ cap() {
 }
 
 count() {
-	ofl-search -q 2>/dev/null | wc -l | tr -d ' '
+	ofl-search -a -q 2>/dev/null | wc -l | tr -d ' '
 }
 
 test_expect_success 'setup: three artifacts of random data' '

@@ -108,11 +108,11 @@ test_expect_success 'an ambiguous --purge prefix is a usage error: exit 2, nothi
 	i=0 && while [ $i -lt 40 ]; do
 		echo "tiny $i" | ofl-capture -q -T 0 >/dev/null; i=$((i + 1))
 	done &&
-	ofl-search -q | cut -c1 | sort | uniq -d | head -n 1 >pfx &&
+	ofl-search -a -q | cut -c1 | sort | uniq -d | head -n 1 >pfx &&
 	test -s pfx &&
 	test_expect_code 2 ofl-gc --purge "$(cat pfx)" >out 2>err &&
 	grep "ambiguous ID prefix" err &&
-	test "$(ofl-search -q | wc -l)" = 40
+	test "$(ofl-search -a -q | wc -l)" = 40
 '
 
 test_expect_success 'grace: a setting, checked, and shown' '

@@ -34,7 +34,6 @@
 #define MERGE_MS	1000	/* of index merging in one run */
 #define MERGE_BUDGET_MS	10000	/* the same, when over the budget */
 #define YIELD_MS	30	/* the write lock left free between steps */
-#define SLICE_MS	200	/* of steps between two such pauses */
 
 int
 ofl_gc_pin(struct ofl_store *st, const char *ref, int pin)
@@ -330,8 +329,6 @@ order_cmp(const void *a, const void *b)
  * little longer than a waiting writer sleeps between tries (store.c),
  * so that captures get in instead of waiting for the whole run.
  */
-static void	gc_pause(int64_t *);
-
 static void
 gc_yield(void)
 {
@@ -340,26 +337,11 @@ gc_yield(void)
 	nanosleep(&ts, NULL);
 }
 
-/*
- * Each step is a transaction of its own, short; writers get in between
- * steps anyway (they wait on the lock), so the pause that leaves them
- * the lock for sure comes once a slice of steps, not after every one:
- * a pause per step made a gc of many artifacts mostly sleep.
- */
-static void
-gc_pause(int64_t *slice)
-{
-	if (ofl_mono_ms() - *slice < SLICE_MS)
-		return;
-	gc_yield();
-	*slice = ofl_mono_ms();
-}
-
 /* Merge the index's segments (dropping deleted rows), give pages back. */
 static void
 gc_compact(struct ofl_store *st, int64_t max_ms)
 {
-	int64_t	t0 = ofl_mono_ms(), slice;
+	int64_t	t0 = ofl_mono_ms();
 	int	i, empty = 0;
 
 	/*
@@ -374,18 +356,17 @@ gc_compact(struct ofl_store *st, int64_t max_ms)
 	 * the time is up: while chunks keep coming there is always more,
 	 * and writers wait for each merge.  The next run goes on.
 	 */
-	slice = ofl_mono_ms();
 	for (i = 0; !empty && ofl_index_init(st) == 0 && i < 100000 &&
 	    ofl_mono_ms() - t0 < max_ms; i++) {
 		if (!ofl_store_gc_fts_merge(st))
 			break;
-		gc_pause(&slice);
+		gc_yield();
 	}
 	/* Give pages back in small steps, so captures do not wait. */
 	for (i = 0; i < 100000; i++) {
 		if (!ofl_store_gc_vacuum_step(st))
 			break;
-		gc_pause(&slice);
+		gc_yield();
 	}
 	/* Give the WAL's space back too (bounded by the busy wait). */
 	ofl_store_gc_checkpoint(st);

@@ -37,6 +37,12 @@
 #define BATCH_BYTES	(8 * 1024 * 1024)
 #define BATCH_CHUNKS	4096
 #define BATCH_MS	2000
+/* In the background, shorter holds of the write lock: captures come first. */
+#define BG_BATCH_BYTES	(1024 * 1024)
+#define BG_BATCH_MS	250
+
+static size_t	batch_bytes = BATCH_BYTES;
+static int64_t	batch_ms = BATCH_MS;
 #define DROP_BYTES	(1024 * 1024)	/* a batch of chunks to drop */
 #define DROP_CHUNKS	512
 #define DROP_MS		300
@@ -239,8 +245,8 @@ index_chunk(const struct ofl_chunk *c, void *arg)
 	batch_add(&ix->b, c, seq, 1);
 	ix->stats->chunks++;
 	ix->stats->bytes += c->len;
-	if (ix->b.data.len >= BATCH_BYTES || ix->b.np >= BATCH_CHUNKS ||
-	    ofl_now_ms() - ix->b.last_flush >= BATCH_MS) {
+	if (ix->b.data.len >= batch_bytes || ix->b.np >= BATCH_CHUNKS ||
+	    ofl_now_ms() - ix->b.last_flush >= batch_ms) {
 		if (flush(ix, 0) == -1) {
 			ix->failed = 1;
 			return 1;
@@ -579,6 +585,8 @@ ofl_index_pending(struct ofl_store *st)
 		}
 		close(wfd);
 	}
+	batch_bytes = BG_BATCH_BYTES;
+	batch_ms = BG_BATCH_MS;
 	ofl_filter_init(&any);
 	p.ids = ofl_xcalloc(PENDING_BATCH, sizeof *p.ids);
 	do {
