@@ -161,6 +161,18 @@ else
 	test_skip 'prove' 'no prove (perl)'
 fi
 
+if test_have_prereq autoreconf,automake,make; then
+	test_expect_success 'make check: TESTS= the failing scripts' '
+		project automake &&
+		(cd p-automake && autoreconf -fi && ./configure) >/dev/null 2>&1 &&
+		printf "%s\n" fail.sh hard.sh >want &&
+		check automake p-automake want make check &&
+		grep -q "^make check '\''TESTS=fail.sh hard.sh'\''$" automake.rerun
+	'
+else
+	test_skip 'make check' 'no autoreconf (autoconf, automake)'
+fi
+
 if test_have_prereq ctest,cmake; then
 	test_expect_success 'ctest: an anchored -R' '
 		project ctest &&

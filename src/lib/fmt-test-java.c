@@ -63,6 +63,10 @@ sf_line(struct tres *r, void *v, const char *s, size_t n, uint64_t no)
 	int64_t		 run;
 	int		 err;
 
+	/* Maven's lines start with a level, or are a report's body. */
+	if (st->cur == NULL && (n == 0 || (s[0] != '[' && s[0] != 'T' &&
+	    s[0] != '-')))
+		return;
 	k = 0;
 	if (STARTS(s, n, "[ERROR] ") || STARTS(s, n, "[INFO] "))
 		k = s[1] == 'E' ? 8 : 7;

@@ -550,7 +550,8 @@ ctest_line(struct tres *r, void *v, const char *s, size_t n, uint64_t no)
 	const char		*p, *q;
 	size_t			 k;
 
-	if ((p = memmem(s, n, "% tests passed, ", 16)) != NULL &&
+	if (n > 0 && isdigit((unsigned char)s[0]) &&
+	    (p = memmem(s, n, "% tests passed, ", 16)) != NULL &&
 	    (q = memmem(s, n, " out of ", 8)) != NULL) {
 		r->score += 10;
 		r->failed = ofl_fmt_test_util_count(s, n, "tests failed");
@@ -614,8 +615,12 @@ ctest_line2(struct tres *r, void *v, const char *s, size_t n, uint64_t no)
 	struct ctst2		*st = v;
 	struct ofl_testcase	*tc;
 	const char		*p, *q;
+	size_t			 k;
 
-	if ((p = memmem(s, n, " Test #", 7)) != NULL &&
+	for (k = 0; k < n && s[k] == ' '; k++)
+		;
+	if (k < n && isdigit((unsigned char)s[k]) &&
+	    (p = memmem(s, n, " Test #", 7)) != NULL &&
 	    (q = memmem(s, n, "***", 3)) != NULL && q > p &&
 	    (p = memchr(p, ':', (size_t)(q - p))) != NULL) {
 		p += 2;

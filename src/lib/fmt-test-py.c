@@ -135,6 +135,10 @@ pytest_verbose(struct tres *r, const char *s, size_t n, uint64_t no)
 	size_t		 e;
 	int		 error = 0;
 
+	/* "... FAILED", "... FAILED [ 20%]": cheap tests first. */
+	n = ofl_fmt_test_util_trim(s, n);
+	if (n < 10 || (s[n - 1] != ']' && s[n - 1] != 'D' && s[n - 1] != 'R'))
+		return;
 	if ((p = memmem(s, n, " FAILED", 7)) == NULL &&
 	    (error = 1, p = memmem(s, n, " ERROR", 6)) == NULL)
 		return;

@@ -1,0 +1,3 @@
+#!/bin/sh
+# Skipped (77).
+exit 77
