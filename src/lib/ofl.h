@@ -1153,6 +1153,13 @@ int	ofl_input_args(int, char **, struct ofl_input *, struct ofl_ref **,
 int	ofl_index_input(struct ofl_store *, int, char ***, size_t *);
 
 /*
+ * snippet.c: the signature of a line (its variable parts masked, as
+ * fmt-log.c's rule has it), never 0: the hits and lines of one signature
+ * are shown once, with a count and where the others are.
+ */
+uint64_t	 ofl_snippet_signature(const char *, size_t);
+
+/*
  * query.c (the query, its scope, the hits), snippet.c (the lines of each
  * hit shown) and list.c (the listing of artifacts).
  */

@@ -7,6 +7,7 @@
 #define SEARCH_H
 
 #define SNIP_READ_MAX	(1024 * 1024)	/* bytes of a hit read */
+#define SIM_SHOW	4		/* line numbers of similar lines shown */
 
 enum {
 	PHASE_ALL = 0,		/* every term */
@@ -65,6 +66,10 @@ struct hit {
 	uint64_t	 line_end;
 	uint64_t	 order;		/* substring: position found */
 	uint64_t	 text_line;	/* member: the chunk's first line */
+	uint64_t	 sig;		/* its best line's signature, 0: none */
+	uint64_t	 bestno;	/* its best line's number */
+	size_t		 nsim;		/* hits folded into it */
+	uint64_t	 sim[SIM_SHOW];	/* their best lines */
 };
 
 struct mark {
@@ -90,6 +95,9 @@ struct line {
 	int		 chosen;
 	size_t		 from;		/* the part shown */
 	size_t		 to;
+	uint64_t	 sig;		/* signature, 0: not computed */
+	size_t		 nsim;		/* lines like it not shown */
+	uint64_t	 sim[SIM_SHOW];
 };
 
 struct search {
@@ -117,6 +125,10 @@ struct search {
 	char				*fts_or;
 	struct ofl_redactor		*rd;		/* NULL: raw output */
 	struct ofl_buf			 rtmp;
+	double				 hitw[64];	/* term weights by hits */
+	size_t				 nvis;		/* hits not folded */
+	int				 curjson;	/* the hit is JSON */
+	struct ofl_buf			 sigbuf;
 	/* Marking one buffer. */
 	struct mark			*m;
 	size_t				 nm;
