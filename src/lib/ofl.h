@@ -913,7 +913,7 @@ int	ofl_fmt_csv_summary(const struct ofl_src *, const struct ofl_meta *,
 #define OFL_TOK_PLAIN		0x0100	/* words only: no identifiers */
 #define OFL_TOK_COLOCATED	0x0001	/* a token's flag: an identifier */
 #define OFL_TOK_COMPOUND_MAX	64	/* longest identifier token */
-#define OFL_TOK_VERSION		1	/* bump when the tokens change */
+#define OFL_TOK_VERSION		2	/* bump when the tokens change */
 #define OFL_TOK_EXACT	'\001'	/* a query string that is one identifier */
 /* The word tokenizer under ofl's: run(ctx, arg, flags, text, len, cb). */
 struct ofl_tok_words {
@@ -934,6 +934,8 @@ int		 ofl_tok_tokenize(struct ofl_tok *, void *, int, const char *,
  */
 int		 ofl_tok_run(struct ofl_tok *, int, const char *, size_t,
 		    int (*)(void *, int, const char *, int, int, int), void *);
+/* 1 if a colocated token is an identifier's whole, not a CamelCase part. */
+int		 ofl_tok_is_ident(const char *, int);
 
 /*
  * store-fts.c: the full-text index's tables (SQLite FTS5, contentless),

@@ -188,6 +188,9 @@ exact_cb(void *arg, int flags, const char *tok, int n, int start, int end)
 	struct exact_ctx	*x = arg;
 
 	if (flags & OFL_TOK_COLOCATED) {
+		/* A CamelCase part is a word of the identifier. */
+		if (!ofl_tok_is_ident(tok, n))
+			return OFL_TOK_OK;
 		if (x->exact == NULL) {
 			x->exact = ofl_xmalloc((size_t)n + 1);
 			memcpy(x->exact, tok, (size_t)n);
@@ -1125,7 +1128,8 @@ search_fts(struct search *s, int any, size_t limit, size_t k)
 	s->fts_or = build_fts(s, " OR ");
 	if (s->fts_and != NULL && fts_run(s, s->fts_and, PHASE_ALL, k) == -1)
 		return -1;
-	if (any > 1 && s->nh <= limit && s->fts_or != NULL &&
+	/* Hits that touch are merged, and of one message folded: room. */
+	if (any > 1 && s->nh <= limit * 2 && s->fts_or != NULL &&
 	    fts_run(s, s->fts_or, PHASE_ANY, k) == -1)
 		return -1;
 	return 0;

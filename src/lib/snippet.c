@@ -48,6 +48,7 @@ static void	 note_readerr(struct search *, struct hit *);
 static int	 hit_text(struct search *, struct hit *, struct ofl_buf *,
 		    int *);
 static size_t	 utf8_back(const char *, size_t);
+static int	 mark_counts(const struct search *, size_t, size_t, size_t);
 static size_t	 split_lines(struct search *, const struct hit *,
 		    const struct ofl_buf *, struct line **);
 static size_t	 line_window(struct search *, const struct line *, size_t,
@@ -183,7 +184,8 @@ mark_cb(void *arg, int flags, const char *tok, int n, int start, int end)
 	struct search	*s = arg;
 	struct target	*g;
 	size_t		 i;
-	int		 exact = (flags & OFL_TOK_COLOCATED) != 0;
+	int		 exact = (flags & OFL_TOK_COLOCATED) != 0 &&
+			    ofl_tok_is_ident(tok, n);
 
 	for (i = 0; i < s->ntg; i++) {
 		g = &s->tg[i];
@@ -335,6 +337,46 @@ utf8_back(const char *s, size_t i)
 	return i;
 }
 
+/*
+ * 1 if mark j (of a line whose marks start at mark0 and end before byte
+ * end) counts for its term: a word of a term of several words ("4.0.0",
+ * a quoted phrase) counts only next to another of its words, so that a
+ * lone "0" is not "4.0.0".
+ */
+static int
+mark_counts(const struct search *s, size_t j, size_t mark0, size_t end)
+{
+	const struct target	*g = &s->tg[s->m[j].target];
+	const struct mark	*m = s->m;
+	size_t			 need, run = 1, k, prev;
+
+	if (g->exact || s->substr || g->term < 0 ||
+	    (size_t)g->term >= s->nt || (need = s->t[g->term].ntok) < 2)
+		return 1;
+	/* The run of the term's words, in order, that holds mark j. */
+	for (prev = j, k = j; k-- > mark0;) {
+		if (s->tg[m[k].target].exact)
+			continue;
+		if (s->tg[m[k].target].term != g->term || m[k].end >
+		    m[prev].start || m[prev].start - m[k].end > 2 ||
+		    m[k].target > m[prev].target)
+			break;
+		run++;
+		prev = k;
+	}
+	for (prev = j, k = j + 1; k < s->nm && m[k].start < end; k++) {
+		if (s->tg[m[k].target].exact)
+			continue;
+		if (s->tg[m[k].target].term != g->term || m[prev].end >
+		    m[k].start || m[k].start - m[prev].end > 2 ||
+		    m[k].target < m[prev].target)
+			break;
+		run++;
+		prev = k;
+	}
+	return run >= need;
+}
+
 /* Split a hit's text into lines and find the marks each holds. */
 static size_t
 split_lines(struct search *s, const struct hit *h, const struct ofl_buf *text,
@@ -366,8 +408,9 @@ split_lines(struct search *s, const struct hit *h, const struct ofl_buf *text,
 		for (j = mk; j < s->nm && s->m[j].start <
 		    (size_t)(e - text->data); j++) {
 			l[nl].nmarks++;
-			l[nl].mask |= (uint64_t)1 <<
-			    (s->tg[s->m[j].target].term & 63);
+			if (mark_counts(s, j, mk, (size_t)(e - text->data)))
+				l[nl].mask |= (uint64_t)1 <<
+				    (s->tg[s->m[j].target].term & 63);
 		}
 		nl++;
 	}
@@ -704,8 +747,9 @@ blank(const struct line *l)
 {
 	size_t	i;
 
+	/* Nor does a bracket alone, or a comma. */
 	for (i = 0; i < l->n; i++)
-		if (l->s[i] != ' ' && l->s[i] != '\t')
+		if (strchr(" \t{}[](),;", l->s[i]) == NULL)
 			return 0;
 	return 1;
 }
@@ -808,7 +852,7 @@ order_lines(struct search *s, struct line *l, size_t nl, size_t *order)
 {
 	double		 w[64], g, bg, bv, v;
 	uint64_t	 covered = 0;
-	size_t		 norder = 0, ncover, i, j, b, c;
+	size_t		 norder = 0, ncover, i, j, b, c, id;
 
 	term_weights(l, nl, s != NULL ? s->hitw : NULL, w);
 	if (s != NULL)
@@ -823,7 +867,8 @@ order_lines(struct search *s, struct line *l, size_t nl, size_t *order)
 			v = mask_weight(l[i].mask, w);
 			if (g <= 0 && j > 0)
 				continue;
-			if (c == nl || g > bg || (g == bg && v > bv)) {
+			if (c == nl || g > bg || (g == bg && (v > bv ||
+			    (v == bv && l[i].nmarks > l[c].nmarks)))) {
 				c = i;
 				bg = g;
 				bv = v;
@@ -838,9 +883,14 @@ order_lines(struct search *s, struct line *l, size_t nl, size_t *order)
 		order_add(l, nl, order, &norder, 0);
 	b = norder > 0 ? order[0] : 0;
 	ncover = norder;
-	/* A JSON record's name, next to what matched in it. */
-	if (s != NULL && s->curjson)
-		order_add(l, nl, order, &norder, identity_line(l, nl));
+	/* A JSON record's name, first when it is short. */
+	if (s != NULL && s->curjson && (id = identity_line(l, nl)) < nl) {
+		order_add(l, nl, order, &norder, id);
+		if (l[id].n < 100 && order[norder - 1] == id) {
+			memmove(order + 1, order, (norder - 1) * sizeof *order);
+			order[0] = id;
+		}
+	}
 	for (j = 0; j < ncover; j++) {
 		c = order[j];
 		if (line_opens(&l[c])) {
@@ -863,7 +913,7 @@ order_lines(struct search *s, struct line *l, size_t nl, size_t *order)
 			    l[i].sig)))
 				continue;
 			v = mask_weight(l[i].mask, w);
-			if (c == nl || v > bv) {
+			if (v > 0 && (c == nl || v > bv)) {
 				c = i;
 				bv = v;
 			}
