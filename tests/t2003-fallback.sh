@@ -60,6 +60,24 @@ test_expect_success 'the words of a CamelCase identifier match, and so does the 
 	grep "^  1: worker: ConnectionPoolTimeoutException after 30s\$" out
 '
 
+test_expect_success 'the lexicon: the log'"'"'s words for the words typed, ranked below them' '
+	{
+		printf "%s\n" "write /var/tmp/x: No space left on device"
+		i=0; while [ $i -lt 40 ]; do echo "filler line $i"; i=$((i + 1)); done
+		printf "%s\n" "kernel: Out of memory: Killed process 4242 (java)"
+		i=0; while [ $i -lt 40 ]; do echo "filler line $i"; i=$((i + 1)); done
+		printf "%s\n" "monitor: disk full at 95%"
+	} >lex.txt &&
+	capture lex.txt >id.lex &&
+	ofl-search -j "$(cat id.lex)" "disk full" >out &&
+	jq -r "[.match, .snippet] | @tsv" out >got &&
+	head -n 1 got | grep "^all	.*monitor: disk full at 95%" &&
+	grep "^related	write /var/tmp/x: No space left on device" got &&
+	ofl-search "$(cat id.lex)" "OOM" >out &&
+	grep "^  42: kernel: Out of memory: Killed process 4242 (java)\$" out &&
+	! grep "no match" out
+'
+
 test_expect_success 'a part of a hyphenated word in a log' '
 	ofl-search --color=always -n 1 "$(cat id.log)" "UNEXPECTED-TIMEOU" | marked >out &&
 	head -n 1 out >note &&

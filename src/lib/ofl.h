@@ -1155,6 +1155,15 @@ int	ofl_input_args(int, char **, struct ofl_input *, struct ofl_ref **,
 int	ofl_index_input(struct ofl_store *, int, char ***, size_t *);
 
 /*
+ * lexicon.c: groups of words and phrases that say one thing (data in
+ * lexicon.tsv).  ofl_lexicon_match: the group of the longest form that
+ * the words (any case) start with, -1 if none, *len set to its words;
+ * ofl_lexicon_form: the group's forms by index, NULL past the last.
+ */
+int		 ofl_lexicon_match(const char *const *, size_t, size_t *);
+const char	*ofl_lexicon_form(int, size_t);
+
+/*
  * snippet.c: the signature of a line (its variable parts masked, as
  * fmt-log.c's rule has it), never 0: the hits and lines of one signature
  * are shown once, with a count and where the others are.

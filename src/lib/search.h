@@ -11,6 +11,7 @@
 
 enum {
 	PHASE_ALL = 0,		/* every term */
+	PHASE_LEX,		/* every term, some in other words (lexicon) */
 	PHASE_ANY,		/* some terms */
 	PHASE_SUBSTR		/* substring scan */
 };
@@ -30,6 +31,8 @@ struct term {
 	size_t	 ntok;
 	char	*spell;		/* corrected token, or NULL */
 	int	 stop;		/* a stop word: left out if others remain */
+	int	 lex;		/* a lexicon group starts here, or -1 */
+	size_t	 lexlen;	/* the terms it takes */
 };
 
 struct target {
@@ -38,6 +41,7 @@ struct target {
 	int	 prefix;
 	int	 exact;		/* matches identifier tokens */
 	int	 term;		/* index of its term */
+	int	 lex;		/* another form (lexicon): marked in its hits */
 	char	*surface;	/* first text it marked */
 };
 
@@ -123,11 +127,14 @@ struct search {
 	int				 scoped;	/* the store's scope set */
 	char				*fts_and;
 	char				*fts_or;
+	char				*fts_lex;	/* other words */
 	struct ofl_redactor		*rd;		/* NULL: raw output */
 	struct ofl_buf			 rtmp;
 	double				 hitw[64];	/* term weights by hits */
 	size_t				 nvis;		/* hits not folded */
 	int				 curjson;	/* the hit is JSON */
+	int				 curlex;	/* the hit is the lexicon's */
+	int				 addlex;	/* targets made are */
 	struct ofl_buf			 sigbuf;
 	/* Marking one buffer. */
 	struct mark			*m;

@@ -189,7 +189,7 @@ mark_cb(void *arg, int flags, const char *tok, int n, int start, int end)
 
 	for (i = 0; i < s->ntg; i++) {
 		g = &s->tg[i];
-		if (g->exact != exact)
+		if (g->exact != exact || (g->lex && !s->curlex))
 			continue;
 		if (g->n == (size_t)n ? memcmp(g->s, tok, g->n) == 0 :
 		    (g->prefix && g->n < (size_t)n &&
@@ -794,8 +794,7 @@ static size_t
 identity_line(const struct line *l, size_t nl)
 {
 	static const char *keys[] = { "name", "title", "alertname", "alert",
-		"tag_name", "key", "login", "full_name", "slug", "id", "sha",
-		NULL };
+		"tag_name", "key", "login", "full_name", "slug", "id", NULL };
 	size_t	i, j, k, ind, best = nl, bind = SIZE_MAX, bk = SIZE_MAX;
 	size_t	klen;
 
@@ -883,14 +882,6 @@ order_lines(struct search *s, struct line *l, size_t nl, size_t *order)
 		order_add(l, nl, order, &norder, 0);
 	b = norder > 0 ? order[0] : 0;
 	ncover = norder;
-	/* A JSON record's name, first when it is short. */
-	if (s != NULL && s->curjson && (id = identity_line(l, nl)) < nl) {
-		order_add(l, nl, order, &norder, id);
-		if (l[id].n < 100 && order[norder - 1] == id) {
-			memmove(order + 1, order, (norder - 1) * sizeof *order);
-			order[0] = id;
-		}
-	}
 	for (j = 0; j < ncover; j++) {
 		c = order[j];
 		if (line_opens(&l[c])) {
@@ -902,6 +893,14 @@ order_lines(struct search *s, struct line *l, size_t nl, size_t *order)
 				order_add(l, nl, order, &norder, c + 2);
 		} else if (j == 0)
 			order_add(l, nl, order, &norder, c + 1);
+	}
+	/* A JSON record's name, first when it is short. */
+	if (s != NULL && s->curjson && (id = identity_line(l, nl)) < nl) {
+		order_add(l, nl, order, &norder, id);
+		if (l[id].n < 100 && order[norder - 1] == id) {
+			memmove(order + 1, order, (norder - 1) * sizeof *order);
+			order[0] = id;
+		}
 	}
 	/* Lines that repeat terms, the most weight first, one a signature. */
 	for (j = 0; j < 2; j++) {
@@ -1037,6 +1036,7 @@ render_hit(struct search *s, struct hit *h, size_t avail, struct ofl_buf *out,
 		ofl_buf_free(&text);
 		return;
 	}
+	s->curlex = h->phase == PHASE_LEX;
 	mark_text(s, text.data != NULL ? text.data : "", text.len);
 	nl = split_lines(s, h, &text, &l);
 	s->curjson = hit_json(s, h);
@@ -1170,6 +1170,7 @@ output_json_hit(struct ofl_buf *out, struct search *s, struct hit *h,
 		ofl_buf_free(&text);
 		return;
 	}
+	s->curlex = h->phase == PHASE_LEX;
 	mark_text(s, text.data != NULL ? text.data : "", text.len);
 	nl = split_lines(s, h, &text, &l);
 	s->curjson = hit_json(s, h);
@@ -1237,7 +1238,8 @@ output_json_hit(struct ofl_buf *out, struct search *s, struct hit *h,
 	else if (s->fallback == FALLBACK_SPELL)
 		match = "spelling";
 	else
-		match = h->phase == PHASE_ALL ? "all" : "any";
+		match = h->phase == PHASE_ALL ? "all" : h->phase == PHASE_LEX ?
+		    "related" : "any";
 	if (rcut || nl == 0 || h->line_end > h->line_start + nl - 1)
 		cut = 1;
 	ofl_buf_addf(out, ",\"match\":\"%s\",\"cut\":%s}\n", match,
@@ -1316,7 +1318,8 @@ hits_prepare(struct search *s, size_t k)
 		/* An archive member's text costs a pass over the archive. */
 		if (h->member != NULL || hit_text(s, h, &text, &rcut) == -1)
 			continue;
-		mark_text(s, text.data != NULL ? text.data : "", text.len);
+		s->curlex = h->phase == PHASE_LEX;
+	mark_text(s, text.data != NULL ? text.data : "", text.len);
 		l = NULL;
 		nl = split_lines(s, h, &text, &l);
 		s->curjson = 0;
