@@ -63,11 +63,20 @@ test_expect_success 'the output stays within the budget' '
 
 test_expect_success '-n: the number of hits, then how to get more' '
 	id=$(cat id.log) &&
-	ofl-search -n 2 "$id" "TEST-UNEXPECTED-TIMEOUT" >out &&
+	ofl-search -n 2 "$id" "Marionette" >out &&
 	test "$(grep -c "^ofl:" out)" -eq 2 &&
 	tail -n 1 out >last &&
-	echo "more: ofl-search $id TEST-UNEXPECTED-TIMEOUT -n 4" >expect &&
+	echo "more: ofl-search $id Marionette -n 4" >expect &&
 	test_cmp expect last
+'
+
+test_expect_success 'hits of one message with other numbers: one, and where the others are' '
+	id=$(cat id.log) &&
+	ofl-search -n 2 "$id" "TEST-UNEXPECTED-TIMEOUT" >out &&
+	test "$(grep -c "^ofl:" out)" -eq 1 &&
+	grep "^ofl:$id:1521-1536 " out &&
+	grep -x "  x6 similar: lines 1698, 1854, 2024, 2196, ..." out &&
+	! grep "^more: ofl-search" out
 '
 
 test_expect_success 'a cut hit: the ofl-extract command for all of it' '

@@ -43,6 +43,41 @@ test_expect_success 'inside an identifier: camelCase and numbers' '
 	grep "^  2: block blk_-1608>>99968791<<9862906 lost\$" out
 '
 
+test_expect_success 'the words of a CamelCase identifier match, and so does the whole' '
+	printf "%s\n" "worker: ConnectionPoolTimeoutException after 30s" \
+	    "config maxRetries=5 backoff=2s" "nothing here" >camel.txt &&
+	capture camel.txt >id.camel &&
+	ofl-search --color=always "$(cat id.camel)" "connection pool timeout" |
+	    marked >out &&
+	head -n 1 out | grep "^ofl:$(cat id.camel):1-3  (" &&
+	grep "^  1: worker: >>Connection<<>>Pool<<>>Timeout<<Exception after 30s\$" out &&
+	! grep "no match" out &&
+	ofl-search --color=always "$(cat id.camel)" "max retries" | marked >out &&
+	grep "^  2: config >>max<<>>Retries<<=5 backoff=2s\$" out &&
+	ofl-search --color=always "$(cat id.camel)" "maxretries" | marked >out &&
+	grep "^  2: config >>maxRetries<<=5 backoff=2s\$" out &&
+	ofl-search "$(cat id.camel)" "ConnectionPoolTimeoutException" >out &&
+	grep "^  1: worker: ConnectionPoolTimeoutException after 30s\$" out
+'
+
+test_expect_success 'the lexicon: the log'"'"'s words for the words typed, ranked below them' '
+	{
+		printf "%s\n" "write /var/tmp/x: No space left on device"
+		i=0; while [ $i -lt 40 ]; do echo "filler line $i"; i=$((i + 1)); done
+		printf "%s\n" "kernel: Out of memory: Killed process 4242 (java)"
+		i=0; while [ $i -lt 40 ]; do echo "filler line $i"; i=$((i + 1)); done
+		printf "%s\n" "monitor: disk full at 95%"
+	} >lex.txt &&
+	capture lex.txt >id.lex &&
+	ofl-search -j "$(cat id.lex)" "disk full" >out &&
+	jq -r "[.match, .snippet] | @tsv" out >got &&
+	head -n 1 got | grep "^all	.*monitor: disk full at 95%" &&
+	grep "^related	write /var/tmp/x: No space left on device" got &&
+	ofl-search "$(cat id.lex)" "OOM" >out &&
+	grep "^  42: kernel: Out of memory: Killed process 4242 (java)\$" out &&
+	! grep "no match" out
+'
+
 test_expect_success 'a part of a hyphenated word in a log' '
 	ofl-search --color=always -n 1 "$(cat id.log)" "UNEXPECTED-TIMEOU" | marked >out &&
 	head -n 1 out >note &&

@@ -1167,7 +1167,7 @@ int	ofl_fmt_snapshot_diff(struct ofl_src *, struct ofl_src *, size_t,
 #define OFL_TOK_PLAIN		0x0100	/* words only: no identifiers */
 #define OFL_TOK_COLOCATED	0x0001	/* a token's flag: an identifier */
 #define OFL_TOK_COMPOUND_MAX	64	/* longest identifier token */
-#define OFL_TOK_VERSION		1	/* bump when the tokens change */
+#define OFL_TOK_VERSION		2	/* bump when the tokens change */
 #define OFL_TOK_EXACT	'\001'	/* a query string that is one identifier */
 /* The word tokenizer under ofl's: run(ctx, arg, flags, text, len, cb). */
 struct ofl_tok_words {
@@ -1188,6 +1188,8 @@ int		 ofl_tok_tokenize(struct ofl_tok *, void *, int, const char *,
  */
 int		 ofl_tok_run(struct ofl_tok *, int, const char *, size_t,
 		    int (*)(void *, int, const char *, int, int, int), void *);
+/* 1 if a colocated token is an identifier's whole, not a CamelCase part. */
+int		 ofl_tok_is_ident(const char *, int);
 
 /*
  * store-fts.c: the full-text index's tables (SQLite FTS5, contentless),
@@ -1424,6 +1426,22 @@ int	ofl_input_args(int, char **, struct ofl_input *, struct ofl_ref **,
  * IDs, unresolved and without their ranges; *nids is 0 for empty input.
  */
 int	ofl_index_input(struct ofl_store *, int, char ***, size_t *);
+
+/*
+ * lexicon.c: groups of words and phrases that say one thing (data in
+ * lexicon.tsv).  ofl_lexicon_match: the group of the longest form that
+ * the words (any case) start with, -1 if none, *len set to its words;
+ * ofl_lexicon_form: the group's forms by index, NULL past the last.
+ */
+int		 ofl_lexicon_match(const char *const *, size_t, size_t *);
+const char	*ofl_lexicon_form(int, size_t);
+
+/*
+ * snippet.c: the signature of a line (its variable parts masked, as
+ * fmt-log.c's rule has it), never 0: the hits and lines of one signature
+ * are shown once, with a count and where the others are.
+ */
+uint64_t	 ofl_snippet_signature(const char *, size_t);
 
 /*
  * query.c (the query, its scope, the hits), snippet.c (the lines of each

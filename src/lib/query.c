@@ -67,6 +67,10 @@ static int	 parse_query(struct search *, const char *);
 static void	 make_targets(struct search *, const char *);
 static void	 add_fts_string(struct ofl_buf *, const char *, size_t);
 static char	*build_fts(struct search *, const char *);
+static void	 lex_find(struct search *);
+static void	 lex_form(struct ofl_buf *, const char *);
+static char	*build_lex(struct search *);
+static void	 lex_targets(struct search *, size_t);
 static int	 scope_add(struct search *, const char *, int,
 		    const struct ofl_ref *);
 static int	 scope_range(struct search *, struct hit *);
@@ -197,6 +201,9 @@ exact_cb(void *arg, int flags, const char *tok, int n, int start, int end)
 	struct exact_ctx	*x = arg;
 
 	if (flags & OFL_TOK_COLOCATED) {
+		/* A CamelCase part is a word of the identifier. */
+		if (!ofl_tok_is_ident(tok, n))
+			return OFL_TOK_OK;
 		if (x->exact == NULL) {
 			x->exact = ofl_xmalloc((size_t)n + 1);
 			memcpy(x->exact, tok, (size_t)n);
@@ -230,6 +237,7 @@ term_add(struct search *s, const char *p, size_t n, int phrase, int prefix)
 	s->t = ofl_xrealloc(s->t, (s->nt + 1) * sizeof *s->t);
 	t = &s->t[s->nt++];
 	memset(t, 0, sizeof *t);
+	t->lex = -1;
 	t->text = ofl_xmalloc(n + 1);
 	memcpy(t->text, p, n);
 	t->text[n] = '\0';
@@ -322,6 +330,7 @@ target_add(struct search *s, const char *p, size_t n, int prefix, int exact,
 	g->prefix = prefix;
 	g->exact = exact;
 	g->term = term;
+	g->lex = s->addlex;
 }
 
 /* The words to mark: every token of every term, as the index has them. */
@@ -355,6 +364,10 @@ make_targets(struct search *s, const char *raw)
 		(void)ofl_tok_run(s->tk, 1, s->t[i].text, s->t[i].len,
 		    target_cb, &c);
 	}
+	/* Then the other forms, so that the words typed come first. */
+	for (i = 0; i < s->nt; i++)
+		if (s->t[i].lex >= 0 && s->t[i].spell == NULL)
+			lex_targets(s, i);
 }
 
 static void
@@ -415,6 +428,150 @@ build_fts(struct search *s, const char *op)
 		return NULL;
 	}
 	return ofl_buf_str(&b);
+}
+
+/*
+ * The lexicon: where a run of the query's words is a form of a group
+ * ("disk full"), the other forms of the group are asked for too, in a
+ * query of its own whose hits rank below those of the words typed.
+ */
+static void
+lex_find(struct search *s)
+{
+	const char	*w[TERMS_MAX];
+	size_t		 i, j, len;
+	int		 g;
+
+	for (i = 0; i < s->nt; i++) {
+		s->t[i].lex = -1;
+		/* A phrase, a prefix, an identifier: as typed. */
+		w[i] = s->t[i].phrase || s->t[i].prefix || s->t[i].exact !=
+		    NULL || s->t[i].spell != NULL ? "" : s->t[i].text;
+	}
+	for (i = 0; i < s->nt; i++) {
+		if (*w[i] == '\0')
+			continue;
+		for (j = i; j < s->nt && *w[j] != '\0'; j++)
+			;
+		if ((g = ofl_lexicon_match(w + i, j - i, &len)) < 0)
+			continue;
+		s->t[i].lex = g;
+		s->t[i].lexlen = len;
+		i += len - 1;
+	}
+}
+
+/* A form as FTS5 wants it: a word, or the words that say something. */
+static void
+lex_form(struct ofl_buf *b, const char *form)
+{
+	const char	*p = form, *e;
+	size_t		 n = 0;
+
+	ofl_buf_addc(b, '(');
+	while (*p != '\0') {
+		if ((e = strchr(p, ' ')) == NULL)
+			e = p + strlen(p);
+		/* Words of a CamelCase name share a place: no phrase. */
+		if (strchr(form, ' ') == NULL || ((size_t)(e - p) >= 3 &&
+		    !stop_word(p, (size_t)(e - p)))) {
+			if (n++ > 0)
+				ofl_buf_adds(b, " AND ");
+			add_fts_string(b, p, (size_t)(e - p));
+		}
+		p = *e == ' ' ? e + 1 : e;
+	}
+	if (n == 0)
+		add_fts_string(b, form, strlen(form));
+	ofl_buf_addc(b, ')');
+}
+
+/* All the terms, each group's other forms with them; NULL: no group. */
+static char *
+build_lex(struct search *s)
+{
+	struct ofl_buf	 b;
+	struct term	*t;
+	const char	*f;
+	size_t		 i, j, k, used = 0, groups = 0;
+
+	ofl_buf_init(&b);
+	for (i = 0; i < s->nt; i++) {
+		t = &s->t[i];
+		if (t->lex >= 0) {
+			if (used++ > 0)
+				ofl_buf_adds(&b, " AND ");
+			ofl_buf_adds(&b, "((");
+			for (j = i, k = 0; j < i + t->lexlen; j++) {
+				if (s->t[j].stop && s->skipstop &&
+				    t->lexlen > 1)
+					continue;
+				if (k++ > 0)
+					ofl_buf_adds(&b, " AND ");
+				add_fts_string(&b, s->t[j].text, s->t[j].len);
+			}
+			ofl_buf_addc(&b, ')');
+			for (k = 0; (f = ofl_lexicon_form(t->lex, k)) != NULL;
+			    k++) {
+				ofl_buf_adds(&b, " OR ");
+				lex_form(&b, f);
+			}
+			ofl_buf_addc(&b, ')');
+			groups++;
+			i += t->lexlen - 1;
+			continue;
+		}
+		if ((t->ntok == 0 && t->spell == NULL) ||
+		    (t->stop && s->skipstop))
+			continue;
+		if (used++ > 0)
+			ofl_buf_adds(&b, " AND ");
+		if (t->exact != NULL) {
+			char	tmp[256];
+
+			snprintf(tmp, sizeof tmp, "%c%s", OFL_TOK_EXACT,
+			    t->exact);
+			ofl_buf_addc(&b, '(');
+			add_fts_string(&b, tmp, strlen(tmp));
+			ofl_buf_adds(&b, " OR ");
+		}
+		add_fts_string(&b, t->text, t->len);
+		if (t->prefix)
+			ofl_buf_adds(&b, " *");
+		if (t->exact != NULL)
+			ofl_buf_addc(&b, ')');
+	}
+	if (groups == 0) {
+		ofl_buf_free(&b);
+		return NULL;
+	}
+	return ofl_buf_str(&b);
+}
+
+/* The words of term i's group's forms, marked as term i's. */
+static void
+lex_targets(struct search *s, size_t i)
+{
+	struct target_ctx	 c;
+	const char		*f, *p, *e;
+	size_t			 k;
+
+	c.s = s;
+	c.prefix = 0;
+	c.term = (int)i;
+	s->addlex = 1;
+	for (k = 0; (f = ofl_lexicon_form(s->t[i].lex, k)) != NULL; k++) {
+		for (p = f; *p != '\0'; p = *e == ' ' ? e + 1 : e) {
+			if ((e = strchr(p, ' ')) == NULL)
+				e = p + strlen(p);
+			if (strchr(f, ' ') != NULL && ((size_t)(e - p) < 3 ||
+			    stop_word(p, (size_t)(e - p))))
+				continue;
+			(void)ofl_tok_run(s->tk, 1, p, (size_t)(e - p),
+			    target_cb, &c);
+		}
+	}
+	s->addlex = 0;
 }
 
 static int
@@ -1146,11 +1303,18 @@ search_fts(struct search *s, int any, size_t limit, size_t k)
 {
 	free(s->fts_and);
 	free(s->fts_or);
+	free(s->fts_lex);
 	s->fts_and = build_fts(s, " AND ");
 	s->fts_or = build_fts(s, " OR ");
+	lex_find(s);
+	s->fts_lex = build_lex(s);
 	if (s->fts_and != NULL && fts_run(s, s->fts_and, PHASE_ALL, k) == -1)
 		return -1;
-	if (any > 1 && s->nh <= limit && s->fts_or != NULL &&
+	if (s->fts_lex != NULL && s->nh <= limit * 2 &&
+	    fts_run(s, s->fts_lex, PHASE_LEX, k) == -1)
+		return -1;
+	/* Hits that touch are merged, and of one message folded: room. */
+	if (any > 1 && s->nh <= limit * 2 && s->fts_or != NULL &&
 	    fts_run(s, s->fts_or, PHASE_ANY, k) == -1)
 		return -1;
 	return 0;
@@ -1493,6 +1657,7 @@ search_free(struct search *s)
 	free(s->sp);
 	free(s->fts_and);
 	free(s->fts_or);
+	free(s->fts_lex);
 	ofl_tok_free(s->tk);
 	ofl_redactor_free(s->rd);
 	ofl_buf_free(&s->rtmp);

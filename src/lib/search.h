@@ -7,9 +7,11 @@
 #define SEARCH_H
 
 #define SNIP_READ_MAX	(1024 * 1024)	/* bytes of a hit read */
+#define SIM_SHOW	4		/* line numbers of similar lines shown */
 
 enum {
 	PHASE_ALL = 0,		/* every term */
+	PHASE_LEX,		/* every term, some in other words (lexicon) */
 	PHASE_ANY,		/* some terms */
 	PHASE_SUBSTR		/* substring scan */
 };
@@ -29,6 +31,8 @@ struct term {
 	size_t	 ntok;
 	char	*spell;		/* corrected token, or NULL */
 	int	 stop;		/* a stop word: left out if others remain */
+	int	 lex;		/* a lexicon group starts here, or -1 */
+	size_t	 lexlen;	/* the terms it takes */
 };
 
 struct target {
@@ -37,6 +41,7 @@ struct target {
 	int	 prefix;
 	int	 exact;		/* matches identifier tokens */
 	int	 term;		/* index of its term */
+	int	 lex;		/* another form (lexicon): marked in its hits */
 	char	*surface;	/* first text it marked */
 };
 
@@ -69,6 +74,10 @@ struct hit {
 	uint64_t	 line_end;
 	uint64_t	 order;		/* substring: position found */
 	uint64_t	 text_line;	/* member: the chunk's first line */
+	uint64_t	 sig;		/* its best line's signature, 0: none */
+	uint64_t	 bestno;	/* its best line's number */
+	size_t		 nsim;		/* hits folded into it */
+	uint64_t	 sim[SIM_SHOW];	/* their best lines */
 };
 
 struct mark {
@@ -94,6 +103,9 @@ struct line {
 	int		 chosen;
 	size_t		 from;		/* the part shown */
 	size_t		 to;
+	uint64_t	 sig;		/* signature, 0: not computed */
+	size_t		 nsim;		/* lines like it not shown */
+	uint64_t	 sim[SIM_SHOW];
 };
 
 struct search {
@@ -127,8 +139,15 @@ struct search {
 							   background */
 	char				*fts_and;
 	char				*fts_or;
+	char				*fts_lex;	/* other words */
 	struct ofl_redactor		*rd;		/* NULL: raw output */
 	struct ofl_buf			 rtmp;
+	double				 hitw[64];	/* term weights by hits */
+	size_t				 nvis;		/* hits not folded */
+	int				 curjson;	/* the hit is JSON */
+	int				 curlex;	/* the hit is the lexicon's */
+	int				 addlex;	/* targets made are */
+	struct ofl_buf			 sigbuf;
 	/* Marking one buffer. */
 	struct mark			*m;
 	size_t				 nm;

@@ -6,7 +6,10 @@
  * and adds, at the position of the first word of an identifier, path or
  * id made of several words ("src/foo.c", "blk_-160899", "dfs.DataNode"),
  * the whole of it as a colocated token.  A query can ask for that token
- * exactly by starting its string with OFL_TOK_EXACT.
+ * exactly by starting its string with OFL_TOK_EXACT.  A word written in
+ * CamelCase ("ConnectionPoolTimeoutException", "maxRetries") gives its
+ * parts too, each as the word tokenizer has it, colocated with the whole:
+ * "connection pool" finds it, and so does the whole word.
  *
  * Nothing here knows of the store: the same rules serve the index (the
  * store registers them with FTS5) and the services that mark matches or
@@ -31,6 +34,7 @@ struct ofl_tok {
 
 /* State of one tokenizing call. */
 struct tok_run {
+	struct ofl_tok	*tk;
 	void		*ctx;
 	int		(*xtoken)(void *, int, const char *, int, int, int);
 	const char	*text;
@@ -38,12 +42,18 @@ struct tok_run {
 	int		 run_end;	/* end of the current identifier */
 	int		 doc;		/* emit identifier tokens */
 	char		 buf[COMPOUND_MAX];
+	int		 part_off;	/* camel parts: where the part starts */
 };
 
 static int	 compound_char(int);
 static int	 compound_sep(int);
 static int	 compound_end(const char *, int, int, int *);
 static int	 tok_token(void *, int, const char *, int, int, int);
+static int	 camel_split(const char *, int, int *, int);
+static int	 camel_parts(struct tok_run *, int, int);
+static int	 part_token(void *, int, const char *, int, int, int);
+
+#define CAMEL_PARTS	8	/* most parts of a CamelCase word */
 
 /* Bytes an identifier is made of: ASCII letters and digits, UTF-8. */
 static int
@@ -96,7 +106,88 @@ compound_end(const char *text, int len, int start, int *keep)
 	return scan;
 }
 
-/* A word from the word tokenizer: pass it on, and its identifier. */
+/*
+ * The parts of a CamelCase word s[0..n): the offsets where a part starts
+ * after the first ("maxRetries" 3, "HTTPServer" 4), at most max of them.
+ * Returns how many; 0 for a word of one part, or not all ASCII letters
+ * and digits.
+ */
+static int
+camel_split(const char *s, int n, int *at, int max)
+{
+	int	i, k = 0, c, p, up, pup, nlow;
+
+	if (n < 4 || n > COMPOUND_MAX)
+		return 0;
+	for (i = 0; i < n; i++) {
+		c = (unsigned char)s[i];
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		    (c >= '0' && c <= '9')))
+			return 0;
+	}
+	for (i = 1; i < n; i++) {
+		c = (unsigned char)s[i];
+		p = (unsigned char)s[i - 1];
+		up = c >= 'A' && c <= 'Z';
+		pup = p >= 'A' && p <= 'Z';
+		nlow = i + 1 < n && s[i + 1] >= 'a' && s[i + 1] <= 'z';
+		if (!up)
+			continue;
+		/* aB, 2B, and the last capital of ABc. */
+		if ((p >= 'a' && p <= 'z') || (p >= '0' && p <= '9') ||
+		    (pup && nlow)) {
+			if (k == max)
+				return 0;
+			at[k++] = i;
+		}
+	}
+	return k;
+}
+
+/* A part of a CamelCase word, as the word tokenizer made it. */
+static int
+part_token(void *p, int flags, const char *tok, int n, int start, int end)
+{
+	struct tok_run	*r = p;
+
+	return r->xtoken(r->ctx, OFL_TOK_COLOCATED, tok, n,
+	    r->part_off + start, r->part_off + end);
+}
+
+/* The parts of the CamelCase word at text[start..end), colocated. */
+static int
+camel_parts(struct tok_run *r, int start, int end)
+{
+	int	at[CAMEL_PARTS], k, i, from, to, rc;
+
+	if ((k = camel_split(r->text + start, end - start, at,
+	    CAMEL_PARTS)) == 0)
+		return OFL_TOK_OK;
+	for (i = 0; i <= k; i++) {
+		from = start + (i == 0 ? 0 : at[i - 1]);
+		to = i == k ? end : start + at[i];
+		r->part_off = from;
+		/* The word tokenizer again, on the part alone. */
+		rc = r->tk->w.run(r->tk->w.ctx, r, OFL_TOK_DOCUMENT,
+		    r->text + from, to - from, part_token);
+		if (rc != OFL_TOK_OK)
+			return rc;
+	}
+	return OFL_TOK_OK;
+}
+
+int
+ofl_tok_is_ident(const char *tok, int n)
+{
+	int	i;
+
+	for (i = 0; i < n; i++)
+		if (compound_sep((unsigned char)tok[i]))
+			return 1;
+	return 0;
+}
+
+/* A word from the word tokenizer: pass it on, its parts, its identifier. */
 static int
 tok_token(void *p, int flags, const char *tok, int n, int start, int end)
 {
@@ -104,6 +195,8 @@ tok_token(void *p, int flags, const char *tok, int n, int start, int end)
 	int		 rc, e, keep, k, i;
 
 	rc = r->xtoken(r->ctx, flags, tok, n, start, end);
+	if (rc == OFL_TOK_OK && r->doc && !(flags & OFL_TOK_COLOCATED))
+		rc = camel_parts(r, start, end);
 	if (rc != OFL_TOK_OK || !r->doc || start < r->run_end)
 		return rc;
 	r->run_end = compound_end(r->text, r->len, start, &keep);
@@ -164,6 +257,7 @@ ofl_tok_tokenize(struct ofl_tok *tk, void *ctx, int flags, const char *text,
 		return xtoken(ctx, 0, buf, k, 0, len);
 	}
 	memset(&r, 0, sizeof r);
+	r.tk = tk;
 	r.ctx = ctx;
 	r.xtoken = xtoken;
 	r.text = text;

@@ -1,0 +1,93 @@
+/*
+ * test-lexicon.c: the lexicon's groups (lexicon.tsv, compiled in): a
+ * query's words find the group of the longest form they start with, any
+ * case, plural and tense endings aside; each group has other forms.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ofl.h"
+#include "tap.h"
+
+/* 1 if group g has form f. */
+static int
+has_form(int g, const char *f)
+{
+	const char	*x;
+	size_t		 i;
+
+	for (i = 0; (x = ofl_lexicon_form(g, i)) != NULL; i++)
+		if (strcmp(x, f) == 0)
+			return 1;
+	return 0;
+}
+
+static int
+match(const char *q, size_t *len)
+{
+	static char	 buf[256];
+	const char	*w[16];
+	char		*p;
+	size_t		 n = 0;
+
+	snprintf(buf, sizeof buf, "%s", q);
+	for (p = strtok(buf, " "); p != NULL && n < 16; p = strtok(NULL, " "))
+		w[n++] = p;
+	return ofl_lexicon_match(w, n, len);
+}
+
+int
+main(void)
+{
+	size_t	len, i, k;
+	int	g, bad = 0;
+
+	g = match("disk full on a node", &len);
+	ok(g >= 0 && len == 2, "\"disk full\": a group, two words");
+	ok(has_form(g, "no space left on device") && has_form(g, "enospc"),
+	    "its forms: what the kernel and the C library say");
+	g = match("ran", &len);
+	ok(g >= 0 && len == 1 && has_form(g, "run"), "ran: run");
+	g = match("Wrote", &len);
+	ok(g >= 0 && has_form(g, "write") && has_form(g, "written"),
+	    "any case: Wrote, write, written");
+	g = match("OOM", &len);
+	ok(g >= 0 && has_form(g, "out of memory") &&
+	    has_form(g, "killed process"), "OOM: out of memory, killed process");
+	g = match("permission denied", &len);
+	ok(g >= 0 && len == 2 && has_form(g, "eacces") &&
+	    has_form(g, "not permitted"), "permission denied: EACCES");
+	g = match("ECONNREFUSED", &len);
+	ok(g >= 0 && has_form(g, "refused"), "ECONNREFUSED: refused");
+	g = match("successful logins", &len);
+	ok(g < 0, "a word not at the start: no group");
+	g = match("logins today", &len);
+	ok(g >= 0 && len == 1 && has_form(g, "accepted password"),
+	    "a plural: the group of its singular");
+	g = match("banana split", &len);
+	ok(g < 0 && len == 0, "no form: -1");
+	g = match("connection reset by peer", &len);
+	ok(g >= 0 && len == 2 && has_form(g, "econnreset"),
+	    "the longest form wins");
+	ok(ofl_lexicon_form(-1, 0) == NULL && ofl_lexicon_form(100000, 0) ==
+	    NULL, "no such group: NULL");
+	/* Every group has two forms or more, each lowercase words. */
+	for (g = 0; ofl_lexicon_form(g, 0) != NULL; g++) {
+		for (i = 0; ofl_lexicon_form(g, i) != NULL; i++) {
+			const char *f = ofl_lexicon_form(g, i);
+
+			for (k = 0; f[k] != '\0'; k++)
+				if (!((f[k] >= 'a' && f[k] <= 'z') ||
+				    (f[k] >= '0' && f[k] <= '9') || f[k] == ' '))
+					bad++;
+		}
+		if (i < 2)
+			bad++;
+	}
+	ok(g > 50 && bad == 0, "%d groups, each of lowercase forms, two or more",
+	    g);
+	return done_testing();
+}
