@@ -38,7 +38,7 @@ test_expect_success 'search while capturing and indexing' '
 			ofl-search -a -q kumquat >/dev/null 2>>reader.log
 			rc=$?
 			[ $rc -le 1 ] || echo "kumquat $i: $rc"
-			ofl-search -q -n 5 >/dev/null 2>>reader.log ||
+			ofl-search -a -q >/dev/null 2>>reader.log ||
 			    echo "list $i: $?"
 		done
 	) >reader.err 2>&1 &
@@ -60,7 +60,7 @@ test_expect_success 'search while capturing and indexing' '
 '
 
 test_expect_success 'every artifact is complete and found' '
-	n=$(ofl-search -q | wc -l) &&
+	n=$(ofl-search -a -q | wc -l) &&
 	test "$n" -eq $((ROUNDS + 2)) &&
 	i=1 &&
 	while [ $i -le $ROUNDS ]; do
