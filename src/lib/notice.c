@@ -13,26 +13,9 @@
 #include <time.h>
 
 #include "ofl.h"
+#include "notice-int.h"
 #include "banned.h"
 
-#define SCAN_LARGE	(256 * 1024)	/* diff files */
-#define SUMMARY_MAX	300		/* bytes of one summary line */
-#define SIG_LINES	3		/* error signatures in a notice */
-#define SIG_WIDTH	100		/* bytes of one signature */
-#define SIG_MAX		120		/* bytes of a signature rendered */
-#define SUMMARY_FREE	250		/* summary bytes that cost no preview */
-#define HEAD_MIN	200		/* the head keeps at least this */
-#define SHAPE_INPUT	(8 * 1024 * 1024) /* JSON read for the shape */
-#define MARK_RESERVE	24		/* room for " [... 123,456 bytes]" */
-#define HEX_BINARY	128		/* bytes of hex at each end */
-#define HEX_ARCHIVE	64
-#define CMD_MAX		80		/* bytes of the command shown */
-#define ERRLINE_MAX	240		/* bytes of the first error line */
-#define LINE_AVG	30		/* preview budget per line shown */
-#define NEXT_ERRORS	40		/* "      ofl-extract ID --errors" */
-#define TESTS_SCAN	(256 * 1024 * 1024) /* a test run read whole */
-#define TESTS_BUDGET	700		/* bytes of a test run's section */
-#define TESTS_TAIL	200		/* and of the tail after it */
 
 /* render() flags. */
 #define R_ONELINE	OFL_RENDER_ONELINE
@@ -56,25 +39,6 @@ struct section {
 	int		 midline;	/* resume is inside a line */
 };
 
-struct ctx {
-	struct ofl_store	*st;
-	const struct ofl_meta	*m;
-	const struct ofl_notice_opts *o;
-	struct ofl_reader	*r;
-	const char		*id;
-	uint64_t		 total;
-	uint64_t		 lines;
-	int			 lastnl;	/* content ends with '\n' */
-	size_t			 width;		/* digits of the last line */
-
-	struct ofl_buf		 sum;		/* summary lines */
-	struct ofl_buf		 sumj;		/* summary members, JSON */
-	char			*filter;	/* a jq filter for next */
-	char			*member;	/* an archive member for next */
-	int			 snapshot;	/* a map, no preview */
-	uint64_t		 head_last;	/* last line of the head */
-	int			 tests;		/* a failed test run's section */
-};
 
 static size_t	 render(struct ofl_buf *, const unsigned char *, size_t,
 		    size_t, int, size_t *);
@@ -98,17 +62,12 @@ static int	 preview_hex(struct ctx *, size_t, struct ofl_buf *,
 		    struct ofl_buf *, struct ofl_buf *);
 static void	 hexdump(struct ofl_buf *, const unsigned char *, size_t,
 		    uint64_t);
-static int	 sum_errors(struct ctx *);
-static int	 sum_json(struct ctx *, int);
-static int	 sum_format(struct ctx *, int);
-static void	 take_summary(struct ctx *, struct ofl_summary *);
 static struct ofl_next *add_step(struct ofl_notice_next *, int);
 static void	 next_steps(struct ctx *, struct ofl_notice_next *);
 static void	 put_next(const struct ofl_notice_next *, struct ofl_buf *,
 		    struct ofl_buf *);
 static int	 notice_open(struct ctx *, struct ofl_store *,
 		    const struct ofl_meta *, const struct ofl_notice_opts *);
-static int	 summarize(struct ctx *);
 static void	 shrink_budgets(const struct ctx *,
 		    const struct ofl_notice_opts *, struct ofl_notice_opts *);
 static int	 intent_hits(struct ctx *, struct ofl_buf *, struct ofl_buf *);
@@ -117,16 +76,12 @@ static int	 preview(struct ctx *, struct ofl_buf *, struct ofl_buf *,
 static void	 put_json(struct ctx *, struct ofl_buf *,
 		    const struct ofl_buf *, const struct ofl_buf *,
 		    const struct ofl_buf *);
-static int	 sum_snapshot(struct ctx *);
-static int	 sum_fmt(struct ctx *, int (*)(const struct ofl_src *,
-		    const struct ofl_meta *, struct ofl_summary *));
 static void	 put_range(struct ofl_buf *, const struct section *, uint64_t);
 static void	 put_piece(struct ofl_buf *, struct ofl_redactor *,
 		    const struct piece *);
 static size_t	 digits(uint64_t);
 static void	 put_byterange(struct ofl_buf *, const char *, uint64_t,
 		    uint64_t, uint64_t);
-static void	 sum_json_key(struct ctx *, const char *);
 static void	 notice_changes(struct ctx *, struct ofl_store *,
 		    const struct ofl_meta *);
 
@@ -791,240 +746,6 @@ preview_hex(struct ctx *c, size_t each, struct ofl_buf *out,
 	ofl_buf_free(&tb);
 	return 0;
 }
-
-static void
-sum_json_key(struct ctx *c, const char *k)
-{
-	if (c->sumj.len > 0)
-		ofl_buf_addc(&c->sumj, ',');
-	ofl_buf_add_json_str(&c->sumj, k, strlen(k));
-	ofl_buf_addc(&c->sumj, ':');
-}
-
-/* Logs and texts: how many lines look like errors and warnings. */
-/*
- * At most SIG_LINES signatures, each cut to SIG_WIDTH bytes before its
- * "(line N)", then the line of search terms: a notice stays near a
- * kilobyte.
- */
-static void
-put_signatures(struct ofl_buf *out, const struct ofl_suggest *sg)
-{
-	struct ofl_buf	 head;
-	size_t		 i, cut;
-	char		 num[32];
-
-	ofl_buf_init(&head);
-	for (i = 0; i < sg->nsigs && i < SIG_LINES; i++) {
-		ofl_buf_reset(&head);
-		ofl_buf_addf(&head, "  x%llu  ",
-		    (unsigned long long)sg->sigs[i].count);
-		ofl_render_safe(&head, (const unsigned char *)sg->sigs[i].text,
-		    sg->sigs[i].len, SIG_MAX);
-		if (head.len > SIG_WIDTH) {
-			/* Never inside a UTF-8 sequence. */
-			cut = SIG_WIDTH;
-			while (cut > 0 &&
-			    ((unsigned char)head.data[cut] & 0xc0) == 0x80)
-				cut--;
-			ofl_buf_add(out, head.data, cut);
-			ofl_buf_adds(out, "...");
-		} else
-			ofl_buf_add(out, head.data, head.len);
-		ofl_fmt_count(num, sizeof num, sg->sigs[i].first_line);
-		ofl_buf_addf(out, "  (line %s)\n", num);
-	}
-	ofl_buf_free(&head);
-	if (sg->nterms > 0) {
-		ofl_buf_adds(out, "terms:");
-		for (i = 0; i < sg->nterms; i++) {
-			ofl_buf_addc(out, ' ');
-			ofl_render_safe(out,
-			    (const unsigned char *)sg->terms[i],
-			    strlen(sg->terms[i]), 40);
-		}
-		ofl_buf_addc(out, '\n');
-	}
-}
-
-static int
-sum_errors(struct ctx *c)
-{
-	const struct ofl_meta	*m = c->m;
-	struct ofl_suggest	 sg;
-	struct ofl_buf		 t;
-	size_t			 i;
-
-	ofl_buf_adds(&c->sum, "errors: ");
-	if (m->errors == 0)
-		ofl_buf_adds(&c->sum, "none");
-	else {
-		ofl_buf_add_count(&c->sum, m->errors);
-		ofl_buf_adds(&c->sum, m->errors == 1 ? " line" : " lines");
-		if (m->first_error > 0) {
-			ofl_buf_adds(&c->sum, " (first at line ");
-			ofl_buf_add_count(&c->sum, m->first_error);
-			ofl_buf_addc(&c->sum, ')');
-		}
-	}
-	ofl_buf_adds(&c->sum, ", warnings: ");
-	if (m->warnings == 0)
-		ofl_buf_adds(&c->sum, "none");
-	else {
-		ofl_buf_add_count(&c->sum, m->warnings);
-		ofl_buf_adds(&c->sum, m->warnings == 1 ? " line" : " lines");
-	}
-	ofl_buf_addc(&c->sum, '\n');
-	/* The most frequent error signatures and words worth a search. */
-	memset(&sg, 0, sizeof sg);
-	if (m->errors > 0 && ofl_suggest(c->st, m->id, &sg) == 0 &&
-	    !c->o->json)
-		put_signatures(&c->sum, &sg);
-	sum_json_key(c, "errors");
-	ofl_buf_addf(&c->sumj, "%llu", (unsigned long long)m->errors);
-	sum_json_key(c, "warnings");
-	ofl_buf_addf(&c->sumj, "%llu", (unsigned long long)m->warnings);
-	sum_json_key(c, "first_error");
-	if (m->first_error > 0)
-		ofl_buf_addf(&c->sumj, "%llu",
-		    (unsigned long long)m->first_error);
-	else
-		ofl_buf_adds(&c->sumj, "null");
-	sum_json_key(c, "signatures");
-	ofl_buf_addc(&c->sumj, '[');
-	for (i = 0; i < sg.nsigs && i < SIG_LINES; i++) {
-		ofl_buf_init(&t);
-		ofl_render_safe(&t, (const unsigned char *)sg.sigs[i].text,
-		    sg.sigs[i].len, SIG_MAX);
-		ofl_buf_addf(&c->sumj, "%s{\"count\":%llu,\"first_line\":%llu,"
-		    "\"text\":", i > 0 ? "," : "",
-		    (unsigned long long)sg.sigs[i].count,
-		    (unsigned long long)sg.sigs[i].first_line);
-		ofl_buf_add_json_str(&c->sumj, t.data != NULL ? t.data : "",
-		    t.len);
-		ofl_buf_addc(&c->sumj, '}');
-		ofl_buf_free(&t);
-	}
-	ofl_buf_addc(&c->sumj, ']');
-	ofl_suggest_free(&sg);
-	return 0;
-}
-
-/*
- * What a format says of the artifact, read through a source: its text
- * and JSON go after what the notice has, its filter if none is set.
- */
-static void
-take_summary(struct ctx *c, struct ofl_summary *s)
-{
-	ofl_buf_add(&c->sum, s->text.data, s->text.len);
-	if (s->json.len > 0) {
-		if (c->sumj.len > 0)
-			ofl_buf_addc(&c->sumj, ',');
-		ofl_buf_add(&c->sumj, s->json.data, s->json.len);
-	}
-	if (c->filter == NULL) {
-		c->filter = s->filter;
-		s->filter = NULL;
-	}
-	ofl_summary_free(s);
-}
-
-/* Markdown (the outline), CSV and TSV (the columns). */
-static int
-sum_format(struct ctx *c, int kind)
-{
-	struct ofl_summary	s;
-	struct ofl_src		src;
-	int			rv;
-
-	ofl_reader_src(c->r, &src);
-	ofl_summary_init(&s);
-	if (kind == OFL_KIND_MARKDOWN)
-		rv = ofl_fmt_md_summary(&src, c->m, &s);
-	else
-		rv = ofl_fmt_csv_summary(&src, c->m,
-		    kind == OFL_KIND_CSV ? ',' : '\t', &s);
-	if (rv == -1) {
-		ofl_summary_free(&s);
-		return -1;
-	}
-	take_summary(c, &s);
-	return 0;
-}
-
-/*
- * JSON and NDJSON: the skim of the first values gives a shape and a jq
- * filter; the streaming shape of schema.c sees the whole value (counts,
- * formats, enums) up to SHAPE_INPUT bytes and takes the shape's place
- * when it has one.
- */
-static int
-sum_json(struct ctx *c, int nd)
-{
-	struct ofl_summary	s;
-	struct ofl_src		src;
-	struct ofl_buf		shape;
-
-	ofl_reader_src(c->r, &src);
-	ofl_summary_init(&s);
-	if (ofl_fmt_json_summary(&src, c->m, nd, &s) == -1) {
-		ofl_summary_free(&s);
-		return -1;
-	}
-	if (ofl_reader_seek(c->r, 0) == 0) {
-		ofl_buf_init(&shape);
-		if (ofl_schema_shape(c->r, c->m->kind, SHAPE_INPUT,
-		    SUMMARY_MAX, &shape) == 0 && shape.len > 0)
-			ofl_fmt_json_summary_shape(&s, shape.data, shape.len);
-		ofl_buf_free(&shape);
-	}
-	take_summary(c, &s);
-	return 0;
-}
-
-/*
- * A format's own summary (fmt-*.c), read through the reader as a source,
- * its text and JSON members appended to the notice's.
- */
-static int
-sum_fmt(struct ctx *c, int (*fn)(const struct ofl_src *,
-    const struct ofl_meta *, struct ofl_summary *))
-{
-	struct ofl_src		src;
-	struct ofl_summary	s;
-	int			rv;
-
-	ofl_reader_src(c->r, &src);
-	ofl_summary_init(&s);
-	if ((rv = fn(&src, c->m, &s)) == 0) {
-		ofl_buf_add(&c->sum, s.text.data, s.text.len);
-		if (s.json.len > 0) {
-			if (c->sumj.len > 0)
-				ofl_buf_addc(&c->sumj, ',');
-			ofl_buf_add(&c->sumj, s.json.data, s.json.len);
-		}
-		if (c->filter == NULL && s.filter != NULL)
-			c->filter = ofl_xstrdup(s.filter);
-		if (c->member == NULL && s.member != NULL)
-			c->member = ofl_xstrdup(s.member);
-	}
-	ofl_summary_free(&s);
-	return rv;
-}
-
-/*
- * A browser snapshot: the page's map (fmt-snapshot.c) takes the place of
- * the preview, whose first and last lines of a tree say nothing; the
- * role it names is the next query by role.
- */
-static int
-sum_snapshot(struct ctx *c)
-{
-	c->snapshot = 1;
-	return sum_fmt(c, ofl_fmt_snapshot_summary);
-}
-
 /* A step more, if there is room. */
 static struct ofl_next *
 add_step(struct ofl_notice_next *nx, int step)
@@ -1193,163 +914,6 @@ notice_open(struct ctx *c, struct ofl_store *st, const struct ofl_meta *m,
 		c->lastnl = last == '\n';
 	}
 	return 0;
-}
-
-/*
- * A log's templates (schema-log.c): how many, the error and warning
- * clusters with their counts, and the rare ones (seen once or twice),
- * TMPL_LINES of each and TMPL_BYTES in all at most.  They are mined here
- * only for a log of at most TMPL_MINE bytes, so that capture stays fast;
- * a larger log shows them once ofl-index or ofl-schema has mined them.
- */
-#define TMPL_MINE	(4 * 1024 * 1024)
-#define TMPL_LINES	2
-#define TMPL_BYTES	420
-#define TMPL_WIDTH	72
-
-/* One template's line, if it fits the section's bytes; 1 if it did. */
-static int
-put_tmpl(struct ofl_buf *out, size_t start, const char *what,
-    const struct ofl_fmt_log_tmpl_info *t)
-{
-	struct ofl_buf	one;
-	char		num[32];
-	size_t		cut;
-	int		fits;
-
-	ofl_buf_init(&one);
-	ofl_buf_addf(&one, "  %s x%llu  ", what, (unsigned long long)t->count);
-	ofl_render_oneline(&one, (const unsigned char *)t->text, t->len,
-	    SIG_MAX);
-	if ((cut = one.len) > TMPL_WIDTH) {
-		cut = TMPL_WIDTH;
-		while (cut > 0 && ((unsigned char)one.data[cut] & 0xc0) == 0x80)
-			cut--;
-		one.len = cut;
-		ofl_buf_adds(&one, "...");
-	}
-	ofl_fmt_count(num, sizeof num, t->first_line);
-	ofl_buf_addf(&one, "  (line %s, %s)\n", num, t->id);
-	fits = out->len - start + one.len <= TMPL_BYTES;
-	if (fits)
-		ofl_buf_add(out, one.data, one.len);
-	ofl_buf_free(&one);
-	return fits;
-}
-
-/* 2 for an error template, 1 for a warning, else 0. */
-static int
-tmpl_bad(const struct ofl_fmt_log_tmpl_info *t)
-{
-	static const char *const err[] = {
-		"ERROR", "CRIT", "ALERT", "EMERG", "FATAL"
-	};
-	size_t	i;
-
-	if (t->level == NULL)
-		return 2 * ofl_fmt_log_is_error(t->text, t->len, 0);
-	for (i = 0; i < sizeof(err) / sizeof(err[0]); i++)
-		if (strcmp(t->level, err[i]) == 0)
-			return 2;
-	return strcmp(t->level, "WARN") == 0;
-}
-
-static void
-sum_templates(struct ctx *c)
-{
-	struct ofl_schema_log	 sl;
-	size_t			 i, start, nerr = 0, nrare = 0;
-	int			 bad;
-
-	if (ofl_schema_log(c->st, c->m->id, TMPL_MINE, &sl) != 0)
-		return;
-	if (!c->o->json) {
-		start = c->sum.len;
-		ofl_buf_adds(&c->sum, "templates: ");
-		ofl_buf_add_count(&c->sum, sl.n);
-		ofl_buf_addf(&c->sum, " (ofl-schema %s lists them)\n", c->m->id);
-		for (i = 0; i < sl.n && nerr < TMPL_LINES; i++)
-			if ((bad = tmpl_bad(&sl.t[i])) != 0 &&
-			    put_tmpl(&c->sum, start, bad == 2 ? "error" :
-			    "warning", &sl.t[i]))
-				nerr++;
-		for (i = sl.n; i > 1 && nrare < TMPL_LINES &&
-		    sl.t[i - 1].count <= 2; i--)
-			if (put_tmpl(&c->sum, start, "rare", &sl.t[i - 1]))
-				nrare++;
-	}
-	sum_json_key(c, "templates");
-	ofl_buf_addf(&c->sumj, "%zu", sl.n);
-	ofl_schema_log_free(&sl);
-}
-
-/*
- * A failed test run (extract-tests.c): its counts, failing tests, first
- * failure, rerun command and further reports lead the summary and take
- * the place of the error signatures.  1 if there was one.
- */
-static int
-sum_tests(struct ctx *c)
-{
-	struct ofl_testrun	t;
-	struct ofl_changed	ch;
-	struct ofl_src		src;
-	int			r, kind = c->m->kind;
-
-	if ((kind != OFL_KIND_LOG && kind != OFL_KIND_TEXT &&
-	    kind != OFL_KIND_NDJSON) || (c->m->has_exit &&
-	    c->m->exit_status == 0) || c->total > TESTS_SCAN)
-		return 0;
-	ofl_reader_src(c->r, &src);
-	if (ofl_extract_tests_scan(&src, c->m, &t) == -1)
-		return -1;
-	ofl_store_changed(c->st, c->m->id, &ch);
-	r = ofl_extract_tests_notice(&src, c->id, &t, &ch, TESTS_BUDGET,
-	    &c->sum, &c->sumj);
-	ofl_changed_free(&ch);
-	ofl_fmt_test_free(&t);
-	c->tests = r > 0;
-	return r;
-}
-
-/* The summary that fits the kind, into c->sum and c->sumj. */
-static int
-summarize(struct ctx *c)
-{
-	const struct ofl_meta	*m = c->m;
-	int			 kind = m->kind, r;
-
-	if ((r = sum_tests(c)) != 0)
-		return r < 0 ? -1 : 0;
-	switch (kind) {
-	case OFL_KIND_LOG:
-		if (sum_errors(c) == -1)
-			return -1;
-		sum_templates(c);
-		return 0;
-	case OFL_KIND_TEXT:
-		return m->errors + m->warnings > 0 ? sum_errors(c) : 0;
-	case OFL_KIND_MARKDOWN:
-		return sum_format(c, kind);
-	case OFL_KIND_JSON:
-	case OFL_KIND_NDJSON:
-		return sum_json(c, kind == OFL_KIND_NDJSON);
-	case OFL_KIND_CSV:
-	case OFL_KIND_TSV:
-		return sum_format(c, kind);
-	case OFL_KIND_DIFF:
-		return sum_fmt(c, ofl_fmt_diff_summary);
-	case OFL_KIND_TABLE:
-		/* Tables: the columns and the counts of their values. */
-		return sum_fmt(c, ofl_fmt_table_summary);
-	case OFL_KIND_SNAPSHOT:
-		return sum_snapshot(c);
-	case OFL_KIND_ARCHIVE:
-	case OFL_KIND_COMPRESSED:
-		return sum_fmt(c, ofl_fmt_archive_summary);
-	default:
-		return 0;
-	}
 }
 
 /*
@@ -1555,7 +1119,7 @@ ofl_notice_steps(struct ofl_store *st, const struct ofl_meta *m,
 	ofl_buf_init(&jhead);
 	ofl_buf_init(&jtail);
 	ofl_buf_init(&jnext);
-	if (notice_open(&c, st, m, o) == -1 || summarize(&c) == -1)
+	if (notice_open(&c, st, m, o) == -1 || ofl_notice_sum(&c) == -1)
 		goto out;
 	if (o->changes)
 		notice_changes(&c, st, m);

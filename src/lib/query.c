@@ -24,9 +24,6 @@
 #include "search.h"
 #include "banned.h"
 
-#define QUERY_MAX	4096		/* bytes of query text used */
-#define TERMS_MAX	32		/* terms used */
-#define TARGETS_MAX	64		/* words marked */
 #define PER_BLOB_MAX	32		/* more blobs: one query, filtered */
 #define SCAN_LINES_MAX	5000		/* substring: lines collected */
 #define MERGE_LINES_MAX	400		/* hits merged up to this span */
@@ -55,22 +52,6 @@ struct near {
 	char		**spell;
 };
 
-static char	*clean_query(const char *, size_t *);
-static void	 term_add(struct search *, const char *, size_t, int, int);
-static int	 stop_word(const char *, size_t);
-static int	 count_cb(void *, int, const char *, int, int, int);
-static int	 exact_cb(void *, int, const char *, int, int, int);
-static int	 target_cb(void *, int, const char *, int, int, int);
-static void	 target_add(struct search *, const char *, size_t, int, int,
-		    int);
-static int	 parse_query(struct search *, const char *);
-static void	 make_targets(struct search *, const char *);
-static void	 add_fts_string(struct ofl_buf *, const char *, size_t);
-static char	*build_fts(struct search *, const char *);
-static void	 lex_find(struct search *);
-static void	 lex_form(struct ofl_buf *, const char *);
-static char	*build_lex(struct search *);
-static void	 lex_targets(struct search *, size_t);
 static int	 scope_add(struct search *, const char *, int,
 		    const struct ofl_ref *);
 static int	 scope_range(struct search *, struct hit *);
@@ -113,466 +94,6 @@ static int	 search_index_lazy(struct search *);
 static void	 search_note(struct search *);
 static int	 index_busy(struct search *, size_t);
 static int	 scan_pending(struct search *);
-
-/* Query text. */
-
-/* The query with control characters and invalid UTF-8 made spaces. */
-static char *
-clean_query(const char *q, size_t *lenp)
-{
-	const unsigned char	*p = (const unsigned char *)q;
-	size_t			 n = strlen(q), i = 0, j = 0;
-	char			*out;
-	int			 k;
-
-	if (n > QUERY_MAX)
-		n = QUERY_MAX;
-	out = ofl_xmalloc(n + 1);
-	while (i < n) {
-		if (p[i] < 0x20 || p[i] == 0x7f) {
-			out[j++] = ' ';
-			i++;
-			continue;
-		}
-		if ((k = ofl_utf8_len(p + i, n - i)) == 0) {
-			out[j++] = ' ';
-			i++;
-			continue;
-		}
-		memcpy(out + j, p + i, (size_t)k);
-		i += (size_t)k;
-		j += (size_t)k;
-	}
-	out[j] = '\0';
-	*lenp = j;
-	return out;
-}
-
-/* Words that say little in a query: left out when others remain. */
-static int
-stop_word(const char *p, size_t n)
-{
-	static const char *words[] = {
-		"a", "about", "am", "an", "and", "are", "as", "at", "be",
-		"been", "but", "by", "can", "could", "did", "do", "does",
-		"for", "from", "had", "has", "have", "how", "i", "if", "in",
-		"into", "is", "it", "its", "me", "my", "of", "on", "or",
-		"our", "please", "shall", "should", "show", "so", "that",
-		"the", "their", "them", "then", "there", "these", "they",
-		"this", "those", "to", "us", "was", "we", "were", "what",
-		"when", "where", "which", "who", "why", "will", "with",
-		"would", "you", "your", NULL
-	};
-	char	w[16];
-	size_t	i;
-
-	if (n == 0 || n >= sizeof w)
-		return 0;
-	for (i = 0; i < n; i++)
-		w[i] = (char)tolower((unsigned char)p[i]);
-	w[n] = '\0';
-	for (i = 0; words[i] != NULL; i++)
-		if (strcmp(words[i], w) == 0)
-			return 1;
-	return 0;
-}
-
-static int
-count_cb(void *arg, int flags, const char *tok, int n, int start, int end)
-{
-	size_t	*count = arg;
-
-	if (!(flags & OFL_TOK_COLOCATED))
-		(*count)++;
-	return OFL_TOK_OK;
-}
-
-struct exact_ctx {
-	char	*exact;
-	int	 start;
-	int	 end;
-	size_t	 inside;	/* words inside the identifier */
-	size_t	 words;
-};
-
-static int
-exact_cb(void *arg, int flags, const char *tok, int n, int start, int end)
-{
-	struct exact_ctx	*x = arg;
-
-	if (flags & OFL_TOK_COLOCATED) {
-		/* A CamelCase part is a word of the identifier. */
-		if (!ofl_tok_is_ident(tok, n))
-			return OFL_TOK_OK;
-		if (x->exact == NULL) {
-			x->exact = ofl_xmalloc((size_t)n + 1);
-			memcpy(x->exact, tok, (size_t)n);
-			x->exact[n] = '\0';
-			x->start = start;
-			x->end = end;
-			/* The word it is colocated with is inside. */
-			x->inside++;
-		}
-		return OFL_TOK_OK;
-	}
-	x->words++;
-	if (x->exact != NULL && start >= x->start && start < x->end)
-		x->inside++;
-	return OFL_TOK_OK;
-}
-
-static void
-term_add(struct search *s, const char *p, size_t n, int phrase, int prefix)
-{
-	struct exact_ctx	 x;
-	struct term		*t;
-	size_t			 i, ntok = 0;
-
-	if (s->nt >= TERMS_MAX || n == 0)
-		return;
-	for (i = 0; i < s->nt; i++)
-		if (s->t[i].len == n && memcmp(s->t[i].text, p, n) == 0 &&
-		    s->t[i].phrase == phrase && s->t[i].prefix == prefix)
-			return;
-	s->t = ofl_xrealloc(s->t, (s->nt + 1) * sizeof *s->t);
-	t = &s->t[s->nt++];
-	memset(t, 0, sizeof *t);
-	t->lex = -1;
-	t->text = ofl_xmalloc(n + 1);
-	memcpy(t->text, p, n);
-	t->text[n] = '\0';
-	t->len = n;
-	t->phrase = phrase;
-	t->prefix = prefix;
-	t->stop = !phrase && !prefix && stop_word(p, n);
-	(void)ofl_tok_run(s->tk, 1, p, n, count_cb, &ntok);
-	t->ntok = ntok;
-	if (ntok > 0 && !phrase && !prefix) {
-		memset(&x, 0, sizeof x);
-		(void)ofl_tok_run(s->tk, 0, p, n, exact_cb, &x);
-		/* Only when the identifier is the whole term. */
-		if (x.exact != NULL && x.inside == x.words)
-			t->exact = x.exact;
-		else
-			free(x.exact);
-	}
-}
-
-/* Split the query into words and "phrases"; a lone quote is a space. */
-static int
-parse_query(struct search *s, const char *query)
-{
-	char	*q, *p, *e;
-	size_t	 len, n;
-
-	q = clean_query(query, &len);
-	p = q;
-	while (*p != '\0') {
-		if (*p == ' ') {
-			p++;
-			continue;
-		}
-		if (*p == '"') {
-			if ((e = strchr(p + 1, '"')) != NULL) {
-				term_add(s, p + 1, (size_t)(e - p - 1), 1, 0);
-				p = e + 1;
-			} else
-				p++;
-			continue;
-		}
-		for (e = p; *e != '\0' && *e != ' ' && *e != '"'; e++)
-			;
-		n = (size_t)(e - p);
-		if (n > 1 && p[n - 1] == '*') {
-			while (n > 0 && p[n - 1] == '*')
-				n--;
-			term_add(s, p, n, 0, n > 0);
-		} else
-			term_add(s, p, n, 0, 0);
-		p = e;
-	}
-	free(q);
-	return 0;
-}
-
-static int
-target_cb(void *arg, int flags, const char *tok, int n, int start, int end)
-{
-	struct target_ctx	*c = arg;
-
-	if (!(flags & OFL_TOK_COLOCATED))
-		target_add(c->s, tok, (size_t)n, c->prefix, 0, c->term);
-	return OFL_TOK_OK;
-}
-
-static void
-target_add(struct search *s, const char *p, size_t n, int prefix, int exact,
-    int term)
-{
-	struct target	*g;
-	size_t		 i;
-
-	if (n == 0 || s->ntg >= TARGETS_MAX)
-		return;
-	for (i = 0; i < s->ntg; i++)
-		if (s->tg[i].n == n && memcmp(s->tg[i].s, p, n) == 0 &&
-		    s->tg[i].exact == exact) {
-			s->tg[i].prefix |= prefix;
-			return;
-		}
-	s->tg = ofl_xrealloc(s->tg, (s->ntg + 1) * sizeof *s->tg);
-	g = &s->tg[s->ntg++];
-	memset(g, 0, sizeof *g);
-	g->s = ofl_xmalloc(n + 1);
-	memcpy(g->s, p, n);
-	g->s[n] = '\0';
-	g->n = n;
-	g->prefix = prefix;
-	g->exact = exact;
-	g->term = term;
-	g->lex = s->addlex;
-}
-
-/* The words to mark: every token of every term, as the index has them. */
-static void
-make_targets(struct search *s, const char *raw)
-{
-	struct target_ctx	c;
-	size_t			i;
-
-	c.s = s;
-	if (raw != NULL) {
-		/* Raw FTS5 syntax: mark its words, operators or not. */
-		c.prefix = 0;
-		c.term = 0;
-		(void)ofl_tok_run(s->tk, 2, raw, strlen(raw), target_cb, &c);
-		return;
-	}
-	for (i = 0; i < s->nt; i++) {
-		if (s->t[i].stop && s->skipstop)
-			continue;
-		c.prefix = s->t[i].prefix;
-		c.term = (int)i;
-		if (s->t[i].spell != NULL) {
-			target_add(s, s->t[i].spell, strlen(s->t[i].spell), 0,
-			    0, (int)i);
-			continue;
-		}
-		if (s->t[i].exact != NULL)
-			target_add(s, s->t[i].exact, strlen(s->t[i].exact),
-			    0, 1, (int)i);
-		(void)ofl_tok_run(s->tk, 1, s->t[i].text, s->t[i].len,
-		    target_cb, &c);
-	}
-	/* Then the other forms, so that the words typed come first. */
-	for (i = 0; i < s->nt; i++)
-		if (s->t[i].lex >= 0 && s->t[i].spell == NULL)
-			lex_targets(s, i);
-}
-
-static void
-add_fts_string(struct ofl_buf *b, const char *p, size_t n)
-{
-	size_t	i;
-
-	ofl_buf_addc(b, '"');
-	for (i = 0; i < n; i++) {
-		if (p[i] == '"')
-			ofl_buf_addc(b, '"');
-		ofl_buf_addc(b, p[i]);
-	}
-	ofl_buf_addc(b, '"');
-}
-
-/* Every term as an FTS5 string, joined by op; NULL if there is none. */
-static char *
-build_fts(struct search *s, const char *op)
-{
-	struct ofl_buf	 b;
-	struct term	*t;
-	size_t		 i, used = 0;
-
-	ofl_buf_init(&b);
-	for (i = 0; i < s->nt; i++) {
-		t = &s->t[i];
-		if ((t->ntok == 0 && t->spell == NULL) ||
-		    (t->stop && s->skipstop))
-			continue;
-		if (used++ > 0)
-			ofl_buf_adds(&b, op);
-		if (t->spell != NULL) {
-			char	tmp[256];
-
-			snprintf(tmp, sizeof tmp, "%c%s", OFL_TOK_EXACT,
-			    t->spell);
-			add_fts_string(&b, tmp, strlen(tmp));
-			continue;
-		}
-		if (t->exact != NULL) {
-			char	tmp[256];
-
-			snprintf(tmp, sizeof tmp, "%c%s", OFL_TOK_EXACT,
-			    t->exact);
-			ofl_buf_addc(&b, '(');
-			add_fts_string(&b, tmp, strlen(tmp));
-			ofl_buf_adds(&b, " OR ");
-		}
-		add_fts_string(&b, t->text, t->len);
-		if (t->prefix)
-			ofl_buf_adds(&b, " *");
-		if (t->exact != NULL)
-			ofl_buf_addc(&b, ')');
-	}
-	if (used == 0) {
-		ofl_buf_free(&b);
-		return NULL;
-	}
-	return ofl_buf_str(&b);
-}
-
-/*
- * The lexicon: where a run of the query's words is a form of a group
- * ("disk full"), the other forms of the group are asked for too, in a
- * query of its own whose hits rank below those of the words typed.
- */
-static void
-lex_find(struct search *s)
-{
-	const char	*w[TERMS_MAX];
-	size_t		 i, j, len;
-	int		 g;
-
-	for (i = 0; i < s->nt; i++) {
-		s->t[i].lex = -1;
-		/* A phrase, a prefix, an identifier: as typed. */
-		w[i] = s->t[i].phrase || s->t[i].prefix || s->t[i].exact !=
-		    NULL || s->t[i].spell != NULL ? "" : s->t[i].text;
-	}
-	for (i = 0; i < s->nt; i++) {
-		if (*w[i] == '\0')
-			continue;
-		for (j = i; j < s->nt && *w[j] != '\0'; j++)
-			;
-		if ((g = ofl_lexicon_match(w + i, j - i, &len)) < 0)
-			continue;
-		s->t[i].lex = g;
-		s->t[i].lexlen = len;
-		i += len - 1;
-	}
-}
-
-/* A form as FTS5 wants it: a word, or the words that say something. */
-static void
-lex_form(struct ofl_buf *b, const char *form)
-{
-	const char	*p = form, *e;
-	size_t		 n = 0;
-
-	ofl_buf_addc(b, '(');
-	while (*p != '\0') {
-		if ((e = strchr(p, ' ')) == NULL)
-			e = p + strlen(p);
-		/* Words of a CamelCase name share a place: no phrase. */
-		if (strchr(form, ' ') == NULL || ((size_t)(e - p) >= 3 &&
-		    !stop_word(p, (size_t)(e - p)))) {
-			if (n++ > 0)
-				ofl_buf_adds(b, " AND ");
-			add_fts_string(b, p, (size_t)(e - p));
-		}
-		p = *e == ' ' ? e + 1 : e;
-	}
-	if (n == 0)
-		add_fts_string(b, form, strlen(form));
-	ofl_buf_addc(b, ')');
-}
-
-/* All the terms, each group's other forms with them; NULL: no group. */
-static char *
-build_lex(struct search *s)
-{
-	struct ofl_buf	 b;
-	struct term	*t;
-	const char	*f;
-	size_t		 i, j, k, used = 0, groups = 0;
-
-	ofl_buf_init(&b);
-	for (i = 0; i < s->nt; i++) {
-		t = &s->t[i];
-		if (t->lex >= 0) {
-			if (used++ > 0)
-				ofl_buf_adds(&b, " AND ");
-			ofl_buf_adds(&b, "((");
-			for (j = i, k = 0; j < i + t->lexlen; j++) {
-				if (s->t[j].stop && s->skipstop &&
-				    t->lexlen > 1)
-					continue;
-				if (k++ > 0)
-					ofl_buf_adds(&b, " AND ");
-				add_fts_string(&b, s->t[j].text, s->t[j].len);
-			}
-			ofl_buf_addc(&b, ')');
-			for (k = 0; (f = ofl_lexicon_form(t->lex, k)) != NULL;
-			    k++) {
-				ofl_buf_adds(&b, " OR ");
-				lex_form(&b, f);
-			}
-			ofl_buf_addc(&b, ')');
-			groups++;
-			i += t->lexlen - 1;
-			continue;
-		}
-		if ((t->ntok == 0 && t->spell == NULL) ||
-		    (t->stop && s->skipstop))
-			continue;
-		if (used++ > 0)
-			ofl_buf_adds(&b, " AND ");
-		if (t->exact != NULL) {
-			char	tmp[256];
-
-			snprintf(tmp, sizeof tmp, "%c%s", OFL_TOK_EXACT,
-			    t->exact);
-			ofl_buf_addc(&b, '(');
-			add_fts_string(&b, tmp, strlen(tmp));
-			ofl_buf_adds(&b, " OR ");
-		}
-		add_fts_string(&b, t->text, t->len);
-		if (t->prefix)
-			ofl_buf_adds(&b, " *");
-		if (t->exact != NULL)
-			ofl_buf_addc(&b, ')');
-	}
-	if (groups == 0) {
-		ofl_buf_free(&b);
-		return NULL;
-	}
-	return ofl_buf_str(&b);
-}
-
-/* The words of term i's group's forms, marked as term i's. */
-static void
-lex_targets(struct search *s, size_t i)
-{
-	struct target_ctx	 c;
-	const char		*f, *p, *e;
-	size_t			 k;
-
-	c.s = s;
-	c.prefix = 0;
-	c.term = (int)i;
-	s->addlex = 1;
-	for (k = 0; (f = ofl_lexicon_form(s->t[i].lex, k)) != NULL; k++) {
-		for (p = f; *p != '\0'; p = *e == ' ' ? e + 1 : e) {
-			if ((e = strchr(p, ' ')) == NULL)
-				e = p + strlen(p);
-			if (strchr(f, ' ') != NULL && ((size_t)(e - p) < 3 ||
-			    stop_word(p, (size_t)(e - p))))
-				continue;
-			(void)ofl_tok_run(s->tk, 1, p, (size_t)(e - p),
-			    target_cb, &c);
-		}
-	}
-	s->addlex = 0;
-}
 
 static int
 scope_add(struct search *s, const char *id, int named,
@@ -1133,7 +654,8 @@ index_word(struct search *s, size_t i, char *tok, size_t size)
 	c.s = s;
 	c.prefix = 0;
 	c.term = (int)i;
-	(void)ofl_tok_run(s->tk, 1, t->text, t->len, target_cb, &c);
+	(void)ofl_tok_run(s->tk, 1, t->text, t->len,
+	    ofl_query_terms_target_cb, &c);
 	if (s->ntg == before)
 		return 0;
 	snprintf(tok, size, "%s", s->tg[s->ntg - 1].s);
@@ -1304,10 +826,10 @@ search_fts(struct search *s, int any, size_t limit, size_t k)
 	free(s->fts_and);
 	free(s->fts_or);
 	free(s->fts_lex);
-	s->fts_and = build_fts(s, " AND ");
-	s->fts_or = build_fts(s, " OR ");
-	lex_find(s);
-	s->fts_lex = build_lex(s);
+	s->fts_and = ofl_query_terms_fts(s, " AND ");
+	s->fts_or = ofl_query_terms_fts(s, " OR ");
+	ofl_query_terms_lex_find(s);
+	s->fts_lex = ofl_query_terms_lex(s);
 	if (s->fts_and != NULL && fts_run(s, s->fts_and, PHASE_ALL, k) == -1)
 		return -1;
 	if (s->fts_lex != NULL && s->nh <= limit * 2 &&
@@ -1334,7 +856,7 @@ search_substr(struct search *s, size_t nids)
 		lc = ofl_xstrdup(s->t[i].text);
 		for (j = 0; lc[j] != '\0'; j++)
 			lc[j] = (char)tolower((unsigned char)lc[j]);
-		target_add(s, lc, strlen(lc), 0, 0, (int)i);
+		ofl_query_terms_target_add(s, lc, strlen(lc), 0, 0, (int)i);
 		free(lc);
 	}
 	for (i = 0; i < s->na && s->ntg > 0; i++)
@@ -1363,7 +885,7 @@ search_terms(struct search *s, size_t nids, size_t limit, size_t k)
 	size_t	i;
 	int	any = 0;
 
-	parse_query(s, s->o->query);
+	ofl_query_terms_parse(s, s->o->query);
 	for (i = 0; i < s->nt; i++)
 		if (s->t[i].ntok > 0 && !s->t[i].stop)
 			s->skipstop = 1;
@@ -1381,7 +903,7 @@ search_terms(struct search *s, size_t nids, size_t limit, size_t k)
 			s->fallback = FALLBACK_SPELL;
 	}
 	if (!s->substr)
-		make_targets(s, NULL);
+		ofl_query_terms_targets(s, NULL);
 	return 0;
 }
 
@@ -1414,7 +936,7 @@ ofl_search(struct ofl_store *st, const char *const *ids, size_t nids,
 	if (search_index(&s, nids) == -1)
 		goto out;
 	if (o->fts) {
-		make_targets(&s, o->query);
+		ofl_query_terms_targets(&s, o->query);
 		if (fts_run(&s, o->query, PHASE_ALL, k) == -1)
 			goto out;
 	} else if (search_terms(&s, nids, limit, k) == -1)
@@ -1599,7 +1121,7 @@ scan_pending(struct search *s)
 		lc = ofl_xstrdup(s->t[i].text);
 		for (j = 0; lc[j] != '\0'; j++)
 			lc[j] = (char)tolower((unsigned char)lc[j]);
-		target_add(s, lc, strlen(lc), 0, 0, (int)i);
+		ofl_query_terms_target_add(s, lc, strlen(lc), 0, 0, (int)i);
 		free(lc);
 	}
 	s->t0 = ofl_now_ms();

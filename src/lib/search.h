@@ -177,4 +177,26 @@ struct ofl_reader *ofl_snippet_reader(struct search *, size_t);
 void		 ofl_snippet_output(struct search *, struct ofl_buf *,
 		    const char *const *, size_t);
 
+
+/* query-terms.c: a query's terms, its FTS5 strings, the words marked. */
+int	 ofl_query_terms_parse(struct search *, const char *);
+void	 ofl_query_terms_targets(struct search *, const char *);
+char	*ofl_query_terms_fts(struct search *, const char *);
+char	*ofl_query_terms_lex(struct search *);
+void	 ofl_query_terms_lex_find(struct search *);
+int	 ofl_query_terms_target_cb(void *, int, const char *, int, int,
+	    int);
+void	 ofl_query_terms_target_add(struct search *, const char *, size_t,
+	    int, int, int);
+
+
+/* snippet-lines.c: which lines of a hit to show. */
+#define ORDER_MAX	24		/* lines of a hit considered */
+size_t	 ofl_snippet_lines_order(struct search *, struct line *, size_t,
+	    size_t *);
+uint64_t ofl_snippet_lines_sig(struct ofl_buf *, const char *, size_t);
+void	 ofl_snippet_lines_similar(struct line *, size_t, size_t);
+void	 ofl_snippet_lines_add_similar(struct ofl_buf *, size_t,
+	    const uint64_t *);
+
 #endif /* SEARCH_H */

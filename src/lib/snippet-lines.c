@@ -1,0 +1,341 @@
+/*
+ * snippet-lines.c: which lines of a hit to show.  Lines are chosen by the
+ * distinct query terms they cover, rarer terms counting more, then the
+ * lines that answer around them (under a heading, the record's name);
+ * lines that say the same thing with other numbers are shown once, with
+ * a count and where the others are.
+ */
+#include "config.h"
+
+#include <sys/types.h>
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ofl.h"
+#include "search.h"
+#include "banned.h"
+
+static void	 term_weights(const struct line *, size_t, const double *,
+		    double *);
+static double	 mask_weight(uint64_t, const double *);
+static int	 blank(const struct line *);
+static int	 line_opens(const struct line *);
+static size_t	 identity_line(const struct line *, size_t);
+static void	 order_add(struct line *, size_t, size_t *, size_t *, size_t);
+static void	 line_sigs(struct search *, struct line *, size_t);
+static int	 sig_taken(const struct line *, size_t, const size_t *,
+		    size_t, uint64_t);
+
+/*
+ * Signatures: lines that say one thing with other numbers or ids share
+ * one (fmt-log.c's masked form, hashed), so that the hits and lines
+ * shown are different facts.  ofl_snippet_signature() is the one rule,
+ * for a line alone; 0 is never a signature.
+ */
+uint64_t
+ofl_snippet_lines_sig(struct ofl_buf *b, const char *line, size_t n)
+{
+	uint64_t	h = 14695981039346656037ULL;
+	size_t		i;
+
+	ofl_buf_reset(b);
+	ofl_fmt_log_mask(b, line, n);
+	for (i = 0; i < b->len; i++) {
+		h ^= (unsigned char)b->data[i];
+		h *= 1099511628211ULL;
+	}
+	return h == 0 ? 1 : h;
+}
+
+/* The signature of each line with a match. */
+static void
+line_sigs(struct search *s, struct line *l, size_t nl)
+{
+	size_t	i;
+
+	for (i = 0; i < nl; i++)
+		if (l[i].nmarks > 0 && l[i].sig == 0)
+			l[i].sig = ofl_snippet_lines_sig(&s->sigbuf, l[i].s, l[i].n);
+}
+
+/* 1 if a line of order[0..n) has signature sig. */
+static int
+sig_taken(const struct line *l, size_t nl, const size_t *order, size_t n,
+    uint64_t sig)
+{
+	size_t	j;
+
+	for (j = 0; j < n; j++)
+		if (order[j] < nl && l[order[j]].sig == sig)
+			return 1;
+	return 0;
+}
+
+/*
+ * For each line shown, the lines with a match not shown that share its
+ * signature (counted under the first line shown of a signature).
+ */
+void
+ofl_snippet_lines_similar(struct line *l, size_t nl, size_t from)
+{
+	size_t	i, j;
+
+	for (i = from; i < nl; i++) {
+		l[i].nsim = 0;
+		if (!l[i].chosen || l[i].sig == 0)
+			continue;
+		for (j = 0; j < i; j++)
+			if (l[j].chosen && l[j].sig == l[i].sig)
+				break;
+		if (j < i)
+			continue;
+		for (j = 0; j < nl; j++) {
+			if (l[j].chosen || l[j].sig != l[i].sig)
+				continue;
+			if (l[i].nsim < SIM_SHOW)
+				l[i].sim[l[i].nsim] = l[j].no;
+			l[i].nsim++;
+		}
+	}
+}
+
+/* "  x3 similar: lines 120, 388, 1204" and "..." past SIM_SHOW. */
+void
+ofl_snippet_lines_add_similar(struct ofl_buf *out, size_t n, const uint64_t *no)
+{
+	size_t	i;
+
+	ofl_buf_addf(out, "  x%zu similar: line%s", n, n > 1 ? "s" : "");
+	for (i = 0; i < n && i < SIM_SHOW; i++)
+		ofl_buf_addf(out, "%s %llu", i > 0 ? "," : "",
+		    (unsigned long long)no[i]);
+	if (n > SIM_SHOW)
+		ofl_buf_adds(out, ", ...");
+	ofl_buf_addc(out, '\n');
+}
+
+/*
+ * The weight of each term in a hit: rarer in its lines, worth more (a
+ * term on every line tells which line answers least).
+ */
+static void
+term_weights(const struct line *l, size_t nl, const double *hitw, double *w)
+{
+	size_t	df[64], i, t;
+	double	r, x;
+
+	memset(df, 0, sizeof df);
+	for (i = 0; i < nl; i++)
+		for (t = 0; t < 64; t++)
+			if (l[i].mask & ((uint64_t)1 << t))
+				df[t]++;
+	for (t = 0; t < 64; t++) {
+		if (df[t] == 0) {
+			w[t] = 0;
+			continue;
+		}
+		/* 1 + log2(nl / df), piecewise linear. */
+		r = (double)nl / (double)df[t];
+		for (x = 1; r >= 2; r /= 2)
+			x++;
+		w[t] = (x + (r - 1)) * (hitw != NULL ? hitw[t] : 1);
+	}
+}
+
+/* The weight of the terms of mask. */
+static double
+mask_weight(uint64_t mask, const double *w)
+{
+	double	sum = 0;
+	size_t	t;
+
+	for (t = 0; t < 64 && mask != 0; t++, mask >>= 1)
+		if (mask & 1)
+			sum += w[t];
+	return sum;
+}
+
+static int
+blank(const struct line *l)
+{
+	size_t	i;
+
+	/* Nor does a bracket alone, or a comma. */
+	for (i = 0; i < l->n; i++)
+		if (strchr(" \t{}[](),;", l->s[i]) == NULL)
+			return 0;
+	return 1;
+}
+
+/*
+ * A line whose answer is below it: it opens an object or a list (JSON,
+ * YAML), ends in a colon, or is a Markdown heading.
+ */
+static int
+line_opens(const struct line *l)
+{
+	size_t	n = l->n, i = 0;
+
+	while (n > 0 && (l->s[n - 1] == ' ' || l->s[n - 1] == '\t' ||
+	    l->s[n - 1] == ','))
+		n--;
+	while (i < n && (l->s[i] == ' ' || l->s[i] == '\t'))
+		i++;
+	if (n == i)
+		return 0;
+	if (l->s[i] == '#' && i == 0)
+		return 1;
+	return l->s[n - 1] == '{' || l->s[n - 1] == '[' || l->s[n - 1] == ':';
+}
+
+/*
+ * The line of a JSON record that names it: a "name", "title", "id" or
+ * like key with a value on its line, the least indented (the record's
+ * own, not a nested object's), the likeliest key first.  nl if none.
+ */
+static size_t
+identity_line(const struct line *l, size_t nl)
+{
+	static const char *keys[] = { "name", "title", "alertname", "alert",
+		"tag_name", "key", "login", "full_name", "slug", "id", NULL };
+	size_t	i, j, k, ind, best = nl, bind = SIZE_MAX, bk = SIZE_MAX;
+	size_t	klen;
+
+	for (i = 0; i < nl; i++) {
+		for (ind = 0; ind < l[i].n && (l[i].s[ind] == ' ' ||
+		    l[i].s[ind] == '\t'); ind++)
+			;
+		if (ind >= l[i].n || l[i].s[ind] != '"')
+			continue;
+		for (k = 0; keys[k] != NULL; k++) {
+			klen = strlen(keys[k]);
+			j = ind + 1;
+			if (j + klen + 2 > l[i].n ||
+			    strncasecmp(l[i].s + j, keys[k], klen) != 0 ||
+			    l[i].s[j + klen] != '"' || l[i].s[j + klen + 1] != ':')
+				continue;
+			/* A value on the line, not an object or a list. */
+			j += klen + 2;
+			while (j < l[i].n && l[i].s[j] == ' ')
+				j++;
+			if (j >= l[i].n || l[i].s[j] == '{' || l[i].s[j] == '[')
+				break;
+			if (ind < bind || (ind == bind && k < bk)) {
+				best = i;
+				bind = ind;
+				bk = k;
+			}
+			break;
+		}
+	}
+	return best;
+}
+
+static void
+order_add(struct line *l, size_t nl, size_t *order, size_t *norder, size_t i)
+{
+	/* A blank line is shown only as a hit's one line. */
+	if (i >= nl || l[i].chosen || *norder >= ORDER_MAX ||
+	    (*norder > 0 && blank(&l[i])))
+		return;
+	l[i].chosen = 2;
+	order[(*norder)++] = i;
+}
+
+/*
+ * The lines of a hit in the order they are worth showing: the line with
+ * the most weight of distinct terms, then lines that add terms not yet
+ * covered, then what is under a line that opens something (a heading,
+ * an object) and the line after the best, then two lines that repeat
+ * terms, then the line above the best and more of its surroundings.
+ */
+size_t
+ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *order)
+{
+	double		 w[64], g, bg, bv, v;
+	uint64_t	 covered = 0;
+	size_t		 norder = 0, ncover, i, j, b, c, id;
+
+	term_weights(l, nl, s != NULL ? s->hitw : NULL, w);
+	if (s != NULL)
+		line_sigs(s, l, nl);
+	for (j = 0; j < 5; j++) {
+		c = nl;
+		bg = bv = 0;
+		for (i = 0; i < nl; i++) {
+			if (l[i].chosen || l[i].nmarks == 0)
+				continue;
+			g = mask_weight(l[i].mask & ~covered, w);
+			v = mask_weight(l[i].mask, w);
+			if (g <= 0 && j > 0)
+				continue;
+			if (c == nl || g > bg || (g == bg && (v > bv ||
+			    (v == bv && l[i].nmarks > l[c].nmarks)))) {
+				c = i;
+				bg = g;
+				bv = v;
+			}
+		}
+		if (c == nl)
+			break;
+		covered |= l[c].mask;
+		order_add(l, nl, order, &norder, c);
+	}
+	if (norder == 0)
+		order_add(l, nl, order, &norder, 0);
+	b = norder > 0 ? order[0] : 0;
+	ncover = norder;
+	for (j = 0; j < ncover; j++) {
+		c = order[j];
+		if (line_opens(&l[c])) {
+			/* A blank line under a heading says nothing. */
+			if (c + 1 < nl && blank(&l[c + 1]))
+				c++;
+			order_add(l, nl, order, &norder, c + 1);
+			if (j == 0)
+				order_add(l, nl, order, &norder, c + 2);
+		} else if (j == 0)
+			order_add(l, nl, order, &norder, c + 1);
+	}
+	/* A JSON record's name, first when it is short. */
+	if (s != NULL && s->curjson && (id = identity_line(l, nl)) < nl) {
+		order_add(l, nl, order, &norder, id);
+		if (l[id].n < 100 && order[norder - 1] == id) {
+			memmove(order + 1, order, (norder - 1) * sizeof *order);
+			order[0] = id;
+		}
+	}
+	/* Lines that repeat terms, the most weight first, one a signature. */
+	for (j = 0; j < 2; j++) {
+		c = nl;
+		bv = 0;
+		for (i = 0; i < nl; i++) {
+			if (l[i].chosen || l[i].nmarks == 0 ||
+			    (l[i].sig != 0 && sig_taken(l, nl, order, norder,
+			    l[i].sig)))
+				continue;
+			v = mask_weight(l[i].mask, w);
+			if (v > 0 && (c == nl || v > bv)) {
+				c = i;
+				bv = v;
+			}
+		}
+		if (c == nl)
+			break;
+		order_add(l, nl, order, &norder, c);
+	}
+	/* The line above the best, then more around it. */
+	if (b > 0)
+		order_add(l, nl, order, &norder, b - 1);
+	for (j = 1; j <= 2; j++) {
+		order_add(l, nl, order, &norder, b + j);
+		if (b >= j)
+			order_add(l, nl, order, &norder, b - j);
+	}
+	for (i = 0; i < nl; i++)
+		l[i].chosen = 0;
+	return norder;
+}
+
