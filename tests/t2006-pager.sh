@@ -27,6 +27,9 @@ nocolor() {
 	sed "s/$ESC\[[0-9;]*m//g"
 }
 
+# The big one's lines each end in a word of their own (the number in
+# letters), so that search does not fold them as one message.
+
 # A JSON object with 60 keys: a schema longer than the screen.
 awk 'BEGIN { printf "{"; for (i = 1; i <= 60; i++)
 	printf "%s\"k%d\":%d", (i > 1 ? "," : ""), i, i; print "}" }' >wide.json
@@ -37,7 +40,9 @@ test_expect_success 'setup' '
 	chmod +x pager &&
 	seq 1 100 | cap >long &&
 	seq 1 5 | cap >short &&
-	awk "BEGIN { for (i = 1; i <= 4000; i++) printf \"line %d of a big one\\n\", i }" |
+	awk "BEGIN { for (i = 1; i <= 4000; i++) { w = i
+		for (d = 0; d < 10; d++) gsub(d, substr(\"abcdefghij\", d + 1, 1), w)
+		printf \"line %d of a big one %s\\n\", i, w } }" |
 	    cap >big &&
 	test -s long && test -s short && test -s big
 '
@@ -109,7 +114,7 @@ test_expect_success 'a pager that cannot start: the output, directly' '
 
 test_expect_success 'quitting the pager early is no error: exit 0' '
 	OFL_PAGER="head -n 1" tty ofl-extract "$big" >out 2>err &&
-	echo "line 1 of a big one" >expect &&
+	echo "line 1 of a big one b" >expect &&
 	test_cmp expect out &&
 	test ! -s err
 '
