@@ -959,6 +959,7 @@ answer_prepare(struct call *c, jv msg, const char *raw, size_t n)
 	bytes = ofl_mcp_result_bytes(result);
 	bin = ofl_mcp_result_binary(result);
 	remember_task(c, result);
+	jv_free(result);
 	c->msg = msg;
 	c->tokens = ofl_tokens(bytes);
 	why = ofl_offload_why((uint64_t)opt_threshold, opt_max_binary, bytes,

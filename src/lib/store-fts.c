@@ -77,6 +77,7 @@ static int	 otok_tokenize(Fts5Tokenizer *, void *, int, const char *,
 		    int, int (*)(void *, int, const char *, int, int, int));
 struct rank_aux;
 struct rank_blob;
+static struct rank_blob *rank_probe(struct rank_aux *, int64_t);
 static struct rank_blob *rank_slot(struct rank_aux *, int64_t, int);
 static void	 rank_aux_free(void *);
 static int	 rank_count(const Fts5ExtensionApi *, Fts5Context *, void *);
@@ -227,6 +228,21 @@ struct rank_aux {
 	int		  phrase;	/* counting this one */
 };
 
+/* The slot of blob in ra's table, or the empty slot where it would go. */
+static struct rank_blob *
+rank_probe(struct rank_aux *ra, int64_t blob)
+{
+	struct rank_blob	*b;
+	size_t			 i;
+
+	i = (size_t)((uint64_t)blob * 0x9e3779b97f4a7c15ULL) & (ra->cap - 1);
+	for (;; i = (i + 1) & (ra->cap - 1)) {
+		b = &ra->tab[i];
+		if (b->blob == blob || b->blob < 0)
+			return b;
+	}
+}
+
 static struct rank_blob *
 rank_slot(struct rank_aux *ra, int64_t blob, int add)
 {
@@ -240,25 +256,18 @@ rank_slot(struct rank_aux *ra, int64_t blob, int add)
 		ra->tab = ofl_xcalloc(ra->cap, sizeof *ra->tab);
 		for (i = 0; i < ra->cap; i++)
 			ra->tab[i].blob = -1;
-		ra->n = 0;
+		/* The entries move with their counts; nothing is allocated. */
 		for (i = 0; i < ocap; i++) {
-			if (old[i].blob < 0)
-				continue;
-			b = rank_slot(ra, old[i].blob, 1);
-			*b = old[i];
+			if (old[i].blob >= 0)
+				*rank_probe(ra, old[i].blob) = old[i];
 		}
 		free(old);
 	}
 	if (ra->cap == 0)
 		return NULL;
-	i = (size_t)((uint64_t)blob * 0x9e3779b97f4a7c15ULL) & (ra->cap - 1);
-	for (;; i = (i + 1) & (ra->cap - 1)) {
-		b = &ra->tab[i];
-		if (b->blob == blob)
-			return b;
-		if (b->blob < 0)
-			break;
-	}
+	b = rank_probe(ra, blob);
+	if (b->blob == blob)
+		return b;
 	if (!add)
 		return NULL;
 	b->blob = blob;
