@@ -526,8 +526,9 @@ win_emit(struct ofl_chunker *ck, struct win *cw)
 
 	if (cw->nlines == 0)
 		return 0;
-	rv = ofl_chunk_emit(ck, cw->title.data != NULL ? cw->title.data : "",
-	    cw->title.len, cw->text.data != NULL ? cw->text.data : "",
+	/* Titles are NUL-terminated at their length. */
+	rv = ofl_chunk_emit(ck, ofl_buf_str(&cw->title), cw->title.len,
+	    cw->text.data != NULL ? cw->text.data : "",
 	    cw->text.len, cw->bstart, cw->bend, cw->lstart, cw->lend);
 	ofl_buf_reset(&cw->text);
 	ofl_buf_reset(&cw->title);
