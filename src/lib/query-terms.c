@@ -27,6 +27,7 @@ static int	 stop_word(const char *, size_t);
 static int	 count_cb(void *, int, const char *, int, int, int);
 static int	 exact_cb(void *, int, const char *, int, int, int);
 static void	 add_fts_string(struct ofl_buf *, const char *, size_t);
+static void	 add_fts_term(struct ofl_buf *, const struct term *);
 static void	 lex_form(struct ofl_buf *, const char *);
 static void	 lex_targets(struct search *, size_t);
 
@@ -302,6 +303,28 @@ add_fts_string(struct ofl_buf *b, const char *p, size_t n)
 	ofl_buf_addc(b, '"');
 }
 
+/*
+ * A term as an FTS5 expression: its string, as a prefix when it is one,
+ * or'ed with its exact form when it has one.
+ */
+static void
+add_fts_term(struct ofl_buf *b, const struct term *t)
+{
+	char	tmp[256];
+
+	if (t->exact != NULL) {
+		snprintf(tmp, sizeof tmp, "%c%s", OFL_TOK_EXACT, t->exact);
+		ofl_buf_addc(b, '(');
+		add_fts_string(b, tmp, strlen(tmp));
+		ofl_buf_adds(b, " OR ");
+	}
+	add_fts_string(b, t->text, t->len);
+	if (t->prefix)
+		ofl_buf_adds(b, " *");
+	if (t->exact != NULL)
+		ofl_buf_addc(b, ')');
+}
+
 /* Every term as an FTS5 string, joined by op; NULL if there is none. */
 char *
 ofl_query_terms_fts(struct search *s, const char *op)
@@ -326,20 +349,7 @@ ofl_query_terms_fts(struct search *s, const char *op)
 			add_fts_string(&b, tmp, strlen(tmp));
 			continue;
 		}
-		if (t->exact != NULL) {
-			char	tmp[256];
-
-			snprintf(tmp, sizeof tmp, "%c%s", OFL_TOK_EXACT,
-			    t->exact);
-			ofl_buf_addc(&b, '(');
-			add_fts_string(&b, tmp, strlen(tmp));
-			ofl_buf_adds(&b, " OR ");
-		}
-		add_fts_string(&b, t->text, t->len);
-		if (t->prefix)
-			ofl_buf_adds(&b, " *");
-		if (t->exact != NULL)
-			ofl_buf_addc(&b, ')');
+		add_fts_term(&b, t);
 	}
 	if (used == 0) {
 		ofl_buf_free(&b);
@@ -444,20 +454,7 @@ ofl_query_terms_lex(struct search *s)
 			continue;
 		if (used++ > 0)
 			ofl_buf_adds(&b, " AND ");
-		if (t->exact != NULL) {
-			char	tmp[256];
-
-			snprintf(tmp, sizeof tmp, "%c%s", OFL_TOK_EXACT,
-			    t->exact);
-			ofl_buf_addc(&b, '(');
-			add_fts_string(&b, tmp, strlen(tmp));
-			ofl_buf_adds(&b, " OR ");
-		}
-		add_fts_string(&b, t->text, t->len);
-		if (t->prefix)
-			ofl_buf_adds(&b, " *");
-		if (t->exact != NULL)
-			ofl_buf_addc(&b, ')');
+		add_fts_term(&b, t);
 	}
 	if (groups == 0) {
 		ofl_buf_free(&b);
