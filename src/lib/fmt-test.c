@@ -46,10 +46,42 @@ struct priv {
 	struct tcmd	 cmd;
 	int		 parsed;	/* the command could be split */
 	int		 bycmd;		/* index + 1 of the command's runner */
+	struct ofl_buf	 plain;		/* a line without its escapes */
 };
 
+/*
+ * A line without its terminal escapes: runners colour their output when
+ * they think a terminal or a CI service reads it (vitest with CI set,
+ * jest --colors, cargo, pytest --color=yes).  CSI sequences (ESC [ to a
+ * final byte) and OSC ones (ESC ] to BEL or ESC backslash) go, and so
+ * does any other two-byte escape; the text between them stays.
+ */
+static void
+strip_escapes(const char *s, size_t n, struct ofl_buf *out)
+{
+	size_t	i = 0;
 
-
+	ofl_buf_reset(out);
+	while (i < n) {
+		if (s[i] != 0x1b) {
+			ofl_buf_addc(out, s[i++]);
+			continue;
+		}
+		if (++i >= n)
+			break;
+		if (s[i] == '[') {
+			for (i++; i < n && ((unsigned char)s[i] < 0x40 ||
+			    (unsigned char)s[i] > 0x7e); i++)
+				;
+			i++;
+		} else if (s[i] == ']') {
+			for (i++; i < n && s[i] != 0x07 && s[i] != 0x1b; i++)
+				;
+			i += i < n && s[i] == 0x1b ? 2 : 1;
+		} else
+			i++;
+	}
+}
 
 void
 ofl_fmt_test_begin(struct ofl_testrun *t, const char *command)
@@ -91,6 +123,11 @@ ofl_fmt_test_line(struct ofl_testrun *t, const char *s, size_t n,
 		n--;
 	if (n > 0 && s[n - 1] == '\r')
 		n--;
+	if (memchr(s, 0x1b, n) != NULL) {
+		strip_escapes(s, n, &p->plain);
+		s = p->plain.data != NULL ? p->plain.data : "";
+		n = p->plain.len;
+	}
 	for (i = 0; i < NRUNNERS; i++)
 		runners[i]->line(&p->res[i], p->res[i].st, s, n, no);
 }
@@ -144,6 +181,7 @@ ofl_fmt_test_end(struct ofl_testrun *t)
 		ofl_fmt_test_util_cases_free(r->tc, r->n);
 	}
 	ofl_fmt_test_util_free(&p->cmd);
+	ofl_buf_free(&p->plain);
 	free(p);
 	t->priv = NULL;
 }
