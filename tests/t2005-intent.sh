@@ -56,12 +56,13 @@ test_expect_success 'small output passes through whatever the intent' '
 	test_cmp expect small
 '
 
-test_expect_success 'no intent: error signatures with counts' '
+test_expect_success 'no intent: error templates with counts' '
 	ofl-capture <"$LOG" >plain &&
 	grep "^errors: 37 lines (first at line 1,527), warnings: 20 lines$" plain &&
-	grep "^  x7  .*TEST-UNEXPECTED-TIMEOUT.*(line 1,527)$" plain &&
+	grep "^  error x7  TEST-UNEXPECTED-TIMEOUT.*(line 1,527, [0-9a-f]*)$" plain &&
+	grep "^  error x28  failed to kill pid <\*> after <\*>  (line 1,555, " plain &&
 	grep "^terms: " plain &&
-	test $(grep -c "^  x[0-9]" plain) -le 3 &&
+	test $(grep -c "^  \(error\|warning\) x[0-9]" plain) -le 3 &&
 	test $(wc -c <plain) -le 1700
 '
 

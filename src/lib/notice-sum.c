@@ -24,6 +24,99 @@ sum_json_key(struct ctx *c, const char *k)
 	ofl_buf_addc(&c->sumj, ':');
 }
 
+/*
+ * A log's templates (schema-log.c): how many, the error and warning
+ * clusters with their counts, and the rare ones (seen once or twice),
+ * TMPL_LINES of each and TMPL_BYTES in all at most.  They are mined here
+ * only for a log of at most TMPL_MINE bytes, so that capture stays fast;
+ * a larger log shows them once ofl-index or ofl-schema has mined them.
+ */
+#define TMPL_MINE	(4 * 1024 * 1024)
+#define TMPL_LINES	2
+#define TMPL_BYTES	420
+#define TMPL_WIDTH	72
+
+/* One template's line, if it fits the section's bytes; 1 if it did. */
+static int
+put_tmpl(struct ofl_buf *out, size_t start, size_t budget, const char *what,
+    const struct ofl_fmt_log_tmpl_info *t)
+{
+	struct ofl_buf	one;
+	char		num[32];
+	size_t		cut;
+	int		fits;
+
+	ofl_buf_init(&one);
+	ofl_buf_addf(&one, "  %s x%llu  ", what, (unsigned long long)t->count);
+	ofl_render_oneline(&one, (const unsigned char *)t->text, t->len,
+	    SIG_MAX);
+	if ((cut = one.len) > TMPL_WIDTH) {
+		cut = TMPL_WIDTH;
+		while (cut > 0 && ((unsigned char)one.data[cut] & 0xc0) == 0x80)
+			cut--;
+		one.len = cut;
+		ofl_buf_adds(&one, "...");
+	}
+	ofl_fmt_count(num, sizeof num, t->first_line);
+	ofl_buf_addf(&one, "  (line %s, %s)\n", num, t->id);
+	fits = out->len - start + one.len <= budget;
+	if (fits)
+		ofl_buf_add(out, one.data, one.len);
+	ofl_buf_free(&one);
+	return fits;
+}
+
+/*
+ * 2 for an error template, 1 for a warning, else 0: by its level, or by
+ * its words when the level says less (a runner's "INFO - TEST-UNEXPECTED-
+ * TIMEOUT" is an error, as the line count of errors has it).
+ */
+static int
+tmpl_bad(const struct ofl_fmt_log_tmpl_info *t)
+{
+	static const char *const err[] = {
+		"ERROR", "CRIT", "ALERT", "EMERG", "FATAL"
+	};
+	size_t	i;
+
+	if (t->level != NULL)
+		for (i = 0; i < sizeof(err) / sizeof(err[0]); i++)
+			if (strcmp(t->level, err[i]) == 0)
+				return 2;
+	if (ofl_fmt_log_is_error(t->text, t->len, 0))
+		return 2;
+	return t->level != NULL && strcmp(t->level, "WARN") == 0;
+}
+
+/*
+ * The error templates, most frequent first but with the first error's
+ * among them, then the warnings while there is room: SIG_LINES in all,
+ * in the place of the signatures.  Their indexes go to pick; how many.
+ */
+static size_t
+pick_bad(const struct ofl_schema_log *sl, uint64_t first_error,
+    size_t pick[SIG_LINES])
+{
+	size_t	i, n = 0, firsti = sl->n;
+	int	seen = 0;
+
+	for (i = 0; i < sl->n; i++)
+		if (tmpl_bad(&sl->t[i]) == 2) {
+			if (first_error > 0 && firsti == sl->n &&
+			    sl->t[i].first_line == first_error)
+				firsti = i;
+			if (n < SIG_LINES)
+				pick[n++] = i;
+			seen |= i == firsti;
+		}
+	if (firsti < sl->n && !seen && n == SIG_LINES)
+		pick[n - 1] = firsti;
+	for (i = 0; i < sl->n && n < SIG_LINES; i++)
+		if (tmpl_bad(&sl->t[i]) == 1)
+			pick[n++] = i;
+	return n;
+}
+
 /* Logs and texts: how many lines look like errors and warnings. */
 /*
  * At most SIG_LINES signatures, each cut to SIG_WIDTH bytes before its
@@ -58,6 +151,14 @@ put_signatures(struct ofl_buf *out, const struct ofl_suggest *sg)
 		ofl_buf_addf(out, "  (line %s)\n", num);
 	}
 	ofl_buf_free(&head);
+}
+
+/* The line of words worth a search. */
+static void
+put_terms(struct ofl_buf *out, const struct ofl_suggest *sg)
+{
+	size_t	i;
+
 	if (sg->nterms > 0) {
 		ofl_buf_adds(out, "terms:");
 		for (i = 0; i < sg->nterms; i++) {
@@ -70,13 +171,20 @@ put_signatures(struct ofl_buf *out, const struct ofl_suggest *sg)
 	}
 }
 
+/*
+ * The counts of error and warning lines, what they say (the log's
+ * templates sl when it has them) and the words worth a search.
+ */
 static int
-sum_errors(struct ctx *c)
+sum_errors(struct ctx *c, const struct ofl_schema_log *sl)
 {
-	const struct ofl_meta	*m = c->m;
-	struct ofl_suggest	 sg;
-	struct ofl_buf		 t;
-	size_t			 i;
+	const struct ofl_meta			*m = c->m;
+	const struct ofl_fmt_log_tmpl_info	*tt = NULL;
+	struct ofl_suggest			 sg;
+	struct ofl_buf				 t;
+	size_t					 i, np, start;
+	size_t					 pick[SIG_LINES];
+	uint64_t				 count, line;
 
 	ofl_buf_adds(&c->sum, "errors: ");
 	if (m->errors == 0)
@@ -98,11 +206,24 @@ sum_errors(struct ctx *c)
 		ofl_buf_adds(&c->sum, m->warnings == 1 ? " line" : " lines");
 	}
 	ofl_buf_addc(&c->sum, '\n');
-	/* The most frequent error signatures and words worth a search. */
+	/*
+	 * The error and warning templates when the log has them, else the
+	 * most frequent error signatures; then the words worth a search.
+	 */
 	memset(&sg, 0, sizeof sg);
-	if (m->errors > 0 && ofl_suggest(c->st, m->id, &sg) == 0 &&
-	    !c->o->json)
-		put_signatures(&c->sum, &sg);
+	if (m->errors > 0 && ofl_suggest(c->st, m->id, &sg) != 0)
+		memset(&sg, 0, sizeof sg);
+	np = sl != NULL ? pick_bad(sl, m->first_error, pick) : 0;
+	if (!c->o->json) {
+		start = c->sum.len;
+		for (i = 0; i < np; i++)
+			put_tmpl(&c->sum, start, SIG_LINES * SIG_WIDTH,
+			    tmpl_bad(&sl->t[pick[i]]) == 2 ? "error" :
+			    "warning", &sl->t[pick[i]]);
+		if (sl == NULL)
+			put_signatures(&c->sum, &sg);
+		put_terms(&c->sum, &sg);
+	}
 	sum_json_key(c, "errors");
 	ofl_buf_addf(&c->sumj, "%llu", (unsigned long long)m->errors);
 	sum_json_key(c, "warnings");
@@ -115,16 +236,30 @@ sum_errors(struct ctx *c)
 		ofl_buf_adds(&c->sumj, "null");
 	sum_json_key(c, "signatures");
 	ofl_buf_addc(&c->sumj, '[');
-	for (i = 0; i < sg.nsigs && i < SIG_LINES; i++) {
+	for (i = 0; i < (sl != NULL ? np : sg.nsigs) && i < SIG_LINES; i++) {
 		ofl_buf_init(&t);
-		ofl_render_safe(&t, (const unsigned char *)sg.sigs[i].text,
-		    sg.sigs[i].len, SIG_MAX);
+		if (sl != NULL) {
+			tt = &sl->t[pick[i]];
+			ofl_render_safe(&t, (const unsigned char *)tt->text,
+			    tt->len, SIG_MAX);
+			count = tt->count;
+			line = tt->first_line;
+		} else {
+			ofl_render_safe(&t,
+			    (const unsigned char *)sg.sigs[i].text,
+			    sg.sigs[i].len, SIG_MAX);
+			count = sg.sigs[i].count;
+			line = sg.sigs[i].first_line;
+		}
 		ofl_buf_addf(&c->sumj, "%s{\"count\":%llu,\"first_line\":%llu,"
-		    "\"text\":", i > 0 ? "," : "",
-		    (unsigned long long)sg.sigs[i].count,
-		    (unsigned long long)sg.sigs[i].first_line);
+		    "\"text\":", i > 0 ? "," : "", (unsigned long long)count,
+		    (unsigned long long)line);
 		ofl_buf_add_json_str(&c->sumj, t.data != NULL ? t.data : "",
 		    t.len);
+		if (sl != NULL) {
+			ofl_buf_adds(&c->sumj, ",\"template_id\":");
+			ofl_buf_add_json_str(&c->sumj, tt->id, strlen(tt->id));
+		}
 		ofl_buf_addc(&c->sumj, '}');
 		ofl_buf_free(&t);
 	}
@@ -249,91 +384,27 @@ sum_snapshot(struct ctx *c)
 }
 
 /*
- * A log's templates (schema-log.c): how many, the error and warning
- * clusters with their counts, and the rare ones (seen once or twice),
- * TMPL_LINES of each and TMPL_BYTES in all at most.  They are mined here
- * only for a log of at most TMPL_MINE bytes, so that capture stays fast;
- * a larger log shows them once ofl-index or ofl-schema has mined them.
+ * How many templates, and the rare ones (seen once or twice) while they
+ * fit TMPL_BYTES.
  */
-#define TMPL_MINE	(4 * 1024 * 1024)
-#define TMPL_LINES	2
-#define TMPL_BYTES	420
-#define TMPL_WIDTH	72
-
-/* One template's line, if it fits the section's bytes; 1 if it did. */
-static int
-put_tmpl(struct ofl_buf *out, size_t start, const char *what,
-    const struct ofl_fmt_log_tmpl_info *t)
-{
-	struct ofl_buf	one;
-	char		num[32];
-	size_t		cut;
-	int		fits;
-
-	ofl_buf_init(&one);
-	ofl_buf_addf(&one, "  %s x%llu  ", what, (unsigned long long)t->count);
-	ofl_render_oneline(&one, (const unsigned char *)t->text, t->len,
-	    SIG_MAX);
-	if ((cut = one.len) > TMPL_WIDTH) {
-		cut = TMPL_WIDTH;
-		while (cut > 0 && ((unsigned char)one.data[cut] & 0xc0) == 0x80)
-			cut--;
-		one.len = cut;
-		ofl_buf_adds(&one, "...");
-	}
-	ofl_fmt_count(num, sizeof num, t->first_line);
-	ofl_buf_addf(&one, "  (line %s, %s)\n", num, t->id);
-	fits = out->len - start + one.len <= TMPL_BYTES;
-	if (fits)
-		ofl_buf_add(out, one.data, one.len);
-	ofl_buf_free(&one);
-	return fits;
-}
-
-/* 2 for an error template, 1 for a warning, else 0. */
-static int
-tmpl_bad(const struct ofl_fmt_log_tmpl_info *t)
-{
-	static const char *const err[] = {
-		"ERROR", "CRIT", "ALERT", "EMERG", "FATAL"
-	};
-	size_t	i;
-
-	if (t->level == NULL)
-		return 2 * ofl_fmt_log_is_error(t->text, t->len, 0);
-	for (i = 0; i < sizeof(err) / sizeof(err[0]); i++)
-		if (strcmp(t->level, err[i]) == 0)
-			return 2;
-	return strcmp(t->level, "WARN") == 0;
-}
-
 static void
-sum_templates(struct ctx *c)
+sum_templates(struct ctx *c, const struct ofl_schema_log *sl)
 {
-	struct ofl_schema_log	 sl;
-	size_t			 i, start, nerr = 0, nrare = 0;
-	int			 bad;
+	size_t	i, start, nrare = 0;
 
-	if (ofl_schema_log(c->st, c->m->id, TMPL_MINE, &sl) != 0)
-		return;
 	if (!c->o->json) {
 		start = c->sum.len;
 		ofl_buf_adds(&c->sum, "templates: ");
-		ofl_buf_add_count(&c->sum, sl.n);
+		ofl_buf_add_count(&c->sum, sl->n);
 		ofl_buf_addf(&c->sum, " (ofl-schema %s lists them)\n", c->m->id);
-		for (i = 0; i < sl.n && nerr < TMPL_LINES; i++)
-			if ((bad = tmpl_bad(&sl.t[i])) != 0 &&
-			    put_tmpl(&c->sum, start, bad == 2 ? "error" :
-			    "warning", &sl.t[i]))
-				nerr++;
-		for (i = sl.n; i > 1 && nrare < TMPL_LINES &&
-		    sl.t[i - 1].count <= 2; i--)
-			if (put_tmpl(&c->sum, start, "rare", &sl.t[i - 1]))
+		for (i = sl->n; i > 1 && nrare < TMPL_LINES &&
+		    sl->t[i - 1].count <= 2; i--)
+			if (put_tmpl(&c->sum, start, TMPL_BYTES, "rare",
+			    &sl->t[i - 1]))
 				nrare++;
 	}
 	sum_json_key(c, "templates");
-	ofl_buf_addf(&c->sumj, "%zu", sl.n);
-	ofl_schema_log_free(&sl);
+	ofl_buf_addf(&c->sumj, "%zu", sl->n);
 }
 
 /*
@@ -370,18 +441,21 @@ int
 ofl_notice_sum(struct ctx *c)
 {
 	const struct ofl_meta	*m = c->m;
+	struct ofl_schema_log	 sl;
 	int			 kind = m->kind, r;
 
 	if ((r = sum_tests(c)) != 0)
 		return r < 0 ? -1 : 0;
 	switch (kind) {
 	case OFL_KIND_LOG:
-		if (sum_errors(c) == -1)
-			return -1;
-		sum_templates(c);
-		return 0;
+		if (ofl_schema_log(c->st, m->id, TMPL_MINE, &sl) != 0)
+			return sum_errors(c, NULL);
+		r = sum_errors(c, &sl);
+		sum_templates(c, &sl);
+		ofl_schema_log_free(&sl);
+		return r;
 	case OFL_KIND_TEXT:
-		return m->errors + m->warnings > 0 ? sum_errors(c) : 0;
+		return m->errors + m->warnings > 0 ? sum_errors(c, NULL) : 0;
 	case OFL_KIND_MARKDOWN:
 		return sum_format(c, kind);
 	case OFL_KIND_JSON:
