@@ -8,6 +8,7 @@
 
 REAL_HOME=$HOME
 . "$(dirname "$0")/lib.sh"
+. "$OFL_SRCDIR/tests/npm.sh"
 
 R=$OFL_SRCDIR/tests/runners
 # The toolchains keep their state under the real home.
@@ -20,14 +21,14 @@ export RUSTUP_HOME CARGO_HOME GOCACHE GOPATH GOFLAGS
 # make check runs this script: its make is not the projects' parent.
 unset MAKELEVEL MAKEFLAGS MFLAGS
 
-# project NAME: a copy of its project to run in (the tree may be
-# read-only); node_modules, when installed, is linked.
+# project NAME [MODULES]: a copy of its project to run in (the tree may
+# be read-only), with MODULES (from npm_modules) as its node_modules.
 project() {
 	rm -rf "$TEST_DIR/p-$1" &&
 	cp -R "$R/$1" "$TEST_DIR/p-$1" &&
-	if [ -d "$R/$1/node_modules" ]; then
+	if [ -n "$2" ]; then
 		rm -rf "$TEST_DIR/p-$1/node_modules" &&
-		ln -s "$R/$1/node_modules" "$TEST_DIR/p-$1/node_modules"
+		ln -s "$2" "$TEST_DIR/p-$1/node_modules"
 	fi
 }
 
@@ -206,9 +207,12 @@ else
 fi
 
 for js in jest vitest; do
-	if [ -x "$R/$js/node_modules/.bin/$js" ] && test_have_prereq node; then
+	mods=
+	if test_have_prereq node &&
+	    mods=$(npm_modules "$R/$js" 2>"npm-$js.err") &&
+	    [ -x "$mods/.bin/$js" ]; then
 		test_expect_success "$js: one command a file, anchored -t" '
-			project $js &&
+			project $js "$mods" &&
 			case $js in
 			jest) d=./ ;;
 			*) d= ;;
@@ -222,7 +226,7 @@ for js in jest vitest; do
 			grep -q "(divides|words lower)\$'\''" $js.rerun
 		'
 	else
-		test_skip "$js" "not installed: npm ci --prefix tests/runners/$js"
+		test_skip "$js" "not installed: $(head -n 1 "npm-$js.err")"
 	fi
 done
 

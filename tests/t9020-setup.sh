@@ -72,6 +72,19 @@ test_expect_success '.ci/packages lists packages, and .ci/run reads it' '
 	grep -q "apt-get install .*\$packages" "$SRC/.ci/run"
 '
 
+# CI is no greener than the README: .ci/run installs the list and
+# nothing else, by apt-get or by npm (the tests install their npm peers
+# themselves, from a README set-up as from CI).
+test_expect_success '.ci/run installs nothing the list does not name' '
+	sed "s/#.*//" "$SRC/.ci/run" >ci-code &&
+	test "$(grep -c "apt-get install" ci-code)" -eq 1 &&
+	sed -n "s/.*apt-get install\(.*\)/\1/p" ci-code |
+	    sed -e "s/ -[-a-z]*//g" -e "s/ *>.*//" >ci-install &&
+	echo " \$packages" >want &&
+	test_cmp want ci-install &&
+	! grep -q -e "npm ci" -e "npm install" -e "pip install" ci-code
+'
+
 test_expect_success 'README: the set-up line installs exactly that list (sudo)' '
 	packages >list &&
 	stubs stubs-sudo sudo &&
