@@ -197,6 +197,10 @@ parse_cdp(const char *p, size_t n, size_t i, struct ofl_fmt_snapshot_el *e)
 			}
 			if (i < n)
 				i++;
+		} else {
+			/* key=value unquoted, or a word: skip it. */
+			while (i < n && p[i] != ' ')
+				i++;
 		}
 	}
 	e->text = (e->rolelen == 10 && memcmp(e->role, "StaticText", 10) ==
