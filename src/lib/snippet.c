@@ -997,7 +997,7 @@ add_more_search(struct ofl_buf *out, struct search *s, const char *const *ids,
 	ofl_buf_addf(out, " %s -n %d", q, limit * 2);
 	free(q);
 	if (budget != OFL_SEARCH_BUDGET || limit * 2 > OFL_SEARCH_LIMIT)
-		ofl_buf_addf(out, " -b %zu", budget * 2);
+		ofl_buf_addf(out, " -m %zu", budget * 2);
 	ofl_buf_addc(out, '\n');
 }
 
