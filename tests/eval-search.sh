@@ -89,7 +89,11 @@ fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/ofl-eval.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 OFL_STORE=$work/store
-export OFL_STORE
+# No indexer in the background: a search while one runs scans what it has
+# not reached, so the figures would hang on the machine's load.  Each
+# artifact is indexed by its first search instead.
+OFL_INDEX_BG=0
+export OFL_STORE OFL_INDEX_BG
 unset OFL_SESSION OFL_INTENT OFL_THRESHOLD OFL_REDACT XDG_CACHE_HOME
 NO_COLOR=1
 export NO_COLOR

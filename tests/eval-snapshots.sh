@@ -86,7 +86,10 @@ fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ofl-eval-snap.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 OFL_STORE=$tmp/store
-export OFL_STORE
+# No indexer in the background: each artifact is indexed by its first
+# search, so the figures do not hang on the machine's load.
+OFL_INDEX_BG=0
+export OFL_STORE OFL_INDEX_BG
 
 # The rarest word of a question in a file.
 rarest() {

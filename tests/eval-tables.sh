@@ -16,7 +16,10 @@ export PATH LC_ALL=C
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ofl-eval-tables.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 OFL_STORE=$tmp/store
-export OFL_STORE
+# No indexer in the background: each artifact is indexed by its first
+# search, so the figures do not hang on the machine's load.
+OFL_INDEX_BG=0
+export OFL_STORE OFL_INDEX_BG
 asked=0
 right=0
 
