@@ -124,4 +124,32 @@ test_expect_success sqlite3 'a search during indexing: the index, then a scan' '
 	grep -q "^ofl-search: ofl:$id: being indexed ([0-9]*%): lines from [0-9]* on were scanned, not ranked$" err
 '
 
+test_expect_success sqlite3 'a small artifact whose indexer ends soon: the index, no scan' '
+	sleep 60 &
+	pid=$! &&
+	OFL_STORE=$PWD/soon &&
+	export OFL_STORE &&
+	ofl-capture -q <big >ref &&
+	id=$(sed "s/^ofl://" ref) &&
+	ofl-index -q "$id" &&
+	blob=$(sqlite3 "$OFL_STORE/ofl.db" "SELECT blob FROM ix_blob") &&
+	: the sleeper plays an indexer that is done half a second later &&
+	sqlite3 "$OFL_STORE/ofl.db" "UPDATE ix_blob SET state = 0,
+	    owner = $pid,
+	    heartbeat = CAST(strftime(\"%s\", \"now\") AS INTEGER) * 1000
+	    WHERE blob = $blob" &&
+	touch busy-set
+	(sleep 0.5; sqlite3 "$OFL_STORE/ofl.db" "UPDATE ix_blob SET
+	    state = 1, owner = NULL WHERE blob = $blob") &
+	test -f busy-set &&
+	OFL_INDEX_BG=1 ofl-search "$id" wombatquake >out 2>err;
+	rc=$?;
+	kill $pid;
+	wait;
+	test $rc -eq 0 &&
+	grep -q "^ofl:$id:20001" out &&
+	! grep -q "(substring)" out &&
+	test ! -s err
+'
+
 test_done

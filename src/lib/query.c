@@ -1071,13 +1071,20 @@ out:
  * An artifact not indexed: 0 if nobody indexes it (index it now), 1 if
  * another process does, now or in a moment (a capture has just started
  * it in the background): then what it has indexed is asked of the
- * index and the rest is scanned.  An archive waits for the index.
+ * index and the rest is scanned.  An archive waits for the index; so,
+ * for WAIT_MS at most, does an artifact with at most WAIT_BYTES left to
+ * index (half a second of work or so): a scan finds lines but does not
+ * rank them.
  */
+#define WAIT_BYTES	(8 * 1024 * 1024)
+#define WAIT_MS		1500
+
 static int
 index_busy(struct search *s, size_t i)
 {
 	struct art	*a = &s->a[i];
 	struct timespec	 ts = { 0, 20 * 1000 * 1000 };
+	int64_t		 start;
 	int		 rc, tries;
 
 	if (a->kind == OFL_KIND_ARCHIVE || a->kind == OFL_KIND_COMPRESSED ||
@@ -1092,8 +1099,16 @@ index_busy(struct search *s, size_t i)
 			return 0;
 		nanosleep(&ts, NULL);	/* the indexer is on its way */
 	}
+	start = ofl_now_ms();
+	while (rc == 1 && (a->bytes <= a->scan_from ||
+	    a->bytes - a->scan_from <= WAIT_BYTES) &&
+	    ofl_now_ms() - start < WAIT_MS) {
+		nanosleep(&ts, NULL);
+		rc = ofl_store_fts_progress(s->st, a->blob, &a->scan_from,
+		    &a->scan_line);
+	}
 	if (rc != 1)
-		return rc;
+		return rc;	/* 0: done now, the index has it */
 	a->pending = 1;
 	s->npending++;
 	if (s->o->note != NULL)
