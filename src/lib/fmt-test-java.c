@@ -19,7 +19,7 @@
 #include "fmt-test.h"
 #include "banned.h"
 
-#define STARTS(s, n, p)	ofl_fmt_test_util_starts((s), (n), (p))
+#define STARTS(s, n, p)	OFL_TEST_STARTS(s, n, p)
 #define TAG_MAX		8192	/* bytes of a start tag kept */
 
 static int	attr(const char *, size_t, const char *, struct ofl_buf *);
@@ -210,9 +210,34 @@ sf_rerun(const struct tres *r, const struct tcmd *c, struct ofl_testrun *t)
 	ofl_buf_free(&b);
 }
 
+/*
+ * With no failure open, sf_line reads Maven's lines, which start with a
+ * level ("[INFO] ", "[ERROR] "), and a report's "Tests run:" and
+ * "-----" lines; a log's "[Sun Dec 04 ...]" or "[2024-05-01 ...]" is
+ * none of them.
+ */
+static int
+sf_want(const void *v, const char *s, size_t n)
+{
+	const struct sfst	*st = v;
+	size_t			 k;
+
+	if (st->cur != NULL)
+		return 1;
+	if (n == 0)
+		return 0;
+	if (s[0] == 'T' || s[0] == '-')
+		return 1;
+	if (s[0] != '[')
+		return 0;
+	for (k = 1; k < n && isupper((unsigned char)s[k]); k++)
+		;
+	return k > 1 && k < n && s[k] == ']';
+}
+
 const struct trunner ofl_fmt_test_java_surefire = {
 	"maven surefire", sizeof(struct sfst), sf_cmd, sf_line, sf_end, NULL,
-	sf_rerun
+	sf_rerun, sf_want
 };
 
 /* JUnit XML */
@@ -498,5 +523,5 @@ jx_rerun(const struct tres *r, const struct tcmd *c, struct ofl_testrun *t)
 
 const struct trunner ofl_fmt_test_java_junit = {
 	"junit xml", sizeof(struct jxst), jx_cmd, jx_line, jx_end, jx_free,
-	jx_rerun
+	jx_rerun, NULL
 };

@@ -129,7 +129,9 @@ ofl_fmt_test_line(struct ofl_testrun *t, const char *s, size_t n,
 		n = p->plain.len;
 	}
 	for (i = 0; i < NRUNNERS; i++)
-		runners[i]->line(&p->res[i], p->res[i].st, s, n, no);
+		if (runners[i]->want == NULL ||
+		    runners[i]->want(p->res[i].st, s, n))
+			runners[i]->line(&p->res[i], p->res[i].st, s, n, no);
 }
 
 /* Keep the chosen runner's results; free the others. */
