@@ -74,6 +74,28 @@ check() {
 	! grep -Eq "(^|, )[1-9][0-9]* passed" "$name.counts"
 }
 
+# check_report NAME DIR WANT RWANT REPORT CMD...: CMD, run in DIR, writes
+# the JUnit XML report REPORT (one or more files); ofl reads the report
+# as cat prints it: its failing list is RWANT; the rerun ofl prints, run
+# in DIR, fails the tests of WANT and passes none.
+check_report() {
+	name=$1 dir=$2 want=$3 rwant=$4 report=$5
+	shift 5
+	(cd "$dir" && "$@" >"../$name.run" 2>&1)
+	id=$(capture "$dir" sh -c "cat $report") &&
+	test -n "$id" &&
+	failing "$id" >"$name.got" &&
+	test_cmp "$rwant" "$name.got" &&
+	rerun=$(rerun_of "$id") &&
+	test -n "$rerun" &&
+	echo "$rerun" >"$name.rerun" &&
+	id2=$(capture "$dir" sh -c "$rerun") &&
+	failing "$id2" >"$name.got2" &&
+	test_cmp "$want" "$name.got2" &&
+	counts_of "$id2" >"$name.counts" &&
+	! grep -Eq "(^|, )[1-9][0-9]* passed" "$name.counts"
+}
+
 PY=
 for p in python3 /usr/bin/python3; do
 	if "$p" -m pytest --version >/dev/null 2>&1; then
@@ -96,6 +118,28 @@ if [ -n "$PY" ]; then
 		grep -q -- "-p no:cacheprovider" pytest.rerun &&
 		grep -q "^4 failed, 0 passed, 1 error" pytest.counts
 	'
+	test_expect_success 'pytest --junitxml: the report'\''s rerun runs just them' '
+		project pytest &&
+		cat >want <<-\EOF &&
+		tests/test_calc.py::test_div
+		tests/test_calc.py::test_err
+		tests/test_calc.py::test_mul
+		tests/test_more.py::TestWords::test_lower
+		tests/test_more.py::test_even[2]
+		EOF
+		cat >rwant <<-\EOF &&
+		test_div (tests.test_calc)
+		test_err (tests.test_calc)
+		test_even[2] (tests.test_more)
+		test_lower (tests.test_more.TestWords)
+		test_mul (tests.test_calc)
+		EOF
+		mkdir -p bin &&
+		ln -sf "$(command -v "$PY")" bin/python3 &&
+		PATH="$PWD/bin:$PATH" check_report pytestxml p-pytest want rwant \
+		    report.xml "$PY" -m pytest -q -p no:cacheprovider \
+		    --junitxml=report.xml
+	'
 	test_expect_success 'unittest: dotted IDs; the rerun runs just them' '
 		project unittest &&
 		cat >want <<-\EOF &&
@@ -106,6 +150,7 @@ if [ -n "$PY" ]; then
 	'
 else
 	test_skip 'pytest' 'no python3 with pytest (python3-pytest)'
+	test_skip 'pytest --junitxml' 'no python3 with pytest (python3-pytest)'
 	test_skip 'unittest' 'no python3 with pytest to pick the interpreter'
 fi
 
@@ -246,8 +291,26 @@ if test_have_prereq mvn,java &&
 		grep -q "'\''-Dtest=CalcTest#throwsUp+divides,WordsTest#upper'\''" \
 		    maven.rerun
 	'
+	# The rerun is a plain mvn: the project's .mvn/maven.config gives
+	# it the offline repository.
+	test_expect_success 'maven surefire reports: the rerun runs just them' '
+		project maven &&
+		mkdir -p p-maven/.mvn &&
+		printf "%s\n" -o -Dmaven.repo.local="$MREPO" \
+		    >p-maven/.mvn/maven.config &&
+		cat >want <<-\EOF &&
+		divides (triage.CalcTest)
+		throwsUp (triage.CalcTest)
+		upper (triage.WordsTest)
+		EOF
+		check_report mavenxml p-maven want want \
+		    target/surefire-reports/TEST-*.xml mvn -B test &&
+		grep -q "^mvn test '\''-Dtest=CalcTest#throwsUp+divides,WordsTest#upper'\''" \
+		    mavenxml.rerun
+	'
 else
 	test_skip 'maven surefire' 'no mvn with the offline repository of libsurefire-java, junit4 and maven-debian-helper'
+	test_skip 'maven surefire reports' 'no mvn with the offline repository of libsurefire-java, junit4 and maven-debian-helper'
 fi
 
 # Changed-file hints: a frame in the file edited in the work tree comes

@@ -36,6 +36,29 @@ test_expect_success 'the rerun keeps the options of the captured command' '
 	test_cmp want got
 '
 
+test_expect_success 'a JUnit report: the runner from the command that read it' '
+	mkdir -p target/surefire-reports &&
+	sed "s/surefire/sf/g" "$T/junit-surefire.xml" \
+	    >target/surefire-reports/TEST-triage.CalcTest.xml &&
+	ofl-extract - --errors <target/surefire-reports/TEST-triage.CalcTest.xml \
+	    >out &&
+	grep -q "^\[failed\] divides (triage.CalcTest)" out &&
+	! grep -q "^\[rerun\]" out &&
+	id=$(ofl-capture -T 0 -q -- \
+	    cat target/surefire-reports/TEST-triage.CalcTest.xml |
+	    sed -n "s/^ofl:\([a-z0-9]*\).*/\1/p") &&
+	ofl-extract "$id" --errors | grep "^\[rerun\]" >got &&
+	echo "[rerun] mvn test '\''-Dtest=CalcTest#throwsUp+divides'\'' -Dsurefire.failIfNoSpecifiedTests=false" >want &&
+	test_cmp want got
+'
+
+test_expect_success 'a JUnit report that does not say who wrote it: no rerun' '
+	sed "s/name=\"pytest\"/name=\"suite\"/" "$T/junit-pytest.xml" >r.xml &&
+	ofl-extract - --errors --max-bytes 0 <r.xml >out &&
+	grep -q "^\[failed\] test_div (tests.test_calc)" out &&
+	! grep -q "^\[rerun\]" out
+'
+
 test_expect_success 'a log with no test run has no test-run head' '
 	ofl-extract - --errors --max-bytes 0 <"$DATA/extract/errors/python.log" >out &&
 	! grep -q "^\[test-run" out &&

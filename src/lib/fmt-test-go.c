@@ -18,7 +18,7 @@
 #include "fmt-test.h"
 #include "banned.h"
 
-#define STARTS(s, n, p)	ofl_fmt_test_util_starts((s), (n), (p))
+#define STARTS(s, n, p)	OFL_TEST_STARTS(s, n, p)
 #define RUN_MAX		256	/* tests running at once, tracked */
 
 /* A test seen running: where its output starts, its first message. */
@@ -335,9 +335,22 @@ go_rerun(const struct tres *r, const struct tcmd *c, struct ofl_testrun *t)
 	ofl_buf_free(&re);
 }
 
+/* Idle, text_line acts only on its result lines. */
+static int
+text_want(const void *v, const char *s, size_t n)
+{
+	const struct gost	*st = v;
+
+	if (st->cur != NULL || (st->nrun > 0 && n > 4 && (s[0] == ' ' ||
+	    s[0] == '\t')))
+		return 1;
+	return n > 0 && (s[0] == '=' || s[0] == '-' || s[0] == 'F' ||
+	    s[0] == 'o');
+}
+
 const struct trunner ofl_fmt_test_go_text = {
 	"go test", sizeof(struct gost), go_cmd, text_line, go_end, go_free,
-	go_rerun
+	go_rerun, text_want
 };
 
 /* go test -json */
@@ -479,7 +492,15 @@ gj_line0(struct tres *r, void *v, const char *s, size_t n, uint64_t no)
 	gj_line(r, v, s, n, no);
 }
 
+/* An event is a JSON object on its line. */
+static int
+gj_want(const void *v, const char *s, size_t n)
+{
+	(void)v;
+	return n >= 12 && s[0] == '{';
+}
+
 const struct trunner ofl_fmt_test_go_json = {
 	"go test -json", sizeof(struct gjst), gj_cmd, gj_line0, gj_end,
-	gj_free, go_rerun
+	gj_free, go_rerun, gj_want
 };

@@ -19,7 +19,7 @@
 #include "fmt-test.h"
 #include "banned.h"
 
-#define STARTS(s, n, p)	ofl_fmt_test_util_starts((s), (n), (p))
+#define STARTS(s, n, p)	OFL_TEST_STARTS(s, n, p)
 #define TAG_MAX		8192	/* bytes of a start tag kept */
 
 static int	attr(const char *, size_t, const char *, struct ofl_buf *);
@@ -210,9 +210,34 @@ sf_rerun(const struct tres *r, const struct tcmd *c, struct ofl_testrun *t)
 	ofl_buf_free(&b);
 }
 
+/*
+ * With no failure open, sf_line reads Maven's lines, which start with a
+ * level ("[INFO] ", "[ERROR] "), and a report's "Tests run:" and
+ * "-----" lines; a log's "[Sun Dec 04 ...]" or "[2024-05-01 ...]" is
+ * none of them.
+ */
+static int
+sf_want(const void *v, const char *s, size_t n)
+{
+	const struct sfst	*st = v;
+	size_t			 k;
+
+	if (st->cur != NULL)
+		return 1;
+	if (n == 0)
+		return 0;
+	if (s[0] == 'T' || s[0] == '-')
+		return 1;
+	if (s[0] != '[')
+		return 0;
+	for (k = 1; k < n && isupper((unsigned char)s[k]); k++)
+		;
+	return k > 1 && k < n && s[k] == ']';
+}
+
 const struct trunner ofl_fmt_test_java_surefire = {
 	"maven surefire", sizeof(struct sfst), sf_cmd, sf_line, sf_end, NULL,
-	sf_rerun
+	sf_rerun, sf_want
 };
 
 /* JUnit XML */
@@ -231,7 +256,15 @@ struct jxst {
 	struct ofl_testcase	*cur;
 	int			 said;		/* suites gave their totals */
 	int64_t			 tests, failures, errors, skips;
+	int			 by;		/* the runner that wrote it */
+	char			*cfile;		/* the testcase's file= */
+	char			*tfile[OFL_TEST_KEEP];	/* file= of r->tc[i] */
 };
+
+/* Who wrote a report, as its content says. */
+#define JX_PYTEST	1	/* <testsuite name="pytest" */
+#define JX_SUREFIRE	2	/* Surefire's schema, its properties */
+#define JX_JEST		3	/* <testsuites name="jest tests" */
 
 /* A number attribute of a suite, added to *v. */
 static int
@@ -320,6 +353,8 @@ jx_tag(struct tres *r, struct jxst *st, const char *t, size_t tn,
 	ofl_buf_init(&v);
 	if (tag_is(t, tn, "testsuite")) {
 		r->score = 10;
+		if (memmem(t, tn, "surefire", 8) != NULL)
+			st->by = JX_SUREFIRE;
 		/* A suite's totals count what its testcases leave out. */
 		if (attr_num(t, tn, "tests", &v, &st->tests)) {
 			st->said = 1;
@@ -327,11 +362,20 @@ jx_tag(struct tres *r, struct jxst *st, const char *t, size_t tn,
 			attr_num(t, tn, "errors", &v, &st->errors);
 			attr_num(t, tn, "skipped", &v, &st->skips);
 		}
-		if (attr(t, tn, "name", &v))
+		if (attr(t, tn, "name", &v)) {
 			set_str(&st->suite, &v);
-	} else if (tag_is(t, tn, "testsuites"))
+			if (strcmp(st->suite, "pytest") == 0)
+				st->by = JX_PYTEST;
+		}
+	} else if (tag_is(t, tn, "testsuites")) {
 		r->score = 10;
-	else if (tag_is(t, tn, "testcase")) {
+		if (attr(t, tn, "name", &v) && memmem(v.data, v.len,
+		    "jest", 4) != NULL)
+			st->by = JX_JEST;
+	} else if (tag_is(t, tn, "property")) {
+		if (memmem(t, tn, "surefire", 8) != NULL)
+			st->by = JX_SUREFIRE;
+	} else if (tag_is(t, tn, "testcase")) {
 		st->incase = !selfc;
 		st->failed = st->skipped = 0;
 		st->cur = NULL;
@@ -340,6 +384,10 @@ jx_tag(struct tres *r, struct jxst *st, const char *t, size_t tn,
 			set_str(&st->cname, &v);
 		else
 			set_str(&st->cname, &v);
+		free(st->cfile);
+		st->cfile = NULL;
+		if (attr(t, tn, "file", &v) && v.len > 0)
+			set_str(&st->cfile, &v);
 		if (attr(t, tn, "classname", &v) && v.len > 0)
 			set_str(&st->cclass, &v);
 		else if (st->suite != NULL) {
@@ -355,6 +403,9 @@ jx_tag(struct tres *r, struct jxst *st, const char *t, size_t tn,
 		st->failed = 1;
 		st->cur = ofl_fmt_test_util_add(r, st->cname, strlen(st->cname),
 		    st->cclass, strlen(st->cclass), st->cfrom, t[0] == 'e');
+		if (st->cur != NULL && st->cfile != NULL &&
+		    st->tfile[st->cur - r->tc] == NULL)
+			st->tfile[st->cur - r->tc] = ofl_xstrdup(st->cfile);
 		if (st->cur != NULL) {
 			if (attr(t, tn, "message", &v) && v.len > 0)
 				set_str(&st->cur->message, &v);
@@ -475,10 +526,15 @@ jx_free(void *v)
 {
 	struct jxst	*st = v;
 
+	size_t		 i;
+
 	ofl_buf_free(&st->tag);
 	free(st->cname);
 	free(st->cclass);
 	free(st->suite);
+	free(st->cfile);
+	for (i = 0; i < OFL_TEST_KEEP; i++)
+		free(st->tfile[i]);
 }
 
 static int
@@ -488,15 +544,141 @@ jx_cmd(struct tcmd *c)
 	return 0;
 }
 
+/*
+ * pytest's node ID of a testcase: its file= when there is one, else its
+ * classname's modules as a path ("tests.test_more" is
+ * tests/test_more.py); the classname's parts that start with a capital
+ * letter are classes ("TestWords"), then the name.
+ */
+static void
+py_nodeid(const char *cls, const char *file, const char *name,
+    struct ofl_buf *b)
+{
+	const char	*p, *q;
+	int		 mod = 1;
+
+	ofl_buf_reset(b);
+	if (file != NULL)
+		ofl_buf_adds(b, file);
+	for (p = cls; p != NULL && *p != '\0'; p = q != NULL ? q + 1 : NULL) {
+		q = strchr(p, '.');
+		if (mod && isupper((unsigned char)*p)) {
+			mod = 0;
+			if (file == NULL)
+				ofl_buf_adds(b, ".py");
+		}
+		if (mod && file != NULL)
+			continue;
+		if (!mod || p != cls)
+			ofl_buf_adds(b, mod ? "/" : "::");
+		ofl_buf_add(b, p, q != NULL ? (size_t)(q - p) : strlen(p));
+	}
+	if (mod && file == NULL)
+		ofl_buf_adds(b, ".py");
+	ofl_buf_adds(b, "::");
+	ofl_buf_adds(b, name);
+}
+
+/* A jest test's file: file=, else the first frame in a test file. */
+static const char *
+jest_file(const struct ofl_testcase *tc, const char *file)
+{
+	const char	*f = tc->file, *b;
+
+	if (file != NULL)
+		return file;
+	if (f == NULL)
+		return NULL;
+	b = strrchr(f, '/') != NULL ? strrchr(f, '/') + 1 : f;
+	if (strstr(b, ".test.") != NULL || strstr(b, ".spec.") != NULL ||
+	    strstr(f, "__tests__/") != NULL)
+		return f;
+	return NULL;
+}
+
+/* The command names a Surefire report: cat target/surefire-reports/... */
+static int
+cmd_surefire(const struct tcmd *c)
+{
+	size_t	i;
+
+	for (i = 0; c != NULL && i < c->n; i++)
+		if (strstr(c->w[i], "surefire-reports") != NULL ||
+		    strstr(c->w[i], "failsafe-reports") != NULL)
+			return 1;
+	return 0;
+}
+
+/*
+ * The rerun of a report, in the syntax of the runner that wrote it: the
+ * runner's own rerun, given the failing tests as it names them, and
+ * the captured command when that ran the runner.  No runner: none.
+ */
 static void
 jx_rerun(const struct tres *r, const struct tcmd *c, struct ofl_testrun *t)
 {
-	(void)r;
-	(void)c;
-	(void)t;
+	const struct jxst	*st = r->st;
+	const struct trunner	*run = NULL;
+	struct tcmd		 cc;
+	const struct tcmd	*use = NULL;
+	struct tres		 x;
+	struct ofl_buf		*ids;
+	const char		*g;
+	size_t			 i;
+	int			 by = st->by;
+
+	if (c != NULL) {
+		cc = *c;
+		if (ofl_fmt_test_py_pytest.cmd(&cc))
+			by = JX_PYTEST, use = &cc;
+		else if (ofl_fmt_test_java_surefire.cmd(&cc))
+			by = JX_SUREFIRE, use = &cc;
+		else if (ofl_fmt_test_js_jest.cmd(&cc))
+			by = JX_JEST, use = &cc;
+		else if (by == 0 && cmd_surefire(c))
+			by = JX_SUREFIRE;
+	}
+	if (by == JX_PYTEST)
+		run = &ofl_fmt_test_py_pytest;
+	else if (by == JX_SUREFIRE)
+		run = &ofl_fmt_test_java_surefire;
+	else if (by == JX_JEST)
+		run = &ofl_fmt_test_js_jest;
+	else
+		return;
+	memset(&x, 0, sizeof x);
+	x.tc = ofl_xcalloc(r->n, sizeof *x.tc);
+	ids = ofl_xcalloc(r->n, sizeof *ids);
+	x.n = x.cap = r->n;
+	for (i = 0; i < r->n; i++) {
+		x.tc[i] = r->tc[i];
+		ofl_buf_init(&ids[i]);
+		if (by == JX_PYTEST) {
+			py_nodeid(r->tc[i].group, st->tfile[i], r->tc[i].name,
+			    &ids[i]);
+			x.tc[i].name = ofl_buf_str(&ids[i]);
+		} else if (by == JX_JEST) {
+			/* jest-junit: "{classname} {title}", trimmed. */
+			g = jest_file(&r->tc[i], st->tfile[i]);
+			if (g == NULL)
+				break;
+			x.tc[i].group = (char *)g;
+			for (g = r->tc[i].name; *g == ' '; g++)
+				;
+			ofl_buf_adds(&ids[i], g);
+			x.tc[i].name = ofl_buf_str(&ids[i]);
+			x.tc[i].error = 0;
+		}
+	}
+	if (i == r->n)
+		run->rerun(&x, use, t);
+	for (i = 0; i < r->n; i++)
+		ofl_buf_free(&ids[i]);
+	free(ids);
+	free(x.tc);
 }
 
 const struct trunner ofl_fmt_test_java_junit = {
 	"junit xml", sizeof(struct jxst), jx_cmd, jx_line, jx_end, jx_free,
-	jx_rerun
+	jx_rerun, NULL
 };

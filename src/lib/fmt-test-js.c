@@ -16,7 +16,7 @@
 #include "fmt-test.h"
 #include "banned.h"
 
-#define STARTS(s, n, p)	ofl_fmt_test_util_starts((s), (n), (p))
+#define STARTS(s, n, p)	OFL_TEST_STARTS(s, n, p)
 #define SEP_JEST	" \xe2\x80\xba "	/* " › " */
 #define BULLET		"\xe2\x97\x8f "		/* "● " */
 #define SUITE_FAILED	"Test suite failed to run"
@@ -264,9 +264,21 @@ jest_rerun(const struct tres *r, const struct tcmd *c, struct ofl_testrun *t)
 	js_rerun(r, c, t, "npx jest", 1);
 }
 
+/* With no failure open, jest_line reads its headers and summaries. */
+static int
+jest_want(const void *v, const char *s, size_t n)
+{
+	const struct jsst	*st = v;
+
+	if (st->cur != NULL || n == 0)
+		return st->cur != NULL;
+	return s[0] == 'F' || s[0] == 'P' || s[0] == 'T' ||
+	    (s[0] == ' ' && st->file != NULL);
+}
+
 const struct trunner ofl_fmt_test_js_jest = {
 	"jest", sizeof(struct jsst), jest_cmd, jest_line, js_end, js_free,
-	jest_rerun
+	jest_rerun, jest_want
 };
 
 /* vitest */
@@ -332,7 +344,21 @@ vitest_rerun(const struct tres *r, const struct tcmd *c,
 	js_rerun(r, c, t, "npx vitest run", 0);
 }
 
+/* With no failure open, vitest_line reads its headers and summaries. */
+static int
+vitest_want(const void *v, const char *s, size_t n)
+{
+	const struct jsst	*st = v;
+	size_t			 k;
+
+	if (st->cur != NULL)
+		return 1;
+	for (k = 0; k < n && s[k] == ' '; k++)
+		;
+	return k < n && (s[k] == 'T' || s[k] == 'F' || s[k] == '\xe2');
+}
+
 const struct trunner ofl_fmt_test_js_vitest = {
 	"vitest", sizeof(struct jsst), vitest_cmd, vitest_line, js_end,
-	js_free, vitest_rerun
+	js_free, vitest_rerun, vitest_want
 };

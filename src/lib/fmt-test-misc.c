@@ -20,7 +20,7 @@
 #include "fmt-test.h"
 #include "banned.h"
 
-#define STARTS(s, n, p)	ofl_fmt_test_util_starts((s), (n), (p))
+#define STARTS(s, n, p)	OFL_TEST_STARTS(s, n, p)
 
 static size_t
 word_len(const char *s, size_t n)
@@ -235,9 +235,21 @@ cargo_rerun(const struct tres *r, const struct tcmd *c, struct ofl_testrun *t)
 		ofl_fmt_test_util_arg(a, r->tc[j].name, strlen(r->tc[j].name));
 }
 
+/* With no failure's output open, cargo_line reads its own lines. */
+static int
+cargo_want(const void *v, const char *s, size_t n)
+{
+	const struct cgst	*st = v;
+
+	if (st->cur != NULL)
+		return 1;
+	return n > 0 && (s[0] == ' ' || s[0] == 'r' || s[0] == 't' ||
+	    s[0] == '-' || s[0] == 'f');
+}
+
 const struct trunner ofl_fmt_test_misc_cargo = {
 	"cargo test", sizeof(struct cgst), cargo_cmd, cargo_line, cargo_end,
-	cargo_free, cargo_rerun
+	cargo_free, cargo_rerun, cargo_want
 };
 
 /* prove, and raw TAP */
@@ -401,9 +413,22 @@ tap_rerun(const struct tres *r, const struct tcmd *c, struct ofl_testrun *t)
 		ofl_fmt_test_util_arg(a, r->tc[i].name, strlen(r->tc[i].name));
 }
 
+/* Outside prove's report: its headers, a script's line, not ok. */
+static int
+tap_want(const void *v, const char *s, size_t n)
+{
+	const struct tapst	*st = v;
+
+	if (st->report)
+		return 1;
+	if (n > 0 && (s[0] == 'T' || s[0] == 'F' || s[0] == 'n'))
+		return 1;
+	return prove_file(s, n) > 0;
+}
+
 const struct trunner ofl_fmt_test_misc_tap = {
 	"tap", sizeof(struct tapst), tap_cmd, tap_line, tap_end, tap_free,
-	tap_rerun
+	tap_rerun, tap_want
 };
 
 /* automake's make check */
@@ -530,9 +555,18 @@ am_rerun(const struct tres *r, const struct tcmd *c, struct ofl_testrun *t)
 	ofl_buf_free(&tests);
 }
 
+/* "# PASS:  3" and the like, "FAIL: x", "ERROR: x", "XPASS: x". */
+static int
+am_want(const void *v, const char *s, size_t n)
+{
+	(void)v;
+	return n > 0 && (s[0] == '#' || s[0] == 'F' || s[0] == 'E' ||
+	    s[0] == 'X');
+}
+
 const struct trunner ofl_fmt_test_misc_automake = {
 	"make check", sizeof(struct amst), am_cmd, am_line2, am_end, NULL,
-	am_rerun
+	am_rerun, am_want
 };
 
 /* ctest */
@@ -727,9 +761,39 @@ ctest_rerun(const struct tres *r, const struct tcmd *c,
 	ofl_buf_free(&re);
 }
 
+/*
+ * Outside its lists, ctest's lines are "The following tests ...",
+ * "  3/10 Test #3: ..." and "90% tests passed, ...": "N/M " or "N%"
+ * first, which a log's timestamps ("17/06/09 20:10:40") are not.
+ */
+static int
+ctest_want(const void *v, const char *s, size_t n)
+{
+	const struct ctst2	*st = v;
+	size_t			 k;
+
+	if (st->c.part != 0)
+		return 1;
+	if (n > 0 && s[0] == 'T')
+		return 1;
+	for (k = 0; k < n && s[k] == ' '; k++)
+		;
+	if (k == n || !isdigit((unsigned char)s[k]))
+		return 0;
+	while (k < n && isdigit((unsigned char)s[k]))
+		k++;
+	if (k < n && s[k] == '%')
+		return 1;
+	if (k >= n || s[k] != '/')
+		return 0;
+	for (k++; k < n && isdigit((unsigned char)s[k]); k++)
+		;
+	return k < n && s[k] == ' ';
+}
+
 const struct trunner ofl_fmt_test_misc_ctest = {
 	"ctest", sizeof(struct ctst2), ctest_cmd, ctest_line2, ctest_end2,
-	ctest_free, ctest_rerun
+	ctest_free, ctest_rerun, ctest_want
 };
 
 /* make */
@@ -898,7 +962,32 @@ make_rerun(const struct tres *r, const struct tcmd *c,
 	ofl_fmt_test_util_arg(a, r->tc[0].name, strlen(r->tc[0].name));
 }
 
+/*
+ * make's own lines, or a compiler's first error, which make_line takes
+ * only when the line starts with its location: "path.c:12:...", the
+ * line's first colon after a dot and before any blank.
+ */
+static int
+make_want(const void *v, const char *s, size_t n)
+{
+	const struct mkst	*st = v;
+	size_t			 k;
+	int			 dot = 0;
+
+	if (n > 0 && (s[0] == 'm' || s[0] == 'g'))
+		return 1;
+	if (st->msg != NULL)
+		return 0;
+	for (k = 0; k < n && s[k] != ':' && s[k] != ' ' && s[k] != '\t' &&
+	    s[k] != '(' && s[k] != '"' && s[k] != '\'' && s[k] != '['; k++)
+		dot |= s[k] == '.';
+	if (!dot || k + 1 >= n || s[k] != ':' ||
+	    !isdigit((unsigned char)s[k + 1]))
+		return 0;
+	return memmem(s, n, "error", 5) != NULL;
+}
+
 const struct trunner ofl_fmt_test_misc_make = {
 	"make", sizeof(struct mkst), make_cmd, make_line, make_end, make_free,
-	make_rerun
+	make_rerun, make_want
 };

@@ -18,7 +18,7 @@
 #include "fmt-test.h"
 #include "banned.h"
 
-#define STARTS(s, n, p)	ofl_fmt_test_util_starts((s), (n), (p))
+#define STARTS(s, n, p)	OFL_TEST_STARTS(s, n, p)
 #define SECT_MAX	OFL_TEST_KEEP
 
 /* A report section of pytest's FAILURES or ERRORS parts. */
@@ -369,9 +369,24 @@ pytest_rerun(const struct tres *r, const struct tcmd *c,
 	py_rerun(r, c, t, "python3 -m pytest");
 }
 
+/* Outside its parts, pytest_line reads banners and -v result lines. */
+static int
+pytest_want(const void *v, const char *s, size_t n)
+{
+	const struct pyst	*st = v;
+
+	if (st->part != 0)
+		return 1;
+	if (n > 0 && s[0] == '=')
+		return 1;
+	n = ofl_fmt_test_util_trim(s, n);
+	return n >= 10 && (s[n - 1] == ']' || s[n - 1] == 'D' ||
+	    s[n - 1] == 'R');
+}
+
 const struct trunner ofl_fmt_test_py_pytest = {
 	"pytest", sizeof(struct pyst), pytest_cmd, pytest_line, pytest_end,
-	pytest_free, pytest_rerun
+	pytest_free, pytest_rerun, pytest_want
 };
 
 /* unittest. */
@@ -526,7 +541,19 @@ ut_rerun(const struct tres *r, const struct tcmd *c, struct ofl_testrun *t)
 		ofl_fmt_test_util_arg(a, r->tc[i].name, strlen(r->tc[i].name));
 }
 
+/* Between reports, ut_line reads separators and its summary lines. */
+static int
+ut_want(const void *v, const char *s, size_t n)
+{
+	const struct utst	*st = v;
+
+	if (st->sep || st->cur != NULL)
+		return 1;
+	return n > 0 && (s[0] == '=' || s[0] == 'R' || (st->seen &&
+	    (s[0] == 'F' || s[0] == 'O')));
+}
+
 const struct trunner ofl_fmt_test_py_unittest = {
 	"unittest", sizeof(struct utst), ut_cmd, ut_line, ut_end, NULL,
-	ut_rerun
+	ut_rerun, ut_want
 };

@@ -186,14 +186,6 @@ ofl_fmt_test_util_set(char **dst, const char *s, size_t n)
 	*dst = dup_n(s, n);
 }
 
-int
-ofl_fmt_test_util_starts(const char *s, size_t n, const char *p)
-{
-	size_t	l = strlen(p);
-
-	return n >= l && memcmp(s, p, l) == 0;
-}
-
 /* The length without trailing blanks. */
 size_t
 ofl_fmt_test_util_trim(const char *s, size_t n)

@@ -129,7 +129,9 @@ ofl_fmt_test_line(struct ofl_testrun *t, const char *s, size_t n,
 		n = p->plain.len;
 	}
 	for (i = 0; i < NRUNNERS; i++)
-		runners[i]->line(&p->res[i], p->res[i].st, s, n, no);
+		if (runners[i]->want == NULL ||
+		    runners[i]->want(p->res[i].st, s, n))
+			runners[i]->line(&p->res[i], p->res[i].st, s, n, no);
 }
 
 /* Keep the chosen runner's results; free the others. */
@@ -164,9 +166,11 @@ ofl_fmt_test_end(struct ofl_testrun *t)
 		t->failed = r->failed;
 		t->skipped = r->skipped;
 		t->errors = r->errors;
+		/* A report's writer may show in the command that read it. */
 		if (r->n > 0 && r->more == 0)
-			runners[best]->rerun(r, p->parsed && p->bycmd ==
-			    (int)best + 1 ? &p->cmd : NULL, t);
+			runners[best]->rerun(r, p->parsed && (p->bycmd ==
+			    (int)best + 1 || runners[best] ==
+			    &ofl_fmt_test_java_junit) ? &p->cmd : NULL, t);
 		t->tc = r->tc;
 		t->n = r->n;
 		t->more = r->more;

@@ -39,7 +39,18 @@ struct trunner {
 	/* The commands that rerun the failing tests; c may be NULL. */
 	void		(*rerun)(const struct tres *, const struct tcmd *,
 			    struct ofl_testrun *);
+	/*
+	 * 0 if the line cannot change anything in the runner's state as it
+	 * is (a cheap test, most often of the first byte); NULL: every
+	 * line goes to line.  Most lines of a log that is not a test run
+	 * stop here.
+	 */
+	int		(*want)(const void *, const char *, size_t);
 };
+
+/* s starts with the string literal p. */
+#define OFL_TEST_STARTS(s, n, p) \
+	((n) >= sizeof("" p) - 1 && memcmp((s), (p), sizeof("" p) - 1) == 0)
 
 /* fmt-test-util.c: helpers of the runners. */
 int	 ofl_fmt_test_util_split(const char *, struct tcmd *);
@@ -48,7 +59,6 @@ struct ofl_testcase *ofl_fmt_test_util_add(struct tres *, const char *, size_t,
 	    const char *, size_t, uint64_t, int);
 struct ofl_testcase *ofl_fmt_test_util_find(struct tres *, const char *, size_t);
 void	 ofl_fmt_test_util_set(char **, const char *, size_t);
-int	 ofl_fmt_test_util_starts(const char *, size_t, const char *);
 int64_t	 ofl_fmt_test_util_count(const char *, size_t, const char *);
 size_t	 ofl_fmt_test_util_trim(const char *, size_t);
 /* A new rerun command: the words of c before c->at, or dflt split. */
