@@ -16,6 +16,7 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 
+#include <ctype.h>
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -43,6 +44,10 @@
 
 #define ERR_CLOSED	-32000	/* the server went away */
 #define ERR_TIMEOUT	-32001	/* no answer in time */
+#define ERR_TOOLONG	-32002	/* the answer was over --max-line */
+
+#define DROP_HEAD	(64 * 1024)	/* of a dropped line, to find its id */
+#define DROP_TAIL	256
 
 /* A stream read line by line. */
 struct lineq {
@@ -52,6 +57,9 @@ struct lineq {
 	int		 eof;
 	int		 skipping;	/* dropping an overlong line */
 	uint64_t	 skipped;
+	struct ofl_buf	 head;		/* its first DROP_HEAD bytes */
+	char		 tail[DROP_TAIL]; /* and its last ones */
+	size_t		 tlen;
 };
 
 /* A stream written without blocking. */
@@ -219,6 +227,9 @@ static void		spawn_server(char *const []);
 static void		outq_add(struct outq *, const char *, size_t);
 static void		outq_flush(struct outq *);
 static int		lineq_read(struct lineq *, void (*)(char *, size_t));
+static void		drop_keep(struct lineq *, const char *, size_t);
+static char		*dropped_id(struct lineq *);
+static void		dropped_answer(struct lineq *);
 static void		send_client(const char *, size_t);
 static void		send_server(const char *, size_t);
 static void		send_client_jv(jv);
@@ -568,9 +579,14 @@ lineq_read(struct lineq *q, void (*fn)(char *, size_t))
 			    start;
 			if (q->skipping) {
 				q->skipped += len;
+				drop_keep(q, buf + start, len);
 			} else if (q->buf.len + len > opt_max_line) {
 				q->skipping = 1;
 				q->skipped = q->buf.len + len;
+				ofl_buf_reset(&q->head);
+				q->tlen = 0;
+				drop_keep(q, q->buf.data, q->buf.len);
+				drop_keep(q, buf + start, len);
 				ofl_buf_reset(&q->buf);
 			} else
 				ofl_buf_add(&q->buf, buf + start, len);
@@ -585,6 +601,10 @@ lineq_read(struct lineq *q, void (*fn)(char *, size_t))
 				    "over the limit of %llu bytes", size,
 				    q == &from_server ? "server" : "client",
 				    (unsigned long long)opt_max_line);
+				if (q == &from_server)
+					dropped_answer(q);
+				ofl_buf_free(&q->head);
+				ofl_buf_init(&q->head);
 				q->skipping = 0;
 				q->skipped = 0;
 				continue;
@@ -599,6 +619,118 @@ lineq_read(struct lineq *q, void (*fn)(char *, size_t))
 		}
 	}
 	return 0;
+}
+
+/* Keep the head and the tail of a line being dropped. */
+static void
+drop_keep(struct lineq *q, const char *p, size_t n)
+{
+	size_t	k;
+
+	if (q->head.len < DROP_HEAD) {
+		k = DROP_HEAD - q->head.len;
+		ofl_buf_add(&q->head, p, n < k ? n : k);
+	}
+	if (n >= DROP_TAIL) {
+		memcpy(q->tail, p + n - DROP_TAIL, DROP_TAIL);
+		q->tlen = DROP_TAIL;
+	} else {
+		k = q->tlen + n > DROP_TAIL ? q->tlen + n - DROP_TAIL : 0;
+		memmove(q->tail, q->tail + k, q->tlen - k);
+		memcpy(q->tail + q->tlen - k, p, n);
+		q->tlen = q->tlen - k + n;
+	}
+}
+
+/*
+ * The id of a dropped message, as JSON text, or NULL: a member "id" of
+ * the outermost object found in its head (scanned for depth and strings),
+ * else at its very end ("id":VALUE} closes the outermost object).
+ */
+static char *
+dropped_id(struct lineq *q)
+{
+	const char	*p = q->head.data, *e = p + q->head.len, *v, *t;
+	int		 depth = 0, key = 0;
+	jv		 id;
+
+	for (; p < e; p++) {
+		if (*p == '"') {
+			v = p + 1;
+			for (p++; p < e && *p != '"'; p++)
+				if (*p == '\\')
+					p++;
+			if (p >= e)
+				break;
+			key = depth == 1 && p - v == 2 && memcmp(v, "id", 2) == 0;
+			continue;
+		}
+		if (*p == '{' || *p == '[')
+			depth++;
+		else if (*p == '}' || *p == ']')
+			depth--;
+		else if (*p == ':' && key) {
+			for (v = p + 1; v < e && isspace((unsigned char)*v); v++)
+				;
+			for (t = v; t < e && *t != ',' && *t != '}'; t++)
+				;
+			if (t < e)
+				goto found;
+			break;
+		}
+		if (*p != ' ' && *p != '\t')
+			key = 0;
+	}
+	/* The tail: "id" : VALUE } at the end. */
+	t = q->tail + q->tlen;
+	while (t > q->tail && isspace((unsigned char)t[-1]))
+		t--;
+	if (t == q->tail || t[-1] != '}')
+		return NULL;
+	t--;
+	for (v = t; v > q->tail && v[-1] != ':' && v[-1] != ','; v--)
+		;
+	if (v == q->tail || v[-1] != ':')
+		return NULL;
+	for (p = v - 1; p > q->tail && isspace((unsigned char)p[-1]); p--)
+		;
+	if (p - q->tail < 4 || memcmp(p - 4, "\"id\"", 4) != 0)
+		return NULL;
+found:
+	id = jv_parse_sized(v, (int)(t - v));
+	if (jv_get_kind(id) != JV_KIND_NUMBER &&
+	    jv_get_kind(id) != JV_KIND_STRING) {
+		jv_free(id);
+		return NULL;
+	}
+	return jv_key(id);
+}
+
+/*
+ * A message of the server was dropped for its size: if it answered a
+ * request that still waits, the client gets an error for it now instead
+ * of waiting for its own timeout.
+ */
+static void
+dropped_answer(struct lineq *q)
+{
+	struct call	*c;
+	char		*key, size[32];
+
+	if ((key = dropped_id(q)) == NULL)
+		return;
+	c = call_find(key, 0);
+	free(key);
+	if (c == NULL || c->state != CALL_PENDING)
+		return;
+	ofl_fmt_size(size, sizeof size, q->skipped);
+	send_error(c->key, ERR_TOOLONG, "ofl-mcp: the answer of %s to %s%s%s "
+	    "was %s, over the limit of %llu bytes (ofl-mcp --max-line); it "
+	    "was dropped", server_name != NULL ? server_name : "the server",
+	    c->method, c->tool != NULL ? " " : "", c->tool != NULL ? c->tool :
+	    "", size, (unsigned long long)opt_max_line);
+	c->state = CALL_DEAD;
+	group_end();
 }
 
 static void
@@ -1912,6 +2044,8 @@ setup_io(char *argv[])
 	to_server.fd = -1;
 	ofl_buf_init(&from_client.buf);
 	ofl_buf_init(&from_server.buf);
+	ofl_buf_init(&from_client.head);
+	ofl_buf_init(&from_server.head);
 	ofl_buf_init(&to_client.buf);
 	ofl_buf_init(&to_server.buf);
 	if (!isatty(STDIN_FILENO))
