@@ -90,6 +90,7 @@ struct call {
 	int		 list_first;	/* tools/list without a cursor */
 	int		 keep;		/* an answer never offloaded */
 	int		 state;
+	uint64_t	 batch;		/* the client's batch it came in, or 0 */
 	int64_t		 start;
 	int64_t		 deadline;	/* 0: none */
 	/* The answer. */
@@ -106,6 +107,18 @@ struct call {
 	int		 wstatus;
 	int		 reaped;
 	int		 killed;
+};
+
+/*
+ * A JSON-RPC batch of the client: the answers to its calls of our tools,
+ * and the server's answer to the rest, go back in one array once none of
+ * its calls waits.
+ */
+struct batch {
+	struct batch	*next;
+	uint64_t	 id;
+	int		 pending;	/* its calls not answered yet */
+	jv		 answers;
 };
 
 /* Where each stream sits in the poll set; -1 when it is not there. */
@@ -152,6 +165,9 @@ static size_t		 ntasks;
 
 static struct call	*calls;
 static uint64_t		 seq;
+static struct batch	*batches;
+static uint64_t		 batch_seq;
+static uint64_t		 batch_cur;	/* the batch being read, or 0 */
 static uint64_t		 group_sent;	/* tokens sent in this group */
 static int		 group_size;	/* tools/calls in this group */
 
@@ -227,6 +243,10 @@ static void		spawn_server(char *const []);
 static void		outq_add(struct outq *, const char *, size_t);
 static void		outq_flush(struct outq *);
 static int		lineq_read(struct lineq *, void (*)(char *, size_t));
+static struct batch	*batch_find(uint64_t);
+static void		batch_add(uint64_t, jv);
+static void		batch_release(struct call *);
+static void		batch_send(struct batch *);
 static void		drop_keep(struct lineq *, const char *, size_t);
 static char		*dropped_id(struct lineq *);
 static void		dropped_answer(struct lineq *);
@@ -621,6 +641,62 @@ lineq_read(struct lineq *q, void (*fn)(char *, size_t))
 	return 0;
 }
 
+static struct batch *
+batch_find(uint64_t id)
+{
+	struct batch	*b;
+
+	for (b = batches; b != NULL; b = b->next)
+		if (b->id == id)
+			return b;
+	return NULL;
+}
+
+/* An answer (consumed) for the batch id's response. */
+static void
+batch_add(uint64_t id, jv answer)
+{
+	struct batch	*b = batch_find(id);
+
+	if (b == NULL || !jv_is_valid(answer)) {
+		jv_free(answer);
+		return;
+	}
+	b->answers = jv_array_append(b->answers, answer);
+}
+
+/* A call of a batch is answered, or will never be: is the batch done? */
+static void
+batch_release(struct call *c)
+{
+	struct batch	*b;
+
+	if (c->batch == 0)
+		return;
+	b = batch_find(c->batch);
+	c->batch = 0;
+	if (b != NULL && --b->pending == 0)
+		batch_send(b);
+}
+
+/* Send the batch's answers as one array, and forget it. */
+static void
+batch_send(struct batch *b)
+{
+	struct batch	**pp;
+
+	for (pp = &batches; *pp != NULL; pp = &(*pp)->next) {
+		if (*pp == b) {
+			*pp = b->next;
+			break;
+		}
+	}
+	if (jv_array_length(jv_copy(b->answers)) > 0)
+		send_client_jv(jv_copy(b->answers));
+	jv_free(b->answers);
+	free(b);
+}
+
 /* Keep the head and the tail of a line being dropped. */
 static void
 drop_keep(struct lineq *q, const char *p, size_t n)
@@ -730,6 +806,7 @@ dropped_answer(struct lineq *q)
 	    c->method, c->tool != NULL ? " " : "", c->tool != NULL ? c->tool :
 	    "", size, (unsigned long long)opt_max_line);
 	c->state = CALL_DEAD;
+	batch_release(c);
 	group_end();
 }
 
@@ -857,6 +934,9 @@ call_new(jv id, const char *method)
 	c->method = ofl_xstrdup(method);
 	c->local = -1;
 	c->state = CALL_PENDING;
+	c->batch = batch_cur;
+	if (batch_cur != 0)
+		batch_find(batch_cur)->pending++;
 	c->start = ofl_mono_ms();
 	c->deadline = opt_timeout_ms > 0 ? c->start + opt_timeout_ms : 0;
 	c->msg = jv_invalid();
@@ -906,6 +986,7 @@ call_free(struct call *c)
 {
 	if (c == NULL)
 		return;
+	batch_release(c);
 	jv_free(c->id);
 	jv_free(c->msg);
 	free(c->key);
@@ -1116,7 +1197,11 @@ static void
 tool_answer(struct call *c, jv msg, const char *raw, size_t n)
 {
 	answer_prepare(c, msg, raw, n);
-	send_client(c->raw.data, c->raw.len);
+	if (c->batch != 0 && c->local != -1 && batch_find(c->batch) != NULL)
+		batch_add(c->batch, jv_parse_sized(c->raw.data,
+		    (int)c->raw.len));
+	else
+		send_client(c->raw.data, c->raw.len);
 	group_sent += c->tokens;
 	call_unlink(c);
 	call_free(c);
@@ -1393,6 +1478,7 @@ client_notice(jv msg, const char *method)
 			/* No answer is due now. */
 			c->state = CALL_DEAD;
 			c->deadline = 0;
+			batch_release(c);
 			group_end();
 		}
 		free(k);
@@ -1531,17 +1617,26 @@ out:
 
 /*
  * A JSON-RPC batch of the client (consumed): its requests are tracked like
- * single ones; calls of our tools are taken out and answered on their own.
+ * single ones; calls of our tools are taken out, and their answers go in
+ * the array of the server's answers to the rest (or alone in one).
  */
 static void
 from_client_batch(jv batch, const char *line, size_t n)
 {
+	struct batch	*b;
 	jv	 out, e, id;
 	char	 method[256];
 	int	 i, len, changed = 0;
 
 	len = jv_array_length(jv_copy(batch));
 	out = jv_array();
+	b = ofl_xcalloc(1, sizeof *b);
+	b->id = ++batch_seq;
+	b->answers = jv_array();
+	b->pending = 1;		/* until the batch is read */
+	b->next = batches;
+	batches = b;
+	batch_cur = b->id;
 	for (i = 0; i < len; i++) {
 		e = jv_array_get(jv_copy(batch), i);
 		if (jv_get_kind(e) != JV_KIND_OBJECT ||
@@ -1563,6 +1658,7 @@ from_client_batch(jv batch, const char *line, size_t n)
 			out = jv_array_append(out, e);
 	}
 	jv_free(batch);
+	batch_cur = 0;
 	if (!changed)
 		send_server(line, n);
 	else if (jv_array_length(jv_copy(out)) > 0) {
@@ -1573,6 +1669,8 @@ from_client_batch(jv batch, const char *line, size_t n)
 		jv_free(d);
 	}
 	jv_free(out);
+	if (--b->pending == 0)
+		batch_send(b);
 }
 
 /*
@@ -1850,6 +1948,7 @@ from_server_line(char *line, size_t n)
 static void
 from_server_batch(jv batch, const char *line, size_t n)
 {
+	struct batch	*b = NULL;
 	struct call	*c;
 	jv		 out, e, id, d;
 	char		*key;
@@ -1870,6 +1969,12 @@ from_server_batch(jv batch, const char *line, size_t n)
 		if (c == NULL) {
 			out = jv_array_append(out, e);
 			continue;
+		}
+		/* Held until its answers are in, with those of our tools. */
+		if (b == NULL && c->batch != 0 &&
+		    (b = batch_find(c->batch)) != NULL) {
+			b->pending++;
+			changed = 1;
 		}
 		if (c->state != CALL_PENDING)
 			changed = 1;
@@ -1892,7 +1997,14 @@ from_server_batch(jv batch, const char *line, size_t n)
 		call_free(c);
 	}
 	jv_free(batch);
-	if (!changed)
+	if (b != NULL) {
+		len = jv_array_length(jv_copy(out));
+		for (i = 0; i < len; i++)
+			b->answers = jv_array_append(b->answers,
+			    jv_array_get(jv_copy(out), i));
+		if (--b->pending == 0)
+			batch_send(b);
+	} else if (!changed)
 		send_client(line, n);
 	else if (jv_array_length(jv_copy(out)) > 0)
 		send_client_jv(jv_copy(out));
@@ -1932,6 +2044,7 @@ check_timeouts(int64_t now)
 		    server_name != NULL ? server_name : "the server",
 		    (long long)(opt_timeout_ms / 1000));
 		c->state = CALL_DEAD;
+		batch_release(c);
 		any = 1;
 	}
 	if (any)
@@ -2003,6 +2116,7 @@ server_down(void)
 		    server_name : "", ofl_buf_str(&why), c->method,
 		    c->tool != NULL ? " " : "", c->tool != NULL ? c->tool : "");
 		c->state = CALL_DEAD;
+		batch_release(c);
 	}
 	if (!termed && (server_status == -1 || !WIFEXITED(server_status) ||
 	    WEXITSTATUS(server_status) != 0 || !client_eof))
