@@ -190,6 +190,13 @@ test_expect_success 'hooks: installed once however often, --no-hook, others kept
 	rm "$PLUGIN"
 '
 
+test_expect_success '--uninstall creates no file' '
+	rm -f "$HOME/.codex/hooks.json" &&
+	ofl setup codex --uninstall 2>err &&
+	grep "hooks.json: nothing to change" err &&
+	test ! -e "$HOME/.codex/hooks.json"
+'
+
 test_expect_success '--print shows both files of Codex CLI' '
 	ofl setup codex --print >printed &&
 	test "$(grep "^==> " printed)" = "==> $HOME/.codex/config.toml <==
