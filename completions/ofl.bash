@@ -143,6 +143,7 @@ _ofl_opts_sh='
 _ofl_opts_setup='
 	--config=
 	-h --help
+	--no-hook
 	--print
 	--server=
 	--uninstall

@@ -179,6 +179,7 @@ complete -c ofl-setup -f
 __ofl_complete setup -a 'codex gemini cursor opencode' -d 'Agent harness'
 __ofl_complete setup -l server -x -d 'Name of the server to wrap or remove'
 __ofl_complete setup -l uninstall -d 'Remove the server'
+__ofl_complete setup -l no-hook -d 'Leave the shell hook alone'
 __ofl_complete setup -l print -d 'Print the file as it would be'
 __ofl_complete setup -l config -r -d 'The harness file to edit'
 __ofl_complete setup -s h -l help -d 'Print the usage'

@@ -16,6 +16,7 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 
+#include <ctype.h>
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -43,6 +44,10 @@
 
 #define ERR_CLOSED	-32000	/* the server went away */
 #define ERR_TIMEOUT	-32001	/* no answer in time */
+#define ERR_TOOLONG	-32002	/* the answer was over --max-line */
+
+#define DROP_HEAD	(64 * 1024)	/* of a dropped line, to find its id */
+#define DROP_TAIL	256
 
 /* A stream read line by line. */
 struct lineq {
@@ -52,6 +57,9 @@ struct lineq {
 	int		 eof;
 	int		 skipping;	/* dropping an overlong line */
 	uint64_t	 skipped;
+	struct ofl_buf	 head;		/* its first DROP_HEAD bytes */
+	char		 tail[DROP_TAIL]; /* and its last ones */
+	size_t		 tlen;
 };
 
 /* A stream written without blocking. */
@@ -82,6 +90,7 @@ struct call {
 	int		 list_first;	/* tools/list without a cursor */
 	int		 keep;		/* an answer never offloaded */
 	int		 state;
+	uint64_t	 batch;		/* the client's batch it came in, or 0 */
 	int64_t		 start;
 	int64_t		 deadline;	/* 0: none */
 	/* The answer. */
@@ -98,6 +107,18 @@ struct call {
 	int		 wstatus;
 	int		 reaped;
 	int		 killed;
+};
+
+/*
+ * A JSON-RPC batch of the client: the answers to its calls of our tools,
+ * and the server's answer to the rest, go back in one array once none of
+ * its calls waits.
+ */
+struct batch {
+	struct batch	*next;
+	uint64_t	 id;
+	int		 pending;	/* its calls not answered yet */
+	jv		 answers;
 };
 
 /* Where each stream sits in the poll set; -1 when it is not there. */
@@ -144,6 +165,9 @@ static size_t		 ntasks;
 
 static struct call	*calls;
 static uint64_t		 seq;
+static struct batch	*batches;
+static uint64_t		 batch_seq;
+static uint64_t		 batch_cur;	/* the batch being read, or 0 */
 static uint64_t		 group_sent;	/* tokens sent in this group */
 static int		 group_size;	/* tools/calls in this group */
 
@@ -219,6 +243,13 @@ static void		spawn_server(char *const []);
 static void		outq_add(struct outq *, const char *, size_t);
 static void		outq_flush(struct outq *);
 static int		lineq_read(struct lineq *, void (*)(char *, size_t));
+static struct batch	*batch_find(uint64_t);
+static void		batch_add(uint64_t, jv);
+static void		batch_release(struct call *);
+static void		batch_send(struct batch *);
+static void		drop_keep(struct lineq *, const char *, size_t);
+static char		*dropped_id(struct lineq *);
+static void		dropped_answer(struct lineq *);
 static void		send_client(const char *, size_t);
 static void		send_server(const char *, size_t);
 static void		send_client_jv(jv);
@@ -568,9 +599,14 @@ lineq_read(struct lineq *q, void (*fn)(char *, size_t))
 			    start;
 			if (q->skipping) {
 				q->skipped += len;
+				drop_keep(q, buf + start, len);
 			} else if (q->buf.len + len > opt_max_line) {
 				q->skipping = 1;
 				q->skipped = q->buf.len + len;
+				ofl_buf_reset(&q->head);
+				q->tlen = 0;
+				drop_keep(q, q->buf.data, q->buf.len);
+				drop_keep(q, buf + start, len);
 				ofl_buf_reset(&q->buf);
 			} else
 				ofl_buf_add(&q->buf, buf + start, len);
@@ -585,6 +621,10 @@ lineq_read(struct lineq *q, void (*fn)(char *, size_t))
 				    "over the limit of %llu bytes", size,
 				    q == &from_server ? "server" : "client",
 				    (unsigned long long)opt_max_line);
+				if (q == &from_server)
+					dropped_answer(q);
+				ofl_buf_free(&q->head);
+				ofl_buf_init(&q->head);
 				q->skipping = 0;
 				q->skipped = 0;
 				continue;
@@ -599,6 +639,175 @@ lineq_read(struct lineq *q, void (*fn)(char *, size_t))
 		}
 	}
 	return 0;
+}
+
+static struct batch *
+batch_find(uint64_t id)
+{
+	struct batch	*b;
+
+	for (b = batches; b != NULL; b = b->next)
+		if (b->id == id)
+			return b;
+	return NULL;
+}
+
+/* An answer (consumed) for the batch id's response. */
+static void
+batch_add(uint64_t id, jv answer)
+{
+	struct batch	*b = batch_find(id);
+
+	if (b == NULL || !jv_is_valid(answer)) {
+		jv_free(answer);
+		return;
+	}
+	b->answers = jv_array_append(b->answers, answer);
+}
+
+/* A call of a batch is answered, or will never be: is the batch done? */
+static void
+batch_release(struct call *c)
+{
+	struct batch	*b;
+
+	if (c->batch == 0)
+		return;
+	b = batch_find(c->batch);
+	c->batch = 0;
+	if (b != NULL && --b->pending == 0)
+		batch_send(b);
+}
+
+/* Send the batch's answers as one array, and forget it. */
+static void
+batch_send(struct batch *b)
+{
+	struct batch	**pp;
+
+	for (pp = &batches; *pp != NULL; pp = &(*pp)->next) {
+		if (*pp == b) {
+			*pp = b->next;
+			break;
+		}
+	}
+	if (jv_array_length(jv_copy(b->answers)) > 0)
+		send_client_jv(jv_copy(b->answers));
+	jv_free(b->answers);
+	free(b);
+}
+
+/* Keep the head and the tail of a line being dropped. */
+static void
+drop_keep(struct lineq *q, const char *p, size_t n)
+{
+	size_t	k;
+
+	if (q->head.len < DROP_HEAD) {
+		k = DROP_HEAD - q->head.len;
+		ofl_buf_add(&q->head, p, n < k ? n : k);
+	}
+	if (n >= DROP_TAIL) {
+		memcpy(q->tail, p + n - DROP_TAIL, DROP_TAIL);
+		q->tlen = DROP_TAIL;
+	} else {
+		k = q->tlen + n > DROP_TAIL ? q->tlen + n - DROP_TAIL : 0;
+		memmove(q->tail, q->tail + k, q->tlen - k);
+		memcpy(q->tail + q->tlen - k, p, n);
+		q->tlen = q->tlen - k + n;
+	}
+}
+
+/*
+ * The id of a dropped message, as JSON text, or NULL: a member "id" of
+ * the outermost object found in its head (scanned for depth and strings),
+ * else at its very end ("id":VALUE} closes the outermost object).
+ */
+static char *
+dropped_id(struct lineq *q)
+{
+	const char	*p = q->head.data, *e = p + q->head.len, *v, *t;
+	int		 depth = 0, key = 0;
+	jv		 id;
+
+	for (; p < e; p++) {
+		if (*p == '"') {
+			v = p + 1;
+			for (p++; p < e && *p != '"'; p++)
+				if (*p == '\\')
+					p++;
+			if (p >= e)
+				break;
+			key = depth == 1 && p - v == 2 && memcmp(v, "id", 2) == 0;
+			continue;
+		}
+		if (*p == '{' || *p == '[')
+			depth++;
+		else if (*p == '}' || *p == ']')
+			depth--;
+		else if (*p == ':' && key) {
+			for (v = p + 1; v < e && isspace((unsigned char)*v); v++)
+				;
+			for (t = v; t < e && *t != ',' && *t != '}'; t++)
+				;
+			if (t < e)
+				goto found;
+			break;
+		}
+		if (*p != ' ' && *p != '\t')
+			key = 0;
+	}
+	/* The tail: "id" : VALUE } at the end. */
+	t = q->tail + q->tlen;
+	while (t > q->tail && isspace((unsigned char)t[-1]))
+		t--;
+	if (t == q->tail || t[-1] != '}')
+		return NULL;
+	t--;
+	for (v = t; v > q->tail && v[-1] != ':' && v[-1] != ','; v--)
+		;
+	if (v == q->tail || v[-1] != ':')
+		return NULL;
+	for (p = v - 1; p > q->tail && isspace((unsigned char)p[-1]); p--)
+		;
+	if (p - q->tail < 4 || memcmp(p - 4, "\"id\"", 4) != 0)
+		return NULL;
+found:
+	id = jv_parse_sized(v, (int)(t - v));
+	if (jv_get_kind(id) != JV_KIND_NUMBER &&
+	    jv_get_kind(id) != JV_KIND_STRING) {
+		jv_free(id);
+		return NULL;
+	}
+	return jv_key(id);
+}
+
+/*
+ * A message of the server was dropped for its size: if it answered a
+ * request that still waits, the client gets an error for it now instead
+ * of waiting for its own timeout.
+ */
+static void
+dropped_answer(struct lineq *q)
+{
+	struct call	*c;
+	char		*key, size[32];
+
+	if ((key = dropped_id(q)) == NULL)
+		return;
+	c = call_find(key, 0);
+	free(key);
+	if (c == NULL || c->state != CALL_PENDING)
+		return;
+	ofl_fmt_size(size, sizeof size, q->skipped);
+	send_error(c->key, ERR_TOOLONG, "ofl-mcp: the answer of %s to %s%s%s "
+	    "was %s, over the limit of %llu bytes (ofl-mcp --max-line); it "
+	    "was dropped", server_name != NULL ? server_name : "the server",
+	    c->method, c->tool != NULL ? " " : "", c->tool != NULL ? c->tool :
+	    "", size, (unsigned long long)opt_max_line);
+	c->state = CALL_DEAD;
+	batch_release(c);
+	group_end();
 }
 
 static void
@@ -725,6 +934,9 @@ call_new(jv id, const char *method)
 	c->method = ofl_xstrdup(method);
 	c->local = -1;
 	c->state = CALL_PENDING;
+	c->batch = batch_cur;
+	if (batch_cur != 0)
+		batch_find(batch_cur)->pending++;
 	c->start = ofl_mono_ms();
 	c->deadline = opt_timeout_ms > 0 ? c->start + opt_timeout_ms : 0;
 	c->msg = jv_invalid();
@@ -774,6 +986,7 @@ call_free(struct call *c)
 {
 	if (c == NULL)
 		return;
+	batch_release(c);
 	jv_free(c->id);
 	jv_free(c->msg);
 	free(c->key);
@@ -984,7 +1197,11 @@ static void
 tool_answer(struct call *c, jv msg, const char *raw, size_t n)
 {
 	answer_prepare(c, msg, raw, n);
-	send_client(c->raw.data, c->raw.len);
+	if (c->batch != 0 && c->local != -1 && batch_find(c->batch) != NULL)
+		batch_add(c->batch, jv_parse_sized(c->raw.data,
+		    (int)c->raw.len));
+	else
+		send_client(c->raw.data, c->raw.len);
 	group_sent += c->tokens;
 	call_unlink(c);
 	call_free(c);
@@ -1261,6 +1478,7 @@ client_notice(jv msg, const char *method)
 			/* No answer is due now. */
 			c->state = CALL_DEAD;
 			c->deadline = 0;
+			batch_release(c);
 			group_end();
 		}
 		free(k);
@@ -1399,17 +1617,26 @@ out:
 
 /*
  * A JSON-RPC batch of the client (consumed): its requests are tracked like
- * single ones; calls of our tools are taken out and answered on their own.
+ * single ones; calls of our tools are taken out, and their answers go in
+ * the array of the server's answers to the rest (or alone in one).
  */
 static void
 from_client_batch(jv batch, const char *line, size_t n)
 {
+	struct batch	*b;
 	jv	 out, e, id;
 	char	 method[256];
 	int	 i, len, changed = 0;
 
 	len = jv_array_length(jv_copy(batch));
 	out = jv_array();
+	b = ofl_xcalloc(1, sizeof *b);
+	b->id = ++batch_seq;
+	b->answers = jv_array();
+	b->pending = 1;		/* until the batch is read */
+	b->next = batches;
+	batches = b;
+	batch_cur = b->id;
 	for (i = 0; i < len; i++) {
 		e = jv_array_get(jv_copy(batch), i);
 		if (jv_get_kind(e) != JV_KIND_OBJECT ||
@@ -1431,6 +1658,7 @@ from_client_batch(jv batch, const char *line, size_t n)
 			out = jv_array_append(out, e);
 	}
 	jv_free(batch);
+	batch_cur = 0;
 	if (!changed)
 		send_server(line, n);
 	else if (jv_array_length(jv_copy(out)) > 0) {
@@ -1441,6 +1669,8 @@ from_client_batch(jv batch, const char *line, size_t n)
 		jv_free(d);
 	}
 	jv_free(out);
+	if (--b->pending == 0)
+		batch_send(b);
 }
 
 /*
@@ -1718,6 +1948,7 @@ from_server_line(char *line, size_t n)
 static void
 from_server_batch(jv batch, const char *line, size_t n)
 {
+	struct batch	*b = NULL;
 	struct call	*c;
 	jv		 out, e, id, d;
 	char		*key;
@@ -1738,6 +1969,12 @@ from_server_batch(jv batch, const char *line, size_t n)
 		if (c == NULL) {
 			out = jv_array_append(out, e);
 			continue;
+		}
+		/* Held until its answers are in, with those of our tools. */
+		if (b == NULL && c->batch != 0 &&
+		    (b = batch_find(c->batch)) != NULL) {
+			b->pending++;
+			changed = 1;
 		}
 		if (c->state != CALL_PENDING)
 			changed = 1;
@@ -1760,7 +1997,14 @@ from_server_batch(jv batch, const char *line, size_t n)
 		call_free(c);
 	}
 	jv_free(batch);
-	if (!changed)
+	if (b != NULL) {
+		len = jv_array_length(jv_copy(out));
+		for (i = 0; i < len; i++)
+			b->answers = jv_array_append(b->answers,
+			    jv_array_get(jv_copy(out), i));
+		if (--b->pending == 0)
+			batch_send(b);
+	} else if (!changed)
 		send_client(line, n);
 	else if (jv_array_length(jv_copy(out)) > 0)
 		send_client_jv(jv_copy(out));
@@ -1800,6 +2044,7 @@ check_timeouts(int64_t now)
 		    server_name != NULL ? server_name : "the server",
 		    (long long)(opt_timeout_ms / 1000));
 		c->state = CALL_DEAD;
+		batch_release(c);
 		any = 1;
 	}
 	if (any)
@@ -1871,6 +2116,7 @@ server_down(void)
 		    server_name : "", ofl_buf_str(&why), c->method,
 		    c->tool != NULL ? " " : "", c->tool != NULL ? c->tool : "");
 		c->state = CALL_DEAD;
+		batch_release(c);
 	}
 	if (!termed && (server_status == -1 || !WIFEXITED(server_status) ||
 	    WEXITSTATUS(server_status) != 0 || !client_eof))
@@ -1912,6 +2158,8 @@ setup_io(char *argv[])
 	to_server.fd = -1;
 	ofl_buf_init(&from_client.buf);
 	ofl_buf_init(&from_server.buf);
+	ofl_buf_init(&from_client.head);
+	ofl_buf_init(&from_server.head);
 	ofl_buf_init(&to_client.buf);
 	ofl_buf_init(&to_server.buf);
 	if (!isatty(STDIN_FILENO))

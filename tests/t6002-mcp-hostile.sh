@@ -112,15 +112,20 @@ test_expect_success 'a 50 MB result: offloaded whole' '
 	jqe list ".label == \"hostile/huge\"" ".bytes == 50000000 and .lines == 500000"
 '
 
-test_expect_success 'a message over --max-line is dropped' '
+test_expect_success 'an answer over --max-line is dropped, and answered with an error at once' '
 	{
 		op big "{\"bytes\":300000}"
+		op big "{\"bytes\":300000,\"idlast\":true}"
 		op echo "{\"text\":\"after\"}"
-	} | hostile --timeout 2 --max-line 100k >out 2>err &&
+	} | hostile --max-line 100k >out 2>err &&
 	texts out >t &&
-	sed -n 1p t | grep "^error -32001:" &&
-	sed -n 2p t | grep "^echo: after$" &&
-	grep "^ofl-mcp: dropped a message of 30[0-9] kB from the server: over the limit of 102400 bytes$" err
+	cat >expect <<-\EOF &&
+	error -32002: MCP error -32002: ofl-mcp: the answer of hostile to tools/call big was 303 kB, over the limit of 102400 bytes (ofl-mcp --max-line); it was dropped
+	error -32002: MCP error -32002: ofl-mcp: the answer of hostile to tools/call big was 303 kB, over the limit of 102400 bytes (ofl-mcp --max-line); it was dropped
+	echo: after
+	EOF
+	test_cmp expect t &&
+	test $(grep -c "^ofl-mcp: dropped a message of 30[0-9] kB from the server: over the limit of 102400 bytes$" err) -eq 2
 '
 
 test_expect_success 'a message cut short by a crash is kept, incomplete' '

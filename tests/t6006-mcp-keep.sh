@@ -145,4 +145,25 @@ test_expect_success 'JSON-RPC batches: calls inside are offloaded' '
 	test "$(ofl-extract "$id" | wc -c)" -eq 40000
 '
 
+# Calls of the ofl tools inside a batch: answered in the batch's array,
+# with the server's answers, not as messages of their own.
+test_expect_success 'JSON-RPC batches: ofl tools answered inside the batch' '
+	{
+		echo "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-03-26\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}"
+		echo "[{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\",\"arguments\":{\"text\":\"one\"}}},{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"ofl_list\",\"arguments\":{}}},{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":9,\"progress\":1}}]"
+		echo "[{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{\"name\":\"ofl_search\",\"arguments\":{\"query\":\"zzzqqq\"}}}]"
+		echo "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\",\"arguments\":{\"text\":\"after\"}}}"
+	} >wire &&
+	{ cat wire; sleep 3; } | ofl-mcp -- node "$MCP/hostile.mjs" >proxied 2>/dev/null &&
+	jq -c "if type == \"array\" then [.[].id] | sort else .id end" proxied |
+	    sort >ids &&
+	printf "%s\n" 1 5 "[2,3]" "[4]" >expect &&
+	test_cmp expect ids &&
+	jq -c "select(type == \"array\" and length == 2)" proxied >p &&
+	jq -e "(.[] | select(.id == 2)) == {jsonrpc: \"2.0\", id: 2, result: {content: [{type: \"text\", text: \"echo: one\"}]}} and
+	    (.[] | select(.id == 3) | .result.isError == false and (.result.content[0].text | type) == \"string\")" p &&
+	jq -c "select(type == \"array\" and length == 1)" proxied >p &&
+	jq -e ".[0].result.content[0].text == \"No match.\\n\"" p
+'
+
 test_done

@@ -272,7 +272,7 @@ test_expect_success fish 'fish completes options and arguments' '
 # that is not built yet, if any.
 need=sh
 # The scripts in bin/: a page each, with every long option.
-for b in ofl-sh ofl-claude-hook ofl-setup; do
+for b in ofl-sh ofl-claude-hook ofl-setup ofl-hook; do
 	test_expect_success "$b: a manual page documents every long option" '
 		sh "$SRC/bin/$b" --help >help &&
 		long_opts help >opts &&

@@ -7,7 +7,8 @@
 // --clash adds a tool named ofl_search; --no-tools leaves the tools
 // capability out of initialize.  Tools:
 //	echo {text}		a small answer
-//	big {bytes, char, ms}	a text result of that many bytes, after ms
+//	big {bytes, char, ms, idlast}	a text result of that many bytes,
+//				after ms; idlast: the id written last
 //	crash			exits with status 3 before answering
 //	half			writes half of a 1 MB answer, then exits
 //	hang			never answers
@@ -135,8 +136,14 @@ function handle(m) {
 			text(m.id, `echo: ${a.text ?? ""}`);
 			break;
 		case "big":
-			setTimeout(() => text(m.id, filler(a.bytes ?? 1000,
-			    a.char ?? "x")), a.ms ?? 0);
+			if (a.idlast)
+				// The id after the result, as some servers order it.
+				setTimeout(() => send({ jsonrpc: "2.0", result: {
+				    content: [{ type: "text", text: filler(a.bytes ??
+				    1000, a.char ?? "x") }] }, id: m.id }), a.ms ?? 0);
+			else
+				setTimeout(() => text(m.id, filler(a.bytes ?? 1000,
+				    a.char ?? "x")), a.ms ?? 0);
 			break;
 		case "crash":
 			process.stderr.write("hostile: crashing\n");
