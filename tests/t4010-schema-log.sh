@@ -105,6 +105,15 @@ test_expect_success 'deterministic: the same content, the same templates and IDs
 	test "$(wc -l <ids1)" -eq 5778
 '
 
+test_expect_success sqlite3 'ofl-schema keeps the templates it mines' '
+	id=$(cat trace.id) &&
+	sqlite3 "$OFL_STORE/ofl.db" "DELETE FROM log_tmpl" &&
+	ofl-schema "$id" | sed "s/$id/ID/" >out &&
+	test_cmp "$L/trace.tmpl" out &&
+	n=$(sqlite3 "$OFL_STORE/ofl.db" "SELECT count(*) FROM log_tmpl") &&
+	test "$n" -eq 9
+'
+
 test_expect_success 'indexing mines and keeps the templates; gc drops them' '
 	id=$(cat trace.id) &&
 	ofl-index "$id" >/dev/null &&
@@ -117,6 +126,17 @@ test_expect_success 'indexing mines and keeps the templates; gc drops them' '
 		n2=$(sqlite3 "$OFL_STORE/ofl.db" "SELECT count(*) FROM log_tmpl") &&
 		test "$n2" -eq $((n - 9))
 	fi
+'
+
+test_expect_success 'the templates alone classify every line as mining did' '
+	for f in "$L/trace.log" "$DATA/eval/dpkg.log" \
+	    "$DATA/ci/treeherder-taskcluster-timeout.log"; do
+		"$TMPL" -m "$f" >pairs || return 1
+		test -s pairs || return 1
+		awk "\$1 != \$2 { print; bad = 1 } END { exit bad }" pairs ||
+		    return 1
+	done &&
+	test "$(wc -l <pairs)" -eq 2699
 '
 
 test_expect_success 'hostile lines: invalid UTF-8, a line of 100 MB' '
