@@ -250,7 +250,7 @@ is_comp(const char *p, size_t n)
 	if (n < 2 || n > 96 || p[n - 1] != ':')
 		return 0;
 	if (!((p[0] >= 'a' && p[0] <= 'z') || (p[0] >= 'A' && p[0] <= 'Z') ||
-	    p[0] == '_'))
+	    p[0] == '_' || (p[0] == '/' && n > 3 && p[n - 2] == ']')))
 		return 0;
 	for (i = 0; i < n - 1; i++)
 		if (p[i] == ':' || p[i] == '=' || p[i] == '"' || p[i] == '\'')
@@ -291,7 +291,28 @@ header(const char **wp, const size_t *wl, int nw, int *ts, int *level)
 
 	*ts = 0;
 	*level = 0;
+	/* A dash for an empty field before a timestamp: "- 1131566463". */
+	if (nw > 1 && wl[0] == 1 && wp[0][0] == '-' && is_ts(wp[1], wl[1]))
+		i = 1;
 	while (i < nw) {
+		if ((*ts || *level) && !any && wp[i][0] == '[' &&
+		    !(wl[i] > 1 && wp[i][wl[i] - 1] == ']')) {
+			/* A thread of words: [IPC Server handler 3 on 80] */
+			for (j = i + 1; j < nw && j < i + 8; j++)
+				if (wp[j][wl[j] - 1] == ']')
+					break;
+			if (j < nw && j < i + 8) {
+				for (k = i + 1; k <= j; k++)
+					if (is_ts(wp[k], wl[k]) &&
+					    !(cls[(unsigned char)wp[k][0]] & 1))
+						break;
+				if (k > j) {
+					any = 1;
+					i = j + 1;
+					continue;
+				}
+			}
+		}
 		if (wp[i][0] == '[' && !(wl[i] > 1 && wp[i][wl[i] - 1] == ']')) {
 			/* [Sun Dec 04 04:47:44 2005] */
 			for (j = i; j < nw && j < i + 8; j++)
@@ -323,6 +344,11 @@ header(const char **wp, const size_t *wl, int nw, int *ts, int *level)
 		if ((*ts || *level) && wl[i] == 1 &&
 		    (wp[i][0] == '-' || wp[i][0] == '|')) {
 			i++;	/* a separator: "INFO - message" */
+			continue;
+		}
+		if (*ts && i + 2 < nw && !is_comp(wp[i], wl[i]) &&
+		    is_ts(wp[i + 1], wl[i + 1]) && is_ts(wp[i + 2], wl[i + 2])) {
+			i++;	/* a host between dates: "2005.11.09 cn1 Nov 9" */
 			continue;
 		}
 		if ((*ts || *level) && !any && wl[i] > 2 && wp[i][0] == '[' &&
@@ -412,6 +438,50 @@ tok_hash(const char *p, size_t n, uint64_t *shape, int unit)
 
 static uint64_t	hmask;		/* the hash of a token that is all mask */
 
+/*
+ * The words from i on that are a quantity's gloss in parentheses, in
+ * another unit, "(1.16 KB)", "(4.2 MB/s)": every part a number or a
+ * unit, one a unit.  Returns how many (0: none), for a value that is
+ * said twice to be one variable.
+ */
+static int
+gloss(const char **wp, const size_t *wl, int i, int nw)
+{
+	const char	*p;
+	size_t		 n, k, s;
+	int		 j, dig, unit = 0;
+
+	if (wp[i][0] != '(')
+		return 0;
+	for (j = i; j < nw && j < i + 3; j++) {
+		p = wp[j];
+		n = wl[j];
+		if (j == i) {
+			p++;
+			n--;
+		}
+		if (n > 0 && p[n - 1] == ')')
+			n--;
+		for (k = 0; k < n; ) {
+			s = k;
+			dig = 0;
+			while (k < n && !(cls[(unsigned char)p[k]] & 2) &&
+			    p[k] != '/')
+				dig |= cls[(unsigned char)p[k++]];
+			if (k > s && !(dig & 1)) {
+				if (!is_unit(p + s, k - s))
+					return 0;
+				unit = 1;
+			}
+			if (k < n)
+				k++;
+		}
+		if (wp[j][wl[j] - 1] == ')')
+			return unit ? j - i + 1 : 0;
+	}
+	return 0;
+}
+
 /* Split a line into its header and its message's tokens. */
 static void
 tokenize(struct line *l, struct rdst *rd, const char *p, size_t n)
@@ -419,7 +489,7 @@ tokenize(struct line *l, struct rdst *rd, const char *p, size_t n)
 	const char	*wp[TM_MAXTOK + TM_MAXHDR];
 	size_t		 wl[TM_MAXTOK + TM_MAXHDR];
 	uint64_t	 sh;
-	int		 nw, h, i;
+	int		 nw, h, i, k;
 
 	if (hmask == 0)
 		hmask = tok_hash("0", 1, &sh, 0);
@@ -440,6 +510,16 @@ tokenize(struct line *l, struct rdst *rd, const char *p, size_t n)
 		return;
 	l->ntok = 0;
 	for (i = h; i < nw && l->ntok < TM_MAXTOK - 1; i++) {
+		/* A number's gloss: "12 bytes (0.01 KB)" is one value. */
+		if (l->ntok > 0 && l->th[l->ntok - 1] == hmask &&
+		    (k = gloss(wp, wl, i, nw)) > 0) {
+			i += k - 1;
+			continue;
+		}
+		/* A value and its unit are one variable: "<1 sec". */
+		if (l->ntok > 0 && (l->sh[l->ntok - 1] & 1) &&
+		    is_unit(wp[i], wl[i]))
+			continue;
 		l->th[l->ntok] = tok_hash(wp[i], wl[i], &l->sh[l->ntok],
 		    l->ntok > 0 && l->th[l->ntok - 1] == hmask);
 		/* A list of masked values is one variable. */
