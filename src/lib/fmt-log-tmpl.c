@@ -823,10 +823,21 @@ frame(struct ofl_fmt_log_tmpl *m, struct clu *root, int p,
 			;
 		suf = k;
 	}
-	while (pre > 0 && !(cls[(unsigned char)a[pre - 1]] & 2))
-		pre--;
-	while (suf > 0 && !(cls[(unsigned char)a[al - suf]] & 2))
-		suf--;
+	/* At separators, and no "<*>" next to the new one. */
+	for (;;) {
+		while (pre > 0 && !(cls[(unsigned char)a[pre - 1]] & 2))
+			pre--;
+		if (pre < 3 || memcmp(a + pre - 3, "<*>", 3) != 0)
+			break;
+		pre -= 3;
+	}
+	for (;;) {
+		while (suf > 0 && !(cls[(unsigned char)a[al - suf]] & 2))
+			suf--;
+		if (suf < 3 || memcmp(a + al - suf, "<*>", 3) != 0)
+			break;
+		suf -= 3;
+	}
 	if (pre + suf > al)
 		suf = al - pre;
 	ofl_buf_init(&t);
@@ -851,18 +862,19 @@ merge_run(struct ofl_fmt_log_tmpl *m, int p, const struct mk *r, size_t n,
 	struct clu	*root = &m->clu[r[0].idx], *c;
 	uint64_t	 bit = 1ULL << p;
 	size_t		 i, distinct = 1;
-	int		 var = 0, masked = 0, oneshape = 1, kv = 0;
+	int		 var = 0, masked = 0, oneshape = 1, kv = 0, allm = 1;
 
 	for (i = 0; i < n; i++) {
 		c = &m->clu[r[i].idx];
 		var |= (c->var & bit) != 0;
 		masked |= (int)(c->sh[p] & 1);
+		allm &= (int)(c->sh[p] & 1);
 		oneshape &= (c->sh[p] | 1) == (root->sh[p] | 1);
 		kv |= memchr(c->text + c->toff[p], '=',
 		    c->toff[p + 1] - c->toff[p]) != NULL;
 		vals[i] = c->th[p];
 	}
-	if (!var && !(masked && oneshape)) {
+	if (!var && !(masked && oneshape) && !(allm && p > 0)) {
 		/* The first word names what a line says: it stays. */
 		if (p == 0)
 			return 0;
