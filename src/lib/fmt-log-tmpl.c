@@ -40,6 +40,7 @@
 #define TM_TOKTEXT	160	/* bytes of a token kept for the text */
 #define TM_MINVALS	3	/* values at a position that make it variable */
 #define TM_MINKV	5	/* the same for a key=value */
+#define TM_LONGMSG	8	/* tokens of a message whose first may vary */
 #define TM_MAXCLU	8192	/* groups kept */
 #define TM_MAXHDR	12	/* tokens a header may take */
 
@@ -875,8 +876,11 @@ merge_run(struct ofl_fmt_log_tmpl *m, int p, const struct mk *r, size_t n,
 		vals[i] = c->th[p];
 	}
 	if (!var && !(masked && oneshape) && !(allm && p > 0)) {
-		/* The first word names what a line says: it stays. */
-		if (p == 0)
+		/*
+		 * The first word names what a line says: it stays, but
+		 * before a long message said word for word the same.
+		 */
+		if (p == 0 && root->ntok < TM_LONGMSG)
 			return 0;
 		qsort(vals, n, sizeof(*vals), u64_cmp);
 		for (i = 1; i < n; i++)
