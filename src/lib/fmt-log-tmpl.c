@@ -402,6 +402,22 @@ is_unit(const char *p, size_t n)
  * "()" have one shape) with bit 0 set when a part is masked.  A part with
  * a digit, a day or month name, or a unit after a number is a mask.
  */
+/*
+ * The bytes of a long token that count, up to a separator within the
+ * first TM_TOKTEXT: "a=1,b=2,..." keeps its first keys; the rest is a
+ * variable.  0: none.
+ */
+static size_t
+tok_head(const char *p, size_t n)
+{
+	size_t	i;
+
+	for (i = TM_TOKTEXT; i > 0; i--)
+		if (cls[(unsigned char)p[i - 1]] & 2)
+			return i;
+	return 0;
+}
+
 static uint64_t
 tok_hash(const char *p, size_t n, uint64_t *shape, int unit)
 {
@@ -411,7 +427,9 @@ tok_hash(const char *p, size_t n, uint64_t *shape, int unit)
 
 	if (n > TM_TOKTEXT) {
 		*shape = 1;
-		return H_MASK ^ 0x1234;
+		if ((n = tok_head(p, n)) == 0)
+			return H_MASK ^ 0x1234;
+		return mix(tok_hash(p, n, &sh, unit), H_TAIL);
 	}
 	while (i < n) {
 		if (cls[(unsigned char)p[i]] & 2) {
@@ -663,6 +681,8 @@ tok_text(struct ofl_buf *b, const char *p, size_t n, int unit)
 	int	dig;
 
 	if (n > TM_TOKTEXT) {
+		if ((n = tok_head(p, n)) > 0)
+			tok_text(b, p, n, unit);
 		ofl_buf_adds(b, "<*>");
 		return;
 	}
