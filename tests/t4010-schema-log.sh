@@ -128,6 +128,21 @@ test_expect_success 'indexing mines and keeps the templates; gc drops them' '
 	fi
 '
 
+test_expect_success 'headers untold: an empty field, a host between dates, a thread of words' '
+	awk "BEGIN { for (i = 0; i < 12; i++) {
+	    printf \"- %d 2005.11.09 cn%d Nov 9 12:01:%02d cn%d/cn%d ntpd[%d]: synchronized to 10.100.%d.250, stratum %d\\n\", 1131566463 + i, 100 + i, i, 100 + i, 100 + i, 7000 + i, i, 2 + i % 3
+	    if (i % 4 == 0)
+		printf \"- %d 2005.11.09 admin1 Nov 9 12:02:%02d local@admin1 ntpd[1815]: synchronized to LOCAL(0), stratum 10\\n\", 1131566500 + i, i
+	    printf \"2024-05-02 10:11:%02d,001 INFO [IPC Server handler %d on 8020] org.example.Server: served %d bytes%s in %d ms\\n\", i, i, 100 * i + 1, (i % 2 ? sprintf(\" (%.2f KB)\", i / 10.0) : \"\"), i + 1
+	    } }" >gen.log &&
+	"$TMPL" -t gen.log >out &&
+	cat >expect <<-\EOF &&
+	83f58a23bc0f 15 1 26 - synchronized to <*>, stratum <*>
+	83d1310bd885 12 3 27 INFO served <*> in <*>
+	EOF
+	test_cmp expect out
+'
+
 test_expect_success 'the templates alone classify every line as mining did' '
 	for f in "$L/trace.log" "$DATA/eval/dpkg.log" \
 	    "$DATA/ci/treeherder-taskcluster-timeout.log"; do
