@@ -334,8 +334,15 @@ main(int argc, char *argv[])
 	/* The operands; "-" (or none) is standard input. */
 	if ((from_stdin = ofl_input_args(argc, argv, &in, &refs, &nrefs)) == -1)
 		errx(ofl_errcode(), "%s", ofl_errmsg());
+	/*
+	 * Writable when it can be, so that a log's templates mined here are
+	 * kept; a store that cannot be written is read all the same.
+	 */
 	if ((st = ofl_store_open(store, in.type == OFL_INPUT_DATA ?
-	    OFL_RDWR : OFL_RDONLY)) == NULL)
+	    OFL_RDWR : OFL_RDWR | OFL_NOCREATE)) == NULL &&
+	    in.type != OFL_INPUT_DATA)
+		st = ofl_store_open(store, OFL_RDONLY);
+	if (st == NULL)
 		errx(ofl_errcode(), "%s", ofl_errmsg());
 	if (from_stdin &&
 	    ofl_input_refs(&in, st, &refs, &nrefs) == -1)

@@ -79,6 +79,43 @@ test_expect_success 'hits of one message with other numbers: one, and where the 
 	! grep "^more: ofl-search" out
 '
 
+# sshd.log: an sshd log made here, whose "Invalid user NAME from IP" lines
+# differ in a user name without digits, among other messages.
+sshd_log() {
+	awk 'BEGIN {
+	    split("admin oracle test guest postgres ubuntu nagios ftpuser", u, " ")
+	    split("alpha bravo charlie delta echo foxtrot golf hotel", w, " ")
+	    for (i = 0; i < 1200; i++) {
+		t = sprintf("Dec 10 09:%02d:%02d gateway", int(i / 60) % 60, i % 60)
+		p = 20000 + i * 7
+		if (i % 150 == 75)
+			printf "%s sshd[%d]: Invalid user %s from 10.0.%d.%d\n",
+			    t, p, u[1 + int(i / 150)], i % 7, (i * 13) % 250
+		else if (i % 3 == 0)
+			printf "%s CRON[%d]: pam_unix(cron:session): session " \
+			    "opened for user root by (uid=0)\n", t, p
+		else if (i % 3 == 1)
+			printf "%s sshd[%d]: Accepted publickey for git from " \
+			    "10.1.%d.%d port %d ssh2\n", t, p, i % 5, i % 200,
+			    40000 + i
+		else
+			printf "%s systemd[1]: Started job %s-%s.service for " \
+			    "session %d.\n", t, w[1 + i % 8], w[1 + (i * 3) % 8], i
+	    } }'
+}
+
+test_expect_success 'a log: hits of one template are one, whatever their words' '
+	sshd_log >sshd.log &&
+	capture sshd.log >id.sshd &&
+	ofl-index "$(cat id.sshd)" >/dev/null &&
+	ofl-schema "$(cat id.sshd)" >tmpl &&
+	grep -q " Invalid user <\*> from <\*>\$" tmpl &&
+	golden log-tmpl "$(cat id.sshd)" "invalid user" &&
+	test "$(grep -c "^  [0-9]*: .* Invalid user " actual)" -eq 1 &&
+	grep -x "  x2 similar: lines 226, 376" actual &&
+	grep -x "  x5 similar: lines 526, 676, 826, 976, ..." actual
+'
+
 test_expect_success 'a cut hit: the ofl-extract command for all of it' '
 	id=$(cat id.md) &&
 	ofl-search -n 1 "$id" "format selection" >out &&

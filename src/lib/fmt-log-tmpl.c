@@ -40,6 +40,7 @@
 #define TM_TOKTEXT	160	/* bytes of a token kept for the text */
 #define TM_MINVALS	3	/* values at a position that make it variable */
 #define TM_MINKV	5	/* the same for a key=value */
+#define TM_LONGMSG	8	/* tokens of a message whose first may vary */
 #define TM_MAXCLU	8192	/* groups kept */
 #define TM_MAXHDR	12	/* tokens a header may take */
 
@@ -250,7 +251,7 @@ is_comp(const char *p, size_t n)
 	if (n < 2 || n > 96 || p[n - 1] != ':')
 		return 0;
 	if (!((p[0] >= 'a' && p[0] <= 'z') || (p[0] >= 'A' && p[0] <= 'Z') ||
-	    p[0] == '_'))
+	    p[0] == '_' || (p[0] == '/' && n > 3 && p[n - 2] == ']')))
 		return 0;
 	for (i = 0; i < n - 1; i++)
 		if (p[i] == ':' || p[i] == '=' || p[i] == '"' || p[i] == '\'')
@@ -291,7 +292,28 @@ header(const char **wp, const size_t *wl, int nw, int *ts, int *level)
 
 	*ts = 0;
 	*level = 0;
+	/* A dash for an empty field before a timestamp: "- 1131566463". */
+	if (nw > 1 && wl[0] == 1 && wp[0][0] == '-' && is_ts(wp[1], wl[1]))
+		i = 1;
 	while (i < nw) {
+		if ((*ts || *level) && !any && wp[i][0] == '[' &&
+		    !(wl[i] > 1 && wp[i][wl[i] - 1] == ']')) {
+			/* A thread of words: [IPC Server handler 3 on 80] */
+			for (j = i + 1; j < nw && j < i + 8; j++)
+				if (wp[j][wl[j] - 1] == ']')
+					break;
+			if (j < nw && j < i + 8) {
+				for (k = i + 1; k <= j; k++)
+					if (is_ts(wp[k], wl[k]) &&
+					    !(cls[(unsigned char)wp[k][0]] & 1))
+						break;
+				if (k > j) {
+					any = 1;
+					i = j + 1;
+					continue;
+				}
+			}
+		}
 		if (wp[i][0] == '[' && !(wl[i] > 1 && wp[i][wl[i] - 1] == ']')) {
 			/* [Sun Dec 04 04:47:44 2005] */
 			for (j = i; j < nw && j < i + 8; j++)
@@ -323,6 +345,11 @@ header(const char **wp, const size_t *wl, int nw, int *ts, int *level)
 		if ((*ts || *level) && wl[i] == 1 &&
 		    (wp[i][0] == '-' || wp[i][0] == '|')) {
 			i++;	/* a separator: "INFO - message" */
+			continue;
+		}
+		if (*ts && i + 2 < nw && !is_comp(wp[i], wl[i]) &&
+		    is_ts(wp[i + 1], wl[i + 1]) && is_ts(wp[i + 2], wl[i + 2])) {
+			i++;	/* a host between dates: "2005.11.09 cn1 Nov 9" */
 			continue;
 		}
 		if ((*ts || *level) && !any && wl[i] > 2 && wp[i][0] == '[' &&
@@ -375,6 +402,22 @@ is_unit(const char *p, size_t n)
  * "()" have one shape) with bit 0 set when a part is masked.  A part with
  * a digit, a day or month name, or a unit after a number is a mask.
  */
+/*
+ * The bytes of a long token that count, up to a separator within the
+ * first TM_TOKTEXT: "a=1,b=2,..." keeps its first keys; the rest is a
+ * variable.  0: none.
+ */
+static size_t
+tok_head(const char *p, size_t n)
+{
+	size_t	i;
+
+	for (i = TM_TOKTEXT; i > 0; i--)
+		if (cls[(unsigned char)p[i - 1]] & 2)
+			return i;
+	return 0;
+}
+
 static uint64_t
 tok_hash(const char *p, size_t n, uint64_t *shape, int unit)
 {
@@ -384,7 +427,9 @@ tok_hash(const char *p, size_t n, uint64_t *shape, int unit)
 
 	if (n > TM_TOKTEXT) {
 		*shape = 1;
-		return H_MASK ^ 0x1234;
+		if ((n = tok_head(p, n)) == 0)
+			return H_MASK ^ 0x1234;
+		return mix(tok_hash(p, n, &sh, unit), H_TAIL);
 	}
 	while (i < n) {
 		if (cls[(unsigned char)p[i]] & 2) {
@@ -412,6 +457,50 @@ tok_hash(const char *p, size_t n, uint64_t *shape, int unit)
 
 static uint64_t	hmask;		/* the hash of a token that is all mask */
 
+/*
+ * The words from i on that are a quantity's gloss in parentheses, in
+ * another unit, "(1.16 KB)", "(4.2 MB/s)": every part a number or a
+ * unit, one a unit.  Returns how many (0: none), for a value that is
+ * said twice to be one variable.
+ */
+static int
+gloss(const char **wp, const size_t *wl, int i, int nw)
+{
+	const char	*p;
+	size_t		 n, k, s;
+	int		 j, dig, unit = 0;
+
+	if (wp[i][0] != '(')
+		return 0;
+	for (j = i; j < nw && j < i + 3; j++) {
+		p = wp[j];
+		n = wl[j];
+		if (j == i) {
+			p++;
+			n--;
+		}
+		if (n > 0 && p[n - 1] == ')')
+			n--;
+		for (k = 0; k < n; ) {
+			s = k;
+			dig = 0;
+			while (k < n && !(cls[(unsigned char)p[k]] & 2) &&
+			    p[k] != '/')
+				dig |= cls[(unsigned char)p[k++]];
+			if (k > s && !(dig & 1)) {
+				if (!is_unit(p + s, k - s))
+					return 0;
+				unit = 1;
+			}
+			if (k < n)
+				k++;
+		}
+		if (wp[j][wl[j] - 1] == ')')
+			return unit ? j - i + 1 : 0;
+	}
+	return 0;
+}
+
 /* Split a line into its header and its message's tokens. */
 static void
 tokenize(struct line *l, struct rdst *rd, const char *p, size_t n)
@@ -419,7 +508,7 @@ tokenize(struct line *l, struct rdst *rd, const char *p, size_t n)
 	const char	*wp[TM_MAXTOK + TM_MAXHDR];
 	size_t		 wl[TM_MAXTOK + TM_MAXHDR];
 	uint64_t	 sh;
-	int		 nw, h, i;
+	int		 nw, h, i, k;
 
 	if (hmask == 0)
 		hmask = tok_hash("0", 1, &sh, 0);
@@ -440,6 +529,16 @@ tokenize(struct line *l, struct rdst *rd, const char *p, size_t n)
 		return;
 	l->ntok = 0;
 	for (i = h; i < nw && l->ntok < TM_MAXTOK - 1; i++) {
+		/* A number's gloss: "12 bytes (0.01 KB)" is one value. */
+		if (l->ntok > 0 && l->th[l->ntok - 1] == hmask &&
+		    (k = gloss(wp, wl, i, nw)) > 0) {
+			i += k - 1;
+			continue;
+		}
+		/* A value and its unit are one variable: "<1 sec". */
+		if (l->ntok > 0 && (l->sh[l->ntok - 1] & 1) &&
+		    is_unit(wp[i], wl[i]))
+			continue;
 		l->th[l->ntok] = tok_hash(wp[i], wl[i], &l->sh[l->ntok],
 		    l->ntok > 0 && l->th[l->ntok - 1] == hmask);
 		/* A list of masked values is one variable. */
@@ -582,6 +681,8 @@ tok_text(struct ofl_buf *b, const char *p, size_t n, int unit)
 	int	dig;
 
 	if (n > TM_TOKTEXT) {
+		if ((n = tok_head(p, n)) > 0)
+			tok_text(b, p, n, unit);
 		ofl_buf_adds(b, "<*>");
 		return;
 	}
@@ -743,10 +844,21 @@ frame(struct ofl_fmt_log_tmpl *m, struct clu *root, int p,
 			;
 		suf = k;
 	}
-	while (pre > 0 && !(cls[(unsigned char)a[pre - 1]] & 2))
-		pre--;
-	while (suf > 0 && !(cls[(unsigned char)a[al - suf]] & 2))
-		suf--;
+	/* At separators, and no "<*>" next to the new one. */
+	for (;;) {
+		while (pre > 0 && !(cls[(unsigned char)a[pre - 1]] & 2))
+			pre--;
+		if (pre < 3 || memcmp(a + pre - 3, "<*>", 3) != 0)
+			break;
+		pre -= 3;
+	}
+	for (;;) {
+		while (suf > 0 && !(cls[(unsigned char)a[al - suf]] & 2))
+			suf--;
+		if (suf < 3 || memcmp(a + al - suf, "<*>", 3) != 0)
+			break;
+		suf -= 3;
+	}
 	if (pre + suf > al)
 		suf = al - pre;
 	ofl_buf_init(&t);
@@ -771,20 +883,24 @@ merge_run(struct ofl_fmt_log_tmpl *m, int p, const struct mk *r, size_t n,
 	struct clu	*root = &m->clu[r[0].idx], *c;
 	uint64_t	 bit = 1ULL << p;
 	size_t		 i, distinct = 1;
-	int		 var = 0, masked = 0, oneshape = 1, kv = 0;
+	int		 var = 0, masked = 0, oneshape = 1, kv = 0, allm = 1;
 
 	for (i = 0; i < n; i++) {
 		c = &m->clu[r[i].idx];
 		var |= (c->var & bit) != 0;
 		masked |= (int)(c->sh[p] & 1);
+		allm &= (int)(c->sh[p] & 1);
 		oneshape &= (c->sh[p] | 1) == (root->sh[p] | 1);
 		kv |= memchr(c->text + c->toff[p], '=',
 		    c->toff[p + 1] - c->toff[p]) != NULL;
 		vals[i] = c->th[p];
 	}
-	if (!var && !(masked && oneshape)) {
-		/* The first word names what a line says: it stays. */
-		if (p == 0)
+	if (!var && !(masked && oneshape) && !(allm && p > 0)) {
+		/*
+		 * The first word names what a line says: it stays, but
+		 * before a long message said word for word the same.
+		 */
+		if (p == 0 && root->ntok < TM_LONGMSG)
 			return 0;
 		qsort(vals, n, sizeof(*vals), u64_cmp);
 		for (i = 1; i < n; i++)
@@ -1064,4 +1180,176 @@ ofl_fmt_log_tmpl_level(const char *s)
 			return levels[i];
 	l = is_level(s, strlen(s));
 	return l != 0 ? levels[l] : NULL;
+}
+
+/*
+ * A matcher from templates alone (their text, as cached): a line is
+ * tokenized as the miner does (its header set aside, digits masked), and
+ * has a template when it has as many tokens and each token equals the
+ * template's, "<*>" there matching any text.  Of the templates that
+ * match, the one with the most constant bytes wins, then the most
+ * frequent.  No pass over the log: search classifies its hits with it.
+ */
+struct mt_tmpl {
+	char		 id[OFL_TMPL_ID];
+	char		*text;		/* tokens, NUL-separated */
+	uint32_t	*toff;		/* token starts, ntok + 1 */
+	int		 ntok;
+	size_t		 nconst;	/* bytes not in "<*>" */
+	size_t		 rank;		/* its place, most frequent first */
+};
+
+struct ofl_fmt_log_tmpl_match {
+	struct mt_tmpl	*t;		/* by ntok, then rank */
+	size_t		 n;
+};
+
+static int
+mt_cmp(const void *a, const void *b)
+{
+	const struct mt_tmpl	*x = a, *y = b;
+
+	if (x->ntok != y->ntok)
+		return x->ntok < y->ntok ? -1 : 1;
+	return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+struct ofl_fmt_log_tmpl_match *
+ofl_fmt_log_tmpl_match_new(const struct ofl_fmt_log_tmpl_info *t, size_t n)
+{
+	struct ofl_fmt_log_tmpl_match	*mt;
+	struct mt_tmpl			*o;
+	size_t				 i, k, ntok;
+	const char			*w;
+
+	cls_init();
+	mt = ofl_xcalloc(1, sizeof(*mt));
+	mt->t = ofl_xcalloc(n + 1, sizeof(*mt->t));
+	for (i = 0; i < n; i++) {
+		o = &mt->t[mt->n++];
+		memcpy(o->id, t[i].id, OFL_TMPL_ID);
+		o->rank = i;
+		o->text = ofl_xmalloc(t[i].len + 1);
+		memcpy(o->text, t[i].text, t[i].len);
+		o->text[t[i].len] = '\0';
+		for (k = 0, ntok = 1; k < t[i].len; k++)
+			ntok += o->text[k] == ' ';
+		o->toff = ofl_xcalloc(ntok + 1, sizeof(*o->toff));
+		if (t[i].len == 0)
+			continue;	/* a message of no tokens */
+		for (k = 0, ntok = 0; k < t[i].len; k++)
+			if (o->text[k] == ' ') {
+				o->text[k] = '\0';
+				o->toff[++ntok] = (uint32_t)k + 1;
+			}
+		o->toff[++ntok] = (uint32_t)t[i].len + 1;
+		o->ntok = (int)ntok;
+		o->nconst = t[i].len - (ntok - 1);
+		for (w = o->text; (w = memmem(w, (size_t)(o->text +
+		    t[i].len - w), "<*>", 3)) != NULL; w += 3)
+			o->nconst -= 3;
+	}
+	qsort(mt->t, mt->n, sizeof(*mt->t), mt_cmp);
+	return mt;
+}
+
+void
+ofl_fmt_log_tmpl_match_free(struct ofl_fmt_log_tmpl_match *mt)
+{
+	size_t	i;
+
+	if (mt == NULL)
+		return;
+	for (i = 0; i < mt->n; i++) {
+		free(mt->t[i].text);
+		free(mt->t[i].toff);
+	}
+	free(mt->t);
+	free(mt);
+}
+
+/* 1 if s (n bytes) has the shape of pattern p, "<*>" in p any text. */
+static int
+glob(const char *p, size_t pn, const char *s, size_t sn)
+{
+	size_t	pi = 0, si = 0, star = SIZE_MAX, mark = 0;
+
+	while (si < sn) {
+		if (pi + 3 <= pn && memcmp(p + pi, "<*>", 3) == 0) {
+			star = pi += 3;
+			mark = si;
+		} else if (pi < pn && p[pi] == s[si]) {
+			pi++;
+			si++;
+		} else if (star != SIZE_MAX) {
+			pi = star;
+			si = ++mark;
+		} else
+			return 0;
+	}
+	while (pi + 3 <= pn && memcmp(p + pi, "<*>", 3) == 0)
+		pi += 3;
+	return pi == pn;
+}
+
+/*
+ * The template of a line taken as the first line of a record: 1 with its
+ * ID, 0 when none of the templates has the line.
+ */
+int
+ofl_fmt_log_tmpl_match(const struct ofl_fmt_log_tmpl_match *mt,
+    const char *p, size_t n, char id[OFL_TMPL_ID])
+{
+	struct line		 l;
+	struct rdst		 rd;
+	struct ofl_buf		 b;
+	uint32_t		 off[TM_MAXTOK + 1];
+	const struct mt_tmpl	*t, *best = NULL;
+	size_t			 lo = 0, hi = mt->n, mid;
+	int			 i;
+
+	memset(&rd, 0, sizeof(rd));
+	rd.cur = -1;
+	if (hmask == 0) {
+		uint64_t	sh;
+
+		hmask = tok_hash("0", 1, &sh, 0);
+	}
+	tokenize(&l, &rd, p, n);
+	while (lo < hi) {
+		mid = (lo + hi) / 2;
+		if (mt->t[mid].ntok < l.ntok)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo >= mt->n || mt->t[lo].ntok != l.ntok)
+		return 0;
+	ofl_buf_init(&b);
+	for (i = 0; i < l.ntok; i++) {
+		off[i] = (uint32_t)b.len;
+		if (l.th[i] == H_TAIL)
+			ofl_buf_adds(&b, "<*>");
+		else
+			tok_text(&b, l.tp[i], l.tl[i],
+			    i > 0 && l.th[i - 1] == hmask);
+	}
+	off[i] = (uint32_t)b.len;
+	for (; lo < mt->n && mt->t[lo].ntok == l.ntok; lo++) {
+		t = &mt->t[lo];
+		if (best != NULL && t->nconst <= best->nconst)
+			continue;
+		for (i = 0; i < l.ntok; i++)
+			if (!glob(t->text + t->toff[i],
+			    t->toff[i + 1] - t->toff[i] - 1, b.data + off[i],
+			    off[i + 1] - off[i]))
+				break;
+		if (i == l.ntok)
+			best = t;
+	}
+	ofl_buf_free(&b);
+	if (best == NULL)
+		return 0;
+	memcpy(id, best->id, OFL_TMPL_ID);
+	return 1;
 }

@@ -446,6 +446,17 @@ int	 ofl_fmt_log_tmpl_of(const struct ofl_fmt_log_tmpl *, const char *,
 	    size_t, char [OFL_TMPL_ID]);
 /* The level's name as the miner gives it, from any spelling; or NULL. */
 const char *ofl_fmt_log_tmpl_level(const char *);
+/*
+ * A matcher built from templates alone (as the store caches them), with
+ * no pass over the log: _match gives the template of a line taken as the
+ * first line of a record (1), or 0 when none of them has it.
+ */
+struct ofl_fmt_log_tmpl_match;
+struct ofl_fmt_log_tmpl_match *ofl_fmt_log_tmpl_match_new(
+	    const struct ofl_fmt_log_tmpl_info *, size_t);
+void	 ofl_fmt_log_tmpl_match_free(struct ofl_fmt_log_tmpl_match *);
+int	 ofl_fmt_log_tmpl_match(const struct ofl_fmt_log_tmpl_match *,
+	    const char *, size_t, char [OFL_TMPL_ID]);
 
 /* fmt-diff.c: unified diffs. */
 /* 1 if a line can be part of a diff (a header, hunk or context line). */
@@ -1601,14 +1612,16 @@ void	 ofl_schema_log_out(const struct ofl_schema_log *, const char *,
 	    const char *, uint64_t, int, struct ofl_buf *);
 /*
  * The template of any line of an artifact, for collapsing search hits
- * of one template: _open mines the artifact once (a pass over it; NULL
- * on an error), _line gives the template ID of a line taken as the first
- * line of a record (1; 0 when the line has none of the artifact's
- * templates), the same IDs ofl-schema prints.
+ * of one template: _open reads the cached templates (no pass over the
+ * content), or mines and caches them when none are and the content
+ * holds at most max bytes; NULL when it has none (too large, or an
+ * error).  _line gives the template ID of a line taken as the first line
+ * of a record (1; 0 when the line has none of the artifact's templates),
+ * the same IDs ofl-schema prints.
  */
 struct ofl_schema_log_map;
 struct ofl_schema_log_map *ofl_schema_log_map_open(struct ofl_store *,
-	    const char *);
+	    const char *, uint64_t);
 int	 ofl_schema_log_map_line(const struct ofl_schema_log_map *,
 	    const char *, size_t, char [OFL_TMPL_ID]);
 void	 ofl_schema_log_map_close(struct ofl_schema_log_map *);

@@ -1173,6 +1173,7 @@ search_free(struct search *s)
 
 	for (i = 0; i < s->na; i++) {
 		ofl_reader_close(s->a[i].r);
+		ofl_schema_log_map_close(s->a[i].tm);
 		free(s->a[i].rg);
 	}
 	free(s->a);

@@ -2,9 +2,9 @@
  * schema-log.c: the templates of a log artifact, its "schema".  They are
  * mined (fmt-log-tmpl.c) in one pass over the content, when the log is
  * indexed or first described, and cached in the store (store-tmpl.c).
- * A second pass gives each line its template: ofl-extract --template,
- * and the map from a line to its template that search may collapse hits
- * with.  Memory stays flat: the miner is bounded, and a line is looked
+ * A second pass gives each line its template (ofl-extract --template);
+ * the map from a line to its template that search collapses hits with
+ * matches lines against the cached templates, with no pass.  Memory stays flat: the miner is bounded, and a line is looked
  * at up to LINE_CAP bytes.
  */
 #include "config.h"
@@ -158,21 +158,26 @@ ofl_schema_log_free(struct ofl_schema_log *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* The map from a line of an artifact to its template, for search. */
+/*
+ * The map from a line of an artifact to its template, for search: the
+ * cached templates matched against the line, never a pass over the
+ * content but to mine a small log not yet mined.
+ */
 struct ofl_schema_log_map {
-	struct ofl_fmt_log_tmpl	*m;
+	struct ofl_fmt_log_tmpl_match	*mt;
 };
 
 struct ofl_schema_log_map *
-ofl_schema_log_map_open(struct ofl_store *st, const char *id)
+ofl_schema_log_map_open(struct ofl_store *st, const char *id, uint64_t max)
 {
 	struct ofl_schema_log_map	*map;
-	struct ofl_fmt_log_tmpl		*m;
+	struct ofl_schema_log		 sl;
 
-	if ((m = mine(st, id)) == NULL)
+	if (ofl_schema_log(st, id, max == 0 ? 1 : max, &sl) != 0)
 		return NULL;
 	map = ofl_xcalloc(1, sizeof(*map));
-	map->m = m;
+	map->mt = ofl_fmt_log_tmpl_match_new(sl.t, sl.n);
+	ofl_schema_log_free(&sl);
 	return map;
 }
 
@@ -180,7 +185,7 @@ int
 ofl_schema_log_map_line(const struct ofl_schema_log_map *map,
     const char *line, size_t len, char id[OFL_TMPL_ID])
 {
-	return ofl_fmt_log_tmpl_of(map->m, line, len, id);
+	return ofl_fmt_log_tmpl_match(map->mt, line, len, id);
 }
 
 void
@@ -188,7 +193,7 @@ ofl_schema_log_map_close(struct ofl_schema_log_map *map)
 {
 	if (map == NULL)
 		return;
-	ofl_fmt_log_tmpl_free(map->m);
+	ofl_fmt_log_tmpl_match_free(map->mt);
 	free(map);
 }
 

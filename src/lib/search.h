@@ -8,6 +8,7 @@
 
 #define SNIP_READ_MAX	(1024 * 1024)	/* bytes of a hit read */
 #define SIM_SHOW	4		/* line numbers of similar lines shown */
+#define TMPL_MINE	(4 * 1024 * 1024) /* a log mined for its templates */
 
 enum {
 	PHASE_ALL = 0,		/* every term */
@@ -59,6 +60,8 @@ struct art {
 	int			 pending;	/* not indexed (in full): scan */
 	uint64_t		 scan_from;	/* from this byte */
 	uint64_t		 scan_line;	/* which starts this line */
+	struct ofl_schema_log_map *tm;		/* a log: its templates */
+	int			 tmdone;	/* tm looked for */
 };
 
 struct hit {
@@ -148,6 +151,7 @@ struct search {
 	int				 curlex;	/* the hit is the lexicon's */
 	int				 addlex;	/* targets made are */
 	struct ofl_buf			 sigbuf;
+	struct ofl_schema_log_map	*curtm;		/* the hit's templates */
 	/* Marking one buffer. */
 	struct mark			*m;
 	size_t				 nm;
@@ -195,6 +199,7 @@ void	 ofl_query_terms_target_add(struct search *, const char *, size_t,
 size_t	 ofl_snippet_lines_order(struct search *, struct line *, size_t,
 	    size_t *);
 uint64_t ofl_snippet_lines_sig(struct ofl_buf *, const char *, size_t);
+uint64_t ofl_snippet_lines_tsig(struct search *, const char *, size_t);
 void	 ofl_snippet_lines_similar(struct line *, size_t, size_t);
 void	 ofl_snippet_lines_add_similar(struct ofl_buf *, size_t,
 	    const uint64_t *);

@@ -2,8 +2,8 @@
  * snippet-lines.c: which lines of a hit to show.  Lines are chosen by the
  * distinct query terms they cover, rarer terms counting more, then the
  * lines that answer around them (under a heading, the record's name);
- * lines that say the same thing with other numbers are shown once, with
- * a count and where the others are.
+ * lines that say the same thing with other numbers (in a log, lines of
+ * one template) are shown once, with a count and where the others are.
  */
 #include "config.h"
 
@@ -49,6 +49,29 @@ ofl_snippet_lines_sig(struct ofl_buf *b, const char *line, size_t n)
 	return h == 0 ? 1 : h;
 }
 
+/*
+ * The signature of a line of the hit being shown: in a log whose
+ * templates are known (s->curtm), its template's, so that lines of one
+ * template fold whatever their variables (a user name, a host); else,
+ * or when no template has it, the masked form's.
+ */
+uint64_t
+ofl_snippet_lines_tsig(struct search *s, const char *line, size_t n)
+{
+	char		id[OFL_TMPL_ID];
+	uint64_t	h = 0;
+	size_t		i;
+
+	if (s->curtm == NULL ||
+	    ofl_schema_log_map_line(s->curtm, line, n, id) != 1)
+		return ofl_snippet_lines_sig(&s->sigbuf, line, n);
+	for (i = 0; id[i] != '\0'; i++)
+		h = h << 4 | (uint64_t)(id[i] <= '9' ? id[i] - '0' :
+		    id[i] - 'a' + 10);
+	/* Apart from the masked forms' hashes: the top bits are free. */
+	return h | 0xa5ULL << 56;
+}
+
 /* The signature of each line with a match. */
 static void
 line_sigs(struct search *s, struct line *l, size_t nl)
@@ -57,7 +80,7 @@ line_sigs(struct search *s, struct line *l, size_t nl)
 
 	for (i = 0; i < nl; i++)
 		if (l[i].nmarks > 0 && l[i].sig == 0)
-			l[i].sig = ofl_snippet_lines_sig(&s->sigbuf, l[i].s, l[i].n);
+			l[i].sig = ofl_snippet_lines_tsig(s, l[i].s, l[i].n);
 }
 
 /* 1 if a line of order[0..n) has signature sig. */

@@ -599,6 +599,25 @@ ofl_snippet_signature(const char *line, size_t n)
 	return h;
 }
 
+/*
+ * The templates of a hit's log, opened once an artifact: the cached ones,
+ * or mined now for a log of at most TMPL_MINE bytes; NULL for any other
+ * hit (its lines fold by their masked form).
+ */
+static struct ofl_schema_log_map *
+hit_tmpl(struct search *s, const struct hit *h)
+{
+	struct art	*a = &s->a[h->art];
+
+	if (h->member != NULL || a->kind != OFL_KIND_LOG)
+		return NULL;
+	if (!a->tmdone) {
+		a->tmdone = 1;
+		a->tm = ofl_schema_log_map_open(s->st, a->id, TMPL_MINE);
+	}
+	return a->tm;
+}
+
 /* 1 if a hit is part of a JSON document (a record with a path). */
 static int
 hit_json(const struct search *s, const struct hit *h)
@@ -751,6 +770,7 @@ render_hit(struct search *s, struct hit *h, size_t avail, struct ofl_buf *out,
 	mark_text(s, text.data != NULL ? text.data : "", text.len);
 	nl = split_lines(s, h, &text, &l);
 	s->curjson = hit_json(s, h);
+	s->curtm = hit_tmpl(s, h);
 
 	add_ref(out, s, h);
 	span_add(s, start, out->len - start, COLOR_REF);
@@ -887,6 +907,7 @@ output_json_hit(struct ofl_buf *out, struct search *s, struct hit *h,
 	mark_text(s, text.data != NULL ? text.data : "", text.len);
 	nl = split_lines(s, h, &text, &l);
 	s->curjson = hit_json(s, h);
+	s->curtm = hit_tmpl(s, h);
 	if (nl > 0)
 		cut = select_lines(s, l, nl, avail, 1);
 	add_ref(&ref, s, h);
@@ -1005,7 +1026,8 @@ add_more_search(struct ofl_buf *out, struct search *s, const char *const *ids,
  * Before showing the first k hits: weigh each term by how few of them
  * hold it (a term in every hit tells them apart least), and fold a hit
  * whose best line has the signature of a better hit's best line in the
- * same artifact into that hit ("five hits, one fact").  The hits left
+ * same artifact into that hit ("five hits, one fact"): in a log whose
+ * templates are known, a line's template.  The hits left
  * come first; s->nvis counts them.
  */
 static void
@@ -1036,6 +1058,8 @@ hits_prepare(struct search *s, size_t k)
 		l = NULL;
 		nl = split_lines(s, h, &text, &l);
 		s->curjson = 0;
+		s->curtm = hit_tmpl(s, h);
+		s->curtm = hit_tmpl(s, h);
 		for (j = 0, mask = 0; j < nl; j++)
 			mask |= l[j].mask;
 		for (t = 0; t < 64; t++)
