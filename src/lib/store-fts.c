@@ -36,6 +36,7 @@
 #include <sqlite3.h>
 
 #include "ofl.h"
+#include "store-int.h"
 #include "banned.h"
 
 #define CHUNK_BITS	24		/* OFL_FTS_CHUNK_MAX is 1 << 24 */
@@ -100,7 +101,6 @@ static int	 write_rows(sqlite3 *, int64_t, const struct ofl_fts_chunk *,
 		    size_t);
 static int	 delete_rows(sqlite3 *, int64_t, const struct ofl_fts_chunk *,
 		    size_t);
-static void	 filter_bind(sqlite3_stmt *, const struct ofl_filter *);
 static const char *query_sql(const struct ofl_fts_query *);
 
 static const char *ix_schema =
@@ -1084,27 +1084,8 @@ ofl_store_fts_scope(struct ofl_store *st, const int64_t *blobs, size_t n)
 	return 0;
 }
 
-/* The artifacts of a filter, as SQL on table artifact aliased a. */
-#define FILTER_SQL \
-	" a.state = 1 AND (?7 IS NULL OR a.label = ?7)" \
-	" AND (?8 IS NULL OR a.session = ?8) AND (?9 IS NULL OR a.kind = ?9)" \
-	" AND (?10 = 0 OR a.created >= ?10) AND (?11 = 0 OR a.created < ?11)"
-
-static void
-filter_bind(sqlite3_stmt *q, const struct ofl_filter *f)
-{
-	int64_t	now = ofl_now_ms();
-
-	if (f->label != NULL)
-		sqlite3_bind_text(q, 7, f->label, -1, SQLITE_STATIC);
-	if (f->session != NULL)
-		sqlite3_bind_text(q, 8, f->session, -1, SQLITE_STATIC);
-	if (f->kind >= 0)
-		sqlite3_bind_text(q, 9, ofl_kind_name(f->kind), -1,
-		    SQLITE_STATIC);
-	sqlite3_bind_int64(q, 10, f->newer_ms > 0 ? now - f->newer_ms : 0);
-	sqlite3_bind_int64(q, 11, f->older_ms > 0 ? now - f->older_ms : 0);
-}
+/* The artifacts of a filter that are complete, as SQL (store-int.h). */
+#define FILTER_SQL	" a.state = 1 AND" STORE_FILTER_SQL
 
 static const char *
 query_sql(const struct ofl_fts_query *fq)
@@ -1164,7 +1145,7 @@ ofl_store_fts_query(struct ofl_store *st, const struct ofl_fts_query *fq,
 	if (fq->blob < 0 && (fq->scoped || fq->filter != NULL))
 		sqlite3_bind_int64(q, 5, rowid(1, 0));
 	if (fq->blob < 0 && !fq->scoped && fq->filter != NULL)
-		filter_bind(q, fq->filter);
+		store_filter_bind(q, fq->filter);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		rows++;
 		id = sqlite3_column_int64(q, 0);
@@ -1209,7 +1190,7 @@ ofl_store_fts_blob_art(struct ofl_store *st, int64_t blob,
 	    FILTER_SQL " ORDER BY a.seq DESC LIMIT 1", &q) == -1)
 		return -1;
 	sqlite3_bind_int64(q, 1, blob);
-	filter_bind(q, f);
+	store_filter_bind(q, f);
 	if ((rc = sqlite3_step(q)) == SQLITE_ROW)
 		snprintf(id, size, "%s", (const char *)sqlite3_column_text(q,
 		    0));
@@ -1241,7 +1222,7 @@ ofl_store_fts_unindexed(struct ofl_store *st, const struct ofl_filter *f,
 	    " ORDER BY max(a.seq) DESC", &q) == -1)
 		return -1;
 	sqlite3_bind_int(q, 6, OFL_TOK_VERSION);
-	filter_bind(q, f);
+	store_filter_bind(q, f);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		n++;
 		if (!stop && cb != NULL)

@@ -116,6 +116,32 @@ store_blob_path(struct ofl_store *st, const char *name)
 	return ofl_buf_str(&b);
 }
 
+/*
+ * A listing filter (label, session, kind, age) as SQL on table artifact
+ * aliased a, with parameters 7 to 11 so that a statement keeps 1 to 6
+ * for its own; store_filter_bind() gives them their values.
+ */
+#define STORE_FILTER_SQL \
+	" (?7 IS NULL OR a.label = ?7)" \
+	" AND (?8 IS NULL OR a.session = ?8) AND (?9 IS NULL OR a.kind = ?9)" \
+	" AND (?10 = 0 OR a.created >= ?10) AND (?11 = 0 OR a.created < ?11)"
+
+static inline void
+store_filter_bind(sqlite3_stmt *q, const struct ofl_filter *f)
+{
+	int64_t	now = ofl_now_ms();
+
+	if (f->label != NULL)
+		sqlite3_bind_text(q, 7, f->label, -1, SQLITE_STATIC);
+	if (f->session != NULL)
+		sqlite3_bind_text(q, 8, f->session, -1, SQLITE_STATIC);
+	if (f->kind >= 0)
+		sqlite3_bind_text(q, 9, ofl_kind_name(f->kind), -1,
+		    SQLITE_STATIC);
+	sqlite3_bind_int64(q, 10, f->newer_ms > 0 ? now - f->newer_ms : 0);
+	sqlite3_bind_int64(q, 11, f->older_ms > 0 ? now - f->older_ms : 0);
+}
+
 /* store-write.c */
 /* Salvage the artifacts whose writer died (on a read-write open). */
 void	 writer_recover(struct ofl_store *);

@@ -236,32 +236,6 @@ ofl_filter_init(struct ofl_filter *f)
 	f->kind = -1;
 }
 
-/*
- * The filter's part of a listing's WHERE clause, parameters 1 to 5, and
- * their values: the label, the session, the kind, the age range.
- */
-#define FILTER_WHERE	"(?1 IS NULL OR a.label = ?1)" \
-	" AND (?2 IS NULL OR a.session = ?2)" \
-	" AND (?3 IS NULL OR a.kind = ?3)" \
-	" AND (?4 = 0 OR a.created >= ?4)" \
-	" AND (?5 = 0 OR a.created < ?5)"
-
-static void
-bind_filter(sqlite3_stmt *stmt, const struct ofl_filter *f)
-{
-	int64_t	now = ofl_now_ms();
-
-	if (f->label != NULL)
-		sqlite3_bind_text(stmt, 1, f->label, -1, SQLITE_STATIC);
-	if (f->session != NULL)
-		sqlite3_bind_text(stmt, 2, f->session, -1, SQLITE_STATIC);
-	if (f->kind >= 0)
-		sqlite3_bind_text(stmt, 3, ofl_kind_name(f->kind), -1,
-		    SQLITE_STATIC);
-	sqlite3_bind_int64(stmt, 4, f->newer_ms > 0 ? now - f->newer_ms : 0);
-	sqlite3_bind_int64(stmt, 5, f->older_ms > 0 ? now - f->older_ms : 0);
-}
-
 int
 ofl_store_list(struct ofl_store *st, const struct ofl_filter *f,
     int (*cb)(const struct ofl_meta *, void *), void *arg)
@@ -271,10 +245,10 @@ ofl_store_list(struct ofl_store *st, const struct ofl_filter *f,
 	int		 rc, n = 0;
 
 	if (store_prepare(st, "SELECT " META_COLUMNS " FROM artifact a JOIN"
-	    " blob b ON b.id = a.blob WHERE " FILTER_WHERE
+	    " blob b ON b.id = a.blob WHERE" STORE_FILTER_SQL
 	    " ORDER BY a.seq DESC LIMIT ?6", &stmt) == -1)
 		return -1;
-	bind_filter(stmt, f);
+	store_filter_bind(stmt, f);
 	sqlite3_bind_int64(stmt, 6, f->limit > 0 ? f->limit : -1);
 	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
 		meta_from_stmt(stmt, &m);
@@ -299,10 +273,10 @@ ofl_store_count(struct ofl_store *st, const struct ofl_filter *f)
 	sqlite3_stmt	*stmt;
 	int64_t		 n = -1;
 
-	if (store_prepare(st, "SELECT count(*) FROM artifact a WHERE "
-	    FILTER_WHERE, &stmt) == -1)
+	if (store_prepare(st, "SELECT count(*) FROM artifact a WHERE"
+	    STORE_FILTER_SQL, &stmt) == -1)
 		return -1;
-	bind_filter(stmt, f);
+	store_filter_bind(stmt, f);
 	if (sqlite3_step(stmt) == SQLITE_ROW)
 		n = sqlite3_column_int64(stmt, 0);
 	sqlite3_finalize(stmt);
