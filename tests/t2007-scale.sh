@@ -102,20 +102,30 @@ test_expect_success sqlite3 'a capture indexes in the background' '
 	test ! -s err
 '
 
-test_expect_success sqlite3 'a search during indexing: the index, then a scan' '
-	sleep 60 &
-	pid=$!
-	OFL_STORE=$PWD/busy &&
+# busy NAME PID [KEEP]: big captured and indexed in store NAME, then its
+# index made to look as if process PID were indexing it now, with its
+# first KEEP chunks done (all of them without KEEP).  Sets id and blob.
+busy() {
+	OFL_STORE=$PWD/$1 &&
 	export OFL_STORE &&
 	ofl-capture -q <big >ref &&
 	id=$(sed "s/^ofl://" ref) &&
 	ofl-index -q "$id" &&
 	blob=$(sqlite3 "$OFL_STORE/ofl.db" "SELECT blob FROM ix_blob") &&
+	if [ -n "$3" ]; then
+		sqlite3 "$OFL_STORE/ofl.db" "DELETE FROM ix_chunk
+		    WHERE id >= ($blob << 24) + $3"
+	fi &&
+	sqlite3 "$OFL_STORE/ofl.db" "UPDATE ix_blob SET state = 0, owner = $2,
+	    heartbeat = CAST(strftime('%s', 'now') AS INTEGER) * 1000
+	    WHERE blob = $blob"
+}
+
+test_expect_success sqlite3 'a search during indexing: the index, then a scan' '
+	sleep 60 &
+	pid=$!
 	: the sleeper plays an indexer that has done two chunks &&
-	sqlite3 "$OFL_STORE/ofl.db" "DELETE FROM ix_chunk WHERE id >= ($blob << 24) + 2;
-	    UPDATE ix_blob SET state = 0, owner = $pid,
-	    heartbeat = CAST(strftime(\"%s\", \"now\") AS INTEGER) * 1000
-	    WHERE blob = $blob" &&
+	busy busy $pid 2 &&
 	OFL_INDEX_BG=1 ofl-search "$id" wombatquake >out 2>err;
 	rc=$?;
 	kill $pid;
@@ -126,18 +136,9 @@ test_expect_success sqlite3 'a search during indexing: the index, then a scan' '
 
 test_expect_success sqlite3 'a small artifact whose indexer ends soon: the index, no scan' '
 	sleep 60 &
-	pid=$! &&
-	OFL_STORE=$PWD/soon &&
-	export OFL_STORE &&
-	ofl-capture -q <big >ref &&
-	id=$(sed "s/^ofl://" ref) &&
-	ofl-index -q "$id" &&
-	blob=$(sqlite3 "$OFL_STORE/ofl.db" "SELECT blob FROM ix_blob") &&
+	pid=$!
 	: the sleeper plays an indexer that is done half a second later &&
-	sqlite3 "$OFL_STORE/ofl.db" "UPDATE ix_blob SET state = 0,
-	    owner = $pid,
-	    heartbeat = CAST(strftime(\"%s\", \"now\") AS INTEGER) * 1000
-	    WHERE blob = $blob" &&
+	busy soon $pid &&
 	touch busy-set
 	(sleep 0.5; sqlite3 "$OFL_STORE/ofl.db" "UPDATE ix_blob SET
 	    state = 1, owner = NULL WHERE blob = $blob") &
