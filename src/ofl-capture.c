@@ -73,6 +73,7 @@ struct capture {
 	int			 held;		/* binary: the rest waits */
 	int			 live;		/* no flood: passing as it comes */
 	int64_t			 first_data;	/* monotonic ms of the first byte */
+	char			*cwd;		/* of a command, for its hints */
 };
 
 static struct ofl_store	*store;
@@ -517,9 +518,12 @@ join_argv(char *const argv[])
 }
 
 /*
- * The files changed in the git work tree the command runs in, kept with
- * its output for the notice's and --errors' hints.  Best effort: no git,
- * no work tree or a store error leaves no record and no message.
+ * The files changed in the git work tree the command ran in, kept with
+ * its output for the notice's and --errors' hints on a failure.  Only a
+ * command that failed needs them, and `git status` costs more than the
+ * rest of a small capture, so it runs then, when the command has ended.
+ * Best effort: no git, no work tree or a store error leaves no record
+ * and no message.
  */
 static void
 record_changed(const char *id, const char *cwd)
@@ -560,7 +564,7 @@ capture_init(struct capture *c, const char *command)
 	if ((c->w = ofl_writer_begin(store, &init)) == NULL)
 		snprintf(c->werr, sizeof c->werr, "%s", ofl_errmsg());
 	else if (command != NULL && init.cwd != NULL)
-		record_changed(ofl_writer_id(c->w), init.cwd);
+		c->cwd = ofl_xstrdup(init.cwd);
 }
 
 static void
@@ -833,6 +837,8 @@ capture_finish(struct capture *c, int incomplete)
 	fin.has_exit = c->has_exit;
 	fin.exit_status = c->status;
 	fin.duration_ms = c->end > 0 ? c->end - c->start : -1;
+	if (c->cwd != NULL && c->has_exit && c->status != 0)
+		record_changed(ofl_writer_id(c->w), c->cwd);
 	if (ofl_writer_finish(c->w, &fin, &c->meta) == -1) {
 		if (c->werr[0] == '\0')
 			snprintf(c->werr, sizeof c->werr, "%s", ofl_errmsg());
@@ -1422,6 +1428,7 @@ free_captures(struct capture *cs, size_t n)
 		ofl_buf_free(&cs[i].pend);
 		ofl_meta_free(&cs[i].meta);
 		free(cs[i].tail);
+		free(cs[i].cwd);
 	}
 	free(cs);
 }
