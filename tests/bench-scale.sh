@@ -21,7 +21,8 @@
 #	budget gc	removing about 10% more by size budget (ms per removal)
 #	bytes/raw	store and index bytes per raw byte
 #
-# Timings are hyperfine medians (warm cache) unless said otherwise.
+# Timings are hyperfine medians (warm cache) unless said otherwise; a
+# search that finds nothing (exit 1) is timed like one that does.
 # 1k runs in about two minutes, 10k in about ten; 100k needs about 2 GB
 # of disk for the raw texts and the store and an hour or more:
 #
@@ -51,7 +52,7 @@ secs() { echo "$1 $2" | awk '{ printf "%.3f", $2 - $1 }'; }
 # median N CMD...: hyperfine's median in ms.
 median() {
 	runs=$1; shift
-	hyperfine -N -w 1 -r "$runs" --export-json "$work/h.json" "$@" \
+	hyperfine -N -i -w 1 -r "$runs" --export-json "$work/h.json" "$@" \
 	    >/dev/null 2>&1 || { echo "nan"; return; }
 	python3 -c 'import json,sys; print("%.1f" % (1000 * json.load(open(sys.argv[1]))["results"][0]["median"]))' "$work/h.json"
 }
