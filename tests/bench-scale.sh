@@ -17,7 +17,8 @@
 #	rare / common	a repeated whole-store search for a rare word and for
 #			a common one, against rg over the same raw texts
 #	gc -n		ofl-gc --dry-run over the store (ms)
-#	ttl gc		removing the oldest 10% (backdated) (s, ms per removal)
+#	ttl gc		removing the oldest 10% (backdated) (s, ms per removal,
+#			and CPU seconds where /usr/bin/time is found)
 #	budget gc	removing about 10% more by size budget (ms per removal)
 #	bytes/raw	store and index bytes per raw byte
 #
@@ -61,6 +62,21 @@ store_bytes() {
 	du -sbc "$OFL_STORE"/ofl.db* "$OFL_STORE"/blobs | tail -1 | cut -f1
 }
 row() { printf '%-14s %s\n' "$1" "$2"; }
+# cpu CMD...: run CMD, keeping its CPU seconds (user + system) when
+# /usr/bin/time can say them: on a loaded machine the wall time of a
+# long run says more about the load than about the run.
+cpu() {
+	if [ -x /usr/bin/time ]; then
+		/usr/bin/time -o "$work/cpu" -f '%U %S' "$@"
+	else
+		rm -f "$work/cpu"
+		"$@"
+	fi
+}
+cpu_said() {
+	[ -s "$work/cpu" ] || return 0
+	awk '{ printf " (%.2f s CPU)", $1 + $2 }' "$work/cpu"
+}
 
 for n in "$@"; do
 	raw=$work/raw-$n
@@ -126,20 +142,20 @@ for n in "$@"; do
 	sqlite3 -cmd ".timeout 10000" "$db" "UPDATE artifact SET created = created - 2592000000, used = used - 2592000000 WHERE seq % 10 = 0"
 	before=$(sqlite3 "$db" "SELECT count(*) FROM artifact")
 	t0=$(now)
-	ofl-gc --older-than 20d >/dev/null
+	cpu ofl-gc --older-than 20d >/dev/null
 	t1=$(now)
 	after=$(sqlite3 "$db" "SELECT count(*) FROM artifact")
 	gone=$((before - after))
-	row "ttl gc" "$(echo "$(secs "$t0" "$t1") $gone" | awk '{ printf "%d removed in %.2f s, %.2f ms each", $2, $1, $2 ? $1 * 1000 / $2 : 0 }'); store $(store_bytes | awk -v s="$sb" '{ printf "%.0f%%", 100 * $1 / s }') of before"
+	row "ttl gc" "$(echo "$(secs "$t0" "$t1") $gone" | awk '{ printf "%d removed in %.2f s, %.2f ms each", $2, $1, $2 ? $1 * 1000 / $2 : 0 }')$(cpu_said); store $(store_bytes | awk -v s="$sb" '{ printf "%.0f%%", 100 * $1 / s }') of before"
 
 	sb=$(store_bytes)
 	before=$after
 	t0=$(now)
-	ofl-gc --grace 0s --max-size $((sb * 9 / 10)) >/dev/null
+	cpu ofl-gc --grace 0s --max-size $((sb * 9 / 10)) >/dev/null
 	t1=$(now)
 	after=$(sqlite3 "$db" "SELECT count(*) FROM artifact")
 	gone=$((before - after))
-	row "budget gc" "$(echo "$(secs "$t0" "$t1") $gone" | awk '{ printf "%d removed in %.2f s, %.2f ms each", $2, $1, $2 ? $1 * 1000 / $2 : 0 }')"
+	row "budget gc" "$(echo "$(secs "$t0" "$t1") $gone" | awk '{ printf "%d removed in %.2f s, %.2f ms each", $2, $1, $2 ? $1 * 1000 / $2 : 0 }')$(cpu_said)"
 	[ -n "${BENCH_KEEP:-}" ] || rm -rf "$raw" "$OFL_STORE"
 done
 [ -z "${BENCH_KEEP:-}" ] || echo "kept: $work"
