@@ -17,11 +17,13 @@
 #	rare / common	a repeated whole-store search for a rare word and for
 #			a common one, against rg over the same raw texts
 #	gc -n		ofl-gc --dry-run over the store (ms)
-#	ttl gc		removing the oldest 10% (backdated) (s, ms per removal)
+#	ttl gc		removing the oldest 10% (backdated) (s, ms per removal,
+#			and CPU seconds where /usr/bin/time is found)
 #	budget gc	removing about 10% more by size budget (ms per removal)
 #	bytes/raw	store and index bytes per raw byte
 #
-# Timings are hyperfine medians (warm cache) unless said otherwise.
+# Timings are hyperfine medians (warm cache) unless said otherwise; a
+# search that finds nothing (exit 1) is timed like one that does.
 # 1k runs in about two minutes, 10k in about ten; 100k needs about 2 GB
 # of disk for the raw texts and the store and an hour or more:
 #
@@ -51,7 +53,7 @@ secs() { echo "$1 $2" | awk '{ printf "%.3f", $2 - $1 }'; }
 # median N CMD...: hyperfine's median in ms.
 median() {
 	runs=$1; shift
-	hyperfine -N -w 1 -r "$runs" --export-json "$work/h.json" "$@" \
+	hyperfine -N -i -w 1 -r "$runs" --export-json "$work/h.json" "$@" \
 	    >/dev/null 2>&1 || { echo "nan"; return; }
 	python3 -c 'import json,sys; print("%.1f" % (1000 * json.load(open(sys.argv[1]))["results"][0]["median"]))' "$work/h.json"
 }
@@ -60,6 +62,21 @@ store_bytes() {
 	du -sbc "$OFL_STORE"/ofl.db* "$OFL_STORE"/blobs | tail -1 | cut -f1
 }
 row() { printf '%-14s %s\n' "$1" "$2"; }
+# cpu CMD...: run CMD, keeping its CPU seconds (user + system) when
+# /usr/bin/time can say them: on a loaded machine the wall time of a
+# long run says more about the load than about the run.
+cpu() {
+	if [ -x /usr/bin/time ]; then
+		/usr/bin/time -o "$work/cpu" -f '%U %S' "$@"
+	else
+		rm -f "$work/cpu"
+		"$@"
+	fi
+}
+cpu_said() {
+	[ -s "$work/cpu" ] || return 0
+	awk '{ printf " (%.2f s CPU)", $1 + $2 }' "$work/cpu"
+}
 
 for n in "$@"; do
 	raw=$work/raw-$n
@@ -125,20 +142,20 @@ for n in "$@"; do
 	sqlite3 -cmd ".timeout 10000" "$db" "UPDATE artifact SET created = created - 2592000000, used = used - 2592000000 WHERE seq % 10 = 0"
 	before=$(sqlite3 "$db" "SELECT count(*) FROM artifact")
 	t0=$(now)
-	ofl-gc --older-than 20d >/dev/null
+	cpu ofl-gc --older-than 20d >/dev/null
 	t1=$(now)
 	after=$(sqlite3 "$db" "SELECT count(*) FROM artifact")
 	gone=$((before - after))
-	row "ttl gc" "$(echo "$(secs "$t0" "$t1") $gone" | awk '{ printf "%d removed in %.2f s, %.2f ms each", $2, $1, $2 ? $1 * 1000 / $2 : 0 }'); store $(store_bytes | awk -v s="$sb" '{ printf "%.0f%%", 100 * $1 / s }') of before"
+	row "ttl gc" "$(echo "$(secs "$t0" "$t1") $gone" | awk '{ printf "%d removed in %.2f s, %.2f ms each", $2, $1, $2 ? $1 * 1000 / $2 : 0 }')$(cpu_said); store $(store_bytes | awk -v s="$sb" '{ printf "%.0f%%", 100 * $1 / s }') of before"
 
 	sb=$(store_bytes)
 	before=$after
 	t0=$(now)
-	ofl-gc --grace 0s --max-size $((sb * 9 / 10)) >/dev/null
+	cpu ofl-gc --grace 0s --max-size $((sb * 9 / 10)) >/dev/null
 	t1=$(now)
 	after=$(sqlite3 "$db" "SELECT count(*) FROM artifact")
 	gone=$((before - after))
-	row "budget gc" "$(echo "$(secs "$t0" "$t1") $gone" | awk '{ printf "%d removed in %.2f s, %.2f ms each", $2, $1, $2 ? $1 * 1000 / $2 : 0 }')"
+	row "budget gc" "$(echo "$(secs "$t0" "$t1") $gone" | awk '{ printf "%d removed in %.2f s, %.2f ms each", $2, $1, $2 ? $1 * 1000 / $2 : 0 }')$(cpu_said)"
 	[ -n "${BENCH_KEEP:-}" ] || rm -rf "$raw" "$OFL_STORE"
 done
 [ -z "${BENCH_KEEP:-}" ] || echo "kept: $work"

@@ -34,6 +34,11 @@
 #define MERGE_MS	1000	/* of index merging in one run */
 #define MERGE_BUDGET_MS	10000	/* the same, when over the budget */
 #define YIELD_MS	30	/* the write lock left free between steps */
+#define BATCH_MAX	256	/* removals in one transaction */
+#define BATCH_MS	250	/* and the time it may hold the lock */
+#define VACUUM_MS	1000	/* of giving pages back in one run */
+
+static void	 gc_yield(void);
 
 int
 ofl_gc_pin(struct ofl_store *st, const char *ref, int pin)
@@ -49,17 +54,20 @@ ofl_gc_pin(struct ofl_store *st, const char *ref, int pin)
  * Remove one artifact (and its blob if unshared).  Its index rows are
  * deleted first, in short transactions, if nothing else shares the blob;
  * the artifact, its blob and what is left of its index rows then go in
- * one transaction.
+ * one transaction.  Inside a batch (gc_batch()) all of these are steps
+ * of the batch's transaction.  The blob's file, once it is no longer
+ * named, is left in *file for the caller to unlink after the commit.
  */
 static int
 gc_remove(struct ofl_store *st, const char *id, int64_t started,
-    uint64_t *freed)
+    uint64_t *freed, char **file)
 {
 	struct ofl_store_gc_row	 row;
 	int64_t			 blob;
 	int			 refs, purged = 0;
 
 	*freed = 0;
+	*file = NULL;
 	if (ofl_store_gc_refs(st, id, started, &blob, &refs) == -1)
 		return ofl_store_gc_fail(st, "remove");
 	if (blob != -1 && refs == 1) {
@@ -97,10 +105,10 @@ gc_remove(struct ofl_store *st, const char *id, int64_t started,
 	if (ofl_store_commit(st) == -1)
 		goto fail;
 	if (refs == 0) {
-		ofl_store_gc_unlink(st, row.file);
+		*file = row.file;
 		*freed = row.stored;
-	}
-	free(row.file);
+	} else
+		free(row.file);
 	return 1;
 fail:
 	ofl_store_gc_fail(st, "remove");
@@ -275,19 +283,24 @@ gc_one(struct ofl_store *st, const struct ofl_gc_opts *o, const char *id,
 {
 	struct ofl_meta	m;
 	uint64_t	freed = 0;
+	char		*file = NULL;
 	int		r;
 
 	if (ofl_store_meta(st, id, &m) == -1)
 		return;
 	if (o->dry_run)
 		r = 1;
-	else if ((r = gc_remove(st, id, now, &freed)) == -1) {
+	else if ((r = gc_remove(st, id, now, &freed, &file)) == -1) {
 		if (cb != NULL)
 			cb(NULL, ofl_errmsg(), arg);
 		rep->errors++;
 		rep->status = OFL_EXIT_FAIL;
 		ofl_meta_free(&m);
 		return;
+	}
+	if (file != NULL) {
+		ofl_store_gc_unlink(st, file);
+		free(file);
 	}
 	if (r == 1) {
 		rep->removed++;
@@ -297,6 +310,79 @@ gc_one(struct ofl_store *st, const struct ofl_gc_opts *o, const char *id,
 			cb(&m, reasons[reason], arg);
 	}
 	ofl_meta_free(&m);
+}
+
+/* A removal of a batch, told once the batch is committed. */
+struct gone {
+	struct ofl_meta	 m;
+	int		 have;		/* m was read */
+	int		 r;		/* gc_remove()'s */
+	uint64_t	 freed;
+	char		*file;
+};
+
+/*
+ * Remove the planned artifacts from c[i] on in one transaction, until
+ * BATCH_MAX of them or BATCH_MS: FTS5 writes the index rows deleted by
+ * all of them as one segment, and the database commits once.  The files
+ * go and the removals are told after the commit.  If any step fails,
+ * the batch is rolled back (nothing of it happened) and done again one
+ * removal at a time, each with its own error.  Returns the next index.
+ */
+static size_t
+gc_batch(struct ofl_store *st, const struct ofl_gc_opts *o, struct plan *p,
+    size_t i, int64_t now,
+    int (*cb)(const struct ofl_meta *, const char *, void *), void *arg,
+    struct ofl_gc_report *rep)
+{
+	struct gone	*g, *x;
+	int64_t		 t0 = ofl_mono_ms();
+	size_t		 n = 0, j;
+	int		 failed = 0;
+
+	if (ofl_store_batch_begin(st) == -1) {
+		gc_one(st, o, p->c[i].id, p->c[i].reason, now, cb, arg, rep);
+		return i + 1;
+	}
+	g = ofl_xcalloc(BATCH_MAX, sizeof *g);
+	while (i + n < p->nc && p->c[i + n].reason != 0 && n < BATCH_MAX &&
+	    (n == 0 || ofl_mono_ms() - t0 < BATCH_MS)) {
+		x = &g[n++];
+		x->have = ofl_store_meta(st, p->c[i + n - 1].id, &x->m) == 0;
+		if (!x->have)
+			continue;	/* gone already */
+		x->r = gc_remove(st, x->m.id, now, &x->freed, &x->file);
+		if (x->r == -1) {
+			failed = 1;
+			break;
+		}
+	}
+	if (ofl_store_batch_end(st, !failed) == 0) {
+		for (j = 0; j < n; j++) {
+			x = &g[j];
+			if (x->file != NULL)
+				ofl_store_gc_unlink(st, x->file);
+			if (!x->have || x->r != 1)
+				continue;
+			rep->removed++;
+			rep->removed_bytes += x->m.bytes;
+			rep->freed += x->freed;
+			if (cb != NULL)
+				cb(&x->m, reasons[p->c[i + j].reason], arg);
+		}
+	} else {
+		for (j = 0; j < n && rep->errors <= 100; j++)
+			gc_one(st, o, p->c[i + j].id, p->c[i + j].reason, now,
+			    cb, arg, rep);
+	}
+	for (j = 0; j < n; j++) {
+		if (g[j].have)
+			ofl_meta_free(&g[j].m);
+		free(g[j].file);
+	}
+	free(g);
+	gc_yield();
+	return i + n;
 }
 
 struct byage {
@@ -362,8 +448,12 @@ gc_compact(struct ofl_store *st, int64_t max_ms)
 			break;
 		gc_yield();
 	}
-	/* Give pages back in small steps, so captures do not wait. */
-	for (i = 0; i < 100000; i++) {
+	/*
+	 * Give pages back in small steps, so captures do not wait, for a
+	 * while: the next run goes on.
+	 */
+	t0 = ofl_mono_ms();
+	for (i = 0; i < 100000 && ofl_mono_ms() - t0 < VACUUM_MS; i++) {
 		if (!ofl_store_gc_vacuum_step(st))
 			break;
 		gc_yield();
@@ -511,10 +601,14 @@ ofl_gc_run(struct ofl_store *st, const struct ofl_gc_opts *o,
 	/* Carry the plan out, in its order. */
 	if (p.nc > 0)
 		qsort(p.c, p.nc, sizeof *p.c, order_cmp);
-	for (i = 0; i < p.nc && p.c[i].reason != 0; i++) {
-		gc_one(st, o, p.c[i].id, p.c[i].reason, now, cb, arg, rep);
-		if (rep->errors > 100)
-			break;
+	for (i = 0; i < p.nc && p.c[i].reason != 0 &&
+	    rep->errors <= 100;) {
+		if (o->dry_run) {
+			gc_one(st, o, p.c[i].id, p.c[i].reason, now, cb, arg,
+			    rep);
+			i++;
+		} else
+			i = gc_batch(st, o, &p, i, now, cb, arg, rep);
 	}
 	if (o->dry_run)
 		rep->freed = p.freed;

@@ -92,13 +92,6 @@ struct dropper {
 	int			 lost;	/* another process took the drop over */
 };
 
-struct finder {
-	struct ofl_store	*st;
-	int64_t			 blob;
-	char			*id;
-	int			 found;
-};
-
 static void	 batch_add(struct batch *, const struct ofl_chunk *, int64_t,
 		    int);
 static const struct ofl_fts_chunk *batch_chunks(struct batch *);
@@ -113,7 +106,6 @@ static int	 pending_lock(struct ofl_store *, const char *, int);
 static int	 drop_flush(struct dropper *);
 static int	 find_artifact(struct ofl_store *, int64_t, const char *,
 		    char [OFL_ID_MAX + 1]);
-static int	 find_cb(const struct ofl_meta *, void *);
 
 int
 ofl_index_init(struct ofl_store *st)
@@ -371,39 +363,22 @@ out:
 
 /* Dropping. */
 
-static int
-find_cb(const struct ofl_meta *m, void *arg)
-{
-	struct finder	*f = arg;
-
-	if (m->state != OFL_STATE_COMPLETE ||
-	    ofl_store_blob(f->st, m->id) != f->blob)
-		return 0;
-	snprintf(f->id, OFL_ID_MAX + 1, "%s", m->id);
-	f->found = 1;
-	return 1;
-}
-
 /* An artifact whose content is blob, to read it through. */
 static int
 find_artifact(struct ofl_store *st, int64_t blob, const char *hint,
     char id[OFL_ID_MAX + 1])
 {
-	struct ofl_filter	f;
-	struct finder		fd;
+	int	rc;
 
 	if (hint != NULL && ofl_store_blob(st, hint) == blob) {
 		snprintf(id, OFL_ID_MAX + 1, "%s", hint);
 		return 0;
 	}
-	ofl_filter_init(&f);
-	memset(&fd, 0, sizeof fd);
-	fd.st = st;
-	fd.blob = blob;
-	fd.id = id;
-	if (ofl_store_list(st, &f, find_cb, &fd) == -1)
+	/* One lookup by blob, not a walk of the store. */
+	if ((rc = ofl_store_fts_blob_art(st, blob, NULL, id,
+	    OFL_ID_MAX + 1)) == -1)
 		return -1;
-	return fd.found ? 0 : 1;
+	return rc == 1 ? 0 : 1;
 }
 
 static int

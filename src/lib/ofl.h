@@ -570,6 +570,15 @@ uint64_t	 ofl_store_size(struct ofl_store *);
 int		 ofl_store_begin(struct ofl_store *);
 int		 ofl_store_commit(struct ofl_store *);
 void		 ofl_store_rollback(struct ofl_store *);
+/*
+ * One write transaction around many of gc's removals: inside it,
+ * ofl_store_begin() and the index's own transactions are steps of it,
+ * and a step that rolls back spoils the batch.  ofl_store_batch_end()
+ * commits if told to and no step spoiled it; else it rolls the whole
+ * batch back and returns -1 (then nothing of it happened).
+ */
+int		 ofl_store_batch_begin(struct ofl_store *);
+int		 ofl_store_batch_end(struct ofl_store *, int);
 /* Store settings: ttl, max-size, grace, auto-gc, redact, scrub. */
 int	 ofl_setting_valid(const char *, const char *);
 char	*ofl_setting_get(struct ofl_store *, const char *);

@@ -57,6 +57,8 @@ static int	 scope_add(struct search *, const char *, int,
 static int	 scope_range(struct search *, struct hit *);
 static int	 in_ranges(const struct art *, uint64_t);
 static int	 scope_cb(const struct ofl_meta *, void *);
+static size_t	*art_slot(struct search *, int64_t);
+static void	 art_index(struct search *, size_t);
 static int	 art_by_blob(struct search *, int64_t);
 static int	 hit_seen(struct search *, size_t, int64_t);
 static struct hit *hit_new(struct search *);
@@ -102,7 +104,7 @@ scope_add(struct search *s, const char *id, int named,
 	struct ofl_meta	 m;
 	struct art	*a;
 	int64_t		 blob;
-	size_t		 i;
+	int		 n;
 
 	if (ofl_store_meta(s->st, id, &m) == -1)
 		return named ? -1 : 0;	/* gone since it was listed */
@@ -117,11 +119,10 @@ scope_add(struct search *s, const char *id, int named,
 		ofl_meta_free(&m);
 		return named ? -1 : 0;
 	}
-	for (i = 0; i < s->na; i++)
-		if (s->a[i].blob == blob)
-			break;
-	if (i == s->na) {
-		s->a = ofl_xrealloc(s->a, (s->na + 1) * sizeof *s->a);
+	if ((n = art_by_blob(s, blob)) < 0) {
+		if ((s->na & (s->na - 1)) == 0)	/* 0, 1, 2, 4...: double */
+			s->a = ofl_xrealloc(s->a, (s->na == 0 ? 1 :
+			    s->na * 2) * sizeof *s->a);
 		a = &s->a[s->na++];
 		memset(a, 0, sizeof *a);
 		snprintf(a->id, sizeof a->id, "%s", m.id);
@@ -129,8 +130,9 @@ scope_add(struct search *s, const char *id, int named,
 		a->kind = m.kind;
 		a->bytes = m.bytes;
 		a->created = m.created;
+		art_index(s, s->na - 1);
 	} else
-		a = &s->a[i];
+		a = &s->a[n];
 	ofl_meta_free(&m);
 	/* Lines A-B of it (ofl:ID:A-B), unless it is named whole too. */
 	if (range == NULL || range->from == 0) {
@@ -220,15 +222,52 @@ scope_cb(const struct ofl_meta *m, void *arg)
 	return 0;
 }
 
+/*
+ * The scope's artifacts by content, hashed: a search of the store may
+ * list every artifact, and each must be looked up in the scope.
+ */
+static size_t *
+art_slot(struct search *s, int64_t blob)
+{
+	size_t	i, *p;
+
+	i = (size_t)((uint64_t)blob * 0x9e3779b97f4a7c15ULL) &
+	    (s->abcap - 1);
+	for (;; i = (i + 1) & (s->abcap - 1)) {
+		p = &s->abix[i];
+		if (*p == 0 || s->a[*p - 1].blob == blob)
+			return p;
+	}
+}
+
+/* a[i] entered in the hash, which grows to stay at most half full. */
+static void
+art_index(struct search *s, size_t i)
+{
+	size_t	j;
+
+	if (s->na * 2 > s->abcap) {
+		free(s->abix);
+		s->abcap = s->abcap == 0 ? 64 : s->abcap * 2;
+		while (s->na * 2 > s->abcap)
+			s->abcap *= 2;
+		s->abix = ofl_xcalloc(s->abcap, sizeof *s->abix);
+		for (j = 0; j < s->na; j++)
+			*art_slot(s, s->a[j].blob) = j + 1;
+		return;
+	}
+	*art_slot(s, s->a[i].blob) = i + 1;
+}
+
 static int
 art_by_blob(struct search *s, int64_t blob)
 {
-	size_t	i;
+	size_t	*p;
 
-	for (i = 0; i < s->na; i++)
-		if (s->a[i].blob == blob)
-			return (int)i;
-	return -1;
+	if (s->abcap == 0)
+		return -1;
+	p = art_slot(s, blob);
+	return *p == 0 ? -1 : (int)(*p - 1);
 }
 
 static struct hit *
@@ -1177,6 +1216,7 @@ search_free(struct search *s)
 		free(s->a[i].rg);
 	}
 	free(s->a);
+	free(s->abix);
 	for (i = 0; i < s->nt; i++) {
 		free(s->t[i].text);
 		free(s->t[i].exact);

@@ -119,6 +119,8 @@ struct search {
 	struct ofl_tok			*tk;
 	struct art			*a;
 	size_t				 na;
+	size_t				*abix;		/* a by blob: index + 1 */
+	size_t				 abcap;		/* its slots, 0 or 2^k */
 	int				 whole;
 	struct term			*t;
 	size_t				 nt;

@@ -818,7 +818,7 @@ ofl_store_fts_drop_begin(struct ofl_store *st, int64_t blob, int64_t *nseq,
 
 	*nseq = 0;
 	*hint = NULL;
-	if (db_exec(db, "BEGIN IMMEDIATE") == -1)
+	if (store_tx_begin(st) == -1)
 		return -1;
 	if (prep(db, "SELECT next_seq, id, state, owner, heartbeat FROM"
 	    " ix_blob WHERE blob = ?1", &s) == -1)
@@ -840,7 +840,8 @@ ofl_store_fts_drop_begin(struct ofl_store *st, int64_t blob, int64_t *nseq,
 	sqlite3_finalize(s);
 	s = NULL;
 	if (rc == SQLITE_DONE) {
-		sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+		if (store_tx_commit(st) == -1)
+			store_tx_rollback(st);
 		free(*hint);
 		*hint = NULL;
 		return 0;	/* not indexed, or dropped by another */
@@ -861,11 +862,11 @@ ofl_store_fts_drop_begin(struct ofl_store *st, int64_t blob, int64_t *nseq,
 		db_err(db, "dropping");
 		goto rollback;
 	}
-	if (db_exec(db, "COMMIT") == -1)
+	if (store_tx_commit(st) == -1)
 		goto rollback;
 	return 1;
 rollback:
-	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	store_tx_rollback(st);
 	free(*hint);
 	*hint = NULL;
 	return -1;
@@ -937,7 +938,7 @@ ofl_store_fts_delete(struct ofl_store *st, int64_t blob,
 
 	if (n == 0)
 		return 0;
-	if (db_exec(db, "BEGIN IMMEDIATE") == -1)
+	if (store_tx_begin(st) == -1)
 		return -1;
 	if (prep(db, "UPDATE ix_blob SET heartbeat = ?3 WHERE blob = ?1 AND"
 	    " state = 2 AND owner = ?2", &own) == -1)
@@ -952,19 +953,19 @@ ofl_store_fts_delete(struct ofl_store *st, int64_t blob,
 	sqlite3_finalize(own);
 	own = NULL;
 	if (sqlite3_changes(db) == 0) {
-		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+		store_tx_rollback(st);
 		return 1;
 	}
 	if (delete_rows(db, blob, c, n) == -1)
 		goto fail;
-	if (db_exec(db, "COMMIT") == -1) {
-		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	if (store_tx_commit(st) == -1) {
+		store_tx_rollback(st);
 		return -1;
 	}
 	return 0;
 fail:
 	sqlite3_finalize(own);
-	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	store_tx_rollback(st);
 	return -1;
 }
 

@@ -26,6 +26,8 @@ struct ofl_store {
 	int		 level;		/* zstd level */
 	int		 fast;		/* level when behind, or level */
 	int		 writers;	/* writers open on db */
+	int		 batch;		/* in ofl_store_batch_begin() */
+	int		 batch_failed;	/* a step of it rolled back */
 };
 
 /* A row of the frame table: one zstd frame of a blob file. */
@@ -81,6 +83,43 @@ store_exec(struct ofl_store *st, const char *sql)
 	if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) != SQLITE_OK)
 		return store_fail(st, "database");
 	return 0;
+}
+
+/*
+ * A write transaction, or a step of the batch gc holds open
+ * (ofl_store_batch_begin()): there, beginning and committing do
+ * nothing, and a rollback spoils the whole batch, which its holder
+ * then rolls back and does again step by step.
+ */
+static inline int
+store_tx_begin(struct ofl_store *st)
+{
+	if (st->batch) {
+		if (st->batch_failed) {
+			ofl_seterr(OFL_EXIT_FAIL, "store %s: batch rolled back",
+			    st->path);
+			return -1;
+		}
+		return 0;
+	}
+	return store_exec(st, "BEGIN IMMEDIATE");
+}
+
+static inline int
+store_tx_commit(struct ofl_store *st)
+{
+	if (st->batch)
+		return store_tx_begin(st);
+	return store_exec(st, "COMMIT");
+}
+
+static inline void
+store_tx_rollback(struct ofl_store *st)
+{
+	if (st->batch)
+		st->batch_failed = 1;
+	else
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 }
 
 static inline int

@@ -129,19 +129,43 @@ static int	 schema_init(struct ofl_store *);
 int
 ofl_store_begin(struct ofl_store *st)
 {
-	return store_exec(st, "BEGIN IMMEDIATE");
+	return store_tx_begin(st);
 }
 
 int
 ofl_store_commit(struct ofl_store *st)
 {
-	return store_exec(st, "COMMIT");
+	return store_tx_commit(st);
 }
 
 void
 ofl_store_rollback(struct ofl_store *st)
 {
+	store_tx_rollback(st);
+}
+
+int
+ofl_store_batch_begin(struct ofl_store *st)
+{
+	if (st->batch || store_exec(st, "BEGIN IMMEDIATE") == -1)
+		return -1;
+	st->batch = 1;
+	st->batch_failed = 0;
+	return 0;
+}
+
+int
+ofl_store_batch_end(struct ofl_store *st, int commit)
+{
+	int	failed = st->batch_failed || !commit;
+
+	if (!st->batch)
+		return -1;
+	st->batch = st->batch_failed = 0;
+	if (!failed && store_exec(st, "COMMIT") == 0)
+		return 0;
 	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
 }
 
 /*

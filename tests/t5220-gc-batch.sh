@@ -1,0 +1,92 @@
+#!/bin/sh
+# ofl-gc removes in batches (many removals to a transaction): every
+# removed artifact's index rows, chunks and content go with it, shared
+# content stays, the kept ones are still found, and the store checks
+# clean.
+OFL_SRCDIR=${OFL_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
+. "$OFL_SRCDIR/tests/lib.sh"
+
+# text I: a small text with a word no other one has.
+text() {
+	awk -v i="$1" 'BEGIN { printf "artifact %d\n", i
+	    for (l = 0; l < 40; l++)
+	    printf "line %d of text %d: uniqword%dx and common words\n",
+	    l, i, i }'
+}
+
+# sql QUERY: one answer of the store's database.
+sql() {
+	sqlite3 "$OFL_STORE/ofl.db" "$1"
+}
+
+if ! test_have_prereq sqlite3; then
+	test_skip_all "sqlite3 shell missing"
+fi
+
+test_expect_success 'setup: 300 expiring artifacts, 20 kept, 10 sharing content' '
+	ofl-gc --set auto-gc=off &&
+	i=0 &&
+	while [ $i -lt 300 ]; do
+		text $i >t$i &&
+		ofl-capture -q -T 0 --ttl 1s <t$i >/dev/null || exit 1
+		i=$((i + 1))
+	done &&
+	i=300 &&
+	while [ $i -lt 320 ]; do
+		text $i >t$i &&
+		ofl-capture -q -T 0 <t$i >/dev/null || exit 1
+		i=$((i + 1))
+	done &&
+	i=0 &&
+	while [ $i -lt 10 ]; do
+		ofl-capture -q -T 0 -l twin <t$i | cut -f1 >>twins || exit 1
+		i=$((i + 1))
+	done &&
+	ofl-index -q --pending &&
+	test "$(sql "SELECT count(*) FROM ix_blob WHERE state = 1")" = 320 &&
+	test "$(sql "SELECT count(*) FROM ix_fts_docsize")" = \
+	    "$(sql "SELECT count(*) FROM ix_chunk")" &&
+	sql "SELECT count(*) FROM ix_chunk" >chunks &&
+	test "$(cat chunks)" -ge 320 &&
+	sleep 1.2
+'
+
+test_expect_success 'one TTL run removes the 300 in batches' '
+	ofl-gc >out &&
+	grep "^removed 300 artifacts" out &&
+	test "$(sql "SELECT count(*) FROM artifact")" = 30
+'
+
+test_expect_success 'the index rows of removed content are deleted, not only unreachable' '
+	test "$(sql "SELECT count(*) FROM ix_fts_docsize WHERE id >> 24
+	    NOT IN (SELECT blob FROM artifact)")" = 0 &&
+	test "$(sql "SELECT count(*) FROM ix_blob WHERE blob
+	    NOT IN (SELECT blob FROM artifact)")" = 0 &&
+	test "$(sql "SELECT count(*) FROM ix_chunk WHERE id >> 24
+	    NOT IN (SELECT blob FROM artifact)")" = 0 &&
+	test "$(sql "SELECT count(*) FROM ix_fts_docsize")" = \
+	    "$(sql "SELECT count(*) FROM ix_chunk")" &&
+	test "$(sql "SELECT count(*) FROM ix_blob WHERE state = 1")" = 30
+'
+
+test_expect_success 'shared content stays, indexed and found' '
+	ofl-search -a -q uniqword3x >hit &&
+	test "$(wc -l <hit)" = 1 &&
+	grep -F "$(sed -n 4p twins)" hit &&
+	ofl-extract "$(sed -n 4p twins)" >back && cmp back t3
+'
+
+test_expect_success 'the kept ones are found; the removed ones are not' '
+	ofl-search -a -q uniqword310x >hit && test "$(wc -l <hit)" = 1 &&
+	test_expect_code 1 ofl-search -a -q uniqword200x >hit &&
+	! test -s hit
+'
+
+test_expect_success 'the content files left are those of the blobs left' '
+	find "$OFL_STORE/blobs" -type f >files &&
+	test "$(wc -l <files)" = 30 &&
+	test "$(sql "SELECT count(*) FROM blob")" = 30 &&
+	ofl-gc --check >chk && grep " 0 problems" chk
+'
+
+test_done
