@@ -143,6 +143,33 @@ test_expect_success 'headers untold: an empty field, a host between dates, a thr
 	test_cmp expect out
 '
 
+test_expect_success 'constants that look variable stay: states after numbers, two shapes, numbers after a word; rare names vary' '
+	awk "BEGIN { split(\"normal warning critical\", st, \" \")
+	    split(\"admin guest oracle test pi\", nm, \" \"); for (i = 0; i < 30; i++) {
+	    printf \"%d gige%d gige temperature %d 1 %s\\n\", 2559971 + i, i % 8, 1073151998 + i, st[i % 10 == 9 ? 3 : 1 + i % 2]
+	    printf \"2024-05-02 10:11:%02d sshd[%d]: Failed password for %s from 10.0.%d.1 port %d\\n\", i, 100 + i, (i % 6 ? \"root\" : nm[1 + i / 6]), i, 4000 + i
+	    printf \"2024-05-02 10:12:%02d kernel: NIFF: interface %s is down\\n\", i, (i == 7 ? \"SCSI-WWID:0100-08b4\" : \"alt0\")
+	    printf \"2024-05-02 10:13:%02d Read %d %d bytes\\n\", i, i, i * 7
+	    printf \"2024-05-02 10:13:%02d Wrote %d %d bytes\\n\", i, i, i * 7
+	    } }" >gen.log &&
+	awk "BEGIN { for (i = 0; i < 6; i++)
+	    printf \"- %d items left in queue %d\\n\", i + 1, i }" >list.log &&
+	"$TMPL" -t gen.log >out &&
+	"$TMPL" -t list.log >>out &&
+	cat >expect <<-\EOF &&
+	c82b797a04c4 30 2 147 - Failed password for <*> from <*> port <*>
+	0d3b2a72c308 30 4 149 - Read <*>
+	3d173902bc02 30 5 150 - Wrote <*>
+	c2f4449d91a8 29 3 148 - NIFF: interface <*> is down
+	e5b353d9f887 15 1 141 - <*> gige temperature <*> normal
+	8be383991c42 12 6 136 - <*> gige temperature <*> warning
+	4a5851e40692 3 46 146 - <*> gige temperature <*> critical
+	471cc0bcdc1b 1 38 38 - NIFF: interface SCSI-WWID:<*> is down
+	4f843952c1fa 6 1 6 - - <*> items left in queue <*>
+	EOF
+	test_cmp expect out
+'
+
 test_expect_success 'the templates alone classify every line as mining did' '
 	for f in "$L/trace.log" "$DATA/eval/dpkg.log" \
 	    "$DATA/ci/treeherder-taskcluster-timeout.log"; do
