@@ -1139,6 +1139,8 @@ int	ofl_fmt_snapshot_summary(const struct ofl_src *,
  */
 size_t	ofl_fmt_snapshot_owners(const char *const *, const size_t *, size_t,
 	    size_t, size_t[2]);
+/* The bytes of a line's role, name and value: no indent, no attributes. */
+size_t	ofl_fmt_snapshot_words(const char *, size_t);
 /* An element found by role and name: its line and its path. */
 struct ofl_fmt_snapshot_match {
 	uint64_t	 lineno;

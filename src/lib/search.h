@@ -149,6 +149,7 @@ struct search {
 	size_t				 nvis;		/* hits not folded */
 	int				 curjson;	/* the hit is JSON */
 	int				 curlex;	/* the hit is the lexicon's */
+	int				 cursnap;	/* a browser snapshot */
 	int				 addlex;	/* targets made are */
 	struct ofl_buf			 sigbuf;
 	struct ofl_schema_log_map	*curtm;		/* the hit's templates */

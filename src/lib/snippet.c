@@ -770,6 +770,8 @@ render_hit(struct search *s, struct hit *h, size_t avail, struct ofl_buf *out,
 	mark_text(s, text.data != NULL ? text.data : "", text.len);
 	nl = split_lines(s, h, &text, &l);
 	s->curjson = hit_json(s, h);
+	s->cursnap = h->member == NULL &&
+	    s->a[h->art].kind == OFL_KIND_SNAPSHOT;
 	s->curtm = hit_tmpl(s, h);
 
 	add_ref(out, s, h);
@@ -795,7 +797,7 @@ render_hit(struct search *s, struct hit *h, size_t avail, struct ofl_buf *out,
 	    5))
 		*cut = 1;
 	s->record = record;
-	if (s->a[h->art].kind == OFL_KIND_SNAPSHOT)
+	if (s->cursnap)
 		snapshot_owners(l, nl);
 	ofl_snippet_lines_similar(l, nl, 0);
 	for (i = 0; i < nl; i++) {
@@ -907,6 +909,8 @@ output_json_hit(struct ofl_buf *out, struct search *s, struct hit *h,
 	mark_text(s, text.data != NULL ? text.data : "", text.len);
 	nl = split_lines(s, h, &text, &l);
 	s->curjson = hit_json(s, h);
+	s->cursnap = h->member == NULL &&
+	    s->a[h->art].kind == OFL_KIND_SNAPSHOT;
 	s->curtm = hit_tmpl(s, h);
 	if (nl > 0)
 		cut = select_lines(s, l, nl, avail, 1);
@@ -1058,7 +1062,8 @@ hits_prepare(struct search *s, size_t k)
 		l = NULL;
 		nl = split_lines(s, h, &text, &l);
 		s->curjson = 0;
-		s->curtm = hit_tmpl(s, h);
+		s->cursnap = h->member == NULL &&
+		    s->a[h->art].kind == OFL_KIND_SNAPSHOT;
 		s->curtm = hit_tmpl(s, h);
 		for (j = 0, mask = 0; j < nl; j++)
 			mask |= l[j].mask;
