@@ -1036,6 +1036,35 @@ ofl_fmt_snapshot_owners(const char *const *p, const size_t *n, size_t nl,
 }
 
 /*
+ * 1 if line i of p[0..nl) is an element one acts on (a link, a button,
+ * a field) or a line inside one: the code or the URL of a link.
+ */
+int
+ofl_fmt_snapshot_control(const char *const *p, const size_t *n, size_t nl,
+    size_t i)
+{
+	struct ofl_fmt_snapshot_el e, a;
+	size_t		 j;
+
+	if (i >= nl || !ofl_fmt_snapshot_parse(p[i], n[i], &e))
+		return 0;
+	if (interactive(&e))
+		return 1;
+	for (j = i; j > 0; j--) {
+		if (!ofl_fmt_snapshot_parse(p[j - 1], n[j - 1], &a) ||
+		    a.depth >= e.depth)
+			continue;
+		/* The element that holds it, or the one above that. */
+		if (interactive(&a))
+			return 1;
+		if (acts(&a))
+			return 0;
+		e.depth = a.depth;
+	}
+	return 0;
+}
+
+/*
  * Queries by role and name.
  */
 

@@ -1139,6 +1139,9 @@ int	ofl_fmt_snapshot_summary(const struct ofl_src *,
  */
 size_t	ofl_fmt_snapshot_owners(const char *const *, const size_t *, size_t,
 	    size_t, size_t[2]);
+/* 1 if line i is a link, a button, a field, or a line inside one. */
+int	ofl_fmt_snapshot_control(const char *const *, const size_t *, size_t,
+	    size_t);
 /* The bytes of a line's role, name and value: no indent, no attributes. */
 size_t	ofl_fmt_snapshot_words(const char *, size_t);
 /* An element found by role and name: its line and its path. */

@@ -19,6 +19,8 @@
 
 #define SNAP_SHORT	60		/* bytes of a snapshot line's words */
 #define SNAP_MORE	8		/* its lines that repeat terms */
+#define SNAP_CONTROL	1.5		/* the worth of a line one acts on */
+#define SNAP_KEEP	0.5		/* of the best line's worth, at least */
 #define ORDER_SCAN	4096		/* lines weighed for their length */
 
 static void	 term_weights(const struct line *, size_t, const double *,
@@ -30,6 +32,7 @@ static size_t	 identity_line(const struct line *, size_t);
 static void	 order_add(struct line *, size_t, size_t *, size_t *, size_t);
 static double	 snap_density(const struct line *);
 static uint64_t	 snap_sig(const char *, size_t);
+static void	 snap_weigh(const struct line *, size_t, double *);
 static size_t	 snap_more(struct line *, size_t, const double *,
 		    const double *, size_t *, size_t);
 static void	 line_sigs(struct search *, struct line *, size_t);
@@ -306,6 +309,37 @@ identity_line(const struct line *l, size_t nl)
 }
 
 /*
+ * The factor of each line of a snapshot's hit with a match: its
+ * density, and SNAP_CONTROL more for a line one acts on (a link, a
+ * button, a field, or the code or URL inside a link), which is what an
+ * agent looks for.
+ */
+static void
+snap_weigh(const struct line *l, size_t nl, double *d)
+{
+	const char	**p;
+	size_t		 *n, i;
+
+	if (nl > ORDER_SCAN)
+		nl = ORDER_SCAN;
+	p = ofl_xcalloc(nl + 1, sizeof *p);
+	n = ofl_xcalloc(nl + 1, sizeof *n);
+	for (i = 0; i < nl; i++) {
+		p[i] = l[i].s;
+		n[i] = l[i].n;
+	}
+	for (i = 0; i < nl; i++) {
+		if (l[i].nmarks == 0)
+			continue;
+		d[i] = snap_density(&l[i]);
+		if (ofl_fmt_snapshot_control(p, n, nl, i))
+			d[i] *= SNAP_CONTROL;
+	}
+	free(p);
+	free(n);
+}
+
+/*
  * A snapshot's lines after those that cover the terms: the other lines
  * that match, the most weight for their length first, one a signature.
  */
@@ -313,9 +347,15 @@ static size_t
 snap_more(struct line *l, size_t nl, const double *w, const double *d,
     size_t *order, size_t norder)
 {
-	double	bv, v;
+	double	bv, v, top = 0;
 	size_t	i, j, c;
 
+	for (j = 0; j < norder; j++) {
+		i = order[j];
+		v = mask_weight(l[i].mask, w) * (i < ORDER_SCAN ? d[i] : 1);
+		if (v > top)
+			top = v;
+	}
 	for (j = 0; j < SNAP_MORE; j++) {
 		c = nl;
 		bv = 0;
@@ -331,7 +371,7 @@ snap_more(struct line *l, size_t nl, const double *w, const double *d,
 				bv = v;
 			}
 		}
-		if (c == nl)
+		if (c == nl || bv < top * SNAP_KEEP)
 			break;
 		order_add(l, nl, order, &norder, c);
 	}
@@ -390,7 +430,9 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 	if (s != NULL)
 		line_sigs(s, l, nl);
 	for (i = 0; i < nl && i < ORDER_SCAN; i++)
-		d[i] = snap && l[i].nmarks > 0 ? snap_density(&l[i]) : 1;
+		d[i] = 1;
+	if (snap)
+		snap_weigh(l, nl, d);
 	for (j = 0; j < 5; j++) {
 		c = nl;
 		bg = bv = 0;

@@ -24,6 +24,8 @@
 #define LINE_SHOW_MAX	400		/* bytes of one snippet line */
 #define TITLE_MAX	120
 #define SNAP_OWNERS	3		/* a snapshot's element lines added */
+#define SNAP_LINE_MAX	200		/* bytes of a snapshot's line shown */
+#define SNAP_WEAK	0.33		/* of the best hit's score, at least */
 /* Colors as grep uses them: matches, line numbers, references. */
 #define COLOR_MATCH	"\033[01;31m"
 #define COLOR_LINENO	"\033[32m"
@@ -66,6 +68,7 @@ static int	 select_lines(struct search *, struct line *, size_t, size_t,
 static void	 render_hit(struct search *, struct hit *, size_t,
 		    struct ofl_buf *, size_t *, int *);
 static void	 snapshot_owners(struct line *, size_t);
+static int	 snap_weak(const struct search *, const struct hit *);
 static void	 add_title(struct ofl_buf *, struct search *, const char *);
 static void	 add_ref(struct ofl_buf *, const struct search *,
 		    const struct hit *);
@@ -653,6 +656,9 @@ select_lines(struct search *s, struct line *l, size_t nl, size_t avail,
 		max = left > prefix ? left - prefix : 0;
 		if (max > LINE_SHOW_MAX)
 			max = LINE_SHOW_MAX;
+		/* A snapshot's element is its first words and its ref. */
+		if (s->cursnap && max > SNAP_LINE_MAX)
+			max = SNAP_LINE_MAX;
 		if (j == 0 && max < 40)
 			max = 40;
 		if (j > 0 && max < (c->n < 60 ? c->n : 60))
@@ -712,6 +718,24 @@ snapshot_owners(struct line *l, size_t nl)
 	}
 	free(p);
 	free(n);
+}
+
+/*
+ * 1 if a hit after the first is too weak to show in a browser snapshot:
+ * under SNAP_WEAK of the best hit's score.  A page holds the words of
+ * any question somewhere; its hits far below the best are elements
+ * that name them in passing, and the bytes go to what answers.
+ */
+static int
+snap_weak(const struct search *s, const struct hit *h)
+{
+	const struct hit	*best = &s->h[0];
+
+	if (h->member != NULL || s->a[h->art].kind != OFL_KIND_SNAPSHOT ||
+	    h->art != best->art || h->phase == PHASE_SUBSTR ||
+	    best->phase == PHASE_SUBSTR || best->score <= 0)
+		return 0;
+	return h->score < best->score * SNAP_WEAK;
 }
 
 static void
@@ -1072,7 +1096,7 @@ hits_prepare(struct search *s, size_t k)
 				df[t]++;
 		n++;
 		/* A JSON record is itself, whatever its lines say. */
-		if (!hit_json(s, h) && nl > 0 &&
+		if (!hit_json(s, h) && !s->cursnap && nl > 0 &&
 		    ofl_snippet_lines_order(s, l, nl, order) > 0 &&
 		    l[order[0]].nmarks > 0) {
 			h->sig = l[order[0]].sig;
@@ -1178,6 +1202,8 @@ ofl_snippet_output(struct search *s, struct ofl_buf *out, const char *const *ids
 		if (avail > room)
 			avail = room;
 		if (i > 0 && avail < 80)
+			break;
+		if (i > 0 && snap_weak(s, &s->h[i]))
 			break;
 		render_hit(s, &s->h[i], avail, out, &n, &cut);
 		if (i > 0 && n > room) {
