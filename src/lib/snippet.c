@@ -25,6 +25,7 @@
 #define TITLE_MAX	120
 #define SNAP_OWNERS	3		/* a snapshot's element lines added */
 #define SNAP_LINE_MAX	200		/* bytes of a snapshot's line shown */
+#define SNAP_HEAD_MAX	100		/* bytes of its head kept on a cut */
 #define SNAP_WEAK	0.33		/* of the best hit's score, at least */
 /* Colors as grep uses them: matches, line numbers, references. */
 #define COLOR_MATCH	"\033[01;31m"
@@ -69,6 +70,7 @@ static void	 render_hit(struct search *, struct hit *, size_t,
 		    struct ofl_buf *, size_t *, int *);
 static void	 snapshot_owners(struct line *, size_t);
 static int	 snap_weak(const struct search *, const struct hit *);
+static size_t	 snap_head(const struct line *);
 static void	 add_title(struct ofl_buf *, struct search *, const char *);
 static void	 add_ref(struct ofl_buf *, const struct search *,
 		    const struct hit *);
@@ -490,6 +492,9 @@ render_line(struct ofl_buf *out, struct search *s, const struct line *l,
 			return;
 		}
 	}
+	if (from > 0 && l->head > 0 && l->head < from)
+		ofl_render_safe(out, (const unsigned char *)base, l->head,
+		    SIZE_MAX);
 	if (from > 0)
 		ofl_buf_adds(out, "...");
 	pos = from;
@@ -664,6 +669,17 @@ select_lines(struct search *s, struct line *l, size_t nl, size_t avail,
 		if (j > 0 && max < (c->n < 60 ? c->n : 60))
 			continue;
 		(void)line_window(s, c, max, &from, &to);
+		if (s->cursnap && from > 0 && (c->head = snap_head(c)) > 0) {
+			/* The window that matches after the element's head. */
+			if (max >= c->head + 40)
+				(void)line_window(s, c, max - c->head, &from,
+				    &to);
+			if (max < c->head + 40 || from <= c->head) {
+				c->head = 0;
+				from = 0;
+				to = c->n > max ? utf8_back(c->s, max) : c->n;
+			}
+		}
 		/* What it really takes, \xNN escapes included. */
 		ofl_buf_reset(&scratch);
 		render_line(&scratch, s, c, from, to);
@@ -718,6 +734,23 @@ snapshot_owners(struct line *l, size_t nl)
 	}
 	free(p);
 	free(n);
+}
+
+/*
+ * The head of a snapshot's line kept when the line is shown cut: the
+ * element up to its ref and attributes ("- generic [ref=e85]"), so that
+ * the part that matches comes with what to act on; 0 for a line without
+ * a ref or with a long head.
+ */
+static size_t
+snap_head(const struct line *l)
+{
+	struct ofl_fmt_snapshot_el e;
+
+	if (!ofl_fmt_snapshot_parse(l->s, l->n, &e) || e.ref == NULL ||
+	    e.prop || e.text || e.end > SNAP_HEAD_MAX)
+		return 0;
+	return e.end;
 }
 
 /*
