@@ -1525,6 +1525,10 @@ int	ofl_records_next(struct ofl_records *, uint64_t *);
 /* A cell of the row (NULL past its end), and the row as JSON. */
 const char *ofl_records_cell(const struct ofl_records *, size_t, size_t *);
 void	ofl_records_json(const struct ofl_records *, struct ofl_buf *);
+/* What a cell of the row gives: null, a number's text, or a string. */
+enum { OFL_RECORDS_VNULL, OFL_RECORDS_VNUM, OFL_RECORDS_VSTR };
+int	ofl_records_value(const struct ofl_records *, size_t, const char **,
+	    size_t *);
 
 /*
  * diff.c: what changed between two artifacts, by kind: rows of tables,
