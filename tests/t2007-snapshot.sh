@@ -50,7 +50,9 @@ test_expect_success 'the code inside a link comes with the link and its ref' '
 	ofl-capture -q -T 10 <"$DATA/snapshot/ofl-extract.1.txt" >ex &&
 	ofl-search "$(sed "s/^ofl://" ex)" -- "--errors option" >hits &&
 	grep "^  219- *- link \[ref=e121\] \[cursor=pointer\]:$" hits &&
-	grep "^  221: *- code \[ref=e122\]: \"--errors\"$" hits
+	grep "^  221: *- code \[ref=e122\]: \"--errors\"$" hits &&
+	ofl-search -j "$(sed "s/^ofl://" ex)" -- "--errors option" >hits.json &&
+	grep -F "\"snippet\":\"            - link [ref=e121] [cursor=pointer]:\\n" hits.json
 '
 
 test_expect_success 'a hit in a child line shows the element that holds it' '

@@ -971,6 +971,8 @@ output_json_hit(struct ofl_buf *out, struct search *s, struct hit *h,
 	s->curtm = hit_tmpl(s, h);
 	if (nl > 0)
 		cut = select_lines(s, l, nl, avail, 1);
+	if (s->cursnap)
+		snapshot_owners(l, nl);
 	add_ref(&ref, s, h);
 	ofl_buf_adds(out, "{\"id\":");
 	ofl_buf_add_json_str(out, s->a[h->art].id, strlen(s->a[h->art].id));
