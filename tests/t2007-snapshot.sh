@@ -35,7 +35,24 @@ test_expect_success 'chunks are element subtrees titled by their path' '
 	echo "$id" >id &&
 	ofl-search "$id" -- "exit status of the command" >hits &&
 	head -n 1 hits | grep "^ofl:$id:222-229  heading \"Listing\" > generic \[ref=e104\]  (" &&
-	grep "^  223- *- link \[ref=e132\] \[cursor=pointer\]:$" hits
+	grep "^  226- *- definition \[ref=e134\]:$" hits &&
+	grep "^  227: *- text: the exit status of the command, ‘$" hits
+'
+
+test_expect_success 'a heading named by the words asked comes before a paragraph that holds them' '
+	ofl-capture -q -T 10 <"$DATA/snapshot/sqlite-lang_select.txt" >sq &&
+	ofl-search "$(sed "s/^ofl://" sq)" -- "the LIMIT clause" >hits &&
+	sed -n 2p hits | grep "^  607: *- heading \"5. The LIMIT clause\" \[level=1\] \[ref=f4e892\]$" &&
+	! grep "^  628:" hits
+'
+
+test_expect_success 'the code inside a link comes with the link and its ref' '
+	ofl-capture -q -T 10 <"$DATA/snapshot/ofl-extract.1.txt" >ex &&
+	ofl-search "$(sed "s/^ofl://" ex)" -- "--errors option" >hits &&
+	grep "^  219- *- link \[ref=e121\] \[cursor=pointer\]:$" hits &&
+	grep "^  221: *- code \[ref=e122\]: \"--errors\"$" hits &&
+	ofl-search -j "$(sed "s/^ofl://" ex)" -- "--errors option" >hits.json &&
+	grep -F "\"snippet\":\"            - link [ref=e121] [cursor=pointer]:\\n" hits.json
 '
 
 test_expect_success 'a hit in a child line shows the element that holds it' '

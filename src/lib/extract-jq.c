@@ -46,6 +46,8 @@ struct jqin {
 	uint64_t	 values;	/* parsed so far */
 	struct ofl_records *rec;	/* a table, CSV or TSV, or NULL */
 	struct ofl_buf	 recbuf;
+	jv		*keys;		/* the header's names, made once */
+	size_t		 nkeys;
 	int		 first;		/* first byte not blank, or 0 */
 	int		 failed;
 	char		 errmsg[512];
@@ -229,6 +231,98 @@ not_json(struct ex *x, char *msg, size_t size)
 	return 1;
 }
 
+/*
+ * JSON text parsed as jq parses it: what a value is made of when it is
+ * not made directly (a header's name, an odd number or string).
+ */
+static jv
+jqin_parse(struct jqin *in, const char *p, size_t n, int str)
+{
+	ofl_buf_reset(&in->recbuf);
+	if (str)
+		ofl_buf_add_json_str(&in->recbuf, p, n);
+	else
+		ofl_buf_add(&in->recbuf, p, n);
+	return jv_parse_sized(in->recbuf.data != NULL ? in->recbuf.data : "",
+	    (int)in->recbuf.len);
+}
+
+/* A number's JSON text: the double jq's parser makes of it. */
+static jv
+jqin_number(struct jqin *in, const char *p, size_t n)
+{
+	char	num[64];
+	size_t	i;
+
+	if (n == 0 || n >= sizeof num)
+		return jqin_parse(in, p, n, 0);
+	for (i = 0; i < n; i++)
+		if (strchr("0123456789-+.eE", p[i]) == NULL)
+			return jqin_parse(in, p, n, 0);
+	memcpy(num, p, n);
+	num[n] = '\0';
+	return jv_number(strtod(num, NULL));
+}
+
+/* A cell as a string: its bytes, or parsed when not all are UTF-8. */
+static jv
+jqin_string(struct jqin *in, const char *p, size_t n)
+{
+	size_t	i, k;
+
+	for (i = 0; i < n; i++) {
+		if ((unsigned char)p[i] < 0x80)
+			continue;
+		if ((k = ofl_utf8_len(p + i, n - i)) == 0)
+			return jqin_parse(in, p, n, 1);
+		i += k - 1;
+	}
+	return jv_string_sized(p, (int)n);
+}
+
+/*
+ * The current row as an object keyed by the header, made directly:
+ * the same value as ofl_records_json()'s text parsed, without the text
+ * (a row costs its cells, not a parser).
+ */
+static jv
+jqin_record(struct jqin *in)
+{
+	const char	*p;
+	size_t		 i, n;
+	jv		 o, v;
+
+	if (in->keys == NULL) {
+		in->nkeys = ofl_records_ncols(in->rec);
+		in->keys = ofl_xcalloc(in->nkeys + 1, sizeof *in->keys);
+		for (i = 0; i < in->nkeys; i++) {
+			p = ofl_records_name(in->rec, i);
+			in->keys[i] = jqin_parse(in, p, strlen(p), 1);
+		}
+	}
+	o = jv_object();
+	for (i = 0; i < in->nkeys; i++) {
+		switch (ofl_records_value(in->rec, i, &p, &n)) {
+		case OFL_RECORDS_VNULL:
+			v = jv_null();
+			break;
+		case OFL_RECORDS_VNUM:
+			v = jqin_number(in, p, n);
+			break;
+		default:
+			v = jqin_string(in, p, n);
+			break;
+		}
+		if (!jv_is_valid(v) || jv_get_kind(in->keys[i]) !=
+		    JV_KIND_STRING) {
+			jv_free(o);
+			return jv_is_valid(v) ? (jv_free(v), jv_invalid()) : v;
+		}
+		o = jv_object_set(o, jv_copy(in->keys[i]), v);
+	}
+	return o;
+}
+
 /* The next input value; invalid at the end or on a parse error. */
 static jv
 jqin_next(struct jqin *in)
@@ -248,10 +342,8 @@ jqin_next(struct jqin *in)
 			goto fail;
 		if (r == 0)
 			return jv_invalid();
-		ofl_buf_reset(&in->recbuf);
-		ofl_records_json(in->rec, &in->recbuf);
 		in->values++;
-		return jv_parse_sized(in->recbuf.data, (int)in->recbuf.len);
+		return jqin_record(in);
 	}
 	if (in->ndjson) {
 		for (;;) {
@@ -801,6 +893,9 @@ out:
 	if (j.in.parser != NULL)
 		jv_parser_free(j.in.parser);
 	ofl_records_close(j.in.rec);
+	for (i = 0; i < j.in.nkeys; i++)
+		jv_free(j.in.keys[i]);
+	free(j.in.keys);
 	ofl_buf_free(&j.in.recbuf);
 	free(j.in.buf);
 	if (j.jq != NULL)

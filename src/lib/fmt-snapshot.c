@@ -960,12 +960,48 @@ acts(const struct ofl_fmt_snapshot_el *e)
 	return e->ref != NULL && e->reflen > 0 && !e->prop && !e->text;
 }
 
+/* The roles an agent clicks or fills, named or not. */
+static int
+interactive(const struct ofl_fmt_snapshot_el *e)
+{
+	static const char *const r[] = {
+		"link", "button", "checkbox", "radio", "tab", "menuitem",
+		"option", "row", "treeitem", "switch", "combobox", "textbox",
+		"searchbox", NULL
+	};
+	size_t	i;
+
+	for (i = 0; r[i] != NULL; i++)
+		if (strlen(r[i]) == e->rolelen &&
+		    memcmp(r[i], e->role, e->rolelen) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * The bytes of a line's words, as a search weighs a line's length: its
+ * role, name and value, not its indent, its ref or its other attributes.
+ */
+size_t
+ofl_fmt_snapshot_words(const char *p, size_t n)
+{
+	struct ofl_fmt_snapshot_el e;
+
+	if (!ofl_fmt_snapshot_parse(p, n, &e)) {
+		n = ofl_chunk_body_len(p, n);
+		return n - ofl_chunk_ws_len(p, n);
+	}
+	return e.rolelen + e.namelen + e.valuelen;
+}
+
 /*
  * The lines to show beside line i of a hit's lines p[0..nl) (lengths
  * n[]): when line i is a child line without a ref ("/url:", "text:") or
- * a nameless element, the nearest element above it that holds it, and
- * the nearest named one when that one has no name.  Their indices go to
- * out[]; returns how many (0 to 2).
+ * a nameless element, the nearest element above it that holds it (for
+ * an element with a ref of its own, only a link, a button or another
+ * element one acts on: the code inside a link), and the nearest named
+ * one when that one has no name.  Their indices go to out[]; returns
+ * how many (0 to 2).
  */
 size_t
 ofl_fmt_snapshot_owners(const char *const *p, const size_t *n, size_t nl,
@@ -988,7 +1024,8 @@ ofl_fmt_snapshot_owners(const char *const *p, const size_t *n, size_t nl,
 		depth = a.depth;
 		if (!acts(&a))
 			continue;
-		if ((k == 0 && acts(&e) && a.namelen == 0) ||
+		if ((k == 0 && acts(&e) && a.namelen == 0 &&
+		    !interactive(&a)) ||
 		    (k > 0 && a.namelen == 0))
 			continue;
 		out[k++] = j - 1;
@@ -996,6 +1033,35 @@ ofl_fmt_snapshot_owners(const char *const *p, const size_t *n, size_t nl,
 			break;
 	}
 	return k;
+}
+
+/*
+ * 1 if line i of p[0..nl) is an element one acts on (a link, a button,
+ * a field) or a line inside one: the code or the URL of a link.
+ */
+int
+ofl_fmt_snapshot_control(const char *const *p, const size_t *n, size_t nl,
+    size_t i)
+{
+	struct ofl_fmt_snapshot_el e, a;
+	size_t		 j;
+
+	if (i >= nl || !ofl_fmt_snapshot_parse(p[i], n[i], &e))
+		return 0;
+	if (interactive(&e))
+		return 1;
+	for (j = i; j > 0; j--) {
+		if (!ofl_fmt_snapshot_parse(p[j - 1], n[j - 1], &a) ||
+		    a.depth >= e.depth)
+			continue;
+		/* The element that holds it, or the one above that. */
+		if (interactive(&a))
+			return 1;
+		if (acts(&a))
+			return 0;
+		e.depth = a.depth;
+	}
+	return 0;
 }
 
 /*

@@ -1148,6 +1148,11 @@ int	ofl_fmt_snapshot_summary(const struct ofl_src *,
  */
 size_t	ofl_fmt_snapshot_owners(const char *const *, const size_t *, size_t,
 	    size_t, size_t[2]);
+/* 1 if line i is a link, a button, a field, or a line inside one. */
+int	ofl_fmt_snapshot_control(const char *const *, const size_t *, size_t,
+	    size_t);
+/* The bytes of a line's role, name and value: no indent, no attributes. */
+size_t	ofl_fmt_snapshot_words(const char *, size_t);
 /* An element found by role and name: its line and its path. */
 struct ofl_fmt_snapshot_match {
 	uint64_t	 lineno;
@@ -1529,6 +1534,10 @@ int	ofl_records_next(struct ofl_records *, uint64_t *);
 /* A cell of the row (NULL past its end), and the row as JSON. */
 const char *ofl_records_cell(const struct ofl_records *, size_t, size_t *);
 void	ofl_records_json(const struct ofl_records *, struct ofl_buf *);
+/* What a cell of the row gives: null, a number's text, or a string. */
+enum { OFL_RECORDS_VNULL, OFL_RECORDS_VNUM, OFL_RECORDS_VSTR };
+int	ofl_records_value(const struct ofl_records *, size_t, const char **,
+	    size_t *);
 
 /*
  * diff.c: what changed between two artifacts, by kind: rows of tables,

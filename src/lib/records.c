@@ -309,13 +309,46 @@ ofl_records_cell(const struct ofl_records *r, size_t i, size_t *len)
 	return r->base + r->off[i];
 }
 
+/*
+ * What cell i of the current record gives: OFL_RECORDS_VNULL (past the
+ * row's end, or empty in a numeric column), OFL_RECORDS_VNUM with the
+ * number's JSON text in *p and *n (no "+"; kubectl's "5 (3m ago)" is
+ * "5"), or OFL_RECORDS_VSTR with the cell's bytes.
+ */
+int
+ofl_records_value(const struct ofl_records *r, size_t i, const char **p,
+    size_t *n)
+{
+	const char	*c;
+	size_t		 len, k;
+	int		 integer;
+
+	*p = NULL;
+	*n = 0;
+	c = ofl_records_cell(r, i, &len);
+	if (c == NULL || (len == 0 && r->type[i] != OFL_RECORDS_STRING))
+		return OFL_RECORDS_VNULL;
+	if (r->type[i] != OFL_RECORDS_STRING &&
+	    (k = num_len(c, len, &integer)) > 0) {
+		if (c[0] == '+') {
+			c++;
+			k--;
+		}
+		*p = c;
+		*n = k;
+		return OFL_RECORDS_VNUM;
+	}
+	*p = c;
+	*n = len;
+	return OFL_RECORDS_VSTR;
+}
+
 /* The current record as one JSON object, appended to out. */
 void
 ofl_records_json(const struct ofl_records *r, struct ofl_buf *out)
 {
 	const char	*c;
-	size_t		 i, n, k;
-	int		 integer;
+	size_t		 i, n;
 
 	ofl_buf_addc(out, '{');
 	for (i = 0; i < r->ncols; i++) {
@@ -323,18 +356,17 @@ ofl_records_json(const struct ofl_records *r, struct ofl_buf *out)
 			ofl_buf_addc(out, ',');
 		ofl_buf_add_json_cstr(out, r->names[i]);
 		ofl_buf_addc(out, ':');
-		c = ofl_records_cell(r, i, &n);
-		if (c == NULL || (n == 0 && r->type[i] != OFL_RECORDS_STRING))
+		switch (ofl_records_value(r, i, &c, &n)) {
+		case OFL_RECORDS_VNULL:
 			ofl_buf_adds(out, "null");
-		else if (r->type[i] != OFL_RECORDS_STRING &&
-		    (k = num_len(c, n, &integer)) > 0) {
-			if (c[0] == '+') {
-				c++;
-				k--;
-			}
-			ofl_buf_add(out, c, k);
-		} else
+			break;
+		case OFL_RECORDS_VNUM:
+			ofl_buf_add(out, c, n);
+			break;
+		default:
 			ofl_buf_add_json_str(out, c, n);
+			break;
+		}
 	}
 	ofl_buf_addc(out, '}');
 }

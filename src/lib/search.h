@@ -106,6 +106,8 @@ struct line {
 	int		 chosen;
 	size_t		 from;		/* the part shown */
 	size_t		 to;
+	size_t		 head;		/* bytes shown before a cut: the
+					   element and ref of a snapshot */
 	uint64_t	 sig;		/* signature, 0: not computed */
 	size_t		 nsim;		/* lines like it not shown */
 	uint64_t	 sim[SIM_SHOW];
@@ -151,6 +153,7 @@ struct search {
 	size_t				 nvis;		/* hits not folded */
 	int				 curjson;	/* the hit is JSON */
 	int				 curlex;	/* the hit is the lexicon's */
+	int				 cursnap;	/* a browser snapshot */
 	int				 addlex;	/* targets made are */
 	struct ofl_buf			 sigbuf;
 	struct ofl_schema_log_map	*curtm;		/* the hit's templates */

@@ -17,6 +17,12 @@
 #include "search.h"
 #include "banned.h"
 
+#define SNAP_SHORT	60		/* bytes of a snapshot line's words */
+#define SNAP_MORE	8		/* its lines that repeat terms */
+#define SNAP_CONTROL	1.5		/* the worth of a line one acts on */
+#define SNAP_KEEP	0.5		/* of the best line's worth, at least */
+#define ORDER_SCAN	4096		/* lines weighed for their length */
+
 static void	 term_weights(const struct line *, size_t, const double *,
 		    double *);
 static double	 mask_weight(uint64_t, const double *);
@@ -24,6 +30,11 @@ static int	 blank(const struct line *);
 static int	 line_opens(const struct line *);
 static size_t	 identity_line(const struct line *, size_t);
 static void	 order_add(struct line *, size_t, size_t *, size_t *, size_t);
+static double	 snap_density(const struct line *);
+static uint64_t	 snap_sig(const char *, size_t);
+static void	 snap_weigh(const struct line *, size_t, double *);
+static size_t	 snap_more(struct line *, size_t, const double *,
+		    const double *, size_t *, size_t);
 static void	 line_sigs(struct search *, struct line *, size_t);
 static int	 sig_taken(const struct line *, size_t, const size_t *,
 		    size_t, uint64_t);
@@ -50,7 +61,46 @@ ofl_snippet_lines_sig(struct ofl_buf *b, const char *line, size_t n)
 }
 
 /*
- * The signature of a line of the hit being shown: in a log whose
+ * A browser snapshot line's signature: its role, name and value, with
+ * no number masked (two links differ by their names, which a log's
+ * mask would take for variables) and its ref left out, so that only
+ * the same element repeated folds.
+ */
+static uint64_t
+snap_sig(const char *line, size_t n)
+{
+	struct ofl_fmt_snapshot_el e;
+	uint64_t	h = 14695981039346656037ULL;
+	const char	*part[3];
+	size_t		 len[3], i, k;
+
+	if (!ofl_fmt_snapshot_parse(line, n, &e)) {
+		part[0] = line;
+		len[0] = n;
+		part[1] = part[2] = NULL;
+		len[1] = len[2] = 0;
+	} else {
+		part[0] = e.role;
+		len[0] = e.rolelen;
+		part[1] = e.name;
+		len[1] = e.namelen;
+		part[2] = e.value;
+		len[2] = e.valuelen;
+	}
+	for (k = 0; k < 3; k++) {
+		for (i = 0; i < len[k]; i++) {
+			h ^= (unsigned char)part[k][i];
+			h *= 1099511628211ULL;
+		}
+		h ^= 0xff;
+		h *= 1099511628211ULL;
+	}
+	return h == 0 ? 1 : h;
+}
+
+/*
+ * The signature of a line of the hit being shown: in a browser
+ * snapshot, its element's words; in a log whose
  * templates are known (s->curtm), its template's, so that lines of one
  * template fold whatever their variables (a user name, a host); else,
  * or when no template has it, the masked form's.
@@ -62,6 +112,8 @@ ofl_snippet_lines_tsig(struct search *s, const char *line, size_t n)
 	uint64_t	h = 0;
 	size_t		i;
 
+	if (s->cursnap)
+		return snap_sig(line, n);
 	if (s->curtm == NULL ||
 	    ofl_schema_log_map_line(s->curtm, line, n, id) != 1)
 		return ofl_snippet_lines_sig(&s->sigbuf, line, n);
@@ -256,6 +308,78 @@ identity_line(const struct line *l, size_t nl)
 	return best;
 }
 
+/*
+ * The factor of each line of a snapshot's hit with a match: its
+ * density, and SNAP_CONTROL more for a line one acts on (a link, a
+ * button, a field, or the code or URL inside a link), which is what an
+ * agent looks for.
+ */
+static void
+snap_weigh(const struct line *l, size_t nl, double *d)
+{
+	const char	**p;
+	size_t		 *n, i;
+
+	if (nl > ORDER_SCAN)
+		nl = ORDER_SCAN;
+	p = ofl_xcalloc(nl + 1, sizeof *p);
+	n = ofl_xcalloc(nl + 1, sizeof *n);
+	for (i = 0; i < nl; i++) {
+		p[i] = l[i].s;
+		n[i] = l[i].n;
+	}
+	for (i = 0; i < nl; i++) {
+		if (l[i].nmarks == 0)
+			continue;
+		d[i] = snap_density(&l[i]);
+		if (ofl_fmt_snapshot_control(p, n, nl, i))
+			d[i] *= SNAP_CONTROL;
+	}
+	free(p);
+	free(n);
+}
+
+/*
+ * A snapshot's lines after those that cover the terms: the other lines
+ * that match, the most weight for their length first, one a signature.
+ */
+static size_t
+snap_more(struct line *l, size_t nl, const double *w, const double *d,
+    size_t *order, size_t norder)
+{
+	double	bv, v, top = 0;
+	size_t	i, j, c;
+
+	for (j = 0; j < norder; j++) {
+		i = order[j];
+		v = mask_weight(l[i].mask, w) * (i < ORDER_SCAN ? d[i] : 1);
+		if (v > top)
+			top = v;
+	}
+	for (j = 0; j < SNAP_MORE; j++) {
+		c = nl;
+		bv = 0;
+		for (i = 0; i < nl; i++) {
+			if (l[i].chosen || l[i].nmarks == 0 ||
+			    (l[i].sig != 0 && sig_taken(l, nl, order, norder,
+			    l[i].sig)))
+				continue;
+			v = mask_weight(l[i].mask, w) * (i < ORDER_SCAN ?
+			    d[i] : 1);
+			if (v > 0 && (c == nl || v > bv)) {
+				c = i;
+				bv = v;
+			}
+		}
+		if (c == nl || bv < top * SNAP_KEEP)
+			break;
+		order_add(l, nl, order, &norder, c);
+	}
+	for (i = 0; i < nl; i++)
+		l[i].chosen = 0;
+	return norder;
+}
+
 static void
 order_add(struct line *l, size_t nl, size_t *order, size_t *norder, size_t i)
 {
@@ -268,22 +392,47 @@ order_add(struct line *l, size_t nl, size_t *order, size_t *norder, size_t i)
 }
 
 /*
+ * In a browser snapshot, what a line's terms are worth for its length:
+ * an element named by the words asked for ("heading "The LIMIT
+ * clause"") is the answer, a long paragraph that holds them in passing
+ * much less.  1 up to SNAP_SHORT bytes of words, then falling.
+ */
+static double
+snap_density(const struct line *l)
+{
+	size_t	n = ofl_fmt_snapshot_words(l->s, l->n);
+
+	if (n <= SNAP_SHORT)
+		return 1;
+	return 1 / (1 + (double)(n - SNAP_SHORT) / SNAP_SHORT);
+}
+
+/*
  * The lines of a hit in the order they are worth showing: the line with
  * the most weight of distinct terms, then lines that add terms not yet
  * covered, then what is under a line that opens something (a heading,
  * an object) and the line after the best, then two lines that repeat
- * terms, then the line above the best and more of its surroundings.
+ * terms, then the line above the best and more of its surroundings.  A
+ * browser snapshot's lines are weighed for their length too, and shown
+ * without their surroundings: the element lines that match, each with
+ * its ref, are the answer (snippet.c adds the element that holds a
+ * child line), and more of them fit.
  */
 size_t
 ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *order)
 {
-	double		 w[64], g, bg, bv, v;
+	double		 w[64], d[ORDER_SCAN], g, bg, bv, v;
 	uint64_t	 covered = 0;
 	size_t		 norder = 0, ncover, i, j, b, c, id;
+	int		 snap = s != NULL && s->cursnap;
 
 	term_weights(l, nl, s != NULL ? s->hitw : NULL, w);
 	if (s != NULL)
 		line_sigs(s, l, nl);
+	for (i = 0; i < nl && i < ORDER_SCAN; i++)
+		d[i] = 1;
+	if (snap)
+		snap_weigh(l, nl, d);
 	for (j = 0; j < 5; j++) {
 		c = nl;
 		bg = bv = 0;
@@ -294,6 +443,10 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 			v = mask_weight(l[i].mask, w);
 			if (g <= 0 && j > 0)
 				continue;
+			if (i < ORDER_SCAN) {
+				g *= d[i];
+				v *= d[i];
+			}
 			if (c == nl || g > bg || (g == bg && (v > bv ||
 			    (v == bv && l[i].nmarks > l[c].nmarks)))) {
 				c = i;
@@ -308,6 +461,8 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 	}
 	if (norder == 0)
 		order_add(l, nl, order, &norder, 0);
+	if (snap)
+		return snap_more(l, nl, w, d, order, norder);
 	b = norder > 0 ? order[0] : 0;
 	ncover = norder;
 	for (j = 0; j < ncover; j++) {

@@ -24,6 +24,9 @@
 #define LINE_SHOW_MAX	400		/* bytes of one snippet line */
 #define TITLE_MAX	120
 #define SNAP_OWNERS	3		/* a snapshot's element lines added */
+#define SNAP_LINE_MAX	200		/* bytes of a snapshot's line shown */
+#define SNAP_HEAD_MAX	100		/* bytes of its head kept on a cut */
+#define SNAP_WEAK	0.33		/* of the best hit's score, at least */
 /* Colors as grep uses them: matches, line numbers, references. */
 #define COLOR_MATCH	"\033[01;31m"
 #define COLOR_LINENO	"\033[32m"
@@ -66,6 +69,8 @@ static int	 select_lines(struct search *, struct line *, size_t, size_t,
 static void	 render_hit(struct search *, struct hit *, size_t,
 		    struct ofl_buf *, size_t *, int *);
 static void	 snapshot_owners(struct line *, size_t);
+static int	 snap_weak(const struct search *, const struct hit *);
+static size_t	 snap_head(const struct line *);
 static void	 add_title(struct ofl_buf *, struct search *, const char *);
 static void	 add_ref(struct ofl_buf *, const struct search *,
 		    const struct hit *);
@@ -487,6 +492,9 @@ render_line(struct ofl_buf *out, struct search *s, const struct line *l,
 			return;
 		}
 	}
+	if (from > 0 && l->head > 0 && l->head < from)
+		ofl_render_safe(out, (const unsigned char *)base, l->head,
+		    SIZE_MAX);
 	if (from > 0)
 		ofl_buf_adds(out, "...");
 	pos = from;
@@ -653,11 +661,25 @@ select_lines(struct search *s, struct line *l, size_t nl, size_t avail,
 		max = left > prefix ? left - prefix : 0;
 		if (max > LINE_SHOW_MAX)
 			max = LINE_SHOW_MAX;
+		/* A snapshot's element is its first words and its ref. */
+		if (s->cursnap && max > SNAP_LINE_MAX)
+			max = SNAP_LINE_MAX;
 		if (j == 0 && max < 40)
 			max = 40;
 		if (j > 0 && max < (c->n < 60 ? c->n : 60))
 			continue;
 		(void)line_window(s, c, max, &from, &to);
+		if (s->cursnap && from > 0 && (c->head = snap_head(c)) > 0) {
+			/* The window that matches after the element's head. */
+			if (max >= c->head + 40)
+				(void)line_window(s, c, max - c->head, &from,
+				    &to);
+			if (max < c->head + 40 || from <= c->head) {
+				c->head = 0;
+				from = 0;
+				to = c->n > max ? utf8_back(c->s, max) : c->n;
+			}
+		}
 		/* What it really takes, \xNN escapes included. */
 		ofl_buf_reset(&scratch);
 		render_line(&scratch, s, c, from, to);
@@ -712,6 +734,41 @@ snapshot_owners(struct line *l, size_t nl)
 	}
 	free(p);
 	free(n);
+}
+
+/*
+ * The head of a snapshot's line kept when the line is shown cut: the
+ * element up to its ref and attributes ("- generic [ref=e85]"), so that
+ * the part that matches comes with what to act on; 0 for a line without
+ * a ref or with a long head.
+ */
+static size_t
+snap_head(const struct line *l)
+{
+	struct ofl_fmt_snapshot_el e;
+
+	if (!ofl_fmt_snapshot_parse(l->s, l->n, &e) || e.ref == NULL ||
+	    e.prop || e.text || e.end > SNAP_HEAD_MAX)
+		return 0;
+	return e.end;
+}
+
+/*
+ * 1 if a hit after the first is too weak to show in a browser snapshot:
+ * under SNAP_WEAK of the best hit's score.  A page holds the words of
+ * any question somewhere; its hits far below the best are elements
+ * that name them in passing, and the bytes go to what answers.
+ */
+static int
+snap_weak(const struct search *s, const struct hit *h)
+{
+	const struct hit	*best = &s->h[0];
+
+	if (h->member != NULL || s->a[h->art].kind != OFL_KIND_SNAPSHOT ||
+	    h->art != best->art || h->phase == PHASE_SUBSTR ||
+	    best->phase == PHASE_SUBSTR || best->score <= 0)
+		return 0;
+	return h->score < best->score * SNAP_WEAK;
 }
 
 static void
@@ -770,6 +827,8 @@ render_hit(struct search *s, struct hit *h, size_t avail, struct ofl_buf *out,
 	mark_text(s, text.data != NULL ? text.data : "", text.len);
 	nl = split_lines(s, h, &text, &l);
 	s->curjson = hit_json(s, h);
+	s->cursnap = h->member == NULL &&
+	    s->a[h->art].kind == OFL_KIND_SNAPSHOT;
 	s->curtm = hit_tmpl(s, h);
 
 	add_ref(out, s, h);
@@ -795,7 +854,7 @@ render_hit(struct search *s, struct hit *h, size_t avail, struct ofl_buf *out,
 	    5))
 		*cut = 1;
 	s->record = record;
-	if (s->a[h->art].kind == OFL_KIND_SNAPSHOT)
+	if (s->cursnap)
 		snapshot_owners(l, nl);
 	ofl_snippet_lines_similar(l, nl, 0);
 	for (i = 0; i < nl; i++) {
@@ -907,9 +966,13 @@ output_json_hit(struct ofl_buf *out, struct search *s, struct hit *h,
 	mark_text(s, text.data != NULL ? text.data : "", text.len);
 	nl = split_lines(s, h, &text, &l);
 	s->curjson = hit_json(s, h);
+	s->cursnap = h->member == NULL &&
+	    s->a[h->art].kind == OFL_KIND_SNAPSHOT;
 	s->curtm = hit_tmpl(s, h);
 	if (nl > 0)
 		cut = select_lines(s, l, nl, avail, 1);
+	if (s->cursnap)
+		snapshot_owners(l, nl);
 	add_ref(&ref, s, h);
 	ofl_buf_adds(out, "{\"id\":");
 	ofl_buf_add_json_str(out, s->a[h->art].id, strlen(s->a[h->art].id));
@@ -1058,7 +1121,8 @@ hits_prepare(struct search *s, size_t k)
 		l = NULL;
 		nl = split_lines(s, h, &text, &l);
 		s->curjson = 0;
-		s->curtm = hit_tmpl(s, h);
+		s->cursnap = h->member == NULL &&
+		    s->a[h->art].kind == OFL_KIND_SNAPSHOT;
 		s->curtm = hit_tmpl(s, h);
 		for (j = 0, mask = 0; j < nl; j++)
 			mask |= l[j].mask;
@@ -1067,7 +1131,7 @@ hits_prepare(struct search *s, size_t k)
 				df[t]++;
 		n++;
 		/* A JSON record is itself, whatever its lines say. */
-		if (!hit_json(s, h) && nl > 0 &&
+		if (!hit_json(s, h) && !s->cursnap && nl > 0 &&
 		    ofl_snippet_lines_order(s, l, nl, order) > 0 &&
 		    l[order[0]].nmarks > 0) {
 			h->sig = l[order[0]].sig;
@@ -1173,6 +1237,8 @@ ofl_snippet_output(struct search *s, struct ofl_buf *out, const char *const *ids
 		if (avail > room)
 			avail = room;
 		if (i > 0 && avail < 80)
+			break;
+		if (i > 0 && snap_weak(s, &s->h[i]))
 			break;
 		render_hit(s, &s->h[i], avail, out, &n, &cut);
 		if (i > 0 && n > room) {
