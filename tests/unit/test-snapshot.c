@@ -311,16 +311,36 @@ out:
 	return rv;
 }
 
+/*
+ * The source tree: $OFL_SRCDIR (make check sets it), else the one this
+ * file was compiled from, as named from the build directory.
+ */
+static const char *
+srcdir(void)
+{
+	static char	 path[4096];
+	const char	*e;
+	size_t		 n;
+
+	if ((e = getenv("OFL_SRCDIR")) != NULL && *e != '\0')
+		return e;
+	snprintf(path, sizeof path, "%s", __FILE__);
+	if ((e = strstr(path, "tests/unit/test-snapshot.c")) == NULL)
+		return ".";
+	if ((n = (size_t)(e - path)) == 0)
+		return ".";
+	path[n - 1] = '\0';	/* the slash before "tests" */
+	return path;
+}
+
 int
 main(int argc, char *argv[])
 {
-	const char	*src = getenv("OFL_SRCDIR");
-
 	if (argc == 4)
 		return compare(argv[1], argv[2], argv[3]);
 	test_parse();
 	test_owners();
 	test_diff_expand();
-	test_diff_renumbered(src != NULL ? src : "..");
+	test_diff_renumbered(srcdir());
 	return done_testing();
 }
