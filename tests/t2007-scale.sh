@@ -153,4 +153,37 @@ test_expect_success sqlite3 'a small artifact whose indexer ends soon: the index
 	test ! -s err
 '
 
+test_expect_success sqlite3 'a scan during indexing reads past a line longer than its buffer' '
+	OFL_STORE=$PWD/long &&
+	export OFL_STORE &&
+	{
+		echo "the first line" &&
+		awk "BEGIN { for (i = 0; i < 300000; i++) printf \"filler%04d \", i % 10000
+		    print \"zebrawhistle\" }" &&
+		echo "after the long line, a quillharbour"
+	} >longline &&
+	ofl-capture -q <longline >ref &&
+	id=$(sed "s/^ofl://" ref) &&
+	ofl-index -q "$id" &&
+	blob=$(sqlite3 "$OFL_STORE/ofl.db" "SELECT blob FROM ix_blob") ||
+	exit 1
+	sleep 60 &
+	pid=$!
+	: the sleeper plays an indexer that has done nothing yet &&
+	sqlite3 "$OFL_STORE/ofl.db" "DELETE FROM ix_chunk
+	    WHERE id >= ($blob << 24);
+	    UPDATE ix_blob SET state = 0, owner = $pid,
+	    heartbeat = CAST(strftime('"'"'%s'"'"', '"'"'now'"'"') AS INTEGER) * 1000
+	    WHERE blob = $blob" &&
+	OFL_INDEX_BG=1 ofl-search "$id" zebrawhistle >out1 2>err1;
+	rc1=$?;
+	OFL_INDEX_BG=1 ofl-search "$id" quillharbour >out2 2>err2;
+	rc2=$?;
+	kill $pid;
+	test $rc1 -eq 0 && test $rc2 -eq 0 &&
+	grep -q "^ofl:$id:2  (substring)" out1 &&
+	grep -q "^ofl:$id:3  (substring)" out2 &&
+	grep -q "^  3: after the long line, a quillharbour$" out2
+'
+
 test_done

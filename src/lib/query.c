@@ -586,7 +586,7 @@ substring_scan(struct search *s, size_t art)
 	struct rescan		 rc;
 	struct ofl_buf		 b;
 	uint64_t		 off, lineno;
-	size_t			 keep, i;
+	size_t			 keep, i, want;
 	ssize_t			 n;
 	int			 ret = -1;
 
@@ -602,18 +602,29 @@ substring_scan(struct search *s, size_t art)
 			return -1;
 		return 0;
 	}
-	/* Whole lines at a time, 1 MiB or so (from where the index ends). */
+	/*
+	 * Whole lines at a time, 1 MiB or so (from where the index ends),
+	 * in a buffer no bigger than the artifact needs: most are small,
+	 * and a fresh megabyte each costs more than their scan.  The
+	 * buffer grows (doubling) only for a line longer than it.
+	 */
 	ofl_buf_init(&b);
 	off = s->a[art].scan_from;
 	lineno = s->a[art].scan_line > 0 ? s->a[art].scan_line : 1;
+	want = SNIP_READ_MAX;
+	if (s->a[art].bytes > off && s->a[art].bytes - off < want)
+		want = (size_t)(s->a[art].bytes - off);
+	if (want < 4096)
+		want = 4096;
 	if (ofl_reader_seek(r, (int64_t)off) == -1)
 		goto out;
 	for (;;) {
-		if (b.cap < b.len + SNIP_READ_MAX + 1) {
-			b.cap = b.len + SNIP_READ_MAX + 1;
+		if (b.cap < b.len + want / 2 + 1) {
+			b.cap = b.len + want + 1 > b.cap * 2 ?
+			    b.len + want + 1 : b.cap * 2;
 			b.data = ofl_xrealloc(b.data, b.cap);
 		}
-		n = ofl_reader_read(r, b.data + b.len, SNIP_READ_MAX);
+		n = ofl_reader_read(r, b.data + b.len, b.cap - b.len - 1);
 		if (n == -1)
 			goto out;
 		b.len += (size_t)n;
