@@ -183,6 +183,8 @@ static void		progress_clear(void);
 static void		progress_lines(const char *, size_t);
 static char		*join_argv(char *const []);
 static long long	env_num(const char *, long long);
+static void		run_detached(const char *, const char *, int);
+static int		stamp_recent(const char *, int64_t);
 static void		auto_gc(void);
 static void		auto_index(struct capture *, size_t);
 static void		offload_combined(struct capture *, size_t);
@@ -195,6 +197,77 @@ static int		finish_captures(struct capture *, size_t, const char **,
 static int		print_captures(struct capture *, size_t, size_t, int);
 
 /*
+ * Run a sibling program (beside this one, else on $PATH) detached: a
+ * grandchild that nobody waits for, in its own session, with no stdio,
+ * niced by incr.  Only the short-lived child is waited for.
+ */
+static void
+run_detached(const char *name, const char *arg, int incr)
+{
+	struct ofl_buf	 prog;
+	char		*slash, self[4096];
+	ssize_t		 len;
+	int		 fd;
+	pid_t		 pid;
+
+	ofl_buf_init(&prog);
+	if ((len = readlink("/proc/self/exe", self, sizeof self - 1)) > 0) {
+		self[len] = '\0';
+		if ((slash = strrchr(self, '/')) != NULL) {
+			*slash = '\0';
+			ofl_buf_addf(&prog, "%s/%s", self, name);
+		}
+	}
+	if (prog.len == 0 || access(ofl_buf_str(&prog), X_OK) == -1) {
+		ofl_buf_reset(&prog);
+		ofl_buf_adds(&prog, name);
+	}
+	if ((pid = fork()) == 0) {
+		if (fork() != 0)
+			_exit(0);
+		setsid();
+		if ((fd = open("/dev/null", O_RDWR)) != -1) {
+			dup2(fd, STDIN_FILENO);
+			dup2(fd, STDOUT_FILENO);
+			dup2(fd, STDERR_FILENO);
+		}
+		if (incr != 0)
+			(void)nice(incr);
+		execlp(ofl_buf_str(&prog), name, arg, "-s",
+		    ofl_store_path(store), (char *)NULL);
+		_exit(127);
+	}
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+	ofl_buf_free(&prog);
+}
+
+/*
+ * The store file name's time, as a stamp: 1 if it was set less than
+ * secs seconds ago; else set it now and return 0.
+ */
+static int
+stamp_recent(const char *name, int64_t secs)
+{
+	struct ofl_buf	 path;
+	struct stat	 sb;
+	int		 fd, recent = 0;
+
+	ofl_buf_init(&path);
+	ofl_buf_addf(&path, "%s/%s", ofl_store_path(store), name);
+	if (stat(ofl_buf_str(&path), &sb) == 0 &&
+	    (int64_t)sb.st_mtime * 1000 > ofl_now_ms() - secs * 1000)
+		recent = 1;
+	else if ((fd = open(ofl_buf_str(&path),
+	    O_WRONLY | O_CREAT | O_CLOEXEC, 0600)) != -1) {
+		futimens(fd, NULL);
+		close(fd);
+	}
+	ofl_buf_free(&path);
+	return recent;
+}
+
+/*
  * Like git's auto gc: when the store is over its budget or holds expired
  * artifacts, start ofl-gc in the background.  At most once a minute (the
  * gc lock file's time says when the last one ran); off with the store
@@ -203,26 +276,18 @@ static int		print_captures(struct capture *, size_t, size_t, int);
 static void
 auto_gc(void)
 {
-	struct ofl_buf	 lock, gc;
-	struct stat	 sb;
-	char		*v, *slash, self[4096];
+	char		*v;
 	uint64_t	 max = 0;
-	int64_t		 ttl = 0, now = ofl_now_ms();
-	ssize_t		 n;
-	int		 due = 0, fd;
-	pid_t		 pid;
+	int64_t		 ttl = 0;
+	int		 due = 0;
 
-	if (store == NULL)
+	/* Mark the attempt, so the next captures do not all try. */
+	if (store == NULL || stamp_recent("gc.lock", 60))
 		return;
-	ofl_buf_init(&lock);
-	ofl_buf_addf(&lock, "%s/gc.lock", ofl_store_path(store));
-	if (stat(ofl_buf_str(&lock), &sb) == 0 &&
-	    (int64_t)sb.st_mtime * 1000 > now - 60000)
-		goto out;
 	if ((v = ofl_setting_get(store, "auto-gc")) != NULL &&
 	    strcmp(v, "off") == 0) {
 		free(v);
-		goto out;
+		return;
 	}
 	free(v);
 	if ((v = ofl_setting_get(store, "max-size")) != NULL) {
@@ -239,101 +304,36 @@ auto_gc(void)
 		due = 1;
 	if (!due && ofl_store_expired(store, ttl))
 		due = 1;
-	/* Mark the attempt, so the next captures do not all try. */
-	if ((fd = open(ofl_buf_str(&lock), O_WRONLY | O_CREAT | O_CLOEXEC,
-	    0600)) != -1) {
-		futimens(fd, NULL);
-		close(fd);
-	}
-	if (!due)
-		goto out;
-	ofl_buf_init(&gc);
-	if ((n = readlink("/proc/self/exe", self, sizeof self - 1)) > 0) {
-		self[n] = '\0';
-		if ((slash = strrchr(self, '/')) != NULL) {
-			*slash = '\0';
-			ofl_buf_addf(&gc, "%s/ofl-gc", self);
-		}
-	}
-	if (gc.len == 0 || access(ofl_buf_str(&gc), X_OK) == -1) {
-		ofl_buf_reset(&gc);
-		ofl_buf_adds(&gc, "ofl-gc");
-	}
-	if ((pid = fork()) == 0) {
-		/* Detach: a grandchild that nobody waits for. */
-		if (fork() != 0)
-			_exit(0);
-		setsid();
-		fd = open("/dev/null", O_RDWR);
-		if (fd != -1) {
-			dup2(fd, STDIN_FILENO);
-			dup2(fd, STDOUT_FILENO);
-			dup2(fd, STDERR_FILENO);
-		}
-		execlp(ofl_buf_str(&gc), "ofl-gc", "--auto", "-s",
-		    ofl_store_path(store), (char *)NULL);
-		_exit(127);
-	}
-	if (pid > 0)
-		waitpid(pid, NULL, 0);
-	ofl_buf_free(&gc);
-out:
-	ofl_buf_free(&lock);
+	if (due)
+		run_detached("ofl-gc", "--auto", 0);
 }
 
 /*
- * Index offloaded output in the background, once the notice is out:
- * "ofl-index --pending" (beside this program, else on $PATH) in a
- * detached, niced grandchild with no stdio, so neither the notice nor
- * the exit status waits for it.  It drains every artifact not indexed
- * yet; index.c says how captures that arrive together share one.
- * OFL_INDEX_BG=0 turns it off (the tests do, to stay deterministic).
+ * Index captured output in the background, once the notice is out:
+ * "ofl-index --pending" in a detached, niced grandchild, so neither the
+ * notice nor the exit status waits for it.  It drains every artifact not
+ * indexed yet; index.c says how captures that arrive together share one.
+ * Output that was offloaded starts it every time.  Output printed in
+ * full starts it at most once in INDEX_QUIET seconds (the index.lock
+ * file's time says when one last started), so that a stream of small
+ * captures does not start one each, and yet whole-store searches do not
+ * scan more and more artifacts that are not indexed.  OFL_INDEX_BG=0
+ * turns it off (the tests do, to stay deterministic).
  */
+#define INDEX_QUIET	30
+
 static void
 auto_index(struct capture *cs, size_t n)
 {
-	struct ofl_buf	 ix;
-	char		*slash, self[4096];
-	ssize_t		 len;
-	size_t		 i;
-	int		 fd;
-	pid_t		 pid;
+	size_t	 i;
 
 	if (store == NULL || !ofl_index_bg())
 		return;
 	for (i = 0; i < n && !cs[i].offload; i++)
 		;
-	if (i == n)
+	if (stamp_recent("index.lock", i == n ? INDEX_QUIET : 0))
 		return;
-	ofl_buf_init(&ix);
-	if ((len = readlink("/proc/self/exe", self, sizeof self - 1)) > 0) {
-		self[len] = '\0';
-		if ((slash = strrchr(self, '/')) != NULL) {
-			*slash = '\0';
-			ofl_buf_addf(&ix, "%s/ofl-index", self);
-		}
-	}
-	if (ix.len == 0 || access(ofl_buf_str(&ix), X_OK) == -1) {
-		ofl_buf_reset(&ix);
-		ofl_buf_adds(&ix, "ofl-index");
-	}
-	if ((pid = fork()) == 0) {
-		if (fork() != 0)
-			_exit(0);
-		setsid();
-		if ((fd = open("/dev/null", O_RDWR)) != -1) {
-			dup2(fd, STDIN_FILENO);
-			dup2(fd, STDOUT_FILENO);
-			dup2(fd, STDERR_FILENO);
-		}
-		(void)nice(10);
-		execlp(ofl_buf_str(&ix), "ofl-index", "--pending", "-q", "-s",
-		    ofl_store_path(store), (char *)NULL);
-		_exit(127);
-	}
-	if (pid > 0)
-		waitpid(pid, NULL, 0);
-	ofl_buf_free(&ix);
+	run_detached("ofl-index", "--pending", 10);
 }
 
 static OFL_DEAD void

@@ -142,7 +142,8 @@ index_pending(const char *path, int quiet)
 	if (n == -1)
 		errx(ofl_errcode(), "%s", ofl_errmsg());
 	if (!quiet)
-		printf("%lld artifacts indexed\n", (long long)n);
+		printf("%lld artifact%s indexed\n", (long long)n,
+		    n == 1 ? "" : "s");
 	if (fflush(stdout) == EOF || ferror(stdout))
 		err(OFL_EXIT_FAIL, "stdout");
 	return 0;

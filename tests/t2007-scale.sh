@@ -121,6 +121,34 @@ busy() {
 	    WHERE blob = $blob"
 }
 
+test_expect_success sqlite3 'output printed in full is indexed in the background too' '
+	OFL_STORE=$PWD/small &&
+	export OFL_STORE &&
+	echo "a small marmotvalley" | OFL_INDEX_BG=1 ofl-capture >out &&
+	echo "a small marmotvalley" >expect &&
+	test_cmp expect out &&
+	i=0 &&
+	until test "$(sqlite3 "$OFL_STORE/ofl.db" \
+	    "SELECT count(*) FROM ix_blob WHERE state = 1")" = 1; do
+		i=$((i + 1)) &&
+		test $i -lt 600 || { echo "not indexed after 60 s"; exit 1; }
+		sleep 0.1
+	done &&
+	: within the quiet time, the next one is left to the next indexer &&
+	echo "another small capture" | OFL_INDEX_BG=1 ofl-capture >/dev/null &&
+	sleep 1 &&
+	test "$(sqlite3 "$OFL_STORE/ofl.db" "SELECT count(*) FROM ix_blob")" = 1 &&
+	: offloaded output always starts one, which drains both &&
+	seq 1 20000 | OFL_INDEX_BG=1 ofl-capture -q >/dev/null &&
+	i=0 &&
+	until test "$(sqlite3 "$OFL_STORE/ofl.db" \
+	    "SELECT count(*) FROM ix_blob WHERE state = 1")" = 3; do
+		i=$((i + 1)) &&
+		test $i -lt 600 || { echo "not indexed after 60 s"; exit 1; }
+		sleep 0.1
+	done
+'
+
 test_expect_success sqlite3 'a search during indexing: the index, then a scan' '
 	sleep 60 &
 	pid=$!

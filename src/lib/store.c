@@ -228,7 +228,8 @@ static int
 check_files(struct ofl_store *st)
 {
 	static const char	*files[] = { "ofl.db-wal", "ofl.db-shm",
-				    "init.lock", "gc.lock", "reserve", NULL };
+				    "init.lock", "gc.lock", "index.lock",
+				    "index.wait", "reserve", NULL };
 	struct ofl_buf		 b;
 	int			 i, rv = 0;
 
