@@ -16,13 +16,16 @@ test_have_prereq JQ || test_skip_all "jq is needed"
     test_skip_all "run once already (OFL_TEST_ONCE_DONE is set)"
 command -v node >/dev/null 2>&1 ||
     test_skip_all "node is needed for the stand-in model API"
-CLAUDE=${OFL_TEST_CLAUDE:-$OFL_SRCDIR/tests/mcp/node_modules/.bin/claude}
+# Claude Code is a pinned peer of tests/mcp (a devDependency), installed
+# like the MCP peers (tests/npm.sh); OFL_TEST_CLAUDE names another binary.
+. "$OFL_SRCDIR/tests/mcp/peers.sh"
+mcp_peers
+CLAUDE=${OFL_TEST_CLAUDE:-$MCP/node_modules/.bin/claude}
 [ -x "$CLAUDE" ] || test_skip_all "no Claude Code binary at $CLAUDE" \
-    "(npm ci --prefix tests/mcp, or set OFL_TEST_CLAUDE)"
+    "(set OFL_TEST_CLAUDE)"
 "$CLAUDE" --version >/dev/null 2>&1 ||
     test_skip_all "$CLAUDE --version fails: the binary does not run here"
-MOCK=$OFL_SRCDIR/tests/mcp/claude-mock.mjs
-EVERYTHING=$OFL_SRCDIR/tests/mcp/node_modules/@modelcontextprotocol/server-everything/dist/index.js
+MOCK=$MCP/claude-mock.mjs
 BASH=$(command -v bash) || BASH=
 
 # run_claude NAME ADAPTER SETTINGS COMMAND...: one headless session in
