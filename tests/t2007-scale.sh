@@ -17,6 +17,17 @@ hits() {
 	sed -n "s/^ofl:$1:\([0-9]*\)-[0-9]* .*(\([0-9.]*\))\$/\1 \2/p"
 }
 
+# indexed N: wait (60 s at most) until N contents of $OFL_STORE are indexed.
+indexed() {
+	_i=0
+	until test "$(sqlite3 "$OFL_STORE/ofl.db" \
+	    "SELECT count(*) FROM ix_blob WHERE state = 1")" = "$1"; do
+		_i=$((_i + 1))
+		test $_i -lt 600 || { echo "not indexed after 60 s"; return 1; }
+		sleep 0.1
+	done
+}
+
 test_expect_success 'setup: one artifact alone, and among 50 others' '
 	OFL_STORE=$PWD/alone capture <"$DATA/docs/yt-dlp-README.md" >id.alone &&
 	OFL_STORE=$PWD/alone ofl-index -q "$(cat id.alone)" &&
@@ -90,13 +101,7 @@ test_expect_success sqlite3 'a capture indexes in the background' '
 	echo "the last line holds a wombatquake" >>big &&
 	OFL_INDEX_BG=1 ofl-capture -q <big >ref &&
 	id=$(sed "s/^ofl://" ref) &&
-	i=0 &&
-	until test "$(sqlite3 "$OFL_STORE/ofl.db" \
-	    "SELECT count(*) FROM ix_blob WHERE state = 1")" = 1; do
-		i=$((i + 1)) &&
-		test $i -lt 600 || { echo "not indexed after 60 s"; exit 1; }
-		sleep 0.1
-	done &&
+	indexed 1 &&
 	ofl-search "$id" wombatquake >out 2>err &&
 	grep -q "^ofl:$id:20001" out &&
 	test ! -s err
@@ -127,26 +132,14 @@ test_expect_success sqlite3 'output printed in full is indexed in the background
 	echo "a small marmotvalley" | OFL_INDEX_BG=1 ofl-capture >out &&
 	echo "a small marmotvalley" >expect &&
 	test_cmp expect out &&
-	i=0 &&
-	until test "$(sqlite3 "$OFL_STORE/ofl.db" \
-	    "SELECT count(*) FROM ix_blob WHERE state = 1")" = 1; do
-		i=$((i + 1)) &&
-		test $i -lt 600 || { echo "not indexed after 60 s"; exit 1; }
-		sleep 0.1
-	done &&
+	indexed 1 &&
 	: within the quiet time, the next one is left to the next indexer &&
 	echo "another small capture" | OFL_INDEX_BG=1 ofl-capture >/dev/null &&
 	sleep 1 &&
 	test "$(sqlite3 "$OFL_STORE/ofl.db" "SELECT count(*) FROM ix_blob")" = 1 &&
 	: offloaded output always starts one, which drains both &&
 	seq 1 20000 | OFL_INDEX_BG=1 ofl-capture -q >/dev/null &&
-	i=0 &&
-	until test "$(sqlite3 "$OFL_STORE/ofl.db" \
-	    "SELECT count(*) FROM ix_blob WHERE state = 1")" = 3; do
-		i=$((i + 1)) &&
-		test $i -lt 600 || { echo "not indexed after 60 s"; exit 1; }
-		sleep 0.1
-	done
+	indexed 3
 '
 
 test_expect_success sqlite3 'a search during indexing: the index, then a scan' '
