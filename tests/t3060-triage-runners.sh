@@ -317,6 +317,8 @@ if [ -n "$PY" ] && test_have_prereq git; then
 		mkdir -p hint/lib hint/tests &&
 		cd hint &&
 		printf "[pytest]\n" >pytest.ini &&
+		: Python writes __pycache__ unless PYTHONDONTWRITEBYTECODE is set &&
+		printf "__pycache__/\n" >.gitignore &&
 		printf "def div(a, b):\n    return a / b\n" >lib/calc.py &&
 		printf "import sys, os\nsys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))\nfrom lib.calc import div\n\n\ndef test_div():\n    assert div(1, 0) == 0\n" >tests/test_calc.py &&
 		git init -q . &&
