@@ -170,6 +170,23 @@ test_expect_success 'constants that look variable stay: states after numbers, tw
 	test_cmp expect out
 '
 
+test_expect_success 'a header of columns: the words up to a column of numbers on nearly every line' '
+	awk "BEGIN { split(\"node status|unix.hw net.up|switch_module error\", cs, \"|\"); for (i = 0; i < 30; i++)
+	    printf \"%d node-%d %s %d %d %s\\n\", 3000 + i, i % 7, cs[1 + i % 3], 1074000000 + 7 * i, i % 4 ? 1 : -1, i % 2 ? \"link up on port \" i : \"running\" }" >col.log &&
+	"$TMPL" -t col.log >out &&
+	cat >expect <<-\EOF &&
+	c950f0eb1de9 15 1 29 - running
+	1781073607b7 15 2 30 - link up on port <*>
+	EOF
+	test_cmp expect out &&
+	"$TMPL" -m col.log >pairs &&
+	awk "\$1 != \$2 { bad = 1 } END { exit bad }" pairs &&
+	head -n 3 col.log >few.log &&
+	"$TMPL" -t few.log >out &&
+	test "$(wc -l <out)" -eq 3 &&
+	grep -q " <\*> node status <\*> running\$" out
+'
+
 test_expect_success 'the templates alone classify every line as mining did' '
 	for f in "$L/trace.log" "$DATA/eval/dpkg.log" \
 	    "$DATA/ci/treeherder-taskcluster-timeout.log"; do

@@ -38,20 +38,20 @@
 #include <xxhash.h>
 
 #include "ofl.h"
+#include "fmt-log-tmpl.h"
 #include "banned.h"
 
-#define TM_MAXTOK	64	/* tokens of a message; the last takes the rest */
 #define TM_SCAN		65536	/* bytes of a line looked at */
 #define TM_TOKTEXT	160	/* bytes of a token kept for the text */
 #define TM_MINVALS	3	/* values at a position that make it variable */
 #define TM_MINKV	5	/* the same for a key=value */
 #define TM_LONGMSG	8	/* tokens of a message whose first may vary */
 #define TM_MAXCLU	8192	/* groups kept */
-#define TM_MAXHDR	12	/* tokens a header may take */
+#define TM_COLPCT	95	/* % of lines with a number in a header column */
+#define TM_COLMIN	20	/* lines before a header of columns is told */
 
 #define H_WILD		0x5bd1e9955bd1e995ULL
 #define H_MASK		0x9e3779b97f4a7c15ULL
-#define H_TAIL		0xc2b2ae3d27d4eb4fULL
 
 /* A group of lines: equal token count and equal tokens but at var. */
 struct clu {
@@ -71,14 +71,6 @@ struct clu {
 	int		 level;
 };
 
-/* The state of the line reader: records and their first lines. */
-struct rdst {
-	uint64_t	 lineno;
-	int		 head_ts;	/* the record's first line has a timestamp */
-	int		 cur;		/* the record's group, -1 none */
-	int		 cur_other;	/* the record is in the catch-all */
-};
-
 struct ofl_fmt_log_tmpl {
 	struct clu	*clu;
 	size_t		 nclu;
@@ -93,22 +85,10 @@ struct ofl_fmt_log_tmpl {
 	uint64_t	 other_first;
 	uint64_t	 other_last;
 	uint64_t	 lines;		/* lines read by the first pass */
+	int		 colhdr;	/* message words that are a header */
 	int		 finished;
 	struct ofl_fmt_log_tmpl_info *out;
 	size_t		 nout;
-};
-
-/* One line, tokenized. */
-struct line {
-	uint64_t	 th[TM_MAXTOK];
-	uint64_t	 sh[TM_MAXTOK];
-	uint64_t	 rh[TM_MAXTOK];	/* unmasked */
-	const char	*tp[TM_MAXTOK];
-	size_t		 tl[TM_MAXTOK];
-	int		 ntok;
-	int		 level;
-	int		 ts;
-	int		 cont;
 };
 
 static const char *levels[] = {
@@ -708,15 +688,15 @@ lookup(const struct ofl_fmt_log_tmpl *m, const struct line *l)
 }
 
 /* The masked text of a token, into b, as tok_hash masks it. */
-static void
-tok_text(struct ofl_buf *b, const char *p, size_t n, int unit)
+void
+ofl_fmt_log_tmpl_tok_text(struct ofl_buf *b, const char *p, size_t n, int unit)
 {
 	size_t	i = 0, s;
 	int	dig;
 
 	if (n > TM_TOKTEXT) {
 		if ((n = tok_head(p, n)) > 0)
-			tok_text(b, p, n, unit);
+			ofl_fmt_log_tmpl_tok_text(b, p, n, unit);
 		ofl_buf_adds(b, "<*>");
 		return;
 	}
@@ -764,7 +744,7 @@ clu_add(struct ofl_fmt_log_tmpl *m, const struct line *l, uint64_t lineno)
 		if (l->th[i] == H_TAIL)
 			ofl_buf_adds(&b, "<*>");
 		else
-			tok_text(&b, l->tp[i], l->tl[i],
+			ofl_fmt_log_tmpl_tok_text(&b, l->tp[i], l->tl[i],
 			    i > 0 && l->th[i - 1] == hmask);
 	}
 	c->toff[i] = (uint32_t)b.len;
@@ -1066,6 +1046,114 @@ merge(struct ofl_fmt_log_tmpl *m)
 	tab_rebuild(m);
 }
 
+/*
+ * A header of columns the line reader did not know: when nearly every
+ * line has a bare number at one word of its message within the first
+ * TM_MAXHDR (a time or a flag after a node and a state: "node-1 node
+ * status 1074216940 1 running"), the words up to it are a header.  The
+ * last such word is taken.  0: none.
+ */
+static int
+colhdr_find(const struct ofl_fmt_log_tmpl *m)
+{
+	uint64_t	 total = 0, at[TM_MAXHDR];
+	size_t		 i;
+	int		 p, best = 0;
+
+	memset(at, 0, sizeof(at));
+	for (i = 0; i < m->nclu; i++) {
+		total += m->clu[i].count;
+		for (p = 0; p < TM_MAXHDR && p + 1 < m->clu[i].ntok; p++)
+			if (m->clu[i].th[p] == hmask &&
+			    !(m->clu[i].var & (1ULL << p)))
+				at[p] += m->clu[i].count;
+	}
+	if (total < TM_COLMIN)
+		return 0;
+	for (p = 0; p < TM_MAXHDR; p++)
+		if (at[p] * 100 >= total * TM_COLPCT)
+			best = p + 1;
+	return best;
+}
+
+/* Set aside the first k tokens of a line when its column holds a number. */
+int
+ofl_fmt_log_tmpl_colhdr(struct line *l, int k)
+{
+	int	i;
+
+	if (k == 0 || l->ntok <= k || l->th[k - 1] != hmask)
+		return 0;
+	for (i = k; i < l->ntok; i++) {
+		l->th[i - k] = l->th[i];
+		l->sh[i - k] = l->sh[i];
+		l->rh[i - k] = l->rh[i];
+		l->tp[i - k] = l->tp[i];
+		l->tl[i - k] = l->tl[i];
+	}
+	l->ntok -= k;
+	return 1;
+}
+
+/* The same for a group; groups equal after it are one. */
+static void
+clu_colhdr(struct ofl_fmt_log_tmpl *m, int k)
+{
+	struct clu	*c, *d;
+	struct mk	*v;
+	size_t		 i, j, n = 0;
+	uint32_t	 base;
+	int		 q;
+
+	for (i = 0; i < m->nclu; i++) {
+		c = &m->clu[i];
+		if (c->ntok <= k || c->th[k - 1] != hmask ||
+		    (c->var & (1ULL << (k - 1))))
+			continue;
+		c->ntok -= k;
+		memmove(c->th, c->th + k, (size_t)c->ntok * sizeof(*c->th));
+		memmove(c->sh, c->sh + k, (size_t)c->ntok * sizeof(*c->sh));
+		memmove(c->rh, c->rh + k, (size_t)c->ntok * sizeof(*c->rh));
+		base = c->toff[k];
+		memmove(c->text, c->text + base, c->toff[c->ntok + k] - base + 1);
+		for (q = 0; q <= c->ntok; q++)
+			c->toff[q] = c->toff[q + k] - base;
+		c->var >>= k;
+		c->rawvar >>= k;
+		if (c->var != 0)
+			mask_note(m, c->ntok, c->var);
+		c->key = key_of(c->th, c->ntok, c->var);
+	}
+	v = ofl_xcalloc(m->nclu + 1, sizeof(*v));
+	for (i = 0; i < m->nclu; i++) {
+		v[n].k = mix(m->clu[i].key, m->clu[i].var);
+		v[n].first = m->clu[i].first;
+		v[n++].idx = (uint32_t)i;
+	}
+	qsort(v, n, sizeof(*v), mk_cmp);
+	for (i = 0; i < n; i = j) {
+		c = &m->clu[v[i].idx];
+		for (j = i + 1; j < n && v[j].k == v[i].k; j++) {
+			d = &m->clu[v[j].idx];
+			c->count += d->count;
+			if (d->last > c->last)
+				c->last = d->last;
+			c->rawvar |= d->rawvar;
+			for (q = 0; q < c->ntok; q++)
+				if (c->rh[q] != d->rh[q])
+					c->rawvar |= 1ULL << q;
+			clu_free(d);
+			d->ntok = -1;
+		}
+	}
+	free(v);
+	for (i = j = 0; i < m->nclu; i++)
+		if (m->clu[i].ntok >= 0)
+			m->clu[j++] = m->clu[i];
+	m->nclu = j;
+	tab_rebuild(m);
+}
+
 static int
 info_cmp(const void *a, const void *b)
 {
@@ -1128,6 +1216,8 @@ ofl_fmt_log_tmpl_finish(struct ofl_fmt_log_tmpl *m)
 		return;
 	m->finished = 1;
 	m->lines = m->rd.lineno;
+	if ((m->colhdr = colhdr_find(m)) > 0)
+		clu_colhdr(m, m->colhdr);
 	merge(m);
 	m->out = ofl_xcalloc(m->nclu + 1, sizeof(*m->out));
 	for (i = 0; i < m->nclu; i++) {
@@ -1222,6 +1312,7 @@ ofl_fmt_log_tmpl_line(struct ofl_fmt_log_tmpl *m, const char *p, size_t n,
 		return 0;
 	}
 	rd->head_ts = l.ts;
+	ofl_fmt_log_tmpl_colhdr(&l, m->colhdr);
 	rd->cur = lookup(m, &l);
 	rd->cur_other = rd->cur == -1;
 	line_id(m, rd->cur, id);
@@ -1245,6 +1336,7 @@ ofl_fmt_log_tmpl_of(const struct ofl_fmt_log_tmpl *m, const char *p,
 	memset(&rd, 0, sizeof(rd));
 	rd.cur = -1;
 	tokenize(&l, &rd, p, n);
+	ofl_fmt_log_tmpl_colhdr(&l, m->colhdr);
 	idx = lookup(m, &l);
 	line_id(m, idx, id);
 	return idx != -1;
@@ -1267,174 +1359,26 @@ ofl_fmt_log_tmpl_level(const char *s)
 	return l != 0 ? levels[l] : NULL;
 }
 
-/*
- * A matcher from templates alone (their text, as cached): a line is
- * tokenized as the miner does (its header set aside, digits masked), and
- * has a template when it has as many tokens and each token equals the
- * template's, "<*>" there matching any text.  Of the templates that
- * match, the one with the most constant bytes wins, then the most
- * frequent.  No pass over the log: search classifies its hits with it.
- */
-struct mt_tmpl {
-	char		 id[OFL_TMPL_ID];
-	char		*text;		/* tokens, NUL-separated */
-	uint32_t	*toff;		/* token starts, ntok + 1 */
-	int		 ntok;
-	size_t		 nconst;	/* bytes not in "<*>" */
-	size_t		 rank;		/* its place, most frequent first */
-};
-
-struct ofl_fmt_log_tmpl_match {
-	struct mt_tmpl	*t;		/* by ntok, then rank */
-	size_t		 n;
-};
-
-static int
-mt_cmp(const void *a, const void *b)
+/* A line tokenized as the miner does, for the matcher. */
+void
+ofl_fmt_log_tmpl_tokenize(struct line *l, const char *p, size_t n)
 {
-	const struct mt_tmpl	*x = a, *y = b;
-
-	if (x->ntok != y->ntok)
-		return x->ntok < y->ntok ? -1 : 1;
-	return x->rank < y->rank ? -1 : x->rank > y->rank;
-}
-
-struct ofl_fmt_log_tmpl_match *
-ofl_fmt_log_tmpl_match_new(const struct ofl_fmt_log_tmpl_info *t, size_t n)
-{
-	struct ofl_fmt_log_tmpl_match	*mt;
-	struct mt_tmpl			*o;
-	size_t				 i, k, ntok;
-	const char			*w;
+	struct rdst	rd;
 
 	cls_init();
-	mt = ofl_xcalloc(1, sizeof(*mt));
-	mt->t = ofl_xcalloc(n + 1, sizeof(*mt->t));
-	for (i = 0; i < n; i++) {
-		o = &mt->t[mt->n++];
-		memcpy(o->id, t[i].id, OFL_TMPL_ID);
-		o->rank = i;
-		o->text = ofl_xmalloc(t[i].len + 1);
-		memcpy(o->text, t[i].text, t[i].len);
-		o->text[t[i].len] = '\0';
-		for (k = 0, ntok = 1; k < t[i].len; k++)
-			ntok += o->text[k] == ' ';
-		o->toff = ofl_xcalloc(ntok + 1, sizeof(*o->toff));
-		if (t[i].len == 0)
-			continue;	/* a message of no tokens */
-		for (k = 0, ntok = 0; k < t[i].len; k++)
-			if (o->text[k] == ' ') {
-				o->text[k] = '\0';
-				o->toff[++ntok] = (uint32_t)k + 1;
-			}
-		o->toff[++ntok] = (uint32_t)t[i].len + 1;
-		o->ntok = (int)ntok;
-		o->nconst = t[i].len - (ntok - 1);
-		for (w = o->text; (w = memmem(w, (size_t)(o->text +
-		    t[i].len - w), "<*>", 3)) != NULL; w += 3)
-			o->nconst -= 3;
-	}
-	qsort(mt->t, mt->n, sizeof(*mt->t), mt_cmp);
-	return mt;
-}
-
-void
-ofl_fmt_log_tmpl_match_free(struct ofl_fmt_log_tmpl_match *mt)
-{
-	size_t	i;
-
-	if (mt == NULL)
-		return;
-	for (i = 0; i < mt->n; i++) {
-		free(mt->t[i].text);
-		free(mt->t[i].toff);
-	}
-	free(mt->t);
-	free(mt);
-}
-
-/* 1 if s (n bytes) has the shape of pattern p, "<*>" in p any text. */
-static int
-glob(const char *p, size_t pn, const char *s, size_t sn)
-{
-	size_t	pi = 0, si = 0, star = SIZE_MAX, mark = 0;
-
-	while (si < sn) {
-		if (pi + 3 <= pn && memcmp(p + pi, "<*>", 3) == 0) {
-			star = pi += 3;
-			mark = si;
-		} else if (pi < pn && p[pi] == s[si]) {
-			pi++;
-			si++;
-		} else if (star != SIZE_MAX) {
-			pi = star;
-			si = ++mark;
-		} else
-			return 0;
-	}
-	while (pi + 3 <= pn && memcmp(p + pi, "<*>", 3) == 0)
-		pi += 3;
-	return pi == pn;
-}
-
-/*
- * The template of a line taken as the first line of a record: 1 with its
- * ID, 0 when none of the templates has the line.
- */
-int
-ofl_fmt_log_tmpl_match(const struct ofl_fmt_log_tmpl_match *mt,
-    const char *p, size_t n, char id[OFL_TMPL_ID])
-{
-	struct line		 l;
-	struct rdst		 rd;
-	struct ofl_buf		 b;
-	uint32_t		 off[TM_MAXTOK + 1];
-	const struct mt_tmpl	*t, *best = NULL;
-	size_t			 lo = 0, hi = mt->n, mid;
-	int			 i;
-
 	memset(&rd, 0, sizeof(rd));
 	rd.cur = -1;
-	if (hmask == 0) {
-		uint64_t	sh;
+	tokenize(l, &rd, p, n);
+}
 
+/* The hash of a token that is a bare number. */
+uint64_t
+ofl_fmt_log_tmpl_hmask(void)
+{
+	uint64_t	sh;
+
+	cls_init();
+	if (hmask == 0)
 		hmask = tok_hash("0", 1, &sh, 0);
-	}
-	tokenize(&l, &rd, p, n);
-	while (lo < hi) {
-		mid = (lo + hi) / 2;
-		if (mt->t[mid].ntok < l.ntok)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo >= mt->n || mt->t[lo].ntok != l.ntok)
-		return 0;
-	ofl_buf_init(&b);
-	for (i = 0; i < l.ntok; i++) {
-		off[i] = (uint32_t)b.len;
-		if (l.th[i] == H_TAIL)
-			ofl_buf_adds(&b, "<*>");
-		else
-			tok_text(&b, l.tp[i], l.tl[i],
-			    i > 0 && l.th[i - 1] == hmask);
-	}
-	off[i] = (uint32_t)b.len;
-	for (; lo < mt->n && mt->t[lo].ntok == l.ntok; lo++) {
-		t = &mt->t[lo];
-		if (best != NULL && t->nconst <= best->nconst)
-			continue;
-		for (i = 0; i < l.ntok; i++)
-			if (!glob(t->text + t->toff[i],
-			    t->toff[i + 1] - t->toff[i] - 1, b.data + off[i],
-			    off[i + 1] - off[i]))
-				break;
-		if (i == l.ntok)
-			best = t;
-	}
-	ofl_buf_free(&b);
-	if (best == NULL)
-		return 0;
-	memcpy(id, best->id, OFL_TMPL_ID);
-	return 1;
+	return hmask;
 }
