@@ -187,6 +187,25 @@ test_expect_success 'a header of columns: the words up to a column of numbers on
 	grep -q " <\*> node status <\*> running\$" out
 '
 
+test_expect_success 'key=value words that vary together are variables, a quoted value of words one token; a small set stays' '
+	awk "BEGIN { split(\"Alpha Lock|Beta|Gamma\", tg, \"|\"); split(\"com.a|com.b|com.c\", nm, \"|\")
+	    split(\"false true false\", fo, \" \"); split(\"false false true\", de, \" \"); for (i = 0; i < 24; i++) {
+	    printf \"2024-05-02 10:11:%02d.%03d D Power: acquire lock=%d, flags=0x1, tag=\\\"%s\\\", name=%s, ws=null, uid=%d\\n\", i, i, 1000 + 37 * i, tg[1 + i % 3], nm[1 + i % 3], 1000 + i % 5
+	    printf \"2024-05-02 10:12:%02d.%03d I Bar: collapse: flags=%d, force=%s, delayed=%s\\n\", i, i, i % 2, fo[1 + i % 3], de[1 + i % 3]
+	    if (i % 8 == 0) printf \"2024-05-02 10:13:%02d.%03d W Power: lock \\\"Alpha Lock\\\" held %d ms\\n\", i, i, 10 * i } }" >kv.log &&
+	"$TMPL" -t kv.log >out &&
+	cat >expect <<-\EOF &&
+	b3b94bb29837 24 1 50 - acquire lock=<*>, flags=<*>, tag="<*>", name=<*>, ws=null, uid=<*>
+	554b500d6889 8 2 47 - collapse: flags=<*>, force=false, delayed=false
+	d434142a821f 8 5 49 - collapse: flags=<*>, force=true, delayed=false
+	a8cf77648485 8 7 51 - collapse: flags=<*>, force=false, delayed=true
+	ac9f4bb3446a 3 3 37 - lock "Alpha Lock" held <*>
+	EOF
+	test_cmp expect out &&
+	"$TMPL" -m kv.log >pairs &&
+	awk "\$1 != \$2 { bad = 1 } END { exit bad }" pairs
+'
+
 test_expect_success 'the templates alone classify every line as mining did' '
 	for f in "$L/trace.log" "$DATA/eval/dpkg.log" \
 	    "$DATA/ci/treeherder-taskcluster-timeout.log"; do

@@ -122,29 +122,58 @@ glob(const char *p, size_t pn, const char *s, size_t sn)
 	return pi == pn;
 }
 
-/* The template of the most constant bytes with the line's tokens. */
+/* Of the templates of n tokens, the one that has the text's. */
 static const struct mt_tmpl *
-match_line(const struct ofl_fmt_log_tmpl_match *mt, const struct line *l)
+match_text(const struct ofl_fmt_log_tmpl_match *mt, const char *text,
+    const uint32_t *off, int n)
 {
-	struct ofl_buf		 b;
-	uint32_t		 off[TM_MAXTOK + 1];
 	const struct mt_tmpl	*t, *best = NULL;
-	uint64_t		 hmask;
 	size_t			 lo = 0, hi = mt->n, mid;
 	int			 i;
 
-	hmask = ofl_fmt_log_tmpl_hmask();
 	while (lo < hi) {
 		mid = (lo + hi) / 2;
-		if (mt->t[mid].ntok < l->ntok)
+		if (mt->t[mid].ntok < n)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (lo >= mt->n || mt->t[lo].ntok != l->ntok)
-		return NULL;
+	for (; lo < mt->n && mt->t[lo].ntok == n; lo++) {
+		t = &mt->t[lo];
+		if (best != NULL && t->nconst <= best->nconst)
+			continue;
+		for (i = 0; i < n; i++)
+			if (!glob(t->text + t->toff[i],
+			    t->toff[i + 1] - t->toff[i] - 1, text + off[i],
+			    off[i + 1] - off[i] - 1))
+				break;
+		if (i == n)
+			best = t;
+	}
+	return best;
+}
+
+/*
+ * The template of the most constant bytes with the line's tokens; then
+ * with its text cut at blanks, for a template with a constant quoted
+ * value of words ("tag=\"View Lock\"," is one token).
+ */
+static const struct mt_tmpl *
+match_line(const struct ofl_fmt_log_tmpl_match *mt, const struct line *l)
+{
+	struct ofl_buf		 b;
+	uint32_t		*off;
+	const struct mt_tmpl	*best;
+	uint64_t		 hmask;
+	size_t			 k;
+	int			 i, n;
+
+	hmask = ofl_fmt_log_tmpl_hmask();
 	ofl_buf_init(&b);
+	off = ofl_xcalloc((size_t)l->ntok + 1, sizeof(*off));
 	for (i = 0; i < l->ntok; i++) {
+		if (i > 0)
+			ofl_buf_addc(&b, ' ');
 		off[i] = (uint32_t)b.len;
 		if (l->th[i] == H_TAIL)
 			ofl_buf_adds(&b, "<*>");
@@ -152,18 +181,18 @@ match_line(const struct ofl_fmt_log_tmpl_match *mt, const struct line *l)
 			ofl_fmt_log_tmpl_tok_text(&b, l->tp[i], l->tl[i],
 			    i > 0 && l->th[i - 1] == hmask);
 	}
-	off[i] = (uint32_t)b.len;
-	for (; lo < mt->n && mt->t[lo].ntok == l->ntok; lo++) {
-		t = &mt->t[lo];
-		if (best != NULL && t->nconst <= best->nconst)
-			continue;
-		for (i = 0; i < l->ntok; i++)
-			if (!glob(t->text + t->toff[i],
-			    t->toff[i + 1] - t->toff[i] - 1, b.data + off[i],
-			    off[i + 1] - off[i]))
-				break;
-		if (i == l->ntok)
-			best = t;
+	off[i] = (uint32_t)b.len + 1;
+	best = match_text(mt, b.data, off, l->ntok);
+	free(off);
+	if (best == NULL && l->ntok > 0) {
+		off = ofl_xcalloc(b.len + 2, sizeof(*off));
+		for (k = 0, n = 0; k < b.len; k++)
+			if (b.data[k] == ' ')
+				off[++n] = (uint32_t)k + 1;
+		off[++n] = (uint32_t)b.len + 1;
+		if (n > l->ntok)
+			best = match_text(mt, b.data, off, n);
+		free(off);
 	}
 	ofl_buf_free(&b);
 	return best;

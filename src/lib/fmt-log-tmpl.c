@@ -13,7 +13,12 @@
  * message after a header's numeric fields), its values must also be
  * spread over the lines: a few states each on many lines stay apart.
  * Values of several shapes that hold digits are one variable only when
- * one group's lines already differ there.  A line with
+ * one group's lines already differ there.  Groups that differ at several
+ * key=value words only, three or more of them, are one when one of those
+ * words takes TM_MINVALS values; a quoted value of a few words is one
+ * token.  When nearly every line has a bare number at one of its first
+ * words, the words up to it are a header of columns, set aside when the
+ * first pass ends.  A line with
  * no header under a line with a timestamp (a stack trace, "Caused by:")
  * belongs to the record of that line and to its template.
  *
@@ -48,6 +53,7 @@
 #define TM_LONGMSG	8	/* tokens of a message whose first may vary */
 #define TM_MAXCLU	8192	/* groups kept */
 #define TM_COLPCT	95	/* % of lines with a number in a header column */
+#define TM_QUOTE	3	/* words more a quoted value may take */
 #define TM_COLMIN	20	/* lines before a header of columns is told */
 
 #define H_WILD		0x5bd1e9955bd1e995ULL
@@ -511,6 +517,30 @@ gloss(const char **wp, const size_t *wl, int i, int nw)
 	return 0;
 }
 
+/*
+ * The words from i on that are one quoted value, "tag="View Lock","
+ * (a quote opens at a word's start or after '=' and closes within
+ * TM_QUOTE words): how many; 1 when not.
+ */
+static int
+quoted(const char **wp, const size_t *wl, int i, int nw)
+{
+	const char	*q;
+	int		 j;
+
+	if (wp[i][0] == '"')
+		q = wp[i];
+	else if ((q = memchr(wp[i], '=', wl[i])) == NULL ||
+	    (size_t)(q - wp[i]) + 1 >= wl[i] || *++q != '"')
+		return 1;
+	if (memchr(q + 1, '"', wl[i] - (size_t)(q + 1 - wp[i])) != NULL)
+		return 1;
+	for (j = i + 1; j < nw && j <= i + TM_QUOTE; j++)
+		if (memchr(wp[j], '"', wl[j]) != NULL)
+			return j - i + 1;
+	return 1;
+}
+
 /* Split a line into its header and its message's tokens. */
 static void
 tokenize(struct line *l, struct rdst *rd, const char *p, size_t n)
@@ -549,6 +579,12 @@ tokenize(struct line *l, struct rdst *rd, const char *p, size_t n)
 		if (l->ntok > 0 && (l->sh[l->ntok - 1] & 1) &&
 		    is_unit(wp[i], wl[i]))
 			continue;
+		if ((k = quoted(wp, wl, i, nw)) > 1) {
+			wl[i] = (size_t)(wp[i + k - 1] + wl[i + k - 1] - wp[i]);
+			wp[i + k - 1] = wp[i];
+			wl[i + k - 1] = wl[i];
+			i += k - 1;
+		}
 		l->th[l->ntok] = tok_hash(wp[i], wl[i], &l->sh[l->ntok],
 		    l->ntok > 0 && l->th[l->ntok - 1] == hmask);
 		/* A list of masked values is one variable. */
@@ -910,6 +946,9 @@ frame(struct ofl_fmt_log_tmpl *m, struct clu *root, int p,
  * "warning" on 205 and "critical" on 20 are 2.2 values, a small set of
  * states; "root" on 369 lines and five names on 15 are 1.1, but six.
  */
+static void	fold(struct ofl_fmt_log_tmpl *, struct clu *,
+		    const struct mk *, size_t);
+
 static size_t
 run_values(uint64_t *vals, size_t n, int *spread)
 {
@@ -976,6 +1015,18 @@ merge_run(struct ofl_fmt_log_tmpl *m, int p, const struct mk *r, size_t n,
 		return 0;
 	frame(m, root, p, r, n);
 	root->var |= bit;
+	fold(m, root, r, n);
+	return 1;
+}
+
+/* The groups of a run, variables set, into its first. */
+static void
+fold(struct ofl_fmt_log_tmpl *m, struct clu *root, const struct mk *r,
+    size_t n)
+{
+	struct clu	*c;
+	size_t		 i;
+
 	for (i = 1; i < n; i++) {
 		c = &m->clu[r[i].idx];
 		root->count += c->count;
@@ -986,7 +1037,6 @@ merge_run(struct ofl_fmt_log_tmpl *m, int p, const struct mk *r, size_t n,
 		c->ntok = -1;
 	}
 	root->key = key_of(root->th, root->ntok, root->var);
-	return 1;
 }
 
 static int
@@ -1016,6 +1066,105 @@ merge_at(struct ofl_fmt_log_tmpl *m, int p, struct mk *v, uint64_t *vals)
 	return changed;
 }
 
+/*
+ * The key of a group with its key=value words as their keys alone, and
+ * in *kv the places of those words.
+ */
+static uint64_t
+kv_key(const struct clu *c, uint64_t *kv)
+{
+	const char	*t, *e;
+	uint64_t	 k = mix(0x452821e638d01377ULL, (uint64_t)c->ntok);
+	int		 i;
+
+	*kv = 0;
+	for (i = 0; i < c->ntok; i++) {
+		t = c->text + c->toff[i];
+		if ((c->var >> i) & 1)
+			k = mix(k, H_WILD);
+		else if ((e = memchr(t, '=', c->toff[i + 1] - c->toff[i])) !=
+		    NULL && e > t && (size_t)(e - t) + 1 < c->toff[i + 1] -
+		    c->toff[i]) {
+			k = mix(k, XXH3_64bits(t, (size_t)(e - t) + 1));
+			*kv |= 1ULL << i;
+		} else
+			k = mix(k, c->th[i]);
+	}
+	return mix(k, c->var);
+}
+
+/* 1 when one of the places in diff takes TM_MINVALS values in a run. */
+static int
+kv_many(const struct ofl_fmt_log_tmpl *m, const struct mk *r, size_t n,
+    uint64_t diff)
+{
+	uint64_t	seen[TM_MINVALS];
+	size_t		i;
+	int		p, k, nseen;
+
+	for (p = 0; p < 64; p++) {
+		if (!((diff >> p) & 1))
+			continue;
+		for (i = 0, nseen = 0; i < n && nseen < TM_MINVALS; i++) {
+			for (k = 0; k < nseen; k++)
+				if (seen[k] == m->clu[r[i].idx].th[p])
+					break;
+			if (k == nseen)
+				seen[nseen++] = m->clu[r[i].idx].th[p];
+		}
+		if (nseen >= TM_MINVALS)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Groups that differ at several key=value words and nowhere else, at
+ * least TM_MINVALS of them, one of those words with TM_MINVALS values
+ * (not "force=true, delayed=false" and its likes): the values vary
+ * together ("tag=A, name=x"
+ * and "tag=B, name=y"), one template with a variable at each.
+ */
+static void
+merge_kv(struct ofl_fmt_log_tmpl *m, struct mk *v)
+{
+	struct clu	*root, *c;
+	uint64_t	 kv, diff;
+	size_t		 n = 0, i, j, k;
+	int		 p;
+
+	for (i = 0; i < m->nclu; i++) {
+		if (m->clu[i].ntok <= 1)
+			continue;
+		v[n].k = kv_key(&m->clu[i], &kv);
+		if (kv == 0)
+			continue;
+		v[n].first = m->clu[i].first;
+		v[n++].idx = (uint32_t)i;
+	}
+	qsort(v, n, sizeof(*v), mk_cmp);
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && v[j].k == v[i].k; j++)
+			;
+		if (j - i < TM_MINVALS)
+			continue;
+		root = &m->clu[v[i].idx];
+		diff = 0;
+		for (k = i + 1; k < j; k++)
+			for (p = 0, c = &m->clu[v[k].idx]; p < root->ntok; p++)
+				if (c->th[p] != root->th[p])
+					diff |= 1ULL << p;
+		if ((diff & (diff - 1)) == 0 || !kv_many(m, v + i, j - i, diff) ||
+		    !mask_note(m, root->ntok, root->var | diff))
+			continue;
+		for (p = 0; p < root->ntok; p++)
+			if ((diff >> p) & 1)
+				frame(m, root, p, v + i, j - i);
+		root->var |= diff;
+		fold(m, root, v + i, j - i);
+	}
+}
+
 /* Merge groups that differ at one varying position; compact. */
 static void
 merge(struct ofl_fmt_log_tmpl *m)
@@ -1037,6 +1186,7 @@ merge(struct ofl_fmt_log_tmpl *m)
 		if (!changed)
 			break;
 	}
+	merge_kv(m, v);
 	free(v);
 	free(vals);
 	for (i = k = 0; i < m->nclu; i++)
