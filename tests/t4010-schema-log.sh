@@ -160,7 +160,7 @@ test_expect_success 'constants that look variable stay: states after numbers, tw
 	c82b797a04c4 30 2 147 - Failed password for <*> from <*> port <*>
 	0d3b2a72c308 30 4 149 - Read <*>
 	3d173902bc02 30 5 150 - Wrote <*>
-	c2f4449d91a8 29 3 148 - NIFF: interface <*> is down
+	d1bb6c92c493 29 3 148 - NIFF: interface alt0 is down
 	e5b353d9f887 15 1 141 - <*> gige temperature <*> normal
 	8be383991c42 12 6 136 - <*> gige temperature <*> warning
 	4a5851e40692 3 46 146 - <*> gige temperature <*> critical
@@ -203,6 +203,26 @@ test_expect_success 'key=value words that vary together are variables, a quoted 
 	EOF
 	test_cmp expect out &&
 	"$TMPL" -m kv.log >pairs &&
+	awk "\$1 != \$2 { bad = 1 } END { exit bad }" pairs
+'
+
+test_expect_success 'names with a number: a few each on many lines stay, many or rare ones vary, a list of them is one value' '
+	awk "BEGIN { for (i = 0; i < 36; i++) {
+	    printf \"2024-05-02 10:11:%02d kernel: link up on %s\\n\", i, (i < 20 ? \"eth0\" : i < 34 ? \"eth1\" : \"wlan0\")
+	    if (i < 9) printf \"2024-05-02 10:12:%02d switch: port ge%d opened\\n\", i, i + 1
+	    if (i < 2) printf \"2024-05-02 10:13:%02d kernel: divert for dev%d\\n\", i, i
+	    if (i % 12 == 0) printf \"2024-05-02 10:14:%02d gmetad: cannot resolve sources %s\\n\", i, (i % 24 ? \"cn2 cn3 cn4\" : \"an14 an15 an\" i) } }" >nn.log &&
+	"$TMPL" -t nn.log >out &&
+	cat >expect <<-\EOF &&
+	ad983f1e3b13 20 1 33 - link up on eth0
+	d7b357c1fcde 14 34 48 - link up on eth1
+	ca49be7eebfb 9 2 21 - port <*> opened
+	e943e8fc46c9 3 4 39 - cannot resolve sources <*>
+	16112a7a3a32 2 3 7 - divert for <*>
+	07d54b663140 2 49 50 - link up on wlan0
+	EOF
+	test_cmp expect out &&
+	"$TMPL" -m nn.log >pairs &&
 	awk "\$1 != \$2 { bad = 1 } END { exit bad }" pairs
 '
 

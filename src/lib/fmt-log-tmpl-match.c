@@ -175,7 +175,7 @@ match_line(const struct ofl_fmt_log_tmpl_match *mt, const struct line *l)
 		if (i > 0)
 			ofl_buf_addc(&b, ' ');
 		off[i] = (uint32_t)b.len;
-		if (l->th[i] == H_TAIL)
+		if (l->th[i] == H_TAIL || l->th[i] == hmask)
 			ofl_buf_adds(&b, "<*>");
 		else
 			ofl_fmt_log_tmpl_tok_text(&b, l->tp[i], l->tl[i],

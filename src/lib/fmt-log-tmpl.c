@@ -16,11 +16,12 @@
  * one group's lines already differ there.  Groups that differ at several
  * key=value words only, three or more of them, are one when one of those
  * words takes TM_MINVALS values; a quoted value of a few words is one
- * token.  When nearly every line has a bare number at one of its first
- * words, the words up to it are a header of columns, set aside when the
- * first pass ends.  A line with
- * no header under a line with a timestamp (a stack trace, "Caused by:")
- * belongs to the record of that line and to its template.
+ * token.  A name with a number ("eth0") is a word, a constant when its
+ * values are a few each on TM_NAMELINES lines or more.  When nearly
+ * every line has a bare number at one of its first words, the words up
+ * to it are a header of columns, set aside when the first pass ends.
+ * A line with no header under a line with a timestamp (a stack trace,
+ * "Caused by:") belongs to the record of that line and to its template.
  *
  * Memory is bounded: at most TM_MAXCLU groups.  When they are full the
  * miner merges what it can; a line of a new shape past that counts under
@@ -46,6 +47,8 @@
 #include "fmt-log-tmpl.h"
 #include "banned.h"
 
+#define cls	ofl_fmt_log_head_cls	/* byte classes, fmt-log-head.c */
+
 #define TM_SCAN		65536	/* bytes of a line looked at */
 #define TM_TOKTEXT	160	/* bytes of a token kept for the text */
 #define TM_MINVALS	3	/* values at a position that make it variable */
@@ -53,6 +56,7 @@
 #define TM_LONGMSG	8	/* tokens of a message whose first may vary */
 #define TM_MAXCLU	8192	/* groups kept */
 #define TM_COLPCT	95	/* % of lines with a number in a header column */
+#define TM_NAMELINES	4	/* lines a value of a name with a number */
 #define TM_QUOTE	3	/* words more a quoted value may take */
 #define TM_COLMIN	20	/* lines before a header of columns is told */
 
@@ -102,52 +106,6 @@ static const char *levels[] = {
 	"ALERT", "EMERG", "FATAL"
 };
 
-static const struct {
-	const char	*w;
-	size_t		 n;
-	int		 l;
-} levelw[] = {
-	{ "TRACE", 5, 1 }, { "DEBUG", 5, 2 }, { "FINE", 4, 2 },
-	{ "FINER", 5, 1 }, { "FINEST", 6, 1 }, { "INFO", 4, 3 },
-	{ "CONFIG", 6, 3 }, { "NOTICE", 6, 4 }, { "WARN", 4, 5 },
-	{ "WARNING", 7, 5 }, { "ERROR", 5, 6 }, { "ERR", 3, 6 },
-	{ "SEVERE", 6, 6 }, { "CRIT", 4, 7 }, { "CRITICAL", 8, 7 },
-	{ "ALERT", 5, 8 }, { "EMERG", 5, 9 }, { "FATAL", 5, 10 },
-	{ "PANIC", 5, 10 }
-};
-
-static const char *monthl[] = {
-	"january", "february", "march", "april", "june", "july", "august",
-	"september", "october", "november", "december", "monday", "tuesday",
-	"wednesday", "thursday", "friday", "saturday", "sunday", "utc", "gmt"
-};
-
-/*
- * Byte classes: 1 digit, 2 separator of segments, 4 blank, 8 part of a
- * timestamp besides digits, 16 first letter of a level.
- */
-static unsigned char cls[256];
-
-static void
-cls_init(void)
-{
-	const char	*d = "[](){}<>=:;,'\"|", *t = "-/:.,+TZ";
-	const char	*lv = "TDFICNWESAPtdficnwesap";
-	int		 c;
-
-	if (cls['0'] != 0)
-		return;
-	for (c = '0'; c <= '9'; c++)
-		cls[c] = 1;
-	for (; *d != '\0'; d++)
-		cls[(unsigned char)*d] = 2;
-	cls[' '] = cls['\t'] = cls['\r'] = cls['\v'] = cls['\f'] = 4;
-	for (; *t != '\0'; t++)
-		cls[(unsigned char)*t] |= 8;
-	for (; *lv != '\0'; lv++)
-		cls[(unsigned char)*lv] |= 16;
-}
-
 static inline uint64_t
 mix(uint64_t h, uint64_t v)
 {
@@ -156,245 +114,12 @@ mix(uint64_t h, uint64_t v)
 	return h ^ (h >> 32);
 }
 
-/* A day or a month name, three letters or whole. */
-static int
-is_name(const char *p, size_t n)
-{
-	static const char	 abbr[] = "janfebmaraprmayjunjulaugsepoctnovdec"
-	    "montuewedthufrisatsunutcgmt";
-	size_t			 i;
-	char			 l[3];
-
-	if (n < 3 || n > 9)
-		return 0;
-	for (i = 0; i < 3; i++) {
-		if (!((p[i] >= 'a' && p[i] <= 'z') ||
-		    (p[i] >= 'A' && p[i] <= 'Z')))
-			return 0;
-		l[i] = (char)(p[i] | 0x20);
-	}
-	for (i = 0; i < sizeof(abbr) - 1; i += 3)
-		if (abbr[i] == l[0] && abbr[i + 1] == l[1] &&
-		    abbr[i + 2] == l[2])
-			break;
-	if (i >= sizeof(abbr) - 1)
-		return 0;
-	if (n == 3)
-		return 1;
-	for (i = 0; i < sizeof(monthl) / sizeof(monthl[0]); i++)
-		if (strlen(monthl[i]) == n && strncasecmp(p, monthl[i], n) == 0)
-			return 1;
-	return 0;
-}
-
-/* A part of a timestamp: a name, or digits with - / : . , + T Z. */
-static int
-is_ts(const char *p, size_t n)
-{
-	size_t	i, dig = 0;
-
-	while (n > 0 && (p[n - 1] == ',' || p[n - 1] == ']'))
-		n--;
-	while (n > 0 && *p == '[') {
-		p++;
-		n--;
-	}
-	if (n == 0 || n > 40)
-		return 0;
-	if (!(cls[(unsigned char)*p] & 1) && *p != '+' && *p != '-')
-		return is_name(p, n);
-	for (i = 0; i < n; i++) {
-		if (cls[(unsigned char)p[i]] & 1)
-			dig++;
-		else if (!(cls[(unsigned char)p[i]] & 8))
-			return 0;
-	}
-	return dig > 0;
-}
-
-/* A part of a timestamp that is not a bare number: "Nov", "12:01:01". */
-static int
-is_tsx(const char *p, size_t n)
-{
-	size_t	i;
-
-	if (!is_ts(p, n))
-		return 0;
-	for (i = 0; i < n; i++)
-		if (!(cls[(unsigned char)p[i]] & 1))
-			return 1;
-	return 0;
-}
-
-/* A level: ERROR, [error], <warn>, INFO: */
-static int
-is_level(const char *p, size_t n)
-{
-	size_t	i;
-
-	if (n > 0 && p[n - 1] == ':')
-		n--;
-	if (n >= 2 && ((p[0] == '[' && p[n - 1] == ']') ||
-	    (p[0] == '<' && p[n - 1] == '>'))) {
-		p++;
-		n -= 2;
-	}
-	if (n < 3 || n > 8)
-		return 0;
-	if (!(cls[(unsigned char)*p] & 16))
-		return 0;
-	for (i = 0; i < sizeof(levelw) / sizeof(levelw[0]); i++)
-		if (levelw[i].n == n &&
-		    strncasecmp(p, levelw[i].w, n) == 0)
-			return levelw[i].l;
-	return 0;
-}
-
-/* A component or a process: sshd[42]:, kernel:, dfs.DataNode$X: */
-static int
-is_comp(const char *p, size_t n)
-{
-	size_t	i;
-
-	if (n < 2 || n > 96 || p[n - 1] != ':')
-		return 0;
-	if (!((p[0] >= 'a' && p[0] <= 'z') || (p[0] >= 'A' && p[0] <= 'Z') ||
-	    p[0] == '_' || (p[0] == '/' && n > 3 && p[n - 2] == ']')))
-		return 0;
-	for (i = 0; i < n - 1; i++)
-		if (p[i] == ':' || p[i] == '=' || p[i] == '"' || p[i] == '\'')
-			return 0;
-	return 1;
-}
-
-/* The blank-separated words of a line, up to max. */
-static int
-words(const char *p, size_t n, const char **wp, size_t *wl, int max)
-{
-	size_t	i = 0, s;
-	int	k = 0;
-
-	while (k < max) {
-		while (i < n && (cls[(unsigned char)p[i]] & 4))
-			i++;
-		if (i >= n)
-			break;
-		s = i;
-		while (i < n && !(cls[(unsigned char)p[i]] & 4))
-			i++;
-		wp[k] = p + s;
-		wl[k++] = i - s;
-	}
-	return k;
-}
-
-/*
- * The header: timestamps and their parts, a bracketed timestamp, a level,
- * a bracketed thread, then within two words a component ending in ':'.
- * Returns the number of header words.
- */
-static int
-header(const char **wp, const size_t *wl, int nw, int *ts, int *level)
-{
-	int	i = 0, j, k, lv, any = 0;
-
-	*ts = 0;
-	*level = 0;
-	/*
-	 * A dash for an empty field before a timestamp of two parts, one
-	 * more than a number: "- 1131566463 2005.11.09", not "- 12 files".
-	 */
-	if (nw > 2 && wl[0] == 1 && wp[0][0] == '-' && is_ts(wp[1], wl[1]) &&
-	    is_ts(wp[2], wl[2]) && (is_tsx(wp[1], wl[1]) || is_tsx(wp[2], wl[2])))
-		i = 1;
-	while (i < nw) {
-		if ((*ts || *level) && !any && wp[i][0] == '[' &&
-		    !(wl[i] > 1 && wp[i][wl[i] - 1] == ']')) {
-			/* A thread of words: [IPC Server handler 3 on 80] */
-			for (j = i + 1; j < nw && j < i + 8; j++)
-				if (wp[j][wl[j] - 1] == ']')
-					break;
-			if (j < nw && j < i + 8) {
-				for (k = i + 1; k <= j; k++)
-					if (is_ts(wp[k], wl[k]) &&
-					    !(cls[(unsigned char)wp[k][0]] & 1))
-						break;
-				if (k > j) {
-					any = 1;
-					i = j + 1;
-					continue;
-				}
-			}
-		}
-		if (wp[i][0] == '[' && !(wl[i] > 1 && wp[i][wl[i] - 1] == ']')) {
-			/* [Sun Dec 04 04:47:44 2005] */
-			for (j = i; j < nw && j < i + 8; j++)
-				if (wp[j][wl[j] - 1] == ']')
-					break;
-			if (j >= nw || j >= i + 8)
-				break;
-			/* At the start, one word may name the source. */
-			for (k = i + (i == 0); k <= j; k++)
-				if (!is_ts(wp[k], wl[k]))
-					break;
-			if (k <= j || (i == 0 && !is_ts(wp[i], wl[i]) &&
-			    (j == i || wl[i] > 24)))
-				break;
-			*ts = 1;
-			i = j + 1;
-			continue;
-		}
-		if (is_ts(wp[i], wl[i])) {
-			*ts = 1;
-			i++;
-			continue;
-		}
-		if (*level == 0 && (lv = is_level(wp[i], wl[i])) != 0) {
-			*level = lv;
-			i++;
-			continue;
-		}
-		if ((*ts || *level) && wl[i] == 1 &&
-		    (wp[i][0] == '-' || wp[i][0] == '|')) {
-			i++;	/* a separator: "INFO - message" */
-			continue;
-		}
-		/*
-		 * A host between dates, "2005.11.09 cn1 Nov 9", when a date
-		 * follows, not numbers: "Read 3 12" keeps its word.
-		 */
-		if (*ts && i + 2 < nw && !is_comp(wp[i], wl[i]) &&
-		    is_tsx(wp[i + 1], wl[i + 1]) && is_ts(wp[i + 2], wl[i + 2])) {
-			i++;
-			continue;
-		}
-		if ((*ts || *level) && !any && wl[i] > 2 && wp[i][0] == '[' &&
-		    wp[i][wl[i] - 1] == ']' && memchr(wp[i], ' ', wl[i]) == NULL) {
-			any = 1;	/* a thread: [main] */
-			i++;
-			continue;
-		}
-		break;
-	}
-	if (!*ts && !*level)
-		return 0;
-	for (j = i; j < nw && j < i + 2; j++) {
-		if (is_comp(wp[j], wl[j]))
-			return j + 1;
-		if (j + 1 < nw && wl[j + 1] == 1 && wp[j + 1][0] == '-')
-			return j + 2;
-		if (is_level(wp[j], wl[j]) || is_ts(wp[j], wl[j]))
-			break;
-	}
-	return i;
-}
-
 /* A day or month name written as one: "Jun", "Monday". */
 static int
 is_datename(const char *p, size_t n)
 {
 	return n >= 3 && n <= 9 && p[0] >= 'A' && p[0] <= 'Z' &&
-	    (p[1] >= 'a' && p[1] <= 'z') && is_name(p, n);
+	    (p[1] >= 'a' && p[1] <= 'z') && ofl_fmt_log_head_is_name(p, n);
 }
 
 /* A unit after a number: 4.2 KB, 12 ms. */
@@ -411,6 +136,23 @@ is_unit(const char *p, size_t n)
 		if (strlen(u[i]) == n && memcmp(p, u[i], n) == 0)
 			return 1;
 	return 0;
+}
+
+/*
+ * A name with a number, "eth0", "IPv6": two to eight letters and one
+ * digit.  A device, a version of a protocol: a word from a small set.
+ */
+static int
+is_numname(const char *p, size_t n)
+{
+	size_t	i;
+
+	if (n < 3 || n > 9 || !(cls[(unsigned char)p[n - 1]] & 1))
+		return 0;
+	for (i = 0; i < n - 1; i++)
+		if (!((p[i] >= 'a' && p[i] <= 'z') || (p[i] >= 'A' && p[i] <= 'Z')))
+			return 0;
+	return 1;
 }
 
 /*
@@ -439,7 +181,7 @@ tok_hash(const char *p, size_t n, uint64_t *shape, int unit)
 {
 	uint64_t	h = 0x84222325cbf29ce4ULL, sh = h;
 	size_t		i = 0, s;
-	int		dig, masked = 0;
+	int		dig, masked = 0, named = 0;
 
 	if (n > TM_TOKTEXT) {
 		*shape = 1;
@@ -458,7 +200,10 @@ tok_hash(const char *p, size_t n, uint64_t *shape, int unit)
 		dig = 0;
 		while (i < n && !(cls[(unsigned char)p[i]] & 2))
 			dig |= cls[(unsigned char)p[i++]];
-		if ((dig & 1) || is_datename(p + s, i - s) ||
+		if ((dig & 1) && is_numname(p + s, i - s))
+			named = 1;
+		if (((dig & 1) && !is_numname(p + s, i - s)) ||
+		    is_datename(p + s, i - s) ||
 		    (unit && s == 0 && is_unit(p, i))) {
 			h = (h ^ H_MASK) * 0x100000001b3ULL;
 			masked = 1;
@@ -467,11 +212,12 @@ tok_hash(const char *p, size_t n, uint64_t *shape, int unit)
 				h = (h ^ (unsigned char)p[s]) *
 				    0x100000001b3ULL;
 	}
-	*shape = (sh & ~1ULL) | (uint64_t)masked;
+	*shape = (sh & ~3ULL) | (uint64_t)named << 1 | (uint64_t)masked;
 	return h;
 }
 
 static uint64_t	hmask;		/* the hash of a token that is all mask */
+static uint64_t	hmask_sh;	/* and its shape */
 
 /*
  * The words from i on that are a quantity's gloss in parentheses, in
@@ -547,15 +293,14 @@ tokenize(struct line *l, struct rdst *rd, const char *p, size_t n)
 {
 	const char	*wp[TM_MAXTOK + TM_MAXHDR];
 	size_t		 wl[TM_MAXTOK + TM_MAXHDR];
-	uint64_t	 sh;
 	int		 nw, h, i, k;
 
 	if (hmask == 0)
-		hmask = tok_hash("0", 1, &sh, 0);
+		hmask = tok_hash("0", 1, &hmask_sh, 0);
 	if (n > TM_SCAN)
 		n = TM_SCAN;
-	nw = words(p, n, wp, wl, TM_MAXTOK + TM_MAXHDR);
-	h = header(wp, wl, nw, &l->ts, &l->level);
+	nw = ofl_fmt_log_head_words(p, n, wp, wl, TM_MAXTOK + TM_MAXHDR);
+	h = ofl_fmt_log_head(wp, wl, nw, &l->ts, &l->level);
 	l->cont = 0;
 	if (rd->cur != -1 || rd->cur_other) {
 		if (nw == 0 || (rd->head_ts && !l->ts))
@@ -587,6 +332,13 @@ tokenize(struct line *l, struct rdst *rd, const char *p, size_t n)
 		}
 		l->th[l->ntok] = tok_hash(wp[i], wl[i], &l->sh[l->ntok],
 		    l->ntok > 0 && l->th[l->ntok - 1] == hmask);
+		/* A list of names with numbers is values: "cn2 cn3 cn4". */
+		if (is_numname(wp[i], wl[i]) && ((l->ntok > 0 &&
+		    l->th[l->ntok - 1] == hmask) || (i + 1 < nw &&
+		    is_numname(wp[i + 1], wl[i + 1])))) {
+			l->th[l->ntok] = hmask;
+			l->sh[l->ntok] = hmask_sh;
+		}
 		/* A list of masked values is one variable. */
 		if (l->ntok > 0 && l->th[l->ntok] == l->th[l->ntok - 1] &&
 		    l->th[l->ntok] == hmask)
@@ -655,7 +407,7 @@ ofl_fmt_log_tmpl_new(void)
 {
 	struct ofl_fmt_log_tmpl	*m;
 
-	cls_init();
+	ofl_fmt_log_head_init();
 	m = ofl_xcalloc(1, sizeof(*m));
 	m->cap = 64;
 	m->clu = ofl_xcalloc(m->cap, sizeof(*m->clu));
@@ -745,7 +497,8 @@ ofl_fmt_log_tmpl_tok_text(struct ofl_buf *b, const char *p, size_t n, int unit)
 		dig = 0;
 		while (i < n && !(cls[(unsigned char)p[i]] & 2))
 			dig |= cls[(unsigned char)p[i++]];
-		if ((dig & 1) || is_datename(p + s, i - s) ||
+		if (((dig & 1) && !is_numname(p + s, i - s)) ||
+		    is_datename(p + s, i - s) ||
 		    (unit && s == 0 && is_unit(p, i)))
 			ofl_buf_adds(b, "<*>");
 		else
@@ -777,7 +530,7 @@ clu_add(struct ofl_fmt_log_tmpl *m, const struct line *l, uint64_t lineno)
 	ofl_buf_init(&b);
 	for (i = 0; i < l->ntok; i++) {
 		c->toff[i] = (uint32_t)b.len;
-		if (l->th[i] == H_TAIL)
+		if (l->th[i] == H_TAIL || l->th[i] == hmask)
 			ofl_buf_adds(&b, "<*>");
 		else
 			ofl_fmt_log_tmpl_tok_text(&b, l->tp[i], l->tl[i],
@@ -988,21 +741,34 @@ merge_run(struct ofl_fmt_log_tmpl *m, int p, const struct mk *r, size_t n,
 	uint64_t	 bit = 1ULL << p;
 	size_t		 i;
 	int		 var = 0, masked = 0, oneshape = 1, kv = 0, allm = 1;
-	int		 raw = 0, spread;
+	int		 raw = 0, spread, named = 1;
+	uint64_t	 lines;
+	size_t		 distinct;
 
 	for (i = 0; i < n; i++) {
 		c = &m->clu[r[i].idx];
+		named &= (int)(c->sh[p] >> 1) & 1;
 		var |= (c->var & bit) != 0;
 		raw |= ((c->var | c->rawvar) & bit) != 0;
-		masked |= (int)(c->sh[p] & 1);
+		masked |= (c->sh[p] & 3) != 0;
 		allm &= (int)(c->sh[p] & 1);
-		oneshape &= (c->sh[p] | 1) == (root->sh[p] | 1);
+		oneshape &= (c->sh[p] | 3) == (root->sh[p] | 3);
 		kv |= memchr(c->text + c->toff[p], '=',
 		    c->toff[p + 1] - c->toff[p]) != NULL;
 		vals[2 * i] = c->th[p];
 		vals[2 * i + 1] = c->count;
 	}
-	if (!var && !(masked && oneshape) && !(allm && p > 0 && raw)) {
+	if (!var && named) {
+		/*
+		 * Names with numbers ("eth0") vary but when they are a few,
+		 * each on TM_NAMELINES lines or more on average.
+		 */
+		for (i = 0, lines = 0; i < n; i++)
+			lines += m->clu[r[i].idx].count;
+		distinct = run_values(vals, n, &spread);
+		if (!spread && lines >= TM_NAMELINES * distinct)
+			return 0;
+	} else if (!var && !(masked && oneshape) && !(allm && p > 0 && raw)) {
 		if (p == 0 && root->ntok < TM_LONGMSG)
 			return 0;
 		if (run_values(vals, n, &spread) < (kv ? TM_MINKV : TM_MINVALS))
@@ -1501,11 +1267,11 @@ ofl_fmt_log_tmpl_level(const char *s)
 
 	if (s == NULL)
 		return NULL;
-	cls_init();
+	ofl_fmt_log_head_init();
 	for (i = 1; i < sizeof(levels) / sizeof(levels[0]); i++)
 		if (strcmp(s, levels[i]) == 0)
 			return levels[i];
-	l = is_level(s, strlen(s));
+	l = ofl_fmt_log_head_level(s, strlen(s));
 	return l != 0 ? levels[l] : NULL;
 }
 
@@ -1515,7 +1281,7 @@ ofl_fmt_log_tmpl_tokenize(struct line *l, const char *p, size_t n)
 {
 	struct rdst	rd;
 
-	cls_init();
+	ofl_fmt_log_head_init();
 	memset(&rd, 0, sizeof(rd));
 	rd.cur = -1;
 	tokenize(l, &rd, p, n);
@@ -1525,10 +1291,8 @@ ofl_fmt_log_tmpl_tokenize(struct line *l, const char *p, size_t n)
 uint64_t
 ofl_fmt_log_tmpl_hmask(void)
 {
-	uint64_t	sh;
-
-	cls_init();
+	ofl_fmt_log_head_init();
 	if (hmask == 0)
-		hmask = tok_hash("0", 1, &sh, 0);
+		hmask = tok_hash("0", 1, &hmask_sh, 0);
 	return hmask;
 }

@@ -1,7 +1,8 @@
 /*
  * fmt-log-tmpl.h: what the template miner (fmt-log-tmpl.c) shares with
  * the matcher from templates alone (fmt-log-tmpl-match.c): a line as
- * tokens.  Not part of the library's interface.
+ * tokens, and what the miner takes from fmt-log-head.c: a line's header.
+ * Not part of the library's interface.
  */
 #ifndef OFL_FMT_LOG_TMPL_H
 #define OFL_FMT_LOG_TMPL_H
@@ -31,6 +32,16 @@ struct line {
 	int		 cont;
 };
 
+/* fmt-log-head.c: the header of a line. */
+extern unsigned char ofl_fmt_log_head_cls[256];	/* classes of bytes */
+void	 ofl_fmt_log_head_init(void);
+int	 ofl_fmt_log_head_is_name(const char *, size_t);
+int	 ofl_fmt_log_head_level(const char *, size_t);
+int	 ofl_fmt_log_head_words(const char *, size_t, const char **, size_t *,
+	    int);
+int	 ofl_fmt_log_head(const char **, const size_t *, int, int *, int *);
+
+/* fmt-log-tmpl.c: a line as the miner tokenizes it. */
 void	 ofl_fmt_log_tmpl_tokenize(struct line *, const char *, size_t);
 void	 ofl_fmt_log_tmpl_tok_text(struct ofl_buf *, const char *, size_t, int);
 int	 ofl_fmt_log_tmpl_colhdr(struct line *, int);
