@@ -206,6 +206,18 @@ test_expect_success 'key=value words that vary together are variables, a quoted 
 	awk "\$1 != \$2 { bad = 1 } END { exit bad }" pairs
 '
 
+test_expect_success 'key=value words of two keys stay apart, a number in one of them or not' '
+	awk "BEGIN { for (i = 0; i < 6; i++) {
+	    printf \"2024-05-02 10:11:%02d.%03d I Display: stopScanLocked record.scanRequested=false\\n\", i, i
+	    printf \"2024-05-02 10:11:%02d.%03d I Display: stopScanLocked scanRequestCount=%d\\n\", i, i + 1, i } }" >key.log &&
+	"$TMPL" -t key.log >out &&
+	cat >expect <<-\EOF &&
+	1716436e32a7 6 1 11 - stopScanLocked record.scanRequested=false
+	0768273f492f 6 2 12 - stopScanLocked scanRequestCount=<*>
+	EOF
+	test_cmp expect out
+'
+
 test_expect_success 'names with a number: a few each on many lines stay, many or rare ones vary, a list of them is one value' '
 	awk "BEGIN { for (i = 0; i < 36; i++) {
 	    printf \"2024-05-02 10:11:%02d kernel: link up on %s\\n\", i, (i < 20 ? \"eth0\" : i < 34 ? \"eth1\" : \"wlan0\")

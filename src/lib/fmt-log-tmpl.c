@@ -723,12 +723,24 @@ run_values(uint64_t *vals, size_t n, int *spread)
 	return distinct;
 }
 
+/* The hash of a key=value word's key at p, "name="; 0 for another word. */
+static uint64_t
+kv_name(const struct clu *c, int p)
+{
+	const char	*t = c->text + c->toff[p], *e;
+
+	if ((e = memchr(t, '=', c->toff[p + 1] - c->toff[p])) == NULL || e == t)
+		return 0;
+	return XXH3_64bits(t, (size_t)(e - t) + 1);
+}
+
 /*
  * Fold the groups of one run (equal but at p) when p varies enough: its
- * values hold digits in one shape; or all hold digits, in several shapes,
- * and one group's lines already differ there ("10.100.20.250" on 500
- * lines, "LOCAL(0)" once); or its words take TM_MINVALS values (TM_MINKV
- * for a key=value).  The first word names what a line says, and so does
+ * values hold digits in one shape (and a key=value word one key); or all
+ * hold digits, in several shapes, and one group's lines already differ
+ * there ("10.100.20.250" on 500 lines, "LOCAL(0)" once); or its words
+ * take TM_MINVALS values (TM_MINKV for a key=value).  Names with a number
+ * vary when their values are spread or rare.  The first word names what a line says, and so does
  * a word after a number ("... 1074119817 1 boot"): it stays, but in a
  * long message otherwise said word for word the same when its values
  * are spread, and after a number when they are spread.
@@ -741,6 +753,7 @@ merge_run(struct ofl_fmt_log_tmpl *m, int p, const struct mk *r, size_t n,
 	uint64_t	 bit = 1ULL << p;
 	size_t		 i;
 	int		 var = 0, masked = 0, oneshape = 1, kv = 0, allm = 1;
+	int		 onekey = 1;
 	int		 raw = 0, spread, named = 1;
 	uint64_t	 lines;
 	size_t		 distinct;
@@ -755,6 +768,7 @@ merge_run(struct ofl_fmt_log_tmpl *m, int p, const struct mk *r, size_t n,
 		oneshape &= (c->sh[p] | 3) == (root->sh[p] | 3);
 		kv |= memchr(c->text + c->toff[p], '=',
 		    c->toff[p + 1] - c->toff[p]) != NULL;
+		onekey &= kv_name(c, p) == kv_name(root, p);
 		vals[2 * i] = c->th[p];
 		vals[2 * i + 1] = c->count;
 	}
@@ -768,7 +782,8 @@ merge_run(struct ofl_fmt_log_tmpl *m, int p, const struct mk *r, size_t n,
 		distinct = run_values(vals, n, &spread);
 		if (!spread && lines >= TM_NAMELINES * distinct)
 			return 0;
-	} else if (!var && !(masked && oneshape) && !(allm && p > 0 && raw)) {
+	} else if (!var && !(masked && oneshape && onekey) &&
+	    !(allm && p > 0 && raw)) {
 		if (p == 0 && root->ntok < TM_LONGMSG)
 			return 0;
 		if (run_values(vals, n, &spread) < (kv ? TM_MINKV : TM_MINVALS))
