@@ -150,7 +150,8 @@ is_numname(const char *p, size_t n)
 	if (n < 3 || n > 9 || !(cls[(unsigned char)p[n - 1]] & 1))
 		return 0;
 	for (i = 0; i < n - 1; i++)
-		if (!((p[i] >= 'a' && p[i] <= 'z') || (p[i] >= 'A' && p[i] <= 'Z')))
+		if (!((p[i] >= 'a' && p[i] <= 'z') ||
+		    (p[i] >= 'A' && p[i] <= 'Z')))
 			return 0;
 	return 1;
 }
@@ -740,10 +741,11 @@ kv_name(const struct clu *c, int p)
  * hold digits, in several shapes, and one group's lines already differ
  * there ("10.100.20.250" on 500 lines, "LOCAL(0)" once); or its words
  * take TM_MINVALS values (TM_MINKV for a key=value).  Names with a number
- * vary when their values are spread or rare.  The first word names what a line says, and so does
- * a word after a number ("... 1074119817 1 boot"): it stays, but in a
- * long message otherwise said word for word the same when its values
- * are spread, and after a number when they are spread.
+ * vary when their values are spread or rare.  The first word names what
+ * a line says, and so does a word after a number ("... 1074119817 1
+ * boot"): it stays, but in a long message otherwise said word for word
+ * the same when its values are spread, and after a number when they are
+ * spread.
  */
 static int
 merge_run(struct ofl_fmt_log_tmpl *m, int p, const struct mk *r, size_t n,
@@ -935,7 +937,8 @@ merge_kv(struct ofl_fmt_log_tmpl *m, struct mk *v)
 			for (p = 0, c = &m->clu[v[k].idx]; p < root->ntok; p++)
 				if (c->th[p] != root->th[p])
 					diff |= 1ULL << p;
-		if ((diff & (diff - 1)) == 0 || !kv_many(m, v + i, j - i, diff) ||
+		if ((diff & (diff - 1)) == 0 ||
+		    !kv_many(m, v + i, j - i, diff) ||
 		    !mask_note(m, root->ntok, root->var | diff))
 			continue;
 		for (p = 0; p < root->ntok; p++)
@@ -1046,7 +1049,8 @@ clu_colhdr(struct ofl_fmt_log_tmpl *m, int k)
 		memmove(c->sh, c->sh + k, (size_t)c->ntok * sizeof(*c->sh));
 		memmove(c->rh, c->rh + k, (size_t)c->ntok * sizeof(*c->rh));
 		base = c->toff[k];
-		memmove(c->text, c->text + base, c->toff[c->ntok + k] - base + 1);
+		memmove(c->text, c->text + base,
+		    c->toff[c->ntok + k] - base + 1);
 		for (q = 0; q <= c->ntok; q++)
 			c->toff[q] = c->toff[q + k] - base;
 		c->var >>= k;

@@ -43,7 +43,8 @@ int	 ofl_fmt_log_head(const char **, const size_t *, int, int *, int *);
 
 /* fmt-log-tmpl.c: a line as the miner tokenizes it. */
 void	 ofl_fmt_log_tmpl_tokenize(struct line *, const char *, size_t);
-void	 ofl_fmt_log_tmpl_tok_text(struct ofl_buf *, const char *, size_t, int);
+void	 ofl_fmt_log_tmpl_tok_text(struct ofl_buf *, const char *, size_t,
+	    int);
 int	 ofl_fmt_log_tmpl_colhdr(struct line *, int);
 uint64_t ofl_fmt_log_tmpl_hmask(void);
 
