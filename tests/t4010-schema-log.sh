@@ -170,7 +170,7 @@ test_expect_success 'constants that look variable stay: states after numbers, tw
 	test_cmp expect out
 '
 
-test_expect_success 'a header of columns: the words up to a column of numbers on nearly every line' '
+test_expect_success 'a header of columns: the words up to a Unix time and its numbers on nearly every line; numbers alone are no header' '
 	awk "BEGIN { split(\"node status|unix.hw net.up|switch_module error\", cs, \"|\"); for (i = 0; i < 30; i++)
 	    printf \"%d node-%d %s %d %d %s\\n\", 3000 + i, i % 7, cs[1 + i % 3], 1074000000 + 7 * i, i % 4 ? 1 : -1, i % 2 ? \"link up on port \" i : \"running\" }" >col.log &&
 	"$TMPL" -t col.log >out &&
@@ -184,7 +184,12 @@ test_expect_success 'a header of columns: the words up to a column of numbers on
 	head -n 3 col.log >few.log &&
 	"$TMPL" -t few.log >out &&
 	test "$(wc -l <out)" -eq 3 &&
-	grep -q " <\*> node status <\*> running\$" out
+	grep -q " <\*> node status <\*> running\$" out &&
+	awk "BEGIN { split(\"GET POST GET DELETE\", m, \" \"); split(\"/index.html /api/login /img/a.png /api/item\", u, \" \"); for (i = 0; i < 40; i++)
+	    printf \"10.0.0.%d - - [02/May/2024:10:11:%02d +0000] \\\"%s %s HTTP/1.1\\\" %d %d\\n\", i % 9, i, m[1 + i % 4], u[1 + i % 4], (i % 5 ? 200 : 404), 100 + i }" >acc.log &&
+	"$TMPL" -t acc.log >out &&
+	test "$(wc -l <out)" -eq 4 &&
+	grep -q " \"GET /index.html <\*>\" <\*>\$" out
 '
 
 test_expect_success 'key=value words that vary together are variables, a quoted value of words one token; a small set stays' '

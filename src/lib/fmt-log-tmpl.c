@@ -15,11 +15,12 @@
  * Values of several shapes that hold digits are one variable only when
  * one group's lines already differ there.  Groups that differ at several
  * key=value words only, three or more of them, are one when one of those
- * words takes TM_MINVALS values; a quoted value of a few words is one
- * token.  A name with a number ("eth0") is a word, a constant when its
+ * words takes TM_MINVALS values; a quoted value of a key of a few words
+ * is one token.  A name with a number ("eth0") is a word, a constant when its
  * values are a few each on TM_NAMELINES lines or more.  When nearly
- * every line has a bare number at one of its first words, the words up
- * to it are a header of columns, set aside when the first pass ends.
+ * every line has a Unix time at one of its first words, the words up to
+ * it and its numbers are a header of columns, set aside when the first
+ * pass ends.
  * A line with no header under a line with a timestamp (a stack trace,
  * "Caused by:") belongs to the record of that line and to its template.
  *
@@ -74,6 +75,7 @@ struct clu {
 	uint64_t	*sh;		/* token shapes, bit 0: masked */
 	uint64_t	*rh;		/* the first line's tokens unmasked */
 	uint64_t	 rawvar;	/* bit i: its lines differ there */
+	uint32_t	 epoch;		/* bit i: a Unix time on all its lines */
 	uint32_t	*toff;		/* token starts in text, ntok + 1 */
 	char		*text;		/* the first line's tokens, masked */
 	uint64_t	 id;		/* the hash of its text, at the end */
@@ -265,9 +267,10 @@ gloss(const char **wp, const size_t *wl, int i, int nw)
 }
 
 /*
- * The words from i on that are one quoted value, "tag="View Lock","
- * (a quote opens at a word's start or after '=' and closes within
- * TM_QUOTE words): how many; 1 when not.
+ * The words from i on that are one quoted value of a key, "tag="View
+ * Lock"," (a quote opens after '=' and closes within TM_QUOTE words):
+ * how many; 1 when not.  A quoted phrase alone, "GET /x HTTP/1.1", keeps
+ * its words.
  */
 static int
 quoted(const char **wp, const size_t *wl, int i, int nw)
@@ -275,9 +278,7 @@ quoted(const char **wp, const size_t *wl, int i, int nw)
 	const char	*q;
 	int		 j;
 
-	if (wp[i][0] == '"')
-		q = wp[i];
-	else if ((q = memchr(wp[i], '=', wl[i])) == NULL ||
+	if ((q = memchr(wp[i], '=', wl[i])) == NULL ||
 	    (size_t)(q - wp[i]) + 1 >= wl[i] || *++q != '"')
 		return 1;
 	if (memchr(q + 1, '"', wl[i] - (size_t)(q + 1 - wp[i])) != NULL)
@@ -285,6 +286,20 @@ quoted(const char **wp, const size_t *wl, int i, int nw)
 	for (j = i + 1; j < nw && j <= i + TM_QUOTE; j++)
 		if (memchr(wp[j], '"', wl[j]) != NULL)
 			return j - i + 1;
+	return 1;
+}
+
+/* A Unix time in seconds or milliseconds, 2001 to 2033: 1074216940. */
+static int
+is_epoch(const char *p, size_t n)
+{
+	size_t	i;
+
+	if ((n != 10 && n != 13) || p[0] != '1')
+		return 0;
+	for (i = 1; i < n; i++)
+		if (!(cls[(unsigned char)p[i]] & 1))
+			return 0;
 	return 1;
 }
 
@@ -314,6 +329,7 @@ tokenize(struct line *l, struct rdst *rd, const char *p, size_t n)
 	if (l->cont)
 		return;
 	l->ntok = 0;
+	l->epoch = 0;
 	for (i = h; i < nw && l->ntok < TM_MAXTOK - 1; i++) {
 		/* A number's gloss: "12 bytes (0.01 KB)" is one value. */
 		if (l->ntok > 0 && l->th[l->ntok - 1] == hmask &&
@@ -340,9 +356,15 @@ tokenize(struct line *l, struct rdst *rd, const char *p, size_t n)
 			l->th[l->ntok] = hmask;
 			l->sh[l->ntok] = hmask_sh;
 		}
+		k = l->ntok;
 		/* A list of masked values is one variable. */
 		if (l->ntok > 0 && l->th[l->ntok] == l->th[l->ntok - 1] &&
 		    l->th[l->ntok] == hmask)
+			k--;
+		if (k < 32 && l->th[l->ntok] == hmask &&
+		    is_epoch(wp[i], wl[i]))
+			l->epoch |= 1U << k;
+		if (k < l->ntok)
 			continue;
 		l->rh[l->ntok] = (l->sh[l->ntok] & 1) ?
 		    XXH3_64bits(wp[i], wl[i]) : l->th[l->ntok];
@@ -542,6 +564,7 @@ clu_add(struct ofl_fmt_log_tmpl *m, const struct line *l, uint64_t lineno)
 	c->key = key_of(c->th, c->ntok, 0);
 	c->first = c->last = lineno;
 	c->level = l->level;
+	c->epoch = l->epoch;
 	tab_put(m, c->key, (int32_t)m->nclu);
 	return (int32_t)m->nclu++;
 }
@@ -554,6 +577,7 @@ clu_seen(struct clu *c, const struct line *l, uint64_t lineno)
 
 	c->count++;
 	c->last = lineno;
+	c->epoch &= l->epoch;
 	for (i = 0; i < c->ntok; i++)
 		if (l->rh[i] != c->rh[i])
 			c->rawvar |= 1ULL << i;
@@ -816,6 +840,7 @@ fold(struct ofl_fmt_log_tmpl *m, struct clu *root, const struct mk *r,
 		if (c->last > root->last)
 			root->last = c->last;
 		root->rawvar |= c->rawvar;
+		root->epoch &= c->epoch;
 		clu_free(c);
 		c->ntok = -1;
 	}
@@ -982,31 +1007,39 @@ merge(struct ofl_fmt_log_tmpl *m)
 
 /*
  * A header of columns the line reader did not know: when nearly every
- * line has a bare number at one word of its message within the first
- * TM_MAXHDR (a time or a flag after a node and a state: "node-1 node
- * status 1074216940 1 running"), the words up to it are a header.  The
- * last such word is taken.  0: none.
+ * line has a Unix time at one word of its message within the first
+ * TM_MAXHDR, and a bare number there or after it (a time and a flag
+ * after a node and a state: "node-1 node status 1074216940 1 running"),
+ * the words up to the last such number are a header.  Not a column of
+ * numbers alone: "GET /x HTTP/1.1" 200 is what a line says.  0: none.
  */
 static int
 colhdr_find(const struct ofl_fmt_log_tmpl *m)
 {
-	uint64_t	 total = 0, at[TM_MAXHDR];
-	size_t		 i;
-	int		 p, best = 0;
+	const struct clu	*c;
+	uint64_t		 total = 0, at[TM_MAXHDR], ep[TM_MAXHDR];
+	size_t			 i;
+	int			 p, best = 0, time = 0;
 
 	memset(at, 0, sizeof(at));
+	memset(ep, 0, sizeof(ep));
 	for (i = 0; i < m->nclu; i++) {
-		total += m->clu[i].count;
-		for (p = 0; p < TM_MAXHDR && p + 1 < m->clu[i].ntok; p++)
-			if (m->clu[i].th[p] == hmask &&
-			    !(m->clu[i].var & (1ULL << p)))
-				at[p] += m->clu[i].count;
+		c = &m->clu[i];
+		total += c->count;
+		for (p = 0; p < TM_MAXHDR && p + 1 < c->ntok; p++) {
+			if (c->th[p] == hmask && !(c->var & (1ULL << p)))
+				at[p] += c->count;
+			if ((c->epoch >> p) & 1)
+				ep[p] += c->count;
+		}
 	}
 	if (total < TM_COLMIN)
 		return 0;
-	for (p = 0; p < TM_MAXHDR; p++)
-		if (at[p] * 100 >= total * TM_COLPCT)
+	for (p = 0; p < TM_MAXHDR; p++) {
+		time |= ep[p] * 100 >= total * TM_COLPCT;
+		if (time && at[p] * 100 >= total * TM_COLPCT)
 			best = p + 1;
+	}
 	return best;
 }
 

@@ -26,6 +26,7 @@ struct line {
 	uint64_t	 rh[TM_MAXTOK];	/* unmasked */
 	const char	*tp[TM_MAXTOK];
 	size_t		 tl[TM_MAXTOK];
+	uint32_t	 epoch;		/* bit i: token i is a Unix time */
 	int		 ntok;
 	int		 level;
 	int		 ts;
