@@ -160,7 +160,7 @@ test_expect_success 'constants that look variable stay: states after numbers, tw
 	c82b797a04c4 30 2 147 - Failed password for <*> from <*> port <*>
 	0d3b2a72c308 30 4 149 - Read <*>
 	3d173902bc02 30 5 150 - Wrote <*>
-	c2f4449d91a8 29 3 148 - NIFF: interface <*> is down
+	d1bb6c92c493 29 3 148 - NIFF: interface alt0 is down
 	e5b353d9f887 15 1 141 - <*> gige temperature <*> normal
 	8be383991c42 12 6 136 - <*> gige temperature <*> warning
 	4a5851e40692 3 46 146 - <*> gige temperature <*> critical
@@ -168,6 +168,79 @@ test_expect_success 'constants that look variable stay: states after numbers, tw
 	4f843952c1fa 6 1 6 - - <*> items left in queue <*>
 	EOF
 	test_cmp expect out
+'
+
+test_expect_success 'a header of columns: the words up to a Unix time and its numbers on nearly every line; numbers alone are no header' '
+	awk "BEGIN { split(\"node status|unix.hw net.up|switch_module error\", cs, \"|\"); for (i = 0; i < 30; i++)
+	    printf \"%d node-%d %s %d %d %s\\n\", 3000 + i, i % 7, cs[1 + i % 3], 1074000000 + 7 * i, i % 4 ? 1 : -1, i % 2 ? \"link up on port \" i : \"running\" }" >col.log &&
+	"$TMPL" -t col.log >out &&
+	cat >expect <<-\EOF &&
+	c950f0eb1de9 15 1 29 - running
+	1781073607b7 15 2 30 - link up on port <*>
+	EOF
+	test_cmp expect out &&
+	"$TMPL" -m col.log >pairs &&
+	awk "\$1 != \$2 { bad = 1 } END { exit bad }" pairs &&
+	head -n 3 col.log >few.log &&
+	"$TMPL" -t few.log >out &&
+	test "$(wc -l <out)" -eq 3 &&
+	grep -q " <\*> node status <\*> running\$" out &&
+	awk "BEGIN { split(\"GET POST GET DELETE\", m, \" \"); split(\"/index.html /api/login /img/a.png /api/item\", u, \" \"); for (i = 0; i < 40; i++)
+	    printf \"10.0.0.%d - - [02/May/2024:10:11:%02d +0000] \\\"%s %s HTTP/1.1\\\" %d %d\\n\", i % 9, i, m[1 + i % 4], u[1 + i % 4], (i % 5 ? 200 : 404), 100 + i }" >acc.log &&
+	"$TMPL" -t acc.log >out &&
+	test "$(wc -l <out)" -eq 4 &&
+	grep -q " \"GET /index.html <\*>\" <\*>\$" out
+'
+
+test_expect_success 'key=value words that vary together are variables, a quoted value of words one token; a small set stays' '
+	awk "BEGIN { split(\"Alpha Lock|Beta|Gamma\", tg, \"|\"); split(\"com.a|com.b|com.c\", nm, \"|\")
+	    split(\"false true false\", fo, \" \"); split(\"false false true\", de, \" \"); for (i = 0; i < 24; i++) {
+	    printf \"2024-05-02 10:11:%02d.%03d D Power: acquire lock=%d, flags=0x1, tag=\\\"%s\\\", name=%s, ws=null, uid=%d\\n\", i, i, 1000 + 37 * i, tg[1 + i % 3], nm[1 + i % 3], 1000 + i % 5
+	    printf \"2024-05-02 10:12:%02d.%03d I Bar: collapse: flags=%d, force=%s, delayed=%s\\n\", i, i, i % 2, fo[1 + i % 3], de[1 + i % 3]
+	    if (i % 8 == 0) printf \"2024-05-02 10:13:%02d.%03d W Power: lock \\\"Alpha Lock\\\" held %d ms\\n\", i, i, 10 * i } }" >kv.log &&
+	"$TMPL" -t kv.log >out &&
+	cat >expect <<-\EOF &&
+	b3b94bb29837 24 1 50 - acquire lock=<*>, flags=<*>, tag="<*>", name=<*>, ws=null, uid=<*>
+	554b500d6889 8 2 47 - collapse: flags=<*>, force=false, delayed=false
+	d434142a821f 8 5 49 - collapse: flags=<*>, force=true, delayed=false
+	a8cf77648485 8 7 51 - collapse: flags=<*>, force=false, delayed=true
+	ac9f4bb3446a 3 3 37 - lock "Alpha Lock" held <*>
+	EOF
+	test_cmp expect out &&
+	"$TMPL" -m kv.log >pairs &&
+	awk "\$1 != \$2 { bad = 1 } END { exit bad }" pairs
+'
+
+test_expect_success 'key=value words of two keys stay apart, a number in one of them or not' '
+	awk "BEGIN { for (i = 0; i < 6; i++) {
+	    printf \"2024-05-02 10:11:%02d.%03d I Display: stopScanLocked record.scanRequested=false\\n\", i, i
+	    printf \"2024-05-02 10:11:%02d.%03d I Display: stopScanLocked scanRequestCount=%d\\n\", i, i + 1, i } }" >key.log &&
+	"$TMPL" -t key.log >out &&
+	cat >expect <<-\EOF &&
+	1716436e32a7 6 1 11 - stopScanLocked record.scanRequested=false
+	0768273f492f 6 2 12 - stopScanLocked scanRequestCount=<*>
+	EOF
+	test_cmp expect out
+'
+
+test_expect_success 'names with a number: a few each on many lines stay, many or rare ones vary, a list of them is one value' '
+	awk "BEGIN { for (i = 0; i < 36; i++) {
+	    printf \"2024-05-02 10:11:%02d kernel: link up on %s\\n\", i, (i < 20 ? \"eth0\" : i < 34 ? \"eth1\" : \"wlan0\")
+	    if (i < 9) printf \"2024-05-02 10:12:%02d switch: port ge%d opened\\n\", i, i + 1
+	    if (i < 2) printf \"2024-05-02 10:13:%02d kernel: divert for dev%d\\n\", i, i
+	    if (i % 12 == 0) printf \"2024-05-02 10:14:%02d gmetad: cannot resolve sources %s\\n\", i, (i % 24 ? \"cn2 cn3 cn4\" : \"an14 an15 an\" i) } }" >nn.log &&
+	"$TMPL" -t nn.log >out &&
+	cat >expect <<-\EOF &&
+	ad983f1e3b13 20 1 33 - link up on eth0
+	d7b357c1fcde 14 34 48 - link up on eth1
+	ca49be7eebfb 9 2 21 - port <*> opened
+	e943e8fc46c9 3 4 39 - cannot resolve sources <*>
+	16112a7a3a32 2 3 7 - divert for <*>
+	07d54b663140 2 49 50 - link up on wlan0
+	EOF
+	test_cmp expect out &&
+	"$TMPL" -m nn.log >pairs &&
+	awk "\$1 != \$2 { bad = 1 } END { exit bad }" pairs
 '
 
 test_expect_success 'the templates alone classify every line as mining did' '

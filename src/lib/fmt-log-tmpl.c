@@ -13,9 +13,16 @@
  * message after a header's numeric fields), its values must also be
  * spread over the lines: a few states each on many lines stay apart.
  * Values of several shapes that hold digits are one variable only when
- * one group's lines already differ there.  A line with
- * no header under a line with a timestamp (a stack trace, "Caused by:")
- * belongs to the record of that line and to its template.
+ * one group's lines already differ there.  Groups that differ at several
+ * key=value words only, three or more of them, are one when one of those
+ * words takes TM_MINVALS values; a quoted value of a key of a few words
+ * is one token.  A name with a number ("eth0") is a word, a constant when its
+ * values are a few each on TM_NAMELINES lines or more.  When nearly
+ * every line has a Unix time at one of its first words, the words up to
+ * it and its numbers are a header of columns, set aside when the first
+ * pass ends.
+ * A line with no header under a line with a timestamp (a stack trace,
+ * "Caused by:") belongs to the record of that line and to its template.
  *
  * Memory is bounded: at most TM_MAXCLU groups.  When they are full the
  * miner merges what it can; a line of a new shape past that counts under
@@ -38,20 +45,24 @@
 #include <xxhash.h>
 
 #include "ofl.h"
+#include "fmt-log-tmpl.h"
 #include "banned.h"
 
-#define TM_MAXTOK	64	/* tokens of a message; the last takes the rest */
+#define cls	ofl_fmt_log_head_cls	/* byte classes, fmt-log-head.c */
+
 #define TM_SCAN		65536	/* bytes of a line looked at */
 #define TM_TOKTEXT	160	/* bytes of a token kept for the text */
 #define TM_MINVALS	3	/* values at a position that make it variable */
 #define TM_MINKV	5	/* the same for a key=value */
 #define TM_LONGMSG	8	/* tokens of a message whose first may vary */
 #define TM_MAXCLU	8192	/* groups kept */
-#define TM_MAXHDR	12	/* tokens a header may take */
+#define TM_COLPCT	95	/* % of lines with a number in a header column */
+#define TM_NAMELINES	4	/* lines a value of a name with a number */
+#define TM_QUOTE	3	/* words more a quoted value may take */
+#define TM_COLMIN	20	/* lines before a header of columns is told */
 
 #define H_WILD		0x5bd1e9955bd1e995ULL
 #define H_MASK		0x9e3779b97f4a7c15ULL
-#define H_TAIL		0xc2b2ae3d27d4eb4fULL
 
 /* A group of lines: equal token count and equal tokens but at var. */
 struct clu {
@@ -64,19 +75,12 @@ struct clu {
 	uint64_t	*sh;		/* token shapes, bit 0: masked */
 	uint64_t	*rh;		/* the first line's tokens unmasked */
 	uint64_t	 rawvar;	/* bit i: its lines differ there */
+	uint32_t	 epoch;		/* bit i: a Unix time on all its lines */
 	uint32_t	*toff;		/* token starts in text, ntok + 1 */
 	char		*text;		/* the first line's tokens, masked */
 	uint64_t	 id;		/* the hash of its text, at the end */
 	int		 ntok;		/* -1: merged into another */
 	int		 level;
-};
-
-/* The state of the line reader: records and their first lines. */
-struct rdst {
-	uint64_t	 lineno;
-	int		 head_ts;	/* the record's first line has a timestamp */
-	int		 cur;		/* the record's group, -1 none */
-	int		 cur_other;	/* the record is in the catch-all */
 };
 
 struct ofl_fmt_log_tmpl {
@@ -93,74 +97,16 @@ struct ofl_fmt_log_tmpl {
 	uint64_t	 other_first;
 	uint64_t	 other_last;
 	uint64_t	 lines;		/* lines read by the first pass */
+	int		 colhdr;	/* message words that are a header */
 	int		 finished;
 	struct ofl_fmt_log_tmpl_info *out;
 	size_t		 nout;
-};
-
-/* One line, tokenized. */
-struct line {
-	uint64_t	 th[TM_MAXTOK];
-	uint64_t	 sh[TM_MAXTOK];
-	uint64_t	 rh[TM_MAXTOK];	/* unmasked */
-	const char	*tp[TM_MAXTOK];
-	size_t		 tl[TM_MAXTOK];
-	int		 ntok;
-	int		 level;
-	int		 ts;
-	int		 cont;
 };
 
 static const char *levels[] = {
 	NULL, "TRACE", "DEBUG", "INFO", "NOTICE", "WARN", "ERROR", "CRIT",
 	"ALERT", "EMERG", "FATAL"
 };
-
-static const struct {
-	const char	*w;
-	size_t		 n;
-	int		 l;
-} levelw[] = {
-	{ "TRACE", 5, 1 }, { "DEBUG", 5, 2 }, { "FINE", 4, 2 },
-	{ "FINER", 5, 1 }, { "FINEST", 6, 1 }, { "INFO", 4, 3 },
-	{ "CONFIG", 6, 3 }, { "NOTICE", 6, 4 }, { "WARN", 4, 5 },
-	{ "WARNING", 7, 5 }, { "ERROR", 5, 6 }, { "ERR", 3, 6 },
-	{ "SEVERE", 6, 6 }, { "CRIT", 4, 7 }, { "CRITICAL", 8, 7 },
-	{ "ALERT", 5, 8 }, { "EMERG", 5, 9 }, { "FATAL", 5, 10 },
-	{ "PANIC", 5, 10 }
-};
-
-static const char *monthl[] = {
-	"january", "february", "march", "april", "june", "july", "august",
-	"september", "october", "november", "december", "monday", "tuesday",
-	"wednesday", "thursday", "friday", "saturday", "sunday", "utc", "gmt"
-};
-
-/*
- * Byte classes: 1 digit, 2 separator of segments, 4 blank, 8 part of a
- * timestamp besides digits, 16 first letter of a level.
- */
-static unsigned char cls[256];
-
-static void
-cls_init(void)
-{
-	const char	*d = "[](){}<>=:;,'\"|", *t = "-/:.,+TZ";
-	const char	*lv = "TDFICNWESAPtdficnwesap";
-	int		 c;
-
-	if (cls['0'] != 0)
-		return;
-	for (c = '0'; c <= '9'; c++)
-		cls[c] = 1;
-	for (; *d != '\0'; d++)
-		cls[(unsigned char)*d] = 2;
-	cls[' '] = cls['\t'] = cls['\r'] = cls['\v'] = cls['\f'] = 4;
-	for (; *t != '\0'; t++)
-		cls[(unsigned char)*t] |= 8;
-	for (; *lv != '\0'; lv++)
-		cls[(unsigned char)*lv] |= 16;
-}
 
 static inline uint64_t
 mix(uint64_t h, uint64_t v)
@@ -170,245 +116,12 @@ mix(uint64_t h, uint64_t v)
 	return h ^ (h >> 32);
 }
 
-/* A day or a month name, three letters or whole. */
-static int
-is_name(const char *p, size_t n)
-{
-	static const char	 abbr[] = "janfebmaraprmayjunjulaugsepoctnovdec"
-	    "montuewedthufrisatsunutcgmt";
-	size_t			 i;
-	char			 l[3];
-
-	if (n < 3 || n > 9)
-		return 0;
-	for (i = 0; i < 3; i++) {
-		if (!((p[i] >= 'a' && p[i] <= 'z') ||
-		    (p[i] >= 'A' && p[i] <= 'Z')))
-			return 0;
-		l[i] = (char)(p[i] | 0x20);
-	}
-	for (i = 0; i < sizeof(abbr) - 1; i += 3)
-		if (abbr[i] == l[0] && abbr[i + 1] == l[1] &&
-		    abbr[i + 2] == l[2])
-			break;
-	if (i >= sizeof(abbr) - 1)
-		return 0;
-	if (n == 3)
-		return 1;
-	for (i = 0; i < sizeof(monthl) / sizeof(monthl[0]); i++)
-		if (strlen(monthl[i]) == n && strncasecmp(p, monthl[i], n) == 0)
-			return 1;
-	return 0;
-}
-
-/* A part of a timestamp: a name, or digits with - / : . , + T Z. */
-static int
-is_ts(const char *p, size_t n)
-{
-	size_t	i, dig = 0;
-
-	while (n > 0 && (p[n - 1] == ',' || p[n - 1] == ']'))
-		n--;
-	while (n > 0 && *p == '[') {
-		p++;
-		n--;
-	}
-	if (n == 0 || n > 40)
-		return 0;
-	if (!(cls[(unsigned char)*p] & 1) && *p != '+' && *p != '-')
-		return is_name(p, n);
-	for (i = 0; i < n; i++) {
-		if (cls[(unsigned char)p[i]] & 1)
-			dig++;
-		else if (!(cls[(unsigned char)p[i]] & 8))
-			return 0;
-	}
-	return dig > 0;
-}
-
-/* A part of a timestamp that is not a bare number: "Nov", "12:01:01". */
-static int
-is_tsx(const char *p, size_t n)
-{
-	size_t	i;
-
-	if (!is_ts(p, n))
-		return 0;
-	for (i = 0; i < n; i++)
-		if (!(cls[(unsigned char)p[i]] & 1))
-			return 1;
-	return 0;
-}
-
-/* A level: ERROR, [error], <warn>, INFO: */
-static int
-is_level(const char *p, size_t n)
-{
-	size_t	i;
-
-	if (n > 0 && p[n - 1] == ':')
-		n--;
-	if (n >= 2 && ((p[0] == '[' && p[n - 1] == ']') ||
-	    (p[0] == '<' && p[n - 1] == '>'))) {
-		p++;
-		n -= 2;
-	}
-	if (n < 3 || n > 8)
-		return 0;
-	if (!(cls[(unsigned char)*p] & 16))
-		return 0;
-	for (i = 0; i < sizeof(levelw) / sizeof(levelw[0]); i++)
-		if (levelw[i].n == n &&
-		    strncasecmp(p, levelw[i].w, n) == 0)
-			return levelw[i].l;
-	return 0;
-}
-
-/* A component or a process: sshd[42]:, kernel:, dfs.DataNode$X: */
-static int
-is_comp(const char *p, size_t n)
-{
-	size_t	i;
-
-	if (n < 2 || n > 96 || p[n - 1] != ':')
-		return 0;
-	if (!((p[0] >= 'a' && p[0] <= 'z') || (p[0] >= 'A' && p[0] <= 'Z') ||
-	    p[0] == '_' || (p[0] == '/' && n > 3 && p[n - 2] == ']')))
-		return 0;
-	for (i = 0; i < n - 1; i++)
-		if (p[i] == ':' || p[i] == '=' || p[i] == '"' || p[i] == '\'')
-			return 0;
-	return 1;
-}
-
-/* The blank-separated words of a line, up to max. */
-static int
-words(const char *p, size_t n, const char **wp, size_t *wl, int max)
-{
-	size_t	i = 0, s;
-	int	k = 0;
-
-	while (k < max) {
-		while (i < n && (cls[(unsigned char)p[i]] & 4))
-			i++;
-		if (i >= n)
-			break;
-		s = i;
-		while (i < n && !(cls[(unsigned char)p[i]] & 4))
-			i++;
-		wp[k] = p + s;
-		wl[k++] = i - s;
-	}
-	return k;
-}
-
-/*
- * The header: timestamps and their parts, a bracketed timestamp, a level,
- * a bracketed thread, then within two words a component ending in ':'.
- * Returns the number of header words.
- */
-static int
-header(const char **wp, const size_t *wl, int nw, int *ts, int *level)
-{
-	int	i = 0, j, k, lv, any = 0;
-
-	*ts = 0;
-	*level = 0;
-	/*
-	 * A dash for an empty field before a timestamp of two parts, one
-	 * more than a number: "- 1131566463 2005.11.09", not "- 12 files".
-	 */
-	if (nw > 2 && wl[0] == 1 && wp[0][0] == '-' && is_ts(wp[1], wl[1]) &&
-	    is_ts(wp[2], wl[2]) && (is_tsx(wp[1], wl[1]) || is_tsx(wp[2], wl[2])))
-		i = 1;
-	while (i < nw) {
-		if ((*ts || *level) && !any && wp[i][0] == '[' &&
-		    !(wl[i] > 1 && wp[i][wl[i] - 1] == ']')) {
-			/* A thread of words: [IPC Server handler 3 on 80] */
-			for (j = i + 1; j < nw && j < i + 8; j++)
-				if (wp[j][wl[j] - 1] == ']')
-					break;
-			if (j < nw && j < i + 8) {
-				for (k = i + 1; k <= j; k++)
-					if (is_ts(wp[k], wl[k]) &&
-					    !(cls[(unsigned char)wp[k][0]] & 1))
-						break;
-				if (k > j) {
-					any = 1;
-					i = j + 1;
-					continue;
-				}
-			}
-		}
-		if (wp[i][0] == '[' && !(wl[i] > 1 && wp[i][wl[i] - 1] == ']')) {
-			/* [Sun Dec 04 04:47:44 2005] */
-			for (j = i; j < nw && j < i + 8; j++)
-				if (wp[j][wl[j] - 1] == ']')
-					break;
-			if (j >= nw || j >= i + 8)
-				break;
-			/* At the start, one word may name the source. */
-			for (k = i + (i == 0); k <= j; k++)
-				if (!is_ts(wp[k], wl[k]))
-					break;
-			if (k <= j || (i == 0 && !is_ts(wp[i], wl[i]) &&
-			    (j == i || wl[i] > 24)))
-				break;
-			*ts = 1;
-			i = j + 1;
-			continue;
-		}
-		if (is_ts(wp[i], wl[i])) {
-			*ts = 1;
-			i++;
-			continue;
-		}
-		if (*level == 0 && (lv = is_level(wp[i], wl[i])) != 0) {
-			*level = lv;
-			i++;
-			continue;
-		}
-		if ((*ts || *level) && wl[i] == 1 &&
-		    (wp[i][0] == '-' || wp[i][0] == '|')) {
-			i++;	/* a separator: "INFO - message" */
-			continue;
-		}
-		/*
-		 * A host between dates, "2005.11.09 cn1 Nov 9", when a date
-		 * follows, not numbers: "Read 3 12" keeps its word.
-		 */
-		if (*ts && i + 2 < nw && !is_comp(wp[i], wl[i]) &&
-		    is_tsx(wp[i + 1], wl[i + 1]) && is_ts(wp[i + 2], wl[i + 2])) {
-			i++;
-			continue;
-		}
-		if ((*ts || *level) && !any && wl[i] > 2 && wp[i][0] == '[' &&
-		    wp[i][wl[i] - 1] == ']' && memchr(wp[i], ' ', wl[i]) == NULL) {
-			any = 1;	/* a thread: [main] */
-			i++;
-			continue;
-		}
-		break;
-	}
-	if (!*ts && !*level)
-		return 0;
-	for (j = i; j < nw && j < i + 2; j++) {
-		if (is_comp(wp[j], wl[j]))
-			return j + 1;
-		if (j + 1 < nw && wl[j + 1] == 1 && wp[j + 1][0] == '-')
-			return j + 2;
-		if (is_level(wp[j], wl[j]) || is_ts(wp[j], wl[j]))
-			break;
-	}
-	return i;
-}
-
 /* A day or month name written as one: "Jun", "Monday". */
 static int
 is_datename(const char *p, size_t n)
 {
 	return n >= 3 && n <= 9 && p[0] >= 'A' && p[0] <= 'Z' &&
-	    (p[1] >= 'a' && p[1] <= 'z') && is_name(p, n);
+	    (p[1] >= 'a' && p[1] <= 'z') && ofl_fmt_log_head_is_name(p, n);
 }
 
 /* A unit after a number: 4.2 KB, 12 ms. */
@@ -425,6 +138,24 @@ is_unit(const char *p, size_t n)
 		if (strlen(u[i]) == n && memcmp(p, u[i], n) == 0)
 			return 1;
 	return 0;
+}
+
+/*
+ * A name with a number, "eth0", "IPv6": two to eight letters and one
+ * digit.  A device, a version of a protocol: a word from a small set.
+ */
+static int
+is_numname(const char *p, size_t n)
+{
+	size_t	i;
+
+	if (n < 3 || n > 9 || !(cls[(unsigned char)p[n - 1]] & 1))
+		return 0;
+	for (i = 0; i < n - 1; i++)
+		if (!((p[i] >= 'a' && p[i] <= 'z') ||
+		    (p[i] >= 'A' && p[i] <= 'Z')))
+			return 0;
+	return 1;
 }
 
 /*
@@ -453,7 +184,7 @@ tok_hash(const char *p, size_t n, uint64_t *shape, int unit)
 {
 	uint64_t	h = 0x84222325cbf29ce4ULL, sh = h;
 	size_t		i = 0, s;
-	int		dig, masked = 0;
+	int		dig, masked = 0, named = 0;
 
 	if (n > TM_TOKTEXT) {
 		*shape = 1;
@@ -472,7 +203,10 @@ tok_hash(const char *p, size_t n, uint64_t *shape, int unit)
 		dig = 0;
 		while (i < n && !(cls[(unsigned char)p[i]] & 2))
 			dig |= cls[(unsigned char)p[i++]];
-		if ((dig & 1) || is_datename(p + s, i - s) ||
+		if ((dig & 1) && is_numname(p + s, i - s))
+			named = 1;
+		if (((dig & 1) && !is_numname(p + s, i - s)) ||
+		    is_datename(p + s, i - s) ||
 		    (unit && s == 0 && is_unit(p, i))) {
 			h = (h ^ H_MASK) * 0x100000001b3ULL;
 			masked = 1;
@@ -481,11 +215,12 @@ tok_hash(const char *p, size_t n, uint64_t *shape, int unit)
 				h = (h ^ (unsigned char)p[s]) *
 				    0x100000001b3ULL;
 	}
-	*shape = (sh & ~1ULL) | (uint64_t)masked;
+	*shape = (sh & ~3ULL) | (uint64_t)named << 1 | (uint64_t)masked;
 	return h;
 }
 
 static uint64_t	hmask;		/* the hash of a token that is all mask */
+static uint64_t	hmask_sh;	/* and its shape */
 
 /*
  * The words from i on that are a quantity's gloss in parentheses, in
@@ -531,21 +266,57 @@ gloss(const char **wp, const size_t *wl, int i, int nw)
 	return 0;
 }
 
+/*
+ * The words from i on that are one quoted value of a key, "tag="View
+ * Lock"," (a quote opens after '=' and closes within TM_QUOTE words):
+ * how many; 1 when not.  A quoted phrase alone, "GET /x HTTP/1.1", keeps
+ * its words.
+ */
+static int
+quoted(const char **wp, const size_t *wl, int i, int nw)
+{
+	const char	*q;
+	int		 j;
+
+	if ((q = memchr(wp[i], '=', wl[i])) == NULL ||
+	    (size_t)(q - wp[i]) + 1 >= wl[i] || *++q != '"')
+		return 1;
+	if (memchr(q + 1, '"', wl[i] - (size_t)(q + 1 - wp[i])) != NULL)
+		return 1;
+	for (j = i + 1; j < nw && j <= i + TM_QUOTE; j++)
+		if (memchr(wp[j], '"', wl[j]) != NULL)
+			return j - i + 1;
+	return 1;
+}
+
+/* A Unix time in seconds or milliseconds, 2001 to 2033: 1074216940. */
+static int
+is_epoch(const char *p, size_t n)
+{
+	size_t	i;
+
+	if ((n != 10 && n != 13) || p[0] != '1')
+		return 0;
+	for (i = 1; i < n; i++)
+		if (!(cls[(unsigned char)p[i]] & 1))
+			return 0;
+	return 1;
+}
+
 /* Split a line into its header and its message's tokens. */
 static void
 tokenize(struct line *l, struct rdst *rd, const char *p, size_t n)
 {
 	const char	*wp[TM_MAXTOK + TM_MAXHDR];
 	size_t		 wl[TM_MAXTOK + TM_MAXHDR];
-	uint64_t	 sh;
 	int		 nw, h, i, k;
 
 	if (hmask == 0)
-		hmask = tok_hash("0", 1, &sh, 0);
+		hmask = tok_hash("0", 1, &hmask_sh, 0);
 	if (n > TM_SCAN)
 		n = TM_SCAN;
-	nw = words(p, n, wp, wl, TM_MAXTOK + TM_MAXHDR);
-	h = header(wp, wl, nw, &l->ts, &l->level);
+	nw = ofl_fmt_log_head_words(p, n, wp, wl, TM_MAXTOK + TM_MAXHDR);
+	h = ofl_fmt_log_head(wp, wl, nw, &l->ts, &l->level);
 	l->cont = 0;
 	if (rd->cur != -1 || rd->cur_other) {
 		if (nw == 0 || (rd->head_ts && !l->ts))
@@ -558,6 +329,7 @@ tokenize(struct line *l, struct rdst *rd, const char *p, size_t n)
 	if (l->cont)
 		return;
 	l->ntok = 0;
+	l->epoch = 0;
 	for (i = h; i < nw && l->ntok < TM_MAXTOK - 1; i++) {
 		/* A number's gloss: "12 bytes (0.01 KB)" is one value. */
 		if (l->ntok > 0 && l->th[l->ntok - 1] == hmask &&
@@ -569,11 +341,30 @@ tokenize(struct line *l, struct rdst *rd, const char *p, size_t n)
 		if (l->ntok > 0 && (l->sh[l->ntok - 1] & 1) &&
 		    is_unit(wp[i], wl[i]))
 			continue;
+		if ((k = quoted(wp, wl, i, nw)) > 1) {
+			wl[i] = (size_t)(wp[i + k - 1] + wl[i + k - 1] - wp[i]);
+			wp[i + k - 1] = wp[i];
+			wl[i + k - 1] = wl[i];
+			i += k - 1;
+		}
 		l->th[l->ntok] = tok_hash(wp[i], wl[i], &l->sh[l->ntok],
 		    l->ntok > 0 && l->th[l->ntok - 1] == hmask);
+		/* A list of names with numbers is values: "cn2 cn3 cn4". */
+		if (is_numname(wp[i], wl[i]) && ((l->ntok > 0 &&
+		    l->th[l->ntok - 1] == hmask) || (i + 1 < nw &&
+		    is_numname(wp[i + 1], wl[i + 1])))) {
+			l->th[l->ntok] = hmask;
+			l->sh[l->ntok] = hmask_sh;
+		}
+		k = l->ntok;
 		/* A list of masked values is one variable. */
 		if (l->ntok > 0 && l->th[l->ntok] == l->th[l->ntok - 1] &&
 		    l->th[l->ntok] == hmask)
+			k--;
+		if (k < 32 && l->th[l->ntok] == hmask &&
+		    is_epoch(wp[i], wl[i]))
+			l->epoch |= 1U << k;
+		if (k < l->ntok)
 			continue;
 		l->rh[l->ntok] = (l->sh[l->ntok] & 1) ?
 		    XXH3_64bits(wp[i], wl[i]) : l->th[l->ntok];
@@ -639,7 +430,7 @@ ofl_fmt_log_tmpl_new(void)
 {
 	struct ofl_fmt_log_tmpl	*m;
 
-	cls_init();
+	ofl_fmt_log_head_init();
 	m = ofl_xcalloc(1, sizeof(*m));
 	m->cap = 64;
 	m->clu = ofl_xcalloc(m->cap, sizeof(*m->clu));
@@ -708,15 +499,15 @@ lookup(const struct ofl_fmt_log_tmpl *m, const struct line *l)
 }
 
 /* The masked text of a token, into b, as tok_hash masks it. */
-static void
-tok_text(struct ofl_buf *b, const char *p, size_t n, int unit)
+void
+ofl_fmt_log_tmpl_tok_text(struct ofl_buf *b, const char *p, size_t n, int unit)
 {
 	size_t	i = 0, s;
 	int	dig;
 
 	if (n > TM_TOKTEXT) {
 		if ((n = tok_head(p, n)) > 0)
-			tok_text(b, p, n, unit);
+			ofl_fmt_log_tmpl_tok_text(b, p, n, unit);
 		ofl_buf_adds(b, "<*>");
 		return;
 	}
@@ -729,7 +520,8 @@ tok_text(struct ofl_buf *b, const char *p, size_t n, int unit)
 		dig = 0;
 		while (i < n && !(cls[(unsigned char)p[i]] & 2))
 			dig |= cls[(unsigned char)p[i++]];
-		if ((dig & 1) || is_datename(p + s, i - s) ||
+		if (((dig & 1) && !is_numname(p + s, i - s)) ||
+		    is_datename(p + s, i - s) ||
 		    (unit && s == 0 && is_unit(p, i)))
 			ofl_buf_adds(b, "<*>");
 		else
@@ -761,10 +553,10 @@ clu_add(struct ofl_fmt_log_tmpl *m, const struct line *l, uint64_t lineno)
 	ofl_buf_init(&b);
 	for (i = 0; i < l->ntok; i++) {
 		c->toff[i] = (uint32_t)b.len;
-		if (l->th[i] == H_TAIL)
+		if (l->th[i] == H_TAIL || l->th[i] == hmask)
 			ofl_buf_adds(&b, "<*>");
 		else
-			tok_text(&b, l->tp[i], l->tl[i],
+			ofl_fmt_log_tmpl_tok_text(&b, l->tp[i], l->tl[i],
 			    i > 0 && l->th[i - 1] == hmask);
 	}
 	c->toff[i] = (uint32_t)b.len;
@@ -772,6 +564,7 @@ clu_add(struct ofl_fmt_log_tmpl *m, const struct line *l, uint64_t lineno)
 	c->key = key_of(c->th, c->ntok, 0);
 	c->first = c->last = lineno;
 	c->level = l->level;
+	c->epoch = l->epoch;
 	tab_put(m, c->key, (int32_t)m->nclu);
 	return (int32_t)m->nclu++;
 }
@@ -784,6 +577,7 @@ clu_seen(struct clu *c, const struct line *l, uint64_t lineno)
 
 	c->count++;
 	c->last = lineno;
+	c->epoch &= l->epoch;
 	for (i = 0; i < c->ntok; i++)
 		if (l->rh[i] != c->rh[i])
 			c->rawvar |= 1ULL << i;
@@ -930,6 +724,9 @@ frame(struct ofl_fmt_log_tmpl *m, struct clu *root, int p,
  * "warning" on 205 and "critical" on 20 are 2.2 values, a small set of
  * states; "root" on 369 lines and five names on 15 are 1.1, but six.
  */
+static void	fold(struct ofl_fmt_log_tmpl *, struct clu *,
+		    const struct mk *, size_t);
+
 static size_t
 run_values(uint64_t *vals, size_t n, int *spread)
 {
@@ -951,15 +748,28 @@ run_values(uint64_t *vals, size_t n, int *spread)
 	return distinct;
 }
 
+/* The hash of a key=value word's key at p, "name="; 0 for another word. */
+static uint64_t
+kv_name(const struct clu *c, int p)
+{
+	const char	*t = c->text + c->toff[p], *e;
+
+	if ((e = memchr(t, '=', c->toff[p + 1] - c->toff[p])) == NULL || e == t)
+		return 0;
+	return XXH3_64bits(t, (size_t)(e - t) + 1);
+}
+
 /*
  * Fold the groups of one run (equal but at p) when p varies enough: its
- * values hold digits in one shape; or all hold digits, in several shapes,
- * and one group's lines already differ there ("10.100.20.250" on 500
- * lines, "LOCAL(0)" once); or its words take TM_MINVALS values (TM_MINKV
- * for a key=value).  The first word names what a line says, and so does
- * a word after a number ("... 1074119817 1 boot"): it stays, but in a
- * long message otherwise said word for word the same when its values
- * are spread, and after a number when they are spread.
+ * values hold digits in one shape (and a key=value word one key); or all
+ * hold digits, in several shapes, and one group's lines already differ
+ * there ("10.100.20.250" on 500 lines, "LOCAL(0)" once); or its words
+ * take TM_MINVALS values (TM_MINKV for a key=value).  Names with a number
+ * vary when their values are spread or rare.  The first word names what
+ * a line says, and so does a word after a number ("... 1074119817 1
+ * boot"): it stays, but in a long message otherwise said word for word
+ * the same when its values are spread, and after a number when they are
+ * spread.
  */
 static int
 merge_run(struct ofl_fmt_log_tmpl *m, int p, const struct mk *r, size_t n,
@@ -969,21 +779,37 @@ merge_run(struct ofl_fmt_log_tmpl *m, int p, const struct mk *r, size_t n,
 	uint64_t	 bit = 1ULL << p;
 	size_t		 i;
 	int		 var = 0, masked = 0, oneshape = 1, kv = 0, allm = 1;
-	int		 raw = 0, spread;
+	int		 onekey = 1;
+	int		 raw = 0, spread, named = 1;
+	uint64_t	 lines;
+	size_t		 distinct;
 
 	for (i = 0; i < n; i++) {
 		c = &m->clu[r[i].idx];
+		named &= (int)(c->sh[p] >> 1) & 1;
 		var |= (c->var & bit) != 0;
 		raw |= ((c->var | c->rawvar) & bit) != 0;
-		masked |= (int)(c->sh[p] & 1);
+		masked |= (c->sh[p] & 3) != 0;
 		allm &= (int)(c->sh[p] & 1);
-		oneshape &= (c->sh[p] | 1) == (root->sh[p] | 1);
+		oneshape &= (c->sh[p] | 3) == (root->sh[p] | 3);
 		kv |= memchr(c->text + c->toff[p], '=',
 		    c->toff[p + 1] - c->toff[p]) != NULL;
+		onekey &= kv_name(c, p) == kv_name(root, p);
 		vals[2 * i] = c->th[p];
 		vals[2 * i + 1] = c->count;
 	}
-	if (!var && !(masked && oneshape) && !(allm && p > 0 && raw)) {
+	if (!var && named) {
+		/*
+		 * Names with numbers ("eth0") vary but when they are a few,
+		 * each on TM_NAMELINES lines or more on average.
+		 */
+		for (i = 0, lines = 0; i < n; i++)
+			lines += m->clu[r[i].idx].count;
+		distinct = run_values(vals, n, &spread);
+		if (!spread && lines >= TM_NAMELINES * distinct)
+			return 0;
+	} else if (!var && !(masked && oneshape && onekey) &&
+	    !(allm && p > 0 && raw)) {
 		if (p == 0 && root->ntok < TM_LONGMSG)
 			return 0;
 		if (run_values(vals, n, &spread) < (kv ? TM_MINKV : TM_MINVALS))
@@ -996,17 +822,29 @@ merge_run(struct ofl_fmt_log_tmpl *m, int p, const struct mk *r, size_t n,
 		return 0;
 	frame(m, root, p, r, n);
 	root->var |= bit;
+	fold(m, root, r, n);
+	return 1;
+}
+
+/* The groups of a run, variables set, into its first. */
+static void
+fold(struct ofl_fmt_log_tmpl *m, struct clu *root, const struct mk *r,
+    size_t n)
+{
+	struct clu	*c;
+	size_t		 i;
+
 	for (i = 1; i < n; i++) {
 		c = &m->clu[r[i].idx];
 		root->count += c->count;
 		if (c->last > root->last)
 			root->last = c->last;
 		root->rawvar |= c->rawvar;
+		root->epoch &= c->epoch;
 		clu_free(c);
 		c->ntok = -1;
 	}
 	root->key = key_of(root->th, root->ntok, root->var);
-	return 1;
 }
 
 static int
@@ -1036,6 +874,106 @@ merge_at(struct ofl_fmt_log_tmpl *m, int p, struct mk *v, uint64_t *vals)
 	return changed;
 }
 
+/*
+ * The key of a group with its key=value words as their keys alone, and
+ * in *kv the places of those words.
+ */
+static uint64_t
+kv_key(const struct clu *c, uint64_t *kv)
+{
+	const char	*t, *e;
+	uint64_t	 k = mix(0x452821e638d01377ULL, (uint64_t)c->ntok);
+	int		 i;
+
+	*kv = 0;
+	for (i = 0; i < c->ntok; i++) {
+		t = c->text + c->toff[i];
+		if ((c->var >> i) & 1)
+			k = mix(k, H_WILD);
+		else if ((e = memchr(t, '=', c->toff[i + 1] - c->toff[i])) !=
+		    NULL && e > t && (size_t)(e - t) + 1 < c->toff[i + 1] -
+		    c->toff[i]) {
+			k = mix(k, XXH3_64bits(t, (size_t)(e - t) + 1));
+			*kv |= 1ULL << i;
+		} else
+			k = mix(k, c->th[i]);
+	}
+	return mix(k, c->var);
+}
+
+/* 1 when one of the places in diff takes TM_MINVALS values in a run. */
+static int
+kv_many(const struct ofl_fmt_log_tmpl *m, const struct mk *r, size_t n,
+    uint64_t diff)
+{
+	uint64_t	seen[TM_MINVALS];
+	size_t		i;
+	int		p, k, nseen;
+
+	for (p = 0; p < 64; p++) {
+		if (!((diff >> p) & 1))
+			continue;
+		for (i = 0, nseen = 0; i < n && nseen < TM_MINVALS; i++) {
+			for (k = 0; k < nseen; k++)
+				if (seen[k] == m->clu[r[i].idx].th[p])
+					break;
+			if (k == nseen)
+				seen[nseen++] = m->clu[r[i].idx].th[p];
+		}
+		if (nseen >= TM_MINVALS)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Groups that differ at several key=value words and nowhere else, at
+ * least TM_MINVALS of them, one of those words with TM_MINVALS values
+ * (not "force=true, delayed=false" and its likes): the values vary
+ * together ("tag=A, name=x"
+ * and "tag=B, name=y"), one template with a variable at each.
+ */
+static void
+merge_kv(struct ofl_fmt_log_tmpl *m, struct mk *v)
+{
+	struct clu	*root, *c;
+	uint64_t	 kv, diff;
+	size_t		 n = 0, i, j, k;
+	int		 p;
+
+	for (i = 0; i < m->nclu; i++) {
+		if (m->clu[i].ntok <= 1)
+			continue;
+		v[n].k = kv_key(&m->clu[i], &kv);
+		if (kv == 0)
+			continue;
+		v[n].first = m->clu[i].first;
+		v[n++].idx = (uint32_t)i;
+	}
+	qsort(v, n, sizeof(*v), mk_cmp);
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && v[j].k == v[i].k; j++)
+			;
+		if (j - i < TM_MINVALS)
+			continue;
+		root = &m->clu[v[i].idx];
+		diff = 0;
+		for (k = i + 1; k < j; k++)
+			for (p = 0, c = &m->clu[v[k].idx]; p < root->ntok; p++)
+				if (c->th[p] != root->th[p])
+					diff |= 1ULL << p;
+		if ((diff & (diff - 1)) == 0 ||
+		    !kv_many(m, v + i, j - i, diff) ||
+		    !mask_note(m, root->ntok, root->var | diff))
+			continue;
+		for (p = 0; p < root->ntok; p++)
+			if ((diff >> p) & 1)
+				frame(m, root, p, v + i, j - i);
+		root->var |= diff;
+		fold(m, root, v + i, j - i);
+	}
+}
+
 /* Merge groups that differ at one varying position; compact. */
 static void
 merge(struct ofl_fmt_log_tmpl *m)
@@ -1057,12 +995,130 @@ merge(struct ofl_fmt_log_tmpl *m)
 		if (!changed)
 			break;
 	}
+	merge_kv(m, v);
 	free(v);
 	free(vals);
 	for (i = k = 0; i < m->nclu; i++)
 		if (m->clu[i].ntok >= 0)
 			m->clu[k++] = m->clu[i];
 	m->nclu = k;
+	tab_rebuild(m);
+}
+
+/*
+ * A header of columns the line reader did not know: when nearly every
+ * line has a Unix time at one word of its message within the first
+ * TM_MAXHDR, and a bare number there or after it (a time and a flag
+ * after a node and a state: "node-1 node status 1074216940 1 running"),
+ * the words up to the last such number are a header.  Not a column of
+ * numbers alone: "GET /x HTTP/1.1" 200 is what a line says.  0: none.
+ */
+static int
+colhdr_find(const struct ofl_fmt_log_tmpl *m)
+{
+	const struct clu	*c;
+	uint64_t		 total = 0, at[TM_MAXHDR], ep[TM_MAXHDR];
+	size_t			 i;
+	int			 p, best = 0, time = 0;
+
+	memset(at, 0, sizeof(at));
+	memset(ep, 0, sizeof(ep));
+	for (i = 0; i < m->nclu; i++) {
+		c = &m->clu[i];
+		total += c->count;
+		for (p = 0; p < TM_MAXHDR && p + 1 < c->ntok; p++) {
+			if (c->th[p] == hmask && !(c->var & (1ULL << p)))
+				at[p] += c->count;
+			if ((c->epoch >> p) & 1)
+				ep[p] += c->count;
+		}
+	}
+	if (total < TM_COLMIN)
+		return 0;
+	for (p = 0; p < TM_MAXHDR; p++) {
+		time |= ep[p] * 100 >= total * TM_COLPCT;
+		if (time && at[p] * 100 >= total * TM_COLPCT)
+			best = p + 1;
+	}
+	return best;
+}
+
+/* Set aside the first k tokens of a line when its column holds a number. */
+int
+ofl_fmt_log_tmpl_colhdr(struct line *l, int k)
+{
+	int	i;
+
+	if (k == 0 || l->ntok <= k || l->th[k - 1] != hmask)
+		return 0;
+	for (i = k; i < l->ntok; i++) {
+		l->th[i - k] = l->th[i];
+		l->sh[i - k] = l->sh[i];
+		l->rh[i - k] = l->rh[i];
+		l->tp[i - k] = l->tp[i];
+		l->tl[i - k] = l->tl[i];
+	}
+	l->ntok -= k;
+	return 1;
+}
+
+/* The same for a group; groups equal after it are one. */
+static void
+clu_colhdr(struct ofl_fmt_log_tmpl *m, int k)
+{
+	struct clu	*c, *d;
+	struct mk	*v;
+	size_t		 i, j, n = 0;
+	uint32_t	 base;
+	int		 q;
+
+	for (i = 0; i < m->nclu; i++) {
+		c = &m->clu[i];
+		if (c->ntok <= k || c->th[k - 1] != hmask ||
+		    (c->var & (1ULL << (k - 1))))
+			continue;
+		c->ntok -= k;
+		memmove(c->th, c->th + k, (size_t)c->ntok * sizeof(*c->th));
+		memmove(c->sh, c->sh + k, (size_t)c->ntok * sizeof(*c->sh));
+		memmove(c->rh, c->rh + k, (size_t)c->ntok * sizeof(*c->rh));
+		base = c->toff[k];
+		memmove(c->text, c->text + base,
+		    c->toff[c->ntok + k] - base + 1);
+		for (q = 0; q <= c->ntok; q++)
+			c->toff[q] = c->toff[q + k] - base;
+		c->var >>= k;
+		c->rawvar >>= k;
+		if (c->var != 0)
+			mask_note(m, c->ntok, c->var);
+		c->key = key_of(c->th, c->ntok, c->var);
+	}
+	v = ofl_xcalloc(m->nclu + 1, sizeof(*v));
+	for (i = 0; i < m->nclu; i++) {
+		v[n].k = mix(m->clu[i].key, m->clu[i].var);
+		v[n].first = m->clu[i].first;
+		v[n++].idx = (uint32_t)i;
+	}
+	qsort(v, n, sizeof(*v), mk_cmp);
+	for (i = 0; i < n; i = j) {
+		c = &m->clu[v[i].idx];
+		for (j = i + 1; j < n && v[j].k == v[i].k; j++) {
+			d = &m->clu[v[j].idx];
+			c->count += d->count;
+			if (d->last > c->last)
+				c->last = d->last;
+			c->rawvar |= d->rawvar;
+			for (q = 0; q < c->ntok; q++)
+				if (c->rh[q] != d->rh[q])
+					c->rawvar |= 1ULL << q;
+			clu_free(d);
+			d->ntok = -1;
+		}
+	}
+	free(v);
+	for (i = j = 0; i < m->nclu; i++)
+		if (m->clu[i].ntok >= 0)
+			m->clu[j++] = m->clu[i];
+	m->nclu = j;
 	tab_rebuild(m);
 }
 
@@ -1128,6 +1184,8 @@ ofl_fmt_log_tmpl_finish(struct ofl_fmt_log_tmpl *m)
 		return;
 	m->finished = 1;
 	m->lines = m->rd.lineno;
+	if ((m->colhdr = colhdr_find(m)) > 0)
+		clu_colhdr(m, m->colhdr);
 	merge(m);
 	m->out = ofl_xcalloc(m->nclu + 1, sizeof(*m->out));
 	for (i = 0; i < m->nclu; i++) {
@@ -1222,6 +1280,7 @@ ofl_fmt_log_tmpl_line(struct ofl_fmt_log_tmpl *m, const char *p, size_t n,
 		return 0;
 	}
 	rd->head_ts = l.ts;
+	ofl_fmt_log_tmpl_colhdr(&l, m->colhdr);
 	rd->cur = lookup(m, &l);
 	rd->cur_other = rd->cur == -1;
 	line_id(m, rd->cur, id);
@@ -1245,6 +1304,7 @@ ofl_fmt_log_tmpl_of(const struct ofl_fmt_log_tmpl *m, const char *p,
 	memset(&rd, 0, sizeof(rd));
 	rd.cur = -1;
 	tokenize(&l, &rd, p, n);
+	ofl_fmt_log_tmpl_colhdr(&l, m->colhdr);
 	idx = lookup(m, &l);
 	line_id(m, idx, id);
 	return idx != -1;
@@ -1259,182 +1319,32 @@ ofl_fmt_log_tmpl_level(const char *s)
 
 	if (s == NULL)
 		return NULL;
-	cls_init();
+	ofl_fmt_log_head_init();
 	for (i = 1; i < sizeof(levels) / sizeof(levels[0]); i++)
 		if (strcmp(s, levels[i]) == 0)
 			return levels[i];
-	l = is_level(s, strlen(s));
+	l = ofl_fmt_log_head_level(s, strlen(s));
 	return l != 0 ? levels[l] : NULL;
 }
 
-/*
- * A matcher from templates alone (their text, as cached): a line is
- * tokenized as the miner does (its header set aside, digits masked), and
- * has a template when it has as many tokens and each token equals the
- * template's, "<*>" there matching any text.  Of the templates that
- * match, the one with the most constant bytes wins, then the most
- * frequent.  No pass over the log: search classifies its hits with it.
- */
-struct mt_tmpl {
-	char		 id[OFL_TMPL_ID];
-	char		*text;		/* tokens, NUL-separated */
-	uint32_t	*toff;		/* token starts, ntok + 1 */
-	int		 ntok;
-	size_t		 nconst;	/* bytes not in "<*>" */
-	size_t		 rank;		/* its place, most frequent first */
-};
-
-struct ofl_fmt_log_tmpl_match {
-	struct mt_tmpl	*t;		/* by ntok, then rank */
-	size_t		 n;
-};
-
-static int
-mt_cmp(const void *a, const void *b)
-{
-	const struct mt_tmpl	*x = a, *y = b;
-
-	if (x->ntok != y->ntok)
-		return x->ntok < y->ntok ? -1 : 1;
-	return x->rank < y->rank ? -1 : x->rank > y->rank;
-}
-
-struct ofl_fmt_log_tmpl_match *
-ofl_fmt_log_tmpl_match_new(const struct ofl_fmt_log_tmpl_info *t, size_t n)
-{
-	struct ofl_fmt_log_tmpl_match	*mt;
-	struct mt_tmpl			*o;
-	size_t				 i, k, ntok;
-	const char			*w;
-
-	cls_init();
-	mt = ofl_xcalloc(1, sizeof(*mt));
-	mt->t = ofl_xcalloc(n + 1, sizeof(*mt->t));
-	for (i = 0; i < n; i++) {
-		o = &mt->t[mt->n++];
-		memcpy(o->id, t[i].id, OFL_TMPL_ID);
-		o->rank = i;
-		o->text = ofl_xmalloc(t[i].len + 1);
-		memcpy(o->text, t[i].text, t[i].len);
-		o->text[t[i].len] = '\0';
-		for (k = 0, ntok = 1; k < t[i].len; k++)
-			ntok += o->text[k] == ' ';
-		o->toff = ofl_xcalloc(ntok + 1, sizeof(*o->toff));
-		if (t[i].len == 0)
-			continue;	/* a message of no tokens */
-		for (k = 0, ntok = 0; k < t[i].len; k++)
-			if (o->text[k] == ' ') {
-				o->text[k] = '\0';
-				o->toff[++ntok] = (uint32_t)k + 1;
-			}
-		o->toff[++ntok] = (uint32_t)t[i].len + 1;
-		o->ntok = (int)ntok;
-		o->nconst = t[i].len - (ntok - 1);
-		for (w = o->text; (w = memmem(w, (size_t)(o->text +
-		    t[i].len - w), "<*>", 3)) != NULL; w += 3)
-			o->nconst -= 3;
-	}
-	qsort(mt->t, mt->n, sizeof(*mt->t), mt_cmp);
-	return mt;
-}
-
+/* A line tokenized as the miner does, for the matcher. */
 void
-ofl_fmt_log_tmpl_match_free(struct ofl_fmt_log_tmpl_match *mt)
+ofl_fmt_log_tmpl_tokenize(struct line *l, const char *p, size_t n)
 {
-	size_t	i;
+	struct rdst	rd;
 
-	if (mt == NULL)
-		return;
-	for (i = 0; i < mt->n; i++) {
-		free(mt->t[i].text);
-		free(mt->t[i].toff);
-	}
-	free(mt->t);
-	free(mt);
-}
-
-/* 1 if s (n bytes) has the shape of pattern p, "<*>" in p any text. */
-static int
-glob(const char *p, size_t pn, const char *s, size_t sn)
-{
-	size_t	pi = 0, si = 0, star = SIZE_MAX, mark = 0;
-
-	while (si < sn) {
-		if (pi + 3 <= pn && memcmp(p + pi, "<*>", 3) == 0) {
-			star = pi += 3;
-			mark = si;
-		} else if (pi < pn && p[pi] == s[si]) {
-			pi++;
-			si++;
-		} else if (star != SIZE_MAX) {
-			pi = star;
-			si = ++mark;
-		} else
-			return 0;
-	}
-	while (pi + 3 <= pn && memcmp(p + pi, "<*>", 3) == 0)
-		pi += 3;
-	return pi == pn;
-}
-
-/*
- * The template of a line taken as the first line of a record: 1 with its
- * ID, 0 when none of the templates has the line.
- */
-int
-ofl_fmt_log_tmpl_match(const struct ofl_fmt_log_tmpl_match *mt,
-    const char *p, size_t n, char id[OFL_TMPL_ID])
-{
-	struct line		 l;
-	struct rdst		 rd;
-	struct ofl_buf		 b;
-	uint32_t		 off[TM_MAXTOK + 1];
-	const struct mt_tmpl	*t, *best = NULL;
-	size_t			 lo = 0, hi = mt->n, mid;
-	int			 i;
-
+	ofl_fmt_log_head_init();
 	memset(&rd, 0, sizeof(rd));
 	rd.cur = -1;
-	if (hmask == 0) {
-		uint64_t	sh;
+	tokenize(l, &rd, p, n);
+}
 
-		hmask = tok_hash("0", 1, &sh, 0);
-	}
-	tokenize(&l, &rd, p, n);
-	while (lo < hi) {
-		mid = (lo + hi) / 2;
-		if (mt->t[mid].ntok < l.ntok)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo >= mt->n || mt->t[lo].ntok != l.ntok)
-		return 0;
-	ofl_buf_init(&b);
-	for (i = 0; i < l.ntok; i++) {
-		off[i] = (uint32_t)b.len;
-		if (l.th[i] == H_TAIL)
-			ofl_buf_adds(&b, "<*>");
-		else
-			tok_text(&b, l.tp[i], l.tl[i],
-			    i > 0 && l.th[i - 1] == hmask);
-	}
-	off[i] = (uint32_t)b.len;
-	for (; lo < mt->n && mt->t[lo].ntok == l.ntok; lo++) {
-		t = &mt->t[lo];
-		if (best != NULL && t->nconst <= best->nconst)
-			continue;
-		for (i = 0; i < l.ntok; i++)
-			if (!glob(t->text + t->toff[i],
-			    t->toff[i + 1] - t->toff[i] - 1, b.data + off[i],
-			    off[i + 1] - off[i]))
-				break;
-		if (i == l.ntok)
-			best = t;
-	}
-	ofl_buf_free(&b);
-	if (best == NULL)
-		return 0;
-	memcpy(id, best->id, OFL_TMPL_ID);
-	return 1;
+/* The hash of a token that is a bare number. */
+uint64_t
+ofl_fmt_log_tmpl_hmask(void)
+{
+	ofl_fmt_log_head_init();
+	if (hmask == 0)
+		hmask = tok_hash("0", 1, &hmask_sh, 0);
+	return hmask;
 }

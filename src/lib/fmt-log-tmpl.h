@@ -1,0 +1,52 @@
+/*
+ * fmt-log-tmpl.h: what the template miner (fmt-log-tmpl.c) shares with
+ * the matcher from templates alone (fmt-log-tmpl-match.c): a line as
+ * tokens, and what the miner takes from fmt-log-head.c: a line's header.
+ * Not part of the library's interface.
+ */
+#ifndef OFL_FMT_LOG_TMPL_H
+#define OFL_FMT_LOG_TMPL_H
+
+#define TM_MAXTOK	64	/* tokens of a message; the last takes the rest */
+#define TM_MAXHDR	12	/* tokens a header may take */
+#define H_TAIL		0xc2b2ae3d27d4eb4fULL	/* the rest of a long line */
+
+/* The state of the line reader: records and their first lines. */
+struct rdst {
+	uint64_t	 lineno;
+	int		 head_ts;	/* the record's first line has a timestamp */
+	int		 cur;		/* the record's group, -1 none */
+	int		 cur_other;	/* the record is in the catch-all */
+};
+
+/* One line, tokenized. */
+struct line {
+	uint64_t	 th[TM_MAXTOK];
+	uint64_t	 sh[TM_MAXTOK];
+	uint64_t	 rh[TM_MAXTOK];	/* unmasked */
+	const char	*tp[TM_MAXTOK];
+	size_t		 tl[TM_MAXTOK];
+	uint32_t	 epoch;		/* bit i: token i is a Unix time */
+	int		 ntok;
+	int		 level;
+	int		 ts;
+	int		 cont;
+};
+
+/* fmt-log-head.c: the header of a line. */
+extern unsigned char ofl_fmt_log_head_cls[256];	/* classes of bytes */
+void	 ofl_fmt_log_head_init(void);
+int	 ofl_fmt_log_head_is_name(const char *, size_t);
+int	 ofl_fmt_log_head_level(const char *, size_t);
+int	 ofl_fmt_log_head_words(const char *, size_t, const char **, size_t *,
+	    int);
+int	 ofl_fmt_log_head(const char **, const size_t *, int, int *, int *);
+
+/* fmt-log-tmpl.c: a line as the miner tokenizes it. */
+void	 ofl_fmt_log_tmpl_tokenize(struct line *, const char *, size_t);
+void	 ofl_fmt_log_tmpl_tok_text(struct ofl_buf *, const char *, size_t,
+	    int);
+int	 ofl_fmt_log_tmpl_colhdr(struct line *, int);
+uint64_t ofl_fmt_log_tmpl_hmask(void);
+
+#endif /* OFL_FMT_LOG_TMPL_H */
