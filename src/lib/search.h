@@ -79,6 +79,8 @@ struct hit {
 	uint64_t	 text_line;	/* member: the chunk's first line */
 	uint64_t	 sig;		/* its best line's signature, 0: none */
 	uint64_t	 bestno;	/* its best line's number */
+	int		 cutl;		/* its text starts inside a line */
+	int		 cutr;		/* and ends inside one */
 	size_t		 nsim;		/* hits folded into it */
 	uint64_t	 sim[SIM_SHOW];	/* their best lines */
 };
@@ -106,6 +108,8 @@ struct line {
 	int		 chosen;
 	size_t		 from;		/* the part shown */
 	size_t		 to;
+	int		 cutl;		/* the text has only the end of it */
+	int		 cutr;		/* only its start */
 	size_t		 head;		/* bytes shown before a cut: the
 					   element and ref of a snapshot */
 	uint64_t	 sig;		/* signature, 0: not computed */

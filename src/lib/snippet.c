@@ -258,6 +258,7 @@ hit_text(struct search *s, struct hit *h, struct ofl_buf *b, int *cut)
 	struct member		 mc;
 	uint64_t		 want;
 	ssize_t			 n;
+	int			 before;
 
 	ofl_buf_reset(b);
 	if ((r = ofl_snippet_reader(s, h->art)) == NULL)
@@ -302,7 +303,14 @@ hit_text(struct search *s, struct hit *h, struct ofl_buf *b, int *cut)
 		want = SNIP_READ_MAX;
 		*cut = 1;
 	}
-	if (ofl_reader_seek(r, h->byte_start) == -1)
+	/*
+	 * The byte before: a hit that starts inside a line (a piece of a
+	 * long one) shows that its first line is cut, as the end of one
+	 * that stops inside a line does.
+	 */
+	before = h->byte_start > 0;
+	want += (uint64_t)before;
+	if (ofl_reader_seek(r, h->byte_start - (uint64_t)before) == -1)
 		return -1;
 	if (b->cap < want + 1) {
 		b->cap = (size_t)want + 1;
@@ -316,6 +324,14 @@ hit_text(struct search *s, struct hit *h, struct ofl_buf *b, int *cut)
 			break;
 		b->len += (size_t)n;
 	}
+	h->cutl = h->cutr = 0;
+	if (before && b->len > 0) {
+		h->cutl = b->data[0] != '\n';
+		memmove(b->data, b->data + 1, --b->len);
+	}
+	if (b->len > 0 && b->data[b->len - 1] != '\n' &&
+	    h->byte_start + b->len < s->a[h->art].bytes)
+		h->cutr = 1;
 	return 0;
 }
 
@@ -405,6 +421,10 @@ split_lines(struct search *s, const struct hit *h, const struct ofl_buf *text,
 		}
 		nl++;
 	}
+	if (nl > 0 && h->member == NULL) {
+		l[0].cutl = h->cutl;
+		l[nl - 1].cutr = h->cutr;
+	}
 	*lp = l;
 	return nl;
 }
@@ -483,11 +503,11 @@ render_line(struct ofl_buf *out, struct search *s, const struct line *l,
 		ofl_redact_line(s->rd, base + from, to - from, &s->rtmp);
 		if (s->rtmp.len != to - from ||
 		    memcmp(s->rtmp.data, base + from, to - from) != 0) {
-			if (from > 0)
+			if (from > 0 || l->cutl)
 				ofl_buf_adds(out, "...");
 			ofl_render_safe(out, (const unsigned char *)
 			    s->rtmp.data, s->rtmp.len, SIZE_MAX);
-			if (to < l->n)
+			if (to < l->n || l->cutr)
 				ofl_buf_adds(out, "...");
 			return;
 		}
@@ -495,7 +515,7 @@ render_line(struct ofl_buf *out, struct search *s, const struct line *l,
 	if (from > 0 && l->head > 0 && l->head < from)
 		ofl_render_safe(out, (const unsigned char *)base, l->head,
 		    SIZE_MAX);
-	if (from > 0)
+	if (from > 0 || l->cutl)
 		ofl_buf_adds(out, "...");
 	pos = from;
 	for (mk = l->mark0; s->record && mk < l->mark0 + (size_t)l->nmarks;
@@ -528,7 +548,7 @@ render_line(struct ofl_buf *out, struct search *s, const struct line *l,
 	if (pos < to)
 		ofl_render_safe(out, (const unsigned char *)base + pos,
 		    to - pos, SIZE_MAX);
-	if (to < l->n)
+	if (to < l->n || l->cutr)
 		ofl_buf_adds(out, "...");
 }
 
@@ -689,7 +709,7 @@ select_lines(struct search *s, struct line *l, size_t nl, size_t avail,
 		c->chosen = 1;
 		c->from = from;
 		c->to = to;
-		if (from > 0 || to < c->n)
+		if (from > 0 || to < c->n || c->cutl || c->cutr)
 			cut = 1;
 		left = left > cost + prefix ? left - cost - prefix : 0;
 		shown++;
