@@ -22,6 +22,7 @@
 #include "banned.h"
 
 #define LINE_SHOW_MAX	400		/* bytes of one snippet line */
+#define SNIP_BEFORE	64		/* bytes read before a hit's first */
 #define TITLE_MAX	120
 #define SNAP_OWNERS	3		/* a snapshot's element lines added */
 #define SNAP_LINE_MAX	200		/* bytes of a snapshot's line shown */
@@ -258,7 +259,7 @@ hit_text(struct search *s, struct hit *h, struct ofl_buf *b, int *cut)
 	struct member		 mc;
 	uint64_t		 want;
 	ssize_t			 n;
-	int			 before;
+	size_t			 before, i;
 
 	ofl_buf_reset(b);
 	if ((r = ofl_snippet_reader(s, h->art)) == NULL)
@@ -304,11 +305,13 @@ hit_text(struct search *s, struct hit *h, struct ofl_buf *b, int *cut)
 		*cut = 1;
 	}
 	/*
-	 * The byte before: a hit that starts inside a line (a piece of a
+	 * The bytes before: a hit that starts inside a line (a piece of a
 	 * long one) shows that its first line is cut, as the end of one
-	 * that stops inside a line does.
+	 * that stops inside a line does; a JSON member's indentation is
+	 * no cut.
 	 */
-	before = h->byte_start > 0;
+	before = h->byte_start < SNIP_BEFORE ? (size_t)h->byte_start :
+	    SNIP_BEFORE;
 	want += (uint64_t)before;
 	if (ofl_reader_seek(r, h->byte_start - (uint64_t)before) == -1)
 		return -1;
@@ -325,10 +328,13 @@ hit_text(struct search *s, struct hit *h, struct ofl_buf *b, int *cut)
 		b->len += (size_t)n;
 	}
 	h->cutl = h->cutr = 0;
-	if (before && b->len > 0) {
-		h->cutl = b->data[0] != '\n';
-		memmove(b->data, b->data + 1, --b->len);
-	}
+	if (before > b->len)
+		before = b->len;
+	for (i = before; i > 0 && b->data[i - 1] != '\n'; i--)
+		if (b->data[i - 1] != ' ' && b->data[i - 1] != '\t')
+			h->cutl = 1;	/* indentation is no cut */
+	b->len -= before;
+	memmove(b->data, b->data + before, b->len);
 	if (b->len > 0 && b->data[b->len - 1] != '\n' &&
 	    h->byte_start + b->len < s->a[h->art].bytes)
 		h->cutr = 1;
