@@ -22,6 +22,7 @@
 #include "banned.h"
 
 #define LINE_SHOW_MAX	400		/* bytes of one snippet line */
+#define TOP_SHARES	2		/* of the budget, the first hit's */
 #define SNIP_BEFORE	64		/* bytes read before a hit's first */
 #define TITLE_MAX	120
 #define SNAP_OWNERS	3		/* a snapshot's element lines added */
@@ -1211,6 +1212,7 @@ ofl_snippet_output(struct search *s, struct ofl_buf *out, const char *const *ids
 {
 	struct ofl_buf	 more, note;
 	size_t		 budget, limit, nshow, i, per, carry = 0, used, hits;
+	size_t		 shares;
 	size_t		 start = out->len, reserve, ncut = 0, extra = 0;
 	int		 cut, cuts[2];
 
@@ -1254,9 +1256,17 @@ ofl_snippet_output(struct search *s, struct ofl_buf *out, const char *const *ids
 	hits = out->len;
 	s->record = s->o->color;
 	used = out->len - start;
-	per = budget > used + reserve ? (budget - used - reserve) / nshow : 0;
+	/*
+	 * The first hit, the likeliest answer, gets TOP_SHARES shares of
+	 * the budget, each other hit one: the lines around its best one
+	 * (the answer under a heading, next to a field) are shown more
+	 * often than a fifth hit's.
+	 */
+	shares = nshow > 1 ? nshow - 1 + TOP_SHARES : 1;
+	per = budget > used + reserve ? (budget - used - reserve) / shares : 0;
 	for (i = 0; i < nshow; i++) {
-		size_t	avail = per + carry, n, before = out->len;
+		size_t	avail = (i == 0 ? per * (shares - nshow + 1) : per) +
+			    carry, n, before = out->len;
 		size_t	room = budget > reserve + (before - start) ?
 			    budget - reserve - (before - start) : 0;
 
