@@ -18,6 +18,12 @@ enum {
 };
 
 enum {
+	LEX_NONE = 0,		/* the query's own word */
+	LEX_WORD,		/* a form of one word: "ran" for "run" */
+	LEX_PHRASE		/* a word of a form of several */
+};
+
+enum {
 	FALLBACK_NONE = 0,
 	FALLBACK_SUBSTR,
 	FALLBACK_SPELL
@@ -42,7 +48,8 @@ struct target {
 	int	 prefix;
 	int	 exact;		/* matches identifier tokens */
 	int	 term;		/* index of its term */
-	int	 lex;		/* another form (lexicon): marked in its hits */
+	int	 lex;		/* another form (lexicon), LEX_*: marked in
+				   its hits, or in any when LEX_WORD */
 	char	*surface;	/* first text it marked */
 };
 

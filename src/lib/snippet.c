@@ -182,7 +182,7 @@ mark_cb(void *arg, int flags, const char *tok, int n, int start, int end)
 
 	for (i = 0; i < s->ntg; i++) {
 		g = &s->tg[i];
-		if (g->exact != exact || (g->lex && !s->curlex))
+		if (g->exact != exact || (g->lex == LEX_PHRASE && !s->curlex))
 			continue;
 		if (g->n == (size_t)n ? memcmp(g->s, tok, g->n) == 0 :
 		    (g->prefix && g->n < (size_t)n &&
