@@ -133,4 +133,50 @@ test_expect_success 'the whole store, substring' '
 	grep "^ofl:$(cat id.txt):1\$" out
 '
 
+
+# A line of 2.5 MB, the match past its first megabyte; the index cuts it
+# into pieces of 64 KiB, and one of them starts right before the match.
+test_expect_success 'setup: a match deep inside a long line' '
+	awk "BEGIN { print \"head\"; s = \"abcdefghij\";
+	    for (i = 0; i < 17; i++) s = s s; printf \"%s\", s;
+	    print \" the ZZ_needle_QQ is here \" s; print \"tail\" }" >big.txt &&
+	capture big.txt >id.big &&
+	ofl-index -q $(cat id.big)
+'
+
+# The run of the filler is shown as <R>: what counts is where the window
+# starts and that both cuts are marked.
+test_expect_success 'a word deep inside a long line: the window at the match, both cuts marked' '
+	ofl-search "$(cat id.big)" needle >out &&
+	sed "s/$(cat id.big)/ID/; s/\(abcdefghij\)\{5,\}/<R>/" out >actual &&
+	cat >expect <<-EOF &&
+	ofl:ID:2  (2.0)
+	  2: ... the ZZ_needle_QQ is here <R>abcd...
+	more: ofl-extract ID -n 2-2
+	EOF
+	test_cmp expect actual &&
+	test "$(sed -n 2p out | wc -c)" -eq 412
+'
+
+test_expect_success 'inside a word deep inside a long line: the same window, line number and cuts' '
+	ofl-search "$(cat id.big)" eedle_Q >out &&
+	sed "s/$(cat id.big)/ID/; s/\(abcdefghij\)\{5,\}/<R>/" out >actual &&
+	cat >expect <<-EOF &&
+	no match for "eedle_Q"; showing matches for "eedle_Q" inside words
+	ofl:ID:2  (substring)
+	  2: ...defghij the ZZ_needle_QQ is here <R>abcdefg...
+	more: ofl-extract ID -n 2-2
+	EOF
+	test_cmp expect actual &&
+	test "$(sed -n 3p out | wc -c)" -eq 412
+'
+
+test_expect_success 'a long line not yet indexed: the scan shows the match too' '
+	ofl-capture -q -T 0 <big.txt | sed "s/^ofl://" >id.big2 &&
+	ofl-search "$(cat id.big2)" eedle_Q >out &&
+	sed -n 3p out | sed "s/\(abcdefghij\)\{5,\}/<R>/" >actual &&
+	echo "  2: ...defghij the ZZ_needle_QQ is here <R>abcdefg..." >expect &&
+	test_cmp expect actual
+'
+
 test_done

@@ -474,8 +474,9 @@ lex_targets(struct search *s, size_t i)
 	c.s = s;
 	c.prefix = 0;
 	c.term = (int)i;
-	s->addlex = 1;
 	for (k = 0; (f = ofl_lexicon_form(s->t[i].lex, k)) != NULL; k++) {
+		/* A form of one word (ran, wrote) marks in any hit. */
+		s->addlex = strchr(f, ' ') != NULL ? LEX_PHRASE : LEX_WORD;
 		for (p = f; *p != '\0'; p = *e == ' ' ? e + 1 : e) {
 			if ((e = strchr(p, ' ')) == NULL)
 				e = p + strlen(p);

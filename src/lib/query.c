@@ -28,6 +28,7 @@
 #define SCAN_LINES_MAX	5000		/* substring: lines collected */
 #define MERGE_LINES_MAX	400		/* hits merged up to this span */
 #define SCAN_BUDGET_MS	2000		/* substring scan of the store */
+#define SCAN_PIECE	(64 * 1024)	/* of a longer line, a hit's bytes */
 
 /* Running the substring scan over an archive's chunks. */
 struct rescan {
@@ -542,7 +543,7 @@ static int
 scan_text(struct search *s, size_t art, const char *text, size_t len,
     uint64_t lineno, uint64_t off, const char *member, int64_t seq)
 {
-	const char	*p = text, *end = text + len, *nl;
+	const char	*p = text, *end = text + len, *nl, *q, *at, *from, *to;
 	struct hit	*h;
 	uint64_t	 first = lineno;
 	size_t		 i;
@@ -552,10 +553,14 @@ scan_text(struct search *s, size_t art, const char *text, size_t len,
 		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
 			nl = end;
 		found = 0;
+		at = NULL;
 		for (i = 0; i < s->ntg; i++)
-			if (ofl_snippet_find_ci(p, (size_t)(nl - p), s->tg[i].s,
-			    s->tg[i].n) != NULL)
+			if ((q = ofl_snippet_find_ci(p, (size_t)(nl - p),
+			    s->tg[i].s, s->tg[i].n)) != NULL) {
 				found++;
+				if (at == NULL || q < at)
+					at = q;
+			}
 		if (found == 0 || !in_ranges(&s->a[art], lineno))
 			continue;
 		if (s->nh >= SCAN_LINES_MAX) {
@@ -572,9 +577,28 @@ scan_text(struct search *s, size_t art, const char *text, size_t len,
 			h->member = ofl_xstrdup(member);
 		h->text_line = first;
 		h->line_start = h->line_end = lineno;
-		h->byte_start = off + (uint64_t)(p - text);
-		h->byte_end = off + (uint64_t)(nl - text) +
-		    (nl < end ? 1 : 0);
+		/*
+		 * Of a line longer than a piece of the index's, the piece
+		 * around the first match, as a hit of the index would be:
+		 * the snippet shows the match, its cuts marked.
+		 */
+		from = p;
+		to = nl < end ? nl + 1 : nl;
+		if ((size_t)(nl - p) > SCAN_PIECE) {
+			if ((size_t)(at - p) > SCAN_PIECE / 2)
+				from = at - SCAN_PIECE / 2;
+			while (from > p && ((unsigned char)*from & 0xc0) ==
+			    0x80)
+				from--;
+			if ((size_t)(to - from) > SCAN_PIECE) {
+				to = from + SCAN_PIECE;
+				while (to > at && ((unsigned char)*to &
+				    0xc0) == 0x80)
+					to--;
+			}
+		}
+		h->byte_start = off + (uint64_t)(from - text);
+		h->byte_end = off + (uint64_t)(to - text);
 	}
 	return 0;
 }

@@ -18,6 +18,12 @@ enum {
 };
 
 enum {
+	LEX_NONE = 0,		/* the query's own word */
+	LEX_WORD,		/* a form of one word: "ran" for "run" */
+	LEX_PHRASE		/* a word of a form of several */
+};
+
+enum {
 	FALLBACK_NONE = 0,
 	FALLBACK_SUBSTR,
 	FALLBACK_SPELL
@@ -42,7 +48,8 @@ struct target {
 	int	 prefix;
 	int	 exact;		/* matches identifier tokens */
 	int	 term;		/* index of its term */
-	int	 lex;		/* another form (lexicon): marked in its hits */
+	int	 lex;		/* another form (lexicon), LEX_*: marked in
+				   its hits, or in any when LEX_WORD */
 	char	*surface;	/* first text it marked */
 };
 
@@ -79,6 +86,8 @@ struct hit {
 	uint64_t	 text_line;	/* member: the chunk's first line */
 	uint64_t	 sig;		/* its best line's signature, 0: none */
 	uint64_t	 bestno;	/* its best line's number */
+	int		 cutl;		/* its text starts inside a line */
+	int		 cutr;		/* and ends inside one */
 	size_t		 nsim;		/* hits folded into it */
 	uint64_t	 sim[SIM_SHOW];	/* their best lines */
 };
@@ -106,6 +115,8 @@ struct line {
 	int		 chosen;
 	size_t		 from;		/* the part shown */
 	size_t		 to;
+	int		 cutl;		/* the text has only the end of it */
+	int		 cutr;		/* only its start */
 	size_t		 head;		/* bytes shown before a cut: the
 					   element and ref of a snapshot */
 	uint64_t	 sig;		/* signature, 0: not computed */

@@ -412,7 +412,9 @@ snap_density(const struct line *l)
  * the most weight of distinct terms, then lines that add terms not yet
  * covered, then what is under a line that opens something (a heading,
  * an object) and the line after the best, then two lines that repeat
- * terms, then the line above the best and more of its surroundings.  A
+ * terms (of lines worth as much, the shortest: more of them fit), each
+ * with the line below it when it opens, then the line above the best
+ * and more of its surroundings.  A
  * browser snapshot's lines are weighed for their length too, and shown
  * without their surroundings: the element lines that match, each with
  * its ref, are the answer (snippet.c adds the element that holds a
@@ -495,7 +497,9 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 			    l[i].sig)))
 				continue;
 			v = mask_weight(l[i].mask, w);
-			if (v > 0 && (c == nl || v > bv)) {
+			/* Of lines worth as much, the shortest: more fit. */
+			if (v > 0 && (c == nl || v > bv || (v == bv &&
+			    l[i].n < l[c].n))) {
 				c = i;
 				bv = v;
 			}
@@ -503,6 +507,9 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 		if (c == nl)
 			break;
 		order_add(l, nl, order, &norder, c);
+		/* Its answer below it ("# To install with pip:"). */
+		if (line_opens(&l[c]) && c + 1 < nl && !blank(&l[c + 1]))
+			order_add(l, nl, order, &norder, c + 1);
 	}
 	/* The line above the best, then more around it. */
 	if (b > 0)

@@ -22,6 +22,8 @@
 #include "banned.h"
 
 #define LINE_SHOW_MAX	400		/* bytes of one snippet line */
+#define TOP_SHARES	2		/* of the budget, the first hit's */
+#define SNIP_BEFORE	64		/* bytes read before a hit's first */
 #define TITLE_MAX	120
 #define SNAP_OWNERS	3		/* a snapshot's element lines added */
 #define SNAP_LINE_MAX	200		/* bytes of a snapshot's line shown */
@@ -180,7 +182,7 @@ mark_cb(void *arg, int flags, const char *tok, int n, int start, int end)
 
 	for (i = 0; i < s->ntg; i++) {
 		g = &s->tg[i];
-		if (g->exact != exact || (g->lex && !s->curlex))
+		if (g->exact != exact || (g->lex == LEX_PHRASE && !s->curlex))
 			continue;
 		if (g->n == (size_t)n ? memcmp(g->s, tok, g->n) == 0 :
 		    (g->prefix && g->n < (size_t)n &&
@@ -258,6 +260,7 @@ hit_text(struct search *s, struct hit *h, struct ofl_buf *b, int *cut)
 	struct member		 mc;
 	uint64_t		 want;
 	ssize_t			 n;
+	size_t			 before, i;
 
 	ofl_buf_reset(b);
 	if ((r = ofl_snippet_reader(s, h->art)) == NULL)
@@ -302,7 +305,16 @@ hit_text(struct search *s, struct hit *h, struct ofl_buf *b, int *cut)
 		want = SNIP_READ_MAX;
 		*cut = 1;
 	}
-	if (ofl_reader_seek(r, h->byte_start) == -1)
+	/*
+	 * The bytes before: a hit that starts inside a line (a piece of a
+	 * long one) shows that its first line is cut, as the end of one
+	 * that stops inside a line does; a JSON member's indentation is
+	 * no cut.
+	 */
+	before = h->byte_start < SNIP_BEFORE ? (size_t)h->byte_start :
+	    SNIP_BEFORE;
+	want += (uint64_t)before;
+	if (ofl_reader_seek(r, h->byte_start - (uint64_t)before) == -1)
 		return -1;
 	if (b->cap < want + 1) {
 		b->cap = (size_t)want + 1;
@@ -316,6 +328,17 @@ hit_text(struct search *s, struct hit *h, struct ofl_buf *b, int *cut)
 			break;
 		b->len += (size_t)n;
 	}
+	h->cutl = h->cutr = 0;
+	if (before > b->len)
+		before = b->len;
+	for (i = before; i > 0 && b->data[i - 1] != '\n'; i--)
+		if (b->data[i - 1] != ' ' && b->data[i - 1] != '\t')
+			h->cutl = 1;	/* indentation is no cut */
+	b->len -= before;
+	memmove(b->data, b->data + before, b->len);
+	if (b->len > 0 && b->data[b->len - 1] != '\n' &&
+	    h->byte_start + b->len < s->a[h->art].bytes)
+		h->cutr = 1;
 	return 0;
 }
 
@@ -405,6 +428,10 @@ split_lines(struct search *s, const struct hit *h, const struct ofl_buf *text,
 		}
 		nl++;
 	}
+	if (nl > 0 && h->member == NULL) {
+		l[0].cutl = h->cutl;
+		l[nl - 1].cutr = h->cutr;
+	}
 	*lp = l;
 	return nl;
 }
@@ -483,11 +510,11 @@ render_line(struct ofl_buf *out, struct search *s, const struct line *l,
 		ofl_redact_line(s->rd, base + from, to - from, &s->rtmp);
 		if (s->rtmp.len != to - from ||
 		    memcmp(s->rtmp.data, base + from, to - from) != 0) {
-			if (from > 0)
+			if (from > 0 || l->cutl)
 				ofl_buf_adds(out, "...");
 			ofl_render_safe(out, (const unsigned char *)
 			    s->rtmp.data, s->rtmp.len, SIZE_MAX);
-			if (to < l->n)
+			if (to < l->n || l->cutr)
 				ofl_buf_adds(out, "...");
 			return;
 		}
@@ -495,7 +522,7 @@ render_line(struct ofl_buf *out, struct search *s, const struct line *l,
 	if (from > 0 && l->head > 0 && l->head < from)
 		ofl_render_safe(out, (const unsigned char *)base, l->head,
 		    SIZE_MAX);
-	if (from > 0)
+	if (from > 0 || l->cutl)
 		ofl_buf_adds(out, "...");
 	pos = from;
 	for (mk = l->mark0; s->record && mk < l->mark0 + (size_t)l->nmarks;
@@ -528,7 +555,7 @@ render_line(struct ofl_buf *out, struct search *s, const struct line *l,
 	if (pos < to)
 		ofl_render_safe(out, (const unsigned char *)base + pos,
 		    to - pos, SIZE_MAX);
-	if (to < l->n)
+	if (to < l->n || l->cutr)
 		ofl_buf_adds(out, "...");
 }
 
@@ -689,7 +716,7 @@ select_lines(struct search *s, struct line *l, size_t nl, size_t avail,
 		c->chosen = 1;
 		c->from = from;
 		c->to = to;
-		if (from > 0 || to < c->n)
+		if (from > 0 || to < c->n || c->cutl || c->cutr)
 			cut = 1;
 		left = left > cost + prefix ? left - cost - prefix : 0;
 		shown++;
@@ -1185,6 +1212,7 @@ ofl_snippet_output(struct search *s, struct ofl_buf *out, const char *const *ids
 {
 	struct ofl_buf	 more, note;
 	size_t		 budget, limit, nshow, i, per, carry = 0, used, hits;
+	size_t		 shares;
 	size_t		 start = out->len, reserve, ncut = 0, extra = 0;
 	int		 cut, cuts[2];
 
@@ -1228,9 +1256,17 @@ ofl_snippet_output(struct search *s, struct ofl_buf *out, const char *const *ids
 	hits = out->len;
 	s->record = s->o->color;
 	used = out->len - start;
-	per = budget > used + reserve ? (budget - used - reserve) / nshow : 0;
+	/*
+	 * The first hit, the likeliest answer, gets TOP_SHARES shares of
+	 * the budget, each other hit one: the lines around its best one
+	 * (the answer under a heading, next to a field) are shown more
+	 * often than a fifth hit's.
+	 */
+	shares = nshow > 1 ? nshow - 1 + TOP_SHARES : 1;
+	per = budget > used + reserve ? (budget - used - reserve) / shares : 0;
 	for (i = 0; i < nshow; i++) {
-		size_t	avail = per + carry, n, before = out->len;
+		size_t	avail = (i == 0 ? per * (shares - nshow + 1) : per) +
+			    carry, n, before = out->len;
 		size_t	room = budget > reserve + (before - start) ?
 			    budget - reserve - (before - start) : 0;
 

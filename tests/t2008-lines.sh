@@ -1,0 +1,93 @@
+#!/bin/sh
+#
+# t2008-lines: which lines of a hit ofl-search prints.  Of lines that
+# hold the same terms, the shorter comes first (more of them fit), and a
+# line that opens what answers ("# To install with pip:", a heading, a
+# key ending in a colon) comes with the line below it.
+
+. "$(dirname "$0")/lib.sh"
+
+test_expect_success 'setup: a section whose answer is under a comment' '
+	{
+		printf "# Tool\n\n## Install\n\n"
+		printf "If you installed it with pip, run the same install"
+		printf " command again.\n\n"
+		printf "Packages from pip are installed"
+		i=0
+		while [ $i -lt 20 ]; do
+			printf " with many more words"
+			i=$((i + 1))
+		done
+		printf " under the install prefix.\n\n"
+		printf "\`\`\`\n# To install with pip:\n"
+		printf "python -m pip install -U tool\n\`\`\`\n\nOther text.\n"
+	} >pip.md &&
+	ofl-capture -q -T 0 <pip.md | sed "s/^ofl://" >id &&
+	ofl-index -q $(cat id)
+'
+
+test_expect_success 'the comment and the command under it, before a long line' '
+	ofl-search "$(cat id)" "install with pip" -m 600 >out &&
+	sed "s/$(cat id)/ID/" out >actual &&
+	cat >expect <<-EOF &&
+	ofl:ID:3-14  Tool > Install  (0.0)
+	  3: ## Install
+	  5: If you installed it with pip, run the same install command again.
+	  10: # To install with pip:
+	  11: python -m pip install -U tool
+	more: ofl-extract ID -n 3-14
+	EOF
+	test_cmp expect actual
+'
+
+
+test_expect_success 'setup: a test run whose summary says "Ran"' '
+	{
+		echo "run: all tests of the ledger"
+		i=1
+		while [ $i -le 12 ]; do
+			echo "test_case_$i ... ok"
+			i=$((i + 1))
+		done
+		printf "%s\n" "----" "Ran 12 tests in 2.020s" "" "OK"
+	} >ran.txt &&
+	ofl-capture -q -T 0 <ran.txt | sed "s/^ofl://" >id.ran &&
+	ofl-index -q $(cat id.ran)
+'
+
+# The word asked for matches line 1: the hit is an exact one, and the
+# lexicon's form of one word (ran for run) still counts and is marked.
+test_expect_success 'an irregular form of the word asked for is shown in an exact hit' '
+	ofl-search --color=always "$(cat id.ran)" run | marked >out &&
+	sed "s/$(cat id.ran)/ID/" out >actual &&
+	cat >expect <<-EOF &&
+	ofl:ID:1-17  (0.0)
+	  1: >>run<<: all tests of the ledger
+	  2- test_case_1 ... ok
+	  3- test_case_2 ... ok
+	  15: >>Ran<< 12 tests in 2.020s
+	more: ofl-extract ID -n 1-17
+	EOF
+	test_cmp expect actual
+'
+
+# A word of a form of several words (the "out" of "timed out", the
+# "output" of "no output") is no match alone in an exact hit: line 4 is
+# not chosen.
+test_expect_success 'a word of a phrase of the lexicon is not marked in an exact hit' '
+	printf "%s\n" "the job hang detector armed" "step one" "step two" \
+	    "the output went out to the log" "done" >hang.txt &&
+	ofl-capture -q -T 0 <hang.txt | sed "s/^ofl://" >id.hang &&
+	ofl-search --color=always "$(cat id.hang)" hang | marked >out &&
+	sed "s/$(cat id.hang)/ID/" out >actual &&
+	cat >expect <<-EOF &&
+	ofl:ID:1-5  (0.0)
+	  1: the job >>hang<< detector armed
+	  2- step one
+	  3- step two
+	more: ofl-extract ID -n 1-5
+	EOF
+	test_cmp expect actual
+'
+
+test_done
