@@ -21,6 +21,7 @@
 #define SNAP_MORE	8		/* its lines that repeat terms */
 #define SNAP_CONTROL	1.5		/* the worth of a line one acts on */
 #define SNAP_KEEP	0.5		/* of the best line's worth, at least */
+#define SNAP_NAMED	3.0		/* an element named by the question */
 #define ORDER_SCAN	4096		/* lines weighed for their length */
 
 static void	 term_weights(const struct line *, size_t, const double *,
@@ -32,7 +33,8 @@ static size_t	 identity_line(const struct line *, size_t);
 static void	 order_add(struct line *, size_t, size_t *, size_t *, size_t);
 static double	 snap_density(const struct line *);
 static uint64_t	 snap_sig(const char *, size_t);
-static void	 snap_weigh(const struct line *, size_t, double *);
+static void	 snap_weigh(struct search *, const struct line *, size_t,
+		    double *);
 static size_t	 snap_more(struct line *, size_t, const double *,
 		    const double *, size_t *, size_t);
 static void	 line_sigs(struct search *, struct line *, size_t);
@@ -312,11 +314,13 @@ identity_line(const struct line *l, size_t nl)
  * The factor of each line of a snapshot's hit with a match: its
  * density, and SNAP_CONTROL more for a line one acts on (a link, a
  * button, a field, or the code or URL inside a link), which is what an
- * agent looks for.
+ * agent looks for, and up to 1 + SNAP_NAMED times more for an element
+ * whose name is the question's words (fmt-snapshot-name.c).
  */
 static void
-snap_weigh(const struct line *l, size_t nl, double *d)
+snap_weigh(struct search *s, const struct line *l, size_t nl, double *d)
 {
+	const struct ofl_fmt_snapshot_words *q = ofl_snippet_snap_words(s);
 	const char	**p;
 	size_t		 *n, i;
 
@@ -334,6 +338,8 @@ snap_weigh(const struct line *l, size_t nl, double *d)
 		d[i] = snap_density(&l[i]);
 		if (ofl_fmt_snapshot_control(p, n, nl, i))
 			d[i] *= SNAP_CONTROL;
+		d[i] *= 1 + SNAP_NAMED * ofl_fmt_snapshot_named(l[i].s,
+		    l[i].n, q);
 	}
 	free(p);
 	free(n);
@@ -432,7 +438,7 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 	for (i = 0; i < nl && i < ORDER_SCAN; i++)
 		d[i] = 1;
 	if (snap)
-		snap_weigh(l, nl, d);
+		snap_weigh(s, l, nl, d);
 	for (j = 0; j < 5; j++) {
 		c = nl;
 		bg = bv = 0;
