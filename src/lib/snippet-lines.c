@@ -34,9 +34,9 @@ static void	 order_add(struct line *, size_t, size_t *, size_t *, size_t);
 static double	 snap_density(const struct line *);
 static uint64_t	 snap_sig(const char *, size_t);
 static void	 snap_weigh(struct search *, const struct line *, size_t,
-		    double *);
+		    double *, double *);
 static size_t	 snap_more(struct line *, size_t, const double *,
-		    const double *, size_t *, size_t);
+		    const double *, const double *, size_t *, size_t);
 static void	 line_sigs(struct search *, struct line *, size_t);
 static int	 sig_taken(const struct line *, size_t, const size_t *,
 		    size_t, uint64_t);
@@ -318,7 +318,8 @@ identity_line(const struct line *l, size_t nl)
  * whose name is the question's words (fmt-snapshot-name.c).
  */
 static void
-snap_weigh(struct search *s, const struct line *l, size_t nl, double *d)
+snap_weigh(struct search *s, const struct line *l, size_t nl, double *d,
+    double *nf)
 {
 	const struct ofl_fmt_snapshot_words *q = ofl_snippet_snap_words(s);
 	const char	**p;
@@ -338,8 +339,9 @@ snap_weigh(struct search *s, const struct line *l, size_t nl, double *d)
 		d[i] = snap_density(&l[i]);
 		if (ofl_fmt_snapshot_control(p, n, nl, i))
 			d[i] *= SNAP_CONTROL;
-		d[i] *= 1 + SNAP_NAMED * ofl_fmt_snapshot_named(l[i].s,
+		nf[i] = 1 + SNAP_NAMED * ofl_fmt_snapshot_named(l[i].s,
 		    l[i].n, q);
+		d[i] *= nf[i];
 	}
 	free(p);
 	free(n);
@@ -347,18 +349,21 @@ snap_weigh(struct search *s, const struct line *l, size_t nl, double *d)
 
 /*
  * A snapshot's lines after those that cover the terms: the other lines
- * that match, the most weight for their length first, one a signature.
+ * that match, the most weight for their length first, one a signature,
+ * while worth SNAP_KEEP of the best one's weight, names left out (nf):
+ * a name puts a line first, not the others out.
  */
 static size_t
 snap_more(struct line *l, size_t nl, const double *w, const double *d,
-    size_t *order, size_t norder)
+    const double *nf, size_t *order, size_t norder)
 {
 	double	bv, v, top = 0;
 	size_t	i, j, c;
 
 	for (j = 0; j < norder; j++) {
 		i = order[j];
-		v = mask_weight(l[i].mask, w) * (i < ORDER_SCAN ? d[i] : 1);
+		v = mask_weight(l[i].mask, w) * (i < ORDER_SCAN ? d[i] /
+		    nf[i] : 1);
 		if (v > top)
 			top = v;
 	}
@@ -377,7 +382,8 @@ snap_more(struct line *l, size_t nl, const double *w, const double *d,
 				bv = v;
 			}
 		}
-		if (c == nl || bv < top * SNAP_KEEP)
+		if (c == nl || bv / (c < ORDER_SCAN ? nf[c] : 1) <
+		    top * SNAP_KEEP)
 			break;
 		order_add(l, nl, order, &norder, c);
 	}
@@ -427,7 +433,7 @@ snap_density(const struct line *l)
 size_t
 ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *order)
 {
-	double		 w[64], d[ORDER_SCAN], g, bg, bv, v;
+	double		 w[64], d[ORDER_SCAN], nf[ORDER_SCAN], g, bg, bv, v;
 	uint64_t	 covered = 0;
 	size_t		 norder = 0, ncover, i, j, b, c, id;
 	int		 snap = s != NULL && s->cursnap;
@@ -436,9 +442,9 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 	if (s != NULL)
 		line_sigs(s, l, nl);
 	for (i = 0; i < nl && i < ORDER_SCAN; i++)
-		d[i] = 1;
+		d[i] = nf[i] = 1;
 	if (snap)
-		snap_weigh(s, l, nl, d);
+		snap_weigh(s, l, nl, d, nf);
 	for (j = 0; j < 5; j++) {
 		c = nl;
 		bg = bv = 0;
@@ -468,7 +474,7 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 	if (norder == 0)
 		order_add(l, nl, order, &norder, 0);
 	if (snap)
-		return snap_more(l, nl, w, d, order, norder);
+		return snap_more(l, nl, w, d, nf, order, norder);
 	b = norder > 0 ? order[0] : 0;
 	ncover = norder;
 	for (j = 0; j < ncover; j++) {
