@@ -1147,7 +1147,7 @@ int	ofl_fmt_snapshot_summary(const struct ofl_src *,
  * element that holds it when it is a child line or has no name.
  */
 size_t	ofl_fmt_snapshot_owners(const char *const *, const size_t *, size_t,
-	    size_t, size_t[2]);
+	    size_t, size_t[3]);
 /* 1 if line i is a link, a button, a field, or a line inside one. */
 int	ofl_fmt_snapshot_control(const char *const *, const size_t *, size_t,
 	    size_t);
