@@ -89,8 +89,12 @@ hit_named(struct search *s, const struct hit *h, struct ofl_buf *b)
 	const char		*p, *e, *nl;
 	double			 best = 0, v;
 
-	if (h->member != NULL || (q = ofl_snippet_snap_words(s)) == NULL ||
-	    (r = ofl_snippet_reader(s, h->art)) == NULL ||
+	if (h->member != NULL || (q = ofl_snippet_snap_words(s)) == NULL)
+		return 0;
+	/* Opened once, kept for snippet.c (which snippet-lines.c calls). */
+	if (s->a[h->art].r == NULL)
+		s->a[h->art].r = ofl_reader_open(s->st, s->a[h->art].id);
+	if ((r = s->a[h->art].r) == NULL ||
 	    ofl_reader_seek(r, h->byte_start) == -1)
 		return 0;
 	want = h->byte_end - h->byte_start;
