@@ -50,6 +50,8 @@ static size_t	 entry_head(const char *const *, const size_t *, size_t,
 static size_t	 entry_term(const char *const *, const size_t *, size_t,
 		    size_t);
 static int	 role_is(const struct ofl_fmt_snapshot_el *, const char *);
+static size_t	 item_head(const char *const *, const size_t *, size_t,
+		    size_t, size_t);
 static int	 landmark_or_list(const struct ofl_fmt_snapshot_el *);
 static int	 is_field(const char *);
 static void	 label(struct ofl_buf *, const char *, const char *, size_t);
@@ -1057,6 +1059,7 @@ entry_head(const char *const *p, const size_t *n, size_t nl, size_t i)
 {
 	struct ofl_fmt_snapshot_el e, a;
 	size_t		 depth, j, t = nl;
+	int		 nest = 0;
 
 	if (!ofl_fmt_snapshot_parse(p[i], n[i], &e))
 		return nl;
@@ -1066,13 +1069,26 @@ entry_head(const char *const *p, const size_t *n, size_t nl, size_t i)
 		    a.depth >= depth)
 			continue;
 		depth = a.depth;
+		/* An item of a list in an item: listitem, list, listitem. */
+		if (nest > 0) {
+			if ((nest == 1 && !role_is(&a, "list")) ||
+			    (nest == 2 && !role_is(&a, "listitem")))
+				return nl;
+			if (nest++ == 2)
+				t = j - 1;
+			continue;
+		}
 		if (role_is(&a, "term"))
 			t = j - 1;
 		else if (role_is(&a, "definition"))
 			t = entry_term(p, n, nl, j - 1);
+		else if (role_is(&a, "listitem"))
+			nest = 1;
 		else if (landmark_or_list(&a))
 			return nl;
 	}
+	if (nest > 0)
+		return t < nl ? item_head(p, n, nl, t, i) : nl;
 	if (t == nl || (t == i && e.valuelen + e.namelen > 0))
 		return nl;
 	if (!ofl_fmt_snapshot_parse(p[t], n[t], &a))
@@ -1091,6 +1107,26 @@ entry_head(const char *const *p, const size_t *n, size_t nl, size_t i)
 		t = j;
 	}
 	return t == i ? nl : t;
+}
+
+/*
+ * The head of the list item at line t that holds a list holding line i:
+ * its first child, when that is an element with a ref above line i.
+ */
+static size_t
+item_head(const char *const *p, const size_t *n, size_t nl, size_t t,
+    size_t i)
+{
+	struct ofl_fmt_snapshot_el a;
+	size_t		 depth;
+
+	if (t + 1 >= i || !ofl_fmt_snapshot_parse(p[t], n[t], &a))
+		return nl;
+	depth = a.depth;
+	if (!ofl_fmt_snapshot_parse(p[t + 1], n[t + 1], &a) ||
+	    a.depth <= depth || !acts(&a) || role_is(&a, "list"))
+		return nl;
+	return t + 1;
 }
 
 /* The term above a definition at line d, at its depth; else nl. */

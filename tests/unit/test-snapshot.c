@@ -184,6 +184,15 @@ test_owners(void)
 		"  - definition [ref=e9]:",
 		"    - paragraph [ref=e10]: Keep the input files.",
 	};
+	const char *nest[] = {
+		"- list [ref=e1]:",
+		"  - listitem [ref=e2]:",
+		"    - link \"splitlines() (bytes method)\" [ref=e3]:",
+		"    - list [ref=e4]:",
+		"      - listitem [ref=e5]:",
+		"        - link \"(str method)\" [ref=e6]:",
+		"          - /url: stdtypes.html#str.splitlines",
+	};
 	size_t	n[11], i, own[3], k;
 
 	for (i = 0; i < 5; i++)
@@ -204,6 +213,13 @@ test_owners(void)
 	ok(k == 1 && own[0] == 8, "a term with a value is its own head");
 	k = ofl_fmt_snapshot_owners(dl, n, 11, 8, own);
 	ok(k == 0, "the head of a term needs nothing more");
+	for (i = 0; i < 7; i++)
+		n[i] = strlen(nest[i]);
+	k = ofl_fmt_snapshot_owners(nest, n, 7, 5, own);
+	ok(k == 1 && own[0] == 2,
+	    "an item of a nested list shows the head of the item above");
+	k = ofl_fmt_snapshot_owners(nest, n, 7, 2, own);
+	ok(k == 0, "an item of the outer list needs nothing above it");
 }
 
 /* An element named by the words of a question. */
