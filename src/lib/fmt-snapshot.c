@@ -45,6 +45,14 @@ static void	 copy(char *, size_t, const char *, size_t);
 static void	 node_set(struct snode *, const struct ofl_fmt_snapshot_el *,
 		    uint64_t);
 static int	 landmark(const char *);
+static size_t	 entry_head(const char *const *, const size_t *, size_t,
+		    size_t);
+static size_t	 entry_term(const char *const *, const size_t *, size_t,
+		    size_t);
+static int	 role_is(const struct ofl_fmt_snapshot_el *, const char *);
+static size_t	 item_head(const char *const *, const size_t *, size_t,
+		    size_t, size_t);
+static int	 landmark_or_list(const struct ofl_fmt_snapshot_el *);
 static int	 is_field(const char *);
 static void	 label(struct ofl_buf *, const char *, const char *, size_t);
 
@@ -1000,12 +1008,13 @@ ofl_fmt_snapshot_words(const char *p, size_t n)
  * a nameless element, the nearest element above it that holds it (for
  * an element with a ref of its own, only a link, a button or another
  * element one acts on: the code inside a link), and the nearest named
- * one when that one has no name.  Their indices go to out[]; returns
- * how many (0 to 2).
+ * one when that one has no name; and in a description list, the head
+ * of the entry (entry_head()).  Their indices go to out[]; returns how
+ * many (0 to 3).
  */
 size_t
 ofl_fmt_snapshot_owners(const char *const *p, const size_t *n, size_t nl,
-    size_t i, size_t out[2])
+    size_t i, size_t out[3])
 {
 	struct ofl_fmt_snapshot_el e, a;
 	size_t		 depth, k = 0, j;
@@ -1014,10 +1023,8 @@ ofl_fmt_snapshot_owners(const char *const *p, const size_t *n, size_t nl,
 	if (i >= nl || !ofl_fmt_snapshot_parse(p[i], n[i], &e))
 		return 0;
 	named = e.namelen > 0;
-	if (acts(&e) && named)
-		return 0;
 	depth = e.depth;
-	for (j = i; j > 0 && k < 2; j--) {
+	for (j = i; j > 0 && k < 2 && !(acts(&e) && named); j--) {
 		if (!ofl_fmt_snapshot_parse(p[j - 1], n[j - 1], &a) ||
 		    a.depth >= depth)
 			continue;
@@ -1032,7 +1039,133 @@ ofl_fmt_snapshot_owners(const char *const *p, const size_t *n, size_t nl,
 		if (a.namelen > 0 || named)
 			break;
 	}
+	if ((j = entry_head(p, n, nl, i)) < nl && (k == 0 || out[0] != j) &&
+	    (k < 2 || out[1] != j))
+		out[k++] = j;
 	return k;
+}
+
+/*
+ * In a description list, what names the entry that holds line i: the
+ * term of the entry, whether line i is in the term or in its
+ * definition (the term is the definition's sibling above it), and of
+ * the term, its first element with a ref when the term has no name of
+ * its own ("term:" over "- link [ref=e184]" and "- code: -m").  The
+ * index of that line, or nl when line i is in no such entry or is that
+ * line.
+ */
+static size_t
+entry_head(const char *const *p, const size_t *n, size_t nl, size_t i)
+{
+	struct ofl_fmt_snapshot_el e, a;
+	size_t		 depth, j, t = nl;
+	int		 nest = 0;
+
+	if (!ofl_fmt_snapshot_parse(p[i], n[i], &e))
+		return nl;
+	depth = e.depth;
+	for (j = i; j > 0 && t == nl; j--) {
+		if (!ofl_fmt_snapshot_parse(p[j - 1], n[j - 1], &a) ||
+		    a.depth >= depth)
+			continue;
+		depth = a.depth;
+		/* An item of a list in an item: listitem, list, listitem. */
+		if (nest > 0) {
+			if ((nest == 1 && !role_is(&a, "list")) ||
+			    (nest == 2 && !role_is(&a, "listitem")))
+				return nl;
+			if (nest++ == 2)
+				t = j - 1;
+			continue;
+		}
+		if (role_is(&a, "term"))
+			t = j - 1;
+		else if (role_is(&a, "definition"))
+			t = entry_term(p, n, nl, j - 1);
+		else if (role_is(&a, "listitem"))
+			nest = 1;
+		else if (landmark_or_list(&a))
+			return nl;
+	}
+	if (nest > 0)
+		return t < nl ? item_head(p, n, nl, t, i) : nl;
+	if (t == nl || (t == i && e.valuelen + e.namelen > 0))
+		return nl;
+	if (!ofl_fmt_snapshot_parse(p[t], n[t], &a))
+		return nl;
+	if (a.namelen + a.valuelen == 0) {
+		depth = a.depth;
+		for (j = t + 1; j < nl; j++) {
+			if (!ofl_fmt_snapshot_parse(p[j], n[j], &a) ||
+			    a.depth <= depth) {
+				j = nl;
+				break;
+			}
+			if (acts(&a))
+				break;
+		}
+		t = j;
+	}
+	return t == i ? nl : t;
+}
+
+/*
+ * The head of the list item at line t that holds a list holding line i:
+ * its first child, when that is an element with a ref above line i.
+ */
+static size_t
+item_head(const char *const *p, const size_t *n, size_t nl, size_t t,
+    size_t i)
+{
+	struct ofl_fmt_snapshot_el a;
+	size_t		 depth;
+
+	if (t + 1 >= i || !ofl_fmt_snapshot_parse(p[t], n[t], &a))
+		return nl;
+	depth = a.depth;
+	if (!ofl_fmt_snapshot_parse(p[t + 1], n[t + 1], &a) ||
+	    a.depth <= depth || !acts(&a) || role_is(&a, "list"))
+		return nl;
+	return t + 1;
+}
+
+/* The term above a definition at line d, at its depth; else nl. */
+static size_t
+entry_term(const char *const *p, const size_t *n, size_t nl, size_t d)
+{
+	struct ofl_fmt_snapshot_el e, a;
+	size_t		 j;
+
+	if (!ofl_fmt_snapshot_parse(p[d], n[d], &e))
+		return nl;
+	for (j = d; j > 0; j--) {
+		if (!ofl_fmt_snapshot_parse(p[j - 1], n[j - 1], &a) ||
+		    a.depth > e.depth)
+			continue;
+		if (a.depth < e.depth)
+			break;
+		if (role_is(&a, "term"))
+			return j - 1;
+		if (!role_is(&a, "definition"))
+			break;
+	}
+	return nl;
+}
+
+static int
+role_is(const struct ofl_fmt_snapshot_el *e, const char *role)
+{
+	return strlen(role) == e->rolelen && memcmp(role, e->role,
+	    e->rolelen) == 0;
+}
+
+/* Where a description list's entry cannot be above: a list, a region. */
+static int
+landmark_or_list(const struct ofl_fmt_snapshot_el *e)
+{
+	return role_is(e, "list") || role_is(e, "listitem") ||
+	    role_is(e, "main") || role_is(e, "navigation") ||
+	    role_is(e, "table") || role_is(e, "row");
 }
 
 /*

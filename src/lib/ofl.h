@@ -1147,12 +1147,26 @@ int	ofl_fmt_snapshot_summary(const struct ofl_src *,
  * element that holds it when it is a child line or has no name.
  */
 size_t	ofl_fmt_snapshot_owners(const char *const *, const size_t *, size_t,
-	    size_t, size_t[2]);
+	    size_t, size_t[3]);
 /* 1 if line i is a link, a button, a field, or a line inside one. */
 int	ofl_fmt_snapshot_control(const char *const *, const size_t *, size_t,
 	    size_t);
 /* The bytes of a line's role, name and value: no indent, no attributes. */
 size_t	ofl_fmt_snapshot_words(const char *, size_t);
+/* fmt-snapshot-name.c: an element named by a question's words. */
+#define OFL_SNAPSHOT_WORDS_MAX	32
+struct ofl_fmt_snapshot_words {
+	char	*w[OFL_SNAPSHOT_WORDS_MAX];	/* lowercase */
+	size_t	 n[OFL_SNAPSHOT_WORDS_MAX];
+	int	 stop[OFL_SNAPSHOT_WORDS_MAX];	/* counts only in a name */
+	size_t	 nw;
+};
+void	ofl_fmt_snapshot_words_add(struct ofl_fmt_snapshot_words *,
+	    const char *, size_t, int);
+void	ofl_fmt_snapshot_words_free(struct ofl_fmt_snapshot_words *);
+/* 0 to 1: how well the element of a line is named by the words. */
+double	ofl_fmt_snapshot_named(const char *, size_t,
+	    const struct ofl_fmt_snapshot_words *);
 /* An element found by role and name: its line and its path. */
 struct ofl_fmt_snapshot_match {
 	uint64_t	 lineno;

@@ -910,7 +910,8 @@ search_fts(struct search *s, int any, size_t limit, size_t k)
 	    fts_run(s, s->fts_lex, PHASE_LEX, k) == -1)
 		return -1;
 	/* Hits that touch are merged, and of one message folded: room. */
-	if (any > 1 && s->nh <= limit * 2 && s->fts_or != NULL &&
+	if (any > 1 && (s->nh <= limit * 2 || ofl_snippet_snap_scope(s)) &&
+	    s->fts_or != NULL &&
 	    fts_run(s, s->fts_or, PHASE_ANY, k) == -1)
 		return -1;
 	return 0;
@@ -1016,6 +1017,7 @@ ofl_search(struct ofl_store *st, const char *const *ids, size_t nids,
 	} else if (search_terms(&s, nids, limit, k) == -1)
 		goto out;
 	merge_hits(&s);
+	ofl_snippet_snap_rank(&s);
 	search_note(&s);
 	if (s.nh == 0) {
 		ret = 0;
@@ -1252,6 +1254,7 @@ search_free(struct search *s)
 	}
 	free(s->a);
 	free(s->abix);
+	ofl_snippet_snap_free(s);
 	for (i = 0; i < s->nt; i++) {
 		free(s->t[i].text);
 		free(s->t[i].exact);

@@ -165,6 +165,7 @@ struct search {
 	int				 curjson;	/* the hit is JSON */
 	int				 curlex;	/* the hit is the lexicon's */
 	int				 cursnap;	/* a browser snapshot */
+	struct ofl_fmt_snapshot_words	*snapq;		/* its words, made once */
 	int				 addlex;	/* targets made are */
 	struct ofl_buf			 sigbuf;
 	struct ofl_schema_log_map	*curtm;		/* the hit's templates */
@@ -197,6 +198,12 @@ struct ofl_reader *ofl_snippet_reader(struct search *, size_t);
 void		 ofl_snippet_output(struct search *, struct ofl_buf *,
 		    const char *const *, size_t);
 
+
+/* snippet-snap.c: the order of the hits in browser snapshots. */
+int	 ofl_snippet_snap_scope(const struct search *);
+const struct ofl_fmt_snapshot_words *ofl_snippet_snap_words(struct search *);
+void	 ofl_snippet_snap_rank(struct search *);
+void	 ofl_snippet_snap_free(struct search *);
 
 /* query-terms.c: a query's terms, its FTS5 strings, the words marked. */
 int	 ofl_query_terms_parse(struct search *, const char *);

@@ -21,6 +21,7 @@
 #define SNAP_MORE	8		/* its lines that repeat terms */
 #define SNAP_CONTROL	1.5		/* the worth of a line one acts on */
 #define SNAP_KEEP	0.5		/* of the best line's worth, at least */
+#define SNAP_NAMED	3.0		/* an element named by the question */
 #define ORDER_SCAN	4096		/* lines weighed for their length */
 
 static void	 term_weights(const struct line *, size_t, const double *,
@@ -32,9 +33,10 @@ static size_t	 identity_line(const struct line *, size_t);
 static void	 order_add(struct line *, size_t, size_t *, size_t *, size_t);
 static double	 snap_density(const struct line *);
 static uint64_t	 snap_sig(const char *, size_t);
-static void	 snap_weigh(const struct line *, size_t, double *);
+static void	 snap_weigh(struct search *, const struct line *, size_t,
+		    double *, double *);
 static size_t	 snap_more(struct line *, size_t, const double *,
-		    const double *, size_t *, size_t);
+		    const double *, const double *, size_t *, size_t);
 static void	 line_sigs(struct search *, struct line *, size_t);
 static int	 sig_taken(const struct line *, size_t, const size_t *,
 		    size_t, uint64_t);
@@ -312,11 +314,14 @@ identity_line(const struct line *l, size_t nl)
  * The factor of each line of a snapshot's hit with a match: its
  * density, and SNAP_CONTROL more for a line one acts on (a link, a
  * button, a field, or the code or URL inside a link), which is what an
- * agent looks for.
+ * agent looks for, and up to 1 + SNAP_NAMED times more for an element
+ * whose name is the question's words (fmt-snapshot-name.c).
  */
 static void
-snap_weigh(const struct line *l, size_t nl, double *d)
+snap_weigh(struct search *s, const struct line *l, size_t nl, double *d,
+    double *nf)
 {
+	const struct ofl_fmt_snapshot_words *q = ofl_snippet_snap_words(s);
 	const char	**p;
 	size_t		 *n, i;
 
@@ -334,6 +339,9 @@ snap_weigh(const struct line *l, size_t nl, double *d)
 		d[i] = snap_density(&l[i]);
 		if (ofl_fmt_snapshot_control(p, n, nl, i))
 			d[i] *= SNAP_CONTROL;
+		nf[i] = 1 + SNAP_NAMED * ofl_fmt_snapshot_named(l[i].s,
+		    l[i].n, q);
+		d[i] *= nf[i];
 	}
 	free(p);
 	free(n);
@@ -341,18 +349,21 @@ snap_weigh(const struct line *l, size_t nl, double *d)
 
 /*
  * A snapshot's lines after those that cover the terms: the other lines
- * that match, the most weight for their length first, one a signature.
+ * that match, the most weight for their length first, one a signature,
+ * while worth SNAP_KEEP of the best one's weight, names left out (nf):
+ * a name puts a line first, not the others out.
  */
 static size_t
 snap_more(struct line *l, size_t nl, const double *w, const double *d,
-    size_t *order, size_t norder)
+    const double *nf, size_t *order, size_t norder)
 {
 	double	bv, v, top = 0;
 	size_t	i, j, c;
 
 	for (j = 0; j < norder; j++) {
 		i = order[j];
-		v = mask_weight(l[i].mask, w) * (i < ORDER_SCAN ? d[i] : 1);
+		v = mask_weight(l[i].mask, w) * (i < ORDER_SCAN ? d[i] /
+		    nf[i] : 1);
 		if (v > top)
 			top = v;
 	}
@@ -371,7 +382,8 @@ snap_more(struct line *l, size_t nl, const double *w, const double *d,
 				bv = v;
 			}
 		}
-		if (c == nl || bv < top * SNAP_KEEP)
+		if (c == nl || bv / (c < ORDER_SCAN ? nf[c] : 1) <
+		    top * SNAP_KEEP)
 			break;
 		order_add(l, nl, order, &norder, c);
 	}
@@ -423,7 +435,7 @@ snap_density(const struct line *l)
 size_t
 ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *order)
 {
-	double		 w[64], d[ORDER_SCAN], g, bg, bv, v;
+	double		 w[64], d[ORDER_SCAN], nf[ORDER_SCAN], g, bg, bv, v;
 	uint64_t	 covered = 0;
 	size_t		 norder = 0, ncover, i, j, b, c, id;
 	int		 snap = s != NULL && s->cursnap;
@@ -432,9 +444,9 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 	if (s != NULL)
 		line_sigs(s, l, nl);
 	for (i = 0; i < nl && i < ORDER_SCAN; i++)
-		d[i] = 1;
+		d[i] = nf[i] = 1;
 	if (snap)
-		snap_weigh(l, nl, d);
+		snap_weigh(s, l, nl, d, nf);
 	for (j = 0; j < 5; j++) {
 		c = nl;
 		bg = bv = 0;
@@ -464,7 +476,7 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 	if (norder == 0)
 		order_add(l, nl, order, &norder, 0);
 	if (snap)
-		return snap_more(l, nl, w, d, order, norder);
+		return snap_more(l, nl, w, d, nf, order, norder);
 	b = norder > 0 ? order[0] : 0;
 	ncover = norder;
 	for (j = 0; j < ncover; j++) {

@@ -736,7 +736,7 @@ static void
 snapshot_owners(struct line *l, size_t nl)
 {
 	const char	**p;
-	size_t		 *n, i, k, j, own[2], added = 0;
+	size_t		 *n, i, k, j, own[3], added = 0;
 
 	p = ofl_xcalloc(nl, sizeof *p);
 	n = ofl_xcalloc(nl, sizeof *n);

@@ -171,7 +171,29 @@ test_owners(void)
 		"      - /url: /next.html",
 		"      - text: Next page",
 	};
-	size_t	n[5], i, own[2], k;
+	const char *dl[] = {
+		"- generic [ref=e1]:",
+		"  - term [ref=e2]:",
+		"    - link [ref=e3] [cursor=pointer]:",
+		"      - /url: \"#m\"",
+		"      - code [ref=e4]: \"-m\"",
+		"    - code [ref=e5]: \"--max-bytes\"",
+		"  - definition [ref=e6]:",
+		"    - paragraph [ref=e7]: Stop at this many bytes.",
+		"  - term [ref=e8]: \"-k --keep\"",
+		"  - definition [ref=e9]:",
+		"    - paragraph [ref=e10]: Keep the input files.",
+	};
+	const char *nest[] = {
+		"- list [ref=e1]:",
+		"  - listitem [ref=e2]:",
+		"    - link \"splitlines() (bytes method)\" [ref=e3]:",
+		"    - list [ref=e4]:",
+		"      - listitem [ref=e5]:",
+		"        - link \"(str method)\" [ref=e6]:",
+		"          - /url: stdtypes.html#str.splitlines",
+	};
+	size_t	n[11], i, own[3], k;
 
 	for (i = 0; i < 5; i++)
 		n[i] = strlen(lines[i]);
@@ -179,6 +201,66 @@ test_owners(void)
 	ok(k == 1 && own[0] == 2, "a /url: line shows its link");
 	k = ofl_fmt_snapshot_owners(lines, n, 5, 0, own);
 	ok(k == 0, "a list line needs nothing above it");
+	for (i = 0; i < 11; i++)
+		n[i] = strlen(dl[i]);
+	k = ofl_fmt_snapshot_owners(dl, n, 11, 5, own);
+	ok(k == 1 && own[0] == 2,
+	    "a term's code shows the link that heads the term");
+	k = ofl_fmt_snapshot_owners(dl, n, 11, 7, own);
+	ok(k == 1 && own[0] == 2,
+	    "a definition's line shows the head of its term");
+	k = ofl_fmt_snapshot_owners(dl, n, 11, 10, own);
+	ok(k == 1 && own[0] == 8, "a term with a value is its own head");
+	k = ofl_fmt_snapshot_owners(dl, n, 11, 8, own);
+	ok(k == 0, "the head of a term needs nothing more");
+	for (i = 0; i < 7; i++)
+		n[i] = strlen(nest[i]);
+	k = ofl_fmt_snapshot_owners(nest, n, 7, 5, own);
+	ok(k == 1 && own[0] == 2,
+	    "an item of a nested list shows the head of the item above");
+	k = ofl_fmt_snapshot_owners(nest, n, 7, 2, own);
+	ok(k == 0, "an item of the outer list needs nothing above it");
+}
+
+/* An element named by the words of a question. */
+static void
+test_named(void)
+{
+	struct ofl_fmt_snapshot_words q;
+	const char *link = "  - link \"debounce\" [ref=e139]:";
+	const char *head = "  - heading \"7. The WITH Clause\" [level=1] [ref=e9]";
+	const char *text = "  - text: debounce";
+	const char *camel = "- link \"XML_SetCharacterDataHandler\" [ref=e6]:";
+	const char *btn = "- button \"Sign in\" [ref=e70]";
+	const char *lnk = "- link \"Sign in\" [ref=e71]:";
+	double	v;
+
+	memset(&q, 0, sizeof q);
+	ofl_fmt_snapshot_words_add(&q, "debounce", 8, 0);
+	ofl_fmt_snapshot_words_add(&q, "function", 8, 0);
+	v = ofl_fmt_snapshot_named(link, strlen(link), &q);
+	ok(v > 0.49 && v < 0.51, "a link named by one of two words: 0.5");
+	ok(ofl_fmt_snapshot_named(text, strlen(text), &q) == 0,
+	    "a text line is no element");
+	ofl_fmt_snapshot_words_free(&q);
+	ofl_fmt_snapshot_words_add(&q, "WITH", 4, 1);
+	ofl_fmt_snapshot_words_add(&q, "clause", 6, 0);
+	v = ofl_fmt_snapshot_named(head, strlen(head), &q);
+	ok(v > 0.99, "a stop word in the name counts, a number does not");
+	ofl_fmt_snapshot_words_free(&q);
+	ofl_fmt_snapshot_words_add(&q, "character data handler", 22, 0);
+	v = ofl_fmt_snapshot_named(camel, strlen(camel), &q);
+	ok(v > 0.59 && v < 0.61, "an identifier cut at its case changes");
+	ofl_fmt_snapshot_words_free(&q);
+	ofl_fmt_snapshot_words_add(&q, "sign in button", 14, 0);
+	ok(ofl_fmt_snapshot_named(btn, strlen(btn), &q) >
+	    ofl_fmt_snapshot_named(lnk, strlen(lnk), &q),
+	    "a role the question names counts");
+	ofl_fmt_snapshot_words_free(&q);
+	ofl_fmt_snapshot_words_add(&q, "the", 3, 1);
+	ok(ofl_fmt_snapshot_named(head, strlen(head), &q) == 0,
+	    "a stop word alone names nothing");
+	ofl_fmt_snapshot_words_free(&q);
 }
 
 /* A group expanded: one new region, one changed line. */
@@ -340,6 +422,7 @@ main(int argc, char *argv[])
 		return compare(argv[1], argv[2], argv[3]);
 	test_parse();
 	test_owners();
+	test_named();
 	test_diff_expand();
 	test_diff_renumbered(srcdir());
 	return done_testing();

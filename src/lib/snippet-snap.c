@@ -1,0 +1,176 @@
+/*
+ * snippet-snap.c: the order of a search's hits in browser snapshots.
+ * BM25 ranks an element subtree by how often it says the words asked
+ * for; an agent asks for one element by what it is called.  So when
+ * every artifact searched is a snapshot, each hit is weighed again by
+ * its element best named by the question (fmt-snapshot-name.c): a short
+ * list item with the link "debounce" answers "debounce function" better
+ * than a section of prose that says "debounce" and "function" twenty
+ * times.  A hit that holds only some of the words asked for (the OR
+ * query) comes after one that holds them all, unless it names the
+ * element.
+ */
+#include "config.h"
+
+#include <sys/types.h>
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ofl.h"
+#include "search.h"
+#include "banned.h"
+
+#define SNAP_RANK_MAX	64		/* hits weighed again */
+#define SNAP_READ_MAX	(256 * 1024)	/* bytes of a hit read for it */
+#define SNAP_NAME_W	3.0		/* a name that is the question */
+#define SNAP_SOME	0.5		/* a hit with some of the words */
+#define SNAP_FLOOR	0.05		/* of the best score, to every hit */
+#define SNAP_EPS	0.01		/* when every score is 0 */
+
+/* A hit and its new score, for the sort. */
+struct rank {
+	struct hit	h;
+	double		key;
+};
+
+static int	 rank_cmp(const void *, const void *);
+static double	 hit_named(struct search *, const struct hit *,
+		    struct ofl_buf *);
+
+/* 1 if every artifact searched is a browser snapshot. */
+int
+ofl_snippet_snap_scope(const struct search *s)
+{
+	size_t	i;
+
+	if (s->na == 0 || s->lazy || s->whole)
+		return 0;
+	for (i = 0; i < s->na; i++)
+		if (s->a[i].kind != OFL_KIND_SNAPSHOT)
+			return 0;
+	return 1;
+}
+
+/* The question's words, made once (NULL: none). */
+const struct ofl_fmt_snapshot_words *
+ofl_snippet_snap_words(struct search *s)
+{
+	size_t	i;
+
+	if (s->snapq == NULL) {
+		s->snapq = ofl_xcalloc(1, sizeof *s->snapq);
+		for (i = 0; i < s->nt; i++)
+			ofl_fmt_snapshot_words_add(s->snapq, s->t[i].text,
+			    s->t[i].len, s->t[i].stop);
+	}
+	return s->snapq->nw > 0 ? s->snapq : NULL;
+}
+
+void
+ofl_snippet_snap_free(struct search *s)
+{
+	if (s->snapq == NULL)
+		return;
+	ofl_fmt_snapshot_words_free(s->snapq);
+	free(s->snapq);
+	s->snapq = NULL;
+}
+
+/* The best name among the elements of a hit's lines; 0 if unread. */
+static double
+hit_named(struct search *s, const struct hit *h, struct ofl_buf *b)
+{
+	const struct ofl_fmt_snapshot_words *q;
+	struct ofl_reader	*r;
+	uint64_t		 want;
+	ssize_t			 n;
+	const char		*p, *e, *nl;
+	double			 best = 0, v;
+
+	if (h->member != NULL || (q = ofl_snippet_snap_words(s)) == NULL)
+		return 0;
+	/* Opened once, kept for snippet.c (which snippet-lines.c calls). */
+	if (s->a[h->art].r == NULL)
+		s->a[h->art].r = ofl_reader_open(s->st, s->a[h->art].id);
+	if ((r = s->a[h->art].r) == NULL ||
+	    ofl_reader_seek(r, h->byte_start) == -1)
+		return 0;
+	want = h->byte_end - h->byte_start;
+	if (want > SNAP_READ_MAX)
+		want = SNAP_READ_MAX;
+	ofl_buf_reset(b);
+	if (b->cap < want + 1) {
+		b->cap = (size_t)want + 1;
+		b->data = ofl_xrealloc(b->data, b->cap);
+	}
+	while (b->len < want) {
+		if ((n = ofl_reader_read(r, b->data + b->len,
+		    (size_t)want - b->len)) <= 0)
+			break;
+		b->len += (size_t)n;
+	}
+	for (p = b->data, e = b->data + b->len; p < e; p = nl + 1) {
+		if ((nl = memchr(p, '\n', (size_t)(e - p))) == NULL)
+			nl = e;
+		v = ofl_fmt_snapshot_named(p, (size_t)(nl - p), q);
+		if (v > best)
+			best = v;
+	}
+	return best;
+}
+
+static int
+rank_cmp(const void *x, const void *y)
+{
+	const struct rank	*a = x, *b = y;
+
+	if (a->key != b->key)
+		return a->key > b->key ? -1 : 1;
+	if (a->h.art != b->h.art)
+		return a->h.art < b->h.art ? -1 : 1;
+	return a->h.line_start < b->h.line_start ? -1 :
+	    a->h.line_start > b->h.line_start;
+}
+
+/*
+ * Weigh the first hits again by the element they name best, and sort
+ * them: score times 1 + SNAP_NAME_W times the name's worth, times
+ * SNAP_SOME for a hit with only some of the words.  Substring hits and
+ * archive members keep their place.
+ */
+void
+ofl_snippet_snap_rank(struct search *s)
+{
+	struct ofl_buf	 b;
+	struct rank	*rk;
+	size_t		 n, i;
+	double		 named, top = 0;
+
+	if (!ofl_snippet_snap_scope(s) || s->nh < 2 ||
+	    ofl_snippet_snap_words(s) == NULL)
+		return;
+	for (n = 0; n < s->nh && n < SNAP_RANK_MAX; n++)
+		if (s->h[n].phase == PHASE_SUBSTR || s->h[n].member != NULL)
+			return;
+	for (i = 0; i < n; i++)
+		if (s->h[i].score > top)
+			top = s->h[i].score;
+	rk = ofl_xcalloc(n, sizeof *rk);
+	ofl_buf_init(&b);
+	for (i = 0; i < n; i++) {
+		rk[i].h = s->h[i];
+		named = hit_named(s, &s->h[i], &b);
+		/* BM25 says nothing of words on every line: 0 for each. */
+		rk[i].key = (s->h[i].score + top * SNAP_FLOOR + SNAP_EPS) *
+		    (1 + SNAP_NAME_W * named);
+		if (s->h[i].phase == PHASE_ANY)
+			rk[i].key *= SNAP_SOME;
+	}
+	ofl_buf_free(&b);
+	qsort(rk, n, sizeof *rk, rank_cmp);
+	for (i = 0; i < n; i++)
+		s->h[i] = rk[i].h;
+	free(rk);
+}
