@@ -212,7 +212,8 @@ auto_gc(void)
 	int		 due = 0, fd;
 	pid_t		 pid;
 
-	if (store == NULL)
+	/* Not on a database elsewhere: expiry there is for cron. */
+	if (store == NULL || ofl_store_remote(ofl_store_path(store)))
 		return;
 	ofl_buf_init(&lock);
 	ofl_buf_addf(&lock, "%s/gc.lock", ofl_store_path(store));
@@ -299,7 +300,9 @@ auto_index(struct capture *cs, size_t n)
 	int		 fd;
 	pid_t		 pid;
 
-	if (store == NULL || !ofl_index_bg())
+	/* The PostgreSQL engine has no index yet (store-pg.c). */
+	if (store == NULL || !ofl_index_bg() ||
+	    ofl_store_remote(ofl_store_path(store)))
 		return;
 	for (i = 0; i < n && !cs[i].offload; i++)
 		;

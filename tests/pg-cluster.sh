@@ -4,7 +4,9 @@
 #	pg_cluster_start
 #
 # which skips the whole script, with the reason, when the engine is not
-# built or PostgreSQL is not installed, and otherwise starts a cluster
+# built or PostgreSQL is not installed (pg_cluster_try instead returns 1
+# with the reason in PG_SKIP, for a script that tests more than it), and
+# otherwise starts a cluster
 # (initdb and pg_ctl) in a temporary directory, listening on a Unix
 # socket only, and stops and removes it when the script exits.  Run as
 # root, the cluster runs as an unprivileged user (postgres, else nobody),
@@ -22,6 +24,7 @@ PG_SOCK=
 PG_BIN=
 PG_URL=
 PG_AS=
+PG_SKIP=
 
 # The directory of initdb, pg_ctl and psql: Debian's newest, else that
 # of the initdb on $PATH (its links resolved).
@@ -57,12 +60,19 @@ pg_cluster_stop() {
 }
 
 pg_cluster_start() {
+	pg_cluster_try || test_skip_all "$PG_SKIP"
+}
+
+pg_cluster_try() {
+	PG_SKIP=
 	if ! grep -q '^#define HAVE_LIBPQ 1' "$OFL_BUILDDIR/config.h" \
 	    2>/dev/null; then
-		test_skip_all "ofl is built without the PostgreSQL engine (configure found no libpq)"
+		PG_SKIP="ofl is built without the PostgreSQL engine (configure found no libpq)"
+		return 1
 	fi
 	if ! PG_BIN=$(pg_cluster_bin); then
-		test_skip_all "PostgreSQL is not installed (initdb and pg_ctl: apt-get install postgresql)"
+		PG_SKIP="PostgreSQL is not installed (initdb and pg_ctl: apt-get install postgresql)"
+		return 1
 	fi
 	if [ "$(id -u)" -eq 0 ]; then
 		if id -u postgres >/dev/null 2>&1; then
@@ -71,7 +81,8 @@ pg_cluster_start() {
 			PG_AS=nobody
 		fi
 		if ! command -v setpriv >/dev/null 2>&1; then
-			test_skip_all "running as root, and setpriv is missing to start PostgreSQL as $PG_AS"
+			PG_SKIP="running as root, and setpriv is missing to start PostgreSQL as $PG_AS"
+			return 1
 		fi
 	fi
 	# Not under $TEST_DIR: that is 0700 and root's when run as root.
@@ -83,16 +94,19 @@ pg_cluster_start() {
 	if ! pg_as "$PG_BIN/initdb" -D "$PG_DIR/data" -U ofl -A trust \
 	    -E UTF8 --locale=C >"$PG_DIR/initdb.log" 2>&1; then
 		sed 's/^/# /' "$PG_DIR/initdb.log" | tail -n 20
-		test_skip_all "initdb failed (see above)"
+		PG_SKIP="initdb failed (see above)"
+		return 1
 	fi
 	if ! pg_as "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -w -t 60 \
 	    -l "$PG_DIR/server.log" -o "-c listen_addresses= -c unix_socket_directories=$PG_SOCK -c fsync=off -c max_connections=60" \
 	    start >/dev/null 2>&1; then
 		sed 's/^/# /' "$PG_DIR/server.log" | tail -n 20
-		test_skip_all "pg_ctl start failed (see above)"
+		PG_SKIP="pg_ctl start failed (see above)"
+		return 1
 	fi
 	PG_URL=$(pg_url ofl)
 	pg_sql "CREATE DATABASE ofl" >/dev/null || exit 99
+	return 0
 }
 
 # pg_url ROLE [DB]: the URL of database DB (ofl) for ROLE, on the socket.
