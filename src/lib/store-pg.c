@@ -137,6 +137,7 @@ static int	 pg_fail(struct ofl_store *, const char *, const PGresult *);
 static int	 pg_version(struct ofl_store *, int *);
 static int	 pg_schema(struct ofl_store *);
 static char	*pg_mask(const char *);
+static void	 pg_quiet(void *, const char *);
 
 int
 store_pg_url(const char *s)
@@ -373,6 +374,14 @@ rollback:
 	return -1;
 }
 
+/* The library never prints: the server's notices are dropped. */
+static void
+pg_quiet(void *arg, const char *msg)
+{
+	(void)arg;
+	(void)msg;
+}
+
 int
 store_pg_open(struct ofl_store *st)
 {
@@ -387,7 +396,7 @@ store_pg_open(struct ofl_store *st)
 	if (PQstatus(st->pg->conn) != CONNECTION_OK)
 		return pg_fail(st, "cannot connect", NULL);
 	/* Nothing the server says goes to stderr: errors come as results. */
-	PQsetNoticeProcessor(st->pg->conn, NULL, NULL);
+	PQsetNoticeProcessor(st->pg->conn, pg_quiet, NULL);
 	if (store_pg_do(st, "SET client_min_messages = error", NULL,
 	    "connect") == -1)
 		return -1;
