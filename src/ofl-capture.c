@@ -281,8 +281,11 @@ auto_gc(void)
 	int64_t		 ttl = 0;
 	int		 due = 0;
 
+	/* Not on a database elsewhere: expiry there is for cron. */
+	if (store == NULL || ofl_store_remote(ofl_store_path(store)))
+		return;
 	/* Mark the attempt, so the next captures do not all try. */
-	if (store == NULL || stamp_recent("gc.lock", 60))
+	if (stamp_recent("gc.lock", 60))
 		return;
 	if ((v = ofl_setting_get(store, "auto-gc")) != NULL &&
 	    strcmp(v, "off") == 0) {
@@ -327,7 +330,9 @@ auto_index(struct capture *cs, size_t n)
 {
 	size_t	 i;
 
-	if (store == NULL || !ofl_index_bg())
+	/* The PostgreSQL engine has no index yet (store-pg.c). */
+	if (store == NULL || !ofl_index_bg() ||
+	    ofl_store_remote(ofl_store_path(store)))
 		return;
 	for (i = 0; i < n && !cs[i].offload; i++)
 		;

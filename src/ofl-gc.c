@@ -487,12 +487,28 @@ main(int argc, char *argv[])
 		}
 		goto out;
 	}
+	/*
+	 * Expiry and checks on a database elsewhere (not built yet): one
+	 * line from the store, before any report.
+	 */
+	if (ofl_store_remote(ofl_store_path(st)) &&
+	    ofl_store_gc_init(st) == -1) {
+		warnx("%s", ofl_errmsg());
+		rv = ofl_errcode();
+		goto out;
+	}
 	if (do_stats) {
 		rv = stats(st);
 		goto out;
 	}
 
-	/* One gc at a time: cron may start the next before this ends. */
+	/*
+	 * One gc at a time: cron may start the next before this ends.  A
+	 * database elsewhere has no lock file here: its own calls say
+	 * what it supports.
+	 */
+	if (ofl_store_remote(ofl_store_path(st)))
+		goto unlocked;
 	ofl_buf_init(&lockpath);
 	ofl_buf_addf(&lockpath, "%s/gc.lock", ofl_store_path(st));
 	lockfd = open(ofl_buf_str(&lockpath), O_RDWR | O_CREAT | O_CLOEXEC,
@@ -512,6 +528,7 @@ main(int argc, char *argv[])
 		err(OFL_EXIT_FAIL, "%s", ofl_buf_str(&lockpath));
 	}
 	ofl_buf_free(&lockpath);
+unlocked:
 	/* The space kept free lets SQLite delete on a full disk. */
 	if (!o.dry_run)
 		(void)ofl_store_reserve(st, 0);

@@ -255,6 +255,10 @@ store_missing(const char *path)
 
 	if ((where = ofl_store_where(path)) == NULL)
 		return 0;	/* ofl_store_open() says why */
+	if (ofl_store_remote(where)) {
+		free(where);
+		return 0;	/* the database says */
+	}
 	ofl_buf_init(&b);
 	ofl_buf_addf(&b, "%s/ofl.db", where);
 	missing = access(ofl_buf_str(&b), F_OK) == -1;

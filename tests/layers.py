@@ -8,6 +8,7 @@
 #   cycle A B ...   modules that call each other around a loop
 #   unknown A       a module the table does not place
 #   sql A           a module outside the store refers to sqlite3
+#   libpq A         a module other than store-pg* refers to libpq
 #   lines F N       a library file over the line limit
 #   function F:L NAME N   a function (library or front-end) over the limit
 #
@@ -145,6 +146,9 @@ def main():
         if lm not in store and any(s.startswith("sqlite3")
                                    for s in uses[m]):
             bad.append("sql %s" % m)
+        if not m.startswith("store-pg") and any(s.startswith("PQ")
+                                                for s in uses[m]):
+            bad.append("libpq %s" % m)
     for c in cycles(graph):
         bad.append("cycle " + " ".join(c))
     libdir = os.path.join(srcdir, "src/lib")
@@ -157,6 +161,8 @@ def main():
         lf = layer_of(f[:-2], layers)
         if lf is not None and lf not in store and "sqlite3" in text:
             bad.append("sql %s" % f)
+        if not f.startswith("store-pg") and "libpq-fe.h" in text:
+            bad.append("libpq %s" % f)
         if n > FILE_MAX and "lines %s" % f not in allow:
             bad.append("lines %s %d" % (f, n))
         for at, name, k in long_functions(path):

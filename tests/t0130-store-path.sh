@@ -1,10 +1,23 @@
 #!/bin/sh
 #
-# t0130-store-path: a store is a directory named by an absolute path.  A
-# URL (no backend but the local one is built in) or a relative path, in
-# OFL_STORE or -s, is a usage error: one line, exit 2, nothing created.
+# t0130-store-path: a store is a directory named by an absolute path, or
+# a PostgreSQL database named by a postgresql:// URL when that engine is
+# built.  Another URL, a postgresql:// URL without the engine, or a
+# relative path, in OFL_STORE or -s, is a usage error: one line, exit 2,
+# nothing created.
 
 . "$(dirname "$0")/lib.sh"
+
+# What the refusal of a URL says a store is.
+if grep -q '^#define HAVE_LIBPQ 1' "$OFL_BUILDDIR/config.h" 2>/dev/null; then
+	have_pg=1
+	store_is="a store is a directory or a postgresql:// URL"
+	refused="s3://bucket/x git+ssh://h/p"
+else
+	have_pg=
+	store_is="a store is a directory"
+	refused="postgresql://db.example/ofl s3://bucket/x git+ssh://h/p"
+fi
 
 mkdir work
 cd work || exit 99
@@ -14,7 +27,7 @@ nothing_made() {
 	test -z "$(ls -A)"
 }
 
-for url in postgresql://db.example/ofl s3://bucket/x git+ssh://h/p; do
+for url in $refused; do
 	scheme=${url%%://*}
 	test_expect_success "OFL_STORE=$url: every tool refuses it, exit 2" '
 		for t in "ofl-capture" "ofl-capture -- true" "ofl-search" \
@@ -23,7 +36,7 @@ for url in postgresql://db.example/ofl s3://bucket/x git+ssh://h/p; do
 			echo x | OFL_STORE=$url test_expect_code 2 $t \
 			    >out 2>err || exit 1
 			test ! -s out || exit 1
-			echo "${t%% *}: OFL_STORE=$url: $scheme:// stores are not supported (a store is a directory)" \
+			echo "${t%% *}: OFL_STORE=$url: $scheme:// stores are not supported ($store_is)" \
 			    >expect &&
 			test_cmp expect err || exit 1
 			rm -f out err expect
@@ -32,10 +45,23 @@ for url in postgresql://db.example/ofl s3://bucket/x git+ssh://h/p; do
 	'
 done
 
+if [ -n "$have_pg" ]; then
+	test_expect_success 'a postgresql:// URL nothing answers: exit 3, one line' '
+		url="postgresql://u:secret@/ofl?host=$TEST_DIR/none" &&
+		OFL_STORE=$url test_expect_code 3 ofl-search >out 2>err &&
+		test ! -s out &&
+		test "$(wc -l <err)" -eq 1 &&
+		grep -q "^ofl-search: store postgresql://u:\*\*\*@/ofl?host=$TEST_DIR/none: cannot connect: " err &&
+		! grep -q secret err &&
+		rm out err &&
+		nothing_made
+	'
+fi
+
 test_expect_success '-s URL: refused the same way' '
-	echo x | test_expect_code 2 ofl-capture -s postgresql://h/db \
+	echo x | test_expect_code 2 ofl-capture -s s3://h/db \
 	    >out 2>err &&
-	echo "ofl-capture: --store postgresql://h/db: postgresql:// stores are not supported (a store is a directory)" \
+	echo "ofl-capture: --store s3://h/db: s3:// stores are not supported ($store_is)" \
 	    >expect &&
 	test_cmp expect err &&
 	test ! -s out &&
@@ -44,7 +70,7 @@ test_expect_success '-s URL: refused the same way' '
 '
 
 test_expect_success 'ofl-capture -- CMD with a URL store: CMD does not run' '
-	OFL_STORE=postgresql://h/db test_expect_code 2 \
+	OFL_STORE=s3://h/db test_expect_code 2 \
 	    ofl-capture -- touch ran 2>err &&
 	test ! -e ran &&
 	rm err &&

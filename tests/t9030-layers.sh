@@ -4,7 +4,8 @@
 # built library shows who calls whom: no file calls a layer above its own,
 # no files call each other around a loop, only the store names SQLite,
 # and no file or function outgrows the limits the README gives.  A helper
-# run on a made-up library shows that each rule can fail.
+# run on a made-up library shows that each rule can fail.  Only the
+# PostgreSQL engine's files (store-pg*) name libpq.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -26,7 +27,8 @@ test_expect_success 'libofl.a keeps to its layers' '
 '
 
 # A made-up library and table: lo.o calls hi.o (an arrow up), a.o and b.o
-# call each other, lo.o calls sqlite3_open, and x.o is in no layer.
+# call each other, lo.o calls sqlite3_open and libpq's PQconnectdb, and
+# x.o is in no layer.
 mkdir -p fake/src/lib
 cat >fake/src/lib/README <<-\EOT
     layer base: lo a b
@@ -34,8 +36,8 @@ cat >fake/src/lib/README <<-\EOT
     layer services: hi
 EOT
 cat >fake/lo.c <<-\EOT
-	int hi(void); int sqlite3_open(void);
-	int lo(void) { return hi() + sqlite3_open(); }
+	int hi(void); int sqlite3_open(void); int PQconnectdb(void);
+	int lo(void) { return hi() + sqlite3_open() + PQconnectdb(); }
 EOT
 cat >fake/hi.c <<-\EOT
 	int lo(void); int hi(void) { return lo(); }
@@ -50,7 +52,7 @@ cat >fake/x.c <<-\EOT
 	int x(void) { return 0; }
 EOT
 
-test_expect_success 'an arrow up, a cycle, SQL and an unknown file fail' '
+test_expect_success 'an arrow up, a cycle, SQL, libpq and an unknown file fail' '
 	(cd fake && for f in lo hi a b x; do cc -c $f.c || exit 1; done &&
 	    ar rc libfake.a lo.o hi.o a.o b.o x.o) &&
 	test_expect_code 1 python3 "$SRC/tests/layers.py" fake \
@@ -58,6 +60,7 @@ test_expect_success 'an arrow up, a cycle, SQL and an unknown file fail' '
 	cat >expect <<-\EOT &&
 	up lo -> hi
 	sql lo
+	libpq lo
 	unknown x
 	cycle a b
 	cycle hi lo

@@ -554,6 +554,12 @@ struct ofl_store *ofl_store_open(const char *, int);
  * NULL with OFL_EXIT_USAGE when the path is not absolute or is a URL.
  */
 char		*ofl_store_where(const char *);
+/*
+ * 1 if a store's location (as ofl_store_where() gives it) names a
+ * database elsewhere (postgresql://...), whose locks are the database's;
+ * 0 for a directory, whose files (ofl.db, gc.lock) are on this machine.
+ */
+int		 ofl_store_remote(const char *);
 /* Make (1) or drop (0) the space kept free for gc on a full disk. */
 int		 ofl_store_reserve(struct ofl_store *, int);
 void		 ofl_store_close(struct ofl_store *);

@@ -30,6 +30,7 @@ ofl_store_changed_set(struct ofl_store *st, const char *id,
 	size_t		 i;
 	int		 rv = -1;
 
+	STORE_PG(st, store_pg_changed_set(st, id, ch));
 	if (ch->n == 0)
 		return 0;
 	ofl_buf_init(&b);
@@ -67,6 +68,7 @@ ofl_store_changed(struct ofl_store *st, const char *id,
 	sqlite3_stmt		*stmt;
 	const unsigned char	*s, *e, *nl;
 
+	STORE_PG(st, store_pg_changed(st, id, ch));
 	memset(ch, 0, sizeof *ch);
 	/* No table: nothing was recorded. */
 	if (sqlite3_prepare_v2(st->db, "SELECT files FROM changed WHERE"

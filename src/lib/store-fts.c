@@ -39,6 +39,9 @@
 #include "store-int.h"
 #include "banned.h"
 
+/* What a PostgreSQL store cannot do yet (store-pg.c). */
+#define FTS_PG	"the full-text index (ofl-index, ofl-search QUERY)"
+
 #define CHUNK_BITS	24		/* OFL_FTS_CHUNK_MAX is 1 << 24 */
 #define STALE_MS	30000		/* an indexer silent so long is dead */
 #define RANK_PHRASES	64		/* phrases ranked */
@@ -513,6 +516,7 @@ ofl_store_fts_init(struct ofl_store *st)
 	sqlite3_stmt	*s;
 	int		 have = 0;
 
+	STORE_PG(st, store_pg_unsupported(st, FTS_PG));
 	if (tok_register(db) == -1)
 		return -1;
 	if (prep(db, "SELECT 1 FROM sqlite_master WHERE name = 'ix_fts'",
@@ -541,6 +545,8 @@ ofl_store_fts_state(struct ofl_store *st, int64_t blob)
 	sqlite3_stmt	*s;
 	int		 rc, state = 0;
 
+	/* Nothing is indexed on PostgreSQL yet. */
+	STORE_PG(st, 0);
 	if (ofl_store_fts_init(st) == -1)
 		return -1;
 	if (prep(db, "SELECT state, tokver FROM ix_blob WHERE blob = ?1",
@@ -633,6 +639,7 @@ ofl_store_fts_claim(struct ofl_store *st, int64_t blob, const char *id,
 	sqlite3_stmt	*s = NULL;
 	int		 ret, live, found;
 
+	STORE_PG(st, store_pg_unsupported(st, FTS_PG));
 	*resume = 0;
 	if (db_exec(db, "BEGIN IMMEDIATE") == -1)
 		return -1;
@@ -770,6 +777,7 @@ ofl_store_fts_write(struct ofl_store *st, int64_t blob, const char *id,
 	sqlite3		*db = ofl_store_db(st);
 	sqlite3_stmt	*upd = NULL;
 
+	STORE_PG(st, store_pg_unsupported(st, FTS_PG));
 	if (db_exec(db, "BEGIN IMMEDIATE") == -1)
 		return -1;
 	if (write_check(db, blob, id) == -1 ||
@@ -816,6 +824,7 @@ ofl_store_fts_drop_begin(struct ofl_store *st, int64_t blob, int64_t *nseq,
 	int64_t		 now = ofl_now_ms(), owner, beat;
 	int		 rc, state;
 
+	STORE_PG(st, store_pg_unsupported(st, FTS_PG));
 	*nseq = 0;
 	*hint = NULL;
 	if (store_tx_begin(st) == -1)
@@ -936,6 +945,7 @@ ofl_store_fts_delete(struct ofl_store *st, int64_t blob,
 	sqlite3		*db = ofl_store_db(st);
 	sqlite3_stmt	*own = NULL;
 
+	STORE_PG(st, store_pg_unsupported(st, FTS_PG));
 	if (n == 0)
 		return 0;
 	if (store_tx_begin(st) == -1)
@@ -976,6 +986,7 @@ ofl_store_fts_forget(struct ofl_store *st, int64_t blob)
 	sqlite3_stmt	*s;
 	int		 rc, have;
 
+	STORE_PG(st, store_pg_unsupported(st, FTS_PG));
 	if (prep(db, "SELECT 1 FROM sqlite_master WHERE name = 'ix_blob'",
 	    &s) == -1)
 		return -1;
@@ -1007,6 +1018,7 @@ ofl_store_fts_forget_tx(struct ofl_store *st, int64_t blob)
 {
 	sqlite3	*db = ofl_store_db(st);
 
+	STORE_PG(st, store_pg_unsupported(st, FTS_PG));
 	if (db_exec(db, "BEGIN IMMEDIATE") == -1)
 		return -1;
 	if (ofl_store_fts_forget(st, blob) == -1 ||
@@ -1027,6 +1039,7 @@ ofl_store_fts_check(struct ofl_store *st, struct ofl_buf *report)
 	int64_t		 chunks = -1, docs = -1, orphans = -1;
 	int		 problems = 0;
 
+	STORE_PG(st, store_pg_unsupported(st, FTS_PG));
 	if (ofl_store_fts_init(st) == -1)
 		return -1;
 	if (sqlite3_exec(db, "INSERT INTO ix_fts(ix_fts)"
@@ -1068,6 +1081,7 @@ ofl_store_fts_scope(struct ofl_store *st, const int64_t *blobs, size_t n)
 	sqlite3_stmt	*q;
 	size_t		 i;
 
+	STORE_PG(st, store_pg_unsupported(st, FTS_PG));
 	if (sqlite3_exec(db, "CREATE TEMP TABLE IF NOT EXISTS ix_scope"
 	    " (blob INTEGER PRIMARY KEY); DELETE FROM temp.ix_scope", NULL,
 	    NULL, NULL) != SQLITE_OK ||
@@ -1128,6 +1142,7 @@ ofl_store_fts_query(struct ofl_store *st, const struct ofl_fts_query *fq,
 	int64_t		 id;
 	int		 rc, rows = 0;
 
+	STORE_PG(st, store_pg_unsupported(st, FTS_PG));
 	if (sqlite3_prepare_v2(db, query_sql(fq), -1, &q, NULL) !=
 	    SQLITE_OK) {
 		ofl_seterr(OFL_EXIT_FAIL, "search: %s", sqlite3_errmsg(db));
@@ -1183,6 +1198,7 @@ ofl_store_fts_blob_art(struct ofl_store *st, int64_t blob,
 	struct ofl_filter any;
 	int		 rc;
 
+	STORE_PG(st, store_pg_unsupported(st, FTS_PG));
 	if (f == NULL) {
 		ofl_filter_init(&any);
 		f = &any;
@@ -1217,6 +1233,7 @@ ofl_store_fts_unindexed(struct ofl_store *st, const struct ofl_filter *f,
 	int64_t		 n = 0;
 	int		 rc, stop = 0;
 
+	STORE_PG(st, store_pg_unsupported(st, FTS_PG));
 	if (prep(db, "SELECT a.id, a.blob FROM artifact a LEFT JOIN ix_blob b"
 	    " ON b.blob = a.blob WHERE" FILTER_SQL " AND (b.blob IS NULL OR"
 	    " b.state != 1 OR b.tokver != ?6) GROUP BY a.blob"
@@ -1244,6 +1261,7 @@ ofl_store_fts_chunk(struct ofl_store *st, int64_t blob, int64_t seq,
 	sqlite3_stmt	*q;
 	int		 rc;
 
+	STORE_PG(st, store_pg_unsupported(st, FTS_PG));
 	memset(row, 0, sizeof *row);
 	if (sqlite3_prepare_v2(db, "SELECT member, title, byte_start,"
 	    " byte_end, line_start, line_end FROM ix_chunk WHERE id = ?1", -1,
@@ -1289,6 +1307,7 @@ ofl_store_fts_titles(struct ofl_store *st, struct ofl_fts_title *t, size_t n)
 	sqlite3_stmt	*q;
 	size_t		 i;
 
+	STORE_PG_VOID(st, (void)store_pg_unsupported(st, FTS_PG));
 	if (n == 0 || sqlite3_prepare_v2(db, "SELECT id, title FROM ix_chunk"
 	    " WHERE id BETWEEN ?1 AND ?2 AND line_start <= ?3 AND"
 	    " line_end >= ?3 ORDER BY id LIMIT 1", -1, &q, NULL) != SQLITE_OK)
@@ -1320,6 +1339,7 @@ ofl_store_fts_vocab(struct ofl_store *st)
 	struct ofl_fts_vocab	*v;
 	sqlite3			*db = ofl_store_db(st);
 
+	STORE_PG(st, (store_pg_unsupported(st, FTS_PG), NULL));
 	if (db_exec(db, "CREATE VIRTUAL TABLE IF NOT EXISTS"
 	    " temp.ix_vocab USING fts5vocab(main, 'ix_fts', 'row')") == -1)
 		return NULL;
@@ -1384,6 +1404,7 @@ ofl_store_fts_chunks(struct ofl_store *st)
 	sqlite3_stmt	*s;
 	int64_t		 n = 0;
 
+	STORE_PG(st, store_pg_unsupported(st, FTS_PG));
 	if (prep(db, "SELECT count(*) FROM ix_chunk", &s) == -1)
 		return -1;
 	if (sqlite3_step(s) == SQLITE_ROW)
@@ -1406,6 +1427,7 @@ ofl_store_fts_progress(struct ofl_store *st, int64_t blob, uint64_t *bytes,
 	int64_t		 owner, beat;
 	int		 rc, busy = 0;
 
+	STORE_PG(st, store_pg_unsupported(st, FTS_PG));
 	*bytes = 0;
 	*line = 1;
 	if (prep(db, "SELECT b.state, b.owner, b.heartbeat, (SELECT"

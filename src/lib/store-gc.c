@@ -24,9 +24,13 @@
 #include "store-int.h"
 #include "banned.h"
 
+/* What a PostgreSQL store cannot do yet (store-pg.c). */
+#define GC_PG	"expiry and checks (ofl-gc)"
+
 int
 ofl_store_gc_fail(struct ofl_store *st, const char *what)
 {
+	STORE_PG(st, store_pg_unsupported(st, GC_PG));
 	ofl_seterr(OFL_EXIT_FAIL, "store %s: %s: %s", st->path, what,
 	    sqlite3_errmsg(st->db));
 	return -1;
@@ -81,6 +85,7 @@ query_int(sqlite3 *db, const char *sql, int64_t def)
 int
 ofl_store_gc_init(struct ofl_store *st)
 {
+	STORE_PG(st, store_pg_unsupported(st, GC_PG));
 	return sqlite3_exec(st->db, "CREATE TABLE IF NOT EXISTS gc_pin ("
 	    " id TEXT PRIMARY KEY) WITHOUT ROWID", NULL, NULL, NULL) ==
 	    SQLITE_OK ? 0 : -1;
@@ -89,6 +94,7 @@ ofl_store_gc_init(struct ofl_store *st)
 int
 ofl_store_gc_pin(struct ofl_store *st, const char *id, int pin)
 {
+	STORE_PG(st, store_pg_unsupported(st, GC_PG));
 	if (ofl_store_gc_init(st) == -1)
 		return ofl_store_gc_fail(st, "pin");
 	if (exec_text(st->db, pin ? "INSERT OR IGNORE INTO gc_pin (id)"
@@ -109,6 +115,7 @@ ofl_store_gc_candidates(struct ofl_store *st, int64_t before,
 	size_t				 n = 0;
 	int				 rc;
 
+	STORE_PG(st, store_pg_unsupported(st, GC_PG));
 	*out = NULL;
 	*nout = 0;
 	if (store_prepare(st, "SELECT a.id, a.blob, a.created, a.expires,"
@@ -166,6 +173,7 @@ ofl_store_gc_brefs(struct ofl_store *st, struct ofl_store_gc_bref **out,
 	size_t			 n = 0;
 	int			 rc;
 
+	STORE_PG(st, store_pg_unsupported(st, GC_PG));
 	*out = NULL;
 	*nout = 0;
 	/* Every artifact, those being written too. */
@@ -190,6 +198,7 @@ ofl_store_gc_brefs(struct ofl_store *st, struct ofl_store_gc_bref **out,
 uint64_t
 ofl_store_gc_index_bytes(struct ofl_store *st)
 {
+	STORE_PG(st, (uint64_t)(store_pg_unsupported(st, GC_PG), 0));
 	return (uint64_t)query_int(st->db, "SELECT coalesce(sum(pgsize), 0)"
 	    " FROM dbstat('main', 1) WHERE name LIKE 'ix%'", 0);
 }
@@ -197,6 +206,7 @@ ofl_store_gc_index_bytes(struct ofl_store *st)
 uint64_t
 ofl_store_gc_count(struct ofl_store *st)
 {
+	STORE_PG(st, (uint64_t)(store_pg_unsupported(st, GC_PG), 0));
 	return (uint64_t)query_int(st->db, "SELECT count(*) FROM artifact", 0);
 }
 
@@ -208,6 +218,7 @@ ofl_store_gc_refs(struct ofl_store *st, const char *id, int64_t before,
 {
 	sqlite3_stmt	*stmt;
 
+	STORE_PG(st, store_pg_unsupported(st, GC_PG));
 	*blob = -1;
 	*refs = 0;
 	if (sqlite3_prepare_v2(st->db, "SELECT a.blob, (SELECT count(*) FROM"
@@ -231,6 +242,7 @@ ofl_store_gc_row(struct ofl_store *st, const char *id,
 {
 	sqlite3_stmt	*stmt;
 
+	STORE_PG(st, store_pg_unsupported(st, GC_PG));
 	memset(row, 0, sizeof *row);
 	row->blob = -1;
 	row->state = -1;
@@ -257,6 +269,7 @@ ofl_store_gc_delete(struct ofl_store *st, const char *id, int64_t blob,
 	sqlite3_stmt	*stmt;
 	int		 rc;
 
+	STORE_PG(st, store_pg_unsupported(st, GC_PG));
 	*refs = 0;
 	if (exec_text(st->db, "DELETE FROM artifact WHERE id = ?1", id) == -1)
 		return -1;
@@ -282,6 +295,7 @@ ofl_store_gc_delete(struct ofl_store *st, const char *id, int64_t blob,
 int
 ofl_store_gc_drop_blob(struct ofl_store *st, int64_t blob)
 {
+	STORE_PG(st, store_pg_unsupported(st, GC_PG));
 	if (exec_id(st->db, "DELETE FROM frame WHERE blob = ?1", blob) == -1 ||
 	    exec_id(st->db, "DELETE FROM log_tmpl WHERE blob = ?1",
 	    blob) == -1 ||
@@ -300,6 +314,7 @@ ofl_store_gc_unlink(struct ofl_store *st, const char *file)
 {
 	char	*path;
 
+	STORE_PG_VOID(st, (void)store_pg_unsupported(st, GC_PG));
 	if (!ofl_blob_name_valid(file))
 		return;
 	path = store_blob_path(st, file);
@@ -314,6 +329,7 @@ ofl_store_gc_fts_reset(struct ofl_store *st)
 {
 	int	empty;
 
+	STORE_PG(st, store_pg_unsupported(st, GC_PG));
 	/*
 	 * Inside one transaction, so that no indexer starts meanwhile (it
 	 * claims its blob first).
@@ -336,6 +352,7 @@ ofl_store_gc_fts_merge(struct ofl_store *st)
 {
 	int	before = sqlite3_total_changes(st->db);
 
+	STORE_PG(st, store_pg_unsupported(st, GC_PG));
 	/* A negative count merges at every level. */
 	if (sqlite3_exec(st->db, "INSERT INTO ix_fts(ix_fts, rank)"
 	    " VALUES ('merge', -256)", NULL, NULL, NULL) != SQLITE_OK)
@@ -355,6 +372,7 @@ ofl_store_gc_vacuum_step(struct ofl_store *st)
 	sqlite3_stmt	*s;
 	int		 more = 0;
 
+	STORE_PG(st, store_pg_unsupported(st, GC_PG));
 	if (sqlite3_prepare_v2(st->db, "PRAGMA freelist_count", -1, &s,
 	    NULL) != SQLITE_OK)
 		return 0;
@@ -370,6 +388,7 @@ ofl_store_gc_vacuum_step(struct ofl_store *st)
 void
 ofl_store_gc_checkpoint(struct ofl_store *st)
 {
+	STORE_PG_VOID(st, (void)store_pg_unsupported(st, GC_PG));
 	sqlite3_exec(st->db, "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL,
 	    NULL);
 }
@@ -384,6 +403,7 @@ ofl_store_gc_integrity(struct ofl_store *st,
 	const char	*s;
 	int		 rc;
 
+	STORE_PG(st, store_pg_unsupported(st, GC_PG));
 	if (sqlite3_prepare_v2(st->db, "PRAGMA integrity_check", -1, &stmt,
 	    NULL) != SQLITE_OK) {
 		ofl_seterr(OFL_EXIT_FAIL, "%s", sqlite3_errmsg(st->db));
@@ -408,6 +428,7 @@ ofl_store_gc_rowless(struct ofl_store *st, int repair,
 {
 	sqlite3_stmt	*stmt;
 
+	STORE_PG(st, store_pg_unsupported(st, GC_PG));
 	if (sqlite3_prepare_v2(st->db, "SELECT a.id FROM artifact a LEFT JOIN"
 	    " blob b ON b.id = a.blob WHERE b.id IS NULL", -1, &stmt,
 	    NULL) != SQLITE_OK)
@@ -429,6 +450,7 @@ ofl_store_gc_unused(struct ofl_store *st, struct ofl_store_gc_blob **out,
 	struct ofl_store_gc_blob	*list = NULL;
 	size_t			 n = 0;
 
+	STORE_PG(st, store_pg_unsupported(st, GC_PG));
 	*out = NULL;
 	*nout = 0;
 	if (sqlite3_prepare_v2(st->db, "SELECT b.id, b.file FROM blob b WHERE"
@@ -459,6 +481,7 @@ ofl_store_gc_blobs_free(struct ofl_store_gc_blob *list, size_t n)
 int
 ofl_store_gc_blob_row_drop(struct ofl_store *st, int64_t blob)
 {
+	STORE_PG(st, store_pg_unsupported(st, GC_PG));
 	if (exec_id(st->db, "DELETE FROM log_tmpl WHERE blob = ?1",
 	    blob) == -1)
 		return -1;
@@ -470,6 +493,7 @@ ofl_store_gc_stray_frames(struct ofl_store *st, int repair)
 {
 	int64_t	n;
 
+	STORE_PG(st, store_pg_unsupported(st, GC_PG));
 	if ((n = query_int(st->db, "SELECT count(*) FROM frame WHERE blob NOT"
 	    " IN (SELECT id FROM blob)", -1)) == -1)
 		return -1;
@@ -487,6 +511,7 @@ ofl_store_gc_contents(struct ofl_store *st,
 	struct ofl_store_gc_content	*list = NULL;
 	size_t				 n = 0;
 
+	STORE_PG(st, store_pg_unsupported(st, GC_PG));
 	*out = NULL;
 	*nout = 0;
 	/* One artifact of each blob: the first stored on it. */
@@ -528,6 +553,7 @@ ofl_store_gc_content_gone(struct ofl_store *st, const char *id,
 	char		*path;
 	int		 gone = 0;
 
+	STORE_PG(st, store_pg_unsupported(st, GC_PG));
 	*blob = -1;
 	if (sqlite3_prepare_v2(st->db, "SELECT b.id, b.file FROM artifact a"
 	    " JOIN blob b ON b.id = a.blob WHERE a.id = ?1", -1, &stmt,
@@ -552,6 +578,7 @@ ofl_store_gc_content_gone(struct ofl_store *st, const char *id,
 int
 ofl_store_gc_remove_blob(struct ofl_store *st, int64_t blob)
 {
+	STORE_PG(st, store_pg_unsupported(st, GC_PG));
 	if (sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL,
 	    NULL) != SQLITE_OK)
 		return 0;
@@ -594,6 +621,7 @@ ofl_store_gc_truncate(struct ofl_store *st, const char *id, int64_t blob,
 	uint64_t		 lines = 0, stored;
 	int			 last = -1, rc = -1;
 
+	STORE_PG(st, store_pg_unsupported(st, GC_PG));
 	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
 		return -1;
 	/* Rows past the good part, and rows whose offset is no offset. */
@@ -667,6 +695,7 @@ ofl_store_gc_index_check(struct ofl_store *st,
 {
 	sqlite3_stmt	*stmt;
 
+	STORE_PG(st, store_pg_unsupported(st, GC_PG));
 	memset(c, 0, sizeof *c);
 	if (sqlite3_prepare_v2(st->db, "SELECT"
 	    " (SELECT count(*) FROM ix_blob x WHERE NOT EXISTS (SELECT 1 FROM"
@@ -694,6 +723,7 @@ ofl_store_gc_index_clear(struct ofl_store *st)
 {
 	sqlite3	*db = st->db;
 
+	STORE_PG(st, store_pg_unsupported(st, GC_PG));
 	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
 		return -1;
 	if (sqlite3_exec(db, "INSERT INTO ix_fts(ix_fts) VALUES('delete-all');"
@@ -792,6 +822,7 @@ ofl_store_gc_orphans(struct ofl_store *st, int idle,
 	char		**list = NULL;
 	size_t		 nlist = 0;
 
+	STORE_PG(st, (store_pg_unsupported(st, GC_PG), NULL));
 	if ((d = opendir(st->blobdir)) == NULL)
 		return NULL;
 	while ((de = readdir(d)) != NULL) {
@@ -824,6 +855,7 @@ ofl_store_gc_relink(struct ofl_store *st, const char *id, int64_t blob,
 	ssize_t			 k;
 	int			 ok = 0;
 
+	STORE_PG(st, store_pg_unsupported(st, GC_PG));
 	if (sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL,
 	    NULL) != SQLITE_OK)
 		return -1;
@@ -856,6 +888,7 @@ ofl_store_gc_names_artifact(struct ofl_store *st, const char *name)
 	sqlite3_stmt	*s;
 	int		 yes = 0;
 
+	STORE_PG(st, store_pg_unsupported(st, GC_PG));
 	if (strlen(name) < 4)
 		return 0;
 	if (sqlite3_prepare_v2(st->db, "SELECT 1 FROM artifact WHERE"
@@ -879,6 +912,7 @@ ofl_store_gc_stats(struct ofl_store *st, int by, struct ofl_store_stat **out,
 	size_t			 n = 0;
 	int			 rc;
 
+	STORE_PG(st, store_pg_unsupported(st, GC_PG));
 	*out = NULL;
 	*nout = 0;
 	/* One statement for each grouping: no SQL is built. */

@@ -13,6 +13,8 @@
 #include <sqlite3.h>
 #include <zstd.h>
 
+struct store_pg;
+
 #define FRAME_MAX	(1024 * 1024)	/* raw bytes per frame */
 #define BUSY_MS		30000
 #define WAL_PAGES	128		/* checkpoint the WAL at this size */
@@ -28,6 +30,7 @@ struct ofl_store {
 	int		 writers;	/* writers open on db */
 	int		 batch;		/* in ofl_store_batch_begin() */
 	int		 batch_failed;	/* a step of it rolled back */
+	struct store_pg	*pg;		/* the PostgreSQL engine, or NULL */
 };
 
 /* A row of the frame table: one zstd frame of a blob file. */
@@ -55,6 +58,7 @@ struct ofl_reader {
 	unsigned char		*cbuf;
 	size_t			 ccap;
 	uint64_t		 pos;
+	int64_t			 blob;		/* PostgreSQL: frames' blob */
 };
 
 /*
@@ -180,6 +184,32 @@ store_filter_bind(sqlite3_stmt *q, const struct ofl_filter *f)
 	sqlite3_bind_int64(q, 10, f->newer_ms > 0 ? now - f->newer_ms : 0);
 	sqlite3_bind_int64(q, 11, f->older_ms > 0 ? now - f->older_ms : 0);
 }
+
+/*
+ * The engines.  A store is SQLite (pg NULL) or PostgreSQL (store-pg*.c,
+ * built when configure finds libpq).  Every public function of the
+ * store keeps its SQLite body and begins with STORE_PG(st, call): on a
+ * PostgreSQL store it returns what call returns, the engine's own
+ * implementation or store_pg_unsupported()'s one-line error.  Without
+ * libpq the dispatch compiles to nothing.  STORE_PG_VOID is for the
+ * functions that return nothing.
+ */
+#ifdef HAVE_LIBPQ
+#include "store-pg-int.h"
+#define STORE_PG(st, call) do {						\
+	if ((st)->pg != NULL)						\
+		return (call);						\
+} while (0)
+#define STORE_PG_VOID(st, call) do {					\
+	if ((st)->pg != NULL) {						\
+		call;							\
+		return;							\
+	}								\
+} while (0)
+#else
+#define STORE_PG(st, call)	do { } while (0)
+#define STORE_PG_VOID(st, call)	do { } while (0)
+#endif
 
 /* store-write.c */
 /* Salvage the artifacts whose writer died (on a read-write open). */

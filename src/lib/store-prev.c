@@ -19,6 +19,7 @@ ofl_store_previous(struct ofl_store *st, const struct ofl_meta *m,
 	const char	*s;
 	int		 rc;
 
+	STORE_PG(st, store_pg_previous(st, m, id));
 	if (m->command == NULL || m->cwd == NULL)
 		return 0;
 	if (store_prepare(st, "SELECT id FROM artifact WHERE state = 1 AND"

@@ -101,6 +101,7 @@ ofl_store_resolve(struct ofl_store *st, const char *ref,
 	size_t		 len, i;
 	int		 rc, found = 0;
 
+	STORE_PG(st, store_pg_resolve(st, ref, id));
 	if (strncmp(s, "ofl:", 4) == 0)
 		s += 4;
 	if (*s == '@') {
@@ -194,6 +195,7 @@ ofl_store_meta(struct ofl_store *st, const char *id, struct ofl_meta *m)
 	sqlite3_stmt	*stmt;
 	int		 rc;
 
+	STORE_PG(st, store_pg_meta(st, id, m));
 	if (store_prepare(st, "SELECT " META_COLUMNS " FROM artifact a JOIN"
 	    " blob b ON b.id = a.blob WHERE a.id = ?1", &stmt) == -1)
 		return -1;
@@ -218,6 +220,7 @@ ofl_store_expired(struct ofl_store *st, int64_t ttl_ms)
 	int64_t		 now = ofl_now_ms();
 	int		 found = 0;
 
+	STORE_PG(st, store_pg_expired(st, ttl_ms));
 	if (store_prepare(st, "SELECT 1 FROM artifact WHERE state = 1 AND"
 	    " ((expires IS NOT NULL AND expires <= ?1) OR (expires IS NULL AND"
 	    " ?2 > 0 AND created <= ?1 - ?2)) LIMIT 1", &stmt) == -1)
@@ -244,6 +247,7 @@ ofl_store_list(struct ofl_store *st, const struct ofl_filter *f,
 	struct ofl_meta	 m;
 	int		 rc, n = 0;
 
+	STORE_PG(st, store_pg_list(st, f, cb, arg));
 	if (store_prepare(st, "SELECT " META_COLUMNS " FROM artifact a JOIN"
 	    " blob b ON b.id = a.blob WHERE" STORE_FILTER_SQL
 	    " ORDER BY a.seq DESC LIMIT ?6", &stmt) == -1)
@@ -273,6 +277,7 @@ ofl_store_count(struct ofl_store *st, const struct ofl_filter *f)
 	sqlite3_stmt	*stmt;
 	int64_t		 n = -1;
 
+	STORE_PG(st, store_pg_count(st, f));
 	if (store_prepare(st, "SELECT count(*) FROM artifact a WHERE"
 	    STORE_FILTER_SQL, &stmt) == -1)
 		return -1;
@@ -435,6 +440,7 @@ ofl_store_frames_good(struct ofl_store *st, const char *id, uint64_t *good)
 	struct frame	 f;
 	int		 rc;
 
+	STORE_PG(st, store_pg_frames_good(st, id, good));
 	*good = 0;
 	if (store_prepare(st, "SELECT f.raw_off, f.raw_len, f.line_off, f.nl,"
 	    " f.comp_off, f.comp_len FROM artifact a JOIN frame f ON"
@@ -461,6 +467,7 @@ ofl_reader_open(struct ofl_store *st, const char *id)
 	char			*path = NULL;
 	int			 rc;
 
+	STORE_PG(st, store_pg_reader_open(st, id));
 	r = ofl_xcalloc(1, sizeof *r);
 	r->st = st;
 	r->fd = -1;
@@ -621,6 +628,7 @@ reader_fetch(struct ofl_reader *r, ssize_t k)
 	size_t		 got = 0;
 	ssize_t		 rd;
 
+	STORE_PG(r->st, store_pg_fetch(r, (size_t)k));
 	if (r->ccap < f->comp_len) {
 		r->cbuf = ofl_xrealloc(r->cbuf, f->comp_len);
 		r->ccap = f->comp_len;

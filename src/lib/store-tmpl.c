@@ -34,6 +34,8 @@ ofl_store_tmpl_get(struct ofl_store *st, const char *id,
 	int64_t				 blob;
 	int				 rc, found = 0;
 
+	/* No cache of templates on PostgreSQL yet: none cached. */
+	STORE_PG(st, 0);
 	*out = NULL;
 	*np = 0;
 	*lines = 0;
@@ -132,6 +134,8 @@ ofl_store_tmpl_put(struct ofl_store *st, const char *id,
 	size_t					 i;
 	int					 rv = -1;
 
+	/* As on a read-only store: the templates are mined again. */
+	STORE_PG(st, 0);
 	if (!st->rdwr)
 		return 0;
 	if ((blob = ofl_store_blob(st, id)) < 0)

@@ -48,6 +48,7 @@ struct cz {
 
 struct ofl_writer {
 	struct ofl_store	*st;
+	struct store_pg_writer	*pg;		/* PostgreSQL's, or NULL */
 	char			 id[OFL_ID_MAX + 1];
 	int64_t			 blob;
 	char			*file;
@@ -121,6 +122,39 @@ static void	 writer_lines(struct ofl_writer *, const unsigned char *,
 static int	 finalize(struct ofl_store *, const char *, int64_t,
 		    const unsigned char *, const char *, uint64_t, uint64_t,
 		    const struct ofl_meta *, int);
+#ifdef HAVE_LIBPQ
+static struct ofl_writer *writer_pg_begin(struct ofl_store *,
+		    const struct ofl_meta *);
+static int	 writer_pg_finish(struct ofl_writer *, const struct ofl_meta *,
+		    struct ofl_meta *);
+
+/* A writer of the PostgreSQL engine (store-pg-write.c) in this one. */
+static struct ofl_writer *
+writer_pg_begin(struct ofl_store *st, const struct ofl_meta *init)
+{
+	struct ofl_writer	*w;
+
+	w = ofl_xcalloc(1, sizeof *w);
+	w->st = st;
+	w->fd = -1;
+	if ((w->pg = store_pg_writer_begin(st, init)) == NULL) {
+		free(w);
+		return NULL;
+	}
+	return w;
+}
+
+static int
+writer_pg_finish(struct ofl_writer *w, const struct ofl_meta *fin,
+    struct ofl_meta *out)
+{
+	int	rv;
+
+	rv = store_pg_writer_finish(w->pg, fin, out);
+	free(w);
+	return rv;
+}
+#endif
 
 /*
  * A writer waits for the write lock for as long as it takes, however
@@ -149,6 +183,7 @@ ofl_store_touch(struct ofl_store *st, const char *id)
 {
 	sqlite3_stmt	*stmt;
 
+	STORE_PG_VOID(st, store_pg_touch(st, id));
 	if (store_prepare(st, "UPDATE artifact SET used = ?1 WHERE id = ?2",
 	    &stmt) == -1)
 		return;
@@ -163,6 +198,7 @@ ofl_store_set_printed(struct ofl_store *st, const char *id, uint64_t n)
 {
 	sqlite3_stmt	*stmt;
 
+	STORE_PG_VOID(st, store_pg_set_printed(st, id, n));
 	if (store_prepare(st, "UPDATE artifact SET printed = ?1 WHERE id = ?2",
 	    &stmt) == -1)
 		return;
@@ -342,6 +378,7 @@ ofl_writer_begin(struct ofl_store *st, const struct ofl_meta *init)
 	struct ofl_writer	*w;
 	char			 name[32];
 
+	STORE_PG(st, writer_pg_begin(st, init));
 	if (!st->rdwr) {
 		ofl_seterr(OFL_EXIT_FAIL, "store %s: opened read-only",
 		    st->path);
@@ -408,12 +445,14 @@ writer_unbusy(struct ofl_store *st)
 const char *
 ofl_writer_id(struct ofl_writer *w)
 {
+	STORE_PG(w->st, store_pg_writer_id(w->pg));
 	return w->id;
 }
 
 uint64_t
 ofl_writer_bytes(struct ofl_writer *w)
 {
+	STORE_PG(w->st, store_pg_writer_bytes(w->pg));
 	return w->bytes;
 }
 
@@ -786,6 +825,7 @@ ofl_writer_write(struct ofl_writer *w, const void *data, size_t n)
 	const unsigned char	*p = data;
 	size_t			 take;
 
+	STORE_PG(w->st, store_pg_writer_write(w->pg, data, n));
 	if (w->failed)
 		return -1;
 	if (n == 0)
@@ -820,6 +860,7 @@ ofl_writer_write(struct ofl_writer *w, const void *data, size_t n)
 int
 ofl_writer_flush(struct ofl_writer *w)
 {
+	STORE_PG(w->st, store_pg_writer_flush(w->pg));
 	if (w->failed)
 		return -1;
 	if (writer_frame(w) == -1) {
@@ -1118,6 +1159,7 @@ ofl_writer_finish(struct ofl_writer *w, const struct ofl_meta *fin,
 	uint64_t	 lines;
 	int		 rv = 0, failed = w->failed;
 
+	STORE_PG(w->st, writer_pg_finish(w, fin, out));
 	if (!failed && writer_frame(w) == -1)
 		failed = 1;
 	if (writer_thread_stop(w) == -1)

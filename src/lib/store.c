@@ -124,29 +124,36 @@ static int	 check_owner(const char *, int, int);
 static int	 check_files(struct ofl_store *);
 static int	 mkdir_p(const char *);
 static int	 schema_init(struct ofl_store *);
+#ifdef HAVE_LIBPQ
+static struct ofl_store *store_open_pg(struct ofl_store *);
+#endif
 
 /* Transactions, for the store's callers that change several tables. */
 int
 ofl_store_begin(struct ofl_store *st)
 {
+	STORE_PG(st, store_pg_begin(st));
 	return store_tx_begin(st);
 }
 
 int
 ofl_store_commit(struct ofl_store *st)
 {
+	STORE_PG(st, store_pg_commit(st));
 	return store_tx_commit(st);
 }
 
 void
 ofl_store_rollback(struct ofl_store *st)
 {
+	STORE_PG_VOID(st, store_pg_rollback(st));
 	store_tx_rollback(st);
 }
 
 int
 ofl_store_batch_begin(struct ofl_store *st)
 {
+	STORE_PG(st, store_pg_unsupported(st, "a batch of removals"));
 	if (st->batch || store_exec(st, "BEGIN IMMEDIATE") == -1)
 		return -1;
 	st->batch = 1;
@@ -159,6 +166,7 @@ ofl_store_batch_end(struct ofl_store *st, int commit)
 {
 	int	failed = st->batch_failed || !commit;
 
+	STORE_PG(st, store_pg_unsupported(st, "a batch of removals"));
 	if (!st->batch)
 		return -1;
 	st->batch = st->batch_failed = 0;
@@ -262,6 +270,8 @@ ofl_store_reserve(struct ofl_store *st, int on)
 	off_t		 size = RESERVE_BYTES, done;
 	int		 fd, rv = -1;
 
+	/* A database elsewhere: no room to keep on this machine. */
+	STORE_PG(st, 0);
 	ofl_buf_init(&b);
 	ofl_buf_addf(&b, "%s/reserve", st->path);
 	if (!on) {
@@ -404,24 +414,34 @@ out:
 }
 
 /*
- * A store is a directory named by an absolute path.  A URL is refused
- * rather than taken for a relative directory (no backend but the local
- * one is built in), and so is a relative path: OFL_STORE is read in
- * whatever directory a command runs, and would name a new store in each.
+ * A store is a directory named by an absolute path, or a PostgreSQL
+ * database named by a postgresql:// or postgres:// URL when that engine
+ * is built.  Another URL is refused rather than taken for a relative
+ * directory, and so is a relative path: OFL_STORE is read in whatever
+ * directory a command runs, and would name a new store in each.
  */
+#ifdef HAVE_LIBPQ
+#define STORE_PG_NONE	" or a postgresql:// URL"
+#else
+#define STORE_PG_NONE	""
+#endif
 static int
 store_path_valid(const char *path, const char *what)
 {
 	const char	*p = path;
 
+#ifdef HAVE_LIBPQ
+	if (store_pg_url(path))
+		return 0;
+#endif
 	if (*p >= 'a' && *p <= 'z') {
 		while ((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
 		    *p == '+' || *p == '.' || *p == '-')
 			p++;
 		if (strncmp(p, "://", 3) == 0) {
 			ofl_seterr(OFL_EXIT_USAGE, "%s%s: %.*s:// stores are "
-			    "not supported (a store is a directory)", what,
-			    path, (int)(p - path), path);
+			    "not supported (a store is a directory%s)", what,
+			    path, (int)(p - path), path, STORE_PG_NONE);
 			return -1;
 		}
 	}
@@ -461,6 +481,17 @@ ofl_store_where(const char *path)
 	return ofl_buf_str(&b);
 }
 
+int
+ofl_store_remote(const char *where)
+{
+#ifdef HAVE_LIBPQ
+	return store_pg_url(where);
+#else
+	(void)where;
+	return 0;
+#endif
+}
+
 struct ofl_store *
 ofl_store_open(const char *path, int flags)
 {
@@ -484,6 +515,10 @@ ofl_store_open(const char *path, int flags)
 	}
 	if ((st->path = ofl_store_where(path)) == NULL)
 		goto fail;
+#ifdef HAVE_LIBPQ
+	if (store_pg_url(st->path))
+		return store_open_pg(st);
+#endif
 	/* "link/" would resolve the link before lstat() could see it. */
 	for (n = strlen(st->path); n > 1 && st->path[n - 1] == '/'; n--)
 		st->path[n - 1] = '\0';
@@ -577,11 +612,43 @@ fail:
 	return NULL;
 }
 
+#ifdef HAVE_LIBPQ
+/* The PostgreSQL engine (store-pg.c); st's path is its URL. */
+static struct ofl_store *
+store_open_pg(struct ofl_store *st)
+{
+	char	*v;
+
+	/*
+	 * The tokenizer of the full-text index is SQLite's (FTS5's
+	 * unicode61 and porter, in store-fts.c): a PostgreSQL store keeps
+	 * an in-memory SQLite connection that hosts it, and nothing else.
+	 */
+	if (sqlite3_open_v2(":memory:", &st->db, SQLITE_OPEN_READWRITE |
+	    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK ||
+	    store_pg_open(st) == -1) {
+		if (st->pg == NULL)
+			ofl_seterr(OFL_EXIT_FAIL, "out of memory");
+		ofl_store_close(st);
+		return NULL;
+	}
+	v = ofl_setting_get(st, "redact");
+	ofl_redact_store_default(v == NULL || strcmp(v, "off") != 0);
+	free(v);
+	if (st->rdwr)
+		store_pg_recover(st);
+	return st;
+}
+#endif
+
 void
 ofl_store_close(struct ofl_store *st)
 {
 	if (st == NULL)
 		return;
+#ifdef HAVE_LIBPQ
+	store_pg_close(st);
+#endif
 	if (st->db != NULL)
 		sqlite3_close_v2(st->db);
 	free(st->blobdir);
@@ -608,6 +675,7 @@ ofl_store_blob(struct ofl_store *st, const char *id)
 	sqlite3_stmt	*stmt;
 	int64_t		 blob = -1;
 
+	STORE_PG(st, store_pg_blob(st, id));
 	if (store_prepare(st, "SELECT blob FROM artifact WHERE id = ?1",
 	    &stmt) == -1)
 		return -1;
@@ -668,13 +736,26 @@ ofl_setting_valid(const char *key, const char *value)
 	return 0;
 }
 
+/* A setting's default, or NULL for an unknown key. */
+static const char *
+setting_default(const char *key)
+{
+	int	i;
+
+	for (i = 0; settings[i].key != NULL; i++)
+		if (strcmp(settings[i].key, key) == 0)
+			return settings[i].def;
+	return NULL;
+}
+
 char *
 ofl_setting_get(struct ofl_store *st, const char *key)
 {
 	sqlite3_stmt	*stmt;
+	const char	*def;
 	char		*v = NULL;
-	int		 i;
 
+	STORE_PG(st, store_pg_setting_get(st, key, setting_default(key)));
 	if (sqlite3_prepare_v2(st->db, "SELECT value FROM setting"
 	    " WHERE key = ?1", -1, &stmt, NULL) == SQLITE_OK) {
 		sqlite3_bind_text(stmt, 1, key, -1, SQLITE_STATIC);
@@ -686,10 +767,8 @@ ofl_setting_get(struct ofl_store *st, const char *key)
 	}
 	if (v != NULL)
 		return v;
-	for (i = 0; settings[i].key != NULL; i++)
-		if (strcmp(settings[i].key, key) == 0)
-			return ofl_xstrdup(settings[i].def);
-	return NULL;
+	def = setting_default(key);
+	return def != NULL ? ofl_xstrdup(def) : NULL;
 }
 
 static int
@@ -708,6 +787,7 @@ ofl_setting_set(struct ofl_store *st, const char *key, const char *value)
 
 	if (ofl_setting_valid(key, value) == -1)
 		return -1;
+	STORE_PG(st, store_pg_setting_set(st, key, value));
 	if (sqlite3_prepare_v2(st->db, "INSERT INTO setting (key,"
 	    " value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET"
 	    " value = excluded.value", -1, &stmt, NULL) != SQLITE_OK)
@@ -746,6 +826,7 @@ ofl_store_size(struct ofl_store *st)
 	sqlite3_stmt	*stmt;
 	uint64_t	 n = 0;
 
+	STORE_PG(st, store_pg_size(st));
 	if (sqlite3_prepare_v2(db, "SELECT (SELECT coalesce(sum(stored), 0)"
 	    " FROM blob) + (SELECT page_count FROM pragma_page_count()) *"
 	    " (SELECT page_size FROM pragma_page_size()) - (SELECT"

@@ -1,0 +1,108 @@
+/*
+ * store-pg-int.h: the PostgreSQL engine of the store, as the SQLite
+ * files of the store call it (store-int.h includes this when configure
+ * found libpq).  store-pg.c connects, makes and migrates the schema and
+ * runs statements; store-pg-read.c answers metadata and reads frames;
+ * store-pg-write.c writes artifacts.  Only these files name libpq.
+ */
+#ifndef OFL_STORE_PG_INT_H
+#define OFL_STORE_PG_INT_H
+
+struct ofl_writer;
+struct store_pg_writer;
+
+/* store-pg.c */
+/* 1 if s names a PostgreSQL database: postgresql:// or postgres://. */
+int		 store_pg_url(const char *);
+/* Connect st (st->path is the URL), make or migrate the schema. */
+int		 store_pg_open(struct ofl_store *);
+void		 store_pg_close(struct ofl_store *);
+/* What the engine cannot do yet: -1 and a one-line message. */
+int		 store_pg_unsupported(struct ofl_store *, const char *);
+int		 store_pg_begin(struct ofl_store *);
+int		 store_pg_commit(struct ofl_store *);
+void		 store_pg_rollback(struct ofl_store *);
+/* A setting's value (def when unset), to free. */
+char		*store_pg_setting_get(struct ofl_store *, const char *,
+		    const char *);
+int		 store_pg_setting_set(struct ofl_store *, const char *,
+		    const char *);
+uint64_t	 store_pg_size(struct ofl_store *);
+int64_t		 store_pg_blob(struct ofl_store *, const char *);
+
+/* store-pg-read.c */
+int		 store_pg_resolve(struct ofl_store *, const char *,
+		    char [OFL_ID_MAX + 1]);
+int		 store_pg_meta(struct ofl_store *, const char *,
+		    struct ofl_meta *);
+int		 store_pg_expired(struct ofl_store *, int64_t);
+int		 store_pg_list(struct ofl_store *, const struct ofl_filter *,
+		    int (*)(const struct ofl_meta *, void *), void *);
+int64_t		 store_pg_count(struct ofl_store *,
+		    const struct ofl_filter *);
+int		 store_pg_frames_good(struct ofl_store *, const char *,
+		    uint64_t *);
+struct ofl_reader *store_pg_reader_open(struct ofl_store *, const char *);
+/* Frame k of the reader, compressed, into r->cbuf. */
+int		 store_pg_fetch(struct ofl_reader *, size_t);
+int		 store_pg_previous(struct ofl_store *, const struct ofl_meta *,
+		    char [OFL_ID_MAX + 1]);
+int		 store_pg_changed(struct ofl_store *, const char *,
+		    struct ofl_changed *);
+
+/* store-pg-write.c */
+void		 store_pg_touch(struct ofl_store *, const char *);
+void		 store_pg_set_printed(struct ofl_store *, const char *,
+		    uint64_t);
+int		 store_pg_changed_set(struct ofl_store *, const char *,
+		    const struct ofl_changed *);
+struct store_pg_writer *store_pg_writer_begin(struct ofl_store *,
+		    const struct ofl_meta *);
+const char	*store_pg_writer_id(struct store_pg_writer *);
+uint64_t	 store_pg_writer_bytes(struct store_pg_writer *);
+int		 store_pg_writer_write(struct store_pg_writer *, const void *,
+		    size_t);
+int		 store_pg_writer_flush(struct store_pg_writer *);
+/* Finish and free the writer, as ofl_writer_finish() does. */
+int		 store_pg_writer_finish(struct store_pg_writer *,
+		    const struct ofl_meta *, struct ofl_meta *);
+/* Salvage the artifacts whose writer's session is gone. */
+void		 store_pg_recover(struct ofl_store *);
+
+/*
+ * For the engine's files, which include libpq-fe.h first: statements
+ * with their parameters, never text spliced into SQL.  Parameters are
+ * text, or binary for bytea; results are text unless binary is asked.
+ */
+#ifdef LIBPQ_FE_H
+#define STORE_PG_ARGS	16
+struct store_pg_args {
+	const char	*v[STORE_PG_ARGS];
+	int		 len[STORE_PG_ARGS];
+	int		 fmt[STORE_PG_ARGS];
+	char		 num[STORE_PG_ARGS][24];
+	int		 n;
+};
+void		 store_pg_args_init(struct store_pg_args *);
+/* $n+1: text (NULL: SQL NULL), a number, bytes. */
+void		 store_pg_arg_text(struct store_pg_args *, const char *);
+void		 store_pg_arg_int(struct store_pg_args *, int64_t);
+void		 store_pg_arg_bin(struct store_pg_args *, const void *,
+		    size_t);
+/*
+ * Run sql with args (may be NULL): its result, to PQclear(), or NULL
+ * with the error set ("store URL: what: the server's message").
+ */
+PGresult	*store_pg_run(struct ofl_store *, const char *,
+		    const struct store_pg_args *, int, const char *);
+/* Run sql with args and drop its result: 0, or -1 with the error set. */
+int		 store_pg_do(struct ofl_store *, const char *,
+		    const struct store_pg_args *, const char *);
+/* Column c of row r: a number (0 if NULL), a string to free (or NULL). */
+int64_t		 store_pg_int(const PGresult *, int, int);
+char		*store_pg_str(const PGresult *, int, int);
+/* The URL as shown in messages, its password masked. */
+const char	*store_pg_shown(struct ofl_store *);
+#endif
+
+#endif

@@ -1,0 +1,61 @@
+#!/bin/sh
+# bench-engines.sh: capture and extract on both engines of the store,
+# SQLite (a directory) and PostgreSQL (a throwaway cluster on a Unix
+# socket, as the tests start it, with fsync off: compare it with a
+# server of your own for figures that mean more), in one hyperfine run
+# each, with zstd -1 on the same input as the reference.
+#
+#	tests/bench-engines.sh [SIZE_MB]	(default 64)
+#
+# Run from a build directory (or set OFL_BUILDDIR), built with libpq.
+# Each capture's input starts with a line of its own, so that no
+# capture is a duplicate of the one before.
+set -u
+size_mb=${1:-64}
+OFL_SRCDIR=${OFL_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
+OFL_BUILDDIR=${OFL_BUILDDIR:-$(pwd)}
+export OFL_SRCDIR OFL_BUILDDIR
+. "$OFL_SRCDIR/tests/lib.sh"
+. "$OFL_SRCDIR/tests/pg-cluster.sh"
+for t in hyperfine zstd; do
+	command -v "$t" >/dev/null 2>&1 || { echo "bench: $t missing" >&2; exit 2; }
+done
+if ! pg_cluster_try; then
+	echo "bench: $PG_SKIP" >&2
+	exit 2
+fi
+
+awk -v mb="$size_mb" 'BEGIN {
+	srand(42)
+	split("INFO INFO INFO INFO DEBUG WARN ERROR", lv, " ")
+	target = mb * 1048576
+	while (n < target) {
+		l = sprintf("2026-11-30T12:%02d:%02d.%03dZ %s [worker-%d] /api/v1/items/%d status=%d took=%dms req=%08x\n",
+		    int(rand()*60), int(rand()*60), int(rand()*1000),
+		    lv[1 + int(rand()*7)], int(rand()*16), int(rand()*100000),
+		    (rand() < 0.95) ? 200 : 500, int(rand()*2000),
+		    int(rand()*4294967295))
+		printf "%s", l
+		n += length(l)
+	}
+}' >in.log
+sqlite_store=$TEST_DIR/sqlite
+# The artifacts the extracts read.
+id_s=$(ofl-capture --threshold 0 -s "$sqlite_store" <in.log |
+    sed -n '1s/^ofl:\([0-9a-z]*\) .*/\1/p')
+id_p=$(ofl-capture --threshold 0 -s "$PG_URL" <in.log |
+    sed -n '1s/^ofl:\([0-9a-z]*\) .*/\1/p')
+
+echo "== capture of $size_mb MB, and of 1 kB (the cost of opening the store)"
+hyperfine -N --warmup 1 --runs 5 \
+    -n "zstd -1" "zstd -1 -q -c in.log -o /dev/null -f" \
+    -n sqlite "sh -c '{ date +%s%N; cat in.log; } | ofl-capture --threshold 0 -s $sqlite_store >/dev/null'" \
+    -n postgresql "sh -c '{ date +%s%N; cat in.log; } | ofl-capture --threshold 0 -s \"$PG_URL\" >/dev/null'"
+hyperfine -N --warmup 2 --runs 20 \
+    -n "sqlite 1 kB" "sh -c '{ date +%s%N; head -c 1000 in.log; } | ofl-capture --threshold 0 -s $sqlite_store >/dev/null'" \
+    -n "postgresql 1 kB" "sh -c '{ date +%s%N; head -c 1000 in.log; } | ofl-capture --threshold 0 -s \"$PG_URL\" >/dev/null'"
+mid=$(($(wc -l <in.log) / 2))
+echo "== extract of 100 lines from line $mid"
+hyperfine -N --warmup 2 --runs 20 \
+    -n sqlite "ofl-extract -s $sqlite_store $id_s -n $mid-$((mid + 99))" \
+    -n postgresql "ofl-extract -s $PG_URL $id_p -n $mid-$((mid + 99))"

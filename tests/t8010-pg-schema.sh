@@ -1,0 +1,185 @@
+#!/bin/sh
+#
+# t8010-pg-schema: the PostgreSQL engine's own rules, on a throwaway
+# cluster: ofl makes its schema (once, when many start at once) and
+# refuses a newer one; each role sees only its own rows (row-level
+# security); a writer that dies is salvaged through its advisory lock;
+# what the engine cannot do yet fails with one line and exit status 3.
+
+. "$(dirname "$0")/lib.sh"
+. "$OFL_SRCDIR/tests/pg-cluster.sh"
+
+pg_cluster_start
+OFL_STORE=$PG_URL
+shown=$PG_URL
+
+# q SQL: run SQL as the superuser in the database ofl.
+q() {
+	pg_sql "$1" ofl
+}
+
+test_expect_success 'a read-only command on an empty database: exit 3' '
+	test_expect_code 3 ofl-search >out 2>err &&
+	test ! -s out &&
+	echo "ofl-search: no store at $shown (nothing captured yet)" >expect &&
+	test_cmp expect err &&
+	test "$(q "SELECT to_regclass('"'"'ofl.version'"'"') IS NULL")" = t
+'
+
+test_expect_success 'four captures at once make the schema once' '
+	for i in 1 2 3 4; do
+		seq 1 $((i * 1000)) | ofl-capture --threshold 0 \
+		    >out$i 2>err$i &
+	done &&
+	wait &&
+	cat err1 err2 err3 err4 >err &&
+	test_cmp /dev/null err &&
+	test "$(q "SELECT version FROM ofl.version")" = 1 &&
+	test "$(q "SELECT count(*) FROM ofl.artifact WHERE state = 1")" = 4 &&
+	ofl-search -j -a | jq -r .lines | sort -n >lines &&
+	printf "1000\n2000\n3000\n4000\n" >expect &&
+	test_cmp expect lines
+'
+
+test_expect_success 'every table is in schema ofl, under forced RLS' '
+	q "SELECT c.relname, c.relrowsecurity, c.relforcerowsecurity
+	    FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+	    WHERE n.nspname = '"'"'ofl'"'"' AND c.relkind = '"'"'r'"'"'
+	    ORDER BY 1" >tables &&
+	cat >expect <<-\EOT &&
+	artifact|t|t
+	blob|t|t
+	changed|t|t
+	frame|t|t
+	setting|t|t
+	version|f|f
+	EOT
+	test_cmp expect tables
+'
+
+test_expect_success 'frames are zstd bytea, one row a frame' '
+	test "$(q "SELECT count(*) FROM ofl.frame f JOIN ofl.artifact a
+	    ON a.blob = f.blob WHERE substr(f.data, 1, 4) =
+	    '"'"'\\x28b52ffd'"'"'::bytea")" = 4 &&
+	test "$(q "SELECT count(*) FROM ofl.frame")" = 4
+'
+
+test_expect_success 'a newer schema is refused' '
+	q "UPDATE ofl.version SET version = 99" &&
+	test_expect_code 3 ofl-search >out 2>err &&
+	echo "ofl-search: store $shown: made by a newer ofl (schema 99)" \
+	    >expect &&
+	test_cmp expect err &&
+	q "UPDATE ofl.version SET version = 1"
+'
+
+test_expect_success 'settings are kept in the database' '
+	ofl-gc --set ttl=2d &&
+	ofl-gc --settings | grep "^ttl	2d	" &&
+	test "$(q "SELECT owner || '"'"' '"'"' || value FROM ofl.setting
+	    WHERE key = '"'"'ttl'"'"'")" = "ofl 2d"
+'
+
+# unsupported WHAT CMD...: exit 3 and one line that says WHAT.
+unsupported() {
+	what=$1
+	shift
+	test_expect_code 3 "$@" >out 2>err &&
+	test ! -s out &&
+	echo "$1: store $shown: $what is not supported on PostgreSQL yet" \
+	    >expect &&
+	test_cmp expect err
+}
+
+test_expect_success 'what is not built yet: one line, exit 3' '
+	fts="the full-text index (ofl-index, ofl-search QUERY)" &&
+	gc="expiry and checks (ofl-gc)" &&
+	unsupported "$fts" ofl-search ERROR &&
+	unsupported "$fts" ofl-search @ x &&
+	unsupported "$fts" ofl-index @ &&
+	unsupported "$gc" ofl-gc &&
+	unsupported "$gc" ofl-gc --check &&
+	unsupported "$gc" ofl-gc --stats &&
+	unsupported "$gc" ofl-gc --pin @
+'
+
+test_expect_success 'roles alice and bob, no superusers' '
+	pg_sql "CREATE ROLE alice LOGIN; CREATE ROLE bob LOGIN" >/dev/null
+'
+
+test_expect_success 'each role sees only its own artifacts' '
+	seq 1 500 >shared.txt &&
+	OFL_STORE=$(pg_url alice) ofl-capture --threshold 0 --label a \
+	    <shared.txt >/dev/null &&
+	aid=$(OFL_STORE=$(pg_url alice) ofl-search -j | jq -r .id) &&
+	OFL_STORE=$(pg_url alice) ofl-extract "$aid" | cmp shared.txt - &&
+	OFL_STORE=$(pg_url bob) test_expect_code 1 ofl-search >out &&
+	test ! -s out &&
+	OFL_STORE=$(pg_url bob) test_expect_code 3 ofl-extract "$aid" \
+	    >out 2>err &&
+	echo "ofl-extract: $aid: unknown artifact" >expect &&
+	test_cmp expect err &&
+	for t in artifact blob frame setting changed; do
+		n=$("$PG_BIN/psql" -X -A -t -h "$PG_SOCK" -U bob -d ofl \
+		    -c "SELECT count(*) FROM ofl.$t") &&
+		test "$n" = 0 || exit 1
+	done &&
+	"$PG_BIN/psql" -X -A -t -h "$PG_SOCK" -U bob -d ofl \
+	    -c "UPDATE ofl.artifact SET label = '"'"'x'"'"'" >upd &&
+	echo "UPDATE 0" >expect &&
+	test_cmp expect upd &&
+	test "$(q "SELECT label FROM ofl.artifact WHERE id = '"'"'$aid'"'"'")" = a
+'
+
+test_expect_success 'content is shared within a role, never across roles' '
+	OFL_STORE=$(pg_url bob) ofl-capture --threshold 0 <shared.txt \
+	    >/dev/null &&
+	OFL_STORE=$(pg_url alice) ofl-capture --threshold 0 <shared.txt \
+	    >/dev/null &&
+	q "SELECT b.owner, count(DISTINCT b.id), count(a.id) FROM ofl.blob b
+	    JOIN ofl.artifact a ON a.blob = b.id
+	    WHERE b.owner IN ('"'"'alice'"'"', '"'"'bob'"'"')
+	    GROUP BY 1 ORDER BY 1" >blobs &&
+	printf "alice|1|2\nbob|1|1\n" >expect &&
+	test_cmp expect blobs
+'
+
+test_expect_success 'a role cannot write a row as another owner' '
+	! "$PG_BIN/psql" -X -q -A -t -h "$PG_SOCK" -U bob -d ofl \
+	    -c "INSERT INTO ofl.setting (owner, key, value)
+	    VALUES ('"'"'alice'"'"', '"'"'ttl'"'"', '"'"'1s'"'"')" 2>err &&
+	grep -q "row-level security" err
+'
+
+test_expect_success 'a killed writer is salvaged by the next open, not before' '
+	mkfifo wfifo || exit 1
+	ofl-capture --threshold 0 <wfifo >kout 2>kerr &
+	pid=$!
+	exec 3>wfifo &&
+	seq 1 5 >&3 &&
+	n=0 &&
+	until [ "$(q "SELECT count(*) FROM ofl.frame f JOIN ofl.artifact a
+	    ON a.blob = f.blob WHERE a.state = 0")" = 1 ]; do
+		n=$((n + 1)) &&
+		[ $n -lt 100 ] || exit 1
+		sleep 0.1
+	done &&
+	echo x | ofl-capture --threshold 0 >/dev/null &&
+	test "$(q "SELECT count(*) FROM ofl.artifact WHERE state = 0")" = 1 &&
+	kill -9 $pid &&
+	exec 3>&- &&
+	{ wait $pid; true; } &&
+	echo y | ofl-capture --threshold 0 >/dev/null &&
+	test "$(q "SELECT count(*) FROM ofl.artifact WHERE state = 0")" = 0 &&
+	kid=$(q "SELECT id FROM ofl.artifact WHERE owner = '"'"'ofl'"'"'
+	    ORDER BY seq DESC OFFSET 2 LIMIT 1") &&
+	ofl-search -j -a | jq -c "select(.id == \"$kid\") |
+	    [.lines, .bytes, .incomplete]" >meta &&
+	echo "[5,10,true]" >expect &&
+	test_cmp expect meta &&
+	ofl-extract "$kid" >got &&
+	seq 1 5 >expect &&
+	test_cmp expect got
+'
+
+test_done
