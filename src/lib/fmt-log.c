@@ -29,6 +29,7 @@
 #define SIG_SCAN	4096	/* bytes of a line the rule looks at */
 
 static int	 level_word(const unsigned char *, size_t, int);
+static int	 early_time(const unsigned char *, size_t);
 static size_t	 body_len(const char *, size_t);
 static size_t	 ws_len(const char *, size_t);
 static const char *ls_next(const char *, const char *);
@@ -144,8 +145,54 @@ ofl_fmt_log_line(const unsigned char *p, size_t n)
 	    p[5] == ' ')
 		return 1;
 
-	/* A level token among the first words. */
-	return level_word(p, n < 64 ? n : 64, 1);
+	/* A time among the first words, or a level token. */
+	return early_time(p, n < 64 ? n : 64) ||
+	    level_word(p, n < 64 ? n : 64, 1);
+}
+
+/*
+ * A time of day (12:34:56, 1:02:03.456) or seconds since the epoch (ten
+ * digits: 2001 to 2286) as one of the first eight words, after fields
+ * the rules above do not know: "03-17 16:13:38.811", "[10.30 16:49:06]",
+ * "20171223-22:15:29:606|", "- 1131566461 2005.11.09", "134681 node-2
+ * unix.hw state 1077804742".  Only the start of a word counts, so a
+ * duration inside a sentence's later words does not.
+ */
+static int
+early_time(const unsigned char *p, size_t n)
+{
+	size_t	i, d, words = 0;
+
+	for (i = 0; i < n && words < 8; i++) {
+		if (p[i] == ' ' || p[i] == '\t') {
+			while (i + 1 < n && (p[i + 1] == ' ' ||
+			    p[i + 1] == '\t'))
+				i++;
+			words++;
+			continue;
+		}
+		if (p[i] < '0' || p[i] > '9' || (i > 0 && ((p[i - 1] >= '0' &&
+		    p[i - 1] <= '9') || p[i - 1] == ':' || p[i - 1] == '.')))
+			continue;
+		for (d = i; d < n && p[d] >= '0' && p[d] <= '9'; d++)
+			;
+		d -= i;
+		/* h:mm:ss or hh:mm:ss */
+		if ((d == 1 || d == 2) && i + d + 5 < n && p[i + d] == ':' &&
+		    p[i + d + 1] >= '0' && p[i + d + 1] <= '5' &&
+		    p[i + d + 2] >= '0' && p[i + d + 2] <= '9' &&
+		    p[i + d + 3] == ':' &&
+		    p[i + d + 4] >= '0' && p[i + d + 4] <= '5' &&
+		    p[i + d + 5] >= '0' && p[i + d + 5] <= '9')
+			return 1;
+		/* Epoch seconds, a whole word. */
+		if (d == 10 && p[i] >= '1' && (i == 0 || p[i - 1] == ' ' ||
+		    p[i - 1] == '\t' || p[i - 1] == '[') &&
+		    (i + d == n || p[i + d] == ' ' || p[i + d] == '\t' ||
+		    p[i + d] == '.' || p[i + d] == ']'))
+			return 1;
+	}
+	return 0;
 }
 
 /*

@@ -179,6 +179,26 @@ check_inline(void)
 	    "1 main.go:2] b\n", OFL_KIND_LOG, "glog");
 	is_kind("[Sun Dec 04 04:47:44 2005] [notice] a\n[Sun Dec 04 04:47:44 "
 	    "2005] [error] b\n", OFL_KIND_LOG, "Apache error log");
+	is_kind("11-02 09:14:07.120  812  930 I Scheduler: job 4 queued\n"
+	    "11-02 09:14:07.388  812  931 D Scheduler: job 4 started\n"
+	    "11-02 09:14:09.002  812  931 W Scheduler: job 4 slow\n",
+	    OFL_KIND_LOG, "month-day and a time, then pids");
+	is_kind("[02.11 09:14:07] worker.exe - open 10.0.0.7:443\n"
+	    "[02.11 09:14:08] worker.exe - close 10.0.0.7:443\n",
+	    OFL_KIND_LOG, "a bracketed day.month and time (not JSON)");
+	is_kind("20241102-09:14:07:120|Sync|4411|pulled 3 rows\n"
+	    "20241102-09:14:07:455|Sync|4411|pushed 2 rows\n",
+	    OFL_KIND_LOG, "a date and time joined by a dash, then fields");
+	is_kind("- 1730538847 2024.11.02 n17 sched[7]: job 4 queued\n"
+	    "APP 1730538848 2024.11.02 n17 sched[7]: job 4 failed\n"
+	    "- 1730538849 2024.11.02 n18 sched[9]: job 5 queued\n",
+	    OFL_KIND_LOG, "an alert flag, then epoch seconds");
+	is_kind("40112 n-17 app.sched queue.add 1730538847 1 job 4 queued\n"
+	    "40113 n-17 app.sched queue.run 1730538848 1 job 4 started\n",
+	    OFL_KIND_LOG, "epoch seconds after four fields");
+	is_kind("The build took 0:01:12 on the first try.\nThen 12 minutes."
+	    "\nNobody knew why.\nIt was late.\nThe end.\n", OFL_KIND_TEXT,
+	    "prose with a duration on one line");
 	is_kind("We met on 2024-01-02 and talked.\nIt went well.\n"
 	    "Then we left.\nERROR is a word too.\nThe end.\n", OFL_KIND_TEXT,
 	    "prose with one log-like line");
