@@ -1116,3 +1116,49 @@ ofl_linestat_lines(struct ofl_linestat *ls, const char *buf, size_t n,
 #endif
 	return k;
 }
+
+uint64_t
+ofl_linefeed_add(struct ofl_linefeed *f, const unsigned char *p, size_t n)
+{
+	const unsigned char	*nl, *end = p + n;
+	size_t			 take;
+	uint64_t		 k, lines = 0;
+
+	if (f->linelen > 0) {
+		/* The rest of a line begun before. */
+		nl = memchr(p, '\n', n);
+		take = (size_t)((nl != NULL ? nl : end) - p);
+		if (f->linelen + take > OFL_LINEFEED_MAX)
+			take = OFL_LINEFEED_MAX - f->linelen;
+		memcpy(f->line + f->linelen, p, take);
+		f->linelen += take;
+		if (nl == NULL)
+			return 0;
+		ofl_linestat_line(&f->ls, f->line, f->linelen, f->lineno);
+		f->linelen = 0;
+		f->lineno++;
+		lines++;
+		p = nl + 1;
+	}
+	if (p < end && (nl = memrchr(p, '\n', (size_t)(end - p))) != NULL) {
+		k = ofl_linestat_lines(&f->ls, (const char *)p,
+		    (size_t)(nl + 1 - p), f->lineno, OFL_LINEFEED_MAX);
+		f->lineno += k;
+		lines += k;
+		p = nl + 1;
+	}
+	if (p < end) {
+		take = (size_t)(end - p);
+		f->linelen = take > OFL_LINEFEED_MAX ? OFL_LINEFEED_MAX : take;
+		memcpy(f->line, p, f->linelen);
+	}
+	return lines;
+}
+
+void
+ofl_linefeed_end(struct ofl_linefeed *f)
+{
+	if (f->linelen > 0)
+		ofl_linestat_line(&f->ls, f->line, f->linelen, f->lineno);
+	f->linelen = 0;
+}

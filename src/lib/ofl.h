@@ -366,6 +366,23 @@ void	ofl_linestat_line(struct ofl_linestat *, const char *, size_t,
 uint64_t ofl_linestat_lines(struct ofl_linestat *, const char *, size_t,
 	    uint64_t lineno, size_t cap);
 /*
+ * The same over a stream cut anywhere, as a store writer sees it: a line
+ * begun in one piece is kept (its first OFL_LINEFEED_MAX bytes) until its
+ * newline comes.  ofl_linefeed_add() returns the newlines in the piece;
+ * ofl_linefeed_end() counts a last line without one.  Zeroed, then
+ * lineno = 1, it is ready.
+ */
+#define OFL_LINEFEED_MAX	4096
+struct ofl_linefeed {
+	struct ofl_linestat	 ls;
+	uint64_t		 lineno;	/* of the line being read */
+	size_t			 linelen;
+	char			 line[OFL_LINEFEED_MAX];
+};
+uint64_t ofl_linefeed_add(struct ofl_linefeed *, const unsigned char *,
+	    size_t);
+void	ofl_linefeed_end(struct ofl_linefeed *);
+/*
  * 1 if the word at [ws, we) of a line is part of a file name, a path or
  * a compound ("AddressSanitizer.h", "src/error/", "non-fatal"): it names
  * something and reports no trouble.  The one rule for the error counts,

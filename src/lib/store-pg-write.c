@@ -29,7 +29,6 @@
 #include "banned.h"
 
 #define PG_HEAD_MAX	(64 * 1024)	/* as store-write.c's */
-#define PG_LINE_MAX	4096
 
 struct store_pg_writer {
 	struct ofl_store	*st;
@@ -49,10 +48,7 @@ struct store_pg_writer {
 	int			 last_byte;
 	unsigned char		*head;
 	size_t			 headlen;
-	char			*line;		/* partial line for linestat */
-	size_t			 linelen;
-	uint64_t		 lineno;
-	struct ofl_linestat	 ls;
+	struct ofl_linefeed	 lf;		/* error and warning lines */
 	int			 failed;
 };
 
@@ -195,7 +191,7 @@ store_pg_writer_begin(struct ofl_store *st, const struct ofl_meta *init)
 	w = ofl_xcalloc(1, sizeof *w);
 	w->st = st;
 	w->last_byte = -1;
-	w->lineno = 1;
+	w->lf.lineno = 1;
 	for (tries = 0; tries < 16 && rc == 1; tries++) {
 		ofl_id_new(w->id);
 		rc = pg_rows(w, init);
@@ -217,7 +213,6 @@ store_pg_writer_begin(struct ofl_store *st, const struct ofl_meta *init)
 	w->buf = ofl_xmalloc(FRAME_MAX);
 	w->cbuf = ofl_xmalloc(ZSTD_compressBound(FRAME_MAX));
 	w->head = ofl_xmalloc(PG_HEAD_MAX);
-	w->line = ofl_xmalloc(PG_LINE_MAX);
 	ofl_hash_init(&w->hash);
 	return w;
 }
@@ -232,43 +227,6 @@ uint64_t
 store_pg_writer_bytes(struct store_pg_writer *w)
 {
 	return w->bytes;
-}
-
-/* Complete lines to the line statistics, as store-write.c does. */
-static void
-pg_lines(struct store_pg_writer *w, const unsigned char *p, size_t n)
-{
-	const unsigned char	*nl, *end = p + n;
-	size_t			 take;
-	uint64_t		 k;
-
-	if (w->linelen > 0) {
-		nl = memchr(p, '\n', n);
-		take = (size_t)((nl != NULL ? nl : end) - p);
-		if (w->linelen + take > PG_LINE_MAX)
-			take = PG_LINE_MAX - w->linelen;
-		memcpy(w->line + w->linelen, p, take);
-		w->linelen += take;
-		if (nl == NULL)
-			return;
-		ofl_linestat_line(&w->ls, w->line, w->linelen, w->lineno);
-		w->linelen = 0;
-		w->lineno++;
-		w->nl_pending++;
-		p = nl + 1;
-	}
-	if (p < end && (nl = memrchr(p, '\n', (size_t)(end - p))) != NULL) {
-		k = ofl_linestat_lines(&w->ls, (const char *)p,
-		    (size_t)(nl + 1 - p), w->lineno, PG_LINE_MAX);
-		w->lineno += k;
-		w->nl_pending += k;
-		p = nl + 1;
-	}
-	if (p < end) {
-		take = (size_t)(end - p);
-		w->linelen = take > PG_LINE_MAX ? PG_LINE_MAX : take;
-		memcpy(w->line, p, w->linelen);
-	}
 }
 
 /* Compress the pending bytes and insert them as the next frame. */
@@ -333,7 +291,7 @@ store_pg_writer_write(struct store_pg_writer *w, const void *data, size_t n)
 		if (take > n)
 			take = n;
 		memcpy(w->buf + w->len, p, take);
-		pg_lines(w, p, take);
+		w->nl_pending += ofl_linefeed_add(&w->lf, p, take);
 		w->len += take;
 		p += take;
 		n -= take;
@@ -463,7 +421,6 @@ pg_writer_free(struct store_pg_writer *w)
 	free(w->buf);
 	free(w->cbuf);
 	free(w->head);
-	free(w->line);
 	free(w);
 }
 
@@ -489,18 +446,16 @@ store_pg_writer_finish(struct store_pg_writer *w, const struct ofl_meta *fin,
 		m.printed = fin->printed;
 	}
 	if (!failed) {
-		if (w->linelen > 0)
-			ofl_linestat_line(&w->ls, w->line, w->linelen,
-			    w->lineno);
+		ofl_linefeed_end(&w->lf);
 		lines = w->nl_committed;
 		if (w->bytes > 0 && w->last_byte != '\n')
 			lines++;
 		ofl_hash_final_hex(&w->hash, hash);
 		m.kind = ofl_kind_detect(w->head, w->headlen,
 		    w->bytes == w->headlen);
-		m.errors = w->ls.errors;
-		m.warnings = w->ls.warnings;
-		m.first_error = w->ls.first_error;
+		m.errors = w->lf.ls.errors;
+		m.warnings = w->lf.ls.warnings;
+		m.first_error = w->lf.ls.first_error;
 		if (pg_finalize(w->st, w->id, w->blob, w->bytes == w->headlen ?
 		    w->head : NULL, hash, w->bytes, lines, &m) == -1)
 			failed = 1;

@@ -28,7 +28,6 @@
 #include "banned.h"
 
 #define HEAD_MAX	(64 * 1024)	/* bytes kept for kind detection */
-#define LINE_SCAN_MAX	4096		/* bytes of a line seen by linestat */
 #define BUSY_STEP_MS	20		/* longest sleep of a waiting writer */
 /*
  * zstd levels: the store's level (store.c) normally; its fast level for
@@ -65,10 +64,7 @@ struct ofl_writer {
 	int			 last_byte;
 	unsigned char		*head;
 	size_t			 headlen;
-	char			*line;		/* partial line for linestat */
-	size_t			 linelen;
-	uint64_t		 lineno;
-	struct ofl_linestat	 ls;
+	struct ofl_linefeed	 lf;		/* error and warning lines */
 	int			 failed;
 	sqlite3_stmt		*ins_frame;
 	char			 ferr[512];	/* why a frame failed */
@@ -117,8 +113,6 @@ struct ofl_writer {
 static void	 writer_unbusy(struct ofl_store *);
 static int	 cz_init(struct cz *, int);
 static int	 writer_frame(struct ofl_writer *);
-static void	 writer_lines(struct ofl_writer *, const unsigned char *,
-		    size_t);
 static int	 finalize(struct ofl_store *, const char *, int64_t,
 		    const unsigned char *, const char *, uint64_t, uint64_t,
 		    const struct ofl_meta *, int);
@@ -388,7 +382,7 @@ ofl_writer_begin(struct ofl_store *st, const struct ofl_meta *init)
 	w->st = st;
 	w->fd = -1;
 	w->last_byte = -1;
-	w->lineno = 1;
+	w->lf.lineno = 1;
 	if (writer_file(w, name, sizeof name) == -1)
 		goto fail;
 	/* From here on, the writer waits for the lock as long as needed. */
@@ -405,7 +399,6 @@ ofl_writer_begin(struct ofl_store *st, const struct ofl_meta *init)
 		goto fail_rows;
 	w->buf = ofl_xmalloc(FRAME_MAX);
 	w->head = ofl_xmalloc(HEAD_MAX);
-	w->line = ofl_xmalloc(LINE_SCAN_MAX);
 	if (cz_init(&w->cz, st->level) == -1) {
 		ofl_seterr(OFL_EXIT_FAIL, "out of memory");
 		goto fail_rows;
@@ -427,7 +420,6 @@ fail_rows:
 	sqlite3_finalize(w->ins_frame);
 	free(w->buf);
 	free(w->head);
-	free(w->line);
 	close(w->fd);
 	free(w->file);
 	free(w);
@@ -454,44 +446,6 @@ ofl_writer_bytes(struct ofl_writer *w)
 {
 	STORE_PG(w->st, store_pg_writer_bytes(w->pg));
 	return w->bytes;
-}
-
-/* Feed complete lines to the line statistics; keep a partial one. */
-static void
-writer_lines(struct ofl_writer *w, const unsigned char *p, size_t n)
-{
-	const unsigned char	*nl, *end = p + n;
-	size_t			 take;
-	uint64_t		 k;
-
-	if (w->linelen > 0) {
-		/* The rest of a line begun before. */
-		nl = memchr(p, '\n', n);
-		take = (size_t)((nl != NULL ? nl : end) - p);
-		if (w->linelen + take > LINE_SCAN_MAX)
-			take = LINE_SCAN_MAX - w->linelen;
-		memcpy(w->line + w->linelen, p, take);
-		w->linelen += take;
-		if (nl == NULL)
-			return;
-		ofl_linestat_line(&w->ls, w->line, w->linelen, w->lineno);
-		w->linelen = 0;
-		w->lineno++;
-		w->nl_pending++;
-		p = nl + 1;
-	}
-	if (p < end && (nl = memrchr(p, '\n', (size_t)(end - p))) != NULL) {
-		k = ofl_linestat_lines(&w->ls, (const char *)p,
-		    (size_t)(nl + 1 - p), w->lineno, LINE_SCAN_MAX);
-		w->lineno += k;
-		w->nl_pending += k;
-		p = nl + 1;
-	}
-	if (p < end) {
-		take = (size_t)(end - p);
-		w->linelen = take > LINE_SCAN_MAX ? LINE_SCAN_MAX : take;
-		memcpy(w->line, p, w->linelen);
-	}
 }
 
 static ZSTD_CCtx *
@@ -845,7 +799,7 @@ ofl_writer_write(struct ofl_writer *w, const void *data, size_t n)
 		if (take > n)
 			take = n;
 		memcpy(w->buf + w->len, p, take);
-		writer_lines(w, p, take);
+		w->nl_pending += ofl_linefeed_add(&w->lf, p, take);
 		w->len += take;
 		p += take;
 		n -= take;
@@ -1192,16 +1146,15 @@ ofl_writer_finish(struct ofl_writer *w, const struct ofl_meta *fin,
 		rv = -1;
 		goto out;
 	}
-	if (w->linelen > 0)
-		ofl_linestat_line(&w->ls, w->line, w->linelen, w->lineno);
+	ofl_linefeed_end(&w->lf);
 	lines = w->nl_committed;
 	if (w->bytes > 0 && w->last_byte != '\n')
 		lines++;
 	ofl_hash_final_hex(&w->hash, hash);
 	m.kind = ofl_kind_detect(w->head, w->headlen, w->bytes == w->headlen);
-	m.errors = w->ls.errors;
-	m.warnings = w->ls.warnings;
-	m.first_error = w->ls.first_error;
+	m.errors = w->lf.ls.errors;
+	m.warnings = w->lf.ls.warnings;
+	m.first_error = w->lf.ls.first_error;
 	sqlite3_finalize(w->ins_frame);
 	w->ins_frame = NULL;
 	/* Small content is all in the head: compare it from there. */
@@ -1226,7 +1179,6 @@ out:
 	cz_free(&w->cz);
 	free(w->buf);
 	free(w->head);
-	free(w->line);
 	free(w->file);
 	free(w);
 	return rv;
