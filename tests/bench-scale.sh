@@ -17,8 +17,10 @@
 #	rare / common	a repeated whole-store search for a rare word and for
 #			a common one, against rg over the same raw texts
 #	gc -n		ofl-gc --dry-run over the store (ms)
-#	ttl gc		removing the oldest 10% (backdated) (s, ms per removal,
-#			and CPU seconds where /usr/bin/time is found)
+#	ttl gc old	removing the oldest 10% (backdated) (s, ms per
+#			removal, and CPU seconds where /usr/bin/time is found)
+#	ttl gc spread	removing every tenth of the rest, spread over the
+#			store (the same figures)
 #	budget gc	removing about 10% more by size budget (ms per removal)
 #	bytes/raw	store and index bytes per raw byte
 #
@@ -145,15 +147,24 @@ for n in "$@"; do
 	gb=$(gc_bytes)
 	row "gc -n" "$(median 3 "ofl-gc --dry-run --grace 0s --max-size $((gb * 9 / 10))") ms"
 
-	# TTL: the oldest tenth, backdated by 30 days, goes.
-	sqlite3 -cmd ".timeout 10000" "$db" "UPDATE artifact SET created = created - 2592000000, used = used - 2592000000 WHERE seq % 10 = 0"
-	before=$(sqlite3 "$db" "SELECT count(*) FROM artifact")
-	t0=$(now)
-	cpu ofl-gc --older-than 20d >/dev/null
-	t1=$(now)
-	after=$(sqlite3 "$db" "SELECT count(*) FROM artifact")
-	gone=$((before - after))
-	row "ttl gc" "$(echo "$(secs "$t0" "$t1") $gone" | awk '{ printf "%d removed in %.2f s, %.2f ms each", $2, $1, $2 ? $1 * 1000 / $2 : 0 }')$(cpu_said); store $(store_bytes | awk -v s="$sb" '{ printf "%.0f%%", 100 * $1 / s }') of before"
+	# TTL: the oldest tenth goes (backdated by 30 days), then every
+	# tenth of the rest, spread over the whole store.
+	for ttl in old spread; do
+		if [ $ttl = old ]; then
+			where="seq <= (SELECT min(seq) FROM artifact) + $n / 10"
+		else
+			where="seq % 10 = 5"
+		fi
+		sqlite3 -cmd ".timeout 10000" "$db" "UPDATE artifact SET created = created - 2592000000, used = used - 2592000000 WHERE $where"
+		before=$(sqlite3 "$db" "SELECT count(*) FROM artifact")
+		sb=$(store_bytes)
+		t0=$(now)
+		cpu ofl-gc --older-than 20d >/dev/null
+		t1=$(now)
+		after=$(sqlite3 "$db" "SELECT count(*) FROM artifact")
+		gone=$((before - after))
+		row "ttl gc $ttl" "$(echo "$(secs "$t0" "$t1") $gone" | awk '{ printf "%d removed in %.2f s, %.2f ms each", $2, $1, $2 ? $1 * 1000 / $2 : 0 }')$(cpu_said); store $(store_bytes | awk -v s="$sb" '{ printf "%.0f%%", 100 * $1 / s }') of before"
+	done
 
 	gb=$(gc_bytes)
 	before=$after

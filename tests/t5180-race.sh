@@ -15,7 +15,7 @@ db() {
 
 test_expect_success 'setup: auto-gc off; a log that takes a while to index' '
 	ofl-gc --set auto-gc=off &&
-	awk "BEGIN { for (i = 0; i < 400000; i++) printf \"line %d \
+	awk "BEGIN { for (i = 0; i < 1200000; i++) printf \"line %d \
 	    host%d req=%x zeta%d\\n\", i, i % 17, i * 7919, i }" >big.log
 '
 
@@ -42,9 +42,9 @@ test_expect_success sqlite3 'a purge while the artifact is indexed leaves no row
 	{ wait $pid; true; } &&
 	seq 1 3000 | sed "s/^/unrelated line /" >other.txt &&
 	b=$(cap other.txt -l other) && echo "$b" >b.id &&
-	test_expect_code 1 ofl-search -l other zeta399999 >hits 2>err &&
+	test_expect_code 1 ofl-search -l other zeta1199999 >hits 2>err &&
 	test ! -s err &&
-	test_expect_code 1 ofl-search -a zeta399999 >hits 2>err &&
+	test_expect_code 1 ofl-search -a zeta1199999 >hits 2>err &&
 	test ! -s err &&
 	ofl-search "$b" "unrelated line 42" >hits && grep "^ofl:$b:" hits &&
 	ofl-gc --check >chk && grep " 0 problems" chk &&

@@ -34,9 +34,10 @@
 #define MERGE_MS	1000	/* of index merging in one run */
 #define MERGE_BUDGET_MS	10000	/* the same, when over the budget */
 #define YIELD_MS	30	/* the write lock left free between steps */
-#define BATCH_MAX	256	/* removals in one transaction */
+#define BATCH_MAX	1024	/* removals in one transaction */
 #define BATCH_MS	250	/* and the time it may hold the lock */
 #define VACUUM_MS	1000	/* of giving pages back in one run */
+#define REHOME_MAX	64	/* blobs indexed anew between two tidies */
 
 static void	 gc_yield(void);
 
@@ -51,11 +52,9 @@ ofl_gc_pin(struct ofl_store *st, const char *ref, int pin)
 }
 
 /*
- * Remove one artifact (and its blob if unshared).  Its index rows are
- * deleted first, in short transactions, if nothing else shares the blob;
- * the artifact, its blob and what is left of its index rows then go in
- * one transaction.  Inside a batch (gc_batch()) all of these are steps
- * of the batch's transaction.  The blob's file, once it is no longer
+ * Remove one artifact (and its blob if unshared), with the blob's index
+ * rows (buried: store-gen.c), in one transaction; inside a batch
+ * (gc_batch()), in the batch's.  The blob's file, once it is no longer
  * named, is left in *file for the caller to unlink after the commit.
  */
 static int
@@ -63,18 +62,10 @@ gc_remove(struct ofl_store *st, const char *id, int64_t started,
     uint64_t *freed, char **file)
 {
 	struct ofl_store_gc_row	 row;
-	int64_t			 blob;
-	int			 refs, purged = 0;
+	int			 refs;
 
 	*freed = 0;
 	*file = NULL;
-	if (ofl_store_gc_refs(st, id, started, &blob, &refs) == -1)
-		return ofl_store_gc_fail(st, "remove");
-	if (blob != -1 && refs == 1) {
-		if (ofl_index_purge(st, blob) == -1)
-			return -1;
-		purged = 1;
-	}
 	if (ofl_store_begin(st) == -1)
 		return ofl_store_gc_fail(st, "begin");
 	if (ofl_store_gc_row(st, id, &row) == -1)
@@ -82,10 +73,6 @@ gc_remove(struct ofl_store *st, const char *id, int64_t started,
 	/* Gone already, still being written, or newer than this gc. */
 	if (row.blob == -1 || row.state != OFL_STATE_COMPLETE ||
 	    row.created >= started) {
-		/* A blob half dropped from the index is indexed anew. */
-		if (row.blob != -1 && purged &&
-		    ofl_index_forget(st, row.blob) == -1)
-			goto fail;
 		if (ofl_store_commit(st) == -1)
 			goto fail;
 		free(row.file);
@@ -95,10 +82,9 @@ gc_remove(struct ofl_store *st, const char *id, int64_t started,
 		goto fail;
 	/*
 	 * The blob's index rows go with it, in this transaction: an indexer
-	 * re-checks the blob inside its own, so none come back.  A blob
-	 * that another artifact took meanwhile is indexed anew.
+	 * re-checks the blob inside its own, so none come back.
 	 */
-	if ((refs == 0 || purged) && ofl_index_forget(st, row.blob) == -1)
+	if (refs == 0 && ofl_index_forget(st, row.blob) == -1)
 		goto fail;
 	if (refs == 0 && ofl_store_gc_drop_blob(st, row.blob) == -1)
 		goto fail;
@@ -323,9 +309,8 @@ struct gone {
 
 /*
  * Remove the planned artifacts from c[i] on in one transaction, until
- * BATCH_MAX of them or BATCH_MS: FTS5 writes the index rows deleted by
- * all of them as one segment, and the database commits once.  The files
- * go and the removals are told after the commit.  If any step fails,
+ * BATCH_MAX of them or BATCH_MS, so that the database commits once for
+ * all of them.  The files go and the removals are told after the commit.  If any step fails,
  * the batch is rolled back (nothing of it happened) and done again one
  * removal at a time, each with its own error.  Returns the next index.
  */
@@ -423,26 +408,55 @@ gc_yield(void)
 	nanosleep(&ts, NULL);
 }
 
-/* Merge the index's segments (dropping deleted rows), give pages back. */
+/*
+ * Index blob anew, into the open generation: an artifact to read it
+ * through, its rows buried where they were, its chunks written again.
+ */
+static void
+gc_rehome(struct ofl_store *st, int64_t blob)
+{
+	char	id[OFL_ID_MAX + 1];
+
+	if (ofl_store_fts_blob_art(st, blob, NULL, id, sizeof id) != 1 ||
+	    ofl_index_drop(st, blob) == -1 ||
+	    ofl_index_artifact(st, id, NULL, NULL, NULL) == -1)
+		ofl_clearerr();	/* indexed when next searched */
+}
+
+/*
+ * Compact the index: drop its generations whose content is all gone,
+ * index anew what is left of those that keep little (store-gen.c),
+ * merge the open generation's segments; then give pages back.
+ */
 static void
 gc_compact(struct ofl_store *st, int64_t max_ms)
 {
-	int64_t	t0 = ofl_mono_ms();
-	int	i, empty = 0;
+	int64_t	t0 = ofl_mono_ms(), *blobs;
+	size_t	n, j;
+	int	i;
 
 	/*
-	 * No chunk left: reset the full-text index at once, instead of
-	 * merging away every deleted row.
+	 * The blobs of a generation to compact, a few at a time, until
+	 * the time is up; the next run goes on.  Once it holds none, the
+	 * next tidy drops it.
 	 */
-	if (ofl_index_init(st) == 0)
-		empty = ofl_store_gc_fts_reset(st);
+	for (i = 0; ofl_index_init(st) == 0 && i < 1000; i++) {
+		if (ofl_store_fts_tidy(st, &blobs, &n, REHOME_MAX) == -1) {
+			ofl_clearerr();
+			break;
+		}
+		for (j = 0; j < n && ofl_mono_ms() - t0 < max_ms; j++)
+			gc_rehome(st, blobs[j]);
+		free(blobs);
+		if (n == 0 || j < n)
+			break;
+		gc_yield();
+	}
 	/*
-	 * FTS5 only marks removed rows; merging segments drops them.
-	 * Small merges, each its own transaction, until none is left or
-	 * the time is up: while chunks keep coming there is always more,
-	 * and writers wait for each merge.  The next run goes on.
+	 * Merge the open generation's segments, in small steps, each its
+	 * own transaction, while there is time: writers wait for each.
 	 */
-	for (i = 0; !empty && ofl_index_init(st) == 0 && i < 100000 &&
+	for (i = 0; ofl_index_init(st) == 0 && i < 100000 &&
 	    ofl_mono_ms() - t0 < max_ms; i++) {
 		if (!ofl_store_gc_fts_merge(st))
 			break;

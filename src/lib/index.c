@@ -8,13 +8,10 @@
  * never held up for long and an indexer cut short resumes where it was.
  *
  * The text is not kept twice: FTS5 keeps only the index, and snippets are
- * cut from the artifact itself through a reader.  To remove a blob's rows
- * (FTS5 'delete' needs the indexed values) the chunker runs again over the
- * content, which gives the same chunks.  That is slow for a large blob, so
- * it is done in short transactions, a batch of chunks each, with the blob
- * marked as being dropped so that searches leave it alone and an indexer
- * still at it stops; a chunk's FTS row and its chunk row always go
- * together, so a drop cut short resumes.
+ * cut from the artifact itself through a reader.  A blob's rows are not
+ * deleted one token at a time (FTS5 would need the content again): the
+ * store buries them, and they go with their generation of the index
+ * (store-gen.c).
  */
 #include "config.h"
 
@@ -43,12 +40,9 @@
 
 static size_t	batch_bytes = BATCH_BYTES;
 static int64_t	batch_ms = BATCH_MS;
-#define DROP_BYTES	(1024 * 1024)	/* a batch of chunks to drop */
-#define DROP_CHUNKS	512
-#define DROP_MS		300
 
 /*
- * Chunks waiting to be written or deleted, their text copied into data
+ * Chunks waiting to be written, their text copied into data
  * (the chunker's buffers do not outlive its callback); where each one's
  * member, title and text start in data is in at[], and made pointers
  * when the batch goes.
@@ -81,31 +75,15 @@ struct indexer {
 	struct ofl_index_stats	*stats;
 };
 
-/* Dropping: the chunks to delete from the index, a batch at a time. */
-struct dropper {
-	struct ofl_store	*st;
-	int64_t			 blob;
-	int64_t			 seq;
-	int64_t			 nseq;
-	struct batch		 b;
-	int			 failed;
-	int			 lost;	/* another process took the drop over */
-};
-
-static void	 batch_add(struct batch *, const struct ofl_chunk *, int64_t,
-		    int);
+static void	 batch_add(struct batch *, const struct ofl_chunk *, int64_t);
 static const struct ofl_fts_chunk *batch_chunks(struct batch *);
 static void	 batch_done(struct batch *);
 static void	 batch_free(struct batch *);
 static int	 claim(struct ofl_store *, int64_t, const char *, int64_t *);
 static int	 index_chunk(const struct ofl_chunk *, void *);
 static int	 flush(struct indexer *, int);
-static int	 drop_chunk(const struct ofl_chunk *, void *);
 static int	 pending_cb(const char *, int64_t, void *);
 static int	 pending_lock(struct ofl_store *, const char *, int);
-static int	 drop_flush(struct dropper *);
-static int	 find_artifact(struct ofl_store *, int64_t, const char *,
-		    char [OFL_ID_MAX + 1]);
 
 int
 ofl_index_init(struct ofl_store *st)
@@ -127,10 +105,9 @@ ofl_index_check(struct ofl_store *st, struct ofl_buf *report)
 
 /* Batches. */
 
-/* Copy a chunk into the batch; with_member: keep its member name. */
+/* Copy a chunk into the batch. */
 static void
-batch_add(struct batch *b, const struct ofl_chunk *c, int64_t seq,
-    int with_member)
+batch_add(struct batch *b, const struct ofl_chunk *c, int64_t seq)
 {
 	struct ofl_fts_chunk	*p;
 	struct batch_at		*at;
@@ -145,7 +122,7 @@ batch_add(struct batch *b, const struct ofl_chunk *c, int64_t seq,
 	memset(p, 0, sizeof *p);
 	p->seq = seq;
 	at->member = SIZE_MAX;
-	if (with_member && c->member != NULL) {
+	if (c->member != NULL) {
 		at->member = b->data.len;
 		ofl_buf_adds(&b->data, c->member);
 		ofl_buf_addc(&b->data, '\0');
@@ -164,7 +141,7 @@ batch_add(struct batch *b, const struct ofl_chunk *c, int64_t seq,
 	p->line_end = c->line_end;
 }
 
-/* The batch's chunks, pointing into its data, to write or delete. */
+/* The batch's chunks, pointing into its data, to write. */
 static const struct ofl_fts_chunk *
 batch_chunks(struct batch *b)
 {
@@ -201,8 +178,7 @@ batch_done(struct batch *b)
 /*
  * Take the job of indexing blob: OFL_FTS_DONE if it is indexed already,
  * OFL_FTS_MINE if it is ours now (*resume: chunks committed before),
- * OFL_FTS_BUSY if another live process is indexing it or dropping its
- * rows.
+ * OFL_FTS_BUSY if another live process is indexing it.
  */
 static int
 claim(struct ofl_store *st, int64_t blob, const char *id, int64_t *resume)
@@ -213,10 +189,7 @@ claim(struct ofl_store *st, int64_t blob, const char *id, int64_t *resume)
 		rc = ofl_store_fts_claim(st, blob, id, resume);
 		if (rc != OFL_FTS_STALE)
 			return rc;
-		/*
-		 * Made by another tokenizer, or a drop left half done:
-		 * finish dropping, start over.
-		 */
+		/* Made by another tokenizer: forget it, start over. */
 		if (ofl_index_drop(st, blob) == -1)
 			return -1;
 	}
@@ -234,7 +207,7 @@ index_chunk(const struct ofl_chunk *c, void *arg)
 		ix->truncated = 1;
 		return 1;
 	}
-	batch_add(&ix->b, c, seq, 1);
+	batch_add(&ix->b, c, seq);
 	ix->stats->chunks++;
 	ix->stats->bytes += c->len;
 	if (ix->b.data.len >= batch_bytes || ix->b.np >= BATCH_CHUNKS ||
@@ -361,114 +334,6 @@ out:
 	return ret;
 }
 
-/* Dropping. */
-
-/* An artifact whose content is blob, to read it through. */
-static int
-find_artifact(struct ofl_store *st, int64_t blob, const char *hint,
-    char id[OFL_ID_MAX + 1])
-{
-	int	rc;
-
-	if (hint != NULL && ofl_store_blob(st, hint) == blob) {
-		snprintf(id, OFL_ID_MAX + 1, "%s", hint);
-		return 0;
-	}
-	/* One lookup by blob, not a walk of the store. */
-	if ((rc = ofl_store_fts_blob_art(st, blob, NULL, id,
-	    OFL_ID_MAX + 1)) == -1)
-		return -1;
-	return rc == 1 ? 0 : 1;
-}
-
-static int
-drop_chunk(const struct ofl_chunk *c, void *arg)
-{
-	struct dropper	*d = arg;
-	int64_t		 seq = d->seq++;
-
-	if (seq >= d->nseq)
-		return 1;
-	batch_add(&d->b, c, seq, 0);
-	if (d->b.data.len >= DROP_BYTES || d->b.np >= DROP_CHUNKS ||
-	    ofl_now_ms() - d->b.last_flush >= DROP_MS) {
-		if (drop_flush(d) == -1)
-			d->failed = 1;
-		if (d->failed || d->lost)
-			return 1;
-	}
-	return 0;
-}
-
-/* Delete a batch of chunks, if the drop is still ours. */
-static int
-drop_flush(struct dropper *d)
-{
-	int	rc;
-
-	if (d->b.np == 0)
-		return 0;
-	rc = ofl_store_fts_delete(d->st, d->blob, batch_chunks(&d->b),
-	    d->b.np);
-	if (rc == -1)
-		return -1;
-	if (rc == 1) {
-		d->lost = 1;
-		return 0;
-	}
-	batch_done(&d->b);
-	return 0;
-}
-
-int
-ofl_index_purge(struct ofl_store *st, int64_t blob)
-{
-	struct dropper		 d;
-	struct ofl_reader	*r = NULL;
-	char			 id[OFL_ID_MAX + 1], *hint = NULL;
-	int64_t			 nseq = 0;
-	int			 rc, found, ret = -1;
-
-	if (ofl_index_init(st) == -1)
-		return -1;
-	/*
-	 * Mark it as being dropped: searches no longer use it, and an
-	 * indexer at work on it stops at its next batch.  Another live
-	 * process dropping it: leave it to that one.
-	 */
-	if ((rc = ofl_store_fts_drop_begin(st, blob, &nseq, &hint)) != 1)
-		return rc;
-
-	/*
-	 * Read the content again, outside any transaction, and delete its
-	 * chunks a batch at a time.  Without the content the FTS rows
-	 * cannot be deleted; ofl_index_forget() then drops the chunk rows,
-	 * which makes them unreachable all the same.
-	 */
-	memset(&d, 0, sizeof d);
-	d.st = st;
-	d.blob = blob;
-	d.nseq = nseq;
-	d.b.last_flush = ofl_now_ms();
-	ofl_buf_init(&d.b.data);
-	if ((found = find_artifact(st, blob, hint, id)) == -1)
-		goto out;
-	if (found == 0 && nseq > 0 && (r = ofl_reader_open(st, id)) != NULL) {
-		rc = ofl_reader_chunks(r, ofl_reader_meta(r)->kind,
-		    drop_chunk, &d);
-		if (!d.failed && !d.lost && drop_flush(&d) == -1)
-			d.failed = 1;
-		if (d.failed)
-			goto out;
-	}
-	ret = 0;
-out:
-	ofl_reader_close(r);
-	batch_free(&d.b);
-	free(hint);
-	return ret;
-}
-
 int
 ofl_index_forget(struct ofl_store *st, int64_t blob)
 {
@@ -478,7 +343,7 @@ ofl_index_forget(struct ofl_store *st, int64_t blob)
 int
 ofl_index_drop(struct ofl_store *st, int64_t blob)
 {
-	if (ofl_index_purge(st, blob) == -1)
+	if (ofl_index_init(st) == -1)
 		return -1;
 	return ofl_store_fts_forget_tx(st, blob);
 }

@@ -1292,7 +1292,7 @@ enum ofl_fts_claim {
 	OFL_FTS_MINE = 0,		/* ours now */
 	OFL_FTS_DONE = 1,		/* indexed already */
 	OFL_FTS_BUSY = 2,		/* another live process is at it */
-	OFL_FTS_STALE = 3		/* old tokens or a drop half done */
+	OFL_FTS_STALE = 3		/* made by another tokenizer */
 };
 /* Create the tables if needed and register the tokenizer. */
 int	ofl_store_fts_init(struct ofl_store *);
@@ -1310,18 +1310,22 @@ int	ofl_store_fts_claim(struct ofl_store *, int64_t, const char *,
 int	ofl_store_fts_write(struct ofl_store *, int64_t, const char *,
 	    const struct ofl_fts_chunk *, size_t, int64_t, int, int, uint64_t);
 /*
- * Mark blob as being dropped: 1 (*nseq chunks, *hint an artifact it was
- * read as, or NULL: free it), 0 if there is nothing for this process to
- * drop, -1 on error.
+ * Forget the blob: its rows buried in their generation (store-gen.c),
+ * its chunk rows and state deleted, inside the caller's transaction
+ * (forget) or in one of its own (forget_tx).
  */
-int	ofl_store_fts_drop_begin(struct ofl_store *, int64_t, int64_t *,
-	    char **);
-/* Delete chunks of a blob being dropped: 0, 1 if the drop was lost, -1. */
-int	ofl_store_fts_delete(struct ofl_store *, int64_t,
-	    const struct ofl_fts_chunk *, size_t);
-/* The blob's rows, inside the caller's transaction (forget) or not. */
 int	ofl_store_fts_forget(struct ofl_store *, int64_t);
 int	ofl_store_fts_forget_tx(struct ofl_store *, int64_t);
+/*
+ * Tidy the generations of the index (store-gen.c), in one transaction:
+ * drop those whose every blob is gone, close an open one half buried.
+ * Puts in *blobs (to free) up to max blobs of the generations to compact
+ * (closed, less than half a generation's bytes left), *n of them, for
+ * the caller to index anew.  Returns the generations dropped, or -1.
+ */
+int	ofl_store_fts_tidy(struct ofl_store *, int64_t **, size_t *, size_t);
+/* Bytes of index pages that hold buried rows, as estimated. */
+uint64_t ofl_store_fts_buried_bytes(struct ofl_store *);
 /* Check the tables; appends what is wrong, returns the count or -1. */
 int	ofl_store_fts_check(struct ofl_store *, struct ofl_buf *);
 /* A query: blob < 0 for all (scoped: the blobs of ofl_store_fts_scope). */
@@ -1407,15 +1411,12 @@ int	ofl_index_state(struct ofl_store *, int64_t);
 int64_t	ofl_index_pending(struct ofl_store *);
 /* 1 if captures index in the background (OFL_INDEX_BG is not 0). */
 int	ofl_index_bg(void);
-/* Remove a blob's chunks from the index; call it before the blob goes. */
-int	ofl_index_drop(struct ofl_store *, int64_t);
 /*
- * The two halves of it, for gc: purge deletes the blob's chunks from the
- * full-text index in short transactions (the blob is marked as being
- * dropped meanwhile); forget deletes what is left of its rows inside the
- * caller's transaction, the one that removes the blob.
+ * Remove a blob from the index (its rows buried, store-gen.c), in a
+ * transaction of its own (drop) or in the caller's, the one that removes
+ * the blob (forget).
  */
-int	ofl_index_purge(struct ofl_store *, int64_t);
+int	ofl_index_drop(struct ofl_store *, int64_t);
 int	ofl_index_forget(struct ofl_store *, int64_t);
 /* Check the index; appends what is wrong, returns the count or -1. */
 int	ofl_index_check(struct ofl_store *, struct ofl_buf *);
@@ -1716,7 +1717,7 @@ struct ofl_store_gc_bref {
 };
 int	 ofl_store_gc_brefs(struct ofl_store *, struct ofl_store_gc_bref **,
 	    size_t *);
-/* The bytes of the full-text index: its tables' pages in use. */
+/* The bytes of the full-text index: its pages in use, less buried rows. */
 uint64_t ofl_store_gc_index_bytes(struct ofl_store *);
 /* Artifacts in the store. */
 uint64_t ofl_store_gc_count(struct ofl_store *);
@@ -1744,11 +1745,10 @@ int	 ofl_store_gc_delete(struct ofl_store *, const char *, int64_t,
 int	 ofl_store_gc_drop_blob(struct ofl_store *, int64_t);
 void	 ofl_store_gc_unlink(struct ofl_store *, const char *);
 /*
- * Compacting: reset the full-text index if no chunk is left (1 if so);
- * one small merge of its segments (1 if it merged anything); one step
+ * Compacting: one small merge of the open generation's segments (1 if
+ * it merged anything); one step
  * of giving free pages back (1 if there may be more); the WAL's space.
  */
-int	 ofl_store_gc_fts_reset(struct ofl_store *);
 int	 ofl_store_gc_fts_merge(struct ofl_store *);
 int	 ofl_store_gc_vacuum_step(struct ofl_store *);
 void	 ofl_store_gc_checkpoint(struct ofl_store *);

@@ -5,7 +5,8 @@
  *
  *	ix_blob		one row per indexed content (blob): its state
  *	ix_chunk	one row per chunk: title, member, byte and line range
- *	ix_fts		FTS5, contentless (content=''), columns title and body
+ *	ix_fts...	FTS5, contentless (content=''), columns title and
+ *			body: one table per generation (store-gen.c)
  *
  * The index is keyed by content: two artifacts with the same bytes share
  * one blob and so one set of chunks.  A chunk's row id is the blob's id
@@ -42,8 +43,8 @@
 /* What a PostgreSQL store cannot do yet (store-pg.c). */
 #define FTS_PG	"the full-text index (ofl-index, ofl-search QUERY)"
 
-#define CHUNK_BITS	24		/* OFL_FTS_CHUNK_MAX is 1 << 24 */
-#define STALE_MS	30000		/* an indexer silent so long is dead */
+#define CHUNK_BITS	IX_CHUNK_BITS
+#define STALE_MS	IX_STALE_MS
 #define RANK_PHRASES	64		/* phrases ranked */
 #define RANK_K1		1.2
 #define RANK_CHEAP	4000		/* rows matched: count columns only */
@@ -63,12 +64,6 @@
 struct words {
 	fts5_tokenizer	 m;
 	Fts5Tokenizer	*inner;
-};
-
-struct ofl_fts_vocab {
-	sqlite3		*db;
-	sqlite3_stmt	*has;
-	sqlite3_stmt	*near;
 };
 
 static int	 words_run(void *, void *, int, const char *, int,
@@ -92,19 +87,12 @@ static void	 rank_func(const Fts5ExtensionApi *, Fts5Context *,
 		    sqlite3_context *, int, sqlite3_value **);
 static fts5_api	*fts5_get(sqlite3 *);
 static int	 tok_register(sqlite3 *);
-static int	 db_err(sqlite3 *, const char *);
 static int	 db_exec(sqlite3 *, const char *);
-static int	 prep(sqlite3 *, const char *, sqlite3_stmt **);
-static int64_t	 rowid(int64_t, int64_t);
-static int	 owner_alive(int64_t);
 static int	 blob_live(sqlite3 *, int64_t);
-static int	 claim_row(sqlite3 *, int64_t, int64_t *, int *);
-static int	 write_check(sqlite3 *, int64_t, const char *);
-static int	 write_rows(sqlite3 *, int64_t, const struct ofl_fts_chunk *,
-		    size_t);
-static int	 delete_rows(sqlite3 *, int64_t, const struct ofl_fts_chunk *,
-		    size_t);
-static const char *query_sql(const struct ofl_fts_query *);
+static int	 claim_row(sqlite3 *, int64_t, int64_t *, int64_t *, int *);
+static int	 write_check(sqlite3 *, int64_t, const char *, int64_t *);
+static int	 write_rows(sqlite3 *, int64_t, int64_t,
+		    const struct ofl_fts_chunk *, size_t);
 
 static const char *ix_schema =
 	"CREATE TABLE IF NOT EXISTS ix_blob ("
@@ -117,7 +105,8 @@ static const char *ix_schema =
 	" bytes INTEGER,"
 	" tokver INTEGER,"
 	" truncated INTEGER NOT NULL DEFAULT 0,"
-	" finished INTEGER);"
+	" finished INTEGER,"
+	" gen INTEGER NOT NULL DEFAULT 0);"		/* store-gen.c */
 	"CREATE TABLE IF NOT EXISTS ix_chunk ("
 	" id INTEGER PRIMARY KEY,"		/* blob << 24 | seq */
 	" member TEXT,"
@@ -125,9 +114,7 @@ static const char *ix_schema =
 	" byte_start INTEGER NOT NULL,"
 	" byte_end INTEGER NOT NULL,"
 	" line_start INTEGER NOT NULL,"
-	" line_end INTEGER NOT NULL);"
-	"CREATE VIRTUAL TABLE IF NOT EXISTS ix_fts USING fts5("
-	" title, body, content='', tokenize='ofl');";
+	" line_end INTEGER NOT NULL);";
 
 /* The tokenizer: tok.c's rules over porter (unicode61, no diacritics). */
 
@@ -454,7 +441,7 @@ tok_register(sqlite3 *db)
 	    SQLITE_OK ||
 	    api->xCreateFunction(api, "oflrank", db, rank_func, NULL) !=
 	    SQLITE_OK)
-		return db_err(db, "cannot register the tokenizer");
+		return ix_err(db, "cannot register the tokenizer");
 	return 0;
 }
 
@@ -478,35 +465,11 @@ ofl_store_fts_tok(struct ofl_store *st)
 /* Database helpers. */
 
 static int
-db_err(sqlite3 *db, const char *what)
-{
-	ofl_seterr(OFL_EXIT_FAIL, "search index: %s: %s", what,
-	    sqlite3_errmsg(db));
-	return -1;
-}
-
-static int
 db_exec(sqlite3 *db, const char *sql)
 {
 	if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK)
-		return db_err(db, "database");
+		return ix_err(db, "database");
 	return 0;
-}
-
-static int
-prep(sqlite3 *db, const char *sql, sqlite3_stmt **s)
-{
-	if (sqlite3_prepare_v2(db, sql, -1, s, NULL) != SQLITE_OK) {
-		*s = NULL;
-		return db_err(db, "database");
-	}
-	return 0;
-}
-
-static int64_t
-rowid(int64_t blob, int64_t seq)
-{
-	return blob << CHUNK_BITS | seq;
 }
 
 int
@@ -519,18 +482,24 @@ ofl_store_fts_init(struct ofl_store *st)
 	STORE_PG(st, store_pg_unsupported(st, FTS_PG));
 	if (tok_register(db) == -1)
 		return -1;
-	if (prep(db, "SELECT 1 FROM sqlite_master WHERE name = 'ix_fts'",
+	/* Made, with its generations (store-gen.c), and one open. */
+	if (ix_prep(db, "SELECT 1 FROM sqlite_master WHERE name = 'ix_gen'",
 	    &s) == -1)
 		return -1;
 	have = sqlite3_step(s) == SQLITE_ROW;
 	sqlite3_finalize(s);
+	if (have) {
+		if (ix_prep(db, "SELECT 1 FROM ix_gen WHERE open = 1",
+		    &s) == -1)
+			return -1;
+		have = sqlite3_step(s) == SQLITE_ROW;
+		sqlite3_finalize(s);
+	}
 	if (have)
 		return 0;
 	if (db_exec(db, "BEGIN IMMEDIATE") == -1)
 		return -1;
-	if (db_exec(db, ix_schema) == -1 ||
-	    db_exec(db, "INSERT INTO ix_fts(ix_fts, rank)"
-	    " VALUES('rank', '" OFL_INDEX_RANK "')") == -1 ||
+	if (db_exec(db, ix_schema) == -1 || ix_gen_setup(db) == -1 ||
 	    db_exec(db, "COMMIT") == -1) {
 		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 		return -1;
@@ -549,7 +518,7 @@ ofl_store_fts_state(struct ofl_store *st, int64_t blob)
 	STORE_PG(st, 0);
 	if (ofl_store_fts_init(st) == -1)
 		return -1;
-	if (prep(db, "SELECT state, tokver FROM ix_blob WHERE blob = ?1",
+	if (ix_prep(db, "SELECT state, tokver FROM ix_blob WHERE blob = ?1",
 	    &s) == -1)
 		return -1;
 	sqlite3_bind_int64(s, 1, blob);
@@ -558,14 +527,14 @@ ofl_store_fts_state(struct ofl_store *st, int64_t blob)
 		    sqlite3_column_int(s, 1) == OFL_TOK_VERSION;
 	sqlite3_finalize(s);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return db_err(db, "index state");
+		return ix_err(db, "index state");
 	return state;
 }
 
 /* Writing. */
 
-static int
-owner_alive(int64_t pid)
+int
+ix_owner_alive(int64_t pid)
 {
 	if (pid <= 0 || pid > INT32_MAX)
 		return 0;
@@ -585,28 +554,48 @@ blob_live(sqlite3 *db, int64_t blob)
 	sqlite3_stmt	*s;
 	int		 rc;
 
-	if (prep(db, "SELECT 1 FROM artifact WHERE blob = ?1 AND state = 1"
+	if (ix_prep(db, "SELECT 1 FROM artifact WHERE blob = ?1 AND state = 1"
 	    " LIMIT 1", &s) == -1)
 		return -1;
 	sqlite3_bind_int64(s, 1, blob);
 	rc = sqlite3_step(s);
 	sqlite3_finalize(s);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return db_err(db, "index state");
+		return ix_err(db, "index state");
 	return rc == SQLITE_ROW;
+}
+
+/* The bytes of blob's content, or -1. */
+static int64_t
+blob_bytes(sqlite3 *db, int64_t blob)
+{
+	sqlite3_stmt	*s;
+	int64_t		 n = 0;
+	int		 rc;
+
+	if (ix_prep(db, "SELECT bytes FROM blob WHERE id = ?1", &s) == -1)
+		return -1;
+	sqlite3_bind_int64(s, 1, blob);
+	if ((rc = sqlite3_step(s)) == SQLITE_ROW)
+		n = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return ix_err(db, "index state");
+	return n;
 }
 
 /* How blob's row stands, in a transaction: OFL_FTS_*, or -1. */
 static int
-claim_row(sqlite3 *db, int64_t blob, int64_t *resume, int *found)
+claim_row(sqlite3 *db, int64_t blob, int64_t *resume, int64_t *gen,
+    int *found)
 {
 	sqlite3_stmt	*s;
 	int64_t		 now = ofl_now_ms(), owner, beat;
 	int		 rc, state, tokver, ret = OFL_FTS_MINE;
 
 	*found = 0;
-	if (prep(db, "SELECT state, owner, heartbeat, next_seq, tokver"
-	    " FROM ix_blob WHERE blob = ?1", &s) == -1)
+	if (ix_prep(db, "SELECT state, owner, heartbeat, next_seq, tokver,"
+	    " gen FROM ix_blob WHERE blob = ?1", &s) == -1)
 		return -1;
 	sqlite3_bind_int64(s, 1, blob);
 	rc = sqlite3_step(s);
@@ -619,14 +608,16 @@ claim_row(sqlite3 *db, int64_t blob, int64_t *resume, int *found)
 		if (state == 1 && tokver == OFL_TOK_VERSION)
 			ret = OFL_FTS_DONE;
 		else if (state != 1 && owner != (int64_t)getpid() &&
-		    owner_alive(owner) && now - beat < STALE_MS)
+		    ix_owner_alive(owner) && now - beat < STALE_MS)
 			ret = OFL_FTS_BUSY;
-		else if (state == 0 && tokver == OFL_TOK_VERSION)
+		else if (state == 0 && tokver == OFL_TOK_VERSION) {
 			*resume = sqlite3_column_int64(s, 3);
+			*gen = sqlite3_column_int64(s, 5);
+		}
 		else if (state != 0)
 			ret = OFL_FTS_STALE;
 	} else if (rc != SQLITE_DONE)
-		ret = db_err(db, "index state");
+		ret = ix_err(db, "index state");
 	sqlite3_finalize(s);
 	return ret;
 }
@@ -637,6 +628,7 @@ ofl_store_fts_claim(struct ofl_store *st, int64_t blob, const char *id,
 {
 	sqlite3		*db = ofl_store_db(st);
 	sqlite3_stmt	*s = NULL;
+	int64_t		 gen = -1, bytes;
 	int		 ret, live, found;
 
 	STORE_PG(st, store_pg_unsupported(st, FTS_PG));
@@ -649,12 +641,23 @@ ofl_store_fts_claim(struct ofl_store *st, int64_t blob, const char *id,
 			ofl_seterr(OFL_EXIT_FAIL, "%s: unknown artifact", id);
 		goto fail;
 	}
-	if ((ret = claim_row(db, blob, resume, &found)) == -1)
+	if ((ret = claim_row(db, blob, resume, &gen, &found)) == -1)
 		goto fail;
 	if (ret != OFL_FTS_MINE)
 		goto done;
-	if (prep(db, "INSERT OR REPLACE INTO ix_blob(blob, state, next_seq,"
-	    " owner, heartbeat, id, tokver) VALUES(?1, 0, ?2, ?3, ?4, ?5, ?6)",
+	/*
+	 * A resumed job goes on in the generation it began in; a new one
+	 * goes into the open generation, the content's bytes counted there.
+	 */
+	if (*resume == 0 || gen < 0) {
+		*resume = 0;
+		if ((bytes = blob_bytes(db, blob)) == -1 ||
+		    (gen = ix_gen_take(db, blob, (uint64_t)bytes)) == -1)
+			goto fail;
+	}
+	if (ix_prep(db, "INSERT OR REPLACE INTO ix_blob(blob, state, next_seq,"
+	    " owner, heartbeat, id, tokver, gen, bytes) VALUES(?1, 0, ?2, ?3,"
+	    " ?4, ?5, ?6, ?7, (SELECT bytes FROM blob WHERE id = ?1))",
 	    &s) == -1)
 		goto fail;
 	sqlite3_bind_int64(s, 1, blob);
@@ -663,8 +666,9 @@ ofl_store_fts_claim(struct ofl_store *st, int64_t blob, const char *id,
 	sqlite3_bind_int64(s, 4, ofl_now_ms());
 	sqlite3_bind_text(s, 5, id, -1, SQLITE_STATIC);
 	sqlite3_bind_int(s, 6, OFL_TOK_VERSION);
+	sqlite3_bind_int64(s, 7, gen);
 	if (sqlite3_step(s) != SQLITE_DONE) {
-		db_err(db, "index state");
+		ix_err(db, "index state");
 		goto fail;
 	}
 done:
@@ -686,7 +690,7 @@ fail:
  * last batch.  Rows written then would outlive it.
  */
 static int
-write_check(sqlite3 *db, int64_t blob, const char *id)
+write_check(sqlite3 *db, int64_t blob, const char *id, int64_t *gen)
 {
 	sqlite3_stmt	*s;
 	int		 rc;
@@ -697,12 +701,13 @@ write_check(sqlite3 *db, int64_t blob, const char *id)
 			    "(removed while it was indexed)", id);
 		return -1;
 	}
-	if (prep(db, "SELECT 1 FROM ix_blob WHERE blob = ?1 AND state = 0"
-	    " AND owner = ?2", &s) == -1)
+	if (ix_prep(db, "SELECT gen FROM ix_blob WHERE blob = ?1 AND"
+	    " state = 0 AND owner = ?2", &s) == -1)
 		return -1;
 	sqlite3_bind_int64(s, 1, blob);
 	sqlite3_bind_int64(s, 2, (int64_t)getpid());
-	rc = sqlite3_step(s);
+	if ((rc = sqlite3_step(s)) == SQLITE_ROW)
+		*gen = sqlite3_column_int64(s, 0);
 	sqlite3_finalize(s);
 	if (rc == SQLITE_ROW)
 		return 0;
@@ -710,38 +715,41 @@ write_check(sqlite3 *db, int64_t blob, const char *id)
 		ofl_seterr(OFL_EXIT_FAIL, "%s: its index is being dropped or "
 		    "made by another process", id);
 	else
-		db_err(db, "indexing");
+		ix_err(db, "indexing");
 	return -1;
 }
 
 static int
-write_rows(sqlite3 *db, int64_t blob, const struct ofl_fts_chunk *c,
-    size_t n)
+write_rows(sqlite3 *db, int64_t blob, int64_t gen,
+    const struct ofl_fts_chunk *c, size_t n)
 {
 	sqlite3_stmt	*ins_fts = NULL, *ins_chunk = NULL;
 	const struct ofl_fts_chunk *p;
 	size_t		 i;
 	int		 ret = -1;
+	char		 name[32], sql[128];
 
-	if (prep(db, "INSERT INTO ix_fts(rowid, title, body) VALUES(?1, ?2,"
-	    " ?3)", &ins_fts) == -1 ||
-	    prep(db, "INSERT OR REPLACE INTO ix_chunk(id, member, title,"
+	ix_gen_name(gen, name, sizeof name);
+	snprintf(sql, sizeof sql, "INSERT INTO %s(rowid, title, body)"
+	    " VALUES(?1, ?2, ?3)", name);
+	if (ix_prep(db, sql, &ins_fts) == -1 ||
+	    ix_prep(db, "INSERT OR REPLACE INTO ix_chunk(id, member, title,"
 	    " byte_start, byte_end, line_start, line_end) VALUES(?1, ?2, ?3,"
 	    " ?4, ?5, ?6, ?7)", &ins_chunk) == -1)
 		goto out;
 	for (i = 0; i < n; i++) {
 		p = &c[i];
-		sqlite3_bind_int64(ins_fts, 1, rowid(blob, p->seq));
+		sqlite3_bind_int64(ins_fts, 1, ix_rowid(blob, p->seq));
 		sqlite3_bind_text(ins_fts, 2, p->title, (int)p->title_len,
 		    SQLITE_STATIC);
 		sqlite3_bind_text(ins_fts, 3, p->len > 0 ? p->text : "",
 		    (int)p->len, SQLITE_STATIC);
 		if (sqlite3_step(ins_fts) != SQLITE_DONE) {
-			db_err(db, "indexing");
+			ix_err(db, "indexing");
 			goto out;
 		}
 		sqlite3_reset(ins_fts);
-		sqlite3_bind_int64(ins_chunk, 1, rowid(blob, p->seq));
+		sqlite3_bind_int64(ins_chunk, 1, ix_rowid(blob, p->seq));
 		if (p->member != NULL)
 			sqlite3_bind_text(ins_chunk, 2, p->member, -1,
 			    SQLITE_STATIC);
@@ -757,7 +765,7 @@ write_rows(sqlite3 *db, int64_t blob, const struct ofl_fts_chunk *c,
 		sqlite3_bind_int64(ins_chunk, 6, (int64_t)p->line_start);
 		sqlite3_bind_int64(ins_chunk, 7, (int64_t)p->line_end);
 		if (sqlite3_step(ins_chunk) != SQLITE_DONE) {
-			db_err(db, "indexing");
+			ix_err(db, "indexing");
 			goto out;
 		}
 		sqlite3_reset(ins_chunk);
@@ -776,15 +784,16 @@ ofl_store_fts_write(struct ofl_store *st, int64_t blob, const char *id,
 {
 	sqlite3		*db = ofl_store_db(st);
 	sqlite3_stmt	*upd = NULL;
+	int64_t		 gen = 0;
 
 	STORE_PG(st, store_pg_unsupported(st, FTS_PG));
 	if (db_exec(db, "BEGIN IMMEDIATE") == -1)
 		return -1;
-	if (write_check(db, blob, id) == -1 ||
-	    prep(db, "UPDATE ix_blob SET next_seq = ?2, heartbeat = ?3,"
+	if (write_check(db, blob, id, &gen) == -1 ||
+	    ix_prep(db, "UPDATE ix_blob SET next_seq = ?2, heartbeat = ?3,"
 	    " state = ?4, truncated = ?5, finished = ?6, bytes = ?7"
 	    " WHERE blob = ?1", &upd) == -1 ||
-	    write_rows(db, blob, c, n) == -1)
+	    write_rows(db, blob, gen, c, n) == -1)
 		goto fail;
 	sqlite3_bind_int64(upd, 1, blob);
 	sqlite3_bind_int64(upd, 2, next_seq > CHUNK_MAX ? CHUNK_MAX :
@@ -798,7 +807,7 @@ ofl_store_fts_write(struct ofl_store *st, int64_t blob, const char *id,
 		sqlite3_bind_null(upd, 6);
 	sqlite3_bind_int64(upd, 7, (int64_t)bytes);
 	if (sqlite3_step(upd) != SQLITE_DONE) {
-		db_err(db, "indexing");
+		ix_err(db, "indexing");
 		goto fail;
 	}
 	sqlite3_finalize(upd);
@@ -813,203 +822,49 @@ fail:
 	return -1;
 }
 
-/* Dropping. */
-
-int
-ofl_store_fts_drop_begin(struct ofl_store *st, int64_t blob, int64_t *nseq,
-    char **hint)
-{
-	sqlite3		*db = ofl_store_db(st);
-	sqlite3_stmt	*s = NULL;
-	int64_t		 now = ofl_now_ms(), owner, beat;
-	int		 rc, state;
-
-	STORE_PG(st, store_pg_unsupported(st, FTS_PG));
-	*nseq = 0;
-	*hint = NULL;
-	if (store_tx_begin(st) == -1)
-		return -1;
-	if (prep(db, "SELECT next_seq, id, state, owner, heartbeat FROM"
-	    " ix_blob WHERE blob = ?1", &s) == -1)
-		goto rollback;
-	sqlite3_bind_int64(s, 1, blob);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
-		*nseq = sqlite3_column_int64(s, 0);
-		if (sqlite3_column_type(s, 1) != SQLITE_NULL)
-			*hint = ofl_xstrdup((const char *)
-			    sqlite3_column_text(s, 1));
-		state = sqlite3_column_int(s, 2);
-		owner = sqlite3_column_int64(s, 3);
-		beat = sqlite3_column_int64(s, 4);
-		if (state == 2 && owner != (int64_t)getpid() &&
-		    owner_alive(owner) && now - beat < STALE_MS)
-			rc = SQLITE_DONE;
-	}
-	sqlite3_finalize(s);
-	s = NULL;
-	if (rc == SQLITE_DONE) {
-		if (store_tx_commit(st) == -1)
-			store_tx_rollback(st);
-		free(*hint);
-		*hint = NULL;
-		return 0;	/* not indexed, or dropped by another */
-	}
-	if (rc != SQLITE_ROW) {
-		db_err(db, "dropping");
-		goto rollback;
-	}
-	if (prep(db, "UPDATE ix_blob SET state = 2, owner = ?2, heartbeat = ?3"
-	    " WHERE blob = ?1", &s) == -1)
-		goto rollback;
-	sqlite3_bind_int64(s, 1, blob);
-	sqlite3_bind_int64(s, 2, (int64_t)getpid());
-	sqlite3_bind_int64(s, 3, now);
-	rc = sqlite3_step(s);
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE) {
-		db_err(db, "dropping");
-		goto rollback;
-	}
-	if (store_tx_commit(st) == -1)
-		goto rollback;
-	return 1;
-rollback:
-	store_tx_rollback(st);
-	free(*hint);
-	*hint = NULL;
-	return -1;
-}
-
-static int
-delete_rows(sqlite3 *db, int64_t blob, const struct ofl_fts_chunk *c,
-    size_t n)
-{
-	sqlite3_stmt	*chk = NULL, *del = NULL, *delc = NULL;
-	const struct ofl_fts_chunk *p;
-	size_t		 i;
-	int64_t		 id;
-	int		 rc, ret = -1;
-
-	if (prep(db, "SELECT 1 FROM ix_chunk WHERE id = ?1", &chk) == -1 ||
-	    prep(db, "INSERT INTO ix_fts(ix_fts, rowid, title, body)"
-	    " VALUES('delete', ?1, ?2, ?3)", &del) == -1 ||
-	    prep(db, "DELETE FROM ix_chunk WHERE id = ?1", &delc) == -1)
-		goto out;
-	for (i = 0; i < n; i++) {
-		p = &c[i];
-		id = rowid(blob, p->seq);
-		/* No chunk row: never written, or dropped before. */
-		sqlite3_bind_int64(chk, 1, id);
-		rc = sqlite3_step(chk);
-		sqlite3_reset(chk);
-		if (rc == SQLITE_DONE)
-			continue;
-		if (rc != SQLITE_ROW) {
-			db_err(db, "dropping");
-			goto out;
-		}
-		sqlite3_bind_int64(del, 1, id);
-		sqlite3_bind_text(del, 2, p->title, (int)p->title_len,
-		    SQLITE_STATIC);
-		sqlite3_bind_text(del, 3, p->len > 0 ? p->text : "",
-		    (int)p->len, SQLITE_STATIC);
-		if (sqlite3_step(del) != SQLITE_DONE) {
-			db_err(db, "dropping");
-			goto out;
-		}
-		sqlite3_reset(del);
-		sqlite3_bind_int64(delc, 1, id);
-		if (sqlite3_step(delc) != SQLITE_DONE) {
-			db_err(db, "dropping");
-			goto out;
-		}
-		sqlite3_reset(delc);
-	}
-	ret = 0;
-out:
-	sqlite3_finalize(chk);
-	sqlite3_finalize(del);
-	sqlite3_finalize(delc);
-	return ret;
-}
-
 /*
- * Delete a batch of chunks from the FTS table and ix_chunk, together, in
- * one short transaction, if the drop is still ours.
+ * Forgetting: a blob's rows are buried in their generation (store-gen.c)
+ * and its chunk rows and state deleted, in the caller's transaction.
  */
-int
-ofl_store_fts_delete(struct ofl_store *st, int64_t blob,
-    const struct ofl_fts_chunk *c, size_t n)
-{
-	sqlite3		*db = ofl_store_db(st);
-	sqlite3_stmt	*own = NULL;
-
-	STORE_PG(st, store_pg_unsupported(st, FTS_PG));
-	if (n == 0)
-		return 0;
-	if (store_tx_begin(st) == -1)
-		return -1;
-	if (prep(db, "UPDATE ix_blob SET heartbeat = ?3 WHERE blob = ?1 AND"
-	    " state = 2 AND owner = ?2", &own) == -1)
-		goto fail;
-	sqlite3_bind_int64(own, 1, blob);
-	sqlite3_bind_int64(own, 2, (int64_t)getpid());
-	sqlite3_bind_int64(own, 3, ofl_now_ms());
-	if (sqlite3_step(own) != SQLITE_DONE) {
-		db_err(db, "dropping");
-		goto fail;
-	}
-	sqlite3_finalize(own);
-	own = NULL;
-	if (sqlite3_changes(db) == 0) {
-		store_tx_rollback(st);
-		return 1;
-	}
-	if (delete_rows(db, blob, c, n) == -1)
-		goto fail;
-	if (store_tx_commit(st) == -1) {
-		store_tx_rollback(st);
-		return -1;
-	}
-	return 0;
-fail:
-	sqlite3_finalize(own);
-	store_tx_rollback(st);
-	return -1;
-}
 
 int
 ofl_store_fts_forget(struct ofl_store *st, int64_t blob)
 {
 	sqlite3		*db = ofl_store_db(st);
 	sqlite3_stmt	*s;
-	int		 rc, have;
+	int		 rc, have, gens;
 
 	STORE_PG(st, store_pg_unsupported(st, FTS_PG));
-	if (prep(db, "SELECT 1 FROM sqlite_master WHERE name = 'ix_blob'",
-	    &s) == -1)
+	if (ix_prep(db, "SELECT count(*), sum(name = 'ix_gen') FROM"
+	    " sqlite_master WHERE name IN ('ix_blob', 'ix_gen')", &s) == -1)
 		return -1;
-	have = sqlite3_step(s) == SQLITE_ROW;
+	have = gens = 0;
+	if (sqlite3_step(s) == SQLITE_ROW) {
+		have = sqlite3_column_int(s, 0) > 0;
+		gens = sqlite3_column_int(s, 1) > 0;
+	}
 	sqlite3_finalize(s);
 	if (!have)
 		return 0;
-	if (prep(db, "DELETE FROM ix_chunk WHERE id BETWEEN ?1 AND ?2",
+	/* An index older than generations: its rows are left unreachable. */
+	if (gens && ix_gen_bury(db, blob) == -1)
+		return -1;
+	if (ix_prep(db, "DELETE FROM ix_chunk WHERE id BETWEEN ?1 AND ?2",
 	    &s) == -1)
 		return -1;
-	sqlite3_bind_int64(s, 1, rowid(blob, 0));
-	sqlite3_bind_int64(s, 2, rowid(blob, CHUNK_MAX - 1));
+	sqlite3_bind_int64(s, 1, ix_rowid(blob, 0));
+	sqlite3_bind_int64(s, 2, ix_rowid(blob, CHUNK_MAX - 1));
 	rc = sqlite3_step(s);
 	sqlite3_finalize(s);
 	if (rc != SQLITE_DONE)
-		return db_err(db, "dropping");
-	if (prep(db, "DELETE FROM ix_blob WHERE blob = ?1", &s) == -1)
+		return ix_err(db, "dropping");
+	if (ix_prep(db, "DELETE FROM ix_blob WHERE blob = ?1", &s) == -1)
 		return -1;
 	sqlite3_bind_int64(s, 1, blob);
 	rc = sqlite3_step(s);
 	sqlite3_finalize(s);
 	if (rc != SQLITE_DONE)
-		return db_err(db, "dropping");
+		return ix_err(db, "dropping");
 	return 0;
 }
 
@@ -1036,27 +891,40 @@ ofl_store_fts_check(struct ofl_store *st, struct ofl_buf *report)
 {
 	sqlite3		*db = ofl_store_db(st);
 	sqlite3_stmt	*s;
-	int64_t		 chunks = -1, docs = -1, orphans = -1;
+	struct ix_gen	*g;
+	size_t		 ng, i;
+	int64_t		 chunks = -1, docs = 0, orphans = -1, n;
 	int		 problems = 0;
+	char		 name[32], sql[128];
 
 	STORE_PG(st, store_pg_unsupported(st, FTS_PG));
 	if (ofl_store_fts_init(st) == -1)
 		return -1;
-	if (sqlite3_exec(db, "INSERT INTO ix_fts(ix_fts)"
-	    " VALUES('integrity-check')", NULL, NULL, NULL) != SQLITE_OK) {
-		ofl_buf_addf(report, "full-text index: %s\n",
-		    sqlite3_errmsg(db));
-		problems++;
+	if (ix_gen_list(db, 0, &g, &ng) == -1)
+		return -1;
+	for (i = 0; i < ng; i++) {
+		ix_gen_name(g[i].gen, name, sizeof name);
+		snprintf(sql, sizeof sql, "INSERT INTO %s(%s)"
+		    " VALUES('integrity-check')", name, name);
+		if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK) {
+			ofl_buf_addf(report, "full-text index: %s\n",
+			    sqlite3_errmsg(db));
+			problems++;
+		}
+		if ((n = ix_gen_rows(db, g[i].gen, 0)) == -1) {
+			free(g);
+			return -1;
+		}
+		docs += n;
 	}
-	if (prep(db, "SELECT (SELECT count(*) FROM ix_chunk),"
-	    " (SELECT count(*) FROM ix_fts_docsize),"
+	free(g);
+	if (ix_prep(db, "SELECT (SELECT count(*) FROM ix_chunk),"
 	    " (SELECT count(*) FROM ix_chunk c WHERE NOT EXISTS"
 	    " (SELECT 1 FROM ix_blob b WHERE b.blob = c.id >> 24))", &s) == -1)
 		return -1;
 	if (sqlite3_step(s) == SQLITE_ROW) {
 		chunks = sqlite3_column_int64(s, 0);
-		docs = sqlite3_column_int64(s, 1);
-		orphans = sqlite3_column_int64(s, 2);
+		orphans = sqlite3_column_int64(s, 1);
 	}
 	sqlite3_finalize(s);
 	if (chunks != docs) {
@@ -1070,387 +938,4 @@ ofl_store_fts_check(struct ofl_store *st, struct ofl_buf *report)
 		problems++;
 	}
 	return problems;
-}
-
-/* Searching. */
-
-int
-ofl_store_fts_scope(struct ofl_store *st, const int64_t *blobs, size_t n)
-{
-	sqlite3		*db = ofl_store_db(st);
-	sqlite3_stmt	*q;
-	size_t		 i;
-
-	STORE_PG(st, store_pg_unsupported(st, FTS_PG));
-	if (sqlite3_exec(db, "CREATE TEMP TABLE IF NOT EXISTS ix_scope"
-	    " (blob INTEGER PRIMARY KEY); DELETE FROM temp.ix_scope", NULL,
-	    NULL, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db, "INSERT OR IGNORE INTO temp.ix_scope"
-	    " VALUES(?1)", -1, &q, NULL) != SQLITE_OK) {
-		ofl_seterr(OFL_EXIT_FAIL, "search: %s", sqlite3_errmsg(db));
-		return -1;
-	}
-	for (i = 0; i < n; i++) {
-		sqlite3_bind_int64(q, 1, blobs[i]);
-		(void)sqlite3_step(q);
-		sqlite3_reset(q);
-	}
-	sqlite3_finalize(q);
-	return 0;
-}
-
-/* The artifacts of a filter that are complete, as SQL (store-int.h). */
-#define FILTER_SQL	" a.state = 1 AND" STORE_FILTER_SQL
-
-static const char *
-query_sql(const struct ofl_fts_query *fq)
-{
-	if (fq->blob >= 0 && fq->lines)
-		/* Only the chunks that overlap the lines. */
-		return "SELECT rowid, -rank FROM ix_fts WHERE ix_fts MATCH ?1"
-		    " AND rank MATCH '" OFL_INDEX_RANK "'"
-		    " AND rowid BETWEEN ?2 AND ?3 AND rowid IN (SELECT id"
-		    " FROM ix_chunk WHERE id BETWEEN ?2 AND ?3 AND"
-		    " line_start <= ?6 AND line_end >= ?5)"
-		    " ORDER BY rank LIMIT ?4";
-	if (fq->blob >= 0)
-		return "SELECT rowid, -rank FROM ix_fts WHERE ix_fts MATCH ?1"
-		    " AND rank MATCH '" OFL_INDEX_RANK "'"
-		    " AND rowid BETWEEN ?2 AND ?3 ORDER BY rank LIMIT ?4";
-	if (fq->scoped)
-		return "SELECT rowid, -rank FROM ix_fts WHERE ix_fts MATCH ?1"
-		    " AND rank MATCH '" OFL_INDEX_RANK "'"
-		    " AND rowid / ?5 IN (SELECT blob FROM temp.ix_scope)"
-		    " ORDER BY rank LIMIT ?4";
-	if (fq->filter != NULL)
-		/* The store narrowed: one query, the filter in it. */
-		return "SELECT rowid, -rank FROM ix_fts WHERE ix_fts MATCH ?1"
-		    " AND rank MATCH '" OFL_INDEX_RANK "'"
-		    " AND rowid / ?5 IN (SELECT a.blob FROM artifact a WHERE"
-		    FILTER_SQL ") ORDER BY rank LIMIT ?4";
-	return "SELECT rowid, -rank FROM ix_fts WHERE ix_fts MATCH ?1"
-	    " AND rank MATCH '" OFL_INDEX_RANK "'"
-	    " ORDER BY rank LIMIT ?4";
-}
-
-int
-ofl_store_fts_query(struct ofl_store *st, const struct ofl_fts_query *fq,
-    int (*cb)(int64_t, int64_t, double, void *), void *arg)
-{
-	sqlite3		*db = ofl_store_db(st);
-	sqlite3_stmt	*q;
-	int64_t		 id;
-	int		 rc, rows = 0;
-
-	STORE_PG(st, store_pg_unsupported(st, FTS_PG));
-	if (sqlite3_prepare_v2(db, query_sql(fq), -1, &q, NULL) !=
-	    SQLITE_OK) {
-		ofl_seterr(OFL_EXIT_FAIL, "search: %s", sqlite3_errmsg(db));
-		return -1;
-	}
-	sqlite3_bind_text(q, 1, fq->match, -1, SQLITE_STATIC);
-	if (fq->blob >= 0) {
-		sqlite3_bind_int64(q, 2, rowid(fq->blob, 0));
-		sqlite3_bind_int64(q, 3, rowid(fq->blob + 1, 0) - 1);
-	}
-	sqlite3_bind_int64(q, 4, (int64_t)fq->limit);
-	if (fq->blob >= 0 && fq->lines) {
-		sqlite3_bind_int64(q, 5, (int64_t)fq->line_from);
-		sqlite3_bind_int64(q, 6, (int64_t)fq->line_to);
-	}
-	if (fq->blob < 0 && (fq->scoped || fq->filter != NULL))
-		sqlite3_bind_int64(q, 5, rowid(1, 0));
-	if (fq->blob < 0 && !fq->scoped && fq->filter != NULL)
-		store_filter_bind(q, fq->filter);
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		rows++;
-		id = sqlite3_column_int64(q, 0);
-		if (cb(id >> CHUNK_BITS, id & (CHUNK_MAX - 1),
-		    sqlite3_column_double(q, 1), arg) == -1) {
-			sqlite3_finalize(q);
-			return -1;
-		}
-	}
-	if (rc != SQLITE_DONE) {
-		if (fq->raw)
-			ofl_seterr(OFL_EXIT_USAGE, "--fts: %s",
-			    sqlite3_errmsg(db));
-		else
-			ofl_seterr(OFL_EXIT_FAIL, "search: %s",
-			    sqlite3_errmsg(db));
-		sqlite3_finalize(q);
-		return -1;
-	}
-	sqlite3_finalize(q);
-	return rows;
-}
-
-/*
- * The newest finished artifact of blob that the filter (NULL: any)
- * lets through: 1 and its ID in id, 0 if there is none, -1 on error.
- */
-int
-ofl_store_fts_blob_art(struct ofl_store *st, int64_t blob,
-    const struct ofl_filter *f, char *id, size_t size)
-{
-	sqlite3		*db = ofl_store_db(st);
-	sqlite3_stmt	*q;
-	struct ofl_filter any;
-	int		 rc;
-
-	STORE_PG(st, store_pg_unsupported(st, FTS_PG));
-	if (f == NULL) {
-		ofl_filter_init(&any);
-		f = &any;
-	}
-	if (prep(db, "SELECT a.id FROM artifact a WHERE a.blob = ?1 AND"
-	    FILTER_SQL " ORDER BY a.seq DESC LIMIT 1", &q) == -1)
-		return -1;
-	sqlite3_bind_int64(q, 1, blob);
-	store_filter_bind(q, f);
-	if ((rc = sqlite3_step(q)) == SQLITE_ROW)
-		snprintf(id, size, "%s", (const char *)sqlite3_column_text(q,
-		    0));
-	sqlite3_finalize(q);
-	if (rc == SQLITE_ROW)
-		return 1;
-	if (rc == SQLITE_DONE)
-		return 0;
-	return db_err(db, "search");
-}
-
-/*
- * The artifacts the filter lets through whose content is not indexed
- * (or only in part), one per content, newest first: cb(id, blob, arg)
- * for each, until it returns non-zero.  Returns how many there are.
- */
-int64_t
-ofl_store_fts_unindexed(struct ofl_store *st, const struct ofl_filter *f,
-    int (*cb)(const char *, int64_t, void *), void *arg)
-{
-	sqlite3		*db = ofl_store_db(st);
-	sqlite3_stmt	*q;
-	int64_t		 n = 0;
-	int		 rc, stop = 0;
-
-	STORE_PG(st, store_pg_unsupported(st, FTS_PG));
-	if (prep(db, "SELECT a.id, a.blob FROM artifact a LEFT JOIN ix_blob b"
-	    " ON b.blob = a.blob WHERE" FILTER_SQL " AND (b.blob IS NULL OR"
-	    " b.state != 1 OR b.tokver != ?6) GROUP BY a.blob"
-	    " ORDER BY max(a.seq) DESC", &q) == -1)
-		return -1;
-	sqlite3_bind_int(q, 6, OFL_TOK_VERSION);
-	store_filter_bind(q, f);
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		n++;
-		if (!stop && cb != NULL)
-			stop = cb((const char *)sqlite3_column_text(q, 0),
-			    sqlite3_column_int64(q, 1), arg);
-	}
-	sqlite3_finalize(q);
-	if (rc != SQLITE_DONE)
-		return db_err(db, "search");
-	return n;
-}
-
-int
-ofl_store_fts_chunk(struct ofl_store *st, int64_t blob, int64_t seq,
-    struct ofl_fts_row *row)
-{
-	sqlite3		*db = ofl_store_db(st);
-	sqlite3_stmt	*q;
-	int		 rc;
-
-	STORE_PG(st, store_pg_unsupported(st, FTS_PG));
-	memset(row, 0, sizeof *row);
-	if (sqlite3_prepare_v2(db, "SELECT member, title, byte_start,"
-	    " byte_end, line_start, line_end FROM ix_chunk WHERE id = ?1", -1,
-	    &q, NULL) != SQLITE_OK) {
-		ofl_seterr(OFL_EXIT_FAIL, "search: %s", sqlite3_errmsg(db));
-		return -1;
-	}
-	sqlite3_bind_int64(q, 1, rowid(blob, seq));
-	if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		if (sqlite3_column_type(q, 0) != SQLITE_NULL)
-			row->member = ofl_xstrdup((const char *)
-			    sqlite3_column_text(q, 0));
-		if (sqlite3_column_type(q, 1) != SQLITE_NULL)
-			row->title = ofl_xstrdup((const char *)
-			    sqlite3_column_text(q, 1));
-		row->byte_start = (uint64_t)sqlite3_column_int64(q, 2);
-		row->byte_end = (uint64_t)sqlite3_column_int64(q, 3);
-		row->line_start = (uint64_t)sqlite3_column_int64(q, 4);
-		row->line_end = (uint64_t)sqlite3_column_int64(q, 5);
-	}
-	sqlite3_finalize(q);
-	if (rc == SQLITE_ROW)
-		return 1;
-	if (rc == SQLITE_DONE)
-		return 0;
-	ofl_seterr(OFL_EXIT_FAIL, "search: %s", sqlite3_errmsg(db));
-	return -1;
-}
-
-void
-ofl_store_fts_row_free(struct ofl_fts_row *row)
-{
-	free(row->member);
-	free(row->title);
-	row->member = row->title = NULL;
-}
-
-/* Titles of the chunks that hold lines; left NULL where none is found. */
-void
-ofl_store_fts_titles(struct ofl_store *st, struct ofl_fts_title *t, size_t n)
-{
-	sqlite3		*db = ofl_store_db(st);
-	sqlite3_stmt	*q;
-	size_t		 i;
-
-	STORE_PG_VOID(st, (void)store_pg_unsupported(st, FTS_PG));
-	if (n == 0 || sqlite3_prepare_v2(db, "SELECT id, title FROM ix_chunk"
-	    " WHERE id BETWEEN ?1 AND ?2 AND line_start <= ?3 AND"
-	    " line_end >= ?3 ORDER BY id LIMIT 1", -1, &q, NULL) != SQLITE_OK)
-		return;
-	for (i = 0; i < n; i++) {
-		if (t[i].seq >= 0) {
-			/* The very chunk, found by its number. */
-			sqlite3_bind_int64(q, 1, rowid(t[i].blob, t[i].seq));
-			sqlite3_bind_int64(q, 2, rowid(t[i].blob, t[i].seq));
-		} else {
-			sqlite3_bind_int64(q, 1, rowid(t[i].blob, 0));
-			sqlite3_bind_int64(q, 2, rowid(t[i].blob + 1, 0) - 1);
-		}
-		sqlite3_bind_int64(q, 3, (int64_t)t[i].line);
-		if (sqlite3_step(q) == SQLITE_ROW &&
-		    sqlite3_column_type(q, 1) != SQLITE_NULL)
-			t[i].title = ofl_xstrdup((const char *)
-			    sqlite3_column_text(q, 1));
-		sqlite3_reset(q);
-	}
-	sqlite3_finalize(q);
-}
-
-/* The vocabulary. */
-
-struct ofl_fts_vocab *
-ofl_store_fts_vocab(struct ofl_store *st)
-{
-	struct ofl_fts_vocab	*v;
-	sqlite3			*db = ofl_store_db(st);
-
-	STORE_PG(st, (store_pg_unsupported(st, FTS_PG), NULL));
-	if (db_exec(db, "CREATE VIRTUAL TABLE IF NOT EXISTS"
-	    " temp.ix_vocab USING fts5vocab(main, 'ix_fts', 'row')") == -1)
-		return NULL;
-	v = ofl_xcalloc(1, sizeof *v);
-	v->db = db;
-	if (prep(db, "SELECT doc FROM temp.ix_vocab WHERE term = ?1",
-	    &v->has) == -1) {
-		free(v);
-		return NULL;
-	}
-	return v;
-}
-
-void
-ofl_store_fts_vocab_free(struct ofl_fts_vocab *v)
-{
-	if (v == NULL)
-		return;
-	sqlite3_finalize(v->has);
-	sqlite3_finalize(v->near);
-	free(v);
-}
-
-int64_t
-ofl_store_fts_vocab_doc(struct ofl_fts_vocab *v, const char *term, size_t n)
-{
-	int64_t	df = 0;
-
-	sqlite3_bind_text(v->has, 1, term, (int)n, SQLITE_STATIC);
-	if (sqlite3_step(v->has) == SQLITE_ROW)
-		df = sqlite3_column_int64(v->has, 0);
-	sqlite3_reset(v->has);
-	return df;
-}
-
-void
-ofl_store_fts_vocab_range(struct ofl_fts_vocab *v, const char *lo,
-    const char *hi, void (*cb)(const char *, int64_t, void *), void *arg)
-{
-	const char	*w;
-
-	if (v->near == NULL && sqlite3_prepare_v2(v->db, "SELECT term, doc"
-	    " FROM temp.ix_vocab WHERE term >= ?1 AND term < ?2", -1,
-	    &v->near, NULL) != SQLITE_OK) {
-		v->near = NULL;
-		return;
-	}
-	sqlite3_bind_text(v->near, 1, lo, -1, SQLITE_STATIC);
-	sqlite3_bind_text(v->near, 2, hi, -1, SQLITE_STATIC);
-	while (sqlite3_step(v->near) == SQLITE_ROW) {
-		w = (const char *)sqlite3_column_text(v->near, 0);
-		if (w != NULL)
-			cb(w, sqlite3_column_int64(v->near, 1), arg);
-	}
-	sqlite3_reset(v->near);
-}
-
-int64_t
-ofl_store_fts_chunks(struct ofl_store *st)
-{
-	sqlite3		*db = ofl_store_db(st);
-	sqlite3_stmt	*s;
-	int64_t		 n = 0;
-
-	STORE_PG(st, store_pg_unsupported(st, FTS_PG));
-	if (prep(db, "SELECT count(*) FROM ix_chunk", &s) == -1)
-		return -1;
-	if (sqlite3_step(s) == SQLITE_ROW)
-		n = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	return n;
-}
-
-/*
- * How far another live process has indexed blob: 1 if it is at it now
- * (*bytes, *line: where its committed chunks end), 0 if nobody is (or it
- * is done), -1 on error.
- */
-int
-ofl_store_fts_progress(struct ofl_store *st, int64_t blob, uint64_t *bytes,
-    uint64_t *line)
-{
-	sqlite3		*db = ofl_store_db(st);
-	sqlite3_stmt	*q;
-	int64_t		 owner, beat;
-	int		 rc, busy = 0;
-
-	STORE_PG(st, store_pg_unsupported(st, FTS_PG));
-	*bytes = 0;
-	*line = 1;
-	if (prep(db, "SELECT b.state, b.owner, b.heartbeat, (SELECT"
-	    " max(byte_end) FROM ix_chunk WHERE id BETWEEN ?2 AND ?3), (SELECT"
-	    " max(line_end) FROM ix_chunk WHERE id BETWEEN ?2 AND ?3) FROM"
-	    " ix_blob b WHERE b.blob = ?1", &q) == -1)
-		return -1;
-	sqlite3_bind_int64(q, 1, blob);
-	sqlite3_bind_int64(q, 2, rowid(blob, 0));
-	sqlite3_bind_int64(q, 3, rowid(blob + 1, 0) - 1);
-	if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		owner = sqlite3_column_int64(q, 1);
-		beat = sqlite3_column_int64(q, 2);
-		busy = sqlite3_column_int(q, 0) == 0 &&
-		    owner != (int64_t)getpid() && owner_alive(owner) &&
-		    ofl_now_ms() - beat < STALE_MS;
-		if (busy && sqlite3_column_type(q, 3) != SQLITE_NULL) {
-			*bytes = (uint64_t)sqlite3_column_int64(q, 3);
-			*line = (uint64_t)sqlite3_column_int64(q, 4) + 1;
-		}
-	}
-	sqlite3_finalize(q);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return db_err(db, "index state");
-	return busy;
 }

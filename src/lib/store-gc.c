@@ -198,9 +198,14 @@ ofl_store_gc_brefs(struct ofl_store *st, struct ofl_store_gc_bref **out,
 uint64_t
 ofl_store_gc_index_bytes(struct ofl_store *st)
 {
+	uint64_t	n, b;
+
 	STORE_PG(st, (uint64_t)(store_pg_unsupported(st, GC_PG), 0));
-	return (uint64_t)query_int(st->db, "SELECT coalesce(sum(pgsize), 0)"
+	n = (uint64_t)query_int(st->db, "SELECT coalesce(sum(pgsize), 0)"
 	    " FROM dbstat('main', 1) WHERE name LIKE 'ix%'", 0);
+	/* Buried rows' pages, as the store's size leaves them out. */
+	b = ofl_store_fts_buried_bytes(st);
+	return n > b ? n - b : 0;
 }
 
 uint64_t
@@ -325,37 +330,22 @@ ofl_store_gc_unlink(struct ofl_store *st, const char *file)
 /* Compacting. */
 
 int
-ofl_store_gc_fts_reset(struct ofl_store *st)
-{
-	int	empty;
-
-	STORE_PG(st, store_pg_unsupported(st, GC_PG));
-	/*
-	 * Inside one transaction, so that no indexer starts meanwhile (it
-	 * claims its blob first).
-	 */
-	if (sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL,
-	    NULL) != SQLITE_OK)
-		return 0;
-	empty = query_int(st->db, "SELECT NOT EXISTS (SELECT 1 FROM ix_blob)"
-	    " AND NOT EXISTS (SELECT 1 FROM ix_chunk)", 0) != 0;
-	if (empty)
-		sqlite3_exec(st->db, "INSERT INTO ix_fts(ix_fts)"
-		    " VALUES('delete-all')", NULL, NULL, NULL);
-	if (sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
-		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
-	return empty;
-}
-
-int
 ofl_store_gc_fts_merge(struct ofl_store *st)
 {
 	int	before = sqlite3_total_changes(st->db);
+	int64_t	gen;
+	char	name[32], sql[128];
 
 	STORE_PG(st, store_pg_unsupported(st, GC_PG));
+	/* The open generation's: the others take no more rows. */
+	if ((gen = query_int(st->db, "SELECT max(gen) FROM ix_gen WHERE"
+	    " open = 1", -1)) < 0)
+		return 0;
+	ix_gen_name(gen, name, sizeof name);
 	/* A negative count merges at every level. */
-	if (sqlite3_exec(st->db, "INSERT INTO ix_fts(ix_fts, rank)"
-	    " VALUES ('merge', -256)", NULL, NULL, NULL) != SQLITE_OK)
+	snprintf(sql, sizeof sql, "INSERT INTO %s(%s, rank) VALUES ('merge',"
+	    " -256)", name, name);
+	if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) != SQLITE_OK)
 		return 0;
 	/*
 	 * FTS5 writes a row or so even when there was nothing to merge:
@@ -688,52 +678,77 @@ out:
 	return rc;
 }
 
-/* One statement, so one snapshot. */
+/* In one transaction, so one snapshot. */
 int
 ofl_store_gc_index_check(struct ofl_store *st,
     struct ofl_store_gc_ixcheck *c)
 {
 	sqlite3_stmt	*stmt;
+	struct ix_gen	*g = NULL;
+	size_t		 ng = 0, i;
+	int64_t		 n;
+	int		 ret = -1;
 
 	STORE_PG(st, store_pg_unsupported(st, GC_PG));
 	memset(c, 0, sizeof *c);
+	if (sqlite3_exec(st->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+		return -1;
 	if (sqlite3_prepare_v2(st->db, "SELECT"
 	    " (SELECT count(*) FROM ix_blob x WHERE NOT EXISTS (SELECT 1 FROM"
 	    " artifact a WHERE a.blob = x.blob)),"
 	    " (SELECT count(*) FROM ix_chunk c WHERE NOT EXISTS (SELECT 1 FROM"
 	    " ix_blob x WHERE x.blob = c.id >> 24)),"
 	    " (SELECT count(*) FROM ix_chunk c JOIN blob b ON b.id = c.id >> 24"
-	    " WHERE c.member IS NULL AND c.byte_end > b.bytes),"
-	    " (SELECT count(*) FROM ix_fts_docsize d WHERE NOT EXISTS (SELECT 1"
-	    " FROM ix_chunk c WHERE c.id = d.id))", -1, &stmt,
+	    " WHERE c.member IS NULL AND c.byte_end > b.bytes)", -1, &stmt,
 	    NULL) != SQLITE_OK)
-		return -1;		/* no index */
+		goto out;		/* no index */
 	if (sqlite3_step(stmt) == SQLITE_ROW) {
 		c->blobs = sqlite3_column_int64(stmt, 0);
 		c->chunks = sqlite3_column_int64(stmt, 1);
 		c->past_end = sqlite3_column_int64(stmt, 2);
-		c->fts = sqlite3_column_int64(stmt, 3);
 	}
 	sqlite3_finalize(stmt);
-	return 0;
+	/* Rows of no chunk, buried ones left out, in every generation. */
+	if (ix_gen_list(st->db, 0, &g, &ng) == -1)
+		goto out;
+	for (i = 0; i < ng; i++) {
+		if ((n = ix_gen_rows(st->db, g[i].gen, 1)) == -1)
+			goto out;
+		c->fts += n;
+	}
+	ret = 0;
+out:
+	sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL);
+	ofl_clearerr();
+	free(g);
+	return ret;
 }
 
 int
 ofl_store_gc_index_clear(struct ofl_store *st)
 {
-	sqlite3	*db = st->db;
+	sqlite3		*db = st->db;
+	struct ix_gen	*g = NULL;
+	size_t		 ng = 0, i;
 
 	STORE_PG(st, store_pg_unsupported(st, GC_PG));
 	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
 		return -1;
-	if (sqlite3_exec(db, "INSERT INTO ix_fts(ix_fts) VALUES('delete-all');"
-	    " DELETE FROM ix_chunk; DELETE FROM ix_blob", NULL, NULL,
-	    NULL) != SQLITE_OK ||
-	    sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
-		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-		return -1;
-	}
+	if (ix_gen_list(db, 0, &g, &ng) == -1)
+		goto fail;
+	for (i = 0; i < ng; i++)
+		if (ix_gen_drop(db, g[i].gen) == -1)
+			goto fail;
+	if (sqlite3_exec(db, "DELETE FROM ix_chunk; DELETE FROM ix_blob",
+	    NULL, NULL, NULL) != SQLITE_OK || ix_gen_setup(db) == -1 ||
+	    sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+		goto fail;
+	free(g);
 	return 0;
+fail:
+	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	free(g);
+	return -1;
 }
 
 /* 1 if a blob row names file. */

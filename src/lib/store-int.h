@@ -211,6 +211,64 @@ store_filter_bind(sqlite3_stmt *q, const struct ofl_filter *f)
 #define STORE_PG_VOID(st, call)	do { } while (0)
 #endif
 
+/*
+ * The full-text index (store-fts.c, store-fts-query.c, store-gen.c).  A
+ * chunk's row id is its blob's number shifted left by IX_CHUNK_BITS plus
+ * its sequence number, so a blob's chunks are one range of row ids.
+ */
+#define IX_CHUNK_BITS	24		/* OFL_FTS_CHUNK_MAX is 1 << 24 */
+#define IX_STALE_MS	30000		/* an indexer silent so long is dead */
+
+static inline int64_t
+ix_rowid(int64_t blob, int64_t seq)
+{
+	return blob << IX_CHUNK_BITS | seq;
+}
+
+/* A generation of the index, as ix_gen_list() gives it. */
+struct ix_gen {
+	int64_t		 gen;
+	int		 open;		/* takes new content */
+	int		 buried;	/* has tombstones */
+	int64_t		 bytes;		/* content indexed into it */
+	int64_t		 dead;		/* of which removed */
+	int64_t		 blobs;		/* blobs in it now */
+	int64_t		 pages;		/* its table's bytes, once closed */
+};
+
+static inline int
+ix_err(sqlite3 *db, const char *what)
+{
+	ofl_seterr(OFL_EXIT_FAIL, "search index: %s: %s", what,
+	    sqlite3_errmsg(db));
+	return -1;
+}
+
+static inline int
+ix_prep(sqlite3 *db, const char *sql, sqlite3_stmt **s)
+{
+	if (sqlite3_prepare_v2(db, sql, -1, s, NULL) != SQLITE_OK) {
+		*s = NULL;
+		return ix_err(db, "database");
+	}
+	return 0;
+}
+
+/* store-fts.c */
+int	 ix_owner_alive(int64_t);
+
+/* store-gen.c */
+uint64_t ix_gen_limit(void);
+void	 ix_gen_name(int64_t, char *, size_t);
+int	 ix_gen_setup(sqlite3 *);
+int64_t	 ix_gen_take(sqlite3 *, int64_t, uint64_t);
+int	 ix_gen_bury(sqlite3 *, int64_t);
+int	 ix_gen_list(sqlite3 *, int, struct ix_gen **, size_t *);
+int64_t	 ix_gen_of(sqlite3 *, int64_t);
+int	 ix_gen_drop(sqlite3 *, int64_t);
+int	 ix_gen_close(sqlite3 *, int64_t);
+int64_t	 ix_gen_rows(sqlite3 *, int64_t, int);
+
 /* store-write.c */
 /* Salvage the artifacts whose writer died (on a read-write open). */
 void	 writer_recover(struct ofl_store *);

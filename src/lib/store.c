@@ -817,14 +817,15 @@ ofl_setting_list(struct ofl_store *st, struct ofl_buf *out)
 
 /*
  * The store's size: stored content plus the database's pages in use (the
- * WAL is left out: it is transient, and kept at a bounded size).
+ * WAL is left out: it is transient, and kept at a bounded size), less
+ * the index's pages of removed content (store-gen.c).
  */
 uint64_t
 ofl_store_size(struct ofl_store *st)
 {
 	sqlite3		*db = st->db;
 	sqlite3_stmt	*stmt;
-	uint64_t	 n = 0;
+	uint64_t	 n = 0, b;
 
 	STORE_PG(st, store_pg_size(st));
 	if (sqlite3_prepare_v2(db, "SELECT (SELECT coalesce(sum(stored), 0)"
@@ -836,5 +837,7 @@ ofl_store_size(struct ofl_store *st)
 			n = (uint64_t)sqlite3_column_int64(stmt, 0);
 		sqlite3_finalize(stmt);
 	}
-	return n;
+	/* Index pages of removed content come back when gc compacts. */
+	b = ofl_store_fts_buried_bytes(st);
+	return n > b ? n - b : 0;
 }

@@ -1,0 +1,573 @@
+/*
+ * store-fts-query.c: searching the full-text index, its vocabulary and
+ * the chunks a hit names.
+ *
+ * A query runs on every generation of the index (store-gen.c) that may
+ * hold what it asks for, leaving buried rows out, and the hits of all
+ * are merged by score.  The ranking's statistics are each artifact's
+ * own, so a hit scores the same whichever generation holds it and
+ * whatever else is stored.
+ */
+#include "config.h"
+
+#include <sys/types.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "ofl.h"
+#include "store-int.h"
+#include "banned.h"
+
+/* What a PostgreSQL store cannot do yet (store-pg.c). */
+#define FTS_PG	"the full-text index (ofl-index, ofl-search QUERY)"
+
+#define CHUNK_MAX	OFL_FTS_CHUNK_MAX
+
+/* Searching. */
+
+int
+ofl_store_fts_scope(struct ofl_store *st, const int64_t *blobs, size_t n)
+{
+	sqlite3		*db = ofl_store_db(st);
+	sqlite3_stmt	*q;
+	size_t		 i;
+
+	STORE_PG(st, store_pg_unsupported(st, FTS_PG));
+	if (sqlite3_exec(db, "CREATE TEMP TABLE IF NOT EXISTS ix_scope"
+	    " (blob INTEGER PRIMARY KEY); DELETE FROM temp.ix_scope", NULL,
+	    NULL, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "INSERT OR IGNORE INTO temp.ix_scope"
+	    " VALUES(?1)", -1, &q, NULL) != SQLITE_OK) {
+		ofl_seterr(OFL_EXIT_FAIL, "search: %s", sqlite3_errmsg(db));
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		sqlite3_bind_int64(q, 1, blobs[i]);
+		(void)sqlite3_step(q);
+		sqlite3_reset(q);
+	}
+	sqlite3_finalize(q);
+	return 0;
+}
+
+/* The artifacts of a filter that are complete, as SQL (store-int.h). */
+#define FILTER_SQL	" a.state = 1 AND" STORE_FILTER_SQL
+
+/* A row a query found, in any generation. */
+struct hit {
+	int64_t		 id;
+	double		 score;
+};
+
+struct hits {
+	struct hit	*v;
+	size_t		 n;
+	size_t		 cap;
+};
+
+/* The statement of fq on generation gen, in buf. */
+static void
+query_sql(const struct ofl_fts_query *fq, int64_t gen, int buried,
+    char *buf, size_t size)
+{
+	const char	*where;
+	char		 t[32];
+
+	ix_gen_name(gen, t, sizeof t);
+	if (fq->blob >= 0 && fq->lines)
+		/* Only the chunks that overlap the lines. */
+		where = " AND rowid BETWEEN ?2 AND ?3 AND rowid IN (SELECT id"
+		    " FROM ix_chunk WHERE id BETWEEN ?2 AND ?3 AND"
+		    " line_start <= ?6 AND line_end >= ?5)";
+	else if (fq->blob >= 0)
+		where = " AND rowid BETWEEN ?2 AND ?3";
+	else if (fq->scoped || fq->filter != NULL)
+		where = " AND rowid / ?5 IN (SELECT blob FROM temp.ix_scope)";
+	else
+		where = "";
+	snprintf(buf, size, "SELECT rowid, -rank FROM %s WHERE %s MATCH ?1"
+	    " AND rank MATCH '" OFL_INDEX_RANK "'%s%s ORDER BY rank LIMIT ?4",
+	    t, t, where, buried ? " AND rowid / ?5 NOT IN (SELECT blob FROM"
+	    " ix_dead WHERE gen = ?12)" : "");
+}
+
+/* Run fq on generation gen, adding its rows to h. */
+static int
+query_gen(sqlite3 *db, const struct ofl_fts_query *fq, int64_t gen,
+    int buried, struct hits *h)
+{
+	sqlite3_stmt	*q;
+	char		 sql[512];
+	int		 rc;
+
+	query_sql(fq, gen, buried, sql, sizeof sql);
+	if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK) {
+		ofl_seterr(OFL_EXIT_FAIL, "search: %s", sqlite3_errmsg(db));
+		return -1;
+	}
+	sqlite3_bind_text(q, 1, fq->match, -1, SQLITE_STATIC);
+	if (fq->blob >= 0) {
+		sqlite3_bind_int64(q, 2, ix_rowid(fq->blob, 0));
+		sqlite3_bind_int64(q, 3, ix_rowid(fq->blob + 1, 0) - 1);
+	}
+	sqlite3_bind_int64(q, 4, (int64_t)fq->limit);
+	if (fq->blob >= 0 && fq->lines) {
+		sqlite3_bind_int64(q, 5, (int64_t)fq->line_from);
+		sqlite3_bind_int64(q, 6, (int64_t)fq->line_to);
+	} else if (fq->blob < 0)
+		sqlite3_bind_int64(q, 5, ix_rowid(1, 0));
+	sqlite3_bind_int64(q, 12, gen);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		if (h->n == h->cap) {
+			h->cap = h->cap ? h->cap * 2 : 64;
+			h->v = ofl_xrealloc(h->v, h->cap * sizeof *h->v);
+		}
+		h->v[h->n].id = sqlite3_column_int64(q, 0);
+		h->v[h->n].score = sqlite3_column_double(q, 1);
+		h->n++;
+	}
+	if (rc != SQLITE_DONE) {
+		if (fq->raw)
+			ofl_seterr(OFL_EXIT_USAGE, "--fts: %s",
+			    sqlite3_errmsg(db));
+		else
+			ofl_seterr(OFL_EXIT_FAIL, "search: %s",
+			    sqlite3_errmsg(db));
+		sqlite3_finalize(q);
+		return -1;
+	}
+	sqlite3_finalize(q);
+	return 0;
+}
+
+/* Best first; among equal scores, by row id (stable across runs). */
+static int
+hit_cmp(const void *a, const void *b)
+{
+	const struct hit	*x = a, *y = b;
+
+	if (x->score != y->score)
+		return x->score > y->score ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* A filter's artifacts into temp.ix_scope, once for all generations. */
+static int
+scope_filter(sqlite3 *db, const struct ofl_filter *f)
+{
+	sqlite3_stmt	*q;
+	int		 rc;
+
+	if (sqlite3_exec(db, "CREATE TEMP TABLE IF NOT EXISTS ix_scope"
+	    " (blob INTEGER PRIMARY KEY); DELETE FROM temp.ix_scope", NULL,
+	    NULL, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "INSERT OR IGNORE INTO temp.ix_scope"
+	    " SELECT a.blob FROM artifact a WHERE" FILTER_SQL, -1, &q,
+	    NULL) != SQLITE_OK) {
+		ofl_seterr(OFL_EXIT_FAIL, "search: %s", sqlite3_errmsg(db));
+		return -1;
+	}
+	store_filter_bind(q, f);
+	rc = sqlite3_step(q);
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE) {
+		ofl_seterr(OFL_EXIT_FAIL, "search: %s", sqlite3_errmsg(db));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * One blob's rows are in its generation; a query of many runs on each
+ * generation, in one read transaction so that a gc dropping one meanwhile
+ * changes nothing, and the best rows of all are kept.
+ */
+int
+ofl_store_fts_query(struct ofl_store *st, const struct ofl_fts_query *fq,
+    int (*cb)(int64_t, int64_t, double, void *), void *arg)
+{
+	sqlite3		*db = ofl_store_db(st);
+	struct ix_gen	*g = NULL, one;
+	struct hits	 h = { NULL, 0, 0 };
+	size_t		 ng = 0, i;
+	int		 tx = 0, ret = -1;
+
+	STORE_PG(st, store_pg_unsupported(st, FTS_PG));
+	if (sqlite3_get_autocommit(db)) {
+		if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
+			ofl_seterr(OFL_EXIT_FAIL, "search: %s",
+			    sqlite3_errmsg(db));
+			return -1;
+		}
+		tx = 1;
+	}
+	if (fq->blob >= 0) {
+		memset(&one, 0, sizeof one);
+		if ((one.gen = ix_gen_of(db, fq->blob)) == -2)
+			goto out;
+		if (one.gen >= 0) {
+			g = ofl_xmalloc(sizeof *g);
+			g[ng++] = one;
+		}
+	} else if (ix_gen_list(db, 0, &g, &ng) == -1 ||
+	    (!fq->scoped && fq->filter != NULL &&
+	    scope_filter(db, fq->filter) == -1))
+		goto out;
+	for (i = 0; i < ng; i++)
+		if (query_gen(db, fq, g[i].gen, g[i].buried, &h) == -1)
+			goto out;
+	if (h.n > 1)
+		qsort(h.v, h.n, sizeof *h.v, hit_cmp);
+	if (h.n > fq->limit)
+		h.n = fq->limit;
+	for (i = 0; i < h.n; i++)
+		if (cb(h.v[i].id >> IX_CHUNK_BITS, h.v[i].id & (CHUNK_MAX - 1),
+		    h.v[i].score, arg) == -1)
+			goto out;
+	ret = (int)h.n;
+out:
+	if (tx)
+		sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+	free(g);
+	free(h.v);
+	return ret;
+}
+
+/*
+ * The newest finished artifact of blob that the filter (NULL: any)
+ * lets through: 1 and its ID in id, 0 if there is none, -1 on error.
+ */
+int
+ofl_store_fts_blob_art(struct ofl_store *st, int64_t blob,
+    const struct ofl_filter *f, char *id, size_t size)
+{
+	sqlite3		*db = ofl_store_db(st);
+	sqlite3_stmt	*q;
+	struct ofl_filter any;
+	int		 rc;
+
+	STORE_PG(st, store_pg_unsupported(st, FTS_PG));
+	if (f == NULL) {
+		ofl_filter_init(&any);
+		f = &any;
+	}
+	if (ix_prep(db, "SELECT a.id FROM artifact a WHERE a.blob = ?1 AND"
+	    FILTER_SQL " ORDER BY a.seq DESC LIMIT 1", &q) == -1)
+		return -1;
+	sqlite3_bind_int64(q, 1, blob);
+	store_filter_bind(q, f);
+	if ((rc = sqlite3_step(q)) == SQLITE_ROW)
+		snprintf(id, size, "%s", (const char *)sqlite3_column_text(q,
+		    0));
+	sqlite3_finalize(q);
+	if (rc == SQLITE_ROW)
+		return 1;
+	if (rc == SQLITE_DONE)
+		return 0;
+	return ix_err(db, "search");
+}
+
+/*
+ * The artifacts the filter lets through whose content is not indexed
+ * (or only in part), one per content, newest first: cb(id, blob, arg)
+ * for each, until it returns non-zero.  Returns how many there are.
+ */
+int64_t
+ofl_store_fts_unindexed(struct ofl_store *st, const struct ofl_filter *f,
+    int (*cb)(const char *, int64_t, void *), void *arg)
+{
+	sqlite3		*db = ofl_store_db(st);
+	sqlite3_stmt	*q;
+	int64_t		 n = 0;
+	int		 rc, stop = 0;
+
+	STORE_PG(st, store_pg_unsupported(st, FTS_PG));
+	if (ix_prep(db, "SELECT a.id, a.blob FROM artifact a LEFT JOIN ix_blob b"
+	    " ON b.blob = a.blob WHERE" FILTER_SQL " AND (b.blob IS NULL OR"
+	    " b.state != 1 OR b.tokver != ?6) GROUP BY a.blob"
+	    " ORDER BY max(a.seq) DESC", &q) == -1)
+		return -1;
+	sqlite3_bind_int(q, 6, OFL_TOK_VERSION);
+	store_filter_bind(q, f);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		n++;
+		if (!stop && cb != NULL)
+			stop = cb((const char *)sqlite3_column_text(q, 0),
+			    sqlite3_column_int64(q, 1), arg);
+	}
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE)
+		return ix_err(db, "search");
+	return n;
+}
+
+int
+ofl_store_fts_chunk(struct ofl_store *st, int64_t blob, int64_t seq,
+    struct ofl_fts_row *row)
+{
+	sqlite3		*db = ofl_store_db(st);
+	sqlite3_stmt	*q;
+	int		 rc;
+
+	STORE_PG(st, store_pg_unsupported(st, FTS_PG));
+	memset(row, 0, sizeof *row);
+	if (sqlite3_prepare_v2(db, "SELECT member, title, byte_start,"
+	    " byte_end, line_start, line_end FROM ix_chunk WHERE id = ?1", -1,
+	    &q, NULL) != SQLITE_OK) {
+		ofl_seterr(OFL_EXIT_FAIL, "search: %s", sqlite3_errmsg(db));
+		return -1;
+	}
+	sqlite3_bind_int64(q, 1, ix_rowid(blob, seq));
+	if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		if (sqlite3_column_type(q, 0) != SQLITE_NULL)
+			row->member = ofl_xstrdup((const char *)
+			    sqlite3_column_text(q, 0));
+		if (sqlite3_column_type(q, 1) != SQLITE_NULL)
+			row->title = ofl_xstrdup((const char *)
+			    sqlite3_column_text(q, 1));
+		row->byte_start = (uint64_t)sqlite3_column_int64(q, 2);
+		row->byte_end = (uint64_t)sqlite3_column_int64(q, 3);
+		row->line_start = (uint64_t)sqlite3_column_int64(q, 4);
+		row->line_end = (uint64_t)sqlite3_column_int64(q, 5);
+	}
+	sqlite3_finalize(q);
+	if (rc == SQLITE_ROW)
+		return 1;
+	if (rc == SQLITE_DONE)
+		return 0;
+	ofl_seterr(OFL_EXIT_FAIL, "search: %s", sqlite3_errmsg(db));
+	return -1;
+}
+
+void
+ofl_store_fts_row_free(struct ofl_fts_row *row)
+{
+	free(row->member);
+	free(row->title);
+	row->member = row->title = NULL;
+}
+
+/* Titles of the chunks that hold lines; left NULL where none is found. */
+void
+ofl_store_fts_titles(struct ofl_store *st, struct ofl_fts_title *t, size_t n)
+{
+	sqlite3		*db = ofl_store_db(st);
+	sqlite3_stmt	*q;
+	size_t		 i;
+
+	STORE_PG_VOID(st, (void)store_pg_unsupported(st, FTS_PG));
+	if (n == 0 || sqlite3_prepare_v2(db, "SELECT id, title FROM ix_chunk"
+	    " WHERE id BETWEEN ?1 AND ?2 AND line_start <= ?3 AND"
+	    " line_end >= ?3 ORDER BY id LIMIT 1", -1, &q, NULL) != SQLITE_OK)
+		return;
+	for (i = 0; i < n; i++) {
+		if (t[i].seq >= 0) {
+			/* The very chunk, found by its number. */
+			sqlite3_bind_int64(q, 1, ix_rowid(t[i].blob, t[i].seq));
+			sqlite3_bind_int64(q, 2, ix_rowid(t[i].blob, t[i].seq));
+		} else {
+			sqlite3_bind_int64(q, 1, ix_rowid(t[i].blob, 0));
+			sqlite3_bind_int64(q, 2, ix_rowid(t[i].blob + 1, 0) - 1);
+		}
+		sqlite3_bind_int64(q, 3, (int64_t)t[i].line);
+		if (sqlite3_step(q) == SQLITE_ROW &&
+		    sqlite3_column_type(q, 1) != SQLITE_NULL)
+			t[i].title = ofl_xstrdup((const char *)
+			    sqlite3_column_text(q, 1));
+		sqlite3_reset(q);
+	}
+	sqlite3_finalize(q);
+}
+
+/*
+ * The vocabulary: an fts5vocab table on each generation, their counts
+ * summed, their terms merged in order.
+ */
+
+struct ofl_fts_vocab {
+	sqlite3		 *db;
+	size_t		  n;
+	sqlite3_stmt	**has;
+	sqlite3_stmt	**near;
+	int		 *more;		/* near[i] has a row */
+};
+
+struct ofl_fts_vocab *
+ofl_store_fts_vocab(struct ofl_store *st)
+{
+	struct ofl_fts_vocab	*v;
+	sqlite3			*db = ofl_store_db(st);
+	struct ix_gen		*g;
+	size_t			 ng, i;
+	char			 t[32], sql[160];
+
+	STORE_PG(st, (store_pg_unsupported(st, FTS_PG), NULL));
+	if (ix_gen_list(db, 0, &g, &ng) == -1)
+		return NULL;
+	v = ofl_xcalloc(1, sizeof *v);
+	v->db = db;
+	v->has = ofl_xcalloc(ng + 1, sizeof *v->has);
+	v->near = ofl_xcalloc(ng + 1, sizeof *v->near);
+	v->more = ofl_xcalloc(ng + 1, sizeof *v->more);
+	for (i = 0; i < ng; i++) {
+		ix_gen_name(g[i].gen, t, sizeof t);
+		snprintf(sql, sizeof sql, "CREATE VIRTUAL TABLE IF NOT EXISTS"
+		    " temp.%s_v USING fts5vocab(main, '%s', 'row')", t, t);
+		if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK)
+			goto fail;
+		snprintf(sql, sizeof sql, "SELECT doc FROM temp.%s_v WHERE"
+		    " term = ?1", t);
+		if (ix_prep(db, sql, &v->has[v->n]) == -1)
+			goto fail;
+		snprintf(sql, sizeof sql, "SELECT term, doc FROM temp.%s_v"
+		    " WHERE term >= ?1 AND term < ?2", t);
+		if (ix_prep(db, sql, &v->near[v->n++]) == -1)
+			goto fail;
+	}
+	free(g);
+	return v;
+fail:
+	ix_err(db, "vocabulary");
+	free(g);
+	ofl_store_fts_vocab_free(v);
+	return NULL;
+}
+
+void
+ofl_store_fts_vocab_free(struct ofl_fts_vocab *v)
+{
+	size_t	i;
+
+	if (v == NULL)
+		return;
+	for (i = 0; i <= v->n; i++) {
+		sqlite3_finalize(v->has[i]);
+		sqlite3_finalize(v->near[i]);
+	}
+	free(v->has);
+	free(v->near);
+	free(v->more);
+	free(v);
+}
+
+int64_t
+ofl_store_fts_vocab_doc(struct ofl_fts_vocab *v, const char *term, size_t n)
+{
+	int64_t	df = 0;
+	size_t	i;
+
+	for (i = 0; i < v->n; i++) {
+		sqlite3_bind_text(v->has[i], 1, term, (int)n, SQLITE_STATIC);
+		if (sqlite3_step(v->has[i]) == SQLITE_ROW)
+			df += sqlite3_column_int64(v->has[i], 0);
+		sqlite3_reset(v->has[i]);
+	}
+	return df;
+}
+
+void
+ofl_store_fts_vocab_range(struct ofl_fts_vocab *v, const char *lo,
+    const char *hi, void (*cb)(const char *, int64_t, void *), void *arg)
+{
+	const char	*w, *min;
+	char		*term;
+	int64_t		 df;
+	size_t		 i;
+
+	for (i = 0; i < v->n; i++) {
+		sqlite3_bind_text(v->near[i], 1, lo, -1, SQLITE_STATIC);
+		sqlite3_bind_text(v->near[i], 2, hi, -1, SQLITE_STATIC);
+		v->more[i] = sqlite3_step(v->near[i]) == SQLITE_ROW;
+	}
+	/* Each table gives its terms in order: merge them. */
+	for (;;) {
+		min = NULL;
+		for (i = 0; i < v->n; i++) {
+			if (!v->more[i])
+				continue;
+			w = (const char *)sqlite3_column_text(v->near[i], 0);
+			if (w != NULL && (min == NULL || strcmp(w, min) < 0))
+				min = w;
+		}
+		if (min == NULL)
+			break;
+		term = ofl_xstrdup(min);
+		df = 0;
+		for (i = 0; i < v->n; i++) {
+			if (!v->more[i])
+				continue;
+			w = (const char *)sqlite3_column_text(v->near[i], 0);
+			if (w == NULL || strcmp(w, term) != 0)
+				continue;
+			df += sqlite3_column_int64(v->near[i], 1);
+			v->more[i] = sqlite3_step(v->near[i]) == SQLITE_ROW;
+		}
+		cb(term, df, arg);
+		free(term);
+	}
+	for (i = 0; i < v->n; i++)
+		sqlite3_reset(v->near[i]);
+}
+
+int64_t
+ofl_store_fts_chunks(struct ofl_store *st)
+{
+	sqlite3		*db = ofl_store_db(st);
+	sqlite3_stmt	*s;
+	int64_t		 n = 0;
+
+	STORE_PG(st, store_pg_unsupported(st, FTS_PG));
+	if (ix_prep(db, "SELECT count(*) FROM ix_chunk", &s) == -1)
+		return -1;
+	if (sqlite3_step(s) == SQLITE_ROW)
+		n = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return n;
+}
+
+/*
+ * How far another live process has indexed blob: 1 if it is at it now
+ * (*bytes, *line: where its committed chunks end), 0 if nobody is (or it
+ * is done), -1 on error.
+ */
+int
+ofl_store_fts_progress(struct ofl_store *st, int64_t blob, uint64_t *bytes,
+    uint64_t *line)
+{
+	sqlite3		*db = ofl_store_db(st);
+	sqlite3_stmt	*q;
+	int64_t		 owner, beat;
+	int		 rc, busy = 0;
+
+	STORE_PG(st, store_pg_unsupported(st, FTS_PG));
+	*bytes = 0;
+	*line = 1;
+	if (ix_prep(db, "SELECT b.state, b.owner, b.heartbeat, (SELECT"
+	    " max(byte_end) FROM ix_chunk WHERE id BETWEEN ?2 AND ?3), (SELECT"
+	    " max(line_end) FROM ix_chunk WHERE id BETWEEN ?2 AND ?3) FROM"
+	    " ix_blob b WHERE b.blob = ?1", &q) == -1)
+		return -1;
+	sqlite3_bind_int64(q, 1, blob);
+	sqlite3_bind_int64(q, 2, ix_rowid(blob, 0));
+	sqlite3_bind_int64(q, 3, ix_rowid(blob + 1, 0) - 1);
+	if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		owner = sqlite3_column_int64(q, 1);
+		beat = sqlite3_column_int64(q, 2);
+		busy = sqlite3_column_int(q, 0) == 0 &&
+		    owner != (int64_t)getpid() && ix_owner_alive(owner) &&
+		    ofl_now_ms() - beat < IX_STALE_MS;
+		if (busy && sqlite3_column_type(q, 3) != SQLITE_NULL) {
+			*bytes = (uint64_t)sqlite3_column_int64(q, 3);
+			*line = (uint64_t)sqlite3_column_int64(q, 4) + 1;
+		}
+	}
+	sqlite3_finalize(q);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return ix_err(db, "index state");
+	return busy;
+}

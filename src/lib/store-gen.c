@@ -1,0 +1,485 @@
+/*
+ * store-gen.c: the generations of the full-text index.
+ *
+ * The index is not one FTS5 table but a few, one per generation: the
+ * content indexed while a generation was open, up to about OFL_INDEX_GEN
+ * bytes of it (64 MiB unless the environment says otherwise).  Then it
+ * closes and the next one opens.  Generation 0 is the table ix_fts (as
+ * in stores made before there were generations), generation N ix_ftsN.
+ *
+ *	ix_gen		one row per generation: open or not, the bytes of
+ *			content indexed into it and how many of them were
+ *			removed since
+ *	ix_dead		the blobs removed from a generation whose rows are
+ *			still in its table (tombstones)
+ *
+ * A removed blob's rows are not deleted from FTS5, which needs every
+ * token of the content again to do it: the blob is buried (a tombstone,
+ * its chunk and blob rows deleted) and searches leave its rows out.  A
+ * generation whose every blob is gone is dropped whole, and one that
+ * keeps less than half a generation of live content is compacted: gc
+ * indexes its live blobs anew into the open generation, after which it
+ * is dropped.  So removing many artifacts costs a few row deletes each,
+ * and the space comes back a table at a time.
+ *
+ * Blob numbers are never used twice, so a tombstone can only hide the
+ * rows of the blob it was written for; a blob indexed anew (a new
+ * tokenizer, ofl-index --force) after being buried in the open
+ * generation goes into a new one.
+ */
+#include "config.h"
+
+#include <sys/types.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "ofl.h"
+#include "store-int.h"
+#include "banned.h"
+
+#define GEN_BYTES	(64ULL * 1024 * 1024)
+
+static int	 gen_exec(sqlite3 *, const char *);
+static int64_t	 gen_int(sqlite3 *, const char *, int64_t, int64_t);
+static int	 gen_create(sqlite3 *, int64_t);
+static int	 gen_blobs(sqlite3 *, int64_t, int64_t **, size_t *, size_t);
+static uint64_t	 gen_pages(sqlite3 *, int64_t);
+static int	 gen_measure(sqlite3 *, int64_t);
+
+static const char *gen_schema =
+	"CREATE TABLE IF NOT EXISTS ix_gen ("
+	" gen INTEGER PRIMARY KEY,"
+	" open INTEGER NOT NULL,"		/* takes new content */
+	" bytes INTEGER NOT NULL DEFAULT 0,"	/* content indexed into it */
+	" dead INTEGER NOT NULL DEFAULT 0,"	/* of which removed */
+	" pages INTEGER NOT NULL DEFAULT 0);"	/* its table's, once closed */
+	"CREATE TABLE IF NOT EXISTS ix_dead ("
+	" gen INTEGER NOT NULL,"
+	" blob INTEGER NOT NULL,"
+	" PRIMARY KEY (gen, blob)) WITHOUT ROWID;";
+
+static int
+gen_exec(sqlite3 *db, const char *sql)
+{
+	if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return ix_err(db, "index generations");
+	return 0;
+}
+
+/* The integer sql (with ?1 bound to a) answers, def if none, or -2. */
+static int64_t
+gen_int(sqlite3 *db, const char *sql, int64_t a, int64_t def)
+{
+	sqlite3_stmt	*s;
+	int64_t		 v = def;
+	int		 rc;
+
+	if (ix_prep(db, sql, &s) == -1)
+		return -2;
+	sqlite3_bind_int64(s, 1, a);
+	if ((rc = sqlite3_step(s)) == SQLITE_ROW &&
+	    sqlite3_column_type(s, 0) != SQLITE_NULL)
+		v = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		ix_err(db, "index generations");
+		return -2;
+	}
+	return v;
+}
+
+uint64_t
+ix_gen_limit(void)
+{
+	const char	*e = getenv("OFL_INDEX_GEN");
+	uint64_t	 n;
+
+	if (e != NULL && *e != '\0' && ofl_parse_size(e, &n) == 0 && n > 0)
+		return n;
+	return GEN_BYTES;
+}
+
+void
+ix_gen_name(int64_t gen, char *buf, size_t size)
+{
+	if (gen == 0)
+		snprintf(buf, size, "ix_fts");
+	else
+		snprintf(buf, size, "ix_fts%lld", (long long)gen);
+}
+
+/*
+ * The generations' tables, in a write transaction: made on a new index,
+ * added to an index made before generations, where ix_fts (and every
+ * blob in it) becomes generation 0.
+ */
+int
+ix_gen_setup(sqlite3 *db)
+{
+	int64_t	n;
+
+	if (gen_exec(db, gen_schema) == -1)
+		return -1;
+	if ((n = gen_int(db, "SELECT count(*) FROM pragma_table_info('ix_blob')"
+	    " WHERE name = 'gen'", 0, 0)) < 0)
+		return -1;
+	if (n == 0 && gen_exec(db, "ALTER TABLE ix_blob ADD COLUMN"
+	    " gen INTEGER NOT NULL DEFAULT 0") == -1)
+		return -1;
+	if ((n = gen_int(db, "SELECT count(*) FROM sqlite_master WHERE"
+	    " name = 'ix_fts'", 0, 0)) < 0)
+		return -1;
+	if (n > 0 && gen_exec(db, "INSERT OR IGNORE INTO ix_gen(gen, open,"
+	    " bytes) VALUES(0, 1, (SELECT coalesce(sum(bytes), 0) FROM"
+	    " ix_blob))") == -1)
+		return -1;
+	/* One generation open, always. */
+	if ((n = gen_int(db, "SELECT count(*) FROM ix_gen WHERE open = 1", 0,
+	    0)) < 0)
+		return -1;
+	if (n == 0 && ((n = gen_int(db, "SELECT max(gen) + 1 FROM ix_gen", 0,
+	    0)) < 0 || gen_create(db, n) == -1))
+		return -1;
+	return 0;
+}
+
+/* A new generation's table, open, in a write transaction. */
+static int
+gen_create(sqlite3 *db, int64_t gen)
+{
+	sqlite3_stmt	*s;
+	char		 name[32], sql[256];
+	int		 rc;
+
+	ix_gen_name(gen, name, sizeof name);
+	snprintf(sql, sizeof sql, "CREATE VIRTUAL TABLE %s USING fts5(title,"
+	    " body, content='', tokenize='ofl');"
+	    " INSERT INTO %s(%s, rank) VALUES('rank', '" OFL_INDEX_RANK "')",
+	    name, name, name);
+	if (gen_exec(db, sql) == -1)
+		return -1;
+	if (ix_prep(db, "INSERT INTO ix_gen(gen, open) VALUES(?1, 1)",
+	    &s) == -1)
+		return -1;
+	sqlite3_bind_int64(s, 1, gen);
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return ix_err(db, "index generations");
+	return 0;
+}
+
+/*
+ * The open generation, for blob's content to go into, in a write
+ * transaction: a new one when there is none, when the open one is full,
+ * or when blob was buried in it.  Counts bytes as indexed into it.
+ */
+int64_t
+ix_gen_take(sqlite3 *db, int64_t blob, uint64_t bytes)
+{
+	sqlite3_stmt	*s;
+	int64_t		 gen, full, buried;
+
+	if ((gen = gen_int(db, "SELECT max(gen) FROM ix_gen WHERE open = 1",
+	    0, -1)) == -2)
+		return -1;
+	if (gen >= 0) {
+		if ((full = gen_int(db, "SELECT bytes FROM ix_gen WHERE"
+		    " gen = ?1", gen, 0)) == -2)
+			return -1;
+		full = (uint64_t)full >= ix_gen_limit();
+		if (ix_prep(db, "SELECT 1 FROM ix_dead WHERE gen = ?1 AND"
+		    " blob = ?2", &s) == -1)
+			return -1;
+		sqlite3_bind_int64(s, 1, gen);
+		sqlite3_bind_int64(s, 2, blob);
+		buried = sqlite3_step(s) == SQLITE_ROW;
+		sqlite3_finalize(s);
+		if (full || buried) {
+			if (gen_int(db, "UPDATE ix_gen SET open = 0 WHERE"
+			    " gen = ?1", gen, 0) == -2)
+				return -1;
+			gen = -1;
+		}
+	}
+	if (gen < 0) {
+		if ((gen = gen_int(db, "SELECT max(gen) + 1 FROM ix_gen", 0,
+		    0)) == -2 || gen_create(db, gen) == -1)
+			return -1;
+	}
+	if (ix_prep(db, "UPDATE ix_gen SET bytes = bytes + ?2 WHERE gen = ?1",
+	    &s) == -1)
+		return -1;
+	sqlite3_bind_int64(s, 1, gen);
+	sqlite3_bind_int64(s, 2, (int64_t)bytes);
+	if (sqlite3_step(s) != SQLITE_DONE) {
+		sqlite3_finalize(s);
+		return ix_err(db, "index generations");
+	}
+	sqlite3_finalize(s);
+	return gen;
+}
+
+/*
+ * Bury blob's rows in its generation, in a write transaction (its
+ * ix_blob row still there): searches leave them out from now on.
+ */
+int
+ix_gen_bury(sqlite3 *db, int64_t blob)
+{
+	if (gen_int(db, "INSERT OR IGNORE INTO ix_dead(gen, blob) SELECT gen,"
+	    " blob FROM ix_blob WHERE blob = ?1", blob, 0) == -2 ||
+	    gen_int(db, "UPDATE ix_gen SET dead = dead + (SELECT"
+	    " coalesce(bytes, 0) FROM ix_blob WHERE blob = ?1) WHERE gen ="
+	    " (SELECT gen FROM ix_blob WHERE blob = ?1)", blob, 0) == -2)
+		return -1;
+	return 0;
+}
+
+/*
+ * The generations, oldest first; *n of them.  NULL and 0 if none.  Only
+ * with full, the blobs in each (a count over all of ix_blob).
+ */
+int
+ix_gen_list(sqlite3 *db, int full, struct ix_gen **out, size_t *n)
+{
+	sqlite3_stmt	*s;
+	struct ix_gen	*g = NULL;
+	size_t		 cap = 0;
+	int		 rc;
+
+	*out = NULL;
+	*n = 0;
+	if (ix_prep(db, full ? "SELECT g.gen, g.open, g.bytes, g.dead,"
+	    " EXISTS (SELECT 1 FROM ix_dead d WHERE d.gen = g.gen), (SELECT"
+	    " count(*) FROM ix_blob b WHERE b.gen = g.gen), g.pages FROM"
+	    " ix_gen g ORDER BY g.gen" : "SELECT g.gen, g.open, g.bytes,"
+	    " g.dead, EXISTS (SELECT 1 FROM ix_dead d WHERE d.gen = g.gen),"
+	    " -1, g.pages FROM ix_gen g ORDER BY g.gen", &s) == -1)
+		return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 8;
+			g = ofl_xrealloc(g, cap * sizeof *g);
+		}
+		g[*n].gen = sqlite3_column_int64(s, 0);
+		g[*n].open = sqlite3_column_int(s, 1);
+		g[*n].bytes = sqlite3_column_int64(s, 2);
+		g[*n].dead = sqlite3_column_int64(s, 3);
+		g[*n].buried = sqlite3_column_int(s, 4);
+		g[*n].blobs = sqlite3_column_int64(s, 5);
+		g[*n].pages = sqlite3_column_int64(s, 6);
+		(*n)++;
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		free(g);
+		*n = 0;
+		return ix_err(db, "index generations");
+	}
+	*out = g;
+	return 0;
+}
+
+/* The generation blob is indexed in, -1 if none, -2 on error. */
+int64_t
+ix_gen_of(sqlite3 *db, int64_t blob)
+{
+	return gen_int(db, "SELECT gen FROM ix_blob WHERE blob = ?1", blob,
+	    -1);
+}
+
+/* Drop generation gen, its table and tombstones, in a transaction. */
+int
+ix_gen_drop(sqlite3 *db, int64_t gen)
+{
+	char	name[32], sql[64];
+
+	ix_gen_name(gen, name, sizeof name);
+	snprintf(sql, sizeof sql, "DROP TABLE IF EXISTS %s", name);
+	if (gen_exec(db, sql) == -1 ||
+	    gen_int(db, "DELETE FROM ix_dead WHERE gen = ?1", gen, 0) == -2 ||
+	    gen_int(db, "DELETE FROM ix_gen WHERE gen = ?1", gen, 0) == -2)
+		return -1;
+	return 0;
+}
+
+/* Close the open generation gen, in a transaction. */
+int
+ix_gen_close(sqlite3 *db, int64_t gen)
+{
+	return gen_int(db, "UPDATE ix_gen SET open = 0 WHERE gen = ?1", gen,
+	    0) == -2 ? -1 : 0;
+}
+
+/*
+ * The rows of generation gen that are not buried; only those of no chunk
+ * (written by an indexer that died, or left by an older ofl) if orphans.
+ * -1 on error.
+ */
+int64_t
+ix_gen_rows(sqlite3 *db, int64_t gen, int orphans)
+{
+	int64_t	n;
+	char	name[32], sql[256];
+
+	ix_gen_name(gen, name, sizeof name);
+	snprintf(sql, sizeof sql, "SELECT count(*) FROM %s_docsize d WHERE"
+	    " d.id >> %d NOT IN (SELECT blob FROM ix_dead WHERE gen = ?1)%s",
+	    name, IX_CHUNK_BITS, orphans ? " AND NOT EXISTS (SELECT 1 FROM"
+	    " ix_chunk c WHERE c.id = d.id)" : "");
+	n = gen_int(db, sql, gen, 0);
+	return n == -2 ? -1 : n;
+}
+
+/* Up to max blobs indexed into gen, appended to *b (*n of them). */
+static int
+gen_blobs(sqlite3 *db, int64_t gen, int64_t **b, size_t *n, size_t max)
+{
+	sqlite3_stmt	*s;
+	int		 rc;
+
+	if (ix_prep(db, "SELECT blob FROM ix_blob WHERE gen = ?1 AND"
+	    " state = 1 ORDER BY blob LIMIT ?2", &s) == -1)
+		return -1;
+	sqlite3_bind_int64(s, 1, gen);
+	sqlite3_bind_int64(s, 2, (int64_t)(max - *n));
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		*b = ofl_xrealloc(*b, (*n + 1) * sizeof **b);
+		(*b)[(*n)++] = sqlite3_column_int64(s, 0);
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return ix_err(db, "index generations");
+	return 0;
+}
+
+int
+ofl_store_fts_tidy(struct ofl_store *st, int64_t **blobs, size_t *n,
+    size_t max)
+{
+	sqlite3		*db = st->db;
+	struct ix_gen	*g = NULL;
+	size_t		 ng, i;
+	int64_t		 live;
+	int		 dropped = 0;
+
+	*blobs = NULL;
+	*n = 0;
+	STORE_PG(st, 0);	/* no index there yet */
+	if (gen_exec(db, "BEGIN IMMEDIATE") == -1)
+		return -1;
+	if (ix_gen_list(db, 1, &g, &ng) == -1)
+		goto fail;
+	for (i = 0; i < ng; i++) {
+		/* Every blob gone: the table goes (a new one opens). */
+		if (g[i].blobs == 0 && (g[i].bytes > 0 || !g[i].open)) {
+			if (ix_gen_drop(db, g[i].gen) == -1)
+				goto fail;
+			dropped++;
+			continue;
+		}
+		/* Half buried and open: closed, to be compacted. */
+		if (g[i].open && g[i].dead > 0 && g[i].dead * 2 >= g[i].bytes) {
+			if (ix_gen_close(db, g[i].gen) == -1)
+				goto fail;
+			g[i].open = 0;
+		}
+		if (!g[i].open && g[i].pages == 0 &&
+		    gen_measure(db, g[i].gen) == -1)
+			goto fail;
+		live = g[i].bytes - g[i].dead;
+		if (!g[i].open && (uint64_t)live < ix_gen_limit() / 2 &&
+		    *n < max && gen_blobs(db, g[i].gen, blobs, n, max) == -1)
+			goto fail;
+	}
+	if (ix_gen_setup(db) == -1 || gen_exec(db, "COMMIT") == -1)
+		goto fail;
+	free(g);
+	return dropped;
+fail:
+	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	free(g);
+	free(*blobs);
+	*blobs = NULL;
+	*n = 0;
+	return -1;
+}
+
+/* The bytes of the pages of gen's table. */
+static uint64_t
+gen_pages(sqlite3 *db, int64_t gen)
+{
+	static const char *const part[] = { "data", "idx", "docsize" };
+	char		 name[32], table[48];
+	sqlite3_stmt	*s;
+	uint64_t	 n = 0;
+	size_t		 i;
+
+	ix_gen_name(gen, name, sizeof name);
+	if (ix_prep(db, "SELECT coalesce(sum(pgsize), 0) FROM"
+	    " dbstat('main', 1) WHERE name = ?1", &s) == -1)
+		return 0;
+	for (i = 0; i < sizeof part / sizeof part[0]; i++) {
+		snprintf(table, sizeof table, "%s_%s", name, part[i]);
+		sqlite3_bind_text(s, 1, table, -1, SQLITE_TRANSIENT);
+		if (sqlite3_step(s) == SQLITE_ROW)
+			n += (uint64_t)sqlite3_column_int64(s, 0);
+		sqlite3_reset(s);
+	}
+	sqlite3_finalize(s);
+	return n;
+}
+
+/* Note the bytes of closed gen's table, once: it grows no more. */
+static int
+gen_measure(sqlite3 *db, int64_t gen)
+{
+	sqlite3_stmt	*s;
+	int		 rc;
+
+	if (ix_prep(db, "UPDATE ix_gen SET pages = ?2 WHERE gen = ?1 AND"
+	    " pages = 0", &s) == -1)
+		return -1;
+	sqlite3_bind_int64(s, 1, gen);
+	sqlite3_bind_int64(s, 2, (int64_t)gen_pages(db, gen));
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return ix_err(db, "index generations");
+	return 0;
+}
+
+/*
+ * The share of the generations' pages that holds buried rows, as their
+ * bytes say: the store's size leaves it out, since the space comes back
+ * when gc compacts them.  A closed generation's pages are noted once;
+ * the open one's are measured (a walk of its tables) when it has any.
+ */
+uint64_t
+ofl_store_fts_buried_bytes(struct ofl_store *st)
+{
+	sqlite3		*db = st->db;
+	sqlite3_stmt	*s;
+	uint64_t	 n = 0, pages, dead, bytes;
+
+	STORE_PG(st, 0);
+	if (sqlite3_prepare_v2(db, "SELECT gen, pages, min(dead, bytes),"
+	    " bytes FROM ix_gen WHERE dead > 0 AND bytes > 0", -1, &s,
+	    NULL) != SQLITE_OK)
+		return 0;	/* no index */
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		pages = (uint64_t)sqlite3_column_int64(s, 1);
+		dead = (uint64_t)sqlite3_column_int64(s, 2);
+		bytes = (uint64_t)sqlite3_column_int64(s, 3);
+		if (pages == 0)
+			pages = gen_pages(db, sqlite3_column_int64(s, 0));
+		n += (uint64_t)((double)pages * (double)dead / (double)bytes);
+	}
+	sqlite3_finalize(s);
+	return n;
+}
