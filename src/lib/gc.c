@@ -412,15 +412,18 @@ gc_yield(void)
  * Index blob anew, into the open generation: an artifact to read it
  * through, its rows buried where they were, its chunks written again.
  */
-static void
+static int
 gc_rehome(struct ofl_store *st, int64_t blob)
 {
 	char	id[OFL_ID_MAX + 1];
 
 	if (ofl_store_fts_blob_art(st, blob, NULL, id, sizeof id) != 1 ||
 	    ofl_index_drop(st, blob) == -1 ||
-	    ofl_index_artifact(st, id, NULL, NULL, NULL) == -1)
+	    ofl_index_artifact(st, id, NULL, NULL, NULL) == -1) {
 		ofl_clearerr();	/* indexed when next searched */
+		return 0;
+	}
+	return 1;
 }
 
 /*
@@ -432,7 +435,7 @@ static void
 gc_compact(struct ofl_store *st, int64_t max_ms)
 {
 	int64_t	t0 = ofl_mono_ms(), *blobs;
-	size_t	n, j;
+	size_t	n, j, moved;
 	int	i;
 
 	/*
@@ -445,10 +448,11 @@ gc_compact(struct ofl_store *st, int64_t max_ms)
 			ofl_clearerr();
 			break;
 		}
-		for (j = 0; j < n && ofl_mono_ms() - t0 < max_ms; j++)
-			gc_rehome(st, blobs[j]);
+		for (j = moved = 0; j < n && ofl_mono_ms() - t0 < max_ms; j++)
+			moved += (size_t)gc_rehome(st, blobs[j]);
 		free(blobs);
-		if (n == 0 || j < n)
+		/* Done, out of time, or stuck on blobs of no artifact. */
+		if (n == 0 || j < n || moved == 0)
 			break;
 		gc_yield();
 	}
