@@ -201,8 +201,7 @@ ofl_store_gc_index_bytes(struct ofl_store *st)
 	uint64_t	n, b;
 
 	STORE_PG(st, (uint64_t)(store_pg_unsupported(st, GC_PG), 0));
-	n = (uint64_t)query_int(st->db, "SELECT coalesce(sum(pgsize), 0)"
-	    " FROM dbstat('main', 1) WHERE name LIKE 'ix%'", 0);
+	n = ix_gen_index_bytes(st->db);
 	/* Buried rows' pages, as the store's size leaves them out. */
 	b = ofl_store_fts_buried_bytes(st);
 	return n > b ? n - b : 0;

@@ -268,6 +268,7 @@ int64_t	 ix_gen_of(sqlite3 *, int64_t);
 int	 ix_gen_drop(sqlite3 *, int64_t);
 int	 ix_gen_close(sqlite3 *, int64_t);
 int64_t	 ix_gen_rows(sqlite3 *, int64_t, int);
+uint64_t ix_gen_index_bytes(sqlite3 *);
 
 /* store-write.c */
 /* Salvage the artifacts whose writer died (on a read-write open). */
