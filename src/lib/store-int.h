@@ -31,6 +31,7 @@ struct ofl_store {
 	int		 batch;		/* in ofl_store_batch_begin() */
 	int		 batch_failed;	/* a step of it rolled back */
 	struct store_pg	*pg;		/* the PostgreSQL engine, or NULL */
+	sqlite3_stmt	*meta;		/* ofl_store_meta()'s, kept */
 };
 
 /* A row of the frame table: one zstd frame of a blob file. */

@@ -196,14 +196,25 @@ ofl_store_meta(struct ofl_store *st, const char *id, struct ofl_meta *m)
 	int		 rc;
 
 	STORE_PG(st, store_pg_meta(st, id, m));
-	if (store_prepare(st, "SELECT " META_COLUMNS " FROM artifact a JOIN"
-	    " blob b ON b.id = a.blob WHERE a.id = ?1", &stmt) == -1)
-		return -1;
+	/*
+	 * Kept prepared: gc and the listing's callers ask for one artifact
+	 * after another, and parsing the statement each time was most of
+	 * a dry run over many.
+	 */
+	if (st->meta == NULL && sqlite3_prepare_v3(st->db, "SELECT "
+	    META_COLUMNS " FROM artifact a JOIN blob b ON b.id = a.blob"
+	    " WHERE a.id = ?1", -1, SQLITE_PREPARE_PERSISTENT, &st->meta,
+	    NULL) != SQLITE_OK) {
+		st->meta = NULL;
+		return store_fail(st, "database");
+	}
+	stmt = st->meta;
 	sqlite3_bind_text(stmt, 1, id, -1, SQLITE_STATIC);
 	rc = sqlite3_step(stmt);
 	if (rc == SQLITE_ROW)
 		meta_from_stmt(stmt, m);
-	sqlite3_finalize(stmt);
+	sqlite3_reset(stmt);
+	sqlite3_clear_bindings(stmt);
 	if (rc == SQLITE_ROW)
 		return 0;
 	if (rc == SQLITE_DONE) {

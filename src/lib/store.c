@@ -649,6 +649,7 @@ ofl_store_close(struct ofl_store *st)
 #ifdef HAVE_LIBPQ
 	store_pg_close(st);
 #endif
+	sqlite3_finalize(st->meta);
 	if (st->db != NULL)
 		sqlite3_close_v2(st->db);
 	free(st->blobdir);
