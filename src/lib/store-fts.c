@@ -482,16 +482,12 @@ ofl_store_fts_init(struct ofl_store *st)
 	STORE_PG(st, store_pg_unsupported(st, FTS_PG));
 	if (tok_register(db) == -1)
 		return -1;
-	/* Made, with its generations (store-gen.c), and one open. */
-	if (ix_prep(db, "SELECT 1 FROM sqlite_master WHERE name = 'ix_gen'",
-	    &s) == -1)
-		return -1;
-	have = sqlite3_step(s) == SQLITE_ROW;
-	sqlite3_finalize(s);
-	if (have) {
-		if (ix_prep(db, "SELECT 1 FROM ix_gen WHERE open = 1",
-		    &s) == -1)
-			return -1;
+	/*
+	 * Made, with its generations (store-gen.c), and one open; no table
+	 * ix_gen (the statement fails) is an index to make or migrate.
+	 */
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM ix_gen WHERE open = 1", -1,
+	    &s, NULL) == SQLITE_OK) {
 		have = sqlite3_step(s) == SQLITE_ROW;
 		sqlite3_finalize(s);
 	}
@@ -649,16 +645,16 @@ ofl_store_fts_claim(struct ofl_store *st, int64_t blob, const char *id,
 	 * A resumed job goes on in the generation it began in; a new one
 	 * goes into the open generation, the content's bytes counted there.
 	 */
+	if ((bytes = blob_bytes(db, blob)) == -1)
+		goto fail;
 	if (*resume == 0 || gen < 0) {
 		*resume = 0;
-		if ((bytes = blob_bytes(db, blob)) == -1 ||
-		    (gen = ix_gen_take(db, blob, (uint64_t)bytes)) == -1)
+		if ((gen = ix_gen_take(db, blob, (uint64_t)bytes)) == -1)
 			goto fail;
 	}
 	if (ix_prep(db, "INSERT OR REPLACE INTO ix_blob(blob, state, next_seq,"
 	    " owner, heartbeat, id, tokver, gen, bytes) VALUES(?1, 0, ?2, ?3,"
-	    " ?4, ?5, ?6, ?7, (SELECT bytes FROM blob WHERE id = ?1))",
-	    &s) == -1)
+	    " ?4, ?5, ?6, ?7, ?8)", &s) == -1)
 		goto fail;
 	sqlite3_bind_int64(s, 1, blob);
 	sqlite3_bind_int64(s, 2, *resume);
@@ -667,6 +663,7 @@ ofl_store_fts_claim(struct ofl_store *st, int64_t blob, const char *id,
 	sqlite3_bind_text(s, 5, id, -1, SQLITE_STATIC);
 	sqlite3_bind_int(s, 6, OFL_TOK_VERSION);
 	sqlite3_bind_int64(s, 7, gen);
+	sqlite3_bind_int64(s, 8, bytes);
 	if (sqlite3_step(s) != SQLITE_DONE) {
 		ix_err(db, "index state");
 		goto fail;

@@ -182,28 +182,27 @@ int64_t
 ix_gen_take(sqlite3 *db, int64_t blob, uint64_t bytes)
 {
 	sqlite3_stmt	*s;
-	int64_t		 gen, full, buried;
+	int64_t		 gen = -1;
+	int		 full = 0, rc;
 
-	if ((gen = gen_int(db, "SELECT max(gen) FROM ix_gen WHERE open = 1",
-	    0, -1)) == -2)
+	/* The open one, full or with blob buried in it. */
+	if (ix_prep(db, "SELECT gen, bytes >= ?2 OR EXISTS (SELECT 1 FROM"
+	    " ix_dead d WHERE d.gen = g.gen AND d.blob = ?1) FROM ix_gen g"
+	    " WHERE open = 1 ORDER BY gen DESC LIMIT 1", &s) == -1)
 		return -1;
-	if (gen >= 0) {
-		if ((full = gen_int(db, "SELECT bytes FROM ix_gen WHERE"
-		    " gen = ?1", gen, 0)) == -2)
+	sqlite3_bind_int64(s, 1, blob);
+	sqlite3_bind_int64(s, 2, (int64_t)ix_gen_limit());
+	if ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		gen = sqlite3_column_int64(s, 0);
+		full = sqlite3_column_int(s, 1);
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return ix_err(db, "index generations");
+	if (gen >= 0 && full) {
+		if (ix_gen_close(db, gen) == -1)
 			return -1;
-		full = (uint64_t)full >= ix_gen_limit();
-		if (ix_prep(db, "SELECT 1 FROM ix_dead WHERE gen = ?1 AND"
-		    " blob = ?2", &s) == -1)
-			return -1;
-		sqlite3_bind_int64(s, 1, gen);
-		sqlite3_bind_int64(s, 2, blob);
-		buried = sqlite3_step(s) == SQLITE_ROW;
-		sqlite3_finalize(s);
-		if (full || buried) {
-			if (ix_gen_close(db, gen) == -1)
-				return -1;
-			gen = -1;
-		}
+		gen = -1;
 	}
 	if (gen < 0) {
 		if ((gen = gen_int(db, "SELECT max(gen) + 1 FROM ix_gen", 0,
@@ -255,10 +254,10 @@ ix_gen_list(sqlite3 *db, int full, struct ix_gen **out, size_t *n)
 	*n = 0;
 	if (ix_prep(db, full ? "SELECT g.gen, g.open, g.bytes, g.dead,"
 	    " EXISTS (SELECT 1 FROM ix_dead d WHERE d.gen = g.gen), (SELECT"
-	    " count(*) FROM ix_blob b WHERE b.gen = g.gen), g.pages FROM"
-	    " ix_gen g ORDER BY g.gen" : "SELECT g.gen, g.open, g.bytes,"
-	    " g.dead, EXISTS (SELECT 1 FROM ix_dead d WHERE d.gen = g.gen),"
-	    " -1, g.pages FROM ix_gen g ORDER BY g.gen", &s) == -1)
+	    " count(*) FROM ix_blob b WHERE b.gen = g.gen) FROM ix_gen g"
+	    " ORDER BY g.gen" : "SELECT g.gen, g.open, g.bytes, g.dead,"
+	    " EXISTS (SELECT 1 FROM ix_dead d WHERE d.gen = g.gen), -1"
+	    " FROM ix_gen g ORDER BY g.gen", &s) == -1)
 		return -1;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		if (*n == cap) {
@@ -271,7 +270,6 @@ ix_gen_list(sqlite3 *db, int full, struct ix_gen **out, size_t *n)
 		g[*n].dead = sqlite3_column_int64(s, 3);
 		g[*n].buried = sqlite3_column_int(s, 4);
 		g[*n].blobs = sqlite3_column_int64(s, 5);
-		g[*n].pages = sqlite3_column_int64(s, 6);
 		(*n)++;
 	}
 	sqlite3_finalize(s);
@@ -388,15 +386,12 @@ ofl_store_fts_tidy(struct ofl_store *st, int64_t **blobs, size_t *n,
 			dropped++;
 			continue;
 		}
-		/* Half buried and open: closed, to be compacted. */
+		/* Half buried and open: closed (and measured), compacted. */
 		if (g[i].open && g[i].dead > 0 && g[i].dead * 2 >= g[i].bytes) {
 			if (ix_gen_close(db, g[i].gen) == -1)
 				goto fail;
 			g[i].open = 0;
 		}
-		if (!g[i].open && g[i].pages == 0 &&
-		    gen_measure(db, g[i].gen) == -1)
-			goto fail;
 		live = g[i].bytes - g[i].dead;
 		if (!g[i].open && (uint64_t)live < ix_gen_limit() / 2 &&
 		    *n < max && gen_blobs(db, g[i].gen, blobs, n, max) == -1)

@@ -234,7 +234,6 @@ struct ix_gen {
 	int64_t		 bytes;		/* content indexed into it */
 	int64_t		 dead;		/* of which removed */
 	int64_t		 blobs;		/* blobs in it now */
-	int64_t		 pages;		/* its table's bytes, once closed */
 };
 
 static inline int
