@@ -161,6 +161,51 @@ store_blob_path(struct ofl_store *st, const char *name)
 }
 
 /*
+ * A reference, as both engines read it: "@" or "@N" (ofl: or not) sets
+ * *latest to N (1 for "@"); an ID prefix sets *latest to 0 and lower to
+ * the prefix in lower case, hi to the end of its range (lower and '~',
+ * past every ID character).  -1 with a usage error if it is neither.
+ */
+static inline int
+store_ref_parse(const char *ref, long long *latest,
+    char lower[OFL_ID_MAX + 2], char hi[OFL_ID_MAX + 2])
+{
+	const char	*s = ref, *errstr = NULL;
+	size_t		 len, i;
+
+	if (strncmp(s, "ofl:", 4) == 0)
+		s += 4;
+	*latest = 0;
+	if (*s == '@') {
+		*latest = 1;
+		if (s[1] == '\0')
+			return 0;
+		if (s[1] < '0' || s[1] > '9')
+			errstr = "invalid";
+		else
+			*latest = strtonum(s + 1, 1, 1000000, &errstr);
+		if (errstr != NULL) {
+			ofl_seterr(OFL_EXIT_USAGE, "%s: not an artifact "
+			    "reference (use @ or @N, N >= 1)", ref);
+			return -1;
+		}
+		return 0;
+	}
+	len = strlen(s);
+	if (!ofl_id_valid(s, len)) {
+		ofl_seterr(OFL_EXIT_USAGE, "%s: not an artifact ID", ref);
+		return -1;
+	}
+	for (i = 0; i < len; i++)
+		lower[i] = (char)(s[i] >= 'A' && s[i] <= 'Z' ? s[i] + 32 : s[i]);
+	lower[len] = '\0';
+	memcpy(hi, lower, len);
+	hi[len] = '~';
+	hi[len + 1] = '\0';
+	return 0;
+}
+
+/*
  * A listing filter (label, session, kind, age) as SQL on table artifact
  * aliased a, with parameters 7 to 11 so that a statement keeps 1 to 6
  * for its own; store_filter_bind() gives them their values.

@@ -87,26 +87,13 @@ pg_meta_row(const PGresult *res, int r, struct ofl_meta *m)
 
 /* "@" or "@N": the Nth latest artifact. */
 static int
-pg_resolve_latest(struct ofl_store *st, const char *ref, const char *s,
+pg_resolve_latest(struct ofl_store *st, const char *ref, long long n,
     char id[OFL_ID_MAX + 1])
 {
 	struct store_pg_args	 a;
 	PGresult		*res;
-	const char		*errstr = NULL;
-	long long		 n = 1;
 	int			 found;
 
-	if (s[1] != '\0') {
-		if (s[1] < '0' || s[1] > '9')
-			errstr = "invalid";
-		else
-			n = strtonum(s + 1, 1, 1000000, &errstr);
-		if (errstr != NULL) {
-			ofl_seterr(OFL_EXIT_USAGE, "%s: not an artifact "
-			    "reference (use @ or @N, N >= 1)", ref);
-			return -1;
-		}
-	}
 	store_pg_args_init(&a);
 	store_pg_arg_int(&a, n - 1);
 	if ((res = store_pg_run(st, "SELECT id FROM ofl.artifact ORDER BY"
@@ -130,25 +117,14 @@ store_pg_resolve(struct ofl_store *st, const char *ref,
 	struct store_pg_args	 a;
 	PGresult		*res;
 	char			 lower[OFL_ID_MAX + 2], hi[OFL_ID_MAX + 2];
-	const char		*s = ref, *got;
-	size_t			 len, i;
+	const char		*got;
+	long long		 latest;
 	int			 n, k;
 
-	if (strncmp(s, "ofl:", 4) == 0)
-		s += 4;
-	if (*s == '@')
-		return pg_resolve_latest(st, ref, s, id);
-	len = strlen(s);
-	if (!ofl_id_valid(s, len)) {
-		ofl_seterr(OFL_EXIT_USAGE, "%s: not an artifact ID", ref);
+	if (store_ref_parse(ref, &latest, lower, hi) == -1)
 		return -1;
-	}
-	for (i = 0; i < len; i++)
-		lower[i] = (char)(s[i] >= 'A' && s[i] <= 'Z' ? s[i] + 32 : s[i]);
-	lower[len] = '\0';
-	memcpy(hi, lower, len);
-	hi[len] = '~';
-	hi[len + 1] = '\0';
+	if (latest > 0)
+		return pg_resolve_latest(st, ref, latest, id);
 	store_pg_args_init(&a);
 	store_pg_arg_text(&a, lower);
 	store_pg_arg_text(&a, hi);

@@ -96,28 +96,13 @@ ofl_store_resolve(struct ofl_store *st, const char *ref,
 {
 	sqlite3_stmt	*stmt;
 	char		 lower[OFL_ID_MAX + 2], hi[OFL_ID_MAX + 2];
-	const char	*s = ref;
-	long long	 n = 1;
-	size_t		 len, i;
+	long long	 n;
 	int		 rc, found = 0;
 
 	STORE_PG(st, store_pg_resolve(st, ref, id));
-	if (strncmp(s, "ofl:", 4) == 0)
-		s += 4;
-	if (*s == '@') {
-		if (s[1] != '\0') {
-			const char *errstr = NULL;
-
-			if (s[1] < '0' || s[1] > '9')
-				errstr = "invalid";
-			else
-				n = strtonum(s + 1, 1, 1000000, &errstr);
-			if (errstr != NULL) {
-				ofl_seterr(OFL_EXIT_USAGE, "%s: not an artifact "
-				    "reference (use @ or @N, N >= 1)", ref);
-				return -1;
-			}
-		}
+	if (store_ref_parse(ref, &n, lower, hi) == -1)
+		return -1;
+	if (n > 0) {
 		if (store_prepare(st, "SELECT id FROM artifact ORDER BY seq"
 		    " DESC LIMIT 1 OFFSET ?1", &stmt) == -1)
 			return -1;
@@ -138,17 +123,6 @@ ofl_store_resolve(struct ofl_store *st, const char *ref,
 		}
 		return 0;
 	}
-	len = strlen(s);
-	if (!ofl_id_valid(s, len)) {
-		ofl_seterr(OFL_EXIT_USAGE, "%s: not an artifact ID", ref);
-		return -1;
-	}
-	for (i = 0; i < len; i++)
-		lower[i] = (char)(s[i] >= 'A' && s[i] <= 'Z' ? s[i] + 32 : s[i]);
-	lower[len] = '\0';
-	memcpy(hi, lower, len);
-	hi[len] = '~';
-	hi[len + 1] = '\0';
 	if (store_prepare(st, "SELECT id FROM artifact WHERE id >= ?1 AND"
 	    " id < ?2 ORDER BY id LIMIT 3", &stmt) == -1)
 		return -1;
