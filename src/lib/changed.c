@@ -40,6 +40,42 @@ ofl_changed_free(struct ofl_changed *ch)
 	ch->n = 0;
 }
 
+/*
+ * The files as the store keeps them, a line each (a name with a newline
+ * in it is left out: it cannot be told apart), appended to b.
+ */
+void
+ofl_changed_join(const struct ofl_changed *ch, struct ofl_buf *b)
+{
+	size_t	i;
+
+	for (i = 0; i < ch->n; i++) {
+		if (strchr(ch->f[i], '\n') != NULL)
+			continue;
+		ofl_buf_adds(b, ch->f[i]);
+		ofl_buf_addc(b, '\n');
+	}
+}
+
+/* The files of ofl_changed_join()'s n bytes at s, added to ch. */
+void
+ofl_changed_split(struct ofl_changed *ch, const char *s, size_t n)
+{
+	const char	*e = s + n, *nl;
+
+	for (; s < e; s = nl + 1) {
+		if ((nl = memchr(s, '\n', (size_t)(e - s))) == NULL)
+			nl = e;
+		if (nl == s)
+			continue;
+		ch->f = ofl_xrealloc(ch->f, (ch->n + 1) * sizeof *ch->f);
+		ch->f[ch->n] = ofl_xmalloc((size_t)(nl - s) + 1);
+		memcpy(ch->f[ch->n], s, (size_t)(nl - s));
+		ch->f[ch->n][nl - s] = '\0';
+		ch->n++;
+	}
+}
+
 /* git's output: "XY path\0", and "\0orig" after a rename or copy. */
 static void
 parse(const char *p, size_t n, struct ofl_changed *ch)

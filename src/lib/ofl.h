@@ -545,6 +545,9 @@ struct ofl_changed {
 void	ofl_changed_free(struct ofl_changed *);
 /* changed.c: the changed files of the git work tree at dir, if any. */
 void	ofl_changed_git(const char *, struct ofl_changed *);
+/* As the store keeps them: a line each, joined into a buffer and split. */
+void	ofl_changed_join(const struct ofl_changed *, struct ofl_buf *);
+void	ofl_changed_split(struct ofl_changed *, const char *, size_t);
 /* store-changed.c: kept with an artifact. */
 int	ofl_store_changed_set(struct ofl_store *, const char *,
 	    const struct ofl_changed *);

@@ -27,19 +27,13 @@ ofl_store_changed_set(struct ofl_store *st, const char *id,
 {
 	sqlite3_stmt	*stmt = NULL;
 	struct ofl_buf	 b;
-	size_t		 i;
 	int		 rv = -1;
 
 	STORE_PG(st, store_pg_changed_set(st, id, ch));
 	if (ch->n == 0)
 		return 0;
 	ofl_buf_init(&b);
-	for (i = 0; i < ch->n; i++) {
-		if (strchr(ch->f[i], '\n') != NULL)
-			continue;
-		ofl_buf_adds(&b, ch->f[i]);
-		ofl_buf_addc(&b, '\n');
-	}
+	ofl_changed_join(ch, &b);
 	if (store_exec(st, CHANGED_SQL) == -1 ||
 	    store_exec(st, "DELETE FROM changed WHERE id NOT IN"
 	    " (SELECT id FROM artifact)") == -1 ||
@@ -66,7 +60,7 @@ ofl_store_changed(struct ofl_store *st, const char *id,
     struct ofl_changed *ch)
 {
 	sqlite3_stmt		*stmt;
-	const unsigned char	*s, *e, *nl;
+	const unsigned char	*s;
 
 	STORE_PG(st, store_pg_changed(st, id, ch));
 	memset(ch, 0, sizeof *ch);
@@ -76,21 +70,9 @@ ofl_store_changed(struct ofl_store *st, const char *id,
 		return 0;
 	sqlite3_bind_text(stmt, 1, id, -1, SQLITE_STATIC);
 	if (sqlite3_step(stmt) == SQLITE_ROW &&
-	    (s = sqlite3_column_text(stmt, 0)) != NULL) {
-		e = s + sqlite3_column_bytes(stmt, 0);
-		for (; s < e; s = nl + 1) {
-			if ((nl = memchr(s, '\n', (size_t)(e - s))) == NULL)
-				nl = e;
-			if (nl == s)
-				continue;
-			ch->f = ofl_xrealloc(ch->f, (ch->n + 1) *
-			    sizeof *ch->f);
-			ch->f[ch->n] = ofl_xmalloc((size_t)(nl - s) + 1);
-			memcpy(ch->f[ch->n], s, (size_t)(nl - s));
-			ch->f[ch->n][nl - s] = '\0';
-			ch->n++;
-		}
-	}
+	    (s = sqlite3_column_text(stmt, 0)) != NULL)
+		ofl_changed_split(ch, (const char *)s,
+		    (size_t)sqlite3_column_bytes(stmt, 0));
 	sqlite3_finalize(stmt);
 	return 0;
 }

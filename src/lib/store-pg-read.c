@@ -429,7 +429,6 @@ store_pg_changed(struct ofl_store *st, const char *id,
 {
 	struct store_pg_args	 a;
 	PGresult		*res;
-	const char		*s, *e, *nl;
 
 	memset(ch, 0, sizeof *ch);
 	store_pg_args_init(&a);
@@ -437,22 +436,9 @@ store_pg_changed(struct ofl_store *st, const char *id,
 	if ((res = store_pg_run(st, "SELECT files FROM ofl.changed WHERE"
 	    " id = $1", &a, 0, "changed files")) == NULL)
 		return -1;
-	if (PQntuples(res) > 0) {
-		s = PQgetvalue(res, 0, 0);
-		e = s + PQgetlength(res, 0, 0);
-		for (; s < e; s = nl + 1) {
-			if ((nl = memchr(s, '\n', (size_t)(e - s))) == NULL)
-				nl = e;
-			if (nl == s)
-				continue;
-			ch->f = ofl_xrealloc(ch->f, (ch->n + 1) *
-			    sizeof *ch->f);
-			ch->f[ch->n] = ofl_xmalloc((size_t)(nl - s) + 1);
-			memcpy(ch->f[ch->n], s, (size_t)(nl - s));
-			ch->f[ch->n][nl - s] = '\0';
-			ch->n++;
-		}
-	}
+	if (PQntuples(res) > 0)
+		ofl_changed_split(ch, PQgetvalue(res, 0, 0),
+		    (size_t)PQgetlength(res, 0, 0));
 	PQclear(res);
 	return 0;
 }

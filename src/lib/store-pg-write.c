@@ -88,18 +88,12 @@ store_pg_changed_set(struct ofl_store *st, const char *id,
 {
 	struct store_pg_args	 a;
 	struct ofl_buf		 b;
-	size_t			 i;
 	int			 rv;
 
 	if (ch->n == 0)
 		return 0;
 	ofl_buf_init(&b);
-	for (i = 0; i < ch->n; i++) {
-		if (strchr(ch->f[i], '\n') != NULL)
-			continue;
-		ofl_buf_adds(&b, ch->f[i]);
-		ofl_buf_addc(&b, '\n');
-	}
+	ofl_changed_join(ch, &b);
 	store_pg_args_init(&a);
 	store_pg_arg_text(&a, id);
 	store_pg_arg_text(&a, ofl_buf_str(&b));
