@@ -3,11 +3,7 @@
  */
 #include "config.h"
 
-#include <sys/file.h>
-
 #include <err.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -426,14 +422,14 @@ main(int argc, char *argv[])
 	struct ofl_gc_opts	 o;
 	struct ofl_gc_report	 rep;
 	struct ofl_store	*st;
-	struct ofl_buf		 b, lockpath;
+	struct ofl_buf		 b;
 	const char		*store;
 	char			**sets;
 	const char		**pins;
 	int			*pinning;
 	size_t			 nsets, npins, i;
 	int			 check, repair, do_stats;
-	int			 show, wait, autogc, lockfd, rv = 0;
+	int			 show, wait, autogc, rv = 0;
 
 	ofl_setprogname("ofl-gc");
 	parse_options(argc, argv, &a);
@@ -487,52 +483,35 @@ main(int argc, char *argv[])
 		}
 		goto out;
 	}
-	/*
-	 * Expiry and checks on a database elsewhere (not built yet): one
-	 * line from the store, before any report.
-	 */
-	if (ofl_store_remote(ofl_store_path(st)) &&
-	    ofl_store_gc_init(st) == -1) {
-		warnx("%s", ofl_errmsg());
-		rv = ofl_errcode();
-		goto out;
-	}
 	if (do_stats) {
 		rv = stats(st);
 		goto out;
 	}
 
 	/*
-	 * One gc at a time: cron may start the next before this ends.  A
-	 * database elsewhere has no lock file here: its own calls say
-	 * what it supports.
+	 * One gc at a time: cron may start the next before this ends, and
+	 * on a shared database, every machine's cron at once.
 	 */
-	if (ofl_store_remote(ofl_store_path(st)))
-		goto unlocked;
-	ofl_buf_init(&lockpath);
-	ofl_buf_addf(&lockpath, "%s/gc.lock", ofl_store_path(st));
-	lockfd = open(ofl_buf_str(&lockpath), O_RDWR | O_CREAT | O_CLOEXEC,
-	    0600);
-	if (lockfd == -1)
-		err(OFL_EXIT_FAIL, "%s", ofl_buf_str(&lockpath));
-	if (flock(lockfd, wait ? LOCK_EX : LOCK_EX | LOCK_NB) == -1) {
-		if (errno == EWOULDBLOCK) {
-			if (!autogc)
-				fprintf(stderr, "ofl-gc: another gc is running "
-				    "on %s; leaving it to finish (--wait to "
-				    "wait)\n", ofl_store_path(st));
-			close(lockfd);
-			ofl_buf_free(&lockpath);
-			goto out;
-		}
-		err(OFL_EXIT_FAIL, "%s", ofl_buf_str(&lockpath));
+	switch (ofl_store_gc_lock(st, wait)) {
+	case -1:
+		errx(ofl_errcode(), "%s", ofl_errmsg());
+	case 0:
+		if (!autogc)
+			fprintf(stderr, "ofl-gc: another gc is running on %s; "
+			    "leaving it to finish (--wait to wait)\n",
+			    ofl_store_name(st));
+		goto out;
 	}
-	ofl_buf_free(&lockpath);
-unlocked:
 	/* The space kept free lets SQLite delete on a full disk. */
 	if (!o.dry_run)
 		(void)ofl_store_reserve(st, 0);
 
+	if (check && ofl_store_remote(ofl_store_path(st))) {
+		warnx("store %s: checking the store (--check) is not "
+		    "supported on PostgreSQL yet", ofl_store_name(st));
+		rv = OFL_EXIT_FAIL;
+		goto out;
+	}
 	if (check) {
 		rv = check_store(st, repair);
 		goto out;

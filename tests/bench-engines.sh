@@ -1,17 +1,23 @@
 #!/bin/sh
-# bench-engines.sh: capture and extract on both engines of the store,
-# SQLite (a directory) and PostgreSQL (a throwaway cluster on a Unix
-# socket, as the tests start it, with fsync off: compare it with a
+# bench-engines.sh: capture, extract and expiry on both engines of the
+# store, SQLite (a directory) and PostgreSQL (a throwaway cluster on a
+# Unix socket, as the tests start it, with fsync off: compare it with a
 # server of your own for figures that mean more), in one hyperfine run
 # each, with zstd -1 on the same input as the reference.
 #
-#	tests/bench-engines.sh [SIZE_MB]	(default 64)
+#	tests/bench-engines.sh [SIZE_MB [N]]	(defaults 64 and 10000)
+#
+# Expiry: N captures of about 1 kB into a store of each engine (in
+# parallel, 4 at a time), a tenth of them with a TTL of 1 s; then a dry
+# run (hyperfine), the TTL pass that removes that tenth, and a size
+# budget that removes about a tenth more (one run each: they remove).
 #
 # Run from a build directory (or set OFL_BUILDDIR), built with libpq.
 # Each capture's input starts with a line of its own, so that no
 # capture is a duplicate of the one before.
 set -u
 size_mb=${1:-64}
+gc_n=${2:-10000}
 OFL_SRCDIR=${OFL_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
 OFL_BUILDDIR=${OFL_BUILDDIR:-$(pwd)}
 export OFL_SRCDIR OFL_BUILDDIR
@@ -24,6 +30,7 @@ if ! pg_cluster_try; then
 	echo "bench: $PG_SKIP" >&2
 	exit 2
 fi
+pg_sql "CREATE DATABASE gc" >/dev/null
 
 awk -v mb="$size_mb" 'BEGIN {
 	srand(42)
@@ -59,3 +66,38 @@ echo "== extract of 100 lines from line $mid"
 hyperfine -N --warmup 2 --runs 20 \
     -n sqlite "ofl-extract -s $sqlite_store $id_s -n $mid-$((mid + 99))" \
     -n postgresql "ofl-extract -s $PG_URL $id_p -n $mid-$((mid + 99))"
+
+# gc_store NAME STORE: N small captures, then the three gc figures.
+gc_store() {
+	name=$1
+	st=$2
+	ofl-gc -s "$st" --set auto-gc=off
+	t0=$(date +%s.%N)
+	seq 1 "$gc_n" | xargs -P 4 -n 100 sh -c '
+		st=$1
+		shift
+		for i; do
+			ttl=
+			[ $((i % 10)) -eq 0 ] && ttl="--ttl 1s"
+			{ echo "artifact $i $$"; head -c 1000 "$0"; } |
+			    ofl-capture -q -T 0 $ttl -s "$st" >/dev/null ||
+			    exit 255
+		done' in.log "$st"
+	t1=$(date +%s.%N)
+	echo "$name: $gc_n captures in $(echo "$t0 $t1" | awk '{ printf "%.1f s, %.0f/s", $2 - $1, '"$gc_n"' / ($2 - $1) }')"
+	sleep 2
+	hyperfine -N --warmup 1 --runs 5 -n "$name gc --dry-run" \
+	    "ofl-gc -s $st --dry-run --grace 0s"
+	t0=$(date +%s.%N)
+	ofl-gc -s "$st" >gc.out
+	t1=$(date +%s.%N)
+	echo "$name TTL pass: $(head -c 40 gc.out | sed 's/ (.*//') in $(echo "$t0 $t1" | awk '{ printf "%.2f s", $2 - $1 }')"
+	size=$(ofl-gc -s "$st" --dry-run -j | sed -n 's/.*"size":\([0-9]*\).*/\1/p')
+	t0=$(date +%s.%N)
+	ofl-gc -s "$st" --grace 0s --max-size $((size * 9 / 10)) >gc.out
+	t1=$(date +%s.%N)
+	echo "$name budget pass: $(head -c 40 gc.out | sed 's/ (.*//') in $(echo "$t0 $t1" | awk '{ printf "%.2f s", $2 - $1 }')"
+}
+echo "== expiry with $gc_n artifacts"
+gc_store sqlite "$TEST_DIR/sqlite-gc"
+gc_store postgresql "$(pg_url ofl gc)"

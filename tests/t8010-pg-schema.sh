@@ -34,7 +34,7 @@ test_expect_success 'four captures at once make the schema once' '
 	wait &&
 	cat err1 err2 err3 err4 >err &&
 	test_cmp /dev/null err &&
-	test "$(q "SELECT version FROM ofl.version")" = 1 &&
+	test "$(q "SELECT version FROM ofl.version")" = 2 &&
 	test "$(q "SELECT count(*) FROM ofl.artifact WHERE state = 1")" = 4 &&
 	ofl-search -j -a | jq -r .lines | sort -n >lines &&
 	printf "1000\n2000\n3000\n4000\n" >expect &&
@@ -70,7 +70,7 @@ test_expect_success 'a newer schema is refused' '
 	echo "ofl-search: store $shown: made by a newer ofl (schema 99)" \
 	    >expect &&
 	test_cmp expect err &&
-	q "UPDATE ofl.version SET version = 1"
+	q "UPDATE ofl.version SET version = 2"
 '
 
 test_expect_success 'settings are kept in the database' '
@@ -93,14 +93,11 @@ unsupported() {
 
 test_expect_success 'what is not built yet: one line, exit 3' '
 	fts="the full-text index (ofl-index, ofl-search QUERY)" &&
-	gc="expiry and checks (ofl-gc)" &&
 	unsupported "$fts" ofl-search ERROR &&
 	unsupported "$fts" ofl-search @ x &&
 	unsupported "$fts" ofl-index @ &&
-	unsupported "$gc" ofl-gc &&
-	unsupported "$gc" ofl-gc --check &&
-	unsupported "$gc" ofl-gc --stats &&
-	unsupported "$gc" ofl-gc --pin @
+	unsupported "checking the store (--check)" ofl-gc --check &&
+	unsupported "checking the store (--check)" ofl-gc --repair
 '
 
 test_expect_success 'roles alice and bob, no superusers' '
@@ -142,6 +139,45 @@ test_expect_success 'content is shared within a role, never across roles' '
 	    GROUP BY 1 ORDER BY 1" >blobs &&
 	printf "alice|1|2\nbob|1|1\n" >expect &&
 	test_cmp expect blobs
+'
+
+test_expect_success 'a role expires its own artifacts, never another role'"'"'s' '
+	printf "alice 1\n" | OFL_STORE=$(pg_url alice) ofl-capture -q -T 0 \
+	    -l gone >/dev/null &&
+	printf "bob 1\n" | OFL_STORE=$(pg_url bob) ofl-capture -q -T 0 \
+	    -l gone >/dev/null &&
+	OFL_STORE=$(pg_url alice) ofl-gc --label gone >out &&
+	grep "^removed 1 artifact " out &&
+	OFL_STORE=$(pg_url bob) ofl-search -q -l gone >left &&
+	test "$(wc -l <left)" = 1 &&
+	OFL_STORE=$(pg_url bob) ofl-gc --label gone >out &&
+	grep "^removed 1 artifact " out
+'
+
+test_expect_success 'a role with BYPASSRLS expires every role'"'"'s, by its own settings' '
+	pg_sql "CREATE ROLE fleet LOGIN BYPASSRLS" >/dev/null &&
+	OFL_STORE=$(pg_url alice) ofl-gc --set ttl=1s &&
+	OFL_STORE=$(pg_url fleet) ofl-gc --set ttl=30d &&
+	printf "alice 2\n" | OFL_STORE=$(pg_url alice) ofl-capture -q -T 0 \
+	    -l fleet >/dev/null &&
+	printf "bob 2\n" | OFL_STORE=$(pg_url bob) ofl-capture -q -T 0 \
+	    -l fleet >/dev/null &&
+	sleep 2 &&
+	OFL_STORE=$(pg_url fleet) ofl-gc >out &&
+	grep "^removed 0 artifacts" out &&
+	OFL_STORE=$(pg_url fleet) ofl-gc -v --label fleet >out &&
+	grep "^removed 2 artifacts" out &&
+	test "$(q "SELECT count(*) FROM ofl.artifact WHERE label = '"'"'fleet'"'"'")" = 0 &&
+	OFL_STORE=$(pg_url alice) ofl-gc --set ttl=never
+'
+
+test_expect_success 'schema 1 is migrated: pins' '
+	q "ALTER TABLE ofl.artifact DROP COLUMN pinned;
+	    UPDATE ofl.version SET version = 1" &&
+	printf "pin me\n" | ofl-capture -q -T 0 >ref &&
+	test "$(q "SELECT version FROM ofl.version")" = 2 &&
+	ofl-gc --pin "$(cut -d" " -f1 ref)" &&
+	test "$(q "SELECT count(*) FROM ofl.artifact WHERE pinned")" = 1
 '
 
 test_expect_success 'a role cannot write a row as another owner' '

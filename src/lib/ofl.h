@@ -584,6 +584,10 @@ int		 ofl_store_remote(const char *);
 int		 ofl_store_reserve(struct ofl_store *, int);
 void		 ofl_store_close(struct ofl_store *);
 const char	*ofl_store_path(struct ofl_store *);
+/* The store as messages name it: a URL's password masked. */
+const char	*ofl_store_name(struct ofl_store *);
+/* 1 if its engine keeps a full-text index (not PostgreSQL's, yet). */
+int		 ofl_store_has_index(struct ofl_store *);
 /*
  * The store's size: stored content plus the database's pages in use (the
  * WAL left out).
@@ -1725,12 +1729,17 @@ uint64_t ofl_store_gc_index_bytes(struct ofl_store *);
 /* Artifacts in the store. */
 uint64_t ofl_store_gc_count(struct ofl_store *);
 /*
- * Removing one artifact, by full ID.  refs: its blob, and the artifacts
- * on that blob, if it is finished and created before a time (else blob
- * -1).  Then, inside ofl_store_begin(): row gives what it is now (blob
- * -1: gone), delete removes it and its pin and counts the artifacts left
- * on blob, drop_blob removes a blob's frames and row; after the commit,
- * unlink removes the blob's file.
+ * One gc at a time: the store's gc lock (a file of the directory, or a
+ * lock of the database's session for the connected role), held until
+ * the store is closed.  1 when taken, 0 when another gc holds it and
+ * wait is 0, -1 with a message.
+ */
+int	 ofl_store_gc_lock(struct ofl_store *, int);
+/*
+ * Removing one artifact, by full ID, inside ofl_store_begin(): row
+ * gives what it is now (blob -1: gone), delete removes it and its pin
+ * and counts the artifacts left on blob, drop_blob removes a blob's
+ * frames and row; after the commit, unlink removes the blob's file.
  */
 struct ofl_store_gc_row {
 	int64_t		 blob;
@@ -1739,8 +1748,6 @@ struct ofl_store_gc_row {
 	char		*file;		/* blob file, to free */
 	uint64_t	 stored;
 };
-int	 ofl_store_gc_refs(struct ofl_store *, const char *, int64_t,
-	    int64_t *, int *);
 int	 ofl_store_gc_row(struct ofl_store *, const char *,
 	    struct ofl_store_gc_row *);
 int	 ofl_store_gc_delete(struct ofl_store *, const char *, int64_t,

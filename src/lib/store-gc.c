@@ -25,12 +25,13 @@
 #include "banned.h"
 
 /* What a PostgreSQL store cannot do yet (store-pg.c). */
-#define GC_PG	"expiry and checks (ofl-gc)"
+#define GC_PG	"checking the store (ofl-gc --check)"
 
 int
 ofl_store_gc_fail(struct ofl_store *st, const char *what)
 {
-	STORE_PG(st, store_pg_unsupported(st, GC_PG));
+	/* The engine's calls said what failed. */
+	STORE_PG(st, -1);
 	ofl_seterr(OFL_EXIT_FAIL, "store %s: %s: %s", st->path, what,
 	    sqlite3_errmsg(st->db));
 	return -1;
@@ -85,7 +86,7 @@ query_int(sqlite3 *db, const char *sql, int64_t def)
 int
 ofl_store_gc_init(struct ofl_store *st)
 {
-	STORE_PG(st, store_pg_unsupported(st, GC_PG));
+	STORE_PG(st, 0);		/* a column of the artifact */
 	return sqlite3_exec(st->db, "CREATE TABLE IF NOT EXISTS gc_pin ("
 	    " id TEXT PRIMARY KEY) WITHOUT ROWID", NULL, NULL, NULL) ==
 	    SQLITE_OK ? 0 : -1;
@@ -94,7 +95,7 @@ ofl_store_gc_init(struct ofl_store *st)
 int
 ofl_store_gc_pin(struct ofl_store *st, const char *id, int pin)
 {
-	STORE_PG(st, store_pg_unsupported(st, GC_PG));
+	STORE_PG(st, store_pg_gc_pin(st, id, pin));
 	if (ofl_store_gc_init(st) == -1)
 		return ofl_store_gc_fail(st, "pin");
 	if (exec_text(st->db, pin ? "INSERT OR IGNORE INTO gc_pin (id)"
@@ -115,7 +116,7 @@ ofl_store_gc_candidates(struct ofl_store *st, int64_t before,
 	size_t				 n = 0;
 	int				 rc;
 
-	STORE_PG(st, store_pg_unsupported(st, GC_PG));
+	STORE_PG(st, store_pg_gc_candidates(st, before, out, nout));
 	*out = NULL;
 	*nout = 0;
 	if (store_prepare(st, "SELECT a.id, a.blob, a.created, a.expires,"
@@ -173,7 +174,7 @@ ofl_store_gc_brefs(struct ofl_store *st, struct ofl_store_gc_bref **out,
 	size_t			 n = 0;
 	int			 rc;
 
-	STORE_PG(st, store_pg_unsupported(st, GC_PG));
+	STORE_PG(st, store_pg_gc_brefs(st, out, nout));
 	*out = NULL;
 	*nout = 0;
 	/* Every artifact, those being written too. */
@@ -200,7 +201,7 @@ ofl_store_gc_index_bytes(struct ofl_store *st)
 {
 	uint64_t	n, b;
 
-	STORE_PG(st, (uint64_t)(store_pg_unsupported(st, GC_PG), 0));
+	STORE_PG(st, 0);		/* no index on this engine */
 	n = ix_gen_index_bytes(st->db);
 	/* Buried rows' pages, as the store's size leaves them out. */
 	b = ofl_store_fts_buried_bytes(st);
@@ -210,35 +211,44 @@ ofl_store_gc_index_bytes(struct ofl_store *st)
 uint64_t
 ofl_store_gc_count(struct ofl_store *st)
 {
-	STORE_PG(st, (uint64_t)(store_pg_unsupported(st, GC_PG), 0));
+	STORE_PG(st, store_pg_gc_count(st));
 	return (uint64_t)query_int(st->db, "SELECT count(*) FROM artifact", 0);
 }
 
-/* Removing. */
+/* One at a time. */
 
 int
-ofl_store_gc_refs(struct ofl_store *st, const char *id, int64_t before,
-    int64_t *blob, int *refs)
+ofl_store_gc_lock(struct ofl_store *st, int wait)
 {
-	sqlite3_stmt	*stmt;
+	struct ofl_buf	 b;
+	char		*path;
+	int		 fd;
 
-	STORE_PG(st, store_pg_unsupported(st, GC_PG));
-	*blob = -1;
-	*refs = 0;
-	if (sqlite3_prepare_v2(st->db, "SELECT a.blob, (SELECT count(*) FROM"
-	    " artifact o WHERE o.blob = a.blob) FROM artifact a WHERE"
-	    " a.id = ?1 AND a.state = 1 AND a.created < ?2", -1, &stmt,
-	    NULL) != SQLITE_OK)
+	STORE_PG(st, store_pg_gc_lock(st, wait));
+	if (st->gclock != -1)
+		return 1;
+	ofl_buf_init(&b);
+	ofl_buf_addf(&b, "%s/gc.lock", st->path);
+	path = ofl_buf_str(&b);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd == -1 || flock(fd, wait ? LOCK_EX : LOCK_EX | LOCK_NB) == -1) {
+		if (fd != -1 && errno == EWOULDBLOCK) {
+			close(fd);
+			free(path);
+			return 0;
+		}
+		ofl_seterr(OFL_EXIT_FAIL, "%s: %s", path, strerror(errno));
+		if (fd != -1)
+			close(fd);
+		free(path);
 		return -1;
-	sqlite3_bind_text(stmt, 1, id, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(stmt, 2, before);
-	if (sqlite3_step(stmt) == SQLITE_ROW) {
-		*blob = sqlite3_column_int64(stmt, 0);
-		*refs = sqlite3_column_int(stmt, 1);
 	}
-	sqlite3_finalize(stmt);
-	return 0;
+	free(path);
+	st->gclock = fd;
+	return 1;
 }
+
+/* Removing. */
 
 int
 ofl_store_gc_row(struct ofl_store *st, const char *id,
@@ -246,7 +256,7 @@ ofl_store_gc_row(struct ofl_store *st, const char *id,
 {
 	sqlite3_stmt	*stmt;
 
-	STORE_PG(st, store_pg_unsupported(st, GC_PG));
+	STORE_PG(st, store_pg_gc_row(st, id, row));
 	memset(row, 0, sizeof *row);
 	row->blob = -1;
 	row->state = -1;
@@ -273,7 +283,7 @@ ofl_store_gc_delete(struct ofl_store *st, const char *id, int64_t blob,
 	sqlite3_stmt	*stmt;
 	int		 rc;
 
-	STORE_PG(st, store_pg_unsupported(st, GC_PG));
+	STORE_PG(st, store_pg_gc_delete(st, id, blob, refs));
 	*refs = 0;
 	if (exec_text(st->db, "DELETE FROM artifact WHERE id = ?1", id) == -1)
 		return -1;
@@ -299,7 +309,7 @@ ofl_store_gc_delete(struct ofl_store *st, const char *id, int64_t blob,
 int
 ofl_store_gc_drop_blob(struct ofl_store *st, int64_t blob)
 {
-	STORE_PG(st, store_pg_unsupported(st, GC_PG));
+	STORE_PG(st, store_pg_gc_drop_blob(st, blob));
 	if (exec_id(st->db, "DELETE FROM frame WHERE blob = ?1", blob) == -1 ||
 	    exec_id(st->db, "DELETE FROM log_tmpl WHERE blob = ?1",
 	    blob) == -1 ||
@@ -318,7 +328,7 @@ ofl_store_gc_unlink(struct ofl_store *st, const char *file)
 {
 	char	*path;
 
-	STORE_PG_VOID(st, (void)store_pg_unsupported(st, GC_PG));
+	STORE_PG_VOID(st, (void)file);	/* content is rows there */
 	if (!ofl_blob_name_valid(file))
 		return;
 	path = store_blob_path(st, file);
@@ -331,11 +341,12 @@ ofl_store_gc_unlink(struct ofl_store *st, const char *file)
 int
 ofl_store_gc_fts_merge(struct ofl_store *st)
 {
-	int	before = sqlite3_total_changes(st->db);
 	int64_t	gen;
 	char	name[32], sql[128];
+	int	before;
 
-	STORE_PG(st, store_pg_unsupported(st, GC_PG));
+	STORE_PG(st, 0);		/* no index on this engine */
+	before = sqlite3_total_changes(st->db);
 	/* The open generation's: the others take no more rows. */
 	if ((gen = query_int(st->db, "SELECT max(gen) FROM ix_gen WHERE"
 	    " open = 1", -1)) < 0)
@@ -361,7 +372,7 @@ ofl_store_gc_vacuum_step(struct ofl_store *st)
 	sqlite3_stmt	*s;
 	int		 more = 0;
 
-	STORE_PG(st, store_pg_unsupported(st, GC_PG));
+	STORE_PG(st, 0);		/* the server's autovacuum */
 	if (sqlite3_prepare_v2(st->db, "PRAGMA freelist_count", -1, &s,
 	    NULL) != SQLITE_OK)
 		return 0;
@@ -377,7 +388,7 @@ ofl_store_gc_vacuum_step(struct ofl_store *st)
 void
 ofl_store_gc_checkpoint(struct ofl_store *st)
 {
-	STORE_PG_VOID(st, (void)store_pg_unsupported(st, GC_PG));
+	STORE_PG_VOID(st, (void)0);	/* no WAL of ours */
 	sqlite3_exec(st->db, "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL,
 	    NULL);
 }
@@ -926,7 +937,7 @@ ofl_store_gc_stats(struct ofl_store *st, int by, struct ofl_store_stat **out,
 	size_t			 n = 0;
 	int			 rc;
 
-	STORE_PG(st, store_pg_unsupported(st, GC_PG));
+	STORE_PG(st, store_pg_gc_stats(st, by, out, nout));
 	*out = NULL;
 	*nout = 0;
 	/* One statement for each grouping: no SQL is built. */

@@ -30,6 +30,7 @@ struct ofl_store {
 	int		 writers;	/* writers open on db */
 	int		 batch;		/* in ofl_store_batch_begin() */
 	int		 batch_failed;	/* a step of it rolled back */
+	int		 gclock;	/* gc.lock, held; -1 */
 	struct store_pg	*pg;		/* the PostgreSQL engine, or NULL */
 	sqlite3_stmt	*meta;		/* ofl_store_meta()'s, kept */
 };

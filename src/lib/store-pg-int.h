@@ -14,6 +14,11 @@ struct store_pg_writer;
 /* store-pg.c */
 /* 1 if s names a PostgreSQL database: postgresql:// or postgres://. */
 int		 store_pg_url(const char *);
+/* The URL as shown in messages, its password masked. */
+const char	*store_pg_shown(struct ofl_store *);
+/* Advisory locks: this class, and a key in it (or a role's hash). */
+#define PG_LOCK_CLASS		0x6f666c00	/* "ofl\0" */
+#define PG_LOCK_SCHEMA		1
 /* Connect st (st->path is the URL), make or migrate the schema. */
 int		 store_pg_open(struct ofl_store *);
 void		 store_pg_close(struct ofl_store *);
@@ -68,6 +73,24 @@ int		 store_pg_writer_finish(struct store_pg_writer *,
 		    const struct ofl_meta *, struct ofl_meta *);
 /* Salvage the artifacts whose writer's session is gone. */
 void		 store_pg_recover(struct ofl_store *);
+int		 store_pg_batch_begin(struct ofl_store *);
+int		 store_pg_batch_end(struct ofl_store *, int);
+
+/* store-pg-gc.c: as store-gc.c's calls of the same names. */
+int		 store_pg_gc_pin(struct ofl_store *, const char *, int);
+int		 store_pg_gc_candidates(struct ofl_store *, int64_t,
+		    struct ofl_store_gc_cand **, size_t *);
+int		 store_pg_gc_brefs(struct ofl_store *,
+		    struct ofl_store_gc_bref **, size_t *);
+uint64_t	 store_pg_gc_count(struct ofl_store *);
+int		 store_pg_gc_row(struct ofl_store *, const char *,
+		    struct ofl_store_gc_row *);
+int		 store_pg_gc_delete(struct ofl_store *, const char *, int64_t,
+		    int *);
+int		 store_pg_gc_drop_blob(struct ofl_store *, int64_t);
+int		 store_pg_gc_stats(struct ofl_store *, int,
+		    struct ofl_store_stat **, size_t *);
+int		 store_pg_gc_lock(struct ofl_store *, int);
 
 /*
  * For the engine's files, which include libpq-fe.h first: statements
@@ -101,8 +124,6 @@ int		 store_pg_do(struct ofl_store *, const char *,
 /* Column c of row r: a number (0 if NULL), a string to free (or NULL). */
 int64_t		 store_pg_int(const PGresult *, int, int);
 char		*store_pg_str(const PGresult *, int, int);
-/* The URL as shown in messages, its password masked. */
-const char	*store_pg_shown(struct ofl_store *);
 #endif
 
 #endif

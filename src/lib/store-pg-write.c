@@ -322,9 +322,11 @@ pg_twin(struct ofl_store *st, const char *id, const unsigned char *mem,
 	store_pg_args_init(&a);
 	store_pg_arg_text(&a, hash);
 	store_pg_arg_int(&a, blob);
+	/* The owner's own: another's blob is another's to expire. */
 	if ((res = store_pg_run(st, "SELECT b.id, a.id FROM ofl.blob b JOIN"
-	    " ofl.artifact a ON a.blob = b.id WHERE b.hash = $1 AND"
-	    " b.id <> $2 LIMIT 1", &a, 0, "finish")) == NULL)
+	    " ofl.artifact a ON a.blob = b.id WHERE b.owner = current_user"
+	    " AND b.hash = $1 AND b.id <> $2 LIMIT 1", &a, 0,
+	    "finish")) == NULL)
 		return -1;
 	if (PQntuples(res) > 0) {
 		twin = store_pg_int(res, 0, 0);
@@ -335,6 +337,24 @@ pg_twin(struct ofl_store *st, const char *id, const unsigned char *mem,
 		twin = -1;
 	free(aid);
 	return twin;
+}
+
+/* Lock blob against removal, in a transaction: blob, -1 if gone, -2. */
+static int64_t
+pg_twin_lock(struct ofl_store *st, int64_t blob)
+{
+	struct store_pg_args	 a;
+	PGresult		*res;
+	int			 found;
+
+	store_pg_args_init(&a);
+	store_pg_arg_int(&a, blob);
+	if ((res = store_pg_run(st, "SELECT 1 FROM ofl.blob WHERE id = $1"
+	    " FOR KEY SHARE", &a, 0, "finish")) == NULL)
+		return -2;
+	found = PQntuples(res) > 0;
+	PQclear(res);
+	return found ? blob : -1;
 }
 
 /*
@@ -355,6 +375,12 @@ pg_finalize(struct ofl_store *st, const char *id, int64_t blob,
 	for (hashed = 1; hashed >= 0; hashed--) {
 		if (store_pg_do(st, "BEGIN", NULL, "finish") == -1)
 			return -1;
+		/*
+		 * The twin kept until the commit (a gc that would drop it
+		 * waits: store-pg-gc.c), or ours after all if it went.
+		 */
+		if (twin != -1 && (twin = pg_twin_lock(st, twin)) == -2)
+			break;
 		store_pg_args_init(&a);
 		store_pg_arg_int(&a, own);
 		store_pg_arg_text(&a, hashed ? hash : NULL);

@@ -153,7 +153,7 @@ ofl_store_rollback(struct ofl_store *st)
 int
 ofl_store_batch_begin(struct ofl_store *st)
 {
-	STORE_PG(st, store_pg_unsupported(st, "a batch of removals"));
+	STORE_PG(st, store_pg_batch_begin(st));
 	if (st->batch || store_exec(st, "BEGIN IMMEDIATE") == -1)
 		return -1;
 	st->batch = 1;
@@ -166,7 +166,7 @@ ofl_store_batch_end(struct ofl_store *st, int commit)
 {
 	int	failed = st->batch_failed || !commit;
 
-	STORE_PG(st, store_pg_unsupported(st, "a batch of removals"));
+	STORE_PG(st, store_pg_batch_end(st, commit));
 	if (!st->batch)
 		return -1;
 	st->batch = st->batch_failed = 0;
@@ -504,6 +504,7 @@ ofl_store_open(const char *path, int flags)
 	size_t			 n;
 
 	st = ofl_xcalloc(1, sizeof *st);
+	st->gclock = -1;
 	st->rdwr = (flags & OFL_RDWR) != 0;
 	st->level = LEVEL;
 	st->fast = LEVEL_FAST;
@@ -652,6 +653,8 @@ ofl_store_close(struct ofl_store *st)
 	sqlite3_finalize(st->meta);
 	if (st->db != NULL)
 		sqlite3_close_v2(st->db);
+	if (st->gclock != -1)
+		close(st->gclock);
 	free(st->blobdir);
 	free(st->dbpath);
 	free(st->path);
@@ -662,6 +665,20 @@ const char *
 ofl_store_path(struct ofl_store *st)
 {
 	return st->path;
+}
+
+const char *
+ofl_store_name(struct ofl_store *st)
+{
+	STORE_PG(st, store_pg_shown(st));
+	return st->path;
+}
+
+int
+ofl_store_has_index(struct ofl_store *st)
+{
+	STORE_PG(st, 0);
+	return 1;
 }
 
 void *
