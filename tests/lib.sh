@@ -105,9 +105,10 @@ test_missing_prereqs() {
 	done | tr '\n' ' ' | sed 's/ $//'
 }
 
-# Prerequisites: CORPUS (../shared exists), ROOT, NOTROOT, JQ, or a
-# command that must be in PATH; several, separated by commas, are all
-# needed.
+# Prerequisites: CORPUS (../shared exists), ROOT, NOTROOT, JQ, STOREDIR
+# (the store is a directory), INDEX (its engine keeps a full-text index),
+# or a command that must be in PATH; several, separated by commas, are
+# all needed.
 test_have_prereq() {
 	case $1 in
 	*,*) test -z "$(test_missing_prereqs "$1")" ;;
@@ -115,6 +116,10 @@ test_have_prereq() {
 	ROOT) [ "$(id -u)" -eq 0 ] ;;
 	NOTROOT) [ "$(id -u)" -ne 0 ] ;;
 	JQ) command -v jq >/dev/null 2>&1 ;;
+	# The store is a directory (SQLite), whose files a test looks at.
+	STOREDIR) [ "${OFL_TEST_ENGINE:-sqlite}" != postgresql ] ;;
+	# The store's engine keeps a full-text index (not PostgreSQL yet).
+	INDEX) [ "${OFL_TEST_ENGINE:-sqlite}" != postgresql ] ;;
 	*) command -v "$1" >/dev/null 2>&1 ;;
 	esac
 }
@@ -136,6 +141,17 @@ test_user_reaches() {
 	    test_as_user "$1" sh -c 'test -x "$1"' sh "$2" 2>/dev/null
 }
 
+# test_needs PREREQ: skip the whole script unless PREREQ holds (STOREDIR
+# or INDEX: it is about what only a directory store has).
+test_needs() {
+	test_have_prereq "$1" && return 0
+	case $1 in
+	STOREDIR) test_skip_all "it looks inside a store directory, and the store is PostgreSQL" ;;
+	INDEX) test_skip_all "it searches, and the PostgreSQL engine has no full-text index yet" ;;
+	*) test_skip_all "missing $1" ;;
+	esac
+}
+
 test_skip_all() {
 	echo "1..0 # SKIP $1"
 	exit 0
@@ -146,3 +162,12 @@ test_done() {
 	[ "$test_failed" -eq 0 ]
 	exit $?
 }
+
+# OFL_TEST_ENGINE=postgresql: the script's store is a database of a
+# throwaway PostgreSQL cluster (tests/pg-cluster.sh) instead of a
+# directory; the script skips, with the reason, where that cannot be.
+if [ "${OFL_TEST_ENGINE:-sqlite}" = postgresql ] && [ -z "${PG_URL:-}" ]; then
+	. "$OFL_SRCDIR/tests/pg-cluster.sh"
+	pg_cluster_start
+	OFL_STORE=$PG_URL
+fi

@@ -19,11 +19,13 @@
 # pg_url ROLE [DB] gives the URL for another role; pg_sql SQL runs SQL as
 # the superuser (psql, stopping at the first error).
 
-PG_DIR=
-PG_SOCK=
-PG_BIN=
-PG_URL=
-PG_AS=
+# Kept when sourced again: lib.sh may have started the cluster already
+# (OFL_TEST_ENGINE=postgresql).
+PG_DIR=${PG_DIR:-}
+PG_SOCK=${PG_SOCK:-}
+PG_BIN=${PG_BIN:-}
+PG_URL=${PG_URL:-}
+PG_AS=${PG_AS:-}
 PG_SKIP=
 
 # The directory of initdb, pg_ctl and psql: Debian's newest, else that
@@ -65,6 +67,8 @@ pg_cluster_start() {
 
 pg_cluster_try() {
 	PG_SKIP=
+	# Running already: one cluster a script.
+	[ -z "$PG_DIR" ] || return 0
 	if ! grep -q '^#define HAVE_LIBPQ 1' "$OFL_BUILDDIR/config.h" \
 	    2>/dev/null; then
 		PG_SKIP="ofl is built without the PostgreSQL engine (configure found no libpq)"

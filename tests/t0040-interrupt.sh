@@ -30,7 +30,7 @@ test_expect_success 'ofl-capture killed with SIGKILL midway' '
 '
 id=$(head -n 1 ids 2>/dev/null)
 
-test_expect_success sqlite3 'the store stays consistent' '
+test_expect_success sqlite3,STOREDIR 'the store stays consistent' '
 	sqlite3 "$OFL_STORE/ofl.db" "PRAGMA integrity_check" >check &&
 	echo ok >expect && test_cmp expect check
 '
@@ -61,7 +61,7 @@ test_expect_success JQ 'and --json listing says incomplete' '
 	    list.json
 '
 
-test_expect_success sqlite3 'the store is still consistent' '
+test_expect_success sqlite3,STOREDIR 'the store is still consistent' '
 	sqlite3 "$OFL_STORE/ofl.db" "PRAGMA integrity_check" >check &&
 	echo ok >expect && test_cmp expect check
 '

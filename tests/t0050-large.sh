@@ -40,7 +40,7 @@ test_expect_success '5 MiB text through -- cat: byte-identical' '
 	ofl-extract "$id" >back && cmp big back
 '
 
-test_expect_success 'the same content twice: one blob, two artifacts' '
+test_expect_success STOREDIR 'the same content twice: one blob, two artifacts' '
 	test "$(find "$OFL_STORE/blobs" -type f | wc -l)" -eq 1
 '
 

@@ -20,7 +20,7 @@ test_expect_success 'setup: earlier artifacts, 4 MB of random data' '
 id1=$(sed 's/^ofl://' id1 2>/dev/null)
 id2=$(sed 's/^ofl://' id2 2>/dev/null)
 
-test_expect_success 'file size limit: the capture fails cleanly' '
+test_expect_success STOREDIR 'file size limit: the capture fails cleanly' '
 	(
 		ulimit -f 3000 &&
 		ofl-capture <rnd >out 2>err
@@ -38,7 +38,7 @@ test_expect_success 'nothing stored before is damaged' '
 	ofl-extract "$id2" >back && cmp r1 back
 '
 
-test_expect_success 'what was stored of the failed capture is a true prefix' '
+test_expect_success STOREDIR 'what was stored of the failed capture is a true prefix' '
 	id=$(ofl-search -q | head -n 1) &&
 	test "$id" != "$id1" && test "$id" != "$id2" &&
 	ofl-extract "$id" >part &&
@@ -50,7 +50,7 @@ test_expect_success 'what was stored of the failed capture is a true prefix' '
 	echo incomplete >expect && test_cmp expect flags
 '
 
-test_expect_success sqlite3 'the database is consistent' '
+test_expect_success sqlite3,STOREDIR 'the database is consistent' '
 	sqlite3 "$OFL_STORE/ofl.db" "PRAGMA integrity_check" >check &&
 	echo ok >expect && test_cmp expect check
 '
@@ -61,7 +61,7 @@ test_expect_success 'the next capture works' '
 	ofl-extract "$(sed "s/^ofl://" id3)" >back && cmp s3 back
 '
 
-test_expect_success '-- CMD under the limit: the command status is kept' '
+test_expect_success STOREDIR '-- CMD under the limit: the command status is kept' '
 	(
 		ulimit -f 3000 &&
 		ofl-capture -- sh -c "cat rnd; exit 6" >out 2>err

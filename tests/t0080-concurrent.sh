@@ -64,12 +64,12 @@ test_expect_success '16 artifacts listed, none left writing' '
 	test "$(cut -f 7 list | sort -u)" = "-"
 '
 
-test_expect_success sqlite3 'the store is consistent' '
+test_expect_success sqlite3,STOREDIR 'the store is consistent' '
 	sqlite3 "$OFL_STORE/ofl.db" "PRAGMA integrity_check" >check &&
 	echo ok >expect && test_cmp expect check
 '
 
-test_expect_success sqlite3 'identical content is stored once' '
+test_expect_success sqlite3,STOREDIR 'identical content is stored once' '
 	n=$(sqlite3 "$OFL_STORE/ofl.db" "SELECT count(DISTINCT blob) FROM artifact") &&
 	test "$n" -eq 7 &&
 	test "$(find "$OFL_STORE/blobs" -type f | wc -l)" -eq 7

@@ -5,6 +5,7 @@
 # Lines, the operands and stdin.
 
 . "$(dirname "$0")/lib.sh"
+test_needs INDEX
 
 GOLD=$DATA/search
 

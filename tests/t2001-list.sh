@@ -23,7 +23,7 @@ row() {
 	    "$1" "$2" "$3" "$4" AGE "$5" "$6" "$7" "$8"
 }
 
-test_expect_success 'no store yet: nothing listed, exit 1' '
+test_expect_success STOREDIR 'no store yet: nothing listed, exit 1' '
 	test_expect_code 1 ofl-search >out 2>err &&
 	test ! -s out && test ! -s err &&
 	test_expect_code 1 ofl-search -q >out &&

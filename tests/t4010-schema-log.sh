@@ -105,7 +105,7 @@ test_expect_success 'deterministic: the same content, the same templates and IDs
 	test "$(wc -l <ids1)" -eq 5778
 '
 
-test_expect_success sqlite3 'ofl-schema keeps the templates it mines' '
+test_expect_success sqlite3,STOREDIR 'ofl-schema keeps the templates it mines' '
 	id=$(cat trace.id) &&
 	sqlite3 "$OFL_STORE/ofl.db" "DELETE FROM log_tmpl" &&
 	ofl-schema "$id" | sed "s/$id/ID/" >out &&
@@ -114,7 +114,7 @@ test_expect_success sqlite3 'ofl-schema keeps the templates it mines' '
 	test "$n" -eq 9
 '
 
-test_expect_success 'indexing mines and keeps the templates; gc drops them' '
+test_expect_success INDEX 'indexing mines and keeps the templates; gc drops them' '
 	id=$(cat trace.id) &&
 	ofl-index "$id" >/dev/null &&
 	ofl-schema "$id" | sed "s/$id/ID/" >out &&

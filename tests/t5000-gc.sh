@@ -72,7 +72,7 @@ test_expect_success '--label and --session purge' '
 	test_expect_code 1 ofl-search -l L1 >/dev/null
 '
 
-test_expect_success 'a second gc does not run while one holds the lock' '
+test_expect_success STOREDIR 'a second gc does not run while one holds the lock' '
 	if ! command -v flock >/dev/null; then exit 0; fi
 	(flock "$OFL_STORE/gc.lock" sleep 3 &) &&
 	sleep 0.5 &&
@@ -94,12 +94,12 @@ test_expect_success 'an artifact being written is never removed' '
 	test_cmp expect back
 '
 
-test_expect_success '--check is clean on a healthy store' '
+test_expect_success STOREDIR '--check is clean on a healthy store' '
 	ofl-gc --check >out &&
 	grep ": 0 problems" out
 '
 
-test_expect_success '--check finds a missing content file; --repair makes it clean' '
+test_expect_success STOREDIR '--check finds a missing content file; --repair makes it clean' '
 	id=$(cap r1 -l victim) &&
 	file=$(sqlite3 "$OFL_STORE/ofl.db" "SELECT b.file FROM blob b JOIN artifact a ON a.blob = b.id WHERE a.id = '\''$id'\''") &&
 	rm "$OFL_STORE/blobs/$file" &&
@@ -115,7 +115,7 @@ test_expect_success '--check finds a missing content file; --repair makes it cle
 	grep "unknown artifact" err
 '
 
-test_expect_success '--repair removes orphan files; then --check is clean' '
+test_expect_success STOREDIR '--repair removes orphan files; then --check is clean' '
 	mkdir -p "$OFL_STORE/blobs/zz" &&
 	echo junk >"$OFL_STORE/blobs/zz/zz234567" &&
 	touch -d "2 hours ago" "$OFL_STORE/blobs/zz/zz234567" &&
@@ -146,7 +146,7 @@ test_expect_success 'settings: set, show, reject bad ones' '
 	test_expect_code 2 ofl-gc --older-than yesterday 2>/dev/null
 '
 
-test_expect_success 'automatic gc after a capture when over budget' '
+test_expect_success STOREDIR 'automatic gc after a capture when over budget' '
 	ofl-gc --set auto-gc=on --set max-size=1k --set grace=0 &&
 	touch -d "1 hour ago" "$OFL_STORE/gc.lock" &&
 	before=$(count) &&

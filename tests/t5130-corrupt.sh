@@ -5,6 +5,7 @@
 # consistent again without touching the healthy artifacts.
 OFL_SRCDIR=${OFL_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
 . "$OFL_SRCDIR/tests/lib.sh"
+test_needs STOREDIR
 . "$OFL_SRCDIR/tests/stress/proof.lib"
 
 # every_binary: run each reader and writer once; print "CMD => STATUS

@@ -32,7 +32,7 @@ test_expect_success 'setup: a store with one artifact' '
 read -r id <id
 
 for m in 770 707 777 1777 720 702; do
-	test_expect_success "a store directory of mode $m is refused" "
+	test_expect_success STOREDIR "a store directory of mode $m is refused" "
 		chmod $m \"\$OFL_STORE\" &&
 		refused_by_all 'writable by group or others' &&
 		chmod 700 \"\$OFL_STORE\" &&
@@ -41,7 +41,7 @@ for m in 770 707 777 1777 720 702; do
 done
 
 for m in 660 606 666; do
-	test_expect_success "a database of mode $m is refused" "
+	test_expect_success STOREDIR "a database of mode $m is refused" "
 		chmod $m \"\$OFL_STORE/ofl.db\" &&
 		refused_by_all 'writable by group or others' &&
 		chmod 600 \"\$OFL_STORE/ofl.db\" &&
@@ -49,14 +49,14 @@ for m in 660 606 666; do
 	"
 done
 
-test_expect_success ROOT 'a store directory another user owns is refused' '
+test_expect_success ROOT,STOREDIR 'a store directory another user owns is refused' '
 	chown nobody "$OFL_STORE" &&
 	refused_by_all "owned by uid" &&
 	chown 0 "$OFL_STORE" &&
 	ofl-extract "$id" | cmp - f
 '
 
-test_expect_success ROOT 'a database another user owns is refused' '
+test_expect_success ROOT,STOREDIR 'a database another user owns is refused' '
 	chown nobody "$OFL_STORE/ofl.db" &&
 	refused_by_all "owned by uid" &&
 	chown 0 "$OFL_STORE/ofl.db" &&

@@ -17,7 +17,7 @@ test_expect_success 'setup: an empty store, its size' '
 	size >empty && cat empty >&2
 '
 
-test_expect_success 'a purge removes the index rows with the artifact' '
+test_expect_success INDEX 'a purge removes the index rows with the artifact' '
 	head -c 4500000 /dev/urandom | base64 >big &&
 	word=$(sed -n 1000p big | cut -c1-20) &&
 	id=$(cap big) && ofl-index -q "$id" &&
@@ -28,13 +28,13 @@ test_expect_success 'a purge removes the index rows with the artifact' '
 	ofl-gc --check >chk && grep " 0 problems" chk
 '
 
-test_expect_success 'the store shrinks back after an indexed artifact is purged' '
+test_expect_success STOREDIR 'the store shrinks back after an indexed artifact is purged' '
 	size >after && cat after &&
 	du -k "$OFL_STORE"/ofl.db* &&
 	test "$(cat after)" -lt $(($(cat empty) + 2048))
 '
 
-test_expect_success 'a budget far above what is kept removes nothing' '
+test_expect_success STOREDIR 'a budget far above what is kept removes nothing' '
 	a=$(echo "hello a" | ofl-capture -q -T 0 | ofl_id) &&
 	b=$(seq 1 1000 | ofl-capture -q -T 0 | ofl_id) &&
 	sleep 1.1 &&

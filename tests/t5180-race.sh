@@ -21,7 +21,7 @@ test_expect_success 'setup: auto-gc off; a log that takes a while to index' '
 
 # The indexer is stopped between two of its batches (not inside a write
 # transaction: the lock is free), the artifact is purged, and it goes on.
-test_expect_success sqlite3 'a purge while the artifact is indexed leaves no rows behind' '
+test_expect_success sqlite3,INDEX 'a purge while the artifact is indexed leaves no rows behind' '
 	a=$(cap big.log) &&
 	{ ofl-index -q "$a" 2>index.err & } &&
 	pid=$! &&
@@ -52,7 +52,7 @@ test_expect_success sqlite3 'a purge while the artifact is indexed leaves no row
 	    (SELECT blob FROM artifact)")" = 0
 '
 
-test_expect_success sqlite3 'blob numbers are never used twice' '
+test_expect_success sqlite3,STOREDIR 'blob numbers are never used twice' '
 	x=$(echo "first content" | ofl-capture -q -T 0 | ofl_id) &&
 	bx=$(db "SELECT blob FROM artifact WHERE id = '\''$x'\''") &&
 	ofl-gc --purge "$x" >/dev/null &&
@@ -61,7 +61,7 @@ test_expect_success sqlite3 'blob numbers are never used twice' '
 	test "$by" -gt "$bx"
 '
 
-test_expect_success sqlite3 '--check finds index rows of no content; --repair clears the index' '
+test_expect_success sqlite3,STOREDIR '--check finds index rows of no content; --repair clears the index' '
 	db "INSERT INTO ix_chunk (id, byte_start, byte_end, line_start,
 	    line_end) VALUES (999 << 24, 0, 10, 1, 1)" &&
 	test_expect_code 3 ofl-gc --check >chk &&
@@ -74,7 +74,7 @@ test_expect_success sqlite3 '--check finds index rows of no content; --repair cl
 
 # The busy timeout is 30 s of sleeps asked for; under load they take
 # longer, so the lock is held well past it.
-test_expect_success sqlite3 'a capture waits out a write lock held past the busy timeout' '
+test_expect_success sqlite3,STOREDIR 'a capture waits out a write lock held past the busy timeout' '
 	head -c 3000000 /dev/urandom | base64 >in.txt &&
 	{ (echo "BEGIN IMMEDIATE;"; sleep 50; echo "COMMIT;") |
 	    sqlite3 "$OFL_STORE/ofl.db" & } &&

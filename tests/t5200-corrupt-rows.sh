@@ -7,6 +7,7 @@
 # the intact file instead of deleting that file.
 OFL_SRCDIR=${OFL_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
 . "$OFL_SRCDIR/tests/lib.sh"
+test_needs STOREDIR
 . "$OFL_SRCDIR/tests/stress/proof.lib"
 
 command -v sqlite3 >/dev/null || test_skip_all "sqlite3 is needed"

@@ -48,7 +48,7 @@ test_expect_success 'a new store through a symbolic link: not made' '
 	test -z "$(ls elsewhere)"
 '
 
-test_expect_success 'blobs/ or the database as a symbolic link: refused' '
+test_expect_success STOREDIR 'blobs/ or the database as a symbolic link: refused' '
 	cp -a "$OFL_STORE" copy &&
 	mv copy/blobs copy/blobs.real && ln -s blobs.real copy/blobs &&
 	test_expect_code 3 ofl-extract -s "$TEST_DIR/copy" $id >out 2>err &&
@@ -61,7 +61,7 @@ test_expect_success 'blobs/ or the database as a symbolic link: refused' '
 	ofl-extract -s "$TEST_DIR/copy" $id | cmp - f
 '
 
-test_expect_success 'blobs/ writable by group or others: refused' '
+test_expect_success STOREDIR 'blobs/ writable by group or others: refused' '
 	for m in 720 702 777; do
 		chmod $m "$OFL_STORE/blobs" &&
 		readers &&
@@ -73,7 +73,7 @@ test_expect_success 'blobs/ writable by group or others: refused' '
 	ofl-extract $id | cmp - f
 '
 
-test_expect_success 'a WAL or shared-memory file others may write: refused' '
+test_expect_success STOREDIR 'a WAL or shared-memory file others may write: refused' '
 	ls "$OFL_STORE/ofl.db-wal" "$OFL_STORE/ofl.db-shm" &&
 	for f in ofl.db-wal ofl.db-shm; do
 		chmod 666 "$OFL_STORE/$f" &&
@@ -85,7 +85,7 @@ test_expect_success 'a WAL or shared-memory file others may write: refused' '
 	ofl-extract $id | cmp - f
 '
 
-test_expect_success 'a content file others may write: not read' '
+test_expect_success STOREDIR 'a content file others may write: not read' '
 	b="$OFL_STORE/blobs/$(echo $id | cut -c1-2)/$id" &&
 	chmod 666 "$b" &&
 	test_expect_code 3 ofl-extract $id >out 2>err &&
@@ -110,7 +110,7 @@ test_expect_success 'checks, searches and reports make no store: exit 3' '
 	test ! -e TYPO
 '
 
-test_expect_success 'the store and its files are private; a reserve is kept' '
+test_expect_success STOREDIR 'the store and its files are private; a reserve is kept' '
 	test "$(stat -c %a "$OFL_STORE")" = 700 &&
 	test "$(stat -c %a "$OFL_STORE/reserve")" = 600 &&
 	test -s "$OFL_STORE/reserve"

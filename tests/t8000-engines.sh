@@ -120,6 +120,7 @@ engine_tests() {
 	'
 }
 
+OFL_STORE=$TEST_DIR/store
 engine_tests sqlite
 
 if pg_cluster_try; then

@@ -21,6 +21,7 @@
 # (every N kills check every finished artifact; 1, or 10 in stress).
 : "${OFL_SRCDIR:=$(cd "$(dirname "$0")/../.." && pwd)}"
 . "$OFL_SRCDIR/tests/lib.sh"
+test_needs STOREDIR
 . "$OFL_SRCDIR/tests/stress/proof.lib"
 
 : "${KILLS:=$(( ${STRESS_SECONDS:-0} > 0 ? STRESS_SECONDS * 2 : 9 ))}"

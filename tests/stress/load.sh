@@ -19,6 +19,7 @@
 # inputs).  tests/t5100-load.sh runs it briefly in make check.
 : "${OFL_SRCDIR:=$(cd "$(dirname "$0")/../.." && pwd)}"
 . "$OFL_SRCDIR/tests/lib.sh"
+test_needs INDEX
 . "$OFL_SRCDIR/tests/stress/proof.lib"
 
 : "${LOAD_SECONDS:=${STRESS_SECONDS:-120}}"
