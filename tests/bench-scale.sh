@@ -93,13 +93,16 @@ for n in "$@"; do
 	python3 "$top/tests/bench-scale-gen.py" "$n" "$raw"
 	rawbytes=$(du -sb "$raw" | cut -f1)
 	echo "== $n artifacts, $(echo "$rawbytes" | awk '{ printf "%.1f MB", $1 / 1e6 }') raw"
+	# No budget and no automatic gc while it is built: the default
+	# budget (1G) would remove the oldest of a store past 1 GB.
+	ofl-gc --set auto-gc=off --set max-size=none
 
 	t0=$(now)
 	ls "$raw" | sed "s|^|$raw/|" | xargs -P "$jobs" -n 64 sh -c \
 	    'for f; do ofl-capture -q <"$f" >/dev/null || exit 255; done' sh
 	t1=$(now)
 	row build "$(echo "$n $(secs "$t0" "$t1")" |
-	    awk '{ printf "%.0f captures/s (%.1f s)", $1 / $2, $2 }')"
+	    awk '{ printf "%.0f captures/s (%.1f s)", $1 / $2, $2 }'); $(sqlite3 "$OFL_STORE/ofl.db" "SELECT count(*) FROM artifact") artifacts kept"
 
 	# The first whole-store search, right after the build.
 	t0=$(now)
