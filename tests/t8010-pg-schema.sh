@@ -92,12 +92,28 @@ unsupported() {
 }
 
 test_expect_success 'what is not built yet: one line, exit 3' '
-	fts="the full-text index (ofl-index, ofl-search QUERY)" &&
-	unsupported "$fts" ofl-search ERROR &&
-	unsupported "$fts" ofl-search @ x &&
+	fts="the full-text index (ofl-index, ofl-search --fts)" &&
 	unsupported "$fts" ofl-index @ &&
 	unsupported "checking the store (--check)" ofl-gc --check &&
 	unsupported "checking the store (--check)" ofl-gc --repair
+'
+
+test_expect_success 'a search scans, says so, and finds the exact lines' '
+	{ seq 1 3000 | sed "s/^/step /"; echo "error: disk quota exceeded";
+	    seq 3001 4000 | sed "s/^/step /"; } |
+	    ofl-capture -q -T 0 >ref &&
+	id=$(sed "s/^ofl:\([0-9a-z]*\).*/\1/" ref) &&
+	ofl-search "$id" quota >hits 2>err &&
+	echo "ofl-search: the PostgreSQL engine has no full-text index yet: the artifacts were scanned for the words, not ranked" >expect &&
+	test_cmp expect err &&
+	grep "^  3001: error: disk quota exceeded$" hits &&
+	ofl-search -a "disk quota" >hits 2>/dev/null &&
+	grep "^ofl:$id:" hits &&
+	test_expect_code 1 ofl-search "$id" nowhereword >out 2>/dev/null &&
+	test ! -s out &&
+	test_expect_code 3 ofl-search --fts quota >out 2>err &&
+	echo "ofl-search: --fts: the PostgreSQL engine has no full-text index yet" >expect &&
+	test_cmp expect err
 '
 
 test_expect_success 'roles alice and bob, no superusers' '

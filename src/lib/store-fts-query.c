@@ -24,7 +24,6 @@
 #include "banned.h"
 
 /* What a PostgreSQL store cannot do yet (store-pg.c). */
-#define FTS_PG	"the full-text index (ofl-index, ofl-search QUERY)"
 
 #define CHUNK_MAX	OFL_FTS_CHUNK_MAX
 

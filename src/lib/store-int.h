@@ -33,6 +33,7 @@ struct ofl_store {
 	int		 gclock;	/* gc.lock, held; -1 */
 	struct store_pg	*pg;		/* the PostgreSQL engine, or NULL */
 	sqlite3_stmt	*meta;		/* ofl_store_meta()'s, kept */
+	sqlite3		*tokdb;		/* FTS5's tokenizer, no store db */
 };
 
 /* A row of the frame table: one zstd frame of a blob file. */
@@ -263,6 +264,8 @@ store_filter_bind(sqlite3_stmt *q, const struct ofl_filter *f)
  * chunk's row id is its blob's number shifted left by IX_CHUNK_BITS plus
  * its sequence number, so a blob's chunks are one range of row ids.
  */
+/* What a PostgreSQL store cannot do yet (store-pg.c). */
+#define FTS_PG		"the full-text index (ofl-index, ofl-search --fts)"
 #define IX_CHUNK_BITS	24		/* OFL_FTS_CHUNK_MAX is 1 << 24 */
 #define IX_STALE_MS	30000		/* an indexer silent so long is dead */
 
