@@ -451,20 +451,6 @@ ofl_store_fts_tok(struct ofl_store *st)
 	fts5_api	*api;
 	struct ofl_tok	*tk;
 
-	/*
-	 * A store in no SQLite database (PostgreSQL) takes FTS5's words
-	 * from one in memory, kept open as long as the store is.
-	 */
-	if (db == NULL && st->tokdb == NULL &&
-	    sqlite3_open(":memory:", &st->tokdb) != SQLITE_OK) {
-		sqlite3_close(st->tokdb);
-		st->tokdb = NULL;
-		ofl_seterr(OFL_EXIT_FAIL, "search index: cannot create the "
-		    "tokenizer");
-		return NULL;
-	}
-	if (db == NULL)
-		db = st->tokdb;
 	if (tok_register(db) == -1)
 		return NULL;
 	if ((api = fts5_get(db)) == NULL || (tk = words_tok(api)) == NULL) {

@@ -33,7 +33,6 @@ struct ofl_store {
 	int		 gclock;	/* gc.lock, held; -1 */
 	struct store_pg	*pg;		/* the PostgreSQL engine, or NULL */
 	sqlite3_stmt	*meta;		/* ofl_store_meta()'s, kept */
-	sqlite3		*tokdb;		/* FTS5's tokenizer, no store db */
 };
 
 /* A row of the frame table: one zstd frame of a blob file. */

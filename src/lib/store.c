@@ -655,8 +655,6 @@ ofl_store_close(struct ofl_store *st)
 		sqlite3_close_v2(st->db);
 	if (st->gclock != -1)
 		close(st->gclock);
-	if (st->tokdb != NULL)
-		sqlite3_close_v2(st->tokdb);
 	free(st->blobdir);
 	free(st->dbpath);
 	free(st->path);
