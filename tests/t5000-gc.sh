@@ -1,17 +1,7 @@
 #!/bin/sh
 # ofl-gc: expiry, budget, purges, locking, check and repair, stats.
 . "${OFL_SRCDIR:-$(dirname "$0")/..}/tests/lib.sh"
-
-# cap FILE [ARGS]: capture FILE quietly, print its ID.
-cap() {
-	f=$1
-	shift
-	ofl-capture -q -T 0 "$@" <"$f" | sed -n 's/^ofl:\([0-9a-z]*\).*/\1/p'
-}
-
-count() {
-	ofl-search -a -q 2>/dev/null | wc -l | tr -d ' '
-}
+. "$OFL_SRCDIR/tests/gc-lib.sh"
 
 test_expect_success 'setup: three artifacts of random data' '
 	head -c 300000 /dev/urandom >r1 &&

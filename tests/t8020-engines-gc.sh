@@ -9,17 +9,7 @@
 
 . "$(dirname "$0")/lib.sh"
 . "$OFL_SRCDIR/tests/pg-cluster.sh"
-
-# cap FILE [ARGS]: capture FILE quietly, print its ID.
-cap() {
-	f=$1
-	shift
-	ofl-capture -q -T 0 "$@" <"$f" | sed -n 's/^ofl:\([0-9a-z]*\).*/\1/p'
-}
-
-count() {
-	ofl-search -a -q 2>/dev/null | wc -l | tr -d ' '
-}
+. "$OFL_SRCDIR/tests/gc-lib.sh"
 
 # Random content: the same on both engines, so that sizes match.
 head -c 300000 /dev/urandom >r1

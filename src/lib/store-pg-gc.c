@@ -79,15 +79,12 @@ store_pg_gc_candidates(struct ofl_store *st, int64_t before,
 uint64_t
 store_pg_gc_count(struct ofl_store *st)
 {
-	PGresult	*res;
-	uint64_t	 n = 0;
+	int64_t	n = 0;
 
-	if ((res = store_pg_run(st, "SELECT count(*) FROM ofl.artifact",
-	    NULL, 0, "gc")) != NULL) {
-		n = (uint64_t)store_pg_int(res, 0, 0);
-		PQclear(res);
-	}
-	return n;
+	if (store_pg_value(st, "SELECT count(*) FROM ofl.artifact", NULL,
+	    "gc", &n) != 1)
+		return 0;
+	return (uint64_t)n;
 }
 
 int
@@ -122,7 +119,8 @@ store_pg_gc_delete(struct ofl_store *st, const char *id, int64_t blob,
     int *refs)
 {
 	struct store_pg_args	 a;
-	PGresult		*res;
+	int64_t			 n = 0;
+	int			 rc;
 
 	*refs = 0;
 	store_pg_args_init(&a);
@@ -136,22 +134,19 @@ store_pg_gc_delete(struct ofl_store *st, const char *id, int64_t blob,
 	 */
 	store_pg_args_init(&a);
 	store_pg_arg_int(&a, blob);
-	if ((res = store_pg_run(st, "SELECT 1 FROM ofl.blob WHERE id = $1"
-	    " FOR UPDATE", &a, 0, "remove")) == NULL)
+	if ((rc = store_pg_value(st, "SELECT 1 FROM ofl.blob WHERE id = $1"
+	    " FOR UPDATE", &a, "remove", &n)) == -1)
 		return -1;
 	/* No row: gone already, so nothing left to drop. */
-	if (PQntuples(res) == 0) {
-		PQclear(res);
+	if (rc == 0) {
 		*refs = 1;
 		return 0;
 	}
-	PQclear(res);
 	/* A statement of its own: it sees what committed while it waited. */
-	if ((res = store_pg_run(st, "SELECT count(*) FROM ofl.artifact"
-	    " WHERE blob = $1", &a, 0, "remove")) == NULL)
+	if (store_pg_value(st, "SELECT count(*) FROM ofl.artifact WHERE"
+	    " blob = $1", &a, "remove", &n) == -1)
 		return -1;
-	*refs = (int)store_pg_int(res, 0, 0);
-	PQclear(res);
+	*refs = (int)n;
 	return 0;
 }
 
@@ -221,19 +216,16 @@ int
 store_pg_gc_lock(struct ofl_store *st, int wait)
 {
 	struct store_pg_args	 a;
-	PGresult		*res;
-	int			 got;
+	int64_t			 got = 0;
 
 	store_pg_args_init(&a);
 	store_pg_arg_int(&a, PG_LOCK_CLASS);
-	if ((res = store_pg_run(st, wait ? "SELECT pg_advisory_lock($1::int4,"
-	    " hashtext('gc ' || current_user)), true" :
-	    "SELECT pg_try_advisory_lock($1::int4,"
-	    " hashtext('gc ' || current_user))", &a, 0, "gc lock")) == NULL)
+	if (store_pg_value(st, wait ? "SELECT 1 FROM pg_advisory_lock("
+	    "$1::int4, hashtext('gc ' || current_user))" :
+	    "SELECT pg_try_advisory_lock($1::int4, hashtext('gc ' ||"
+	    " current_user))::int", &a, "gc lock", &got) == -1)
 		return -1;
-	got = strcmp(PQgetvalue(res, 0, wait ? 1 : 0), "t") == 0;
-	PQclear(res);
-	return got;
+	return got == 1;
 }
 
 int

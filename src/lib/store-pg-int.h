@@ -121,6 +121,12 @@ PGresult	*store_pg_run(struct ofl_store *, const char *,
 /* Run sql with args and drop its result: 0, or -1 with the error set. */
 int		 store_pg_do(struct ofl_store *, const char *,
 		    const struct store_pg_args *, const char *);
+/*
+ * Run sql with args: 1 and the first column of its first row in *v (a
+ * number), 0 if it gave no row, -1 with the error set.
+ */
+int		 store_pg_value(struct ofl_store *, const char *,
+		    const struct store_pg_args *, const char *, int64_t *);
 /* Column c of row r: a number (0 if NULL), a string to free (or NULL). */
 int64_t		 store_pg_int(const PGresult *, int, int);
 char		*store_pg_str(const PGresult *, int, int);

@@ -248,15 +248,12 @@ int64_t
 store_pg_count(struct ofl_store *st, const struct ofl_filter *f)
 {
 	struct store_pg_args	 a;
-	PGresult		*res;
-	int64_t			 n;
+	int64_t			 n = 0;
 
 	pg_filter_args(&a, f, 0);
-	if ((res = store_pg_run(st, "SELECT count(*), $1::bigint FROM"
-	    " ofl.artifact a WHERE" PG_FILTER_SQL, &a, 0, "count")) == NULL)
+	if (store_pg_value(st, "SELECT count(*), $1::bigint FROM"
+	    " ofl.artifact a WHERE" PG_FILTER_SQL, &a, "count", &n) == -1)
 		return -1;
-	n = store_pg_int(res, 0, 0);
-	PQclear(res);
 	return n;
 }
 

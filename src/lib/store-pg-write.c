@@ -344,17 +344,15 @@ static int64_t
 pg_twin_lock(struct ofl_store *st, int64_t blob)
 {
 	struct store_pg_args	 a;
-	PGresult		*res;
-	int			 found;
+	int64_t			 one;
+	int			 rc;
 
 	store_pg_args_init(&a);
 	store_pg_arg_int(&a, blob);
-	if ((res = store_pg_run(st, "SELECT 1 FROM ofl.blob WHERE id = $1"
-	    " FOR KEY SHARE", &a, 0, "finish")) == NULL)
+	if ((rc = store_pg_value(st, "SELECT 1 FROM ofl.blob WHERE id = $1"
+	    " FOR KEY SHARE", &a, "finish", &one)) == -1)
 		return -2;
-	found = PQntuples(res) > 0;
-	PQclear(res);
-	return found ? blob : -1;
+	return rc == 1 ? blob : -1;
 }
 
 /*

@@ -265,6 +265,21 @@ store_pg_do(struct ofl_store *st, const char *sql,
 	return 0;
 }
 
+int
+store_pg_value(struct ofl_store *st, const char *sql,
+    const struct store_pg_args *a, const char *what, int64_t *v)
+{
+	PGresult	*res;
+	int		 found;
+
+	if ((res = store_pg_run(st, sql, a, 0, what)) == NULL)
+		return -1;
+	if ((found = PQntuples(res) > 0))
+		*v = store_pg_int(res, 0, 0);
+	PQclear(res);
+	return found;
+}
+
 int64_t
 store_pg_int(const PGresult *res, int r, int c)
 {
@@ -519,33 +534,25 @@ store_pg_setting_set(struct ofl_store *st, const char *key,
 uint64_t
 store_pg_size(struct ofl_store *st)
 {
-	PGresult	*res;
-	uint64_t	 n = 0;
+	int64_t	n = 0;
 
-	if ((res = store_pg_run(st, "SELECT coalesce(sum(stored), 0) FROM"
-	    " ofl.blob", NULL, 0, "size")) != NULL) {
-		n = (uint64_t)store_pg_int(res, 0, 0);
-		PQclear(res);
-	}
-	return n;
+	if (store_pg_value(st, "SELECT coalesce(sum(stored), 0) FROM"
+	    " ofl.blob", NULL, "size", &n) != 1)
+		return 0;
+	return (uint64_t)n;
 }
 
 int64_t
 store_pg_blob(struct ofl_store *st, const char *id)
 {
 	struct store_pg_args	 a;
-	PGresult		*res;
 	int64_t			 blob = -1;
+	int			 rc;
 
 	store_pg_args_init(&a);
 	store_pg_arg_text(&a, id);
-	if ((res = store_pg_run(st, "SELECT blob FROM ofl.artifact WHERE"
-	    " id = $1", &a, 0, "lookup")) == NULL)
-		return -1;
-	if (PQntuples(res) > 0)
-		blob = store_pg_int(res, 0, 0);
-	else
+	if ((rc = store_pg_value(st, "SELECT blob FROM ofl.artifact WHERE"
+	    " id = $1", &a, "lookup", &blob)) == 0)
 		ofl_seterr(OFL_EXIT_FAIL, "%s: unknown artifact", id);
-	PQclear(res);
-	return blob;
+	return rc == 1 ? blob : -1;
 }
