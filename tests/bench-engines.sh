@@ -7,10 +7,14 @@
 #
 #	tests/bench-engines.sh [SIZE_MB [N]]	(defaults 64 and 10000)
 #
-# Expiry: N captures of about 1 kB into a store of each engine (in
-# parallel, 4 at a time), a tenth of them with a TTL of 1 s; then a dry
-# run (hyperfine), the TTL pass that removes that tenth, and a size
-# budget that removes about a tenth more (one run each: they remove).
+# Search and expiry: N captures of about 1 kB into a store of each engine
+# (in parallel, 4 at a time), a tenth of them with a TTL of 1 s, one with
+# a rare word; a search of the whole store for that word, the first
+# (one run) and repeated (hyperfine): SQLite indexes then answers from
+# its index, PostgreSQL, which has none yet, scans within its time
+# limit; then a dry run of gc (hyperfine), the TTL pass that removes that
+# tenth, and a size budget that removes about a tenth more (one run
+# each: they remove).
 #
 # Run from a build directory (or set OFL_BUILDDIR), built with libpq.
 # Each capture's input starts with a line of its own, so that no
@@ -79,12 +83,20 @@ gc_store() {
 		for i; do
 			ttl=
 			[ $((i % 10)) -eq 0 ] && ttl="--ttl 1s"
-			{ echo "artifact $i $$"; head -c 1000 "$0"; } |
+			w=
+			[ "$i" -eq 4321 ] && w=quokkafrost
+			{ echo "artifact $i $$ $w"; head -c 1000 "$0"; } |
 			    ofl-capture -q -T 0 $ttl -s "$st" >/dev/null ||
 			    exit 255
 		done' in.log "$st"
 	t1=$(date +%s.%N)
 	echo "$name: $gc_n captures in $(echo "$t0 $t1" | awk '{ printf "%.1f s, %.0f/s", $2 - $1, '"$gc_n"' / ($2 - $1) }')"
+	t0=$(date +%s.%N)
+	ofl-search -s "$st" -a quokkafrost >search.out 2>search.err
+	t1=$(date +%s.%N)
+	echo "$name first search: $(grep -c "^ofl:" search.out) hit(s) in $(echo "$t0 $t1" | awk '{ printf "%.2f s", $2 - $1 }'); $(head -n 1 search.err)"
+	hyperfine -N -i --warmup 1 --runs 5 -n "$name search -a" \
+	    "ofl-search -s $st -a quokkafrost"
 	sleep 2
 	hyperfine -N --warmup 1 --runs 5 -n "$name gc --dry-run" \
 	    "ofl-gc -s $st --dry-run --grace 0s"
