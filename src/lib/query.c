@@ -1276,8 +1276,9 @@ search_note(struct search *s)
 	if (s->o->note == NULL || s->unreached == 0)
 		return;
 	ofl_buf_addf(s->o->note, "%zu artifacts not searched (time limit): "
-	    "%s\n", s->unreached, s->npending > 0 ? "not indexed yet; "
-	    "ofl-index --pending indexes them" : "name them to scan them");
+	    "%s\n", s->unreached, s->npending > 0 && !s->noindex ?
+	    "not indexed yet; ofl-index --pending indexes them" :
+	    "name them to scan them");
 }
 
 static void
