@@ -23,7 +23,18 @@ test_failed=0
 test_skipped=0
 
 TEST_DIR=$(mktemp -d "${TMPDIR:-/tmp}/ofl-test.XXXXXX") || exit 99
-trap 'cd /; chmod -R u+rwx "$TEST_DIR" 2>/dev/null; rm -rf "$TEST_DIR"' EXIT
+# test_cleanup: the end of every script, the trap on EXIT; a script that
+# sets a trap of its own calls it there: the cluster of pg-cluster.sh, if
+# one runs, is stopped, and the test directory goes.
+test_cleanup() {
+	if [ -n "${PG_DIR:-}" ]; then
+		pg_cluster_stop
+	fi
+	cd / || return
+	chmod -R u+rwx "$TEST_DIR" 2>/dev/null
+	rm -rf "$TEST_DIR"
+}
+trap test_cleanup EXIT
 cd "$TEST_DIR" || exit 99
 HOME="$TEST_DIR/home"
 mkdir -p "$HOME"

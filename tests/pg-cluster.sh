@@ -92,7 +92,7 @@ pg_cluster_try() {
 	# Not under $TEST_DIR: that is 0700 and root's when run as root.
 	PG_DIR=$(mktemp -d "${TMPDIR:-/tmp}/ofl-pg.XXXXXX") || exit 99
 	# Stopped on a signal too (a script killed, or cut off by a pipe).
-	trap 'pg_cluster_stop; cd /; chmod -R u+rwx "$TEST_DIR" 2>/dev/null; rm -rf "$TEST_DIR"' EXIT
+	trap test_cleanup EXIT
 	trap 'exit 1' HUP INT TERM PIPE
 	[ -z "$PG_AS" ] || chown "$PG_AS" "$PG_DIR"
 	chmod 0755 "$PG_DIR"

@@ -77,7 +77,7 @@ mounted=
 if [ "$(id -u)" -eq 0 ] && mkdir -p mnt &&
     mount -t tmpfs -o size=2m tmpfs mnt 2>/dev/null; then
 	mounted=1
-	trap 'cd /; umount "$TEST_DIR/mnt" 2>/dev/null; chmod -R u+rwx "$TEST_DIR" 2>/dev/null; rm -rf "$TEST_DIR"' EXIT
+	trap 'cd /; umount "$TEST_DIR/mnt" 2>/dev/null; test_cleanup' EXIT
 fi
 
 if [ -n "$mounted" ]; then

@@ -120,8 +120,7 @@ test_expect_success STOREDIR 'the store and its files are private; a reserve is 
 MNT=$TEST_DIR/mnt
 if [ "$(id -u)" -eq 0 ] && mkdir -p "$MNT" &&
     mount -t tmpfs -o size=16m,mode=0700 tmpfs "$MNT" 2>/dev/null; then
-	trap 'cd /; umount "$MNT" 2>/dev/null; chmod -R u+rwx "$TEST_DIR";
-	    rm -rf "$TEST_DIR"' EXIT
+	trap 'cd /; umount "$MNT" 2>/dev/null; test_cleanup' EXIT
 	test_expect_success 'gc removes artifacts on a disk another file filled' '
 		S=$MNT/store &&
 		ofl-gc -s "$S" --set auto-gc=off &&

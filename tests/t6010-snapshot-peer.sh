@@ -23,7 +23,7 @@ cp "$DATA/snapshot/pages/tracker.html" www/
 python3 -u -m http.server --bind 127.0.0.1 --directory www 0 \
     >http.log 2>&1 &
 HTTP=$!
-trap 'kill $HTTP 2>/dev/null; cd /; rm -rf "$TEST_DIR"' EXIT
+trap 'kill $HTTP 2>/dev/null; test_cleanup' EXIT
 n=0
 until PORT=$(sed -n 's/.* port \([0-9][0-9]*\).*/\1/p' http.log) &&
     [ -n "$PORT" ]; do
