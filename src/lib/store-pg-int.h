@@ -73,8 +73,6 @@ int		 store_pg_writer_finish(struct store_pg_writer *,
 		    const struct ofl_meta *, struct ofl_meta *);
 /* Salvage the artifacts whose writer's session is gone. */
 void		 store_pg_recover(struct ofl_store *);
-int		 store_pg_batch_begin(struct ofl_store *);
-int		 store_pg_batch_end(struct ofl_store *, int);
 
 /* store-pg-gc.c: as store-gc.c's calls of the same names. */
 int		 store_pg_gc_pin(struct ofl_store *, const char *, int);

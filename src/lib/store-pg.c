@@ -471,30 +471,6 @@ store_pg_rollback(struct ofl_store *st)
 	PQclear(PQexec(st->pg->conn, "ROLLBACK"));
 }
 
-int
-store_pg_batch_begin(struct ofl_store *st)
-{
-	if (st->batch || store_pg_begin(st) == -1)
-		return -1;
-	st->batch = 1;
-	st->batch_failed = 0;
-	return 0;
-}
-
-int
-store_pg_batch_end(struct ofl_store *st, int commit)
-{
-	int	failed = st->batch_failed || !commit;
-
-	if (!st->batch)
-		return -1;
-	st->batch = st->batch_failed = 0;
-	if (!failed && store_pg_commit(st) == 0)
-		return 0;
-	store_pg_rollback(st);
-	return -1;
-}
-
 char *
 store_pg_setting_get(struct ofl_store *st, const char *key, const char *def)
 {

@@ -150,11 +150,11 @@ ofl_store_rollback(struct ofl_store *st)
 	store_tx_rollback(st);
 }
 
+/* A batch is one transaction of either engine, begun outside a batch. */
 int
 ofl_store_batch_begin(struct ofl_store *st)
 {
-	STORE_PG(st, store_pg_batch_begin(st));
-	if (st->batch || store_exec(st, "BEGIN IMMEDIATE") == -1)
+	if (st->batch || ofl_store_begin(st) == -1)
 		return -1;
 	st->batch = 1;
 	st->batch_failed = 0;
@@ -166,13 +166,12 @@ ofl_store_batch_end(struct ofl_store *st, int commit)
 {
 	int	failed = st->batch_failed || !commit;
 
-	STORE_PG(st, store_pg_batch_end(st, commit));
 	if (!st->batch)
 		return -1;
 	st->batch = st->batch_failed = 0;
-	if (!failed && store_exec(st, "COMMIT") == 0)
+	if (!failed && ofl_store_commit(st) == 0)
 		return 0;
-	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	ofl_store_rollback(st);
 	return -1;
 }
 
