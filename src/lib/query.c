@@ -996,13 +996,10 @@ search_terms(struct search *s, size_t nids, size_t limit, size_t k)
 	if ((!s->noindex && search_fts(s, any, limit, k) == -1) ||
 	    scan_pending(s) == -1)
 		return -1;
-	if (s->noindex) {
-		ofl_query_terms_targets(s, NULL);
-		return 0;
-	}
-	if (s->nh == 0 && search_substr(s, nids) == -1)
+	/* Without an index, the scan was the substring search. */
+	if (!s->noindex && s->nh == 0 && search_substr(s, nids) == -1)
 		return -1;
-	if (s->nh == 0 && any > 0 && spell_fix(s) > 0) {
+	if (!s->noindex && s->nh == 0 && any > 0 && spell_fix(s) > 0) {
 		if (search_fts(s, any, limit, k) == -1)
 			return -1;
 		if (s->nh > 0)

@@ -23,8 +23,6 @@
 #include "store-int.h"
 #include "banned.h"
 
-/* What a PostgreSQL store cannot do yet (store-pg.c). */
-
 #define CHUNK_MAX	OFL_FTS_CHUNK_MAX
 
 /* Searching. */

@@ -40,8 +40,6 @@
 #include "store-int.h"
 #include "banned.h"
 
-/* What a PostgreSQL store cannot do yet (store-pg.c). */
-
 #define CHUNK_BITS	IX_CHUNK_BITS
 #define STALE_MS	IX_STALE_MS
 #define RANK_PHRASES	64		/* phrases ranked */

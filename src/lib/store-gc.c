@@ -25,7 +25,7 @@
 #include "banned.h"
 
 /* What a PostgreSQL store cannot do yet (store-pg.c). */
-#define GC_PG	"checking the store (ofl-gc --check)"
+#define GC_PG	"checking the store (--check)"
 
 int
 ofl_store_gc_fail(struct ofl_store *st, const char *what)

@@ -91,43 +91,6 @@ store_exec(struct ofl_store *st, const char *sql)
 	return 0;
 }
 
-/*
- * A write transaction, or a step of the batch gc holds open
- * (ofl_store_batch_begin()): there, beginning and committing do
- * nothing, and a rollback spoils the whole batch, which its holder
- * then rolls back and does again step by step.
- */
-static inline int
-store_tx_begin(struct ofl_store *st)
-{
-	if (st->batch) {
-		if (st->batch_failed) {
-			ofl_seterr(OFL_EXIT_FAIL, "store %s: batch rolled back",
-			    st->path);
-			return -1;
-		}
-		return 0;
-	}
-	return store_exec(st, "BEGIN IMMEDIATE");
-}
-
-static inline int
-store_tx_commit(struct ofl_store *st)
-{
-	if (st->batch)
-		return store_tx_begin(st);
-	return store_exec(st, "COMMIT");
-}
-
-static inline void
-store_tx_rollback(struct ofl_store *st)
-{
-	if (st->batch)
-		st->batch_failed = 1;
-	else
-		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
-}
-
 static inline int
 store_prepare(struct ofl_store *st, const char *sql, sqlite3_stmt **stmt)
 {
@@ -258,13 +221,14 @@ store_filter_bind(sqlite3_stmt *q, const struct ofl_filter *f)
 #define STORE_PG_VOID(st, call)	do { } while (0)
 #endif
 
+/* What a PostgreSQL store cannot do yet (store-pg.c). */
+#define FTS_PG		"the full-text index (ofl-index, ofl-search --fts)"
+
 /*
  * The full-text index (store-fts.c, store-fts-query.c, store-gen.c).  A
  * chunk's row id is its blob's number shifted left by IX_CHUNK_BITS plus
  * its sequence number, so a blob's chunks are one range of row ids.
  */
-/* What a PostgreSQL store cannot do yet (store-pg.c). */
-#define FTS_PG		"the full-text index (ofl-index, ofl-search --fts)"
 #define IX_CHUNK_BITS	24		/* OFL_FTS_CHUNK_MAX is 1 << 24 */
 #define IX_STALE_MS	30000		/* an indexer silent so long is dead */
 

@@ -430,21 +430,9 @@ store_pg_close(struct ofl_store *st)
 	st->pg = NULL;
 }
 
-/*
- * As the SQLite engine's (store-int.h): inside a batch, beginning and
- * committing are steps of it, and a rollback spoils it.
- */
 int
 store_pg_begin(struct ofl_store *st)
 {
-	if (st->batch) {
-		if (st->batch_failed) {
-			ofl_seterr(OFL_EXIT_FAIL, "store %s: batch rolled back",
-			    st->pg->shown);
-			return -1;
-		}
-		return 0;
-	}
 	if (store_pg_do(st, "BEGIN", NULL, "begin") == -1)
 		return -1;
 	st->pg->tx = 1;
@@ -454,8 +442,6 @@ store_pg_begin(struct ofl_store *st)
 int
 store_pg_commit(struct ofl_store *st)
 {
-	if (st->batch)
-		return store_pg_begin(st);
 	st->pg->tx = 0;
 	return store_pg_do(st, "COMMIT", NULL, "commit");
 }
@@ -463,10 +449,6 @@ store_pg_commit(struct ofl_store *st)
 void
 store_pg_rollback(struct ofl_store *st)
 {
-	if (st->batch) {
-		st->batch_failed = 1;
-		return;
-	}
 	st->pg->tx = 0;
 	PQclear(PQexec(st->pg->conn, "ROLLBACK"));
 }

@@ -128,26 +128,46 @@ static int	 schema_init(struct ofl_store *);
 static struct ofl_store *store_open_pg(struct ofl_store *);
 #endif
 
-/* Transactions, for the store's callers that change several tables. */
+/*
+ * Transactions, for the store's callers that change several tables: a
+ * write transaction of either engine, or a step of the batch gc holds
+ * open (ofl_store_batch_begin()): there, beginning and committing do
+ * nothing, and a rollback spoils the whole batch, which its holder then
+ * rolls back and does again step by step.
+ */
 int
 ofl_store_begin(struct ofl_store *st)
 {
+	if (st->batch) {
+		if (st->batch_failed) {
+			ofl_seterr(OFL_EXIT_FAIL, "store %s: batch rolled back",
+			    ofl_store_name(st));
+			return -1;
+		}
+		return 0;
+	}
 	STORE_PG(st, store_pg_begin(st));
-	return store_tx_begin(st);
+	return store_exec(st, "BEGIN IMMEDIATE");
 }
 
 int
 ofl_store_commit(struct ofl_store *st)
 {
+	if (st->batch)
+		return ofl_store_begin(st);
 	STORE_PG(st, store_pg_commit(st));
-	return store_tx_commit(st);
+	return store_exec(st, "COMMIT");
 }
 
 void
 ofl_store_rollback(struct ofl_store *st)
 {
+	if (st->batch) {
+		st->batch_failed = 1;
+		return;
+	}
 	STORE_PG_VOID(st, store_pg_rollback(st));
-	store_tx_rollback(st);
+	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 }
 
 /* A batch is one transaction of either engine, begun outside a batch. */
