@@ -233,8 +233,10 @@ run_detached(const char *name, const char *arg, int incr)
 		}
 		if (incr != 0)
 			(void)nice(incr);
-		execlp(ofl_buf_str(&prog), name, arg, "-s",
-		    ofl_store_path(store), (char *)NULL);
+		/* Not in its arguments: a URL may hold a password. */
+		if (setenv("OFL_STORE", ofl_store_path(store), 1) == -1)
+			_exit(127);
+		execlp(ofl_buf_str(&prog), name, arg, (char *)NULL);
 		_exit(127);
 	}
 	if (pid > 0)
@@ -330,13 +332,16 @@ auto_index(struct capture *cs, size_t n)
 {
 	size_t	 i;
 
-	/* The PostgreSQL engine has no index yet (store-pg.c). */
-	if (store == NULL || !ofl_index_bg() ||
-	    ofl_store_remote(ofl_store_path(store)))
+	if (store == NULL || !ofl_index_bg())
 		return;
 	for (i = 0; i < n && !cs[i].offload; i++)
 		;
-	if (stamp_recent("index.lock", i == n ? INDEX_QUIET : 0))
+	/*
+	 * A PostgreSQL store has no directory for the stamp: there, only
+	 * output that was offloaded starts it.
+	 */
+	if (ofl_store_remote(ofl_store_path(store)) ? i == n :
+	    stamp_recent("index.lock", i == n ? INDEX_QUIET : 0))
 		return;
 	run_detached("ofl-index", "--pending", 10);
 }

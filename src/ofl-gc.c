@@ -362,14 +362,14 @@ check_store(struct ofl_store *st, int repair)
 	int		n = ofl_gc_check(st, repair, on_problem, NULL);
 
 	if (!opt_json)
-		printf("%s: %d problem%s%s\n", ofl_store_path(st), n,
+		printf("%s: %d problem%s%s\n", ofl_store_name(st), n,
 		    n == 1 ? "" : "s", repair && n > 0 ? " (repaired "
 		    "what could be)" : "");
 	else {
 		ofl_buf_init(&b);
 		ofl_buf_adds(&b, "{\"store\":");
-		ofl_buf_add_json_str(&b, ofl_store_path(st),
-		    strlen(ofl_store_path(st)));
+		ofl_buf_add_json_str(&b, ofl_store_name(st),
+		    strlen(ofl_store_name(st)));
 		ofl_buf_addf(&b, ",\"problems\":%d,\"repair\":%s}\n", n,
 		    repair ? "true" : "false");
 		fwrite(b.data, 1, b.len, stdout);
@@ -506,8 +506,8 @@ main(int argc, char *argv[])
 	if (!o.dry_run)
 		(void)ofl_store_reserve(st, 0);
 
-	if (check && ofl_store_remote(ofl_store_path(st))) {
-		warnx("store %s: checking the store (--check) is not "
+	if (repair && ofl_store_remote(ofl_store_path(st))) {
+		warnx("store %s: repairing the store (--repair) is not "
 		    "supported on PostgreSQL yet", ofl_store_name(st));
 		rv = OFL_EXIT_FAIL;
 		goto out;

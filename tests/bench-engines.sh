@@ -10,9 +10,11 @@
 # Search and expiry: N captures of about 1 kB into a store of each engine
 # (in parallel, 4 at a time), a tenth of them with a TTL of 1 s, one with
 # a rare word; a search of the whole store for that word, the first
-# (one run) and repeated (hyperfine): SQLite indexes then answers from
-# its index, PostgreSQL, which has none yet, scans within its time
-# limit; then a dry run of gc (hyperfine), the TTL pass that removes that
+# (one run: it indexes every artifact, then answers from the index, as
+# OFL_INDEX_BG=0 has it) and repeated (hyperfine), then a search for a
+# word of every artifact (hyperfine: the PostgreSQL engine takes every
+# chunk that holds it from the server to rank them); then a dry run of
+# gc (hyperfine), the TTL pass that removes that
 # tenth, and a size budget that removes about a tenth more (one run
 # each: they remove).
 #
@@ -97,6 +99,8 @@ gc_store() {
 	echo "$name first search: $(grep -c "^ofl:" search.out) hit(s) in $(echo "$t0 $t1" | awk '{ printf "%.2f s", $2 - $1 }'); $(head -n 1 search.err)"
 	hyperfine -N -i --warmup 1 --runs 5 -n "$name search -a" \
 	    "ofl-search -s $st -a quokkafrost"
+	hyperfine -N -i --warmup 1 --runs 5 -n "$name search -a, common" \
+	    "ofl-search -s $st -a artifact"
 	sleep 2
 	hyperfine -N --warmup 1 --runs 5 -n "$name gc --dry-run" \
 	    "ofl-gc -s $st --dry-run --grace 0s"

@@ -117,8 +117,7 @@ test_missing_prereqs() {
 }
 
 # Prerequisites: CORPUS (../shared exists), ROOT, NOTROOT, JQ, STOREDIR
-# (the store is a directory), INDEX (its engine keeps a full-text index),
-# or a command that must be in PATH; several, separated by commas, are
+# (the store is a directory), or a command that must be in PATH; several, separated by commas, are
 # all needed.
 test_have_prereq() {
 	case $1 in
@@ -129,8 +128,6 @@ test_have_prereq() {
 	JQ) command -v jq >/dev/null 2>&1 ;;
 	# The store is a directory (SQLite), whose files a test looks at.
 	STOREDIR) [ "${OFL_TEST_ENGINE:-sqlite}" != postgresql ] ;;
-	# The store's engine keeps a full-text index (not PostgreSQL yet).
-	INDEX) [ "${OFL_TEST_ENGINE:-sqlite}" != postgresql ] ;;
 	*) command -v "$1" >/dev/null 2>&1 ;;
 	esac
 }
@@ -152,13 +149,12 @@ test_user_reaches() {
 	    test_as_user "$1" sh -c 'test -x "$1"' sh "$2" 2>/dev/null
 }
 
-# test_needs PREREQ: skip the whole script unless PREREQ holds (STOREDIR
-# or INDEX: it is about what only a directory store has).
+# test_needs PREREQ: skip the whole script unless PREREQ holds (STOREDIR:
+# it is about what only a directory store has).
 test_needs() {
 	test_have_prereq "$1" && return 0
 	case $1 in
 	STOREDIR) test_skip_all "it looks inside a store directory, and the store is PostgreSQL" ;;
-	INDEX) test_skip_all "it searches, and the PostgreSQL engine has no full-text index yet" ;;
 	*) test_skip_all "missing $1" ;;
 	esac
 }

@@ -126,7 +126,7 @@ test_expect_success 'hostile tables: NUL, invalid UTF-8, a huge line (cut), a he
 	test "$(wc -c <notice)" -le 4000
 '
 
-test_expect_success INDEX 'a table is chunked by rows, each chunk led by the header' '
+test_expect_success 'a table is chunked by rows, each chunk led by the header' '
 	ofl-capture -q <pods.txt >ref &&
 	ofl-search "$(cat ref)" CrashLoopBackOff >hits &&
 	grep "rows [0-9]*-[0-9]*" hits

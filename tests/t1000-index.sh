@@ -4,7 +4,6 @@
 # prints their reference lines again, and follows the pipe protocol.
 
 . "$(dirname "$0")/lib.sh"
-test_needs INDEX
 
 README=$DATA/docs/yt-dlp-README.md
 DIFF=$DATA/diff/gotestsum-v1.10.0..v1.13.0.diff

@@ -57,7 +57,7 @@ test_expect_success 'a bad range: one line, exit 2' '
 	grep "goes without -n and -b" err
 '
 
-test_expect_success INDEX 'a hit piped into ofl-extract prints its lines only' '
+test_expect_success 'a hit piped into ofl-extract prints its lines only' '
 	ofl-search "$id" "line 1500" -q -n 1 >hit &&
 	range=$(sed "s/^ofl:$id://" hit) &&
 	test "$range" != "1-3000" && test -n "$range" &&
@@ -68,14 +68,14 @@ test_expect_success INDEX 'a hit piped into ofl-extract prints its lines only' '
 	test "$(wc -l <out)" -lt 100
 '
 
-test_expect_success INDEX 'a hit line with its score, on stdin, names its lines' '
+test_expect_success 'a hit line with its score, on stdin, names its lines' '
 	ofl-search "$id" "line 1500" -n 1 >hits &&
 	head -n 1 hits | grep "^ofl:$id:[0-9-]*  (" &&
 	ofl-extract <hits >out &&
 	test_cmp expect out
 '
 
-test_expect_success INDEX 'ofl-search ID:A-B searches only those lines' '
+test_expect_success 'ofl-search ID:A-B searches only those lines' '
 	ofl-search "$id:1490-1495" line -q >out &&
 	echo "ofl:$id:1490-1495" >expect &&
 	test_cmp expect out &&
@@ -85,7 +85,7 @@ test_expect_success INDEX 'ofl-search ID:A-B searches only those lines' '
 	test ! -s out
 '
 
-test_expect_success INDEX 'ofl-search takes ranges from a reference stream' '
+test_expect_success 'ofl-search takes ranges from a reference stream' '
 	printf "ofl:%s:1490-1495\n" "$id" | ofl-search line -q >out &&
 	echo "ofl:$id:1490-1495" >expect &&
 	test_cmp expect out &&
@@ -94,7 +94,7 @@ test_expect_success INDEX 'ofl-search takes ranges from a reference stream' '
 	test "$(cat got)" = "$(ofl-search "$id" 1500 -q)"
 '
 
-test_expect_success INDEX 'ofl-schema and ofl-index act on the whole artifact' '
+test_expect_success 'ofl-schema and ofl-index act on the whole artifact' '
 	ofl-schema "$jid" >expect &&
 	ofl-schema "ofl:$jid:1-1" >out &&
 	test_cmp expect out &&
@@ -139,7 +139,7 @@ test_expect_success 'ofl-search QUERY with an empty pipe: exit 2, stored nothing
 	test "$(stored)" = "$before"
 '
 
-test_expect_success INDEX 'ofl-search QUERY with /dev/null searches the store' '
+test_expect_success 'ofl-search QUERY with /dev/null searches the store' '
 	ofl-search "line 1500" -q </dev/null >out &&
 	grep "^ofl:$id:" out
 '
@@ -152,7 +152,7 @@ test_expect_success 'ofl-capture of empty stdin still stores an empty artifact' 
 
 # 4. "-" is standard input.
 
-test_expect_success INDEX '"-" is standard input for ofl-schema, ofl-index, ofl-search' '
+test_expect_success '"-" is standard input for ofl-schema, ofl-index, ofl-search' '
 	ofl-schema "$jid" >expect &&
 	echo "ofl:$jid" | ofl-schema - >out &&
 	test_cmp expect out &&

@@ -5,7 +5,6 @@
 # Lines, the operands and stdin.
 
 . "$(dirname "$0")/lib.sh"
-test_needs INDEX
 
 GOLD=$DATA/search
 

@@ -5,7 +5,6 @@
 # stderr: no SQL error, no FTS5 syntax error.
 
 . "$(dirname "$0")/lib.sh"
-test_needs INDEX
 
 capture() {
 	ofl-capture -q -T 0 <"$1" | sed 's/^ofl://'

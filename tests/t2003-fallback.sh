@@ -4,7 +4,6 @@
 # then for close spellings, and says so on its first line.
 
 . "$(dirname "$0")/lib.sh"
-test_needs INDEX
 
 capture() {
 	ofl-capture -q -T 0 <"$1" | sed 's/^ofl://'

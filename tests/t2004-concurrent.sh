@@ -4,7 +4,6 @@
 # none fails, none sees half an artifact, and the index stays sound.
 
 . "$(dirname "$0")/lib.sh"
-test_needs INDEX
 
 ROUNDS=15
 

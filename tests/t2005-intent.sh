@@ -5,7 +5,7 @@
 
 LOG="$DATA/ci/treeherder-taskcluster-timeout.log"
 
-test_expect_success INDEX '--intent: matches instead of the preview' '
+test_expect_success '--intent: matches instead of the preview' '
 	ofl-capture --intent "test timed out" -- cat "$LOG" >out &&
 	head -n 1 out | grep "^ofl:[0-9a-z]* log 390 kB 2,701 lines" &&
 	grep "^--- matches for intent: test timed out ---$" out &&
@@ -17,7 +17,7 @@ test_expect_success INDEX '--intent: matches instead of the preview' '
 	test $(wc -c <out) -lt 2500
 '
 
-test_expect_success INDEX 'every matched line is a line of the artifact' '
+test_expect_success 'every matched line is a line of the artifact' '
 	id=$(sed -n "1s/^ofl:\([0-9a-z]*\).*/\1/p" out) &&
 	sed -n "s/^  \([0-9][0-9]*\): .*/\1/p" out | sort -u >nums &&
 	test -s nums &&
@@ -39,7 +39,7 @@ test_expect_success INDEX 'every matched line is a line of the artifact' '
 	done <nums
 '
 
-test_expect_success INDEX 'OFL_INTENT does the same' '
+test_expect_success 'OFL_INTENT does the same' '
 	OFL_INTENT="application timed out" ofl-capture <"$LOG" >out2 &&
 	grep "^--- matches for intent: application timed out ---$" out2
 '

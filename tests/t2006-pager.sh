@@ -130,7 +130,7 @@ test_expect_success 'the exit status is kept under the pager' '
 	test ! -e pager.log
 '
 
-test_expect_success INDEX 'ofl-search: hits and the listing are paged' '
+test_expect_success 'ofl-search: hits and the listing are paged' '
 	rm -f pager.log &&
 	PAGER=./pager tty ofl-search "$big" "big one" -n 20 -b 4000 >out &&
 	test "$(grep -c "^P:" out)" -eq "$(wc -l <out)" &&
@@ -155,7 +155,7 @@ test_expect_success 'ofl-schema is paged' '
 	test "$(wc -l <pager.log)" -eq 1
 '
 
-test_expect_success INDEX 'a terminal: matches and line numbers in color' '
+test_expect_success 'a terminal: matches and line numbers in color' '
 	printf "alpha beta\ngamma delta\n" | cap >words &&
 	OFL_PAGER=cat tty ofl-search "$(cat words)" gamma >out &&
 	printf "\033[35mofl:%s:1-2\033[m  (%s)\n  \033[32m1\033[m- alpha beta\n  \033[32m2\033[m: \033[01;31mgamma\033[m delta\n" \
@@ -169,7 +169,7 @@ test_expect_success INDEX 'a terminal: matches and line numbers in color' '
 	test_cmp expect out
 '
 
-test_expect_success INDEX 'NO_COLOR and --color=never turn color off, always on' '
+test_expect_success 'NO_COLOR and --color=never turn color off, always on' '
 	OFL_PAGER=cat NO_COLOR=1 tty ofl-search "$short" 3 >out &&
 	! grep -q "$(printf "\033")" out &&
 	OFL_PAGER=cat tty ofl-search --color=never "$short" 3 >out &&

@@ -31,7 +31,7 @@ test_expect_success 'without the wrapper it is still a snapshot' '
 	grep "^elements: 361; " notice2
 '
 
-test_expect_success INDEX 'chunks are element subtrees titled by their path' '
+test_expect_success 'chunks are element subtrees titled by their path' '
 	id=$(cat id) &&
 	ofl-search "$id" -- "exit status of the command" >hits &&
 	head -n 1 hits | grep "^ofl:$id:222-229  heading \"Listing\" > generic \[ref=e104\]  (" &&
@@ -39,14 +39,14 @@ test_expect_success INDEX 'chunks are element subtrees titled by their path' '
 	grep "^  227: *- text: the exit status of the command, ‘$" hits
 '
 
-test_expect_success INDEX 'a heading named by the words asked comes before a paragraph that holds them' '
+test_expect_success 'a heading named by the words asked comes before a paragraph that holds them' '
 	ofl-capture -q -T 10 <"$DATA/snapshot/sqlite-lang_select.txt" >sq &&
 	ofl-search "$(sed "s/^ofl://" sq)" -- "the LIMIT clause" >hits &&
 	sed -n 2p hits | grep "^  607: *- heading \"5. The LIMIT clause\" \[level=1\] \[ref=f4e892\]$" &&
 	! grep "^  628:" hits
 '
 
-test_expect_success INDEX 'the code inside a link comes with the link and its ref' '
+test_expect_success 'the code inside a link comes with the link and its ref' '
 	ofl-capture -q -T 10 <"$DATA/snapshot/ofl-extract.1.txt" >ex &&
 	ofl-search "$(sed "s/^ofl://" ex)" -- "--errors option" >hits &&
 	grep "^  219- *- link \[ref=e121\] \[cursor=pointer\]:$" hits &&
@@ -55,7 +55,7 @@ test_expect_success INDEX 'the code inside a link comes with the link and its re
 	grep -F "\"snippet\":\"            - link [ref=e121] [cursor=pointer]:\\n" hits.json
 '
 
-test_expect_success INDEX 'a hit in a child line shows the element that holds it' '
+test_expect_success 'a hit in a child line shows the element that holds it' '
 	id=$(cat id) &&
 	ofl-search "$id" -- NO_COLOR >hits &&
 	head -n 1 hits | grep "^ofl:$id:552-561  " &&

@@ -6,7 +6,6 @@
 # key ending in a colon) comes with the line below it.
 
 . "$(dirname "$0")/lib.sh"
-test_needs INDEX
 
 test_expect_success 'setup: a section whose answer is under a comment' '
 	{

@@ -114,12 +114,12 @@ test_expect_success sqlite3,STOREDIR 'ofl-schema keeps the templates it mines' '
 	test "$n" -eq 9
 '
 
-test_expect_success INDEX 'indexing mines and keeps the templates; gc drops them' '
+test_expect_success 'indexing mines and keeps the templates; gc drops them' '
 	id=$(cat trace.id) &&
 	ofl-index "$id" >/dev/null &&
 	ofl-schema "$id" | sed "s/$id/ID/" >out &&
 	test_cmp "$L/trace.tmpl" out &&
-	if command -v sqlite3 >/dev/null 2>&1; then
+	if test_have_prereq sqlite3,STOREDIR; then
 		n=$(sqlite3 "$OFL_STORE/ofl.db" "SELECT count(*) FROM log_tmpl") &&
 		test "$n" -gt 8 &&
 		ofl-gc --purge "$id" >/dev/null &&

@@ -72,7 +72,7 @@ test_expect_success 'index, search, schema and extract of every member write not
 	no_sanitizer errs
 '
 
-test_expect_success INDEX 'the members are read as data: search finds them by name' '
+test_expect_success 'the members are read as data: search finds them by name' '
 	ofl-search "$tar" "evil dots" >hits &&
 	grep -F "$EVIL-dots.txt" hits &&
 	ofl-extract "$tar" --member "../../$EVIL-dots.txt" >m &&
@@ -112,20 +112,20 @@ test_expect_success 'setup: a zstd bomb and a tar of three smaller bombs' '
 read -r bomb <bomb.id
 read -r nested <nested.id
 
-test_expect_success INDEX 'indexing the bomb stops at the limit with a clear message' '
+test_expect_success 'indexing the bomb stops at the limit with a clear message' '
 	test_expect_code 3 ofl-index "$bomb" >out 2>err &&
 	cat err >&2 &&
 	test "$(wc -l <err)" -eq 1 &&
 	grep "expands to more than 1073741824 bytes" err
 '
 
-test_expect_success INDEX 'searching the bomb stops at the limit too' '
+test_expect_success 'searching the bomb stops at the limit too' '
 	test_expect_code 3 ofl-search "$bomb" AB >out 2>err &&
 	grep "decompression bomb" err &&
 	test "$(wc -l <err)" -eq 1
 '
 
-test_expect_success INDEX 'three members that add up past the limit are stopped' '
+test_expect_success 'three members that add up past the limit are stopped' '
 	test_expect_code 3 ofl-index "$nested" >out 2>err &&
 	cat err >&2 &&
 	grep "expands to more than" err &&
@@ -185,7 +185,7 @@ test_expect_success 'truncated and corrupt archives: index, search and extract f
 	no_sanitizer errs
 '
 
-test_expect_success INDEX 'what a truncated archive holds before the cut is searchable' '
+test_expect_success 'what a truncated archive holds before the cut is searchable' '
 	id=$(sed -n "s/ trunc.tgz$//p" bad.ids) &&
 	ofl-search "$id" "member line 17" >hits &&
 	grep "member line 17" hits

@@ -17,7 +17,7 @@ test_expect_success 'setup: an empty store, its size' '
 	size >empty && cat empty >&2
 '
 
-test_expect_success INDEX 'a purge removes the index rows with the artifact' '
+test_expect_success 'a purge removes the index rows with the artifact' '
 	head -c 4500000 /dev/urandom | base64 >big &&
 	word=$(sed -n 1000p big | cut -c1-20) &&
 	id=$(cap big) && ofl-index -q "$id" &&

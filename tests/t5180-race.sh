@@ -21,7 +21,7 @@ test_expect_success 'setup: auto-gc off; a log that takes a while to index' '
 
 # The indexer is stopped between two of its batches (not inside a write
 # transaction: the lock is free), the artifact is purged, and it goes on.
-test_expect_success sqlite3,INDEX 'a purge while the artifact is indexed leaves no rows behind' '
+test_expect_success sqlite3 'a purge while the artifact is indexed leaves no rows behind' '
 	a=$(cap big.log) &&
 	{ ofl-index -q "$a" 2>index.err & } &&
 	pid=$! &&

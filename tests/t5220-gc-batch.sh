@@ -6,7 +6,6 @@
 # checks clean.
 OFL_SRCDIR=${OFL_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
 . "$OFL_SRCDIR/tests/lib.sh"
-test_needs INDEX
 
 # text I: a small text with a word no other one has.
 text() {

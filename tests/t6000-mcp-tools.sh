@@ -83,7 +83,7 @@ test_expect_success 'ofl_list names the artifact' '
 	text 1 out | grep "^ofl:$(cat id)"
 '
 
-test_expect_success INDEX 'ofl_search finds the evidence with line numbers' '
+test_expect_success 'ofl_search finds the evidence with line numbers' '
 	call 1 ofl_search "{\"ids\":[\"$(cat id)\"],\"query\":\"Nick Campbell\"}" |
 	ofl-mcp >out &&
 	answer 1 out | jq -e ".result.isError == false" &&

@@ -141,7 +141,7 @@ test_expect_success 'small results: byte for byte on the wire' '
 	test_cmp d p
 '
 
-test_expect_success INDEX 'a large log: offloaded with a notice, then searched' '
+test_expect_success 'a large log: offloaded with a notice, then searched' '
 	test -f files/treeherder-taskcluster-timeout.log &&
 	{
 		echo "{\"op\":\"list\"}"
@@ -165,7 +165,7 @@ test_expect_success INDEX 'a large log: offloaded with a notice, then searched' 
 	grep "TEST-UNEXPECTED-TIMEOUT" hits
 '
 
-test_expect_success INDEX 'the artifact holds the whole file, labelled server/tool' '
+test_expect_success 'the artifact holds the whole file, labelled server/tool' '
 	ofl-search -j >list &&
 	jqe list ".label == \"secure-filesystem-server/read_text_file\"" ".bytes == 390024 and .lines == 2701 and
 	    (.command | startswith(\"read_text_file {\\\"path\\\":\"))"
@@ -185,7 +185,7 @@ test_expect_success 'GitHub API JSON: shape, then exact evidence by jq' '
 	grep "0618a546d6a1a4199b067b9c723fc2bf560d488f"
 '
 
-test_expect_success INDEX 'a long Markdown page: headings, then search' '
+test_expect_success 'a long Markdown page: headings, then search' '
 	test -f files/yt-dlp-README.md &&
 	op read_text_file "{\"path\":\"$FILES/yt-dlp-README.md\"}" |
 	fs ofl-mcp -- >proxied 2>/dev/null &&
@@ -200,7 +200,7 @@ test_expect_success INDEX 'a long Markdown page: headings, then search' '
 	grep -i "merge[^ ]*-[^ ]*output[^ ]*-[^ ]*format" hits
 '
 
-test_expect_success INDEX 'a diff: offloaded, then the file found by search' '
+test_expect_success 'a diff: offloaded, then the file found by search' '
 	test -f files/gotestsum-v1.10.0..v1.13.0.diff &&
 	op read_text_file "{\"path\":\"$FILES/gotestsum-v1.10.0..v1.13.0.diff\"}" |
 	fs ofl-mcp -- >proxied 2>/dev/null &&

@@ -147,7 +147,7 @@ test_expect_success 'JSON-RPC batches: calls inside are offloaded' '
 
 # Calls of the ofl tools inside a batch: answered in the batch's array,
 # with the server's answers, not as messages of their own.
-test_expect_success INDEX 'JSON-RPC batches: ofl tools answered inside the batch' '
+test_expect_success 'JSON-RPC batches: ofl tools answered inside the batch' '
 	{
 		echo "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-03-26\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}"
 		echo "[{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\",\"arguments\":{\"text\":\"one\"}}},{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"ofl_list\",\"arguments\":{}}},{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":9,\"progress\":1}}]"

@@ -38,13 +38,13 @@ browse() {
 	    --executable-path "$CHROMIUM" --output-dir "$TEST_DIR/pw"
 }
 
-test_expect_success INDEX 'navigate, snapshot, search, click, snapshot' '
+test_expect_success 'navigate, snapshot, search, click, snapshot' '
 	browse "http://127.0.0.1:$PORT/tracker.html" Filters \
 	    "generic \"Filters\" \\[ref=([a-z0-9]+)\\]" >steps 2>err &&
 	grep "\"step\":\"done\"" steps >done
 '
 
-test_expect_success INDEX 'the snapshot is stored as kind snapshot with a map' '
+test_expect_success 'the snapshot is stored as kind snapshot with a map' '
 	sed -n 2p steps >snap1 &&
 	grep "ofl:[0-9a-z]* snapshot " snap1 &&
 	grep "page: Build tracker - runs <http://127.0.0.1:$PORT/tracker.html>" snap1 &&
@@ -52,13 +52,13 @@ test_expect_success INDEX 'the snapshot is stored as kind snapshot with a map' '
 	grep "form \\\\\"Sign in\\\\\" \\[ref=e[0-9]*\\]: textbox \\\\\"User name\\\\\" \\[ref=e[0-9]*\\], textbox \\\\\"Password\\\\\"" snap1
 '
 
-test_expect_success INDEX 'ofl_search shows the element with its ref' '
+test_expect_success 'ofl_search shows the element with its ref' '
 	sed -n 3p steps >hits &&
 	ref=$(sed "s/.*\"ref\":\"\([a-z0-9]*\)\".*/\1/" done) &&
 	grep "generic \\\\\"Filters\\\\\" \\[ref=$ref\\]" hits
 '
 
-test_expect_success INDEX 'the change after the click is the filter form' '
+test_expect_success 'the change after the click is the filter form' '
 	old=$(sed "s/.*\"old\":\"\([a-z0-9]*\)\".*/\1/" done) &&
 	new=$(sed "s/.*\"new\":\"\([a-z0-9]*\)\".*/\1/" done) &&
 	"$DRIVER" "$OFL_STORE" "$old" "$new" >report &&

@@ -34,7 +34,7 @@ test_expect_success 'four captures at once make the schema once' '
 	wait &&
 	cat err1 err2 err3 err4 >err &&
 	test_cmp /dev/null err &&
-	test "$(q "SELECT version FROM ofl.version")" = 2 &&
+	test "$(q "SELECT version FROM ofl.version")" = 3 &&
 	test "$(q "SELECT count(*) FROM ofl.artifact WHERE state = 1")" = 4 &&
 	ofl-search -j -a | jq -r .lines | sort -n >lines &&
 	printf "1000\n2000\n3000\n4000\n" >expect &&
@@ -51,6 +51,9 @@ test_expect_success 'every table is in schema ofl, under forced RLS' '
 	blob|t|t
 	changed|t|t
 	frame|t|t
+	ix_blob|t|t
+	ix_chunk|t|t
+	ix_term|t|t
 	setting|t|t
 	version|f|f
 	EOT
@@ -70,7 +73,7 @@ test_expect_success 'a newer schema is refused' '
 	echo "ofl-search: store $shown: made by a newer ofl (schema 99)" \
 	    >expect &&
 	test_cmp expect err &&
-	q "UPDATE ofl.version SET version = 2"
+	q "UPDATE ofl.version SET version = 3"
 '
 
 test_expect_success 'settings are kept in the database' '
@@ -92,28 +95,59 @@ unsupported() {
 }
 
 test_expect_success 'what is not built yet: one line, exit 3' '
-	fts="the full-text index (ofl-index, ofl-search --fts)" &&
-	unsupported "$fts" ofl-index @ &&
-	unsupported "checking the store (--check)" ofl-gc --check &&
-	unsupported "checking the store (--check)" ofl-gc --repair
+	unsupported "repairing the store (--repair)" ofl-gc --repair
 '
 
-test_expect_success 'a search scans, says so, and finds the exact lines' '
+test_expect_success 'ofl-gc --check reads every content back, and checks the index' '
+	printf "check me %s\n" $(seq 1 3000) | ofl-capture -q -T 0 >ref &&
+	id=$(cut -d" " -f1 ref | sed "s/^ofl://") &&
+	ofl-index -q "$id" &&
+	ofl-gc --check >out &&
+	echo "$shown: 0 problems" >expect &&
+	test_cmp expect out &&
+	ofl-gc --check -j | jq -r .problems >n &&
+	echo 0 >expect &&
+	test_cmp expect n &&
+	q "UPDATE ofl.frame SET data = substring(data from 1 for 20)
+	    WHERE blob = (SELECT blob FROM ofl.artifact WHERE id = '"'"'$id'"'"')
+	    AND raw_off = 0" &&
+	q "UPDATE ofl.ix_term SET seqs = seqs || 4000
+	    WHERE blob = (SELECT blob FROM ofl.artifact WHERE id = '"'"'$id'"'"')
+	    AND term = '"'"'check'"'"'::bytea" &&
+	test_expect_code 3 ofl-gc --check >out &&
+	cat >expect <<-EOT &&
+	ofl:$id: content truncated or unreadable
+	index: 1 full-text row of no chunk
+	$shown: 2 problems
+	EOT
+	test_cmp expect out &&
+	ofl-gc --purge "$id" >/dev/null &&
+	ofl-gc --check >out &&
+	echo "$shown: 0 problems" >expect &&
+	test_cmp expect out
+'
+
+test_expect_success 'a search ranks from the index in the database' '
 	{ seq 1 3000 | sed "s/^/step /"; echo "error: disk quota exceeded";
 	    seq 3001 4000 | sed "s/^/step /"; } |
 	    ofl-capture -q -T 0 >ref &&
 	id=$(sed "s/^ofl:\([0-9a-z]*\).*/\1/" ref) &&
 	ofl-search "$id" quota >hits 2>err &&
-	echo "ofl-search: the PostgreSQL engine has no full-text index yet: the artifacts were scanned for the words, not ranked" >expect &&
-	test_cmp expect err &&
+	test_cmp /dev/null err &&
 	grep "^  3001: error: disk quota exceeded$" hits &&
+	test "$(q "SELECT i.state FROM ofl.ix_blob i JOIN ofl.artifact a
+	    ON a.blob = i.blob WHERE a.id = '"'"'$id'"'"'")" = 1 &&
+	test "$(q "SELECT count(*) FROM ofl.ix_term t JOIN ofl.artifact a
+	    ON a.blob = t.blob WHERE a.id = '"'"'$id'"'"' AND
+	    t.term = '"'"'quota'"'"'::bytea")" = 1 &&
 	ofl-search -a "disk quota" >hits 2>/dev/null &&
 	grep "^ofl:$id:" hits &&
 	test_expect_code 1 ofl-search "$id" nowhereword >out 2>/dev/null &&
 	test ! -s out &&
-	test_expect_code 3 ofl-search --fts quota >out 2>err &&
-	echo "ofl-search: --fts: the PostgreSQL engine has no full-text index yet" >expect &&
-	test_cmp expect err
+	ofl-search --fts "$id" "\"disk quota\" NOT nowhereword" >out &&
+	grep "^  3001: error: disk quota exceeded$" out &&
+	test_expect_code 2 ofl-search --fts "$id" "quota AND (" >out 2>err &&
+	grep "^ofl-search: --fts: " err
 '
 
 test_expect_success 'roles alice and bob, no superusers' '
@@ -132,7 +166,13 @@ test_expect_success 'each role sees only its own artifacts' '
 	    >out 2>err &&
 	echo "ofl-extract: $aid: unknown artifact" >expect &&
 	test_cmp expect err &&
-	for t in artifact blob frame setting changed; do
+	OFL_STORE=$(pg_url alice) ofl-index -q "$aid" &&
+	OFL_STORE=$(pg_url alice) ofl-search "$aid" 250 >out &&
+	grep "^  250: 250$" out &&
+	OFL_STORE=$(pg_url bob) test_expect_code 1 ofl-search -a 250 >out &&
+	test ! -s out &&
+	for t in artifact blob frame setting changed ix_blob ix_chunk ix_term
+	do
 		n=$("$PG_BIN/psql" -X -A -t -h "$PG_SOCK" -U bob -d ofl \
 		    -c "SELECT count(*) FROM ofl.$t") &&
 		test "$n" = 0 || exit 1
@@ -187,11 +227,13 @@ test_expect_success 'a role with BYPASSRLS expires every role'"'"'s, by its own 
 	OFL_STORE=$(pg_url alice) ofl-gc --set ttl=never
 '
 
-test_expect_success 'schema 1 is migrated: pins' '
+test_expect_success 'schema 1 is migrated: pins, the index' '
 	q "ALTER TABLE ofl.artifact DROP COLUMN pinned;
+	    DROP TABLE ofl.ix_term, ofl.ix_chunk, ofl.ix_blob;
 	    UPDATE ofl.version SET version = 1" &&
 	printf "pin me\n" | ofl-capture -q -T 0 >ref &&
-	test "$(q "SELECT version FROM ofl.version")" = 2 &&
+	test "$(q "SELECT version FROM ofl.version")" = 3 &&
+	ofl-search -a "pin" | grep "^  1: pin me$" &&
 	ofl-gc --pin "$(cut -d" " -f1 ref)" &&
 	test "$(q "SELECT count(*) FROM ofl.artifact WHERE pinned")" = 1
 '
@@ -200,6 +242,22 @@ test_expect_success 'a role cannot write a row as another owner' '
 	! "$PG_BIN/psql" -X -q -A -t -h "$PG_SOCK" -U bob -d ofl \
 	    -c "INSERT INTO ofl.setting (owner, key, value)
 	    VALUES ('"'"'alice'"'"', '"'"'ttl'"'"', '"'"'1s'"'"')" 2>err &&
+	grep -q "row-level security" err
+'
+
+test_expect_success 'nor index another role'"'"'s content, nor add to its index' '
+	printf "alice 3\n" | OFL_STORE=$(pg_url alice) ofl-capture -q -T 0 \
+	    >ref &&
+	OFL_STORE=$(pg_url alice) ofl-index -q "$(cut -d" " -f1 ref)" &&
+	ablob=$(q "SELECT min(blob) FROM ofl.ix_blob WHERE owner = '"'"'alice'"'"'") &&
+	test -n "$ablob" &&
+	! "$PG_BIN/psql" -X -q -A -t -h "$PG_SOCK" -U bob -d ofl \
+	    -c "INSERT INTO ofl.ix_blob (blob, tokver) VALUES ($ablob, 2)" \
+	    2>err &&
+	grep -q "row-level security" err &&
+	! "$PG_BIN/psql" -X -q -A -t -h "$PG_SOCK" -U bob -d ofl \
+	    -c "INSERT INTO ofl.ix_term (term, blob, first, seqs)
+	    VALUES ('"'"'x'"'"'::bytea, $ablob, 99, '"'"'{99}'"'"')" 2>err &&
 	grep -q "row-level security" err
 '
 

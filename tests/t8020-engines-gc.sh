@@ -169,10 +169,13 @@ test_expect_success 'postgresql: one gc at a time, for every machine' '
 	test "$(count)" = 0
 '
 
-test_expect_success 'postgresql: --check says it is not supported, one line' '
-	test_expect_code 3 ofl-gc --check >out 2>err &&
+test_expect_success 'postgresql: --check is clean; --repair is not supported, one line' '
+	ofl-gc --check >out &&
+	echo "$PG_URL: 0 problems" >want &&
+	test_cmp want out &&
+	test_expect_code 3 ofl-gc --repair >out 2>err &&
 	test ! -s out &&
-	echo "ofl-gc: store $PG_URL: checking the store (--check) is not supported on PostgreSQL yet" >want &&
+	echo "ofl-gc: store $PG_URL: repairing the store (--repair) is not supported on PostgreSQL yet" >want &&
 	test_cmp want err
 '
 

@@ -437,7 +437,7 @@ test_expect_success ofl-capture 'README.md: the example notice is real' '
 '
 
 # So is the search that follows it, on the same artifact.
-test_expect_success ofl-search,INDEX 'README.md: the example search is real' '
+test_expect_success ofl-search 'README.md: the example search is real' '
 	sed -n "/^\$ ofl-search [0-9a-z]* sinatra -n 2\$/,/^\`\`\`\$/p" \
 	    "$SRC/README.md" | sed "1d;\$d" >readme &&
 	test -s readme &&

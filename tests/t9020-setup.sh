@@ -151,7 +151,7 @@ test_expect_success "$apt_lists" 'every package of the list is known to apt' '
 
 # The notice of the example names commands (next: ofl-extract ID ...)
 # that work with the README's PATH line, from the top of a build tree.
-need=INDEX
+need=sh
 test -x "$BUILD/ofl-capture" || need=ofl-capture-built
 test_expect_success "$need" 'README: next: commands work with its PATH line' '
 	block 1 | sed -n "s/.* && \(PATH=[^ ]*\) && .*/\1/p" >pathline &&

@@ -438,8 +438,8 @@ gc_compact(struct ofl_store *st, int64_t max_ms)
 	size_t	n, j, moved;
 	int	i;
 
-	if (!ofl_store_has_index(st))
-		return;		/* and the server vacuums */
+	if (ofl_store_remote(ofl_store_path(st)))
+		return;		/* rows go by cascade; the server vacuums */
 
 	/*
 	 * The blobs of a generation to compact, a few at a time, until
@@ -570,8 +570,7 @@ ofl_gc_run(struct ofl_store *st, const struct ofl_gc_opts *o,
 		free(v);
 	}
 	rep->max_size = max_size;
-	if (ofl_store_gc_init(st) == -1 || (ofl_store_has_index(st) &&
-	    ofl_index_init(st) == -1))
+	if (ofl_store_gc_init(st) == -1 || ofl_index_init(st) == -1)
 		return ofl_store_gc_fail(st, "gc");
 	if (plan_load(st, o, now, ttl_ms, &p) == -1)
 		goto fail;

@@ -83,7 +83,6 @@ static int	 claim(struct ofl_store *, int64_t, const char *, int64_t *);
 static int	 index_chunk(const struct ofl_chunk *, void *);
 static int	 flush(struct indexer *, int);
 static int	 pending_cb(const char *, int64_t, void *);
-static int	 pending_lock(struct ofl_store *, const char *, int);
 
 int
 ofl_index_init(struct ofl_store *st)
@@ -375,25 +374,6 @@ pending_cb(const char *id, int64_t blob, void *arg)
 	return p->n >= PENDING_BATCH;
 }
 
-static int
-pending_lock(struct ofl_store *st, const char *name, int wait)
-{
-	struct ofl_buf	 b;
-	int		 fd;
-
-	ofl_buf_init(&b);
-	ofl_buf_addf(&b, "%s/%s", ofl_store_path(st), name);
-	fd = open(ofl_buf_str(&b), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	ofl_buf_free(&b);
-	if (fd == -1)
-		return -1;
-	if (flock(fd, LOCK_EX | (wait ? 0 : LOCK_NB)) == -1) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
 /* 1 unless OFL_INDEX_BG=0 turns indexing in the background off. */
 int
 ofl_index_bg(void)
@@ -414,16 +394,15 @@ ofl_index_pending(struct ofl_store *st)
 
 	if (ofl_index_init(st) == -1)
 		return -1;
-	if ((fd = pending_lock(st, "index.lock", 0)) == -1) {
-		if ((wfd = pending_lock(st, "index.wait", 0)) == -1)
-			return 0;	/* one drains, one waits: enough */
-		if ((fd = pending_lock(st, "index.lock", 1)) == -1) {
-			close(wfd);
-			ofl_seterr(OFL_EXIT_FAIL, "index.lock: %s",
-			    strerror(errno));
+	if ((fd = ofl_store_lock(st, "index.lock", 0)) < 0) {
+		if (fd == -1)
 			return -1;
-		}
-		close(wfd);
+		if ((wfd = ofl_store_lock(st, "index.wait", 0)) < 0)
+			return wfd == -1 ? -1 : 0;	/* one drains, one waits */
+		fd = ofl_store_lock(st, "index.lock", 1);
+		ofl_store_unlock(st, "index.wait", wfd);
+		if (fd < 0)
+			return -1;
 	}
 	batch_bytes = BG_BATCH_BYTES;
 	batch_ms = BG_BATCH_MS;
@@ -443,6 +422,6 @@ ofl_index_pending(struct ofl_store *st)
 		done += (int64_t)indexed;
 	} while (indexed > 0);
 	free(p.ids);
-	close(fd);
+	ofl_store_unlock(st, "index.lock", fd);
 	return done;
 }

@@ -586,8 +586,6 @@ void		 ofl_store_close(struct ofl_store *);
 const char	*ofl_store_path(struct ofl_store *);
 /* The store as messages name it: a URL's password masked. */
 const char	*ofl_store_name(struct ofl_store *);
-/* 1 if its engine keeps a full-text index (not PostgreSQL's, yet). */
-int		 ofl_store_has_index(struct ofl_store *);
 /*
  * The store's size: stored content plus the database's pages in use (the
  * WAL left out).
@@ -1735,6 +1733,14 @@ uint64_t ofl_store_gc_count(struct ofl_store *);
  * wait is 0, -1 with a message.
  */
 int	 ofl_store_gc_lock(struct ofl_store *, int);
+/*
+ * A lock of the store's by name (a file of the store directory, or an
+ * advisory lock of the role on PostgreSQL), for as long as the store is
+ * open or until ofl_store_unlock(): a handle, -2 if another process holds
+ * it (and !wait), -1 on error.
+ */
+int	 ofl_store_lock(struct ofl_store *, const char *, int);
+void	 ofl_store_unlock(struct ofl_store *, const char *, int);
 /*
  * Removing one artifact, by full ID, inside ofl_store_begin(): row
  * gives what it is now (blob -1: gone), delete removes it and its pin

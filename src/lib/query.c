@@ -870,30 +870,6 @@ out:
 	return ret;
 }
 
-/*
- * A store whose engine keeps no index (PostgreSQL, yet): every artifact
- * of the scope is scanned for the words, newest first, within the time
- * budget, as the unindexed ones of an indexed store are.
- */
-static int
-search_noindex(struct search *s)
-{
-	size_t	i;
-
-	if (s->lazy && scope_list(s) == -1)
-		return -1;
-	for (i = 0; i < s->na; i++)
-		if (!s->a[i].pending) {
-			s->a[i].pending = 1;
-			s->npending++;
-		}
-	if (s->o->note != NULL && s->na > 0)
-		ofl_buf_addf(s->o->note, "the PostgreSQL engine has no "
-		    "full-text index yet: the artifacts were scanned for the "
-		    "words, not ranked\n");
-	return 0;
-}
-
 /* Index what the scope holds that is not indexed yet. */
 static int
 search_index(struct search *s, size_t nids)
@@ -901,8 +877,6 @@ search_index(struct search *s, size_t nids)
 	size_t	i;
 	int	state;
 
-	if (s->noindex)
-		return search_noindex(s);
 	if (s->lazy)
 		return search_index_lazy(s);
 	for (i = 0; i < s->na; i++) {
@@ -993,13 +967,13 @@ search_terms(struct search *s, size_t nids, size_t limit, size_t k)
 	for (i = 0; i < s->nt; i++)
 		if (s->t[i].ntok > 0 && (!s->t[i].stop || !s->skipstop))
 			any++;
-	if ((!s->noindex && search_fts(s, any, limit, k) == -1) ||
+	if (search_fts(s, any, limit, k) == -1 ||
 	    scan_pending(s) == -1)
 		return -1;
 	/* Without an index, the scan was the substring search. */
-	if (!s->noindex && s->nh == 0 && search_substr(s, nids) == -1)
+	if (s->nh == 0 && search_substr(s, nids) == -1)
 		return -1;
-	if (!s->noindex && s->nh == 0 && any > 0 && spell_fix(s) > 0) {
+	if (s->nh == 0 && any > 0 && spell_fix(s) > 0) {
 		if (search_fts(s, any, limit, k) == -1)
 			return -1;
 		if (s->nh > 0)
@@ -1026,17 +1000,11 @@ ofl_search(struct ofl_store *st, const char *const *ids, size_t nids,
 	s.bg = ofl_index_bg();
 	limit = o->limit > 0 ? (size_t)o->limit : OFL_SEARCH_LIMIT;
 	k = limit * 4 + 4;
-	s.noindex = !ofl_store_has_index(st);
-	if ((!s.noindex && ofl_index_init(st) == -1) ||
+	if (ofl_index_init(st) == -1 ||
 	    (s.tk = ofl_store_fts_tok(st)) == NULL)
 		goto out;
 	if (ofl_redact_wanted())
 		s.rd = ofl_redactor_new();
-	if (o->fts && s.noindex) {
-		ofl_seterr(OFL_EXIT_FAIL, "--fts: the PostgreSQL engine has "
-		    "no full-text index yet");
-		goto out;
-	}
 	if (search_scope(&s, ids, nids) == -1)
 		goto out;
 	if (s.na == 0 && !s.lazy) {
@@ -1273,7 +1241,7 @@ search_note(struct search *s)
 	if (s->o->note == NULL || s->unreached == 0)
 		return;
 	ofl_buf_addf(s->o->note, "%zu artifacts not searched (time limit): "
-	    "%s\n", s->unreached, s->npending > 0 && !s->noindex ?
+	    "%s\n", s->unreached, s->npending > 0 ?
 	    "not indexed yet; ofl-index --pending indexes them" :
 	    "name them to scan them");
 }

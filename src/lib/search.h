@@ -155,8 +155,6 @@ struct search {
 	size_t				 npending;	/* arts to scan */
 	int				 bg;		/* indexing in the
 							   background */
-	int				 noindex;	/* the engine has none:
-							   scan */
 	char				*fts_and;
 	char				*fts_or;
 	char				*fts_lex;	/* other words */

@@ -34,7 +34,6 @@ ofl_store_fts_scope(struct ofl_store *st, const int64_t *blobs, size_t n)
 	sqlite3_stmt	*q;
 	size_t		 i;
 
-	STORE_PG(st, store_pg_unsupported(st, FTS_PG));
 	if (sqlite3_exec(db, "CREATE TEMP TABLE IF NOT EXISTS ix_scope"
 	    " (blob INTEGER PRIMARY KEY); DELETE FROM temp.ix_scope", NULL,
 	    NULL, NULL) != SQLITE_OK ||
@@ -191,10 +190,14 @@ ofl_store_fts_query(struct ofl_store *st, const struct ofl_fts_query *fq,
 	sqlite3		*db = ofl_store_db(st);
 	struct ix_gen	*g = NULL, one;
 	struct hits	 h = { NULL, 0, 0 };
+#ifdef HAVE_LIBPQ
+	struct ofl_fts_query pq;
+	struct ofl_tok	*tk;
+	int		 rc;
+#endif
 	size_t		 ng = 0, i;
 	int		 tx = 0, ret = -1;
 
-	STORE_PG(st, store_pg_unsupported(st, FTS_PG));
 	if (sqlite3_get_autocommit(db)) {
 		if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
 			ofl_seterr(OFL_EXIT_FAIL, "search: %s",
@@ -203,6 +206,28 @@ ofl_store_fts_query(struct ofl_store *st, const struct ofl_fts_query *fq,
 		}
 		tx = 1;
 	}
+#ifdef HAVE_LIBPQ
+	if (st->pg != NULL) {
+		/*
+		 * The chunks the query may match, from the server, make
+		 * generation 0 of an index in memory, already limited to
+		 * the scope.
+		 */
+		if ((tk = ofl_store_fts_tok(st)) == NULL)
+			goto out;
+		rc = store_pg_fts_load(st, tk, fq);
+		ofl_tok_free(tk);
+		if (rc == -1)
+			goto out;
+		pq = *fq;
+		pq.scoped = 0;
+		pq.filter = NULL;
+		fq = &pq;
+		memset(&one, 0, sizeof one);
+		g = ofl_xmalloc(sizeof *g);
+		g[ng++] = one;
+	} else
+#endif
 	if (fq->blob >= 0) {
 		memset(&one, 0, sizeof one);
 		if ((one.gen = ix_gen_of(db, fq->blob)) == -2)
@@ -248,7 +273,7 @@ ofl_store_fts_blob_art(struct ofl_store *st, int64_t blob,
 	struct ofl_filter any;
 	int		 rc;
 
-	STORE_PG(st, store_pg_unsupported(st, FTS_PG));
+	STORE_PG(st, store_pg_fts_blob_art(st, blob, f, id, size));
 	if (f == NULL) {
 		ofl_filter_init(&any);
 		f = &any;
@@ -283,7 +308,7 @@ ofl_store_fts_unindexed(struct ofl_store *st, const struct ofl_filter *f,
 	int64_t		 n = 0;
 	int		 rc, stop = 0;
 
-	STORE_PG(st, store_pg_unsupported(st, FTS_PG));
+	STORE_PG(st, store_pg_fts_unindexed(st, f, cb, arg));
 	if (ix_prep(db, "SELECT a.id, a.blob FROM artifact a LEFT JOIN ix_blob b"
 	    " ON b.blob = a.blob WHERE" FILTER_SQL " AND (b.blob IS NULL OR"
 	    " b.state != 1 OR b.tokver != ?6) GROUP BY a.blob"
@@ -311,7 +336,7 @@ ofl_store_fts_chunk(struct ofl_store *st, int64_t blob, int64_t seq,
 	sqlite3_stmt	*q;
 	int		 rc;
 
-	STORE_PG(st, store_pg_unsupported(st, FTS_PG));
+	STORE_PG(st, store_pg_fts_chunk(st, blob, seq, row));
 	memset(row, 0, sizeof *row);
 	if (sqlite3_prepare_v2(db, "SELECT member, title, byte_start,"
 	    " byte_end, line_start, line_end FROM ix_chunk WHERE id = ?1", -1,
@@ -357,7 +382,7 @@ ofl_store_fts_titles(struct ofl_store *st, struct ofl_fts_title *t, size_t n)
 	sqlite3_stmt	*q;
 	size_t		 i;
 
-	STORE_PG_VOID(st, (void)store_pg_unsupported(st, FTS_PG));
+	STORE_PG_VOID(st, store_pg_fts_titles(st, t, n));
 	if (n == 0 || sqlite3_prepare_v2(db, "SELECT id, title FROM ix_chunk"
 	    " WHERE id BETWEEN ?1 AND ?2 AND line_start <= ?3 AND"
 	    " line_end >= ?3 ORDER BY id LIMIT 1", -1, &q, NULL) != SQLITE_OK)
@@ -387,6 +412,7 @@ ofl_store_fts_titles(struct ofl_store *st, struct ofl_fts_title *t, size_t n)
  */
 
 struct ofl_fts_vocab {
+	struct ofl_store *pg;		/* a PostgreSQL store's */
 	sqlite3		 *db;
 	size_t		  n;
 	sqlite3_stmt	**has;
@@ -403,7 +429,13 @@ ofl_store_fts_vocab(struct ofl_store *st)
 	size_t			 ng, i;
 	char			 t[32], sql[160];
 
-	STORE_PG(st, (store_pg_unsupported(st, FTS_PG), NULL));
+#ifdef HAVE_LIBPQ
+	if (st->pg != NULL) {
+		v = ofl_xcalloc(1, sizeof *v);
+		v->pg = st;
+		return v;
+	}
+#endif
 	if (ix_gen_list(db, 0, &g, &ng) == -1)
 		return NULL;
 	v = ofl_xcalloc(1, sizeof *v);
@@ -442,7 +474,7 @@ ofl_store_fts_vocab_free(struct ofl_fts_vocab *v)
 
 	if (v == NULL)
 		return;
-	for (i = 0; i <= v->n; i++) {
+	for (i = 0; i <= v->n && v->has != NULL; i++) {
 		sqlite3_finalize(v->has[i]);
 		sqlite3_finalize(v->near[i]);
 	}
@@ -458,6 +490,10 @@ ofl_store_fts_vocab_doc(struct ofl_fts_vocab *v, const char *term, size_t n)
 	int64_t	df = 0;
 	size_t	i;
 
+#ifdef HAVE_LIBPQ
+	if (v->pg != NULL)
+		return store_pg_fts_vocab_doc(v->pg, term, n);
+#endif
 	for (i = 0; i < v->n; i++) {
 		sqlite3_bind_text(v->has[i], 1, term, (int)n, SQLITE_STATIC);
 		if (sqlite3_step(v->has[i]) == SQLITE_ROW)
@@ -476,6 +512,12 @@ ofl_store_fts_vocab_range(struct ofl_fts_vocab *v, const char *lo,
 	int64_t		 df;
 	size_t		 i;
 
+#ifdef HAVE_LIBPQ
+	if (v->pg != NULL) {
+		store_pg_fts_vocab_range(v->pg, lo, hi, cb, arg);
+		return;
+	}
+#endif
 	for (i = 0; i < v->n; i++) {
 		sqlite3_bind_text(v->near[i], 1, lo, -1, SQLITE_STATIC);
 		sqlite3_bind_text(v->near[i], 2, hi, -1, SQLITE_STATIC);
@@ -518,7 +560,7 @@ ofl_store_fts_chunks(struct ofl_store *st)
 	sqlite3_stmt	*s;
 	int64_t		 n = 0;
 
-	STORE_PG(st, store_pg_unsupported(st, FTS_PG));
+	STORE_PG(st, store_pg_fts_chunks(st));
 	if (ix_prep(db, "SELECT count(*) FROM ix_chunk", &s) == -1)
 		return -1;
 	if (sqlite3_step(s) == SQLITE_ROW)
@@ -541,7 +583,7 @@ ofl_store_fts_progress(struct ofl_store *st, int64_t blob, uint64_t *bytes,
 	int64_t		 owner, beat;
 	int		 rc, busy = 0;
 
-	STORE_PG(st, store_pg_unsupported(st, FTS_PG));
+	STORE_PG(st, store_pg_fts_progress(st, blob, bytes, line));
 	*bytes = 0;
 	*line = 1;
 	if (ix_prep(db, "SELECT b.state, b.owner, b.heartbeat, (SELECT"

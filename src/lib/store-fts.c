@@ -476,9 +476,9 @@ ofl_store_fts_init(struct ofl_store *st)
 	sqlite3_stmt	*s;
 	int		 have = 0;
 
-	STORE_PG(st, store_pg_unsupported(st, FTS_PG));
 	if (tok_register(db) == -1)
 		return -1;
+	STORE_PG(st, 0);	/* the schema has the tables (store-pg-fts.c) */
 	/*
 	 * Made, with its generations (store-gen.c), and one open; no table
 	 * ix_gen (the statement fails) is an index to make or migrate.
@@ -507,8 +507,7 @@ ofl_store_fts_state(struct ofl_store *st, int64_t blob)
 	sqlite3_stmt	*s;
 	int		 rc, state = 0;
 
-	/* Nothing is indexed on PostgreSQL yet. */
-	STORE_PG(st, 0);
+	STORE_PG(st, store_pg_fts_state(st, blob));
 	if (ofl_store_fts_init(st) == -1)
 		return -1;
 	if (ix_prep(db, "SELECT state, tokver FROM ix_blob WHERE blob = ?1",
@@ -624,7 +623,7 @@ ofl_store_fts_claim(struct ofl_store *st, int64_t blob, const char *id,
 	int64_t		 gen = -1, bytes;
 	int		 ret, live, found;
 
-	STORE_PG(st, store_pg_unsupported(st, FTS_PG));
+	STORE_PG(st, store_pg_fts_claim(st, blob, id, resume));
 	*resume = 0;
 	if (db_exec(db, "BEGIN IMMEDIATE") == -1)
 		return -1;
@@ -771,6 +770,25 @@ out:
 	return ret;
 }
 
+#ifdef HAVE_LIBPQ
+/* The PostgreSQL engine's, with the index's tokenizer for the postings. */
+static int
+pg_write(struct ofl_store *st, int64_t blob, const char *id,
+    const struct ofl_fts_chunk *c, size_t n, int64_t next_seq, int last,
+    int truncated, uint64_t bytes)
+{
+	struct ofl_tok	*tk;
+	int		 rc;
+
+	if ((tk = ofl_store_fts_tok(st)) == NULL)
+		return -1;
+	rc = store_pg_fts_write(st, tk, blob, id, c, n, next_seq, last,
+	    truncated, bytes);
+	ofl_tok_free(tk);
+	return rc;
+}
+#endif
+
 int
 ofl_store_fts_write(struct ofl_store *st, int64_t blob, const char *id,
     const struct ofl_fts_chunk *c, size_t n, int64_t next_seq, int last,
@@ -780,7 +798,8 @@ ofl_store_fts_write(struct ofl_store *st, int64_t blob, const char *id,
 	sqlite3_stmt	*upd = NULL;
 	int64_t		 gen = 0;
 
-	STORE_PG(st, store_pg_unsupported(st, FTS_PG));
+	STORE_PG(st, pg_write(st, blob, id, c, n, next_seq, last, truncated,
+	    bytes));
 	if (db_exec(db, "BEGIN IMMEDIATE") == -1)
 		return -1;
 	if (write_check(db, blob, id, &gen) == -1 ||
@@ -828,7 +847,7 @@ ofl_store_fts_forget(struct ofl_store *st, int64_t blob)
 	sqlite3_stmt	*s;
 	int		 rc, have, gens;
 
-	STORE_PG(st, 0);		/* no index on this engine */
+	STORE_PG(st, store_pg_fts_forget(st, blob));
 	if (ix_prep(db, "SELECT count(*), sum(name = 'ix_gen') FROM"
 	    " sqlite_master WHERE name IN ('ix_blob', 'ix_gen')", &s) == -1)
 		return -1;
@@ -867,7 +886,7 @@ ofl_store_fts_forget_tx(struct ofl_store *st, int64_t blob)
 {
 	sqlite3	*db = ofl_store_db(st);
 
-	STORE_PG(st, store_pg_unsupported(st, FTS_PG));
+	STORE_PG(st, store_pg_fts_forget_tx(st, blob));
 	if (db_exec(db, "BEGIN IMMEDIATE") == -1)
 		return -1;
 	if (ofl_store_fts_forget(st, blob) == -1 ||
@@ -891,7 +910,7 @@ ofl_store_fts_check(struct ofl_store *st, struct ofl_buf *report)
 	int		 problems = 0;
 	char		 name[32], sql[128];
 
-	STORE_PG(st, store_pg_unsupported(st, FTS_PG));
+	STORE_PG(st, store_pg_fts_check(st, report));
 	if (ofl_store_fts_init(st) == -1)
 		return -1;
 	if (ix_gen_list(db, 0, &g, &ng) == -1)

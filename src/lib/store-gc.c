@@ -201,7 +201,7 @@ ofl_store_gc_index_bytes(struct ofl_store *st)
 {
 	uint64_t	n, b;
 
-	STORE_PG(st, 0);		/* no index on this engine */
+	STORE_PG(st, store_pg_gc_index_bytes(st));
 	n = ix_gen_index_bytes(st->db);
 	/* Buried rows' pages, as the store's size leaves them out. */
 	b = ofl_store_fts_buried_bytes(st);
@@ -220,32 +220,53 @@ ofl_store_gc_count(struct ofl_store *st)
 int
 ofl_store_gc_lock(struct ofl_store *st, int wait)
 {
+	int	fd;
+
+	if (st->pg == NULL && st->gclock != -1)
+		return 1;
+	/* On PostgreSQL, "gc" and the role: the same on every machine. */
+	if ((fd = ofl_store_lock(st, st->pg != NULL ? "gc" : "gc.lock",
+	    wait)) < 0)
+		return fd == -2 ? 0 : -1;
+	if (st->pg == NULL)
+		st->gclock = fd;
+	return 1;
+}
+
+int
+ofl_store_lock(struct ofl_store *st, const char *name, int wait)
+{
 	struct ofl_buf	 b;
-	char		*path;
 	int		 fd;
 
-	STORE_PG(st, store_pg_gc_lock(st, wait));
-	if (st->gclock != -1)
-		return 1;
+	STORE_PG(st, store_pg_lock(st, name, wait));
 	ofl_buf_init(&b);
-	ofl_buf_addf(&b, "%s/gc.lock", st->path);
-	path = ofl_buf_str(&b);
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	ofl_buf_addf(&b, "%s/%s", st->path, name);
+	fd = open(ofl_buf_str(&b), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	if (fd == -1 || flock(fd, wait ? LOCK_EX : LOCK_EX | LOCK_NB) == -1) {
 		if (fd != -1 && errno == EWOULDBLOCK) {
 			close(fd);
-			free(path);
-			return 0;
+			ofl_buf_free(&b);
+			return -2;
 		}
-		ofl_seterr(OFL_EXIT_FAIL, "%s: %s", path, strerror(errno));
+		ofl_seterr(OFL_EXIT_FAIL, "%s: %s", ofl_buf_str(&b),
+		    strerror(errno));
 		if (fd != -1)
 			close(fd);
-		free(path);
+		ofl_buf_free(&b);
 		return -1;
 	}
-	free(path);
-	st->gclock = fd;
-	return 1;
+	ofl_buf_free(&b);
+	return fd;
+}
+
+void
+ofl_store_unlock(struct ofl_store *st, const char *name, int fd)
+{
+	STORE_PG_VOID(st, store_pg_unlock(st, name));
+	(void)name;
+	if (fd >= 0)
+		close(fd);
 }
 
 /* Removing. */
@@ -403,7 +424,7 @@ ofl_store_gc_integrity(struct ofl_store *st,
 	const char	*s;
 	int		 rc;
 
-	STORE_PG(st, store_pg_unsupported(st, GC_PG));
+	STORE_PG(st, 0);		/* the server's to keep sound */
 	if (sqlite3_prepare_v2(st->db, "PRAGMA integrity_check", -1, &stmt,
 	    NULL) != SQLITE_OK) {
 		ofl_seterr(OFL_EXIT_FAIL, "%s", sqlite3_errmsg(st->db));
@@ -428,7 +449,7 @@ ofl_store_gc_rowless(struct ofl_store *st, int repair,
 {
 	sqlite3_stmt	*stmt;
 
-	STORE_PG(st, store_pg_unsupported(st, GC_PG));
+	STORE_PG(st, 0);		/* foreign keys there */
 	if (sqlite3_prepare_v2(st->db, "SELECT a.id FROM artifact a LEFT JOIN"
 	    " blob b ON b.id = a.blob WHERE b.id IS NULL", -1, &stmt,
 	    NULL) != SQLITE_OK)
@@ -450,7 +471,7 @@ ofl_store_gc_unused(struct ofl_store *st, struct ofl_store_gc_blob **out,
 	struct ofl_store_gc_blob	*list = NULL;
 	size_t			 n = 0;
 
-	STORE_PG(st, store_pg_unsupported(st, GC_PG));
+	STORE_PG(st, store_pg_gc_unused(st, out, nout));
 	*out = NULL;
 	*nout = 0;
 	if (sqlite3_prepare_v2(st->db, "SELECT b.id, b.file FROM blob b WHERE"
@@ -493,7 +514,7 @@ ofl_store_gc_stray_frames(struct ofl_store *st, int repair)
 {
 	int64_t	n;
 
-	STORE_PG(st, store_pg_unsupported(st, GC_PG));
+	STORE_PG(st, 0);		/* foreign keys there */
 	if ((n = query_int(st->db, "SELECT count(*) FROM frame WHERE blob NOT"
 	    " IN (SELECT id FROM blob)", -1)) == -1)
 		return -1;
@@ -511,7 +532,7 @@ ofl_store_gc_contents(struct ofl_store *st,
 	struct ofl_store_gc_content	*list = NULL;
 	size_t				 n = 0;
 
-	STORE_PG(st, store_pg_unsupported(st, GC_PG));
+	STORE_PG(st, store_pg_gc_contents(st, out, nout));
 	*out = NULL;
 	*nout = 0;
 	/* One artifact of each blob: the first stored on it. */
@@ -699,7 +720,7 @@ ofl_store_gc_index_check(struct ofl_store *st,
 	int64_t		 n;
 	int		 ret = -1;
 
-	STORE_PG(st, store_pg_unsupported(st, GC_PG));
+	STORE_PG(st, store_pg_gc_index_check(st, c));
 	memset(c, 0, sizeof *c);
 	if (sqlite3_exec(st->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
 		return -1;
@@ -847,7 +868,7 @@ ofl_store_gc_orphans(struct ofl_store *st, int idle,
 	char		**list = NULL;
 	size_t		 nlist = 0;
 
-	STORE_PG(st, (store_pg_unsupported(st, GC_PG), NULL));
+	STORE_PG(st, NULL);	/* no files */
 	if ((d = opendir(st->blobdir)) == NULL)
 		return NULL;
 	while ((de = readdir(d)) != NULL) {

@@ -221,8 +221,6 @@ store_filter_bind(sqlite3_stmt *q, const struct ofl_filter *f)
 #define STORE_PG_VOID(st, call)	do { } while (0)
 #endif
 
-/* What a PostgreSQL store cannot do yet (store-pg.c). */
-#define FTS_PG		"the full-text index (ofl-index, ofl-search --fts)"
 
 /*
  * The full-text index (store-fts.c, store-fts-query.c, store-gen.c).  A

@@ -2,7 +2,8 @@
  * store-pg-gc.c: what expiry needs of the PostgreSQL engine, as
  * store-gc.c gives it for SQLite: the artifacts a gc may remove, the
  * removal of one, step by step inside gc.c's transaction, pins, usage
- * figures, and the lock that lets one gc at a time run for a role.
+ * figures, what a check needs, and the locks of a role (one gc at a time,
+ * one indexer draining).
  *
  * Many machines share the database, so a removal takes its blob's row
  * lock (FOR UPDATE) before it counts the artifacts left on it: a writer
@@ -16,6 +17,7 @@
 
 #include <sys/types.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,8 +53,9 @@ store_pg_gc_candidates(struct ofl_store *st, int64_t before,
 	store_pg_args_init(&a);
 	store_pg_arg_int(&a, before);
 	if ((res = store_pg_run(st, "SELECT a.id, a.blob, a.created,"
-	    " a.expires, b.stored, a.pinned::int, a.label, a.session"
-	    " FROM ofl.artifact a JOIN ofl.blob b ON b.id = a.blob"
+	    " a.expires, b.stored, a.pinned::int, a.label, a.session,"
+	    " coalesce(ix.ixsize, 0) FROM ofl.artifact a JOIN ofl.blob b"
+	    " ON b.id = a.blob LEFT JOIN ofl.ix_blob ix ON ix.blob = a.blob"
 	    " WHERE a.state = 1 AND a.created < $1 ORDER BY a.used, a.seq",
 	    &a, 0, "gc")) == NULL)
 		return -1;
@@ -69,11 +72,24 @@ store_pg_gc_candidates(struct ofl_store *st, int64_t before,
 		c->pinned = (int)store_pg_int(res, (int)i, 5);
 		c->label = store_pg_str(res, (int)i, 6);
 		c->session = store_pg_str(res, (int)i, 7);
+		c->ixbytes = (uint64_t)store_pg_int(res, (int)i, 8);
 	}
 	PQclear(res);
 	*out = list;
 	*nout = n;
 	return 0;
+}
+
+/* What the index's rows were made of: the gc's shares add up to it. */
+uint64_t
+store_pg_gc_index_bytes(struct ofl_store *st)
+{
+	int64_t	n = 0;
+
+	if (store_pg_value(st, "SELECT coalesce(sum(ixsize), 0) FROM"
+	    " ofl.ix_blob", NULL, "gc", &n) != 1)
+		return 0;
+	return (uint64_t)n;
 }
 
 uint64_t
@@ -208,24 +224,38 @@ store_pg_gc_stats(struct ofl_store *st, int by, struct ofl_store_stat **out,
 }
 
 /*
- * One gc at a time for the connected role, on whatever machine: a lock
- * of the session, let go when it ends, however it ends.  1 when taken,
- * 0 when another holds it (and !wait).
+ * A lock of the role's by name, on whatever machine: a lock of the
+ * session, let go when it ends, however it ends (one gc at a time for a
+ * role, one indexer draining).  0, -2 if another session holds it.
  */
 int
-store_pg_gc_lock(struct ofl_store *st, int wait)
+store_pg_lock(struct ofl_store *st, const char *name, int wait)
 {
 	struct store_pg_args	 a;
 	int64_t			 got = 0;
 
 	store_pg_args_init(&a);
 	store_pg_arg_int(&a, PG_LOCK_CLASS);
+	store_pg_arg_text(&a, name);
 	if (store_pg_value(st, wait ? "SELECT 1 FROM pg_advisory_lock("
-	    "$1::int4, hashtext('gc ' || current_user))" :
-	    "SELECT pg_try_advisory_lock($1::int4, hashtext('gc ' ||"
-	    " current_user))::int", &a, "gc lock", &got) == -1)
+	    "$1::int4, hashtext($2 || ' ' || current_user))" :
+	    "SELECT pg_try_advisory_lock($1::int4, hashtext($2 || ' ' ||"
+	    " current_user))::int", &a, "lock", &got) == -1)
 		return -1;
-	return got == 1;
+	return got == 1 ? 0 : -2;
+}
+
+void
+store_pg_unlock(struct ofl_store *st, const char *name)
+{
+	struct store_pg_args	 a;
+	int64_t			 got;
+
+	store_pg_args_init(&a);
+	store_pg_arg_int(&a, PG_LOCK_CLASS);
+	store_pg_arg_text(&a, name);
+	(void)store_pg_value(st, "SELECT pg_advisory_unlock($1::int4,"
+	    " hashtext($2 || ' ' || current_user))::int", &a, "lock", &got);
 }
 
 int
@@ -251,5 +281,92 @@ store_pg_gc_brefs(struct ofl_store *st, struct ofl_store_gc_bref **out,
 	PQclear(res);
 	*out = list;
 	*nout = n;
+	return 0;
+}
+
+/*
+ * Checking: the server keeps the database sound and foreign keys keep the
+ * rows whole; what is left is content no artifact uses, each content
+ * read back against its hash (gc.c), and the index.
+ */
+
+int
+store_pg_gc_unused(struct ofl_store *st, struct ofl_store_gc_blob **out,
+    size_t *nout)
+{
+	struct ofl_store_gc_blob	*list;
+	PGresult			*res;
+	char				 name[32];
+	size_t				 n, i;
+
+	*out = NULL;
+	*nout = 0;
+	if ((res = store_pg_run(st, "SELECT b.id FROM ofl.blob b WHERE NOT"
+	    " EXISTS (SELECT 1 FROM ofl.artifact a WHERE a.blob = b.id)"
+	    " ORDER BY b.id", NULL, 0, "check")) == NULL)
+		return -1;
+	n = (size_t)PQntuples(res);
+	list = ofl_xcalloc(n + 1, sizeof *list);
+	for (i = 0; i < n; i++) {
+		list[i].id = store_pg_int(res, (int)i, 0);
+		snprintf(name, sizeof name, "row %lld", (long long)list[i].id);
+		list[i].file = ofl_xstrdup(name);
+	}
+	PQclear(res);
+	*out = list;
+	*nout = n;
+	return 0;
+}
+
+int
+store_pg_gc_contents(struct ofl_store *st, struct ofl_store_gc_content **out,
+    size_t *nout)
+{
+	struct ofl_store_gc_content	*list;
+	PGresult			*res;
+	size_t				 n, i;
+
+	*out = NULL;
+	*nout = 0;
+	/* One artifact of each blob: the first stored on it. */
+	if ((res = store_pg_run(st, "SELECT DISTINCT ON (a.blob) a.id, b.hash,"
+	    " a.state FROM ofl.artifact a JOIN ofl.blob b ON b.id = a.blob"
+	    " ORDER BY a.blob, a.seq", NULL, 0, "check")) == NULL)
+		return -1;
+	n = (size_t)PQntuples(res);
+	list = ofl_xcalloc(n + 1, sizeof *list);
+	for (i = 0; i < n; i++) {
+		snprintf(list[i].id, sizeof list[i].id, "%s",
+		    PQgetvalue(res, (int)i, 0));
+		list[i].hash = store_pg_str(res, (int)i, 1);
+		list[i].state = (int)store_pg_int(res, (int)i, 2);
+	}
+	PQclear(res);
+	*out = list;
+	*nout = n;
+	return 0;
+}
+
+/* In one statement, so one snapshot. */
+int
+store_pg_gc_index_check(struct ofl_store *st, struct ofl_store_gc_ixcheck *c)
+{
+	PGresult	*res;
+
+	memset(c, 0, sizeof *c);
+	if ((res = store_pg_run(st, "SELECT"
+	    " (SELECT count(*) FROM ofl.ix_blob x WHERE NOT EXISTS (SELECT 1"
+	    " FROM ofl.artifact a WHERE a.blob = x.blob)),"
+	    " (SELECT count(*) FROM ofl.ix_chunk c JOIN ofl.blob b ON"
+	    " b.id = c.blob WHERE c.member IS NULL AND c.byte_end > b.bytes),"
+	    " (SELECT count(*) FROM (SELECT t.blob, unnest(t.seqs) AS seq FROM"
+	    " ofl.ix_term t) p WHERE NOT EXISTS (SELECT 1 FROM ofl.ix_chunk c"
+	    " WHERE c.blob = p.blob AND c.seq = p.seq))", NULL, 0,
+	    "check")) == NULL)
+		return -1;
+	c->blobs = store_pg_int(res, 0, 0);
+	c->past_end = store_pg_int(res, 0, 1);
+	c->fts = store_pg_int(res, 0, 2);
+	PQclear(res);
 	return 0;
 }

@@ -19,6 +19,8 @@ const char	*store_pg_shown(struct ofl_store *);
 /* Advisory locks: this class, and a key in it (or a role's hash). */
 #define PG_LOCK_CLASS		0x6f666c00	/* "ofl\0" */
 #define PG_LOCK_SCHEMA		1
+/* A class of its own: a blob's indexing, keyed by the blob's number. */
+#define PG_LOCK_INDEX		(PG_LOCK_CLASS | 1)
 /* Connect st (st->path is the URL), make or migrate the schema. */
 int		 store_pg_open(struct ofl_store *);
 void		 store_pg_close(struct ofl_store *);
@@ -74,6 +76,41 @@ int		 store_pg_writer_finish(struct store_pg_writer *,
 /* Salvage the artifacts whose writer's session is gone. */
 void		 store_pg_recover(struct ofl_store *);
 
+/* store-pg-fts.c: as store-fts.c's calls of the same names. */
+int		 store_pg_fts_state(struct ofl_store *, int64_t);
+int		 store_pg_fts_claim(struct ofl_store *, int64_t, const char *,
+		    int64_t *);
+/* The tokenizer of the index is the caller's to make (store-fts.c). */
+int		 store_pg_fts_write(struct ofl_store *, struct ofl_tok *,
+		    int64_t, const char *, const struct ofl_fts_chunk *, size_t,
+		    int64_t, int, int, uint64_t);
+int		 store_pg_fts_forget(struct ofl_store *, int64_t);
+int		 store_pg_fts_forget_tx(struct ofl_store *, int64_t);
+int		 store_pg_fts_check(struct ofl_store *, struct ofl_buf *);
+int64_t		 store_pg_fts_unindexed(struct ofl_store *,
+		    const struct ofl_filter *,
+		    int (*)(const char *, int64_t, void *), void *);
+int		 store_pg_fts_blob_art(struct ofl_store *, int64_t,
+		    const struct ofl_filter *, char *, size_t);
+int		 store_pg_fts_progress(struct ofl_store *, int64_t, uint64_t *,
+		    uint64_t *);
+int		 store_pg_fts_chunk(struct ofl_store *, int64_t, int64_t,
+		    struct ofl_fts_row *);
+void		 store_pg_fts_titles(struct ofl_store *,
+		    struct ofl_fts_title *, size_t);
+int64_t		 store_pg_fts_chunks(struct ofl_store *);
+int64_t		 store_pg_fts_vocab_doc(struct ofl_store *, const char *,
+		    size_t);
+void		 store_pg_fts_vocab_range(struct ofl_store *, const char *,
+		    const char *, void (*)(const char *, int64_t, void *),
+		    void *);
+/*
+ * The chunks a query may match into the in-memory connection's tables,
+ * for store-fts-query.c to query as generation 0 of an index.
+ */
+int		 store_pg_fts_load(struct ofl_store *, struct ofl_tok *,
+		    const struct ofl_fts_query *);
+
 /* store-pg-gc.c: as store-gc.c's calls of the same names. */
 int		 store_pg_gc_pin(struct ofl_store *, const char *, int);
 int		 store_pg_gc_candidates(struct ofl_store *, int64_t,
@@ -81,6 +118,13 @@ int		 store_pg_gc_candidates(struct ofl_store *, int64_t,
 int		 store_pg_gc_brefs(struct ofl_store *,
 		    struct ofl_store_gc_bref **, size_t *);
 uint64_t	 store_pg_gc_count(struct ofl_store *);
+uint64_t	 store_pg_gc_index_bytes(struct ofl_store *);
+int		 store_pg_gc_unused(struct ofl_store *,
+		    struct ofl_store_gc_blob **, size_t *);
+int		 store_pg_gc_contents(struct ofl_store *,
+		    struct ofl_store_gc_content **, size_t *);
+int		 store_pg_gc_index_check(struct ofl_store *,
+		    struct ofl_store_gc_ixcheck *);
 int		 store_pg_gc_row(struct ofl_store *, const char *,
 		    struct ofl_store_gc_row *);
 int		 store_pg_gc_delete(struct ofl_store *, const char *, int64_t,
@@ -88,7 +132,8 @@ int		 store_pg_gc_delete(struct ofl_store *, const char *, int64_t,
 int		 store_pg_gc_drop_blob(struct ofl_store *, int64_t);
 int		 store_pg_gc_stats(struct ofl_store *, int,
 		    struct ofl_store_stat **, size_t *);
-int		 store_pg_gc_lock(struct ofl_store *, int);
+int		 store_pg_lock(struct ofl_store *, const char *, int);
+void		 store_pg_unlock(struct ofl_store *, const char *);
 
 /*
  * For the engine's files, which include libpq-fe.h first: statements
@@ -127,6 +172,16 @@ int		 store_pg_value(struct ofl_store *, const char *,
 		    const struct store_pg_args *, const char *, int64_t *);
 /* Column c of row r: a number (0 if NULL), a string to free (or NULL). */
 int64_t		 store_pg_int(const PGresult *, int, int);
+/* A filter of the artifacts "a", as STORE_FILTER_SQL, on $2 to $6. */
+#define PG_FILTER_SQL							\
+	" ($2::text IS NULL OR a.label = $2)"				\
+	" AND ($3::text IS NULL OR a.session = $3)"			\
+	" AND ($4::text IS NULL OR a.kind = $4)"			\
+	" AND ($5::bigint = 0 OR a.created >= $5)"			\
+	" AND ($6::bigint = 0 OR a.created < $6)"
+/* $1 for the statement's own use, then the filter's $2 to $6. */
+void		 store_pg_filter_args(struct store_pg_args *,
+		    const struct ofl_filter *, int64_t);
 char		*store_pg_str(const PGresult *, int, int);
 #endif
 

@@ -33,14 +33,6 @@
 	" a.command, a.cwd, a.session, a.exit_status, a.duration_ms,"	\
 	" a.errors, a.warnings, a.first_error, a.printed"
 
-/* The listing's filter, as STORE_FILTER_SQL, on parameters $2 to $6. */
-#define PG_FILTER_SQL							\
-	" ($2::text IS NULL OR a.label = $2)"				\
-	" AND ($3::text IS NULL OR a.session = $3)"			\
-	" AND ($4::text IS NULL OR a.kind = $4)"			\
-	" AND ($5::bigint = 0 OR a.created >= $5)"			\
-	" AND ($6::bigint = 0 OR a.created < $6)"
-
 /* As ofl_meta_free(), which store-read.c has: it calls this file. */
 static void
 pg_meta_free(struct ofl_meta *m)
@@ -198,9 +190,8 @@ store_pg_expired(struct ofl_store *st, int64_t ttl_ms)
 	return found;
 }
 
-/* $1 for the statement's own use, then the filter's $2 to $6. */
-static void
-pg_filter_args(struct store_pg_args *a, const struct ofl_filter *f,
+void
+store_pg_filter_args(struct store_pg_args *a, const struct ofl_filter *f,
     int64_t first)
 {
 	int64_t	now = ofl_now_ms();
@@ -223,7 +214,7 @@ store_pg_list(struct ofl_store *st, const struct ofl_filter *f,
 	PGresult		*res;
 	int			 r, n;
 
-	pg_filter_args(&a, f, f->limit > 0 ? f->limit : -1);
+	store_pg_filter_args(&a, f, f->limit > 0 ? f->limit : -1);
 	if ((res = store_pg_run(st, "SELECT " PG_META_COLUMNS " FROM"
 	    " ofl.artifact a JOIN ofl.blob b ON b.id = a.blob WHERE"
 	    PG_FILTER_SQL " ORDER BY a.seq DESC"
@@ -250,7 +241,7 @@ store_pg_count(struct ofl_store *st, const struct ofl_filter *f)
 	struct store_pg_args	 a;
 	int64_t			 n = 0;
 
-	pg_filter_args(&a, f, 0);
+	store_pg_filter_args(&a, f, 0);
 	if (store_pg_value(st, "SELECT count(*), $1::bigint FROM"
 	    " ofl.artifact a WHERE" PG_FILTER_SQL, &a, "count", &n) == -1)
 		return -1;

@@ -42,7 +42,7 @@
 #include "store-int.h"
 #include "banned.h"
 
-#define PG_SCHEMA_VERSION	2
+#define PG_SCHEMA_VERSION	3
 
 struct store_pg {
 	PGconn		*conn;
@@ -130,7 +130,61 @@ static const char *pg_steps[PG_SCHEMA_VERSION] = {
 	" TO PUBLIC;",
 	/* 2: pins (ofl-gc --pin). */
 	"ALTER TABLE ofl.artifact ADD COLUMN pinned boolean NOT NULL"
-	" DEFAULT false;"
+	" DEFAULT false;",
+	/*
+	 * 3: the full-text index (store-pg-fts.c).  A row of it may name
+	 * only a content its role can see, so that nobody can take the
+	 * place of another's rows; a posting is seen with its ix_blob.
+	 */
+	"CREATE TABLE ofl.ix_blob ("
+	" blob bigint PRIMARY KEY REFERENCES ofl.blob (id) ON DELETE CASCADE,"
+	" owner name NOT NULL DEFAULT current_user,"
+	" state integer NOT NULL DEFAULT 0,"
+	" next_seq integer NOT NULL DEFAULT 0,"
+	" tokver integer NOT NULL,"
+	" bytes bigint NOT NULL DEFAULT 0,"
+	" truncated integer NOT NULL DEFAULT 0,"
+	" finished bigint,"
+	" ixsize bigint NOT NULL DEFAULT 0);"	/* its rows' bytes */
+	"CREATE TABLE ofl.ix_chunk ("
+	" blob bigint NOT NULL REFERENCES ofl.ix_blob (blob)"
+	"  ON DELETE CASCADE,"
+	" owner name NOT NULL DEFAULT current_user,"
+	" seq integer NOT NULL,"
+	" member bytea,"
+	" title bytea,"
+	" body bytea NOT NULL,"
+	" byte_start bigint NOT NULL,"
+	" byte_end bigint NOT NULL,"
+	" line_start bigint NOT NULL,"
+	" line_end bigint NOT NULL,"
+	" PRIMARY KEY (blob, seq));"
+	"CREATE TABLE ofl.ix_term ("
+	" term bytea NOT NULL,"
+	" blob bigint NOT NULL REFERENCES ofl.ix_blob (blob)"
+	"  ON DELETE CASCADE,"
+	" first integer NOT NULL,"		/* the batch's first chunk */
+	" seqs integer[] NOT NULL,"		/* the chunks that hold it */
+	" PRIMARY KEY (term, blob, first));"
+	"CREATE INDEX ix_term_blob ON ofl.ix_term (blob);"
+	/* zstd frames: no second compression by TOAST. */
+	"ALTER TABLE ofl.ix_chunk ALTER COLUMN body SET STORAGE EXTERNAL;"
+	"ALTER TABLE ofl.ix_blob ENABLE ROW LEVEL SECURITY;"
+	"ALTER TABLE ofl.ix_blob FORCE ROW LEVEL SECURITY;"
+	"CREATE POLICY own ON ofl.ix_blob USING (owner = current_user)"
+	" WITH CHECK (owner = current_user AND EXISTS (SELECT 1 FROM"
+	" ofl.blob b WHERE b.id = ix_blob.blob));"
+	"ALTER TABLE ofl.ix_chunk ENABLE ROW LEVEL SECURITY;"
+	"ALTER TABLE ofl.ix_chunk FORCE ROW LEVEL SECURITY;"
+	"CREATE POLICY own ON ofl.ix_chunk USING (owner = current_user)"
+	" WITH CHECK (owner = current_user AND EXISTS (SELECT 1 FROM"
+	" ofl.ix_blob b WHERE b.blob = ix_chunk.blob));"
+	"ALTER TABLE ofl.ix_term ENABLE ROW LEVEL SECURITY;"
+	"ALTER TABLE ofl.ix_term FORCE ROW LEVEL SECURITY;"
+	"CREATE POLICY own ON ofl.ix_term USING (EXISTS (SELECT 1 FROM"
+	" ofl.ix_blob b WHERE b.blob = ix_term.blob));"
+	"GRANT SELECT, INSERT, UPDATE, DELETE ON ofl.ix_blob, ofl.ix_chunk,"
+	" ofl.ix_term TO PUBLIC;"
 };
 
 static int	 pg_fail(struct ofl_store *, const char *, const PGresult *);
@@ -494,8 +548,9 @@ store_pg_size(struct ofl_store *st)
 {
 	int64_t	n = 0;
 
-	if (store_pg_value(st, "SELECT coalesce(sum(stored), 0) FROM"
-	    " ofl.blob", NULL, "size", &n) != 1)
+	if (store_pg_value(st, "SELECT (SELECT coalesce(sum(stored), 0) FROM"
+	    " ofl.blob) + (SELECT coalesce(sum(ixsize), 0) FROM ofl.ix_blob)",
+	    NULL, "size", &n) != 1)
 		return 0;
 	return (uint64_t)n;
 }

@@ -693,13 +693,6 @@ ofl_store_name(struct ofl_store *st)
 	return st->path;
 }
 
-int
-ofl_store_has_index(struct ofl_store *st)
-{
-	STORE_PG(st, 0);
-	return 1;
-}
-
 void *
 ofl_store_db(struct ofl_store *st)
 {

@@ -14,10 +14,8 @@
 #   - no command failed, and none said "locked" or "busy";
 #   - ofl-gc --check finds nothing wrong.
 # Each writer and reader has a home of its own, as if on a machine of its
-# own.  On the PostgreSQL engine (OFL_TEST_ENGINE=postgresql), whose
-# store is one database for all of them, readers extract where they
-# would search or index, and the checks are left out: it has neither
-# yet.
+# own.  On the PostgreSQL engine (OFL_TEST_ENGINE=postgresql) the store
+# is one database for all of them.
 #
 # Settings (environment): LOAD_SECONDS (default STRESS_SECONDS or 120),
 # WRITERS (8), READERS (4), GC_MAX (20M), LOAD_BIG (1: include 2 MiB
@@ -25,10 +23,6 @@
 : "${OFL_SRCDIR:=$(cd "$(dirname "$0")/../.." && pwd)}"
 . "$OFL_SRCDIR/tests/lib.sh"
 . "$OFL_SRCDIR/tests/stress/proof.lib"
-index=0
-test_have_prereq INDEX && index=1
-check=0
-test_have_prereq STOREDIR && check=1
 
 : "${LOAD_SECONDS:=${STRESS_SECONDS:-120}}"
 : "${WRITERS:=8}"
@@ -132,9 +126,6 @@ reader() {
 		    "$W/all.r$n")
 		id=$1 sum=$2
 		op=$((k % 5))
-		# No index: the whole artifact, or its first lines.
-		[ $index -eq 1 ] || [ $op -eq 0 ] || [ $op -eq 4 ] ||
-		    op=$((op % 2 * 4))
 		case $op in
 		0)
 			ofl-extract "$id" >"$W/x.r$n" 2>"$W/e.r$n"
@@ -202,7 +193,7 @@ gc_loop() {
 		echo $((($(date +%s%N) - t0) / 1000000)) >>"$W/ms.gc"
 		# 1: the budget is not met yet (the index not merged yet).
 		[ $rc -le 1 ] || echo "gc $k: exit $rc" >>"$W/fail.gc"
-		if [ $check -eq 1 ] && [ $((k % 4)) -eq 0 ]; then
+		if [ $((k % 4)) -eq 0 ]; then
 			ofl-gc --check --wait >"$W/check.$k" 2>>"$W/err.gc"
 			rc=$?
 			if [ $rc -ne 0 ]; then
@@ -289,12 +280,12 @@ test_expect_success 'a reader found gone only what gc removed' '
 	test ! -s "$W/bad-gone"
 '
 
-test_expect_success STOREDIR 'ofl-gc --check ran clean during the load' '
+test_expect_success 'ofl-gc --check ran clean during the load' '
 	cat "$W/check-fail.gc" >&2 2>/dev/null
 	test ! -s "$W/check-fail.gc"
 '
 
-test_expect_success STOREDIR 'ofl-gc --check is clean afterwards' '
+test_expect_success 'ofl-gc --check is clean afterwards' '
 	ofl-gc --check >"$W/check" &&
 	grep " 0 problems" "$W/check" || { cat "$W/check" >&2; false; }
 '
@@ -315,7 +306,7 @@ gone=$(wc -l <"$W/gone" 2>/dev/null | tr -d ' ')
 lost=$(grep -c LOST "$W/lost" 2>/dev/null)
 same=$(cat "$W"/same.r* 2>/dev/null | wc -l | tr -d ' ')
 known=$(cat "$W/known" 2>/dev/null | wc -l | tr -d ' ')
-[ $check -eq 0 ] || ls -l "$OFL_STORE" | awk '/ofl.db/ { printf "# store: %s %d kB\n", $9, $5 / 1024 }'
+test_have_prereq STOREDIR && ls -l "$OFL_STORE" | awk '/ofl.db/ { printf "# store: %s %d kB\n", $9, $5 / 1024 }'
 maxcap=$(sort -n "$W"/ms.w* 2>/dev/null | tail -n 1)
 maxgc=$(sort -n "$W/ms.gc" 2>/dev/null | tail -n 1)
 echo "# load: longest capture ${maxcap:-?} ms, longest gc ${maxgc:-?} ms"
