@@ -112,6 +112,27 @@ engine_tests() {
 		ofl-extract @ | cmp frames.txt -
 	'
 
+	test_expect_success "$e: searches of three artifacts and of the store" '
+		for f in docs/yt-dlp-README.md ci/treeherder-taskcluster-timeout.log \
+		    json/dependabot-github-releases.json; do
+			ofl-capture -q -T 0 <"$DATA/$f" >>$e/sref || exit 1
+		done &&
+		md=$(sed -n "1s/^ofl:\([0-9a-z]*\).*/\1/p" $e/sref) &&
+		: >$e/search &&
+		for q in "install with pip" timeout "release notes" \
+		    "connection refused" "format selection" "exit code" tag_name
+		do
+			ofl-search -a "$q" >>$e/search 2>&1
+			echo "exit $?" >>$e/search
+			ofl-search -j "$md" "$q" >>$e/search 2>&1
+			echo "exit $?" >>$e/search
+		done &&
+		ofl-search --fts "$md" "\"output template\" OR thumbnail*" \
+		    >>$e/search 2>&1 &&
+		grep -c "^ofl:" $e/search >$e/nhits &&
+		test "$(cat $e/nhits)" -gt 20
+	'
+
 	test_expect_success "$e: an unknown ID: exit 3, one line" '
 		test_expect_code 3 ofl-extract zzzzzzzz >$e/out 2>$e/err &&
 		test ! -s $e/out &&
@@ -137,6 +158,20 @@ if pg_cluster_try; then
 		sed 1d sqlite/notice | sed "s/ofl:[0-9a-z]*/ofl:ID/g; s/ofl-extract [0-9a-z]*/ofl-extract ID/g; s/ofl-search [0-9a-z]*/ofl-search ID/g" >notice-s &&
 		sed 1d postgresql/notice | sed "s/ofl:[0-9a-z]*/ofl:ID/g; s/ofl-extract [0-9a-z]*/ofl-extract ID/g; s/ofl-search [0-9a-z]*/ofl-search ID/g" >notice-p &&
 		test_cmp notice-s notice-p
+	'
+
+	test_expect_success 'both engines find the same lines in the same order' '
+		for e in sqlite postgresql; do
+			paste -d" " $e/sref - <<-EOT >$e/names || exit 1
+			md
+			log
+			json
+			EOT
+			sed "s/^ofl:\([0-9a-z]*\).* \([a-z]*\)$/s|\1|\2|g/" \
+			    $e/names >$e/ids.sed &&
+			sed -f $e/ids.sed $e/search >$e/search.n || exit 1
+		done &&
+		test_cmp sqlite/search.n postgresql/search.n
 	'
 else
 	test_skip "postgresql: the engine tests" "$PG_SKIP"

@@ -536,11 +536,12 @@ store_pg_fts_unindexed(struct ofl_store *st, const struct ofl_filter *f,
 	int			 r, n, stop = 0;
 
 	store_pg_filter_args(&a, f, OFL_TOK_VERSION);
+	/* Only what is not indexed is sorted: usually little. */
 	if ((res = store_pg_run(st, "SELECT id, blob FROM (SELECT DISTINCT ON"
-	    " (a.blob) a.id, a.blob, a.seq FROM ofl.artifact a LEFT JOIN"
-	    " ofl.ix_blob b ON b.blob = a.blob WHERE a.state = 1 AND"
-	    PG_FILTER_SQL " AND (b.blob IS NULL OR b.state <> 1 OR"
-	    " b.tokver <> $1) ORDER BY a.blob, a.seq DESC) u ORDER BY seq DESC",
+	    " (a.blob) a.id, a.blob, a.seq FROM ofl.artifact a WHERE"
+	    " a.state = 1 AND" PG_FILTER_SQL " AND NOT EXISTS (SELECT 1 FROM"
+	    " ofl.ix_blob b WHERE b.blob = a.blob AND b.state = 1 AND"
+	    " b.tokver = $1) ORDER BY a.blob, a.seq DESC) u ORDER BY seq DESC",
 	    &a, 0, "index state")) == NULL)
 		return -1;
 	n = PQntuples(res);
@@ -938,6 +939,71 @@ out:
 	return ret;
 }
 
+/* The postings of the terms (and prefixes) asked, in fq's scope. */
+#define POSTINGS_SQL(prefixes)						\
+	"SELECT p.blob::text, p.seqs::text FROM (SELECT t.blob, t.seqs"	\
+	" FROM ofl.ix_term t WHERE t.term = ANY($7::bytea[])" prefixes	\
+	") p WHERE ($1::bigint < 0 OR p.blob = $1)"			\
+	" AND ($10::bigint[] IS NULL OR p.blob = ANY($10::bigint[]))"	\
+	" AND ($11::int = 0 OR p.blob IN (SELECT a.blob FROM"		\
+	" ofl.artifact a WHERE a.state = 1 AND" PG_FILTER_SQL "))"
+
+struct chunk_key {
+	int64_t	blob;
+	int64_t	seq;
+};
+
+static int
+chunk_key_cmp(const void *a, const void *b)
+{
+	const struct chunk_key	*x = a, *y = b;
+
+	if (x->blob != y->blob)
+		return x->blob < y->blob ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The chunks the postings name, each once, as arrays of blobs and seqs. */
+static int
+chunk_keys(const PGresult *res, struct ofl_buf *blobs, struct ofl_buf *seqs)
+{
+	struct chunk_key	*k = NULL;
+	const char		*p;
+	char			*e;
+	size_t			 n = 0, cap = 0, i;
+	int64_t			 blob, seq;
+	int			 r, nr = PQntuples(res);
+
+	for (r = 0; r < nr; r++) {
+		if (PQgetisnull(res, r, 0))
+			continue;
+		blob = store_pg_int(res, r, 0);
+		for (p = PQgetvalue(res, r, 1); *p != '\0' && *p != '}';) {
+			p++;		/* '{' or ',' */
+			seq = strtoll(p, &e, 10);
+			if (e == p)
+				break;
+			p = e;
+			if (n == cap) {
+				cap = cap ? cap * 2 : 256;
+				k = ofl_xrealloc(k, cap * sizeof *k);
+			}
+			k[n].blob = blob;
+			k[n++].seq = seq;
+		}
+	}
+	if (n > 1)
+		qsort(k, n, sizeof *k, chunk_key_cmp);
+	for (i = 0; i < n; i++) {
+		if (i > 0 && chunk_key_cmp(&k[i - 1], &k[i]) == 0)
+			continue;
+		arr_int(blobs, k[i].blob);
+		arr_int(seqs, k[i].seq);
+	}
+	free(k);
+	return 0;
+}
+
 /*
  * The chunks of fq's scope that hold any of its terms, with what ranking
  * needs of their blobs, into the tables of the in-memory connection that
@@ -952,10 +1018,10 @@ store_pg_fts_load(struct ofl_store *st, struct ofl_tok *tk,
 	struct store_pg_args	 a;
 	struct ofl_filter	 any;
 	struct qterms		 q;
-	struct ofl_buf		 scope;
+	struct ofl_buf		 scope, blobs, seqs;
 	PGresult		*res = NULL;
 	char			 t[32], sql[256];
-	int			 ret = -1;
+	int			 prefixes, ret = -1;
 
 	/* The caller made tk, so the tokenizer the table names is there. */
 	ix_gen_name(0, t, sizeof t);
@@ -972,6 +1038,8 @@ store_pg_fts_load(struct ofl_store *st, struct ofl_tok *tk,
 	ofl_buf_init(&q.lo);
 	ofl_buf_init(&q.hi);
 	ofl_buf_init(&scope);
+	ofl_buf_init(&blobs);
+	ofl_buf_init(&seqs);
 	match_terms(tk, fq->match, &q);
 	if (q.eq.len == 0 && q.lo.len == 0) {
 		ret = 0;	/* nothing to find; FTS5 still judges the syntax */
@@ -984,25 +1052,40 @@ store_pg_fts_load(struct ofl_store *st, struct ofl_tok *tk,
 		store_pg_filter_args(&a, &any, fq->blob);
 	} else
 		store_pg_filter_args(&a, fq->filter, fq->blob);
+	prefixes = q.lo.len > 0;
 	store_pg_arg_text(&a, arr_end(&q.eq));
 	store_pg_arg_text(&a, arr_end(&q.lo));
 	store_pg_arg_text(&a, arr_end(&q.hi));
 	store_pg_arg_text(&a, scope.len > 0 ? scope.data : NULL);
 	store_pg_arg_int(&a, fq->blob < 0 && !fq->scoped &&
 	    fq->filter != NULL);
+	/*
+	 * Two steps, so that the planner knows how many chunks the second
+	 * fetches: the postings, then the chunks they name.  The prefixes'
+	 * ranges only when there are some.
+	 */
+	if ((res = store_pg_run(st, prefixes ? POSTINGS_SQL(
+	    " UNION ALL SELECT t.blob, t.seqs FROM unnest($8::bytea[],"
+	    " $9::bytea[]) AS r(lo, hi) JOIN ofl.ix_term t ON t.term >= r.lo"
+	    " AND (r.hi IS NULL OR t.term < r.hi)") : POSTINGS_SQL(
+	    " UNION ALL SELECT NULL, NULL WHERE $8::text IS NULL AND"
+	    " $9::text IS NULL"), &a, 0, "search")) == NULL ||
+	    chunk_keys(res, &blobs, &seqs) == -1)
+		goto out;
+	PQclear(res);
+	res = NULL;
+	if (blobs.len == 0) {
+		ret = 0;
+		goto out;
+	}
+	store_pg_args_init(&a);
+	store_pg_arg_text(&a, arr_end(&blobs));
+	store_pg_arg_text(&a, arr_end(&seqs));
 	if ((res = store_pg_run(st, "SELECT c.blob::text, c.seq::text,"
 	    " c.title, c.body, c.line_start::text, c.line_end::text,"
-	    " b.next_seq::text FROM (SELECT t.blob, unnest(t.seqs) AS seq FROM"
-	    " ofl.ix_term t WHERE t.term = ANY($7::bytea[]) UNION"
-	    " SELECT t.blob, unnest(t.seqs) FROM unnest($8::bytea[],"
-	    " $9::bytea[]) AS r(lo, hi) JOIN ofl.ix_term t ON t.term >= r.lo"
-	    " AND (r.hi IS NULL OR t.term < r.hi)) h"
-	    " JOIN ofl.ix_chunk c ON c.blob = h.blob AND c.seq = h.seq"
-	    " JOIN ofl.ix_blob b ON b.blob = h.blob"
-	    " WHERE ($1::bigint < 0 OR h.blob = $1)"
-	    " AND ($10::bigint[] IS NULL OR h.blob = ANY($10::bigint[]))"
-	    " AND ($11::int = 0 OR h.blob IN (SELECT a.blob FROM"
-	    " ofl.artifact a WHERE a.state = 1 AND" PG_FILTER_SQL "))", &a, 1,
+	    " b.next_seq::text FROM unnest($1::bigint[], $2::int[])"
+	    " AS k(blob, seq) JOIN ofl.ix_chunk c ON c.blob = k.blob AND"
+	    " c.seq = k.seq JOIN ofl.ix_blob b ON b.blob = k.blob", &a, 1,
 	    "search")) == NULL)
 		goto out;
 	/* In the caller's transaction of the in-memory connection. */
@@ -1013,5 +1096,7 @@ out:
 	ofl_buf_free(&q.lo);
 	ofl_buf_free(&q.hi);
 	ofl_buf_free(&scope);
+	ofl_buf_free(&blobs);
+	ofl_buf_free(&seqs);
 	return ret;
 }
