@@ -238,7 +238,7 @@ test_expect_success 'no command failed during the load' '
 	test ! -s "$W/failures"
 '
 
-test_expect_success INDEX 'a search of the whole store never fails while gc removes' '
+test_expect_success 'a search of the whole store never fails while gc removes' '
 	cat "$W"/known.* >"$W/known" 2>/dev/null
 	head -n 5 "$W/known" >&2
 	test ! -s "$W/known"
