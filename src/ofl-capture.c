@@ -184,7 +184,6 @@ static void		progress_lines(const char *, size_t);
 static char		*join_argv(char *const []);
 static long long	env_num(const char *, long long);
 static void		run_detached(const char *, const char *, int);
-static int		stamp_recent(const char *, int64_t);
 static void		auto_gc(void);
 static void		auto_index(struct capture *, size_t);
 static void		offload_combined(struct capture *, size_t);
@@ -245,35 +244,11 @@ run_detached(const char *name, const char *arg, int incr)
 }
 
 /*
- * The store file name's time, as a stamp: 1 if it was set less than
- * secs seconds ago; else set it now and return 0.
- */
-static int
-stamp_recent(const char *name, int64_t secs)
-{
-	struct ofl_buf	 path;
-	struct stat	 sb;
-	int		 fd, recent = 0;
-
-	ofl_buf_init(&path);
-	ofl_buf_addf(&path, "%s/%s", ofl_store_path(store), name);
-	if (stat(ofl_buf_str(&path), &sb) == 0 &&
-	    (int64_t)sb.st_mtime * 1000 > ofl_now_ms() - secs * 1000)
-		recent = 1;
-	else if ((fd = open(ofl_buf_str(&path),
-	    O_WRONLY | O_CREAT | O_CLOEXEC, 0600)) != -1) {
-		futimens(fd, NULL);
-		close(fd);
-	}
-	ofl_buf_free(&path);
-	return recent;
-}
-
-/*
  * Like git's auto gc: when the store is over its budget or holds expired
  * artifacts, start ofl-gc in the background.  At most once a minute (the
- * gc lock file's time says when the last one ran); off with the store
- * setting auto-gc=off.
+ * store's stamp "gc" says when the last one ran: the gc lock file's time,
+ * or a row of the role's on PostgreSQL, shared by its machines); off
+ * with the store setting auto-gc=off.
  */
 static void
 auto_gc(void)
@@ -283,11 +258,10 @@ auto_gc(void)
 	int64_t		 ttl = 0;
 	int		 due = 0;
 
-	/* Not on a database elsewhere: expiry there is for cron. */
-	if (store == NULL || ofl_store_remote(ofl_store_path(store)))
+	if (store == NULL)
 		return;
 	/* Mark the attempt, so the next captures do not all try. */
-	if (stamp_recent("gc.lock", 60))
+	if (ofl_store_stamp(store, "gc", 60))
 		return;
 	if ((v = ofl_setting_get(store, "auto-gc")) != NULL &&
 	    strcmp(v, "off") == 0) {
@@ -319,8 +293,8 @@ auto_gc(void)
  * notice nor the exit status waits for it.  It drains every artifact not
  * indexed yet; index.c says how captures that arrive together share one.
  * Output that was offloaded starts it every time.  Output printed in
- * full starts it at most once in INDEX_QUIET seconds (the index.lock
- * file's time says when one last started), so that a stream of small
+ * full starts it at most once in INDEX_QUIET seconds (the store's stamp
+ * "index" says when one last started), so that a stream of small
  * captures does not start one each, and yet whole-store searches do not
  * scan more and more artifacts that are not indexed.  OFL_INDEX_BG=0
  * turns it off (the tests do, to stay deterministic).
@@ -336,12 +310,7 @@ auto_index(struct capture *cs, size_t n)
 		return;
 	for (i = 0; i < n && !cs[i].offload; i++)
 		;
-	/*
-	 * A PostgreSQL store has no directory for the stamp: there, only
-	 * output that was offloaded starts it.
-	 */
-	if (ofl_store_remote(ofl_store_path(store)) ? i == n :
-	    stamp_recent("index.lock", i == n ? INDEX_QUIET : 0))
+	if (ofl_store_stamp(store, "index", i == n ? INDEX_QUIET : 0))
 		return;
 	run_detached("ofl-index", "--pending", 10);
 }

@@ -149,6 +149,18 @@ test_user_reaches() {
 	    test_as_user "$1" sh -c 'test -x "$1"' sh "$2" 2>/dev/null
 }
 
+# test_stamp_old NAME: the store's stamp NAME ("gc", "index": when a
+# capture last started one in the background) made old, so that the next
+# capture starts one.
+test_stamp_old() {
+	if test_have_prereq STOREDIR; then
+		touch -d "1 hour ago" "$OFL_STORE/$1.lock"
+	else
+		pg_sql "DELETE FROM ofl.setting WHERE key = 'stamp $1'" ofl \
+		    >/dev/null
+	fi
+}
+
 # test_needs PREREQ: skip the whole script unless PREREQ holds (STOREDIR:
 # it is about what only a directory store has).
 test_needs() {

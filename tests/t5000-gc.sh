@@ -136,9 +136,9 @@ test_expect_success 'settings: set, show, reject bad ones' '
 	test_expect_code 2 ofl-gc --older-than yesterday 2>/dev/null
 '
 
-test_expect_success STOREDIR 'automatic gc after a capture when over budget' '
+test_expect_success 'automatic gc after a capture when over budget' '
 	ofl-gc --set auto-gc=on --set max-size=1k --set grace=0 &&
-	touch -d "1 hour ago" "$OFL_STORE/gc.lock" &&
+	test_stamp_old gc &&
 	before=$(count) &&
 	seq 1 50000 | ofl-capture -q >/dev/null &&
 	i=0 && while [ $i -lt 50 ] && [ "$(count)" -ge "$before" ]; do

@@ -122,12 +122,12 @@ test_expect_success 'grace: a setting, checked, and shown' '
 	test_expect_code 2 ofl-gc --grace soon 2>err
 '
 
-test_expect_success STOREDIR 'auto-gc keeps the artifact whose ID the capture just printed' '
+test_expect_success 'auto-gc keeps the artifact whose ID the capture just printed' '
 	ofl-gc --all >/dev/null &&
 	old=$(cap big.log) && ofl-index -q "$old" &&
 	sleep 2.5 &&
 	ofl-gc --set auto-gc=on --set max-size=2M --set grace=2s &&
-	touch -d "1 hour ago" "$OFL_STORE/gc.lock" &&
+	test_stamp_old gc &&
 	new=$(cap small.txt) &&
 	i=0 && while [ $i -lt 100 ] && ofl-extract -n 1 "$old" >/dev/null 2>&1
 	do

@@ -150,6 +150,20 @@ test_expect_success 'a search ranks from the index in the database' '
 	grep "^ofl-search: --fts: " err
 '
 
+test_expect_success 'a stamp: one capture of many starts a gc, once a minute' '
+	pg_sql "DELETE FROM ofl.setting WHERE key LIKE '"'"'stamp %'"'"'" ofl \
+	    >/dev/null &&
+	for i in 1 2 3 4 5 6; do
+		echo "stamp $i" | ofl-capture -q -T 0 >/dev/null &
+	done &&
+	wait &&
+	test "$(q "SELECT count(*) FROM ofl.setting WHERE key = '"'"'stamp gc'"'"'")" = 1 &&
+	v=$(q "SELECT value FROM ofl.setting WHERE key = '"'"'stamp gc'"'"'") &&
+	echo again | ofl-capture -q -T 0 >/dev/null &&
+	test "$(q "SELECT value FROM ofl.setting WHERE key = '"'"'stamp gc'"'"'")" = "$v" &&
+	! ofl-gc --settings | grep stamp
+'
+
 test_expect_success 'roles alice and bob, no superusers' '
 	pg_sql "CREATE ROLE alice LOGIN; CREATE ROLE bob LOGIN" >/dev/null
 '

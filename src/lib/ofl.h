@@ -1742,6 +1742,11 @@ int	 ofl_store_gc_lock(struct ofl_store *, int);
 int	 ofl_store_lock(struct ofl_store *, const char *, int);
 void	 ofl_store_unlock(struct ofl_store *, const char *, int);
 /*
+ * The stamp name ("gc", "index"): 1 if it was set less than secs seconds
+ * ago (or cannot be read); else set it now and return 0.
+ */
+int	 ofl_store_stamp(struct ofl_store *, const char *, int64_t);
+/*
  * Removing one artifact, by full ID, inside ofl_store_begin(): row
  * gives what it is now (blob -1: gone), delete removes it and its pin
  * and counts the artifacts left on blob, drop_blob removes a blob's

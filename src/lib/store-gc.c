@@ -269,6 +269,34 @@ ofl_store_unlock(struct ofl_store *st, const char *name, int fd)
 		close(fd);
 }
 
+/*
+ * A stamp is a time the store keeps by name: the time of a file of the
+ * store directory (the lock of the same name, which nothing else
+ * touches), or a row of the role's settings on PostgreSQL, which every
+ * machine sees.
+ */
+int
+ofl_store_stamp(struct ofl_store *st, const char *name, int64_t secs)
+{
+	struct ofl_buf	 path;
+	struct stat	 sb;
+	int		 fd, recent = 0;
+
+	STORE_PG(st, store_pg_stamp(st, name, secs));
+	ofl_buf_init(&path);
+	ofl_buf_addf(&path, "%s/%s.lock", st->path, name);
+	if (stat(ofl_buf_str(&path), &sb) == 0 &&
+	    (int64_t)sb.st_mtime * 1000 > ofl_now_ms() - secs * 1000)
+		recent = 1;
+	else if ((fd = open(ofl_buf_str(&path),
+	    O_WRONLY | O_CREAT | O_CLOEXEC, 0600)) != -1) {
+		futimens(fd, NULL);
+		close(fd);
+	}
+	ofl_buf_free(&path);
+	return recent;
+}
+
 /* Removing. */
 
 int

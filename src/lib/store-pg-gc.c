@@ -245,6 +245,34 @@ store_pg_lock(struct ofl_store *st, const char *name, int wait)
 	return got == 1 ? 0 : -2;
 }
 
+/*
+ * A stamp: a row of the role's settings, "stamp NAME", set in one
+ * statement when it is older than secs, so that of the captures of many
+ * machines at once only one finds it due.
+ */
+int
+store_pg_stamp(struct ofl_store *st, const char *name, int64_t secs)
+{
+	struct store_pg_args	 a;
+	char			 key[64];
+	int64_t			 now = ofl_now_ms(), set = 0;
+	int			 rc;
+
+	snprintf(key, sizeof key, "stamp %s", name);
+	store_pg_args_init(&a);
+	store_pg_arg_text(&a, key);
+	store_pg_arg_int(&a, now);
+	store_pg_arg_int(&a, now - secs * 1000);
+	rc = store_pg_value(st, "INSERT INTO ofl.setting AS s (key, value)"
+	    " VALUES ($1, $2::text) ON CONFLICT (owner, key) DO UPDATE SET"
+	    " value = excluded.value WHERE CASE WHEN s.value ~"
+	    " '^[0-9]{1,18}$' THEN s.value::bigint <= $3 ELSE true END"
+	    " RETURNING 1", &a, "stamp", &set);
+	if (rc == -1)
+		ofl_clearerr();
+	return rc != 1;
+}
+
 void
 store_pg_unlock(struct ofl_store *st, const char *name)
 {

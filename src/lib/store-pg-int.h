@@ -134,6 +134,7 @@ int		 store_pg_gc_stats(struct ofl_store *, int,
 		    struct ofl_store_stat **, size_t *);
 int		 store_pg_lock(struct ofl_store *, const char *, int);
 void		 store_pg_unlock(struct ofl_store *, const char *);
+int		 store_pg_stamp(struct ofl_store *, const char *, int64_t);
 
 /*
  * For the engine's files, which include libpq-fe.h first: statements
