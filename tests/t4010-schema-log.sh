@@ -125,6 +125,12 @@ test_expect_success 'indexing mines and keeps the templates; gc drops them' '
 		ofl-gc --purge "$id" >/dev/null &&
 		n2=$(sqlite3 "$OFL_STORE/ofl.db" "SELECT count(*) FROM log_tmpl") &&
 		test "$n2" -eq $((n - 9))
+	elif ! test_have_prereq STOREDIR; then
+		n=$(pg_sql "SELECT count(*) FROM ofl.log_tmpl" ofl) &&
+		test "$n" -gt 8 &&
+		ofl-gc --purge "$id" >/dev/null &&
+		n2=$(pg_sql "SELECT count(*) FROM ofl.log_tmpl" ofl) &&
+		test "$n2" -eq $((n - 9))
 	fi
 '
 

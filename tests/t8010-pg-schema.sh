@@ -54,6 +54,7 @@ test_expect_success 'every table is in schema ofl, under forced RLS' '
 	ix_blob|t|t
 	ix_chunk|t|t
 	ix_term|t|t
+	log_tmpl|t|t
 	setting|t|t
 	version|f|f
 	EOT
@@ -185,7 +186,8 @@ test_expect_success 'each role sees only its own artifacts' '
 	grep "^  250: 250$" out &&
 	OFL_STORE=$(pg_url bob) test_expect_code 1 ofl-search -a 250 >out &&
 	test ! -s out &&
-	for t in artifact blob frame setting changed ix_blob ix_chunk ix_term
+	for t in artifact blob frame setting changed ix_blob ix_chunk ix_term \
+	    log_tmpl
 	do
 		n=$("$PG_BIN/psql" -X -A -t -h "$PG_SOCK" -U bob -d ofl \
 		    -c "SELECT count(*) FROM ofl.$t") &&
@@ -243,7 +245,7 @@ test_expect_success 'a role with BYPASSRLS expires every role'"'"'s, by its own 
 
 test_expect_success 'schema 1 is migrated: pins, the index' '
 	q "ALTER TABLE ofl.artifact DROP COLUMN pinned;
-	    DROP TABLE ofl.ix_term, ofl.ix_chunk, ofl.ix_blob;
+	    DROP TABLE ofl.ix_term, ofl.ix_chunk, ofl.ix_blob, ofl.log_tmpl;
 	    UPDATE ofl.version SET version = 1" &&
 	printf "pin me\n" | ofl-capture -q -T 0 >ref &&
 	test "$(q "SELECT version FROM ofl.version")" = 3 &&

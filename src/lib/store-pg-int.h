@@ -111,6 +111,12 @@ void		 store_pg_fts_vocab_range(struct ofl_store *, const char *,
 int		 store_pg_fts_load(struct ofl_store *, struct ofl_tok *,
 		    const struct ofl_fts_query *);
 
+/* store-pg-tmpl.c: as store-tmpl.c's calls, for a blob. */
+int		 store_pg_tmpl_get(struct ofl_store *, int64_t,
+		    struct ofl_fmt_log_tmpl_info **, size_t *, uint64_t *);
+int		 store_pg_tmpl_put(struct ofl_store *, int64_t,
+		    const struct ofl_fmt_log_tmpl *);
+
 /* store-pg-gc.c: as store-gc.c's calls of the same names. */
 int		 store_pg_gc_pin(struct ofl_store *, const char *, int);
 int		 store_pg_gc_candidates(struct ofl_store *, int64_t,

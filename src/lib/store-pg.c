@@ -13,6 +13,8 @@
  *	artifact	the artifacts, as in SQLite
  *	setting		settings, each role its own
  *	changed		the changed files recorded with an artifact
+ *	ix_blob, ix_chunk, ix_term	the full-text index (store-pg-fts.c)
+ *	log_tmpl	the templates of logs (store-pg-tmpl.c)
  *
  * Who sees what: every row carries its owner, the role that wrote it
  * (current_user), and row-level security, enabled and forced on every
@@ -185,6 +187,24 @@ static const char *pg_steps[PG_SCHEMA_VERSION] = {
 	" ofl.ix_blob b WHERE b.blob = ix_term.blob));"
 	"GRANT SELECT, INSERT, UPDATE, DELETE ON ofl.ix_blob, ofl.ix_chunk,"
 	" ofl.ix_term TO PUBLIC;"
+	/* The templates of logs, by content (store-pg-tmpl.c). */
+	"CREATE TABLE ofl.log_tmpl ("
+	" blob bigint NOT NULL REFERENCES ofl.blob (id) ON DELETE CASCADE,"
+	" owner name NOT NULL DEFAULT current_user,"
+	" rank integer NOT NULL,"
+	" tid text,"
+	" count bigint NOT NULL,"
+	" first_line bigint NOT NULL,"
+	" last_line bigint NOT NULL,"
+	" level text,"
+	" template bytea,"
+	" PRIMARY KEY (blob, rank));"
+	"ALTER TABLE ofl.log_tmpl ENABLE ROW LEVEL SECURITY;"
+	"ALTER TABLE ofl.log_tmpl FORCE ROW LEVEL SECURITY;"
+	"CREATE POLICY own ON ofl.log_tmpl USING (owner = current_user)"
+	" WITH CHECK (owner = current_user AND EXISTS (SELECT 1 FROM"
+	" ofl.blob b WHERE b.id = log_tmpl.blob));"
+	"GRANT SELECT, INSERT, UPDATE, DELETE ON ofl.log_tmpl TO PUBLIC;"
 };
 
 static int	 pg_fail(struct ofl_store *, const char *, const PGresult *);

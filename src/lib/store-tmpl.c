@@ -34,13 +34,12 @@ ofl_store_tmpl_get(struct ofl_store *st, const char *id,
 	int64_t				 blob;
 	int				 rc, found = 0;
 
-	/* No cache of templates on PostgreSQL yet: none cached. */
-	STORE_PG(st, 0);
 	*out = NULL;
 	*np = 0;
 	*lines = 0;
 	if ((blob = ofl_store_blob(st, id)) < 0)
 		return -1;
+	STORE_PG(st, store_pg_tmpl_get(st, blob, out, np, lines));
 	if (sqlite3_prepare_v2(st->db, "SELECT rank, tid, count, first_line,"
 	    " last_line, level, template FROM log_tmpl WHERE blob = ?1"
 	    " ORDER BY rank", -1, &stmt, NULL) != SQLITE_OK)
@@ -134,12 +133,11 @@ ofl_store_tmpl_put(struct ofl_store *st, const char *id,
 	size_t					 i;
 	int					 rv = -1;
 
-	/* As on a read-only store: the templates are mined again. */
-	STORE_PG(st, 0);
 	if (!st->rdwr)
 		return 0;
 	if ((blob = ofl_store_blob(st, id)) < 0)
 		return -1;
+	STORE_PG(st, store_pg_tmpl_put(st, blob, m));
 	if (store_prepare(st, "DELETE FROM log_tmpl WHERE blob = ?1",
 	    &del) == -1 ||
 	    store_prepare(st, "INSERT INTO log_tmpl (blob, rank, tid, count,"
