@@ -189,32 +189,35 @@ store_pg_fts_claim(struct ofl_store *st, int64_t blob, const char *id,
     int64_t *resume)
 {
 	struct store_pg_args	 a;
-	PGresult		*res = NULL;
-	int			 got, live, ret = OFL_FTS_MINE;
+	PGresult		*res;
+	int			 got, ret = OFL_FTS_MINE;
 
 	*resume = 0;
 	if ((got = blob_lock(st, blob)) != 1)
 		return got == 0 ? OFL_FTS_BUSY : -1;
-	if (store_pg_begin(st) == -1)
-		goto unlock;
-	/* A gc may have removed it since it was looked up. */
-	if ((live = blob_live(st, blob)) != 1) {
-		if (live == 0)
-			ofl_seterr(OFL_EXIT_FAIL, "%s: unknown artifact", id);
-		goto fail;
-	}
+	/*
+	 * Ours while the lock is: each statement may stand alone.  The row,
+	 * made if there is none (a gc may have removed the content since it
+	 * was looked up: then none is made), then how it stands.
+	 */
 	store_pg_args_init(&a);
 	store_pg_arg_int(&a, blob);
-	if ((res = store_pg_run(st, "SELECT state, next_seq, tokver FROM"
-	    " ofl.ix_blob WHERE blob = $1 FOR UPDATE", &a, 0,
-	    "index state")) == NULL)
-		goto fail;
 	store_pg_arg_int(&a, OFL_TOK_VERSION);
+	if (store_pg_do(st, "INSERT INTO ofl.ix_blob (blob, tokver, bytes)"
+	    " SELECT b.id, $2, b.bytes FROM ofl.blob b WHERE b.id = $1 AND"
+	    " EXISTS (SELECT 1 FROM ofl.artifact a WHERE a.blob = b.id AND"
+	    " a.state = 1) ON CONFLICT (blob) DO NOTHING", &a,
+	    "index state") == -1 ||
+	    (res = store_pg_run(st, "SELECT x.state, x.next_seq, x.tokver"
+	    " FROM ofl.ix_blob x WHERE x.blob = $1 AND $2::int IS NOT NULL"
+	    " AND EXISTS (SELECT 1 FROM ofl.artifact a WHERE a.blob = $1 AND"
+	    " a.state = 1)", &a, 0, "index state")) == NULL) {
+		blob_unlock(st, blob);
+		return -1;
+	}
 	if (PQntuples(res) == 0) {
-		if (store_pg_do(st, "INSERT INTO ofl.ix_blob (blob, tokver,"
-		    " bytes) SELECT id, $2, bytes FROM ofl.blob WHERE id = $1",
-		    &a, "index state") == -1)
-			goto fail;
+		ofl_seterr(OFL_EXIT_FAIL, "%s: unknown artifact", id);
+		ret = -1;
 	} else if (store_pg_int(res, 0, 2) != OFL_TOK_VERSION)
 		ret = OFL_FTS_STALE;
 	else if (store_pg_int(res, 0, 0) == 1)
@@ -222,19 +225,10 @@ store_pg_fts_claim(struct ofl_store *st, int64_t blob, const char *id,
 	else
 		*resume = store_pg_int(res, 0, 1);
 	PQclear(res);
-	res = NULL;
-	if (store_pg_commit(st) == -1)
-		goto unlock;
 	/* Ours until the last batch is written. */
 	if (ret != OFL_FTS_MINE)
 		blob_unlock(st, blob);
 	return ret;
-fail:
-	PQclear(res);
-	store_pg_rollback(st);
-unlock:
-	blob_unlock(st, blob);
-	return -1;
 }
 
 /* Writing. */
@@ -358,20 +352,44 @@ batch_terms(struct ofl_tok *tk, const struct ofl_fts_chunk *c, size_t nc,
 	return size;
 }
 
-/* The chunks' rows and their postings; *size: the bytes they take. */
-static int
-write_rows(struct ofl_store *st, struct ofl_tok *tk, int64_t blob,
-    const struct ofl_fts_chunk *c, size_t n, uint64_t *size)
+/*
+ * A batch in one statement: while the blob's row is there and still
+ * being made (it is locked first), its chunks' rows, their postings and
+ * how far it is.  1 if written, 0 if the row is gone or finished.
+ */
+#define WRITE_SQL							\
+	"WITH ok AS (SELECT x.blob FROM ofl.ix_blob x WHERE x.blob = $1"\
+	" AND x.state = 0 AND EXISTS (SELECT 1 FROM ofl.artifact a WHERE"\
+	" a.blob = x.blob AND a.state = 1) FOR UPDATE OF x),"		\
+	" c AS (INSERT INTO ofl.ix_chunk (blob, seq, member, title, body,"\
+	" byte_start, byte_end, line_start, line_end) SELECT ok.blob, u.*"\
+	" FROM ok, unnest($2::int[], $3::bytea[], $4::bytea[],"		\
+	" $5::bytea[], $6::bigint[], $7::bigint[], $8::bigint[],"	\
+	" $9::bigint[]) AS u ON CONFLICT DO NOTHING),"			\
+	" t AS (INSERT INTO ofl.ix_term (term, blob, first, seqs)"	\
+	" SELECT u.t, ok.blob, $10, u.s::int[] FROM ok,"		\
+	" unnest($11::bytea[], $12::text[]) AS u(t, s)"			\
+	" ON CONFLICT DO NOTHING)"					\
+	" UPDATE ofl.ix_blob x SET next_seq = $13, state = $14,"	\
+	" truncated = $15, finished = nullif($16::bigint, 0), bytes = $17,"\
+	" ixsize = x.ixsize + $18 FROM ok WHERE x.blob = ok.blob"	\
+	" RETURNING 1"
+
+int
+store_pg_fts_write(struct ofl_store *st, struct ofl_tok *tk, int64_t blob,
+    const char *id, const struct ofl_fts_chunk *c, size_t n, int64_t next_seq,
+    int last, int truncated, uint64_t bytes)
 {
 	struct store_pg_args	 a;
-	struct ofl_buf		 v[9];
+	struct ofl_buf		 v[10];
 	ZSTD_CCtx		*cctx;
+	PGresult		*res = NULL;
 	unsigned char		*z = NULL;
+	uint64_t		 size = 0;
 	size_t			 i, k, zcap = 0, zn;
-	int			 rc = -1;
+	int			 live, ret = -1;
 
-	*size = 0;
-	for (k = 0; k < 9; k++)
+	for (k = 0; k < 10; k++)
 		ofl_buf_init(&v[k]);
 	if ((cctx = ZSTD_createCCtx()) == NULL) {
 		ofl_seterr(OFL_EXIT_FAIL, "indexing: out of memory");
@@ -388,7 +406,7 @@ write_rows(struct ofl_store *st, struct ofl_tok *tk, int64_t blob,
 			    ZSTD_getErrorName(zn));
 			goto out;
 		}
-		*size += zn + c[i].title_len + CHUNK_COST;
+		size += zn + c[i].title_len + CHUNK_COST;
 		arr_int(&v[0], c[i].seq);
 		arr_bytes(&v[1], c[i].member, c[i].member != NULL ?
 		    strlen(c[i].member) : 0);
@@ -400,69 +418,14 @@ write_rows(struct ofl_store *st, struct ofl_tok *tk, int64_t blob,
 		arr_int(&v[6], (int64_t)c[i].line_start);
 		arr_int(&v[7], (int64_t)c[i].line_end);
 	}
+	size += batch_terms(tk, c, n, &v[8], &v[9]);
 	store_pg_args_init(&a);
 	store_pg_arg_int(&a, blob);
 	for (k = 0; k < 8; k++)
 		store_pg_arg_text(&a, arr_end(&v[k]));
-	rc = store_pg_do(st, "INSERT INTO ofl.ix_chunk (blob, seq, member,"
-	    " title, body, byte_start, byte_end, line_start, line_end)"
-	    " SELECT $1, * FROM unnest($2::int[], $3::bytea[], $4::bytea[],"
-	    " $5::bytea[], $6::bigint[], $7::bigint[], $8::bigint[],"
-	    " $9::bigint[]) ON CONFLICT DO NOTHING", &a, "indexing");
-	for (k = 0; k < 9; k++)
-		ofl_buf_reset(&v[k]);
-	if (rc == 0) {
-		*size += batch_terms(tk, c, n, &v[0], &v[1]);
-		store_pg_args_init(&a);
-		store_pg_arg_int(&a, blob);
-		store_pg_arg_int(&a, c[0].seq);
-		store_pg_arg_text(&a, arr_end(&v[0]));
-		store_pg_arg_text(&a, arr_end(&v[1]));
-		rc = store_pg_do(st, "INSERT INTO ofl.ix_term (term, blob, first,"
-		    " seqs) SELECT t, $1, $2, s::int[] FROM unnest($3::bytea[],"
-		    " $4::text[]) AS u(t, s) ON CONFLICT DO NOTHING", &a,
-		    "indexing");
-	}
-out:
-	ZSTD_freeCCtx(cctx);
-	free(z);
-	for (k = 0; k < 9; k++)
-		ofl_buf_free(&v[k]);
-	return rc;
-}
-
-int
-store_pg_fts_write(struct ofl_store *st, struct ofl_tok *tk, int64_t blob,
-    const char *id, const struct ofl_fts_chunk *c, size_t n, int64_t next_seq,
-    int last, int truncated, uint64_t bytes)
-{
-	struct store_pg_args	 a;
-	uint64_t		 size = 0;
-	int64_t			 v;
-	int			 rc;
-
-	if (store_pg_begin(st) == -1)
-		return -1;
-	/* Only while the content is there and the job is still ours. */
-	if ((rc = blob_live(st, blob)) != 1) {
-		if (rc == 0)
-			ofl_seterr(OFL_EXIT_FAIL, "%s: unknown artifact "
-			    "(removed while it was indexed)", id);
-		goto rollback;
-	}
-	store_pg_args_init(&a);
-	store_pg_arg_int(&a, blob);
-	if ((rc = store_pg_value(st, "SELECT 1 FROM ofl.ix_blob WHERE"
-	    " blob = $1 AND state = 0 FOR UPDATE", &a, "indexing", &v)) != 1) {
-		if (rc == 0)
-			ofl_seterr(OFL_EXIT_FAIL, "%s: its index is being "
-			    "dropped or made by another process", id);
-		goto rollback;
-	}
-	if (n > 0 && write_rows(st, tk, blob, c, n, &size) == -1)
-		goto rollback;
-	store_pg_args_init(&a);
-	store_pg_arg_int(&a, blob);
+	store_pg_arg_int(&a, n > 0 ? c[0].seq : 0);
+	store_pg_arg_text(&a, arr_end(&v[8]));
+	store_pg_arg_text(&a, arr_end(&v[9]));
 	store_pg_arg_int(&a, next_seq > OFL_FTS_CHUNK_MAX ? OFL_FTS_CHUNK_MAX :
 	    next_seq);
 	store_pg_arg_int(&a, last ? 1 : 0);
@@ -470,17 +433,28 @@ store_pg_fts_write(struct ofl_store *st, struct ofl_tok *tk, int64_t blob,
 	store_pg_arg_int(&a, last ? ofl_now_ms() : 0);
 	store_pg_arg_int(&a, (int64_t)bytes);
 	store_pg_arg_int(&a, (int64_t)size);
-	if (store_pg_do(st, "UPDATE ofl.ix_blob SET next_seq = $2, state = $3,"
-	    " truncated = $4, finished = nullif($5::bigint, 0), bytes = $6,"
-	    " ixsize = ixsize + $7 WHERE blob = $1", &a, "indexing") == -1 ||
-	    store_pg_commit(st) == -1)
-		goto rollback;
+	if ((res = store_pg_run(st, WRITE_SQL, &a, 0, "indexing")) == NULL)
+		goto out;
+	if (PQntuples(res) == 0) {
+		/* Why not: the content is gone, or the job is not ours. */
+		if ((live = blob_live(st, blob)) == 0)
+			ofl_seterr(OFL_EXIT_FAIL, "%s: unknown artifact "
+			    "(removed while it was indexed)", id);
+		else if (live == 1)
+			ofl_seterr(OFL_EXIT_FAIL, "%s: its index is being "
+			    "dropped or made by another process", id);
+		goto out;
+	}
 	if (last)
 		blob_unlock(st, blob);
-	return 0;
-rollback:
-	store_pg_rollback(st);
-	return -1;
+	ret = 0;
+out:
+	PQclear(res);
+	ZSTD_freeCCtx(cctx);
+	free(z);
+	for (k = 0; k < 10; k++)
+		ofl_buf_free(&v[k]);
+	return ret;
 }
 
 /* Forgetting: the rows of the chunks and postings go by cascade. */

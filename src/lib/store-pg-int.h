@@ -148,7 +148,7 @@ int		 store_pg_stamp(struct ofl_store *, const char *, int64_t);
  * text, or binary for bytea; results are text unless binary is asked.
  */
 #ifdef LIBPQ_FE_H
-#define STORE_PG_ARGS	16
+#define STORE_PG_ARGS	20
 struct store_pg_args {
 	const char	*v[STORE_PG_ARGS];
 	int		 len[STORE_PG_ARGS];
