@@ -62,7 +62,9 @@ store_pg_tmpl_get(struct ofl_store *st, int64_t blob,
 	}
 	PQclear(res);
 	if (!found) {
-		ofl_store_tmpl_free(t, n);
+		while (n > 0)
+			free(t[--n].text);
+		free(t);
 		return 0;
 	}
 	*out = t;
