@@ -16,7 +16,6 @@
 # tests/t5190-budget-load.sh runs it briefly in make check.
 : "${OFL_SRCDIR:=$(cd "$(dirname "$0")/../.." && pwd)}"
 . "$OFL_SRCDIR/tests/lib.sh"
-test_needs INDEX
 . "$OFL_SRCDIR/tests/stress/proof.lib"
 
 : "${BUDGET_SECONDS:=${STRESS_SECONDS:-120}}"
