@@ -93,50 +93,6 @@ blob_unlock(struct ofl_store *st, int64_t blob)
 	    "index lock", &got);
 }
 
-/* Arrays as PostgreSQL reads them: {1,2}, {"\\x6162",NULL}. */
-
-static void
-arr_sep(struct ofl_buf *b)
-{
-	ofl_buf_addc(b, b->len == 0 ? '{' : ',');
-}
-
-static void
-arr_bytes(struct ofl_buf *b, const void *p, size_t n)
-{
-	static const char	 hex[] = "0123456789abcdef";
-	const unsigned char	*u = p;
-	size_t			 i;
-
-	arr_sep(b);
-	if (p == NULL) {
-		ofl_buf_adds(b, "NULL");
-		return;
-	}
-	ofl_buf_adds(b, "\"\\\\x");
-	for (i = 0; i < n; i++) {
-		ofl_buf_addc(b, hex[u[i] >> 4]);
-		ofl_buf_addc(b, hex[u[i] & 15]);
-	}
-	ofl_buf_addc(b, '"');
-}
-
-static void
-arr_int(struct ofl_buf *b, int64_t v)
-{
-	arr_sep(b);
-	ofl_buf_addf(b, "%" PRId64, v);
-}
-
-static const char *
-arr_end(struct ofl_buf *b)
-{
-	if (b->len == 0)
-		ofl_buf_addc(b, '{');
-	ofl_buf_addc(b, '}');
-	return ofl_buf_str(b);
-}
-
 /* Column c of row r of a binary result, as a string to free (or NULL). */
 static char *
 bin_str(const PGresult *res, int r, int c)
@@ -335,13 +291,13 @@ batch_terms(struct ofl_tok *tk, const struct ofl_fts_chunk *c, size_t nc,
 		    j++) {
 			if (j > i && t.v[j].seq == t.v[j - 1].seq)
 				continue;
-			arr_int(&list, t.v[j].seq);
+			store_pg_arr_int(&list, t.v[j].seq);
 			k++;
 		}
-		arr_bytes(term, t.text.data + t.v[i].off, t.v[i].len);
-		arr_sep(seqs);
+		store_pg_arr_bytes(term, t.text.data + t.v[i].off, t.v[i].len);
+		store_pg_arr_sep(seqs);
 		ofl_buf_addc(seqs, '"');
-		ofl_buf_adds(seqs, arr_end(&list));
+		ofl_buf_adds(seqs, store_pg_arr_end(&list));
 		ofl_buf_addc(seqs, '"');
 		/* The row, its key in two indexes, the chunks. */
 		size += 2 * t.v[i].len + TERM_COST + 4 * k;
@@ -407,25 +363,25 @@ store_pg_fts_write(struct ofl_store *st, struct ofl_tok *tk, int64_t blob,
 			goto out;
 		}
 		size += zn + c[i].title_len + CHUNK_COST;
-		arr_int(&v[0], c[i].seq);
-		arr_bytes(&v[1], c[i].member, c[i].member != NULL ?
+		store_pg_arr_int(&v[0], c[i].seq);
+		store_pg_arr_bytes(&v[1], c[i].member, c[i].member != NULL ?
 		    strlen(c[i].member) : 0);
-		arr_bytes(&v[2], c[i].title_len > 0 ? c[i].title : NULL,
+		store_pg_arr_bytes(&v[2], c[i].title_len > 0 ? c[i].title : NULL,
 		    c[i].title_len);
-		arr_bytes(&v[3], z, zn);
-		arr_int(&v[4], (int64_t)c[i].byte_start);
-		arr_int(&v[5], (int64_t)c[i].byte_end);
-		arr_int(&v[6], (int64_t)c[i].line_start);
-		arr_int(&v[7], (int64_t)c[i].line_end);
+		store_pg_arr_bytes(&v[3], z, zn);
+		store_pg_arr_int(&v[4], (int64_t)c[i].byte_start);
+		store_pg_arr_int(&v[5], (int64_t)c[i].byte_end);
+		store_pg_arr_int(&v[6], (int64_t)c[i].line_start);
+		store_pg_arr_int(&v[7], (int64_t)c[i].line_end);
 	}
 	size += batch_terms(tk, c, n, &v[8], &v[9]);
 	store_pg_args_init(&a);
 	store_pg_arg_int(&a, blob);
 	for (k = 0; k < 8; k++)
-		store_pg_arg_text(&a, arr_end(&v[k]));
+		store_pg_arg_text(&a, store_pg_arr_end(&v[k]));
 	store_pg_arg_int(&a, n > 0 ? c[0].seq : 0);
-	store_pg_arg_text(&a, arr_end(&v[8]));
-	store_pg_arg_text(&a, arr_end(&v[9]));
+	store_pg_arg_text(&a, store_pg_arr_end(&v[8]));
+	store_pg_arg_text(&a, store_pg_arr_end(&v[9]));
 	store_pg_arg_int(&a, next_seq > OFL_FTS_CHUNK_MAX ? OFL_FTS_CHUNK_MAX :
 	    next_seq);
 	store_pg_arg_int(&a, last ? 1 : 0);
@@ -720,19 +676,19 @@ qterms_cb(void *arg, int flags, const char *tok, int len, int start, int end)
 		return OFL_TOK_OK;
 	n = len > TERM_MAX ? TERM_MAX : (size_t)len;
 	if (!q->prefix && (size_t)len <= TERM_MAX) {
-		arr_bytes(&q->eq, tok, n);
+		store_pg_arr_bytes(&q->eq, tok, n);
 		return OFL_TOK_OK;
 	}
 	/* Every term that begins so: below the next string of that length. */
-	arr_bytes(&q->lo, tok, n);
+	store_pg_arr_bytes(&q->lo, tok, n);
 	memcpy(up, tok, n);
 	while (n > 0 && up[n - 1] == 0xff)
 		n--;
 	if (n == 0)
-		arr_bytes(&q->hi, NULL, 0);
+		store_pg_arr_bytes(&q->hi, NULL, 0);
 	else {
 		up[n - 1]++;
-		arr_bytes(&q->hi, up, n);
+		store_pg_arr_bytes(&q->hi, up, n);
 	}
 	return OFL_TOK_OK;
 }
@@ -824,9 +780,9 @@ scope_array(sqlite3 *db, struct ofl_buf *b)
 		return -1;
 	}
 	while (sqlite3_step(q) == SQLITE_ROW)
-		arr_int(b, sqlite3_column_int64(q, 0));
+		store_pg_arr_int(b, sqlite3_column_int64(q, 0));
 	sqlite3_finalize(q);
-	arr_end(b);
+	store_pg_arr_end(b);
 	return 0;
 }
 
@@ -971,8 +927,8 @@ chunk_keys(const PGresult *res, struct ofl_buf *blobs, struct ofl_buf *seqs)
 	for (i = 0; i < n; i++) {
 		if (i > 0 && chunk_key_cmp(&k[i - 1], &k[i]) == 0)
 			continue;
-		arr_int(blobs, k[i].blob);
-		arr_int(seqs, k[i].seq);
+		store_pg_arr_int(blobs, k[i].blob);
+		store_pg_arr_int(seqs, k[i].seq);
 	}
 	free(k);
 	return 0;
@@ -1027,9 +983,9 @@ store_pg_fts_load(struct ofl_store *st, struct ofl_tok *tk,
 	} else
 		store_pg_filter_args(&a, fq->filter, fq->blob);
 	prefixes = q.lo.len > 0;
-	store_pg_arg_text(&a, arr_end(&q.eq));
-	store_pg_arg_text(&a, arr_end(&q.lo));
-	store_pg_arg_text(&a, arr_end(&q.hi));
+	store_pg_arg_text(&a, store_pg_arr_end(&q.eq));
+	store_pg_arg_text(&a, store_pg_arr_end(&q.lo));
+	store_pg_arg_text(&a, store_pg_arr_end(&q.hi));
 	store_pg_arg_text(&a, scope.len > 0 ? scope.data : NULL);
 	store_pg_arg_int(&a, fq->blob < 0 && !fq->scoped &&
 	    fq->filter != NULL);
@@ -1053,8 +1009,8 @@ store_pg_fts_load(struct ofl_store *st, struct ofl_tok *tk,
 		goto out;
 	}
 	store_pg_args_init(&a);
-	store_pg_arg_text(&a, arr_end(&blobs));
-	store_pg_arg_text(&a, arr_end(&seqs));
+	store_pg_arg_text(&a, store_pg_arr_end(&blobs));
+	store_pg_arg_text(&a, store_pg_arr_end(&seqs));
 	if ((res = store_pg_run(st, "SELECT c.blob::text, c.seq::text,"
 	    " c.title, c.body, c.line_start::text, c.line_end::text,"
 	    " b.next_seq::text FROM unnest($1::bigint[], $2::int[])"

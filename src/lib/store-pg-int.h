@@ -37,6 +37,16 @@ int		 store_pg_setting_set(struct ofl_store *, const char *,
 uint64_t	 store_pg_size(struct ofl_store *);
 int64_t		 store_pg_blob(struct ofl_store *, const char *);
 
+/*
+ * Arrays as parameters, in PostgreSQL's text form: each element added
+ * (bytes as bytea, NULL as SQL NULL), then the array closed, as a string.
+ */
+void		 store_pg_arr_sep(struct ofl_buf *);
+void		 store_pg_arr_bytes(struct ofl_buf *, const void *, size_t);
+void		 store_pg_arr_text(struct ofl_buf *, const char *);
+void		 store_pg_arr_int(struct ofl_buf *, int64_t);
+const char	*store_pg_arr_end(struct ofl_buf *);
+
 /* store-pg-read.c */
 int		 store_pg_resolve(struct ofl_store *, const char *,
 		    char [OFL_ID_MAX + 1]);

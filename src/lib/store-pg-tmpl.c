@@ -9,7 +9,6 @@
 
 #include <sys/types.h>
 
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,41 +71,6 @@ store_pg_tmpl_get(struct ofl_store *st, int64_t blob,
 	return 1;
 }
 
-/* An element of a text or bytea array as PostgreSQL reads it. */
-static void
-arr_add(struct ofl_buf *b, const char *s, size_t n, int bytes)
-{
-	static const char	 hex[] = "0123456789abcdef";
-	size_t			 i;
-
-	ofl_buf_addc(b, b->len == 0 ? '{' : ',');
-	if (s == NULL) {
-		ofl_buf_adds(b, "NULL");
-		return;
-	}
-	ofl_buf_addc(b, '"');
-	if (bytes) {
-		ofl_buf_adds(b, "\\\\x");
-		for (i = 0; i < n; i++) {
-			ofl_buf_addc(b, hex[(unsigned char)s[i] >> 4]);
-			ofl_buf_addc(b, hex[(unsigned char)s[i] & 15]);
-		}
-	} else
-		for (i = 0; i < n; i++) {
-			if (s[i] == '"' || s[i] == '\\')
-				ofl_buf_addc(b, '\\');
-			ofl_buf_addc(b, s[i]);
-		}
-	ofl_buf_addc(b, '"');
-}
-
-static void
-arr_num(struct ofl_buf *b, uint64_t v)
-{
-	ofl_buf_addc(b, b->len == 0 ? '{' : ',');
-	ofl_buf_addf(b, "%" PRIu64, v);
-}
-
 /* The templates in place of any, in one transaction. */
 int
 store_pg_tmpl_put(struct ofl_store *st, int64_t blob,
@@ -121,29 +85,26 @@ store_pg_tmpl_put(struct ofl_store *st, int64_t blob,
 	for (k = 0; k < 7; k++)
 		ofl_buf_init(&v[k]);
 	/* Row 0: mined, and the lines it had. */
-	arr_num(&v[0], 0);
-	arr_add(&v[1], NULL, 0, 0);
-	arr_num(&v[2], ofl_fmt_log_tmpl_lines(m));
-	arr_num(&v[3], 0);
-	arr_num(&v[4], 0);
-	arr_add(&v[5], NULL, 0, 0);
-	arr_add(&v[6], NULL, 0, 1);
+	store_pg_arr_int(&v[0], 0);
+	store_pg_arr_text(&v[1], NULL);
+	store_pg_arr_int(&v[2], (int64_t)ofl_fmt_log_tmpl_lines(m));
+	store_pg_arr_int(&v[3], 0);
+	store_pg_arr_int(&v[4], 0);
+	store_pg_arr_text(&v[5], NULL);
+	store_pg_arr_bytes(&v[6], NULL, 0);
 	for (i = 0; (t = ofl_fmt_log_tmpl_get(m, i)) != NULL; i++) {
-		arr_num(&v[0], i + 1);
-		arr_add(&v[1], t->id, strlen(t->id), 0);
-		arr_num(&v[2], t->count);
-		arr_num(&v[3], t->first_line);
-		arr_num(&v[4], t->last_line);
-		arr_add(&v[5], t->level, t->level != NULL ? strlen(t->level) :
-		    0, 0);
-		arr_add(&v[6], t->text != NULL ? t->text : "", t->len, 1);
+		store_pg_arr_int(&v[0], (int64_t)i + 1);
+		store_pg_arr_text(&v[1], t->id);
+		store_pg_arr_int(&v[2], (int64_t)t->count);
+		store_pg_arr_int(&v[3], (int64_t)t->first_line);
+		store_pg_arr_int(&v[4], (int64_t)t->last_line);
+		store_pg_arr_text(&v[5], t->level);
+		store_pg_arr_bytes(&v[6], t->text != NULL ? t->text : "", t->len);
 	}
 	store_pg_args_init(&a);
 	store_pg_arg_int(&a, blob);
-	for (k = 0; k < 7; k++) {
-		ofl_buf_addc(&v[k], '}');
-		store_pg_arg_text(&a, ofl_buf_str(&v[k]));
-	}
+	for (k = 0; k < 7; k++)
+		store_pg_arg_text(&a, store_pg_arr_end(&v[k]));
 	store_pg_args_init(&del);
 	store_pg_arg_int(&del, blob);
 	if (ofl_store_begin(st) == -1)

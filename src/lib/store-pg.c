@@ -370,6 +370,67 @@ store_pg_str(const PGresult *res, int r, int c)
 	return ofl_xstrdup(PQgetvalue(res, r, c));
 }
 
+/* Arrays as PostgreSQL reads them: {1,2}, {"a\"b",NULL}, {"\\x6162"}. */
+
+void
+store_pg_arr_sep(struct ofl_buf *b)
+{
+	ofl_buf_addc(b, b->len == 0 ? '{' : ',');
+}
+
+void
+store_pg_arr_bytes(struct ofl_buf *b, const void *p, size_t n)
+{
+	static const char	 hex[] = "0123456789abcdef";
+	const unsigned char	*u = p;
+	size_t			 i;
+
+	store_pg_arr_sep(b);
+	if (p == NULL) {
+		ofl_buf_adds(b, "NULL");
+		return;
+	}
+	ofl_buf_adds(b, "\"\\\\x");
+	for (i = 0; i < n; i++) {
+		ofl_buf_addc(b, hex[u[i] >> 4]);
+		ofl_buf_addc(b, hex[u[i] & 15]);
+	}
+	ofl_buf_addc(b, '"');
+}
+
+void
+store_pg_arr_text(struct ofl_buf *b, const char *s)
+{
+	store_pg_arr_sep(b);
+	if (s == NULL) {
+		ofl_buf_adds(b, "NULL");
+		return;
+	}
+	ofl_buf_addc(b, '"');
+	for (; *s != '\0'; s++) {
+		if (*s == '"' || *s == '\\')
+			ofl_buf_addc(b, '\\');
+		ofl_buf_addc(b, *s);
+	}
+	ofl_buf_addc(b, '"');
+}
+
+void
+store_pg_arr_int(struct ofl_buf *b, int64_t v)
+{
+	store_pg_arr_sep(b);
+	ofl_buf_addf(b, "%" PRId64, v);
+}
+
+const char *
+store_pg_arr_end(struct ofl_buf *b)
+{
+	if (b->len == 0)
+		ofl_buf_addc(b, '{');
+	ofl_buf_addc(b, '}');
+	return ofl_buf_str(b);
+}
+
 /* The schema's version: 0 where there is none. */
 static int
 pg_version(struct ofl_store *st, int *version)
