@@ -886,7 +886,8 @@ ofl_store_fts_forget_tx(struct ofl_store *st, int64_t blob)
 {
 	sqlite3	*db = ofl_store_db(st);
 
-	STORE_PG(st, store_pg_fts_forget_tx(st, blob));
+	/* One statement there: a transaction of its own. */
+	STORE_PG(st, store_pg_fts_forget(st, blob));
 	if (db_exec(db, "BEGIN IMMEDIATE") == -1)
 		return -1;
 	if (ofl_store_fts_forget(st, blob) == -1 ||

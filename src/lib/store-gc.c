@@ -24,8 +24,8 @@
 #include "store-int.h"
 #include "banned.h"
 
-/* What a PostgreSQL store cannot do yet (store-pg.c). */
-#define GC_PG	"checking the store (--check)"
+/* What a PostgreSQL store cannot do yet (store-pg.c): the repairs. */
+#define GC_PG	"repairing the store (--repair)"
 
 int
 ofl_store_gc_fail(struct ofl_store *st, const char *what)

@@ -427,19 +427,6 @@ store_pg_fts_forget(struct ofl_store *st, int64_t blob)
 }
 
 int
-store_pg_fts_forget_tx(struct ofl_store *st, int64_t blob)
-{
-	if (store_pg_begin(st) == -1)
-		return -1;
-	if (store_pg_fts_forget(st, blob) == -1 ||
-	    store_pg_commit(st) == -1) {
-		store_pg_rollback(st);
-		return -1;
-	}
-	return 0;
-}
-
-int
 store_pg_fts_check(struct ofl_store *st, struct ofl_buf *report)
 {
 	int64_t	n = 0;
