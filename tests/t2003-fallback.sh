@@ -78,6 +78,35 @@ test_expect_success 'the lexicon: the log'"'"'s words for the words typed, ranke
 	! grep "no match" out
 '
 
+# No line holds both words, nor "project" at all: the hits that hold
+# some of them count the lexicon's other forms too (homepage for
+# website), and a word of a form of several ("session" of "session
+# opened") is no match alone.
+test_expect_success 'some words: the lexicon'"'"'s forms count, a form'"'"'s word alone does not' '
+	printf "%s\n" "{" "  \"name\": \"lodash\"," \
+	    "  \"description\": \"Lodash modular utilities.\"," \
+	    "  \"homepage\": \"https://lodash.com/\"," \
+	    "  \"license\": \"MIT\"" "}" >pkg.json &&
+	capture pkg.json >id.pkg &&
+	ofl-search -j "$(cat id.pkg)" "project website" >out &&
+	test "$(jq -r .match out)" = any &&
+	ofl-search "$(cat id.pkg)" "project website" >out &&
+	grep -x "  4:   \"homepage\": \"https://lodash.com/\"," out &&
+	! grep "^  [0-9]*:" out | grep -v "^  4:" &&
+	printf "%s\n" "sshd[1]: Accepted password for alice" \
+	    "sshd[2]: session closed for bob" "cron[3]: job done" >ssh.txt &&
+	capture ssh.txt >id.ssh &&
+	ofl-search "$(cat id.ssh)" "successful logins" >out &&
+	sed "s/$(cat id.ssh)/ID/" out >actual &&
+	cat >expect <<-EOF &&
+	ofl:ID:1-3  (0.0)
+	  1: sshd[1]: Accepted password for alice
+	  2- sshd[2]: session closed for bob
+	  3- cron[3]: job done
+	EOF
+	test_cmp expect actual
+'
+
 test_expect_success 'a part of a hyphenated word in a log' '
 	ofl-search --color=always -n 1 "$(cat id.log)" "UNEXPECTED-TIMEOU" | marked >out &&
 	head -n 1 out >note &&

@@ -90,4 +90,52 @@ test_expect_success 'a word of a phrase of the lexicon is not marked in an exact
 	test_cmp expect actual
 '
 
+# Lines 11-13 name TestFailedWithStderr, and so hold every word asked
+# for; the one that says "stderr" as a word of its own is the one about
+# it, and comes first, though another holds more matches.
+test_expect_success 'a word of its own counts more than the same word inside a name' '
+	{
+		i=1
+		while [ $i -le 10 ]; do
+			echo "{\"Test\":\"TestOther$i\",\"Output\":\"--- FAIL: TestOther$i\"}"
+			i=$((i + 1))
+		done
+		echo "{\"Test\":\"TestFailedWithStderr\",\"Output\":\"=== RUN   TestFailedWithStderr\"}"
+		echo "{\"Test\":\"TestFailedWithStderr\",\"Output\":\"    fails_test.go:43: this is stderr, written by the test\"}"
+		echo "{\"Test\":\"TestFailedWithStderr\",\"Output\":\"--- FAIL: TestFailedWithStderr (0.00s)\"}"
+	} >stderr.txt &&
+	ofl-capture -q -T 0 <stderr.txt | sed "s/^ofl://" >id.err &&
+	ofl-search -n 1 -m 300 "$(cat id.err)" "failed test stderr" >out &&
+	sed -n 2p out >first &&
+	grep "^  12: .*this is stderr" first
+'
+
+# The header of a failing test matches the question; what failed is the
+# exception at the end of its traceback, shown with it.
+test_expect_success 'a traceback: the exception that ends it comes with the line that matches' '
+	{
+		echo "test_zero (test_bank.TestTransfer.test_zero) ... ERROR"
+		i=0
+		while [ $i -lt 20 ]; do
+			echo "test_other_$i (test_bank.TestOther.test_other_$i) ... ok"
+			i=$((i + 1))
+		done
+		echo "======================================================================"
+		echo "ERROR: test_zero (test_bank.TestTransfer.test_zero)"
+		echo "----------------------------------------------------------------------"
+		echo "Traceback (most recent call last):"
+		echo "  File \"/src/test_bank.py\", line 118, in test_zero"
+		echo "    bank.transfer(a, b, 0)"
+		echo "  File \"/src/bank.py\", line 27, in deposit"
+		echo "    raise ValueError(\"deposit must be positive\")"
+		echo "ValueError: deposit must be positive, got 0"
+		echo ""
+		echo "Ran 21 tests in 0.010s"
+	} >tb.txt &&
+	ofl-capture -q -T 0 <tb.txt | sed "s/^ofl://" >id.tb &&
+	ofl-search "$(cat id.tb)" "zero transfer" >out &&
+	grep -x "  30- ValueError: deposit must be positive, got 0" out &&
+	grep -x "  23: ERROR: test_zero (test_bank.TestTransfer.test_zero)" out
+'
+
 test_done

@@ -414,10 +414,14 @@ lex_form(struct ofl_buf *b, const char *form)
 	ofl_buf_addc(b, ')');
 }
 
-/* All the terms, each group's other forms with them; NULL: no group. */
+/*
+ * All the terms (any: any of them, each word of a group's form too),
+ * each group's other forms with them; NULL: no group.
+ */
 char *
-ofl_query_terms_lex(struct search *s)
+ofl_query_terms_lex(struct search *s, int any)
 {
+	const char	*op = any ? " OR " : " AND ";
 	struct ofl_buf	 b;
 	struct term	*t;
 	const char	*f;
@@ -428,14 +432,14 @@ ofl_query_terms_lex(struct search *s)
 		t = &s->t[i];
 		if (t->lex >= 0) {
 			if (used++ > 0)
-				ofl_buf_adds(&b, " AND ");
+				ofl_buf_adds(&b, op);
 			ofl_buf_adds(&b, "((");
 			for (j = i, k = 0; j < i + t->lexlen; j++) {
 				if (s->t[j].stop && s->skipstop &&
 				    t->lexlen > 1)
 					continue;
 				if (k++ > 0)
-					ofl_buf_adds(&b, " AND ");
+					ofl_buf_adds(&b, op);
 				add_fts_string(&b, s->t[j].text, s->t[j].len);
 			}
 			ofl_buf_addc(&b, ')');
@@ -453,7 +457,7 @@ ofl_query_terms_lex(struct search *s)
 		    (t->stop && s->skipstop))
 			continue;
 		if (used++ > 0)
-			ofl_buf_adds(&b, " AND ");
+			ofl_buf_adds(&b, op);
 		add_fts_term(&b, t);
 	}
 	if (groups == 0) {

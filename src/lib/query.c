@@ -901,9 +901,11 @@ search_fts(struct search *s, int any, size_t limit, size_t k)
 	free(s->fts_or);
 	free(s->fts_lex);
 	s->fts_and = ofl_query_terms_fts(s, " AND ");
-	s->fts_or = ofl_query_terms_fts(s, " OR ");
 	ofl_query_terms_lex_find(s);
-	s->fts_lex = ofl_query_terms_lex(s);
+	s->fts_lex = ofl_query_terms_lex(s, 0);
+	/* Any of the terms, in other words too ("project website"). */
+	if ((s->fts_or = ofl_query_terms_lex(s, 1)) == NULL)
+		s->fts_or = ofl_query_terms_fts(s, " OR ");
 	if (s->fts_and != NULL && fts_run(s, s->fts_and, PHASE_ALL, k) == -1)
 		return -1;
 	if (s->fts_lex != NULL && s->nh <= limit * 2 &&

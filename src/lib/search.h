@@ -110,6 +110,7 @@ struct line {
 	size_t		 n;
 	uint64_t	 no;
 	uint64_t	 mask;		/* targets matched */
+	uint64_t	 wmask;		/* of them, as words of their own */
 	int		 nmarks;
 	size_t		 mark0;		/* first mark in the line */
 	int		 chosen;
@@ -163,7 +164,7 @@ struct search {
 	double				 hitw[64];	/* term weights by hits */
 	size_t				 nvis;		/* hits not folded */
 	int				 curjson;	/* the hit is JSON */
-	int				 curlex;	/* the hit is the lexicon's */
+	int				 curlex;	/* its lexicon phrases mark */
 	int				 cursnap;	/* a browser snapshot */
 	struct ofl_fmt_snapshot_words	*snapq;		/* its words, made once */
 	int				 addlex;	/* targets made are */
@@ -209,7 +210,7 @@ void	 ofl_snippet_snap_free(struct search *);
 int	 ofl_query_terms_parse(struct search *, const char *);
 void	 ofl_query_terms_targets(struct search *, const char *);
 char	*ofl_query_terms_fts(struct search *, const char *);
-char	*ofl_query_terms_lex(struct search *);
+char	*ofl_query_terms_lex(struct search *, int);
 void	 ofl_query_terms_lex_find(struct search *);
 int	 ofl_query_terms_target_cb(void *, int, const char *, int, int,
 	    int);

@@ -23,13 +23,20 @@
 #define SNAP_KEEP	0.5		/* of the best line's worth, at least */
 #define SNAP_NAMED	3.0		/* an element named by the question */
 #define ORDER_SCAN	4096		/* lines weighed for their length */
+#define WHOLE		0.5		/* more for a term as a word alone */
+#define TB_SCAN		64		/* lines of a traceback looked through */
 
 static void	 term_weights(const struct line *, size_t, const double *,
 		    double *);
 static double	 mask_weight(uint64_t, const double *);
+static double	 line_worth(const struct line *, const double *, uint64_t,
+		    uint64_t);
 static int	 blank(const struct line *);
 static int	 line_opens(const struct line *);
 static size_t	 identity_line(const struct line *, size_t);
+static int	 traceback(const struct line *);
+static int	 indented(const struct line *);
+static size_t	 traceback_end(const struct line *, size_t, size_t);
 static void	 order_add(struct line *, size_t, size_t *, size_t *, size_t);
 static double	 snap_density(const struct line *);
 static uint64_t	 snap_sig(const char *, size_t);
@@ -234,6 +241,20 @@ mask_weight(uint64_t mask, const double *w)
 	return sum;
 }
 
+/*
+ * What a line's terms not yet covered are worth, WHOLE more for those
+ * it holds as words of their own rather than inside an identifier
+ * (snippet.c): of lines that name TestFailedWithStderr, the one that
+ * says "stderr" is the one about it.
+ */
+static double
+line_worth(const struct line *l, const double *w, uint64_t covered,
+    uint64_t wcovered)
+{
+	return mask_weight(l->mask & ~covered, w) + WHOLE *
+	    mask_weight(l->wmask & ~wcovered, w);
+}
+
 static int
 blank(const struct line *l)
 {
@@ -265,6 +286,60 @@ line_opens(const struct line *l)
 	if (l->s[i] == '#' && i == 0)
 		return 1;
 	return l->s[n - 1] == '{' || l->s[n - 1] == '[' || l->s[n - 1] == ':';
+}
+
+/* A Python traceback's first line. */
+static int
+traceback(const struct line *l)
+{
+	static const char tb[] = "Traceback (most recent call last):";
+
+	return l->n >= sizeof tb - 1 && memcmp(l->s, tb, sizeof tb - 1) == 0;
+}
+
+static int
+indented(const struct line *l)
+{
+	return l->n > 0 && (l->s[0] == ' ' || l->s[0] == '\t');
+}
+
+/*
+ * The line that ends the Python traceback line c is in, or that a
+ * test's header line heads ("FAIL: test_x (...)", a rule, then the
+ * traceback): the exception and its message ("AssertionError: 1500.0
+ * != 1628.89"), which says what failed.  nl if none.
+ */
+static size_t
+traceback_end(const struct line *l, size_t nl, size_t c)
+{
+	size_t	i, tb = nl;
+
+	if (c >= nl)
+		return nl;
+	if (traceback(&l[c]))
+		tb = c;
+	else if (indented(&l[c])) {
+		for (i = c; i > 0 && c - i < TB_SCAN; i--) {
+			if (traceback(&l[i - 1])) {
+				tb = i - 1;
+				break;
+			}
+			if (!indented(&l[i - 1]))
+				break;
+		}
+	} else {
+		for (i = c + 1; i < nl && i <= c + 2 && l[i].n > 0 &&
+		    strspn(l[i].s, "-=") == l[i].n; i++)
+			;
+		if (i < nl && i > c + 1 && traceback(&l[i]))
+			tb = i;
+	}
+	if (tb == nl)
+		return nl;
+	for (i = tb + 1; i < nl && i <= tb + TB_SCAN; i++)
+		if (!indented(&l[i]))
+			return l[i].n == 0 || traceback(&l[i]) ? nl : i;
+	return nl;
 }
 
 /*
@@ -436,7 +511,7 @@ size_t
 ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *order)
 {
 	double		 w[64], d[ORDER_SCAN], nf[ORDER_SCAN], g, bg, bv, v;
-	uint64_t	 covered = 0;
+	uint64_t	 covered = 0, wcovered = 0;
 	size_t		 norder = 0, ncover, i, j, b, c, id;
 	int		 snap = s != NULL && s->cursnap;
 
@@ -453,8 +528,8 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 		for (i = 0; i < nl; i++) {
 			if (l[i].chosen || l[i].nmarks == 0)
 				continue;
-			g = mask_weight(l[i].mask & ~covered, w);
-			v = mask_weight(l[i].mask, w);
+			g = line_worth(&l[i], w, covered, wcovered);
+			v = line_worth(&l[i], w, 0, 0);
 			if (g <= 0 && j > 0)
 				continue;
 			if (i < ORDER_SCAN) {
@@ -471,6 +546,7 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 		if (c == nl)
 			break;
 		covered |= l[c].mask;
+		wcovered |= l[c].wmask;
 		order_add(l, nl, order, &norder, c);
 	}
 	if (norder == 0)
@@ -479,6 +555,10 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 		return snap_more(l, nl, w, d, nf, order, norder);
 	b = norder > 0 ? order[0] : 0;
 	ncover = norder;
+	/* The failure a traceback ends with, what it is about. */
+	for (j = 0; j < ncover; j++)
+		order_add(l, nl, order, &norder, traceback_end(l, nl,
+		    order[j]));
 	for (j = 0; j < ncover; j++) {
 		c = order[j];
 		if (line_opens(&l[c])) {
@@ -508,7 +588,7 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 			    (l[i].sig != 0 && sig_taken(l, nl, order, norder,
 			    l[i].sig)))
 				continue;
-			v = mask_weight(l[i].mask, w);
+			v = line_worth(&l[i], w, 0, 0);
 			/* Of lines worth as much, the shortest: more fit. */
 			if (v > 0 && (c == nl || v > bv || (v == bv &&
 			    l[i].n < l[c].n))) {
@@ -522,6 +602,7 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 		/* Its answer below it ("# To install with pip:"). */
 		if (line_opens(&l[c]) && c + 1 < nl && !blank(&l[c + 1]))
 			order_add(l, nl, order, &norder, c + 1);
+		order_add(l, nl, order, &norder, traceback_end(l, nl, c));
 	}
 	/* The line above the best, then more around it. */
 	if (b > 0)

@@ -29,6 +29,7 @@
 #define SNAP_LINE_MAX	200		/* bytes of a snapshot's line shown */
 #define SNAP_HEAD_MAX	100		/* bytes of its head kept on a cut */
 #define SNAP_WEAK	0.33		/* of the best hit's score, at least */
+#define LEX_GAP		4		/* bytes between words of a form (" of ") */
 /* Colors as grep uses them: matches, line numbers, references. */
 #define COLOR_MATCH	"\033[01;31m"
 #define COLOR_LINENO	"\033[32m"
@@ -54,6 +55,12 @@ static int	 hit_text(struct search *, struct hit *, struct ofl_buf *,
 		    int *);
 static size_t	 utf8_back(const char *, size_t);
 static int	 mark_counts(const struct search *, size_t, size_t, size_t);
+static int	 mark_whole(const struct search *, const char *, size_t,
+		    size_t, const char *, const char *);
+static int	 lex_next(const struct search *, size_t, size_t, size_t);
+static int	 mark_at(const struct search *, size_t, size_t, size_t,
+		    size_t);
+static int	 word_byte(int);
 static size_t	 split_lines(struct search *, const struct hit *,
 		    const struct ofl_buf *, struct line **);
 static size_t	 line_window(struct search *, const struct line *, size_t,
@@ -364,6 +371,8 @@ mark_counts(const struct search *s, size_t j, size_t mark0, size_t end)
 	const struct mark	*m = s->m;
 	size_t			 need, run = 1, k, prev;
 
+	if (g->lex == LEX_PHRASE && !s->substr)
+		return lex_next(s, j, mark0, end);
 	if (g->exact || s->substr || g->term < 0 ||
 	    (size_t)g->term >= s->nt || (need = s->t[g->term].ntok) < 2)
 		return 1;
@@ -391,6 +400,71 @@ mark_counts(const struct search *s, size_t j, size_t mark0, size_t end)
 	return run >= need;
 }
 
+/*
+ * 1 if mark j, in the line of text from p to e whose marks start at
+ * mark0, is a word of its own, or one of a run of marks that make a
+ * word (the parts of HideEmptyPackages, asked as "hide empty
+ * packages"): not a part of a word the query names only in part (the
+ * "Stderr" of TestFailedWithStderr), which says less of what the line
+ * is about.  A snake_case key's words ("published_at") stand alone.
+ */
+static int
+mark_whole(const struct search *s, const char *text, size_t j, size_t mark0,
+    const char *p, const char *e)
+{
+	const char	*a = text + s->m[j].start, *z = text + s->m[j].end;
+
+	if (a > p && word_byte(a[-1]) && !mark_at(s, j, mark0,
+	    s->m[j].start - 1, (size_t)(e - text)))
+		return 0;
+	return z >= e || !word_byte(*z) || mark_at(s, j, mark0, s->m[j].end,
+	    (size_t)(e - text));
+}
+
+/*
+ * 1 if a mark near mark j (of a line whose marks start at mark0 and end
+ * before byte end) holds byte off.
+ */
+static int
+mark_at(const struct search *s, size_t j, size_t mark0, size_t off,
+    size_t end)
+{
+	size_t	k;
+
+	for (k = j > mark0 + 2 ? j - 2 : mark0; k < s->nm && k <= j + 2 &&
+	    s->m[k].start < end; k++)
+		if (k != j && s->m[k].start <= off && off < s->m[k].end)
+			return 1;
+	return 0;
+}
+
+static int
+word_byte(int c)
+{
+	return isalnum((unsigned char)c) || (unsigned char)c >= 0x80;
+}
+
+/*
+ * 1 if mark j, a word of a lexicon form of several ("accepted
+ * password"), has another word of a form of its group next to it:
+ * "session" alone is not "session opened".
+ */
+static int
+lex_next(const struct search *s, size_t j, size_t mark0, size_t end)
+{
+	const struct mark	*m = s->m;
+	int			 term = s->tg[m[j].target].term;
+
+	if (j > mark0 && s->tg[m[j - 1].target].lex == LEX_PHRASE &&
+	    s->tg[m[j - 1].target].term == term && m[j - 1].end <=
+	    m[j].start && m[j].start - m[j - 1].end <= LEX_GAP)
+		return 1;
+	return j + 1 < s->nm && m[j + 1].start < end &&
+	    s->tg[m[j + 1].target].lex == LEX_PHRASE &&
+	    s->tg[m[j + 1].target].term == term && m[j].end <=
+	    m[j + 1].start && m[j + 1].start - m[j].end <= LEX_GAP;
+}
+
 /* Split a hit's text into lines and find the marks each holds. */
 static size_t
 split_lines(struct search *s, const struct hit *h, const struct ofl_buf *text,
@@ -399,7 +473,7 @@ split_lines(struct search *s, const struct hit *h, const struct ofl_buf *text,
 	struct line	*l = NULL;
 	const char	*p, *e, *end;
 	size_t		 nl = 0, capl = 0, mk = 0, j;
-	uint64_t	 no;
+	uint64_t	 no, bit;
 
 	p = text->data;
 	end = text->data + text->len;
@@ -422,9 +496,12 @@ split_lines(struct search *s, const struct hit *h, const struct ofl_buf *text,
 		for (j = mk; j < s->nm && s->m[j].start <
 		    (size_t)(e - text->data); j++) {
 			l[nl].nmarks++;
-			if (mark_counts(s, j, mk, (size_t)(e - text->data)))
-				l[nl].mask |= (uint64_t)1 <<
-				    (s->tg[s->m[j].target].term & 63);
+			if (!mark_counts(s, j, mk, (size_t)(e - text->data)))
+				continue;
+			bit = (uint64_t)1 << (s->tg[s->m[j].target].term & 63);
+			l[nl].mask |= bit;
+			if (mark_whole(s, text->data, j, mk, p, e))
+				l[nl].wmask |= bit;
 		}
 		nl++;
 	}
@@ -850,7 +927,7 @@ render_hit(struct search *s, struct hit *h, size_t avail, struct ofl_buf *out,
 		ofl_buf_free(&text);
 		return;
 	}
-	s->curlex = h->phase == PHASE_LEX;
+	s->curlex = h->phase == PHASE_LEX || h->phase == PHASE_ANY;
 	mark_text(s, text.data != NULL ? text.data : "", text.len);
 	nl = split_lines(s, h, &text, &l);
 	s->curjson = hit_json(s, h);
@@ -891,7 +968,7 @@ render_hit(struct search *s, struct hit *h, size_t avail, struct ofl_buf *out,
 		at = out->len;
 		ofl_buf_addf(out, "%llu", (unsigned long long)l[i].no);
 		span_add(s, at, out->len - at, COLOR_LINENO);
-		ofl_buf_addf(out, "%c ", l[i].nmarks > 0 ? ':' : '-');
+		ofl_buf_addf(out, "%c ", l[i].mask != 0 ? ':' : '-');
 		render_line(out, s, &l[i], l[i].from, l[i].to);
 		ofl_buf_addc(out, '\n');
 		/* One more like it is shown for less than a note. */
@@ -989,7 +1066,7 @@ output_json_hit(struct ofl_buf *out, struct search *s, struct hit *h,
 		ofl_buf_free(&text);
 		return;
 	}
-	s->curlex = h->phase == PHASE_LEX;
+	s->curlex = h->phase == PHASE_LEX || h->phase == PHASE_ANY;
 	mark_text(s, text.data != NULL ? text.data : "", text.len);
 	nl = split_lines(s, h, &text, &l);
 	s->curjson = hit_json(s, h);
@@ -1143,7 +1220,7 @@ hits_prepare(struct search *s, size_t k)
 		/* An archive member's text costs a pass over the archive. */
 		if (h->member != NULL || hit_text(s, h, &text, &rcut) == -1)
 			continue;
-		s->curlex = h->phase == PHASE_LEX;
+		s->curlex = h->phase == PHASE_LEX || h->phase == PHASE_ANY;
 	mark_text(s, text.data != NULL ? text.data : "", text.len);
 		l = NULL;
 		nl = split_lines(s, h, &text, &l);
