@@ -72,6 +72,17 @@ main(void)
 	g = match("connection reset by peer", &len);
 	ok(g >= 0 && len == 2 && has_form(g, "econnreset"),
 	    "the longest form wins");
+	g = match("db config", &len);
+	ok(g >= 0 && len == 1 && has_form(g, "database"),
+	    "a short form: the word it stands for");
+	g = match("configuration", &len);
+	ok(g >= 0 && has_form(g, "cfg") && has_form(g, "conf"),
+	    "a word: the short forms code and configs use");
+	g = match("unknown user root", &len);
+	ok(g >= 0 && len == 2 && has_form(g, "invalid user"),
+	    "unknown user: what sshd says");
+	g = match("slow tests", &len);
+	ok(g >= 0 && len == 1 && has_form(g, "slowest"), "slow: slowest");
 	ok(ofl_lexicon_form(-1, 0) == NULL && ofl_lexicon_form(100000, 0) ==
 	    NULL, "no such group: NULL");
 	/* Every group has two forms or more, each lowercase words. */
