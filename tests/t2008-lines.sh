@@ -90,24 +90,23 @@ test_expect_success 'a word of a phrase of the lexicon is not marked in an exact
 	test_cmp expect actual
 '
 
-# Lines 11-13 name TestFailedWithStderr, and so hold every word asked
-# for; the one that says "stderr" as a word of its own is the one about
-# it, and comes first, though another holds more matches.
+# Both lines hold every word asked for, the first more often; the
+# second holds them as words of their own, and says what the question
+# asks of: it comes first.
 test_expect_success 'a word of its own counts more than the same word inside a name' '
 	{
-		i=1
-		while [ $i -le 10 ]; do
-			echo "{\"Test\":\"TestOther$i\",\"Output\":\"--- FAIL: TestOther$i\"}"
+		echo "=== RUN   TestFailedWithStderr TestFailedWithStderr"
+		echo "stderr of the failed test: permission denied"
+		i=0
+		while [ $i -lt 20 ]; do
+			echo "other line $i"
 			i=$((i + 1))
 		done
-		echo "{\"Test\":\"TestFailedWithStderr\",\"Output\":\"=== RUN   TestFailedWithStderr\"}"
-		echo "{\"Test\":\"TestFailedWithStderr\",\"Output\":\"    fails_test.go:43: this is stderr, written by the test\"}"
-		echo "{\"Test\":\"TestFailedWithStderr\",\"Output\":\"--- FAIL: TestFailedWithStderr (0.00s)\"}"
 	} >stderr.txt &&
 	ofl-capture -q -T 0 <stderr.txt | sed "s/^ofl://" >id.err &&
-	ofl-search -n 1 -m 300 "$(cat id.err)" "failed test stderr" >out &&
+	ofl-search -n 1 -m 100 "$(cat id.err)" "failed test stderr" >out &&
 	sed -n 2p out >first &&
-	grep "^  12: .*this is stderr" first
+	grep "^  2: stderr of the failed test" first
 '
 
 # The header of a failing test matches the question; what failed is the
@@ -136,6 +135,18 @@ test_expect_success 'a traceback: the exception that ends it comes with the line
 	ofl-search "$(cat id.tb)" "zero transfer" >out &&
 	grep -x "  30- ValueError: deposit must be positive, got 0" out &&
 	grep -x "  23: ERROR: test_zero (test_bank.TestTransfer.test_zero)" out
+'
+
+# A version is its digits in their order: 4.17.17 holds the words of
+# 4.17.4, but is not it.
+test_expect_success 'a version asked for is the line that spells it, not one with its numbers' '
+	printf "%s\n" "\"4.17.17\": \"2020-07-08\"" "\"4.17.4\": \"2016-12-31\"" \
+	    "\"4.17.1\": \"2016-08-28\"" "\"4.1.4\": \"2016-02-03\"" >v.txt &&
+	ofl-capture -q -T 0 <v.txt | sed "s/^ofl://" >id.v &&
+	ofl-search "$(cat id.v)" "when was 4.17.4 published" >out &&
+	grep "^  [0-9]*:" out >matched &&
+	echo "  2: \"4.17.4\": \"2016-12-31\"" >expect &&
+	test_cmp expect matched
 '
 
 test_done

@@ -29,6 +29,7 @@
 #define SNAP_LINE_MAX	200		/* bytes of a snapshot's line shown */
 #define SNAP_HEAD_MAX	100		/* bytes of its head kept on a cut */
 #define SNAP_WEAK	0.33		/* of the best hit's score, at least */
+#define RUN_MAX		32		/* marks of a term spelled out */
 #define LEX_GAP		4		/* bytes between words of a form (" of ") */
 /* Colors as grep uses them: matches, line numbers, references. */
 #define COLOR_MATCH	"\033[01;31m"
@@ -54,7 +55,9 @@ static void	 note_readerr(struct search *, struct hit *);
 static int	 hit_text(struct search *, struct hit *, struct ofl_buf *,
 		    int *);
 static size_t	 utf8_back(const char *, size_t);
-static int	 mark_counts(const struct search *, size_t, size_t, size_t);
+static int	 mark_counts(const struct search *, const char *, size_t,
+		    size_t, size_t);
+static int	 run_spells(const char *, const char *, const char *, size_t);
 static int	 mark_whole(const struct search *, const char *, size_t,
 		    size_t, const char *, const char *);
 static int	 lex_next(const struct search *, size_t, size_t, size_t);
@@ -360,44 +363,86 @@ utf8_back(const char *s, size_t i)
 
 /*
  * 1 if mark j (of a line whose marks start at mark0 and end before byte
- * end) counts for its term: a word of a term of several words ("4.0.0",
- * a quoted phrase) counts only next to another of its words, so that a
- * lone "0" is not "4.0.0".
+ * end, in text) counts for its term: a word of a term of several words
+ * ("4.0.0", a quoted phrase) counts only next to another of its words,
+ * so that a lone "0" is not "4.0.0"; and a term with digits counts only
+ * where its marks spell it, so that "4.17.17" is not "4.17.4".
  */
 static int
-mark_counts(const struct search *s, size_t j, size_t mark0, size_t end)
+mark_counts(const struct search *s, const char *text, size_t j, size_t mark0,
+    size_t end)
 {
 	const struct target	*g = &s->tg[s->m[j].target];
 	const struct mark	*m = s->m;
-	size_t			 need, run = 1, k, prev;
+	const struct term	*t;
+	size_t			 need, n = 0, at = 0, k, prev, w, r[RUN_MAX];
+	int			 spell;
 
 	if (g->lex == LEX_PHRASE && !s->substr)
 		return lex_next(s, j, mark0, end);
 	if (g->exact || s->substr || g->term < 0 ||
 	    (size_t)g->term >= s->nt || (need = s->t[g->term].ntok) < 2)
 		return 1;
+	t = &s->t[g->term];
+	spell = memchr(t->text, '\0', t->len) == NULL &&
+	    strpbrk(t->text, "0123456789") != NULL;
 	/* The run of the term's words, in order, that holds mark j. */
 	for (prev = j, k = j; k-- > mark0;) {
 		if (s->tg[m[k].target].exact)
 			continue;
 		if (s->tg[m[k].target].term != g->term || m[k].end >
 		    m[prev].start || m[prev].start - m[k].end > 2 ||
-		    m[k].target > m[prev].target)
+		    (!spell && m[k].target > m[prev].target))
 			break;
-		run++;
 		prev = k;
 	}
-	for (prev = j, k = j + 1; k < s->nm && m[k].start < end; k++) {
+	for (k = prev; k < s->nm && m[k].start < end; k++) {
 		if (s->tg[m[k].target].exact)
 			continue;
-		if (s->tg[m[k].target].term != g->term || m[prev].end >
-		    m[k].start || m[k].start - m[prev].end > 2 ||
-		    m[k].target < m[prev].target)
+		if (k > prev && (s->tg[m[k].target].term != g->term ||
+		    m[prev].end > m[k].start || m[k].start - m[prev].end > 2 ||
+		    (!spell && m[k].target < m[prev].target)))
 			break;
-		run++;
+		if (k == j)
+			at = n;
+		if (n < RUN_MAX)
+			r[n] = k;
+		n++;
 		prev = k;
 	}
-	return run >= need;
+	if (!spell || n > RUN_MAX)
+		return n >= need;
+	/* A window of need marks that holds j and spells the term. */
+	for (w = at + 1 >= need ? at + 1 - need : 0; w <= at && w + need <= n;
+	    w++)
+		if (run_spells(text + m[r[w]].start, text + m[r[w + need -
+		    1]].end, t->text, t->len))
+			return 1;
+	return 0;
+}
+
+/*
+ * 1 if the letters and digits from p to e are those of the n bytes at
+ * q, case aside.
+ */
+static int
+run_spells(const char *p, const char *e, const char *q, size_t n)
+{
+	size_t	i = 0;
+
+	for (; p < e; p++) {
+		if (!isalnum((unsigned char)*p))
+			continue;
+		while (i < n && !isalnum((unsigned char)q[i]))
+			i++;
+		if (i >= n || tolower((unsigned char)*p) !=
+		    tolower((unsigned char)q[i]))
+			return 0;
+		i++;
+	}
+	while (i < n && !isalnum((unsigned char)q[i]))
+		i++;
+	return i == n;
 }
 
 /*
@@ -496,7 +541,8 @@ split_lines(struct search *s, const struct hit *h, const struct ofl_buf *text,
 		for (j = mk; j < s->nm && s->m[j].start <
 		    (size_t)(e - text->data); j++) {
 			l[nl].nmarks++;
-			if (!mark_counts(s, j, mk, (size_t)(e - text->data)))
+			if (!mark_counts(s, text->data, j, mk,
+			    (size_t)(e - text->data)))
 				continue;
 			bit = (uint64_t)1 << (s->tg[s->m[j].target].term & 63);
 			l[nl].mask |= bit;
