@@ -149,4 +149,43 @@ test_expect_success 'a version asked for is the line that spells it, not one wit
 	test_cmp expect matched
 '
 
+# In a diff, what changed is the answer: of two lines with the word
+# asked for, the added one comes before the context that says it twice.
+test_expect_success 'a diff: the line it adds before the context around it' '
+	{
+		echo "diff --git a/main.go b/main.go"
+		echo "--- a/main.go"
+		echo "+++ b/main.go"
+		echo "@@ -10,6 +10,7 @@ func setup() {"
+		echo "     flags.Bool(\"verbose\", false, \"print the flags and more\")"
+		echo "     x := 1"
+		echo "+    flags.Bool(\"quiet\", false, \"print less\")"
+		echo "     y := 2"
+	} >flags.diff &&
+	ofl-capture -q -T 0 <flags.diff | sed "s/^ofl://" >id.diff &&
+	ofl-search -m 120 "$(cat id.diff)" "flags" >out &&
+	grep "^  [0-9]*:" out >matched &&
+	test $(wc -l <matched) = 1 &&
+	grep "^  7: +    flags.Bool(" matched
+'
+
+# A record of fields between empty lines (apt's history): the line that
+# matches comes with where its record starts and ends.
+test_expect_success 'a record of fields: its first and last lines with the one that matches' '
+	{
+		for p in curl nodejs make; do
+			echo "Start-Date: 2026-05-20  16:49:20"
+			echo "Commandline: apt-get install -y $p"
+			echo "Requested-By: admin (1000)"
+			echo "Install: $p:amd64 (1.0-1)"
+			echo "End-Date: 2026-05-20  16:49:2${#p}"
+			echo
+		done
+	} >history.log &&
+	ofl-capture -q -T 0 <history.log | sed "s/^ofl://" >id.hist &&
+	ofl-search "$(cat id.hist)" "nodejs" >out &&
+	grep -x "  7- Start-Date: 2026-05-20  16:49:20" out &&
+	grep -x "  11- End-Date: 2026-05-20  16:49:26" out
+'
+
 test_done

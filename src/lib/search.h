@@ -166,6 +166,7 @@ struct search {
 	int				 curjson;	/* the hit is JSON */
 	int				 curlex;	/* its lexicon phrases mark */
 	int				 cursnap;	/* a browser snapshot */
+	int				 curdiff;	/* a unified diff */
 	struct ofl_fmt_snapshot_words	*snapq;		/* its words, made once */
 	int				 addlex;	/* targets made are */
 	struct ofl_buf			 sigbuf;

@@ -25,6 +25,9 @@
 #define ORDER_SCAN	4096		/* lines weighed for their length */
 #define WHOLE		0.5		/* more for a term as a word alone */
 #define TB_SCAN		64		/* lines of a traceback looked through */
+#define DIFF_CHANGED	2.0		/* a diff's changed line against context */
+#define FIELD_KEY	32		/* bytes of a field's name */
+#define STANZA_MAX	12		/* lines of a record of fields */
 
 static void	 term_weights(const struct line *, size_t, const double *,
 		    double *);
@@ -34,6 +37,10 @@ static double	 line_worth(const struct line *, const double *, uint64_t,
 static int	 blank(const struct line *);
 static int	 line_opens(const struct line *);
 static size_t	 identity_line(const struct line *, size_t);
+static int	 field(const struct line *);
+static int	 stanza(const struct line *, size_t, size_t, size_t *,
+		    size_t *);
+static int	 diff_changed(const struct line *);
 static int	 traceback(const struct line *);
 static int	 indented(const struct line *);
 static size_t	 traceback_end(const struct line *, size_t, size_t);
@@ -288,6 +295,56 @@ line_opens(const struct line *l)
 	return l->s[n - 1] == '{' || l->s[n - 1] == '[' || l->s[n - 1] == ':';
 }
 
+/* A field of a record: "Start-Date: 2026-05-20", unindented. */
+static int
+field(const struct line *l)
+{
+	size_t	i;
+
+	if (l->n < 3 || !isalpha((unsigned char)l->s[0]))
+		return 0;
+	for (i = 1; i < l->n && i < FIELD_KEY && (isalnum((unsigned char)
+	    l->s[i]) || l->s[i] == '-' || l->s[i] == '_'); i++)
+		;
+	return i + 1 < l->n && l->s[i] == ':' && l->s[i + 1] == ' ';
+}
+
+/*
+ * 1 if line b is a field of a record of fields between empty lines (an
+ * apt history entry, a package's control stanza, an e-mail's header),
+ * of at most STANZA_MAX lines: its first line and its last, where it
+ * says what and when, in *first and *last.
+ */
+static int
+stanza(const struct line *l, size_t nl, size_t b, size_t *first,
+    size_t *last)
+{
+	size_t	a, z;
+
+	if (b >= nl || !field(&l[b]))
+		return 0;
+	for (a = b; a > 0 && b - a < STANZA_MAX && l[a - 1].n > 0; a--)
+		;
+	for (z = b; z + 1 < nl && z - a < STANZA_MAX && l[z + 1].n > 0; z++)
+		;
+	if (z - a + 1 > STANZA_MAX || z == a || (a > 0 && l[a - 1].n > 0) ||
+	    (z + 1 < nl && l[z + 1].n > 0) || !field(&l[a]) || !field(&l[z]))
+		return 0;
+	*first = a;
+	*last = z;
+	return 1;
+}
+
+/* A line a diff adds or removes, not a file's header. */
+static int
+diff_changed(const struct line *l)
+{
+	if (l->n == 0 || (l->s[0] != '+' && l->s[0] != '-'))
+		return 0;
+	return !(l->n >= 4 && (memcmp(l->s, "+++ ", 4) == 0 ||
+	    memcmp(l->s, "--- ", 4) == 0));
+}
+
 /* A Python traceback's first line. */
 static int
 traceback(const struct line *l)
@@ -522,6 +579,10 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 		d[i] = nf[i] = 1;
 	if (snap)
 		snap_weigh(s, l, nl, d, nf);
+	/* In a diff, what changed is the answer; its context, less. */
+	for (i = 0; s != NULL && s->curdiff && i < nl && i < ORDER_SCAN; i++)
+		if (diff_changed(&l[i]))
+			d[i] = DIFF_CHANGED;
 	for (j = 0; j < 5; j++) {
 		c = nl;
 		bg = bv = 0;
@@ -559,6 +620,11 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 	for (j = 0; j < ncover; j++)
 		order_add(l, nl, order, &norder, traceback_end(l, nl,
 		    order[j]));
+	/* A record of fields: where it starts and where it ends. */
+	if (stanza(l, nl, b, &c, &id)) {
+		order_add(l, nl, order, &norder, c);
+		order_add(l, nl, order, &norder, id);
+	}
 	for (j = 0; j < ncover; j++) {
 		c = order[j];
 		if (line_opens(&l[c])) {
@@ -588,7 +654,8 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 			    (l[i].sig != 0 && sig_taken(l, nl, order, norder,
 			    l[i].sig)))
 				continue;
-			v = line_worth(&l[i], w, 0, 0);
+			v = line_worth(&l[i], w, 0, 0) * (i < ORDER_SCAN ?
+			    d[i] : 1);
 			/* Of lines worth as much, the shortest: more fit. */
 			if (v > 0 && (c == nl || v > bv || (v == bv &&
 			    l[i].n < l[c].n))) {

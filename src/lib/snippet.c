@@ -979,6 +979,8 @@ render_hit(struct search *s, struct hit *h, size_t avail, struct ofl_buf *out,
 	s->curjson = hit_json(s, h);
 	s->cursnap = h->member == NULL &&
 	    s->a[h->art].kind == OFL_KIND_SNAPSHOT;
+	s->curdiff = h->member == NULL &&
+	    s->a[h->art].kind == OFL_KIND_DIFF;
 	s->curtm = hit_tmpl(s, h);
 
 	add_ref(out, s, h);
@@ -1118,6 +1120,8 @@ output_json_hit(struct ofl_buf *out, struct search *s, struct hit *h,
 	s->curjson = hit_json(s, h);
 	s->cursnap = h->member == NULL &&
 	    s->a[h->art].kind == OFL_KIND_SNAPSHOT;
+	s->curdiff = h->member == NULL &&
+	    s->a[h->art].kind == OFL_KIND_DIFF;
 	s->curtm = hit_tmpl(s, h);
 	if (nl > 0)
 		cut = select_lines(s, l, nl, avail, 1);
@@ -1267,12 +1271,14 @@ hits_prepare(struct search *s, size_t k)
 		if (h->member != NULL || hit_text(s, h, &text, &rcut) == -1)
 			continue;
 		s->curlex = h->phase == PHASE_LEX || h->phase == PHASE_ANY;
-	mark_text(s, text.data != NULL ? text.data : "", text.len);
+		mark_text(s, text.data != NULL ? text.data : "", text.len);
 		l = NULL;
 		nl = split_lines(s, h, &text, &l);
 		s->curjson = 0;
 		s->cursnap = h->member == NULL &&
 		    s->a[h->art].kind == OFL_KIND_SNAPSHOT;
+		s->curdiff = h->member == NULL &&
+		    s->a[h->art].kind == OFL_KIND_DIFF;
 		s->curtm = hit_tmpl(s, h);
 		for (j = 0, mask = 0; j < nl; j++)
 			mask |= l[j].mask;
