@@ -188,4 +188,17 @@ test_expect_success 'a record of fields: its first and last lines with the one t
 	grep -x "  11- End-Date: 2026-05-20  16:49:26" out
 '
 
+# A form of several words of the lexicon counts, in any hit, where the
+# line spells it whole: "timed out" for "hang", not "output" alone.
+test_expect_success 'a form of several words of the lexicon, spelled whole, is a match in an exact hit' '
+	printf "%s\n" "step one" "the job hang detector armed" \
+	    "application timed out after 370 seconds with no output" \
+	    "the output went out" "done" >hang2.txt &&
+	ofl-capture -q -T 0 <hang2.txt | sed "s/^ofl://" >id.hang2 &&
+	ofl-search --color=always "$(cat id.hang2)" "why did the job hang" |
+	    marked >out &&
+	grep -x "  3: application >>timed<< >>out<< after 370 seconds with no >>output<<" out &&
+	grep -x "  4- the output went out" out
+'
+
 test_done

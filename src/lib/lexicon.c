@@ -18,11 +18,17 @@
 #include "banned.h"
 
 #define LEX_WORD_MAX	32
+#define LEX_FORM_WORDS	8		/* words of a form, at most */
 
 static size_t	 group_start(int);
 static size_t	 word_stem(const char *, size_t);
 static int	 word_eq(const char *, size_t, const char *, size_t);
 static size_t	 form_match(const char *, const char *const *, size_t);
+static int	 word_back(const char *, size_t *, const char **, size_t *);
+static int	 word_fwd(const char *, size_t, size_t *, const char **,
+		    size_t *);
+static int	 form_around(const char *, const char *, size_t, size_t,
+		    size_t);
 
 /* The index in lexicon_forms of group g's first form; SIZE_MAX: none. */
 static size_t
@@ -125,4 +131,97 @@ ofl_lexicon_form(int group, size_t i)
 		if (lexicon_forms[start + j] == NULL)
 			return NULL;
 	return lexicon_forms[start + i];
+}
+
+/*
+ * The word that ends before *at in line (letters and digits, a space or
+ * a few marks between): *w, *n; *at moves to its start.  0 if none.
+ */
+static int
+word_back(const char *line, size_t *at, const char **w, size_t *n)
+{
+	size_t	i = *at, gap = 0, e;
+
+	while (i > 0 && !isalnum((unsigned char)line[i - 1]) && gap++ < 3)
+		i--;
+	if (i == 0 || !isalnum((unsigned char)line[i - 1]) || i == *at)
+		return 0;
+	e = i;
+	while (i > 0 && isalnum((unsigned char)line[i - 1]))
+		i--;
+	*w = line + i;
+	*n = e - i;
+	*at = i;
+	return 1;
+}
+
+/* The word that starts after *at, the same way forward. */
+static int
+word_fwd(const char *line, size_t len, size_t *at, const char **w, size_t *n)
+{
+	size_t	i = *at, gap = 0, b;
+
+	while (i < len && !isalnum((unsigned char)line[i]) && gap++ < 3)
+		i++;
+	if (i >= len || !isalnum((unsigned char)line[i]) || i == *at)
+		return 0;
+	b = i;
+	while (i < len && isalnum((unsigned char)line[i]))
+		i++;
+	*w = line + b;
+	*n = i - b;
+	*at = i;
+	return 1;
+}
+
+/* 1 if form, a form of several words, is spelled around [start, end). */
+static int
+form_around(const char *form, const char *line, size_t len, size_t start,
+    size_t end)
+{
+	const char	*fw[LEX_FORM_WORDS], *p, *e, *w;
+	size_t		 fn[LEX_FORM_WORDS], k = 0, i, j, at, n;
+
+	for (p = form; *p != '\0' && k < LEX_FORM_WORDS; k++) {
+		if ((e = strchr(p, ' ')) == NULL)
+			e = p + strlen(p);
+		fw[k] = p;
+		fn[k] = (size_t)(e - p);
+		p = *e == ' ' ? e + 1 : e;
+	}
+	if (*p != '\0' || k < 2)
+		return 0;
+	for (i = 0; i < k; i++) {
+		if (!word_eq(fw[i], fn[i], line + start, end - start))
+			continue;
+		for (at = start, j = i; j > 0; j--)
+			if (!word_back(line, &at, &w, &n) ||
+			    !word_eq(fw[j - 1], fn[j - 1], w, n))
+				break;
+		if (j > 0)
+			continue;
+		for (at = end, j = i + 1; j < k; j++)
+			if (!word_fwd(line, len, &at, &w, &n) ||
+			    !word_eq(fw[j], fn[j], w, n))
+				break;
+		if (j == k)
+			return 1;
+	}
+	return 0;
+}
+
+int
+ofl_lexicon_around(int group, const char *line, size_t len, size_t start,
+    size_t end)
+{
+	const char	*f;
+	size_t		 i;
+
+	if (start >= end || end > len)
+		return 0;
+	for (i = 0; (f = ofl_lexicon_form(group, i)) != NULL; i++)
+		if (strchr(f, ' ') != NULL && form_around(f, line, len, start,
+		    end))
+			return 1;
+	return 0;
 }

@@ -1499,10 +1499,13 @@ int	ofl_index_input(struct ofl_store *, int, char ***, size_t *);
  * lexicon.c: groups of words and phrases that say one thing (data in
  * lexicon.tsv).  ofl_lexicon_match: the group of the longest form that
  * the words (any case) start with, -1 if none, *len set to its words;
- * ofl_lexicon_form: the group's forms by index, NULL past the last.
+ * ofl_lexicon_form: the group's forms by index, NULL past the last;
+ * ofl_lexicon_around: 1 if the words of a line around the word at
+ * [start, end) spell a form of several words of the group.
  */
 int		 ofl_lexicon_match(const char *const *, size_t, size_t *);
 const char	*ofl_lexicon_form(int, size_t);
+int		 ofl_lexicon_around(int, const char *, size_t, size_t, size_t);
 
 /*
  * snippet.c: the signature of a line (its variable parts masked, as

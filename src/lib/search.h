@@ -96,6 +96,7 @@ struct mark {
 	size_t	start;
 	size_t	end;
 	int	target;
+	int	counts;		/* for its term (mark_counts()): shown */
 };
 
 /* A part of the output to color, or a match to report in JSON. */
@@ -164,7 +165,6 @@ struct search {
 	double				 hitw[64];	/* term weights by hits */
 	size_t				 nvis;		/* hits not folded */
 	int				 curjson;	/* the hit is JSON */
-	int				 curlex;	/* its lexicon phrases mark */
 	int				 cursnap;	/* a browser snapshot */
 	int				 curdiff;	/* a unified diff */
 	struct ofl_fmt_snapshot_words	*snapq;		/* its words, made once */

@@ -30,7 +30,6 @@
 #define SNAP_HEAD_MAX	100		/* bytes of its head kept on a cut */
 #define SNAP_WEAK	0.33		/* of the best hit's score, at least */
 #define RUN_MAX		32		/* marks of a term spelled out */
-#define LEX_GAP		4		/* bytes between words of a form (" of ") */
 /* Colors as grep uses them: matches, line numbers, references. */
 #define COLOR_MATCH	"\033[01;31m"
 #define COLOR_LINENO	"\033[32m"
@@ -56,11 +55,12 @@ static int	 hit_text(struct search *, struct hit *, struct ofl_buf *,
 		    int *);
 static size_t	 utf8_back(const char *, size_t);
 static int	 mark_counts(const struct search *, const char *, size_t,
-		    size_t, size_t);
+		    size_t, size_t, size_t);
 static int	 run_spells(const char *, const char *, const char *, size_t);
 static int	 mark_whole(const struct search *, const char *, size_t,
 		    size_t, const char *, const char *);
-static int	 lex_next(const struct search *, size_t, size_t, size_t);
+static int	 lex_next(const struct search *, const char *, size_t, size_t,
+		    size_t);
 static int	 mark_at(const struct search *, size_t, size_t, size_t,
 		    size_t);
 static int	 word_byte(int);
@@ -178,6 +178,7 @@ mark_push(struct search *s, size_t start, size_t end, int target)
 	s->m[s->nm].start = start;
 	s->m[s->nm].end = end;
 	s->m[s->nm].target = target;
+	s->m[s->nm].counts = 0;
 	s->nm++;
 }
 
@@ -192,7 +193,7 @@ mark_cb(void *arg, int flags, const char *tok, int n, int start, int end)
 
 	for (i = 0; i < s->ntg; i++) {
 		g = &s->tg[i];
-		if (g->exact != exact || (g->lex == LEX_PHRASE && !s->curlex))
+		if (g->exact != exact)
 			continue;
 		if (g->n == (size_t)n ? memcmp(g->s, tok, g->n) == 0 :
 		    (g->prefix && g->n < (size_t)n &&
@@ -362,15 +363,15 @@ utf8_back(const char *s, size_t i)
 }
 
 /*
- * 1 if mark j (of a line whose marks start at mark0 and end before byte
- * end, in text) counts for its term: a word of a term of several words
+ * 1 if mark j (of a line from byte lstart to end of text, whose marks
+ * start at mark0) counts for its term: a word of a term of several words
  * ("4.0.0", a quoted phrase) counts only next to another of its words,
  * so that a lone "0" is not "4.0.0"; and a term with digits counts only
  * where its marks spell it, so that "4.17.17" is not "4.17.4".
  */
 static int
 mark_counts(const struct search *s, const char *text, size_t j, size_t mark0,
-    size_t end)
+    size_t lstart, size_t end)
 {
 	const struct target	*g = &s->tg[s->m[j].target];
 	const struct mark	*m = s->m;
@@ -379,7 +380,7 @@ mark_counts(const struct search *s, const char *text, size_t j, size_t mark0,
 	int			 spell;
 
 	if (g->lex == LEX_PHRASE && !s->substr)
-		return lex_next(s, j, mark0, end);
+		return lex_next(s, text, j, lstart, end);
 	if (g->exact || s->substr || g->term < 0 ||
 	    (size_t)g->term >= s->nt || (need = s->t[g->term].ntok) < 2)
 		return 1;
@@ -490,24 +491,22 @@ word_byte(int c)
 }
 
 /*
- * 1 if mark j, a word of a lexicon form of several ("accepted
- * password"), has another word of a form of its group next to it:
- * "session" alone is not "session opened".
+ * 1 if mark j, a word of a lexicon form of several ("timed" of "timed
+ * out"), is in the form, spelled whole in the line of text from lstart
+ * to end: "session" alone is not "session opened".
  */
 static int
-lex_next(const struct search *s, size_t j, size_t mark0, size_t end)
+lex_next(const struct search *s, const char *text, size_t j, size_t lstart,
+    size_t end)
 {
-	const struct mark	*m = s->m;
-	int			 term = s->tg[m[j].target].term;
+	const struct mark	*m = &s->m[j];
+	int			 term = s->tg[m->target].term;
 
-	if (j > mark0 && s->tg[m[j - 1].target].lex == LEX_PHRASE &&
-	    s->tg[m[j - 1].target].term == term && m[j - 1].end <=
-	    m[j].start && m[j].start - m[j - 1].end <= LEX_GAP)
-		return 1;
-	return j + 1 < s->nm && m[j + 1].start < end &&
-	    s->tg[m[j + 1].target].lex == LEX_PHRASE &&
-	    s->tg[m[j + 1].target].term == term && m[j].end <=
-	    m[j + 1].start && m[j + 1].start - m[j].end <= LEX_GAP;
+	if (term < 0 || (size_t)term >= s->nt || m->start < lstart ||
+	    m->end > end)
+		return 0;
+	return ofl_lexicon_around(s->t[term].lex, text + lstart, end - lstart,
+	    m->start - lstart, m->end - lstart);
 }
 
 /* Split a hit's text into lines and find the marks each holds. */
@@ -542,8 +541,9 @@ split_lines(struct search *s, const struct hit *h, const struct ofl_buf *text,
 		    (size_t)(e - text->data); j++) {
 			l[nl].nmarks++;
 			if (!mark_counts(s, text->data, j, mk,
-			    (size_t)(e - text->data)))
+			    (size_t)(p - text->data), (size_t)(e - text->data)))
 				continue;
+			s->m[j].counts = 1;
 			bit = (uint64_t)1 << (s->tg[s->m[j].target].term & 63);
 			l[nl].mask |= bit;
 			if (mark_whole(s, text->data, j, mk, p, e))
@@ -652,7 +652,7 @@ render_line(struct ofl_buf *out, struct search *s, const struct line *l,
 	    mk++) {
 		st = s->m[mk].start - lineoff;
 		en = s->m[mk].end - lineoff;
-		if (en <= pos)
+		if (en <= pos || !s->m[mk].counts)
 			continue;	/* inside a match already shown */
 		if (st < pos)
 			st = pos;
@@ -662,7 +662,7 @@ render_line(struct ofl_buf *out, struct search *s, const struct line *l,
 		while (mk + 1 < l->mark0 + (size_t)l->nmarks &&
 		    s->m[mk + 1].start - lineoff < en) {
 			mk++;
-			if (s->m[mk].end - lineoff > en)
+			if (s->m[mk].counts && s->m[mk].end - lineoff > en)
 				en = s->m[mk].end - lineoff;
 		}
 		if (en > to)
@@ -973,7 +973,6 @@ render_hit(struct search *s, struct hit *h, size_t avail, struct ofl_buf *out,
 		ofl_buf_free(&text);
 		return;
 	}
-	s->curlex = h->phase == PHASE_LEX || h->phase == PHASE_ANY;
 	mark_text(s, text.data != NULL ? text.data : "", text.len);
 	nl = split_lines(s, h, &text, &l);
 	s->curjson = hit_json(s, h);
@@ -1114,7 +1113,6 @@ output_json_hit(struct ofl_buf *out, struct search *s, struct hit *h,
 		ofl_buf_free(&text);
 		return;
 	}
-	s->curlex = h->phase == PHASE_LEX || h->phase == PHASE_ANY;
 	mark_text(s, text.data != NULL ? text.data : "", text.len);
 	nl = split_lines(s, h, &text, &l);
 	s->curjson = hit_json(s, h);
@@ -1270,7 +1268,6 @@ hits_prepare(struct search *s, size_t k)
 		/* An archive member's text costs a pass over the archive. */
 		if (h->member != NULL || hit_text(s, h, &text, &rcut) == -1)
 			continue;
-		s->curlex = h->phase == PHASE_LEX || h->phase == PHASE_ANY;
 		mark_text(s, text.data != NULL ? text.data : "", text.len);
 		l = NULL;
 		nl = split_lines(s, h, &text, &l);

@@ -83,6 +83,25 @@ main(void)
 	    "unknown user: what sshd says");
 	g = match("slow tests", &len);
 	ok(g >= 0 && len == 1 && has_form(g, "slowest"), "slow: slowest");
+	g = match("hang", &len);
+	ok(g >= 0 && has_form(g, "timed out") && has_form(g, "hung"),
+	    "hang: its irregular form and what a timeout says");
+	{
+		const char *l1 = "application timed out after 370 s";
+		const char *l2 = "the output went out to the log";
+		const char *l3 = "session opened for user root";
+
+		ok(ofl_lexicon_around(g, l1, strlen(l1), 12, 17),
+		    "around: \"timed\" of \"timed out\" is the form");
+		ok(!ofl_lexicon_around(g, l2, strlen(l2), 4, 10),
+		    "around: \"output\" without \"no\" is not");
+		g = match("logins", &len);
+		ok(ofl_lexicon_around(g, l3, strlen(l3), 0, 7) &&
+		    ofl_lexicon_around(g, l3, strlen(l3), 8, 14),
+		    "around: \"session opened\", from either word");
+		ok(!ofl_lexicon_around(g, l3, 5, 0, 7),
+		    "around: not past the line's end");
+	}
 	ok(ofl_lexicon_form(-1, 0) == NULL && ofl_lexicon_form(100000, 0) ==
 	    NULL, "no such group: NULL");
 	/* Every group has two forms or more, each lowercase words. */
