@@ -201,4 +201,28 @@ test_expect_success 'a form of several words of the lexicon, spelled whole, is a
 	grep -x "  4- the output went out" out
 '
 
+# An option list: the words asked for are in a description's second
+# line; the option it describes, the line it goes on from, is shown.
+test_expect_success 'an indented line that goes on from another: that line too' '
+	{
+		echo "Download Options:"
+		echo "    -r, --limit-rate RATE           Maximum download rate in bytes"
+		echo "                                    per second"
+		echo "    --sleep-interval SECONDS        Number of seconds to sleep"
+		echo "                                    before each download, the least"
+		echo "                                    time to pause between files"
+		echo "    --retries RETRIES               Number of retries (default is"
+		echo "                                    10), or \"infinite\""
+		i=0
+		while [ $i -lt 30 ]; do
+			echo "    --option-$i                      Text of option $i"
+			i=$((i + 1))
+		done
+	} >opts.txt &&
+	ofl-capture -q -T 0 <opts.txt | sed "s/^ofl://" >id.opts &&
+	ofl-search -m 450 "$(cat id.opts)" "least time between files" >out &&
+	grep -x "  6:                                     time to pause between files" out &&
+	grep -x "  4-     --sleep-interval SECONDS        Number of seconds to sleep" out
+'
+
 test_done

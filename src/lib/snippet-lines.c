@@ -27,6 +27,8 @@
 #define TB_SCAN		64		/* lines of a traceback looked through */
 #define DIFF_CHANGED	2.0		/* a diff's changed line against context */
 #define FIELD_KEY	32		/* bytes of a field's name */
+#define HEAD_INDENT	8		/* columns of a line that goes on one */
+#define HEAD_SCAN	8		/* lines looked up for it */
 #define STANZA_MAX	12		/* lines of a record of fields */
 
 static void	 term_weights(const struct line *, size_t, const double *,
@@ -37,6 +39,8 @@ static double	 line_worth(const struct line *, const double *, uint64_t,
 static int	 blank(const struct line *);
 static int	 line_opens(const struct line *);
 static size_t	 identity_line(const struct line *, size_t);
+static size_t	 indent(const struct line *);
+static size_t	 item_head(const struct line *, size_t, size_t);
 static int	 field(const struct line *);
 static int	 stanza(const struct line *, size_t, size_t, size_t *,
 		    size_t *);
@@ -293,6 +297,39 @@ line_opens(const struct line *l)
 	if (l->s[i] == '#' && i == 0)
 		return 1;
 	return l->s[n - 1] == '{' || l->s[n - 1] == '[' || l->s[n - 1] == ':';
+}
+
+/* Columns of a line's indentation, a tab to the next multiple of 8. */
+static size_t
+indent(const struct line *l)
+{
+	size_t	i, col = 0;
+
+	for (i = 0; i < l->n && (l->s[i] == ' ' || l->s[i] == '\t'); i++)
+		col = l->s[i] == '\t' ? (col / 8 + 1) * 8 : col + 1;
+	return i == l->n ? 0 : col;
+}
+
+/*
+ * The line an indented line c goes on from: the nearest line above it,
+ * with no empty line between and at most HEAD_SCAN up, that is indented
+ * less (an option's name over its description, an exception over its
+ * frames).  nl if none.
+ */
+static size_t
+item_head(const struct line *l, size_t nl, size_t c)
+{
+	size_t	k, ind;
+
+	if (c >= nl || (ind = indent(&l[c])) < HEAD_INDENT)
+		return nl;
+	for (k = c; k > 0 && c - k < HEAD_SCAN; k--) {
+		if (l[k - 1].n == 0 || blank(&l[k - 1]))
+			return nl;
+		if (indent(&l[k - 1]) < ind)
+			return k - 1;
+	}
+	return nl;
 }
 
 /* A field of a record: "Start-Date: 2026-05-20", unindented. */
@@ -620,6 +657,9 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 	for (j = 0; j < ncover; j++)
 		order_add(l, nl, order, &norder, traceback_end(l, nl,
 		    order[j]));
+	/* The head of an item a line continues (an option's name). */
+	for (j = 0; j < ncover; j++)
+		order_add(l, nl, order, &norder, item_head(l, nl, order[j]));
 	/* A record of fields: where it starts and where it ends. */
 	if (stanza(l, nl, b, &c, &id)) {
 		order_add(l, nl, order, &norder, c);
