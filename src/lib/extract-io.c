@@ -27,11 +27,19 @@ static int	 member_open(struct src *, const char *);
 static void	 cmd_base(struct ex *, struct ofl_buf *);
 
 static const char *oom_msg;	/* see ofl_extract_oom_msg() */
+static void	(*oom_fn)(void *);	/* see ofl_extract_oom_fn() */
 
 void
-ofl_extract_set_oom(const char *msg)
+ofl_extract_set_oom(const char *msg, void (*fn)(void *))
 {
 	oom_msg = msg;
+	oom_fn = fn;
+}
+
+void
+(*ofl_extract_oom_fn(void))(void *)
+{
+	return oom_fn;
 }
 
 const char *

@@ -805,6 +805,8 @@ ofl_extract_jq(struct ex *x)
 		goto out;
 	}
 	jq_set_error_cb(j.jq, jq_err_cb, &j);
+	if (ofl_extract_oom_fn() != NULL)
+		jq_set_nomem_handler(j.jq, ofl_extract_oom_fn(), NULL);
 	jq_set_attr(j.jq, jv_string("JQ_LIBRARY_PATH"), jv_array());
 	if (!jq_compile_args(j.jq, o->filter, jv_copy(jargs))) {
 		ofl_seterr(OFL_EXIT_USAGE, "%s", j.compile_msg[0] != '\0' ?
@@ -818,6 +820,8 @@ ofl_extract_jq(struct ex *x)
 	    strstr(o->filter, "halt") == NULL &&
 	    (j.jqp = jq_init()) != NULL) {
 		jq_set_error_cb(j.jqp, jq_quiet_cb, NULL);
+		if (ofl_extract_oom_fn() != NULL)
+			jq_set_nomem_handler(j.jqp, ofl_extract_oom_fn(), NULL);
 		jq_set_attr(j.jqp, jv_string("JQ_LIBRARY_PATH"), jv_array());
 		ofl_buf_addf(&prog, "path(%s\n) as $__ofl_p | [$__ofl_p, "
 		    "getpath($__ofl_p)]", o->filter);

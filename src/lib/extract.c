@@ -377,7 +377,7 @@ limited(const struct ofl_extract *o, FILE *fp, const char *what,
 	if (pid == 0) {
 		close(p[0]);
 		lim_fd = p[1];
-		ofl_extract_set_oom(lim_oom.msg);
+		ofl_extract_set_oom(lim_oom.msg, lim_nomem);
 		lim_size(size, sizeof size, o->mem_limit);
 		memset(&lim_oom, 0, sizeof lim_oom);
 		lim_oom.rv = -1;

@@ -124,11 +124,14 @@ const char	*ofl_extract_mask_text(struct ex *, const char *, size_t,
 void		 ofl_extract_line_unit(struct ex *, struct ofl_buf *,
 		    uint64_t, const char *, const char *, size_t, int, int);
 /*
- * In a child run under limits, what running out of memory says; NULL
- * outside one.  The child sets it.
+ * In a child run under limits, what running out of memory says, and the
+ * function libjq is to call then (each jq_state is given it: libjq sets
+ * a state's own handler, none by default, when it runs); NULL outside
+ * one.  The child sets them.
  */
 const char	*ofl_extract_oom_msg(void);
-void		 ofl_extract_set_oom(const char *);
+void		(*ofl_extract_oom_fn(void))(void *);
+void		 ofl_extract_set_oom(const char *, void (*)(void *));
 /* extract-io.c: the source, for the entry point and the raw mode. */
 int		 ofl_extract_src_open(struct ex *);
 void		 ofl_extract_src_close(struct src *);
