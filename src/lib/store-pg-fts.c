@@ -35,7 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <libpq-fe.h>
+#include "pq.h"
 #include <sqlite3.h>
 #include <zstd.h>
 

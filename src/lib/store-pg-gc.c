@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <libpq-fe.h>
+#include "pq.h"
 
 #include "ofl.h"
 #include "store-int.h"

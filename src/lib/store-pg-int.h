@@ -152,7 +152,7 @@ void		 store_pg_unlock(struct ofl_store *, const char *);
 int		 store_pg_stamp(struct ofl_store *, const char *, int64_t);
 
 /*
- * For the engine's files, which include libpq-fe.h first: statements
+ * For the engine's files, which include pq.h first: statements
  * with their parameters, never text spliced into SQL.  Parameters are
  * text, or binary for bytea; results are text unless binary is asked.
  */

@@ -38,7 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <libpq-fe.h>
+#include "pq.h"
 
 #include "ofl.h"
 #include "store-int.h"
@@ -537,6 +537,8 @@ store_pg_open(struct ofl_store *st)
 {
 	st->pg = ofl_xcalloc(1, sizeof *st->pg);
 	st->pg->shown = pg_mask(st->path);
+	if (ofl_pq_load() == -1)
+		return -1;
 	st->pg->conn = PQconnectdb(st->path);
 	if (st->pg->conn == NULL) {
 		ofl_seterr(OFL_EXIT_FAIL, "store %s: out of memory",
