@@ -63,6 +63,31 @@ test_expect_success 'a hit in a child line shows the element that holds it' '
 	grep "^  554: *- /url: \"#NO_COLOR\"$" hits
 '
 
+# The heading matches "next topic"; what to click is the link under it.
+test_expect_success 'a heading that answers comes with the link under it' '
+	{
+		echo "- generic [ref=e1]:"
+		echo "  - navigation \"main navigation\" [ref=e2]:"
+		echo "    - heading \"Previous topic\" [level=4] [ref=e3]"
+		echo "    - paragraph [ref=e4]:"
+		echo "      - link \"4. An Informal Introduction\" [ref=e5] [cursor=pointer]:"
+		echo "        - /url: introduction.html"
+		echo "    - heading \"Next topic\" [level=4] [ref=e6]"
+		echo "    - paragraph [ref=e7]:"
+		echo "      - link \"5. Data Structures\" [ref=e8] [cursor=pointer]:"
+		echo "        - /url: datastructures.html"
+		i=10
+		while [ $i -lt 60 ]; do
+			echo "    - listitem [ref=e$i]: item $i of the page"
+			i=$((i + 1))
+		done
+	} >nav.txt &&
+	ofl-capture -q -T 0 <nav.txt | sed "s/^ofl://" >id.nav &&
+	ofl-search "$(cat id.nav)" "next topic" >out &&
+	grep "^  7: .*heading \"Next topic\" \[level=4\] \[ref=e6\]" out &&
+	grep "^  9- .*link \"5. Data Structures\" \[ref=e8\]" out
+'
+
 test_expect_success 'Chrome DevTools text snapshot: the form by ref' '
 	ofl-capture -T 10 <"$DEVTOOLS" >notice3 &&
 	head -n 1 notice3 | grep " snapshot 930 B 20 lines$" &&

@@ -22,6 +22,7 @@
 #define SNAP_CONTROL	1.5		/* the worth of a line one acts on */
 #define SNAP_KEEP	0.5		/* of the best line's worth, at least */
 #define SNAP_NAMED	3.0		/* an element named by the question */
+#define SNAP_UNDER	4		/* lines under a heading looked through */
 #define ORDER_SCAN	4096		/* lines weighed for their length */
 #define WHOLE		0.5		/* more for a term as a word alone */
 #define TB_SCAN		64		/* lines of a traceback looked through */
@@ -50,6 +51,8 @@ static int	 indented(const struct line *);
 static size_t	 traceback_end(const struct line *, size_t, size_t);
 static void	 order_add(struct line *, size_t, size_t *, size_t *, size_t);
 static double	 snap_density(const struct line *);
+static int	 snap_role(const struct ofl_fmt_snapshot_el *, const char *);
+static size_t	 snap_under(const struct line *, size_t, size_t);
 static uint64_t	 snap_sig(const char *, size_t);
 static void	 snap_weigh(struct search *, const struct line *, size_t,
 		    double *, double *);
@@ -561,6 +564,42 @@ snap_more(struct line *l, size_t nl, const double *w, const double *d,
 	return norder;
 }
 
+/* 1 if e's role is r. */
+static int
+snap_role(const struct ofl_fmt_snapshot_el *e, const char *r)
+{
+	return e->rolelen == strlen(r) && memcmp(e->role, r, e->rolelen) == 0;
+}
+
+/*
+ * In a snapshot, the first element one acts on (a link, a button, a
+ * field) in the SNAP_UNDER lines under heading c, before another
+ * heading: the link under "Next topic".  nl if c is no heading or has
+ * none.
+ */
+static size_t
+snap_under(const struct line *l, size_t nl, size_t c)
+{
+	static const char *acts[] = { "link", "button", "textbox",
+		"searchbox", "combobox", "checkbox", "radio", "menuitem",
+		"tab", NULL };
+	struct ofl_fmt_snapshot_el e;
+	size_t		 k, a;
+
+	if (c >= nl || !ofl_fmt_snapshot_parse(l[c].s, l[c].n, &e) ||
+	    !snap_role(&e, "heading"))
+		return nl;
+	for (k = c + 1; k < nl && k <= c + SNAP_UNDER; k++) {
+		if (!ofl_fmt_snapshot_parse(l[k].s, l[k].n, &e) ||
+		    snap_role(&e, "heading"))
+			return nl;
+		for (a = 0; acts[a] != NULL; a++)
+			if (snap_role(&e, acts[a]) && e.ref != NULL)
+				return k;
+	}
+	return nl;
+}
+
 static void
 order_add(struct line *l, size_t nl, size_t *order, size_t *norder, size_t i)
 {
@@ -649,8 +688,13 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 	}
 	if (norder == 0)
 		order_add(l, nl, order, &norder, 0);
-	if (snap)
+	if (snap) {
+		/* What to act on under a heading that answers. */
+		for (j = 0, ncover = norder; j < ncover; j++)
+			order_add(l, nl, order, &norder, snap_under(l, nl,
+			    order[j]));
 		return snap_more(l, nl, w, d, nf, order, norder);
+	}
 	b = norder > 0 ? order[0] : 0;
 	ncover = norder;
 	/* The failure a traceback ends with, what it is about. */
