@@ -53,7 +53,7 @@ test_expect_success 'the words of a CamelCase identifier match, and so does the 
 	grep "^  1: worker: >>Connection<<>>Pool<<>>Timeout<<Exception after 30s\$" out &&
 	! grep "no match" out &&
 	ofl-search --color=always "$(cat id.camel)" "max retries" | marked >out &&
-	grep "^  2: config >>max<<>>Retries<<=5 backoff=2s\$" out &&
+	grep "^  2: config >>maxRetries<<=5 backoff=2s\$" out &&
 	ofl-search --color=always "$(cat id.camel)" "maxretries" | marked >out &&
 	grep "^  2: config >>maxRetries<<=5 backoff=2s\$" out &&
 	ofl-search "$(cat id.camel)" "ConnectionPoolTimeoutException" >out &&
@@ -105,6 +105,24 @@ test_expect_success 'some words: the lexicon'"'"'s forms count, a form'"'"'s wor
 	  3- cron[3]: job done
 	EOF
 	test_cmp expect actual
+'
+
+# Two words a file name or a key writes as one: "error summary" finds
+# errorsummary.log, "user name" a username key, below the lines that
+# hold the words apart.
+test_expect_success 'two words in a row find them written as one word' '
+	printf "%s\n" "start" "Uploading artifact public/logs/errorsummary.log" \
+	    "Uploading artifact public/logs/live.log" "username=alice" \
+	    "the user wrote her name" "done" >compound.txt &&
+	capture compound.txt >id.comp &&
+	ofl-search "$(cat id.comp)" "error summary uploaded" >out &&
+	grep -x "  2: Uploading artifact public/logs/errorsummary.log" out &&
+	ofl-search -j "$(cat id.comp)" "user name" >out &&
+	jq -r .match out >got &&
+	test "$(head -n 1 got)" = all &&
+	ofl-search "$(cat id.comp)" "user name" >out &&
+	grep -x "  4: username=alice" out &&
+	grep -x "  5: the user wrote her name" out
 '
 
 test_expect_success 'a part of a hyphenated word in a log' '

@@ -20,10 +20,15 @@
 #define QUERY_MAX	4096		/* bytes of query text used */
 #define TERMS_MAX	32		/* terms used */
 #define TARGETS_MAX	64		/* words marked */
+#define COMPOUND_MAX	64		/* bytes of two words written as one */
 
 static char	*clean_query(const char *, size_t *);
 static void	 term_add(struct search *, const char *, size_t, int, int);
 static int	 stop_word(const char *, size_t);
+static int	 compound_word(const struct term *);
+static size_t	 lex_term(struct search *, struct ofl_buf *, size_t,
+		    const char *);
+static void	 compounds(struct search *);
 static int	 count_cb(void *, int, const char *, int, int, int);
 static int	 exact_cb(void *, int, const char *, int, int, int);
 static void	 add_fts_string(struct ofl_buf *, const char *, size_t);
@@ -284,9 +289,19 @@ ofl_query_terms_targets(struct search *s, const char *raw)
 		    ofl_query_terms_target_cb, &c);
 	}
 	/* Then the other forms, so that the words typed come first. */
-	for (i = 0; i < s->nt; i++)
+	for (i = 0; i < s->nt; i++) {
 		if (s->t[i].lex >= 0 && s->t[i].spell == NULL)
 			lex_targets(s, i);
+		if (s->t[i].compound != NULL) {
+			c.prefix = 0;
+			c.term = (int)i;
+			s->addlex = LEX_WORD;
+			(void)ofl_tok_run(s->tk, 1, s->t[i].compound,
+			    strlen(s->t[i].compound),
+			    ofl_query_terms_target_cb, &c);
+			s->addlex = 0;
+		}
+	}
 }
 
 static void
@@ -387,6 +402,59 @@ ofl_query_terms_lex_find(struct search *s)
 		s->t[i].lexlen = len;
 		i += len - 1;
 	}
+	compounds(s);
+}
+
+/* A word a compound is made of: as typed, of letters alone. */
+static int
+compound_word(const struct term *t)
+{
+	size_t	i;
+
+	if (t->phrase || t->prefix || t->exact != NULL || t->spell != NULL ||
+	    t->stop || (t->lex >= 0 && t->lexlen != 1) || t->len < 2)
+		return 0;
+	for (i = 0; i < t->len; i++)
+		if (!isalpha((unsigned char)t->text[i]))
+			return 0;
+	return 1;
+}
+
+/*
+ * Two words in a row that a file name, a key or an identifier writes as
+ * one ("error summary": errorsummary.log, "user name": username), where
+ * no form of several words of the lexicon takes them: the one word is
+ * asked for with them, as a form of the lexicon is.
+ */
+static void
+compounds(struct search *s)
+{
+	struct term	*a, *b;
+	size_t		 i, k;
+
+	for (i = 0; i < s->nt; i++) {
+		free(s->t[i].compound);
+		s->t[i].compound = NULL;
+	}
+	for (i = 0; i + 1 < s->nt; i++) {
+		a = &s->t[i];
+		b = &s->t[i + 1];
+		if (a->lex >= 0 && a->lexlen > 1) {
+			i += a->lexlen - 1;
+			continue;
+		}
+		if (!compound_word(a) || !compound_word(b) ||
+		    a->len + b->len >= COMPOUND_MAX)
+			continue;
+		a->compound = ofl_xmalloc(a->len + b->len + 1);
+		for (k = 0; k < a->len; k++)
+			a->compound[k] = (char)tolower((unsigned char)a->text[k]);
+		for (k = 0; k < b->len; k++)
+			a->compound[a->len + k] = (char)tolower((unsigned char)
+			    b->text[k]);
+		a->compound[a->len + b->len] = '\0';
+		i++;
+	}
 }
 
 /* A form as FTS5 wants it: a word, or the words that say something. */
@@ -424,47 +492,71 @@ ofl_query_terms_lex(struct search *s, int any)
 	const char	*op = any ? " OR " : " AND ";
 	struct ofl_buf	 b;
 	struct term	*t;
-	const char	*f;
-	size_t		 i, j, k, used = 0, groups = 0;
+	size_t		 i, used = 0, groups = 0;
 
 	ofl_buf_init(&b);
 	for (i = 0; i < s->nt; i++) {
 		t = &s->t[i];
-		if (t->lex >= 0) {
-			if (used++ > 0)
-				ofl_buf_adds(&b, op);
-			ofl_buf_adds(&b, "((");
-			for (j = i, k = 0; j < i + t->lexlen; j++) {
-				if (s->t[j].stop && s->skipstop &&
-				    t->lexlen > 1)
-					continue;
-				if (k++ > 0)
-					ofl_buf_adds(&b, op);
-				add_fts_string(&b, s->t[j].text, s->t[j].len);
-			}
-			ofl_buf_addc(&b, ')');
-			for (k = 0; (f = ofl_lexicon_form(t->lex, k)) != NULL;
-			    k++) {
-				ofl_buf_adds(&b, " OR ");
-				lex_form(&b, f);
-			}
-			ofl_buf_addc(&b, ')');
-			groups++;
-			i += t->lexlen - 1;
-			continue;
-		}
-		if ((t->ntok == 0 && t->spell == NULL) ||
-		    (t->stop && s->skipstop))
+		if (t->lex < 0 && ((t->ntok == 0 && t->spell == NULL) ||
+		    (t->stop && s->skipstop)))
 			continue;
 		if (used++ > 0)
 			ofl_buf_adds(&b, op);
-		add_fts_term(&b, t);
+		if (t->compound != NULL && i + 1 < s->nt) {
+			/* ((error AND summary) OR errorsummary) */
+			ofl_buf_adds(&b, "((");
+			(void)lex_term(s, &b, i, op);
+			ofl_buf_adds(&b, op);
+			(void)lex_term(s, &b, i + 1, op);
+			ofl_buf_adds(&b, ") OR ");
+			add_fts_string(&b, t->compound, strlen(t->compound));
+			ofl_buf_addc(&b, ')');
+			groups++;
+			i++;
+			continue;
+		}
+		if (t->lex >= 0)
+			groups++;
+		i += lex_term(s, &b, i, op) - 1;
 	}
 	if (groups == 0) {
 		ofl_buf_free(&b);
 		return NULL;
 	}
 	return ofl_buf_str(&b);
+}
+
+/*
+ * Term i as an expression of its own: its group's forms or'ed with its
+ * words (joined by op) when a group of the lexicon starts there, else
+ * itself.  Returns the terms it takes.
+ */
+static size_t
+lex_term(struct search *s, struct ofl_buf *b, size_t i, const char *op)
+{
+	const struct term	*t = &s->t[i];
+	const char		*f;
+	size_t			 j, k;
+
+	if (t->lex < 0) {
+		add_fts_term(b, t);
+		return 1;
+	}
+	ofl_buf_adds(b, "((");
+	for (j = i, k = 0; j < i + t->lexlen; j++) {
+		if (s->t[j].stop && s->skipstop && t->lexlen > 1)
+			continue;
+		if (k++ > 0)
+			ofl_buf_adds(b, op);
+		add_fts_string(b, s->t[j].text, s->t[j].len);
+	}
+	ofl_buf_addc(b, ')');
+	for (k = 0; (f = ofl_lexicon_form(t->lex, k)) != NULL; k++) {
+		ofl_buf_adds(b, " OR ");
+		lex_form(b, f);
+	}
+	ofl_buf_addc(b, ')');
+	return t->lexlen;
 }
 
 /* The words of term i's group's forms, marked as term i's. */

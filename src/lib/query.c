@@ -1265,6 +1265,7 @@ search_free(struct search *s)
 		free(s->t[i].text);
 		free(s->t[i].exact);
 		free(s->t[i].spell);
+		free(s->t[i].compound);
 	}
 	free(s->t);
 	for (i = 0; i < s->ntg; i++) {

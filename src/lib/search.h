@@ -40,6 +40,8 @@ struct term {
 	int	 stop;		/* a stop word: left out if others remain */
 	int	 lex;		/* a lexicon group starts here, or -1 */
 	size_t	 lexlen;	/* the terms it takes */
+	char	*compound;	/* it and the next word as one ("error
+				   summary": "errorsummary"), or NULL */
 };
 
 struct target {
@@ -113,6 +115,7 @@ struct line {
 	uint64_t	 mask;		/* targets matched */
 	uint64_t	 wmask;		/* of them, as words of their own */
 	int		 nmarks;
+	int		 nspans;	/* of them, not inside another */
 	size_t		 mark0;		/* first mark in the line */
 	int		 chosen;
 	size_t		 from;		/* the part shown */

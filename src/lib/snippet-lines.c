@@ -674,7 +674,7 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 				v *= d[i];
 			}
 			if (c == nl || g > bg || (g == bg && (v > bv ||
-			    (v == bv && l[i].nmarks > l[c].nmarks)))) {
+			    (v == bv && l[i].nspans > l[c].nspans)))) {
 				c = i;
 				bg = g;
 				bv = v;

@@ -516,7 +516,7 @@ split_lines(struct search *s, const struct hit *h, const struct ofl_buf *text,
 {
 	struct line	*l = NULL;
 	const char	*p, *e, *end;
-	size_t		 nl = 0, capl = 0, mk = 0, j;
+	size_t		 nl = 0, capl = 0, mk = 0, j, last;
 	uint64_t	 no, bit;
 
 	p = text->data;
@@ -537,9 +537,14 @@ split_lines(struct search *s, const struct hit *h, const struct ofl_buf *text,
 		while (mk < s->nm && s->m[mk].start < (size_t)(p - text->data))
 			mk++;
 		l[nl].mark0 = mk;
-		for (j = mk; j < s->nm && s->m[j].start <
+		for (j = mk, last = 0; j < s->nm && s->m[j].start <
 		    (size_t)(e - text->data); j++) {
 			l[nl].nmarks++;
+			/* Words of a name and the name: one span. */
+			if (j == mk || s->m[j].start >= last)
+				l[nl].nspans++;
+			if (j == mk || s->m[j].end > last)
+				last = s->m[j].end;
 			if (!mark_counts(s, text->data, j, mk,
 			    (size_t)(p - text->data), (size_t)(e - text->data)))
 				continue;
