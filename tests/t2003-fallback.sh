@@ -125,6 +125,25 @@ test_expect_success 'two words in a row find them written as one word' '
 	grep -x "  5: the user wrote her name" out
 '
 
+# "not" and a word: the word with a prefix that denies it, though other
+# lines hold the word itself.
+test_expect_success '"not signed" finds unsigned, "not valid" invalid' '
+	{
+		echo "\"reason\": \"unsigned\","
+		i=0; while [ $i -lt 20 ]; do echo "filler $i"; i=$((i + 1)); done
+		echo "signed off by bob"
+		i=0; while [ $i -lt 20 ]; do echo "filler $i"; i=$((i + 1)); done
+		echo "token invalid for user bob"
+		i=0; while [ $i -lt 20 ]; do echo "filler $i"; i=$((i + 1)); done
+		echo "token valid until noon"
+	} >neg.txt &&
+	capture neg.txt >id.neg &&
+	ofl-search "$(cat id.neg)" "not signed" >out &&
+	grep -x "  1: \"reason\": \"unsigned\"," out &&
+	ofl-search "$(cat id.neg)" "token not valid" >out &&
+	grep -x "  43: token invalid for user bob" out
+'
+
 test_expect_success 'a part of a hyphenated word in a log' '
 	ofl-search --color=always -n 1 "$(cat id.log)" "UNEXPECTED-TIMEOU" | marked >out &&
 	head -n 1 out >note &&

@@ -12,6 +12,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "ofl.h"
 #include "search.h"
@@ -29,6 +30,8 @@ static int	 compound_word(const struct term *);
 static size_t	 lex_term(struct search *, struct ofl_buf *, size_t,
 		    const char *);
 static void	 compounds(struct search *);
+static void	 compound_forms(struct ofl_buf *, const char *);
+static void	 lower_add(struct ofl_buf *, const char *, size_t);
 static int	 count_cb(void *, int, const char *, int, int, int);
 static int	 exact_cb(void *, int, const char *, int, int, int);
 static void	 add_fts_string(struct ofl_buf *, const char *, size_t);
@@ -424,11 +427,14 @@ compound_word(const struct term *t)
  * Two words in a row that a file name, a key or an identifier writes as
  * one ("error summary": errorsummary.log, "user name": username), where
  * no form of several words of the lexicon takes them: the one word is
- * asked for with them, as a form of the lexicon is.
+ * asked for with them, as a form of the lexicon is.  "not" and a word:
+ * the word with the prefixes that deny it ("not signed": unsigned).
  */
 static void
 compounds(struct search *s)
 {
+	static const char *neg[] = { "un", "in", "dis", "non", NULL };
+	struct ofl_buf	 w;
 	struct term	*a, *b;
 	size_t		 i, k;
 
@@ -446,15 +452,30 @@ compounds(struct search *s)
 		if (!compound_word(a) || !compound_word(b) ||
 		    a->len + b->len >= COMPOUND_MAX)
 			continue;
-		a->compound = ofl_xmalloc(a->len + b->len + 1);
-		for (k = 0; k < a->len; k++)
-			a->compound[k] = (char)tolower((unsigned char)a->text[k]);
-		for (k = 0; k < b->len; k++)
-			a->compound[a->len + k] = (char)tolower((unsigned char)
-			    b->text[k]);
-		a->compound[a->len + b->len] = '\0';
+		ofl_buf_init(&w);
+		if (a->len == 3 && strncasecmp(a->text, "not", 3) == 0) {
+			/* "not signed": unsigned, "not valid": invalid */
+			for (k = 0; neg[k] != NULL; k++) {
+				ofl_buf_adds(&w, k > 0 ? " " : "");
+				ofl_buf_adds(&w, neg[k]);
+				lower_add(&w, b->text, b->len);
+			}
+		} else {
+			lower_add(&w, a->text, a->len);
+			lower_add(&w, b->text, b->len);
+		}
+		a->compound = ofl_buf_str(&w);
 		i++;
 	}
+}
+
+static void
+lower_add(struct ofl_buf *b, const char *p, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		ofl_buf_addc(b, (char)tolower((unsigned char)p[i]));
 }
 
 /* A form as FTS5 wants it: a word, or the words that say something. */
@@ -508,8 +529,8 @@ ofl_query_terms_lex(struct search *s, int any)
 			(void)lex_term(s, &b, i, op);
 			ofl_buf_adds(&b, op);
 			(void)lex_term(s, &b, i + 1, op);
-			ofl_buf_adds(&b, ") OR ");
-			add_fts_string(&b, t->compound, strlen(t->compound));
+			ofl_buf_addc(&b, ')');
+			compound_forms(&b, t->compound);
 			ofl_buf_addc(&b, ')');
 			groups++;
 			i++;
@@ -524,6 +545,21 @@ ofl_query_terms_lex(struct search *s, int any)
 		return NULL;
 	}
 	return ofl_buf_str(&b);
+}
+
+/* Each word of a term's compound forms, or'ed: " OR \"unsigned\" ...". */
+static void
+compound_forms(struct ofl_buf *b, const char *forms)
+{
+	const char	*p = forms, *e;
+
+	while (*p != '\0') {
+		if ((e = strchr(p, ' ')) == NULL)
+			e = p + strlen(p);
+		ofl_buf_adds(b, " OR ");
+		add_fts_string(b, p, (size_t)(e - p));
+		p = *e == ' ' ? e + 1 : e;
+	}
 }
 
 /*

@@ -41,7 +41,8 @@ struct term {
 	int	 lex;		/* a lexicon group starts here, or -1 */
 	size_t	 lexlen;	/* the terms it takes */
 	char	*compound;	/* it and the next word as one ("error
-				   summary": "errorsummary"), or NULL */
+				   summary": "errorsummary"; "not signed":
+				   "unsigned insigned ..."), or NULL */
 };
 
 struct target {
