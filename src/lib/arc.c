@@ -8,7 +8,6 @@
 
 #include <sys/types.h>
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,29 +28,16 @@ ofl_arc_load(void)
 {
 	static const char	*names[] = { LIBARCHIVE_SONAME,
 	    "libarchive.so.13", "libarchive.so", NULL };
-	void			*h = NULL;
-	const char		*err = "not found";
-	int			 i;
+	void			*h;
 
 	if (ofl_arc_loaded)
 		return 0;
-	for (i = 0; names[i] != NULL && h == NULL; i++) {
-		if ((h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL)) == NULL)
-			err = dlerror();
-	}
-	if (h == NULL) {
-		ofl_seterr(OFL_EXIT_FAIL, "cannot load libarchive: %s: %s",
-		    LIBARCHIVE_SONAME, err != NULL ? err : "not found");
+	if (ofl_dl_open("libarchive", names, &h) == -1)
 		return -1;
-	}
 #define X(name)								\
-	ofl_arc_api.name = (__typeof__(name) *)dlsym(h, #name);		\
-	if (ofl_arc_api.name == NULL) {					\
-		ofl_seterr(OFL_EXIT_FAIL, "cannot load libarchive: %s: %s", \
-		    LIBARCHIVE_SONAME, #name);				\
-		dlclose(h);						\
-		return -1;						\
-	}
+	if ((ofl_arc_api.name = (__typeof__(name) *)ofl_dl_sym(h,	\
+	    "libarchive", LIBARCHIVE_SONAME, #name)) == NULL)		\
+		return -1;
 	OFL_ARC_FUNCS
 #undef X
 	ofl_arc_loaded = 1;

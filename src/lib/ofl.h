@@ -100,6 +100,14 @@ int64_t		 ofl_mono_ms(void);
 int64_t		 ofl_mono_us(void);
 /* 1 if the bytes are only spaces and tabs (or none). */
 int		 ofl_blank(const void *, size_t);
+/*
+ * A library opened when first used (arc.c, pq.c): ofl_dl_open opens the
+ * first of the NULL-ended names dlopen(3) can, in *h, or sets the error
+ * ("cannot load libpq: libpq.so.5: ...") and returns -1; ofl_dl_sym
+ * gives a symbol of it, or NULL with the error set and h closed.
+ */
+int		 ofl_dl_open(const char *, const char *const *, void **);
+void		*ofl_dl_sym(void *, const char *, const char *, const char *);
 
 /*
  * pager.c: for a person at a terminal.  Color as grep gives it, and a

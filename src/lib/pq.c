@@ -6,7 +6,6 @@
 
 #include <sys/types.h>
 
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -23,29 +22,16 @@ ofl_pq_load(void)
 {
 	static const char	*names[] = { LIBPQ_SONAME, "libpq.so.5",
 	    "libpq.so", NULL };
-	void			*h = NULL;
-	const char		*err = "not found";
-	int			 i;
+	void			*h;
 
 	if (ofl_pq_loaded)
 		return 0;
-	for (i = 0; names[i] != NULL && h == NULL; i++) {
-		if ((h = dlopen(names[i], RTLD_NOW | RTLD_GLOBAL)) == NULL)
-			err = dlerror();
-	}
-	if (h == NULL) {
-		ofl_seterr(OFL_EXIT_FAIL, "cannot load libpq: %s: %s",
-		    LIBPQ_SONAME, err != NULL ? err : "not found");
+	if (ofl_dl_open("libpq", names, &h) == -1)
 		return -1;
-	}
 #define X(name)								\
-	ofl_pq_api.name = (__typeof__(name) *)dlsym(h, #name);		\
-	if (ofl_pq_api.name == NULL) {					\
-		ofl_seterr(OFL_EXIT_FAIL, "cannot load libpq: %s: %s",	\
-		    LIBPQ_SONAME, #name);				\
-		dlclose(h);						\
-		return -1;						\
-	}
+	if ((ofl_pq_api.name = (__typeof__(name) *)ofl_dl_sym(h, "libpq", \
+	    LIBPQ_SONAME, #name)) == NULL)				\
+		return -1;
 	OFL_PQ_FUNCS
 #undef X
 	ofl_pq_loaded = 1;

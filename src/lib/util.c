@@ -5,6 +5,7 @@
 
 #include <sys/time.h>
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -353,4 +354,32 @@ ofl_blank(const void *v, size_t n)
 		if (p[i] != ' ' && p[i] != '\t')
 			return 0;
 	return 1;
+}
+
+int
+ofl_dl_open(const char *lib, const char *const *names, void **h)
+{
+	const char	*err = "not found";
+	size_t		 i;
+
+	for (*h = NULL, i = 0; names[i] != NULL && *h == NULL; i++)
+		if ((*h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL)) == NULL)
+			err = dlerror();
+	if (*h != NULL)
+		return 0;
+	ofl_seterr(OFL_EXIT_FAIL, "cannot load %s: %s: %s", lib, names[0],
+	    err != NULL ? err : "not found");
+	return -1;
+}
+
+void *
+ofl_dl_sym(void *h, const char *lib, const char *soname, const char *sym)
+{
+	void	*p;
+
+	if ((p = dlsym(h, sym)) != NULL)
+		return p;
+	ofl_seterr(OFL_EXIT_FAIL, "cannot load %s: %s: %s", lib, soname, sym);
+	dlclose(h);
+	return NULL;
 }

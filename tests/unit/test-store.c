@@ -484,6 +484,30 @@ test_parse(void)
 	ok(ofl_parse_num("1x", 0, 100, &v) == -1, "ofl_parse_num(\"1x\")");
 }
 
+/* A library opened when first used, and one that is not there. */
+static void
+test_dl(void)
+{
+	static const char *none[] = { "libofl-none.so.9", NULL };
+	static const char *libc[] = { "libofl-none.so.9", "libc.so.6", NULL };
+	void	*h;
+
+	ofl_clearerr();
+	ok(ofl_dl_open("libnone", none, &h) == -1 && h == NULL &&
+	    ofl_errcode() == OFL_EXIT_FAIL && strncmp(ofl_errmsg(),
+	    "cannot load libnone: libofl-none.so.9: ", 39) == 0,
+	    "a library not there: one line, names the first name");
+	ok(ofl_dl_open("libc", libc, &h) == 0 && h != NULL,
+	    "the first of the names that opens");
+	ok(h != NULL && ofl_dl_sym(h, "libc", "libc.so.6", "strlen") != NULL,
+	    "a symbol it has");
+	ofl_clearerr();
+	ok(h != NULL && ofl_dl_sym(h, "libc", "libc.so.6",
+	    "ofl_no_such_symbol") == NULL && strcmp(ofl_errmsg(),
+	    "cannot load libc: libc.so.6: ofl_no_such_symbol") == 0,
+	    "a symbol it lacks: one line, and closed");
+}
+
 static void
 test_ids(void)
 {
@@ -1411,6 +1435,7 @@ main(void)
 	test_hash();
 	test_fmt();
 	test_parse();
+	test_dl();
 	test_ids();
 	test_open();
 	test_roundtrip();
