@@ -167,6 +167,21 @@ test_expect_success 'punctuation is searched as written' '
 	grep ">>blk_-1608999687919862906<<" out
 '
 
+# A line of one number's words repeated: every mark of it is in one run
+# of a term of several words ("4.4.4").  The run is walked only as far as
+# a window of the term reaches; walked whole for each mark, each search
+# of this 2 MB line took over a minute and a half.  timeout(1) only keeps
+# a hang from stalling the suite: the search takes a tenth of a second.
+test_expect_success 'a line of 1,000,000 repeats of a number: answered' '
+	awk "BEGIN { printf \"start\\n4\"; for (i = 0; i < 1000000; i++) printf \".4\"; printf \"\\nend\\n\" }" >fours &&
+	capture fours >id.fours &&
+	ofl-index -q "$(cat id.fours)" &&
+	timeout 60 ofl-search "$(cat id.fours)" "4.4.4" >out &&
+	grep "^  2: 4\.4\.4\.4" out &&
+	timeout 60 ofl-search "$(cat id.fours)" "start 4.4" >out &&
+	grep "^  1: start" out
+'
+
 test_expect_success 'the store is intact after all that' '
 	ofl-index --check >out &&
 	echo ok >expect &&

@@ -387,8 +387,12 @@ mark_counts(const struct search *s, const char *text, size_t j, size_t mark0,
 	t = &s->t[g->term];
 	spell = memchr(t->text, '\0', t->len) == NULL &&
 	    strpbrk(t->text, "0123456789") != NULL;
-	/* The run of the term's words, in order, that holds mark j. */
-	for (prev = j, k = j; k-- > mark0;) {
+	/*
+	 * The run of the term's words, in order, that holds mark j: at most
+	 * need - 1 of them on each side, all a window holding j can take
+	 * (a line of a million "4.4.4" is no quadratic walk).
+	 */
+	for (prev = j, k = j, w = 0; w + 1 < need && k-- > mark0;) {
 		if (s->tg[m[k].target].exact)
 			continue;
 		if (s->tg[m[k].target].term != g->term || m[k].end >
@@ -396,8 +400,9 @@ mark_counts(const struct search *s, const char *text, size_t j, size_t mark0,
 		    (!spell && m[k].target > m[prev].target))
 			break;
 		prev = k;
+		w++;
 	}
-	for (k = prev; k < s->nm && m[k].start < end; k++) {
+	for (k = prev; k < s->nm && m[k].start < end && n < w + need; k++) {
 		if (s->tg[m[k].target].exact)
 			continue;
 		if (k > prev && (s->tg[m[k].target].term != g->term ||
