@@ -1197,6 +1197,25 @@ ofl_fmt_snapshot_control(const char *const *p, const size_t *n, size_t nl,
 	return 0;
 }
 
+size_t
+ofl_fmt_snapshot_under(const char *const *p, const size_t *n, size_t nl)
+{
+	struct ofl_fmt_snapshot_el e;
+	size_t		 k;
+
+	if (nl == 0 || !ofl_fmt_snapshot_parse(p[0], n[0], &e) ||
+	    !role_is(&e, "heading"))
+		return nl;
+	for (k = 1; k < nl; k++) {
+		if (!ofl_fmt_snapshot_parse(p[k], n[k], &e) ||
+		    role_is(&e, "heading"))
+			return nl;
+		if (interactive(&e) && acts(&e))
+			return k;
+	}
+	return nl;
+}
+
 /*
  * Queries by role and name.
  */

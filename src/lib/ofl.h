@@ -1187,6 +1187,12 @@ size_t	ofl_fmt_snapshot_owners(const char *const *, const size_t *, size_t,
 /* 1 if line i is a link, a button, a field, or a line inside one. */
 int	ofl_fmt_snapshot_control(const char *const *, const size_t *, size_t,
 	    size_t);
+/*
+ * Line 0 of p[0..nl) a heading: the first line under it, before another
+ * heading, that is an element an agent clicks or fills, with its ref (the
+ * link under "Next topic"); nl if line 0 is no heading or has none.
+ */
+size_t	ofl_fmt_snapshot_under(const char *const *, const size_t *, size_t);
 /* The bytes of a line's role, name and value: no indent, no attributes. */
 size_t	ofl_fmt_snapshot_words(const char *, size_t);
 /* fmt-snapshot-name.c: an element named by a question's words. */

@@ -51,7 +51,6 @@ static int	 indented(const struct line *);
 static size_t	 traceback_end(const struct line *, size_t, size_t);
 static void	 order_add(struct line *, size_t, size_t *, size_t *, size_t);
 static double	 snap_density(const struct line *);
-static int	 snap_role(const struct ofl_fmt_snapshot_el *, const char *);
 static size_t	 snap_under(const struct line *, size_t, size_t);
 static uint64_t	 snap_sig(const char *, size_t);
 static void	 snap_weigh(struct search *, const struct line *, size_t,
@@ -327,7 +326,7 @@ item_head(const struct line *l, size_t nl, size_t c)
 	if (c >= nl || (ind = indent(&l[c])) < HEAD_INDENT)
 		return nl;
 	for (k = c; k > 0 && c - k < HEAD_SCAN; k--) {
-		if (l[k - 1].n == 0 || blank(&l[k - 1]))
+		if (blank(&l[k - 1]))
 			return nl;
 		if (indent(&l[k - 1]) < ind)
 			return k - 1;
@@ -564,40 +563,21 @@ snap_more(struct line *l, size_t nl, const double *w, const double *d,
 	return norder;
 }
 
-/* 1 if e's role is r. */
-static int
-snap_role(const struct ofl_fmt_snapshot_el *e, const char *r)
-{
-	return e->rolelen == strlen(r) && memcmp(e->role, r, e->rolelen) == 0;
-}
-
 /*
- * In a snapshot, the first element one acts on (a link, a button, a
- * field) in the SNAP_UNDER lines under heading c, before another
- * heading: the link under "Next topic".  nl if c is no heading or has
- * none.
+ * In a snapshot, the first element one acts on in the SNAP_UNDER lines
+ * under heading c (fmt-snapshot.c says which); nl if none.
  */
 static size_t
 snap_under(const struct line *l, size_t nl, size_t c)
 {
-	static const char *acts[] = { "link", "button", "textbox",
-		"searchbox", "combobox", "checkbox", "radio", "menuitem",
-		"tab", NULL };
-	struct ofl_fmt_snapshot_el e;
-	size_t		 k, a;
+	const char	*p[SNAP_UNDER + 1];
+	size_t		 n[SNAP_UNDER + 1], k, u;
 
-	if (c >= nl || !ofl_fmt_snapshot_parse(l[c].s, l[c].n, &e) ||
-	    !snap_role(&e, "heading"))
-		return nl;
-	for (k = c + 1; k < nl && k <= c + SNAP_UNDER; k++) {
-		if (!ofl_fmt_snapshot_parse(l[k].s, l[k].n, &e) ||
-		    snap_role(&e, "heading"))
-			return nl;
-		for (a = 0; acts[a] != NULL; a++)
-			if (snap_role(&e, acts[a]) && e.ref != NULL)
-				return k;
+	for (k = 0; k <= SNAP_UNDER && c + k < nl; k++) {
+		p[k] = l[c + k].s;
+		n[k] = l[c + k].n;
 	}
-	return nl;
+	return (u = ofl_fmt_snapshot_under(p, n, k)) < k ? c + u : nl;
 }
 
 static void

@@ -385,8 +385,7 @@ mark_counts(const struct search *s, const char *text, size_t j, size_t mark0,
 	    (size_t)g->term >= s->nt || (need = s->t[g->term].ntok) < 2)
 		return 1;
 	t = &s->t[g->term];
-	spell = memchr(t->text, '\0', t->len) == NULL &&
-	    strpbrk(t->text, "0123456789") != NULL;
+	spell = strpbrk(t->text, "0123456789") != NULL;
 	/*
 	 * The run of the term's words, in order, that holds mark j: at most
 	 * need - 1 of them on each side, all a window holding j can take
