@@ -225,4 +225,46 @@ test_expect_success 'an indented line that goes on from another: that line too' 
 	grep -x "  4-     --sleep-interval SECONDS        Number of seconds to sleep" out
 '
 
+# A git log: a line of a commit's message comes with the commit, its
+# author and its date, the head of the record it is the body of; each
+# commit starts a chunk of its own, so a head is never in the chunk
+# before.
+test_expect_success 'a line of a record'"'"'s indented body: the head of the record' '
+	i=1
+	while [ $i -le 30 ]; do
+		printf "commit %040d\n" $i
+		echo "Author: Dev $i <dev$i@example.org>"
+		echo "Date:   Mon Jun $((i % 28 + 1)) 10:00:00 2026 +0000"
+		echo
+		if [ $i -eq 17 ]; then
+			echo "    store: the reserve file is made before the first write"
+		else
+			echo "    chunk: change number $i of the splitter"
+		fi
+		echo "    "
+		echo "    A body of three lines that says why, in words that"
+		echo "    the question does not use, so that the line that"
+		echo "    matches is the subject alone."
+		echo
+		echo " src/lib/chunk.c | 4 ++--"
+		echo " 1 file changed, 2 insertions(+), 2 deletions(-)"
+		echo
+		i=$((i + 1))
+	done >gitlog.txt &&
+	ofl-capture -q -T 0 <gitlog.txt | sed "s/^ofl://" >id.git &&
+	ofl-index -q $(cat id.git) &&
+	ofl-search "$(cat id.git)" "reserve made before the first write" >out &&
+	sed -e "s/$(cat id.git)/ID/" -e "s/  ([0-9.]*)\$//" out >actual &&
+	cat >expect <<-EOF &&
+	ofl:ID:209-221
+	  209- commit 0000000000000000000000000000000000000017
+	  210- Author: Dev 17 <dev17@example.org>
+	  211- Date:   Mon Jun 18 10:00:00 2026 +0000
+	  213:     store: the reserve file is made before the first write
+	  215-     A body of three lines that says why, in words that
+	more: ofl-extract ID -n 209-221
+	EOF
+	test_cmp expect actual
+'
+
 test_done

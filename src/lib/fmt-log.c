@@ -414,13 +414,15 @@ ofl_fmt_log_class(struct ofl_logst *s, const char *p, size_t n)
 {
 	const char	*m;
 	size_t		 k;
-	int		 blank, prevblank = s->prevblank;
+	int		 blank, prevblank = s->prevblank, previndent = s->previndent;
 
 	s->hl = 0;
 	s->hloff = 0;
 	n = body_len(p, n);
 	blank = ws_len(p, n) == n;
 	s->prevblank = blank;
+	if (!blank)
+		s->previndent = ws_at(p, n, 0);
 	k = s->skip;
 
 	switch (s->state) {
@@ -545,7 +547,10 @@ ofl_fmt_log_class(struct ofl_logst *s, const char *p, size_t n)
 		s->hl = 2;
 		return OFL_BRK_HARD;
 	}
-	return prevblank && !blank ? OFL_BRK_PARA : OFL_BRK_FREE;
+	if (prevblank && !blank)
+		return previndent && !ws_at(p, n, 0) ? OFL_BRK_RECORD :
+		    OFL_BRK_PARA;
+	return OFL_BRK_FREE;
 }
 
 /*

@@ -18,6 +18,7 @@
 
 #define TEXT_LINES	40		/* a window's lines at most */
 #define SOFT_MAX	(16 * 1024)	/* split a block only at a sub-block */
+#define RECORD_MIN	4		/* lines of a window a record closes */
 
 /*
  * Logs and plain text: windows of OFL_CHUNK_TEXT_TARGET bytes or TEXT_LINES lines
@@ -26,7 +27,10 @@
  * holds on to the line before: OFL_BRK_FREE lines may start a window,
  * OFL_BRK_PARA and OFL_BRK_BLOCK lines start one early (a block always
  * when the window holds one already, so that each crash gets a chunk
- * and a title of its own), an OFL_BRK_SOFT line splits only past
+ * and a title of its own), an OFL_BRK_RECORD line starts one when the
+ * window holds RECORD_MIN lines (a record's head and its body stay in
+ * one chunk: a commit's message with its author and date), an
+ * OFL_BRK_SOFT line splits only past
  * SOFT_MAX and an OFL_BRK_HARD line only past OFL_CHUNK_HARD_MAX.  The first frame
  * of a Java-like trace splits before the line above it, the exception's
  * own line.
@@ -64,6 +68,10 @@ ofl_fmt_text_chunk(struct ofl_chunker *ck, struct ofl_chunk_in *s, uint64_t off,
 			    raw + l.len > OFL_CHUNK_TEXT_TARGET ||
 			    w.nlines >= TEXT_LINES / 2 ||
 			    (cls == OFL_BRK_BLOCK && title.len > 0);
+			break;
+		case OFL_BRK_RECORD:
+			split = w.nlines >= RECORD_MIN ||
+			    raw + l.len > OFL_CHUNK_TEXT_TARGET;
 			break;
 		case OFL_BRK_SOFT:
 			split = raw >= SOFT_MAX;

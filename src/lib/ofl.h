@@ -409,15 +409,18 @@ void	 ofl_fmt_log_mask(struct ofl_buf *, const char *, size_t);
  * How a line of a log or a text holds on to the line before, for cutting
  * it into chunks: OFL_BRK_FREE may start a chunk, OFL_BRK_PARA (after a
  * blank line) and OFL_BRK_BLOCK (a traceback or panic begins) start one
- * early, OFL_BRK_SOFT (a sub-block) and OFL_BRK_HARD (inside a block)
- * hold on.  hl is 1 when this line is a title (from hloff on), 2 when
+ * early, OFL_BRK_RECORD (an unindented line after a blank one under
+ * indented lines: the next commit of a git log) earlier still,
+ * OFL_BRK_SOFT (a sub-block) and OFL_BRK_HARD (inside a block) hold on.  hl is 1 when this line is a title (from hloff on), 2 when
  * the line before is.  Start with a zeroed state and prevblank set.
  */
-enum { OFL_BRK_FREE, OFL_BRK_PARA, OFL_BRK_BLOCK, OFL_BRK_SOFT, OFL_BRK_HARD };
+enum { OFL_BRK_FREE, OFL_BRK_PARA, OFL_BRK_BLOCK, OFL_BRK_SOFT, OFL_BRK_HARD,
+    OFL_BRK_RECORD };
 struct ofl_logst {
 	int	 state;
 	size_t	 skip;		/* prefix before the traceback marker */
 	int	 prevblank;
+	int	 previndent;	/* the last line not blank was indented */
 	int	 count;
 	int	 hl;		/* 1: this line is a headline, 2: the last */
 	size_t	 hloff;		/* where this line's headline starts */

@@ -31,6 +31,8 @@
 #define HEAD_INDENT	8		/* columns of a line that goes on one */
 #define HEAD_SCAN	8		/* lines looked up for it */
 #define STANZA_MAX	12		/* lines of a record of fields */
+#define RECORD_HEAD	4		/* lines of a record's head shown whole */
+#define RECORD_SCAN	64		/* lines of its body looked up through */
 
 static void	 term_weights(const struct line *, size_t, const double *,
 		    double *);
@@ -44,6 +46,8 @@ static size_t	 indent(const struct line *);
 static size_t	 item_head(const struct line *, size_t, size_t);
 static int	 field(const struct line *);
 static int	 stanza(const struct line *, size_t, size_t, size_t *,
+		    size_t *);
+static int	 record_head(const struct line *, size_t, size_t, size_t *,
 		    size_t *);
 static int	 diff_changed(const struct line *);
 static int	 traceback(const struct line *);
@@ -374,6 +378,41 @@ stanza(const struct line *l, size_t nl, size_t b, size_t *first,
 	return 1;
 }
 
+/*
+ * 1 if line c is in the indented body of a record whose head is a few
+ * lines at the margin, fields but for the first, over an empty line (a
+ * commit of a git log: "commit", "Author:", "Date:", then the message
+ * and the files indented): the head's first line in *first, its last in
+ * *last.  Who and when, for a line that says what.
+ */
+static int
+record_head(const struct line *l, size_t nl, size_t c, size_t *first,
+    size_t *last)
+{
+	size_t	a, z, k;
+
+	if (c >= nl || blank(&l[c]) || indent(&l[c]) == 0)
+		return 0;
+	for (k = c; k > 0 && c - k < RECORD_SCAN; k--)
+		if (!blank(&l[k - 1]) && indent(&l[k - 1]) == 0)
+			break;
+	if (k == 0 || c - k >= RECORD_SCAN || !blank(&l[k]))
+		return 0;
+	z = k - 1;
+	for (a = z; a > 0 && !blank(&l[a - 1]) && z - a < STANZA_MAX; a--)
+		;
+	if (a == z || (a > 0 && !blank(&l[a - 1])))
+		return 0;
+	for (k = a + 1; k <= z; k++)
+		if (!field(&l[k]))
+			return 0;
+	if (indent(&l[a]) > 0)
+		return 0;
+	*first = a;
+	*last = z;
+	return 1;
+}
+
 /* A line a diff adds or removes, not a file's header. */
 static int
 diff_changed(const struct line *l)
@@ -688,6 +727,14 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 	if (stanza(l, nl, b, &c, &id)) {
 		order_add(l, nl, order, &norder, c);
 		order_add(l, nl, order, &norder, id);
+	}
+	/* The head of a record a line is the body of: whole when short. */
+	for (j = 0; j < ncover; j++) {
+		if (!record_head(l, nl, order[j], &c, &id))
+			continue;
+		for (i = c; i <= id; i++)
+			if (id - c < RECORD_HEAD || i == c || i == id)
+				order_add(l, nl, order, &norder, i);
 	}
 	for (j = 0; j < ncover; j++) {
 		c = order[j];
