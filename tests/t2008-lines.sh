@@ -267,4 +267,54 @@ test_expect_success 'a line of a record'"'"'s indented body: the head of the rec
 	test_cmp expect actual
 '
 
+# A list of events, each a JSON object: the reason matches the question,
+# the message a few members above it says why.  And "how many" asks for a count.
+test_expect_success 'setup: events, each with a reason, a message and a count' '
+	{
+		echo "{\"items\": ["
+		i=1
+		while [ $i -le 12 ]; do
+			case $i in
+			7) r=FailedScheduling
+			   m="0/3 nodes are available: 3 Insufficient cpu." ;;
+			9) r=BackOff
+			   m="Back-off restarting failed container app" ;;
+			*) r=Pulled
+			   m="Container image \\\"app:1.$i\\\" already present" ;;
+			esac
+			[ $i -eq 1 ] || echo "    ,"
+			echo "    {"
+			echo "        \"count\": $((i * 3)),"
+			echo "        \"involvedObject\": {"
+			echo "            \"kind\": \"Pod\","
+			echo "            \"name\": \"web-$i\""
+			echo "        },"
+			echo "        \"message\": \"$m\","
+			echo "        \"metadata\": {"
+			echo "            \"name\": \"web-$i.17f3a\","
+			echo "            \"namespace\": \"default\","
+			echo "            \"resourceVersion\": \"$((900 + i))\""
+			echo "        },"
+			echo "        \"reason\": \"$r\","
+			echo "        \"type\": \"Normal\""
+			echo "    }"
+			i=$((i + 1))
+		done
+		echo "]}"
+	} >events.json &&
+	jq -e ".items | length == 12" events.json >/dev/null &&
+	ofl-capture -q -T 0 <events.json | sed "s/^ofl://" >id.ev &&
+	ofl-index -q $(cat id.ev)
+'
+
+test_expect_success 'a JSON member that matches comes with the message of its object' '
+	ofl-search "$(cat id.ev)" "why was the pod not scheduled" >out &&
+	grep -x "  [0-9]*-         \"message\": \"0/3 nodes are available: 3 Insufficient cpu.\"," out
+'
+
+test_expect_success '"how many" finds the count of the object that matches' '
+	ofl-search "$(cat id.ev)" "how many times did it back off" >out &&
+	grep -x "  [0-9]*:         \"count\": 27," out
+'
+
 test_done

@@ -10,6 +10,8 @@
 #include <sys/types.h>
 
 #include <ctype.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,6 +35,7 @@
 #define STANZA_MAX	12		/* lines of a record of fields */
 #define RECORD_HEAD	4		/* lines of a record's head shown whole */
 #define RECORD_SCAN	64		/* lines of its body looked up through */
+#define JSON_SCAN	64		/* lines of a JSON object looked through */
 
 static void	 term_weights(const struct line *, size_t, const double *,
 		    double *);
@@ -41,7 +44,10 @@ static double	 line_worth(const struct line *, const double *, uint64_t,
 		    uint64_t);
 static int	 blank(const struct line *);
 static int	 line_opens(const struct line *);
+static int	 json_key(const struct line *, const char *const *, size_t *);
+static int	 json_member(const struct line *, size_t *);
 static size_t	 identity_line(const struct line *, size_t);
+static size_t	 message_line(const struct line *, size_t, size_t);
 static size_t	 indent(const struct line *);
 static size_t	 item_head(const struct line *, size_t, size_t);
 static int	 field(const struct line *);
@@ -478,6 +484,54 @@ traceback_end(const struct line *l, size_t nl, size_t c)
 }
 
 /*
+ * The index in keys of the key line i of a JSON document starts with,
+ * when its value is on the line (not an object or a list); -1 if none.
+ * Its indentation in *ind.
+ */
+static int
+json_key(const struct line *l, const char *const *keys, size_t *ind)
+{
+	size_t	i, j, k, klen;
+
+	for (i = 0; i < l->n && (l->s[i] == ' ' || l->s[i] == '\t'); i++)
+		;
+	*ind = i;
+	if (i >= l->n || l->s[i] != '"')
+		return -1;
+	for (k = 0; keys[k] != NULL; k++) {
+		klen = strlen(keys[k]);
+		j = i + 1;
+		if (j + klen + 2 > l->n ||
+		    strncasecmp(l->s + j, keys[k], klen) != 0 ||
+		    l->s[j + klen] != '"' || l->s[j + klen + 1] != ':')
+			continue;
+		j += klen + 2;
+		while (j < l->n && l->s[j] == ' ')
+			j++;
+		return j >= l->n || l->s[j] == '{' || l->s[j] == '[' ? -1 :
+		    (int)k;
+	}
+	return -1;
+}
+
+/* 1 if a line is a member of a JSON object ("key": ...); its indentation in *ind. */
+static int
+json_member(const struct line *l, size_t *ind)
+{
+	size_t	i;
+
+	for (i = 0; i < l->n && (l->s[i] == ' ' || l->s[i] == '\t'); i++)
+		;
+	*ind = i;
+	if (i >= l->n || l->s[i++] != '"')
+		return 0;
+	for (; i < l->n && l->s[i] != '"'; i++)
+		if (l->s[i] == '\\')
+			i++;
+	return i + 1 < l->n && l->s[i + 1] == ':';
+}
+
+/*
  * The line of a JSON record that names it: a "name", "title", "id" or
  * like key with a value on its line, the least indented (the record's
  * own, not a nested object's), the likeliest key first.  nl if none.
@@ -485,36 +539,55 @@ traceback_end(const struct line *l, size_t nl, size_t c)
 static size_t
 identity_line(const struct line *l, size_t nl)
 {
-	static const char *keys[] = { "name", "title", "alertname", "alert",
-		"tag_name", "key", "login", "full_name", "slug", "id", NULL };
-	size_t	i, j, k, ind, best = nl, bind = SIZE_MAX, bk = SIZE_MAX;
-	size_t	klen;
+	static const char *const keys[] = { "name", "title", "alertname",
+		"alert", "tag_name", "key", "login", "full_name", "slug", "id",
+		NULL };
+	size_t	i, ind, best = nl, bind = SIZE_MAX;
+	int	k, bk = INT_MAX;
 
 	for (i = 0; i < nl; i++) {
-		for (ind = 0; ind < l[i].n && (l[i].s[ind] == ' ' ||
-		    l[i].s[ind] == '\t'); ind++)
-			;
-		if (ind >= l[i].n || l[i].s[ind] != '"')
+		if ((k = json_key(&l[i], keys, &ind)) < 0)
 			continue;
-		for (k = 0; keys[k] != NULL; k++) {
-			klen = strlen(keys[k]);
-			j = ind + 1;
-			if (j + klen + 2 > l[i].n ||
-			    strncasecmp(l[i].s + j, keys[k], klen) != 0 ||
-			    l[i].s[j + klen] != '"' || l[i].s[j + klen + 1] != ':')
-				continue;
-			/* A value on the line, not an object or a list. */
-			j += klen + 2;
-			while (j < l[i].n && l[i].s[j] == ' ')
-				j++;
-			if (j >= l[i].n || l[i].s[j] == '{' || l[i].s[j] == '[')
-				break;
-			if (ind < bind || (ind == bind && k < bk)) {
-				best = i;
-				bind = ind;
-				bk = k;
-			}
-			break;
+		if (ind < bind || (ind == bind && k < bk)) {
+			best = i;
+			bind = ind;
+			bk = k;
+		}
+	}
+	return best;
+}
+
+/*
+ * The line of the JSON object line b is a member of that says what
+ * happened, its "message", "description" or like key, the likeliest
+ * first: for the "reason": "FailedScheduling" that matched, the message
+ * that says why.  nl if none but b, or if b is no member with a value
+ * on its line.
+ */
+static size_t
+message_line(const struct line *l, size_t nl, size_t b)
+{
+	static const char *const keys[] = { "message", "msg", "description",
+		"detail", "details", "error", "summary", "reason", NULL };
+	size_t	a, z, i, ind, bind;
+	size_t	best = nl;
+	int	k, bk = INT_MAX;
+
+	if (b >= nl || !json_member(&l[b], &bind) || line_opens(&l[b]))
+		return nl;
+	for (a = b; a > 0 && b - a < JSON_SCAN && indent(&l[a - 1]) >= bind;
+	    a--)
+		;
+	for (z = b; z + 1 < nl && z - b < JSON_SCAN &&
+	    indent(&l[z + 1]) >= bind; z++)
+		;
+	for (i = a; i <= z; i++) {
+		if (i == b || (k = json_key(&l[i], keys, &ind)) < 0 ||
+		    ind != bind)
+			continue;
+		if (k < bk) {
+			best = i;
+			bk = k;
 		}
 	}
 	return best;
@@ -646,14 +719,22 @@ snap_density(const struct line *l)
 	return 1 / (1 + (double)(n - SNAP_SHORT) / SNAP_SHORT);
 }
 
+/* Lines between two lines. */
+static size_t
+gap(size_t a, size_t b)
+{
+	return a > b ? a - b : b - a;
+}
+
 /*
  * The lines of a hit in the order they are worth showing: the line with
  * the most weight of distinct terms, then lines that add terms not yet
- * covered, then what is under a line that opens something (a heading,
- * an object) and the line after the best, then two lines that repeat
- * terms (of lines worth as much, the shortest: more of them fit), each
- * with the line below it when it opens, then the line above the best
- * and more of its surroundings.  A
+ * covered (of lines worth as much, the nearest the first: the count of
+ * the record that matched, not of the one before), then what is under
+ * a line that opens something (a heading, an object) and the line after
+ * the best, then two lines that repeat terms (of lines worth as much,
+ * the shortest: more of them fit), each with the line below it when it
+ * opens, then the line above the best and more of its surroundings.  A
  * browser snapshot's lines are weighed for their length too, and shown
  * without their surroundings: the element lines that match, each with
  * its ref, are the answer (snippet.c adds the element that holds a
@@ -693,7 +774,10 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 				v *= d[i];
 			}
 			if (c == nl || g > bg || (g == bg && (v > bv ||
-			    (v == bv && l[i].nspans > l[c].nspans)))) {
+			    (v == bv && (l[i].nspans > l[c].nspans ||
+			    (l[i].nspans == l[c].nspans && !snap &&
+			    norder > 0 &&
+			    gap(i, order[0]) < gap(c, order[0]))))))) {
 				c = i;
 				bg = g;
 				bv = v;
@@ -748,6 +832,9 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 		} else if (j == 0)
 			order_add(l, nl, order, &norder, c + 1);
 	}
+	/* What the JSON object of the best line says happened. */
+	if (s != NULL && s->curjson)
+		order_add(l, nl, order, &norder, message_line(l, nl, b));
 	/* A JSON record's name, first when it is short. */
 	if (s != NULL && s->curjson && (id = identity_line(l, nl)) < nl) {
 		order_add(l, nl, order, &norder, id);
