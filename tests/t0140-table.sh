@@ -132,4 +132,74 @@ test_expect_success 'a table is chunked by rows, each chunk led by the header' '
 	grep "rows [0-9]*-[0-9]*" hits
 '
 
+# netstat -tlnp: a line over the header says what the table is.
+test_expect_success 'a line over the header: still a table, its rows counted' '
+	{
+		echo "Active Internet connections (only servers)"
+		printf "%-6s%-7s%-7s%-24s%-24s%s\n" Proto Recv-Q Send-Q \
+		    "Local Address" "Foreign Address" State
+		i=0
+		while [ $i -lt 30 ]; do
+			case $((i % 3)) in
+			0) p=tcp s=LISTEN ;;
+			1) p=tcp6 s=LISTEN ;;
+			2) p=udp s= ;;
+			esac
+			printf "%-6s%-7s%-7s%-24s%-24s%s\n" $p 0 0 \
+			    "0.0.0.0:$((8000 + i))" "0.0.0.0:*" "$s"
+			i=$((i + 1))
+		done
+	} >netstat.txt &&
+	test "$(kind netstat.txt)" = table &&
+	ofl-capture -T 0 <netstat.txt >notice &&
+	grep -x "Proto: tcp 10, tcp6 10, udp 10" notice &&
+	grep -x "State: LISTEN 20" notice &&
+	ofl-capture -q -T 0 <netstat.txt | sed "s/^ofl://" >id.ns &&
+	ofl-extract "$(cat id.ns)" "select(.Proto == \"udp\") | .\"Local Address\"" >actual &&
+	awk "NR > 2 && \$1 == \"udp\" { print \"\\\"\" \$4 \"\\\"\" }" netstat.txt >expect &&
+	test_cmp expect actual &&
+	ofl-schema "$(cat id.ns)" >schema &&
+	grep -x "table: 30 rows, 6 columns" schema
+'
+
+# pip list: a rule of dashes under the header is no row.
+test_expect_success 'a rule under the header is no row' '
+	{
+		printf "%-20s %s\n" Package Version
+		printf "%-20s %s\n" -------------------- -------
+		i=0
+		while [ $i -lt 12 ]; do
+			printf "%-20s %s\n" "pkg-$i" "1.$((i % 2)).0"
+			i=$((i + 1))
+		done
+	} >pip.txt &&
+	test "$(kind pip.txt)" = table &&
+	ofl-capture -T 0 <pip.txt >notice &&
+	grep "^table: 2 columns, 12 rows: " notice &&
+	grep -x "Version: 1.0.0 6, 1.1.0 6" notice &&
+	ofl-capture -q -T 0 <pip.txt | sed "s/^ofl://" >id.pip &&
+	ofl-extract "$(cat id.pip)" ".Package" >actual &&
+	test "$(wc -l <actual)" -eq 12 &&
+	! grep -e "---" actual &&
+	ofl-index -q "$(cat id.pip)" &&
+	ofl-search "$(cat id.pip)" pkg-11 >hits &&
+	grep "rows " hits
+'
+
+# Prose whose third line looks like a header over two aligned lines:
+# the table is not most of the text.
+test_expect_success 'a small aligned block in prose is not a table' '
+	{
+		echo "Notes on the release, written by hand."
+		echo "It has a few lines of prose first."
+		printf "%-10s %s\n" Name Value a 1 b 2
+		i=0
+		while [ $i -lt 12 ]; do
+			echo "More prose follows here, line $i of it, with words."
+			i=$((i + 1))
+		done
+	} >notes.txt &&
+	test "$(kind notes.txt)" = text
+'
+
 test_done

@@ -831,11 +831,11 @@ chunk_src(struct ofl_chunker *ck, struct ofl_chunk_in *s, int kind,
 	case OFL_KIND_NDJSON:
 		return ofl_fmt_json_chunk_nd(ck, s);
 	case OFL_KIND_CSV:
-		return ofl_fmt_csv_chunk(ck, s, ',');
+		return ofl_fmt_csv_chunk(ck, s, ',', 0);
 	case OFL_KIND_TSV:
-		return ofl_fmt_csv_chunk(ck, s, '\t');
+		return ofl_fmt_csv_chunk(ck, s, '\t', 0);
 	case OFL_KIND_TABLE:
-		return ofl_fmt_table_chunk(ck, s);
+		return ofl_fmt_table_chunk(ck, s, top);
 	case OFL_KIND_HTML:
 		return chunk_html(ck, s);
 	case OFL_KIND_DIFF:

@@ -126,7 +126,8 @@ ofl_fmt_csv_detect(const unsigned char *p, size_t n, int complete, int delim,
 
 /*
  * CSV and TSV: groups of CSV_ROWS records or CSV_TARGET bytes, each
- * chunk's text starting with the header record.  A quoted CSV field may
+ * chunk's text starting with the header record (a table's: the lines up
+ * to hdr_last, what is over its header and the rule under it).  A quoted CSV field may
  * hold newlines: records are kept whole.
  */
 
@@ -144,7 +145,8 @@ csv_emit(struct ofl_chunker *ck, struct ofl_chunk_win *w, struct ofl_buf *t,
 }
 
 int
-ofl_fmt_csv_chunk(struct ofl_chunker *ck, struct ofl_chunk_in *s, int sep)
+ofl_fmt_csv_chunk(struct ofl_chunker *ck, struct ofl_chunk_in *s, int sep,
+    uint64_t hdr_last)
 {
 	struct ofl_chunk_lines	 it;
 	struct ofl_chunk_line	 l;
@@ -161,7 +163,7 @@ ofl_fmt_csv_chunk(struct ofl_chunker *ck, struct ofl_chunk_in *s, int sep)
 	while ((r = ofl_chunk_lines_next(&it, &l)) == 1) {
 		if (l.first && !inq) {
 			rec = 0;
-			if (header && hlen > 0) {
+			if (header && hlen > 0 && l.lineno > hdr_last) {
 				header = 0;
 				w.hdr = w.text.len;
 			}

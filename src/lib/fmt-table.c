@@ -8,7 +8,9 @@
  * is chunked (groups of rows after the header) and what its notice says
  * (the columns, and the count of each value of the columns that have
  * few).  The table is the lines from its header to the first blank line;
- * what follows (systemctl's legend) is not part of it.
+ * what follows (systemctl's legend) is not part of it, nor are a few
+ * lines over the header (netstat's "Active Internet connections") or a
+ * rule of dashes under it (pip list's).
  */
 #include "config.h"
 
@@ -30,6 +32,7 @@
 #define TABLE_VALUE	64		/* longest value counted */
 #define TABLE_SUMMARY	900		/* bytes of the notice's lines */
 #define TABLE_LINEMAX	240		/* bytes of one line of counts */
+#define TABLE_PREAMBLE	8		/* lines over the header looked past */
 
 /* One line of a table, its display columns found as it is walked. */
 struct tline {
@@ -53,6 +56,7 @@ static size_t	 next_line(const unsigned char *, size_t, size_t,
 		    struct tline *);
 static int	 rd_next(struct ofl_fmt_table_rd *, struct tline *);
 static int	 header_ok(const unsigned char *, size_t);
+static int	 rule_ok(const unsigned char *, size_t);
 static size_t	 to_cols(const unsigned char *, size_t, unsigned char *,
 		    size_t);
 
@@ -110,6 +114,22 @@ header_ok(const unsigned char *p, size_t n)
 		words++;
 	}
 	return words >= 2 && caps * 3 >= words * 2;
+}
+
+/* A rule under a header: dashes or equals signs, "------- -----". */
+static int
+rule_ok(const unsigned char *p, size_t n)
+{
+	size_t	i, marks = 0;
+
+	for (i = 0; i < n; i++) {
+		if (p[i] == '-' || p[i] == '=')
+			marks++;
+		else if (p[i] != ' ' && p[i] != '\t' && p[i] != '+' &&
+		    p[i] != '|')
+			return 0;
+	}
+	return marks >= 3;
 }
 
 /*
@@ -245,8 +265,9 @@ ofl_fmt_table_layout(const unsigned char *buf, size_t len, int complete,
     struct ofl_fmt_table *t)
 {
 	struct tline	h, l;
-	size_t		off = 0, next, rows, nonblank = 0, n;
-	int		wide;
+	size_t		off = 0, next, body, rows = 0, nonblank = 0, n, tries;
+	uint64_t	line = 0, rule;
+	int		wide = 0;
 
 	memset(t, 0, sizeof *t);
 	if (len > TABLE_HEAD) {
@@ -259,31 +280,42 @@ ofl_fmt_table_layout(const unsigned char *buf, size_t len, int complete,
 	}
 	if (len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0)
 		off = 3;
-	for (;;) {
-		if (off >= len)
-			return 0;
-		next = next_line(buf, len, off, &h);
-		t->hdr_line++;
-		if (!ofl_blank(h.p, h.n))
+	/* The header: the first line that makes one, past a few others. */
+	for (tries = 0;; tries++) {
+		do {
+			if (off >= len || tries >= TABLE_PREAMBLE)
+				return 0;
+			next = next_line(buf, len, off, &h);
+			line++;
+			off = next;
+		} while (ofl_blank(h.p, h.n));
+		if (!header_ok(h.p, h.n))
+			continue;
+		body = next;
+		rule = 0;
+		if (body < len) {
+			n = next_line(buf, len, body, &l);
+			if (rule_ok(l.p, l.n)) {
+				rule = line + 1;
+				body = n;
+			}
+		}
+		wide = find_columns(&h, buf, len, body, &rows, t);
+		if (t->ncols >= 2 && wide && rows >= 2)
 			break;
-		off = next;
-	}
-	if (!header_ok(h.p, h.n))
-		return 0;
-	wide = find_columns(&h, buf, len, next, &rows, t);
-	t->hdr_off = off;
-	t->body_off = next;
-	if (t->ncols < 2 || !wide || rows < 2) {
 		ofl_fmt_table_free(t);
-		return 0;
 	}
-	/* The table is most of what the window holds. */
-	for (off = next, n = 0; off < len && n < TABLE_SAMPLE * 2; n++) {
+	t->hdr_line = line;
+	t->rule_line = rule;
+	t->hdr_off = (size_t)(h.p - buf);
+	t->body_off = body;
+	/* The table is most of what the window holds, over it included. */
+	for (off = 0, n = 0; off < len && n < TABLE_SAMPLE * 2; n++) {
 		off = next_line(buf, len, off, &l);
 		if (!ofl_blank(l.p, l.n))
 			nonblank++;
 	}
-	if ((rows + 1) * 2 < nonblank + 1) {
+	if ((rows + 1 + (rule != 0)) * 2 < nonblank + 1) {
 		ofl_fmt_table_free(t);
 		return 0;
 	}
@@ -390,12 +422,33 @@ ofl_fmt_table_number(const char *s, size_t n, int *integer)
 }
 
 /*
- * Chunking: as CSV's rows, each chunk's text led by the header line.
+ * Chunking: as CSV's rows, each chunk's text led by the header line, and
+ * by the lines over it and the rule under it when there are.  The
+ * layout is found again from the head of the content (top), or of an
+ * archive's member (what the dispatcher read of it).
  */
 int
-ofl_fmt_table_chunk(struct ofl_chunker *ck, struct ofl_chunk_in *s)
+ofl_fmt_table_chunk(struct ofl_chunker *ck, struct ofl_chunk_in *s,
+    const struct ofl_src *top)
 {
-	return ofl_fmt_csv_chunk(ck, s, ' ');
+	struct ofl_fmt_table	 t;
+	unsigned char		*head = NULL;
+	size_t			 hlen = 0;
+	uint64_t		 last = 0;
+
+	if (top != NULL)
+		head = ofl_src_head(top, TABLE_HEAD, &hlen);
+	if (head != NULL ? ofl_fmt_table_layout(head, hlen,
+	    hlen == ofl_src_bytes(top), &t) : s->pre != NULL &&
+	    ofl_fmt_table_layout((const unsigned char *)s->pre, s->prelen, 0,
+	    &t)) {
+		last = t.rule_line != 0 ? t.rule_line : t.hdr_line;
+		ofl_fmt_table_free(&t);
+	}
+	free(head);
+	if (top != NULL && ofl_src_seek(top, 0) == -1)
+		return -1;
+	return ofl_fmt_csv_chunk(ck, s, ' ', last);
 }
 
 /*
@@ -667,7 +720,7 @@ sum_scan(const struct ofl_src *src, const struct ofl_fmt_table *t,
 		return -1;
 	ofl_fmt_table_rd_init(&r, src, TABLE_SCAN);
 	while ((rv = rd_next(&r, &l)) == 1) {
-		if (++lineno <= t->hdr_line)
+		if (++lineno <= t->hdr_line || lineno == t->rule_line)
 			continue;
 		if (ofl_blank(l.p, l.n))
 			break;

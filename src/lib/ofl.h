@@ -1029,7 +1029,9 @@ int	ofl_fmt_md_summary(const struct ofl_src *, const struct ofl_meta *,
  * the number of columns.
  */
 int	ofl_fmt_csv_detect(const unsigned char *, size_t, int, int, size_t *);
-int	ofl_fmt_csv_chunk(struct ofl_chunker *, struct ofl_chunk_in *, int);
+/* The header: its last line (a table's lines over it with it), 0: a record. */
+int	ofl_fmt_csv_chunk(struct ofl_chunker *, struct ofl_chunk_in *, int,
+	    uint64_t);
 /* The header's fields: "columns (3): a, b, c". */
 int	ofl_fmt_csv_summary(const struct ofl_src *, const struct ofl_meta *,
 	    int, struct ofl_summary *);
@@ -1049,6 +1051,7 @@ struct ofl_fmt_table {
 	size_t		 start[OFL_TABLE_COLS];	/* display column */
 	char		*name[OFL_TABLE_COLS];
 	uint64_t	 hdr_line;	/* the header's line, 1-based */
+	uint64_t	 rule_line;	/* "---- ---" under it; 0: none */
 	uint64_t	 hdr_off;	/* its byte offset */
 	uint64_t	 body_off;	/* the first row's */
 };
@@ -1063,7 +1066,8 @@ void	ofl_fmt_table_split(const struct ofl_fmt_table *, const char *,
 /* The length of the number a cell is ("5", "-1.5", "5 (3m ago)" is 5),
    0 if it is none; *integer: no fraction. */
 size_t	ofl_fmt_table_number(const char *, size_t, int *);
-int	ofl_fmt_table_chunk(struct ofl_chunker *, struct ofl_chunk_in *);
+int	ofl_fmt_table_chunk(struct ofl_chunker *, struct ofl_chunk_in *,
+	    const struct ofl_src *);
 /* The columns, their types, and the counts of the values of the
    columns that have few. */
 int	ofl_fmt_table_summary(const struct ofl_src *, const struct ofl_meta *,

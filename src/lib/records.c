@@ -107,7 +107,8 @@ rec_next(struct ofl_records *r)
 			return rv;
 		r->lineno++;
 		if (r->kind == OFL_KIND_TABLE) {
-			if (r->lineno < r->t.hdr_line)
+			if (r->lineno < r->t.hdr_line ||
+			    r->lineno == r->t.rule_line)
 				continue;
 			if (ofl_blank(p, n)) {
 				r->done = 1;
