@@ -217,6 +217,27 @@ test_expect_success 'key=value words that vary together are variables, a quoted 
 	awk "\$1 != \$2 { bad = 1 } END { exit bad }" pairs
 '
 
+# logfmt: the quoted value of msg= is the message, its words mined as
+# words: six messages of a few words each are six templates, not one
+# msg="<*>".
+test_expect_success 'logfmt: the quoted message of msg= keeps its words' '
+	awk "BEGIN { split(\"config reloaded|cache warmed up|Started application|worker pool resized|queue drained|lease renewed\", mg, \"|\")
+	    for (i = 0; i < 24; i++)
+	    printf \"time=2024-05-02T10:11:%02dZ level=info msg=\\\"%s\\\" took=%dms\\n\", i, mg[1 + i % 6], 10 + i }" >logfmt.log &&
+	test "$(sort -u logfmt.log | wc -l)" -eq 24 &&
+	"$TMPL" -t logfmt.log >out &&
+	sed "s/^[0-9a-f]* //" out >actual &&
+	cat >expect <<-\EOF &&
+	4 1 19 - time=<*>:<*>:<*> level=info msg="config reloaded" took=<*>
+	4 2 20 - time=<*>:<*>:<*> level=info msg="cache warmed up" took=<*>
+	4 3 21 - time=<*>:<*>:<*> level=info msg="Started application" took=<*>
+	4 4 22 - time=<*>:<*>:<*> level=info msg="worker pool resized" took=<*>
+	4 5 23 - time=<*>:<*>:<*> level=info msg="queue drained" took=<*>
+	4 6 24 - time=<*>:<*>:<*> level=info msg="lease renewed" took=<*>
+	EOF
+	test_cmp expect actual
+'
+
 test_expect_success 'key=value words of two keys stay apart, a number in one of them or not' '
 	awk "BEGIN { for (i = 0; i < 6; i++) {
 	    printf \"2024-05-02 10:11:%02d.%03d I Display: stopScanLocked record.scanRequested=false\\n\", i, i

@@ -270,8 +270,23 @@ gloss(const char **wp, const size_t *wl, int i, int nw)
  * The words from i on that are one quoted value of a key, "tag="View
  * Lock"," (a quote opens after '=' and closes within TM_QUOTE words):
  * how many; 1 when not.  A quoted phrase alone, "GET /x HTTP/1.1", keeps
- * its words.
+ * its words, and so does the value of a key that holds the message
+ * (logfmt's msg="cache miss for key ..."): it is what the line says.
  */
+/* A key whose value is the message: msg=, message=, error=. */
+static int
+msg_key(const char *p, size_t n)
+{
+	static const char *keys[] = { "msg", "message", "error", "err",
+		"event", NULL };
+	size_t	i;
+
+	for (i = 0; keys[i] != NULL; i++)
+		if (strlen(keys[i]) == n && strncasecmp(p, keys[i], n) == 0)
+			return 1;
+	return 0;
+}
+
 static int
 quoted(const char **wp, const size_t *wl, int i, int nw)
 {
@@ -279,8 +294,10 @@ quoted(const char **wp, const size_t *wl, int i, int nw)
 	int		 j;
 
 	if ((q = memchr(wp[i], '=', wl[i])) == NULL ||
-	    (size_t)(q - wp[i]) + 1 >= wl[i] || *++q != '"')
+	    (size_t)(q - wp[i]) + 1 >= wl[i] || q[1] != '"' ||
+	    msg_key(wp[i], (size_t)(q - wp[i])))
 		return 1;
+	q++;
 	if (memchr(q + 1, '"', wl[i] - (size_t)(q + 1 - wp[i])) != NULL)
 		return 1;
 	for (j = i + 1; j < nw && j <= i + TM_QUOTE; j++)
