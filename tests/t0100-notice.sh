@@ -149,4 +149,55 @@ test_expect_success 'real error lines are counted, and next: says --errors' '
 	test_cmp expect got
 '
 
+# A git log: records led by a head of fields.  The notice counts them,
+# the authors (a few, each on many) and where the dates go (one each).
+test_expect_success 'a text of records: how many, the counts of a field, first and last' '
+	i=1
+	while [ $i -le 40 ]; do
+		printf "commit %040d\n" $i
+		case $((i % 4)) in
+		0) a="Ann Lee <ann@example.org>" ;;
+		*) a="Bob Roe <bob@example.org>" ;;
+		esac
+		echo "Author: $a"
+		echo "Date:   Mon Jun $((i % 28 + 1)) 10:$((i + 10)):00 2026 +0000"
+		echo
+		echo "    chunk: change $i of the splitter, and why in many words"
+		echo "    that fill the lines of a message with something to read."
+		echo
+		i=$((i + 1))
+	done >gitlog.txt &&
+	ofl-capture -T 0 <gitlog.txt >notice &&
+	sed -n 2,4p notice >actual &&
+	cat >expect <<-\EOF &&
+	records: 40 (commit), each with Author, Date
+	Author: Bob Roe <bob@example.org> 30, Ann Lee <ann@example.org> 10
+	Date: first Mon Jun 2 10:11:00 2026 +0000, last Mon Jun 13 10:50:00 2026 +0000
+	EOF
+	test_cmp expect actual
+'
+
+test_expect_success 'records of fields alone (apt history); prose is no records' '
+	for p in curl nodejs make jq; do
+		echo "Start-Date: 2026-05-20  16:49:2${#p}"
+		echo "Commandline: apt-get install -y $p"
+		echo "Install: $p:amd64 (1.0-1)"
+		echo "End-Date: 2026-05-20  16:50:2${#p}"
+		echo
+	done >history.log &&
+	i=0
+	while [ $i -lt 30 ]; do
+		echo "Some prose at the margin, a paragraph of line $i."
+		echo "Note: it has a colon, but it is no record of fields"
+		echo "and says so in a third line."
+		echo
+		i=$((i + 1))
+	done >prose.txt &&
+	ofl-capture -T 0 -H 1 --tail 1 <history.log >notice &&
+	grep -x "records: 4, each with Start-Date, Commandline, Install, End-Date" notice &&
+	grep -x "Commandline: first apt-get install -y curl, last apt-get install -y jq" notice &&
+	ofl-capture -T 0 <prose.txt >notice &&
+	! grep "^records" notice
+'
+
 test_done

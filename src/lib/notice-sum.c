@@ -455,6 +455,9 @@ ofl_notice_sum(struct ctx *c)
 		ofl_schema_log_free(&sl);
 		return r;
 	case OFL_KIND_TEXT:
+		/* A text of records (a git log): how many, who, when. */
+		if (sum_fmt(c, ofl_fmt_records_summary) == -1)
+			return -1;
 		return m->errors + m->warnings > 0 ? sum_errors(c, NULL) : 0;
 	case OFL_KIND_MARKDOWN:
 		return sum_format(c, kind);

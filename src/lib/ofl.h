@@ -1070,6 +1070,9 @@ int	ofl_fmt_table_chunk(struct ofl_chunker *, struct ofl_chunk_in *,
 	    const struct ofl_src *);
 /* The columns, their types, and the counts of the values of the
    columns that have few. */
+/* fmt-records.c: a text of records led by fields (git log): the notice's lines. */
+int	ofl_fmt_records_summary(const struct ofl_src *,
+	    const struct ofl_meta *, struct ofl_summary *);
 int	ofl_fmt_table_summary(const struct ofl_src *, const struct ofl_meta *,
 	    struct ofl_summary *);
 /* The lines of a source, those over 64 KiB cut, at most max bytes read
