@@ -240,8 +240,8 @@ sum_key(struct ofl_summary *sum, const struct rkey *k, int first,
 			ofl_render(&l, (const unsigned char *)k->val[order[i]],
 			    strlen(k->val[order[i]]), REC_VALUE,
 			    OFL_RENDER_ONELINE, &used);
-			ofl_buf_addf(&l, " %llu",
-			    (unsigned long long)k->cnt[order[i]]);
+			ofl_buf_addc(&l, ' ');
+			ofl_buf_add_count(&l, k->cnt[order[i]]);
 			if (l.len > REC_SUMMARY / 3 && i + 1 < k->nval) {
 				l.len = mark;
 				ofl_buf_addf(&l, ", ... (+%zu more values)",
@@ -274,7 +274,7 @@ ofl_fmt_records_summary(const struct ofl_src *src, const struct ofl_meta *m,
 	struct ofl_buf		 js;
 	const char		*p;
 	size_t			 n, i, j;
-	int			 rv;
+	int			 rv, cut;
 
 	(void)m;
 	if (ofl_src_seek(src, 0) == -1)
@@ -288,15 +288,18 @@ ofl_fmt_records_summary(const struct ofl_src *src, const struct ofl_meta *m,
 		rec_line(r, p, n);
 	if (rv == 0 && r->collecting)
 		head_end(r);
+	cut = rd.read >= rd.max && ofl_src_bytes(src) > rd.read;
 	ofl_fmt_table_rd_free(&rd);
 	if (rv == 0 && r->records >= REC_MIN) {
-		ofl_buf_addf(&sum->text, "records: %llu",
-		    (unsigned long long)r->records);
+		ofl_buf_adds(&sum->text, "records: ");
+		ofl_buf_add_count(&sum->text, r->records);
 		if (r->leads == 1)
 			ofl_buf_addf(&sum->text, " (%s)", r->lead);
+		if (cut)
+			ofl_buf_adds(&sum->text, " in the first 16 MB");
 		ofl_buf_init(&js);
-		ofl_buf_addf(&js, "{\"count\":%llu,\"fields\":{",
-		    (unsigned long long)r->records);
+		ofl_buf_addf(&js, "{\"count\":%llu,\"cut\":%s,\"fields\":{",
+		    (unsigned long long)r->records, cut ? "true" : "false");
 		for (i = 0, j = 0; i < r->nkeys; i++)
 			if (r->key[i].seen * 2 > r->records)
 				ofl_buf_addf(&sum->text, "%s%s", j++ == 0 ?
