@@ -132,12 +132,13 @@ test_expect_success 'a table is chunked by rows, each chunk led by the header' '
 	grep "rows [0-9]*-[0-9]*" hits
 '
 
-# netstat -tlnp: a line over the header says what the table is.
+# netstat -tlnp: a line over the header says what the table is, and
+# the second word of "PID/Program name" is over no cell: one column.
 test_expect_success 'a line over the header: still a table, its rows counted' '
 	{
 		echo "Active Internet connections (only servers)"
-		printf "%-6s%-7s%-7s%-24s%-24s%s\n" Proto Recv-Q Send-Q \
-		    "Local Address" "Foreign Address" State
+		printf "%-6s%-7s%-7s%-24s%-24s%-12s%s\n" Proto Recv-Q Send-Q \
+		    "Local Address" "Foreign Address" State "PID/Program name"
 		i=0
 		while [ $i -lt 30 ]; do
 			case $((i % 3)) in
@@ -145,13 +146,15 @@ test_expect_success 'a line over the header: still a table, its rows counted' '
 			1) p=tcp6 s=LISTEN ;;
 			2) p=udp s= ;;
 			esac
-			printf "%-6s%-7s%-7s%-24s%-24s%s\n" $p 0 0 \
-			    "0.0.0.0:$((8000 + i))" "0.0.0.0:*" "$s"
+			printf "%-6s%-7s%-7s%-24s%-24s%-12s%s\n" $p 0 0 \
+			    "0.0.0.0:$((8000 + i))" "0.0.0.0:*" "$s" \
+			    "$((100 + i))/app"
 			i=$((i + 1))
 		done
 	} >netstat.txt &&
 	test "$(kind netstat.txt)" = table &&
 	ofl-capture -T 0 <netstat.txt >notice &&
+	grep -x "table: 7 columns, 30 rows: Proto, Recv-Q (integer), Send-Q (integer), Local Address, Foreign Address, State, PID/Program name" notice &&
 	grep -x "Proto: tcp 10, tcp6 10, udp 10" notice &&
 	grep -x "State: LISTEN 20" notice &&
 	ofl-capture -q -T 0 <netstat.txt | sed "s/^ofl://" >id.ns &&
@@ -159,7 +162,7 @@ test_expect_success 'a line over the header: still a table, its rows counted' '
 	awk "NR > 2 && \$1 == \"udp\" { print \"\\\"\" \$4 \"\\\"\" }" netstat.txt >expect &&
 	test_cmp expect actual &&
 	ofl-schema "$(cat id.ns)" >schema &&
-	grep -x "table: 30 rows, 6 columns" schema
+	grep -x "table: 30 rows, 7 columns" schema
 '
 
 # pip list: a rule of dashes under the header is no row.

@@ -235,15 +235,23 @@ find_columns(const struct tline *h, const unsigned char *buf, size_t len,
 			en[ns++] = x;
 		prevgap = gap;
 	}
-	/* Keep the spans that hold the start of a header word. */
+	/*
+	 * Keep the spans that hold the start of a header word, but for a
+	 * word one space after the one before over no row's cell: the
+	 * second word of a name ("PID/Program name").
+	 */
 	t->ncols = 0;
 	for (k = 0; k < ns; k++) {
-		int	hasword = 0;
+		int	hasword = 0, empty = 1;
 
-		for (x = st[k]; x < en[k]; x++)
+		for (x = st[k]; x < en[k]; x++) {
 			if (hocc[x] && (x == 0 || !hocc[x - 1]))
 				hasword = 1;
-		if (!hasword)
+			if (cnt[x] > 0)
+				empty = 0;
+		}
+		if (!hasword || (t->ncols > 0 && empty && st[k] ==
+		    en[k - 1] + 1))
 			continue;
 		a = t->ncols == 0 ? 0 : st[k];
 		if (t->ncols > 0 && st[k] - en[k - 1] >= 2)
