@@ -245,4 +245,30 @@ test_expect_success 'a long line not yet indexed: the scan shows the match too' 
 	test_cmp expect actual
 '
 
+# A package list: the name asked for is inside the package's name
+# ("libjq1", "python3"), and other lines hold the other words: the line
+# of the package is shown.
+test_expect_success 'a name inside a package name: libjq1 for jq, python3 for python' '
+	{
+		i=0
+		while [ $i -lt 40 ]; do
+			echo "2026-05-20 16:27:$((i % 60)) status installed libfoo$i:amd64 1.$i-1"
+			i=$((i + 1))
+		done
+		echo "2026-05-20 16:28:00 status installed libjq1:amd64 1.6-2.1"
+		echo "2026-05-20 16:28:01 status installed python3:amd64 3.11.2-1"
+		i=0
+		while [ $i -lt 40 ]; do
+			echo "2026-05-20 16:29:$((i % 60)) status installed libbar$i:amd64 2.$i-1"
+			i=$((i + 1))
+		done
+	} >pkgs.log &&
+	ofl-capture -q -T 0 <pkgs.log | sed "s/^ofl://" >id.pkgs &&
+	ofl-index -q $(cat id.pkgs) &&
+	ofl-search "$(cat id.pkgs)" "was the jq library installed" >out &&
+	grep -x "  41: 2026-05-20 16:28:00 status installed libjq1:amd64 1.6-2.1" out &&
+	ofl-search "$(cat id.pkgs)" "which python is installed" >out &&
+	grep -x "  42: 2026-05-20 16:28:01 status installed python3:amd64 3.11.2-1" out
+'
+
 test_done

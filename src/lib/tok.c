@@ -9,7 +9,9 @@
  * exactly by starting its string with OFL_TOK_EXACT.  A word written in
  * CamelCase ("ConnectionPoolTimeoutException", "maxRetries") gives its
  * parts too, each as the word tokenizer has it, colocated with the whole:
- * "connection pool" finds it, and so does the whole word.
+ * "connection pool" finds it, and so does the whole word.  A word of a
+ * package's or a device's name gives the name inside it ("libjq1" gives
+ * "jq", "python3" "python"), colocated the same way.
  *
  * Nothing here knows of the store: the same rules serve the index (the
  * store registers them with FTS5) and the services that mark matches or
@@ -22,6 +24,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "ofl.h"
 #include "banned.h"
@@ -52,6 +55,7 @@ static int	 tok_token(void *, int, const char *, int, int, int);
 static int	 camel_split(const char *, int, int *, int);
 static int	 camel_parts(struct tok_run *, int, int);
 static int	 part_token(void *, int, const char *, int, int, int);
+static int	 name_core(const char *, int, int, int *);
 
 #define CAMEL_PARTS	8	/* most parts of a CamelCase word */
 
@@ -154,15 +158,56 @@ part_token(void *p, int flags, const char *tok, int n, int start, int end)
 	    r->part_off + start, r->part_off + end);
 }
 
-/* The parts of the CamelCase word at text[start..end), colocated. */
+/*
+ * The name inside a word of a package or a device: "libssl3" and
+ * "libjq1" of a package list hold "ssl" and "jq", "python3" holds
+ * "python".  The letters after a "lib" that starts a word ending in
+ * digits or going on in a name ("libarchive-dev", "libjson-perl:all"),
+ * and before digits that end a word, at least MIN_CORE of them; its
+ * start in *from, its length returned (0: none but the word).
+ */
+#define MIN_CORE	2
+static int
+name_core(const char *s, int n, int next, int *from)
+{
+	int	a = 0, z = n, i;
+
+	for (i = 0; i < n; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' &&
+		    s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9')))
+			return 0;
+	while (z > 0 && s[z - 1] >= '0' && s[z - 1] <= '9')
+		z--;
+	if (n > 3 && strncasecmp(s, "lib", 3) == 0 &&
+	    (z < n || next == '-' || next == ':'))
+		a = 3;
+	for (i = a; i < z; i++)
+		if (s[i] >= '0' && s[i] <= '9')
+			return 0;
+	if ((a == 0 && z == n) || z - a < MIN_CORE || (a == 0 && z < 3))
+		return 0;
+	*from = a;
+	return z - a;
+}
+
+/*
+ * The parts of the CamelCase word at text[start..end), colocated, or
+ * the name inside it (name_core()).
+ */
 static int
 camel_parts(struct tok_run *r, int start, int end)
 {
 	int	at[CAMEL_PARTS], k, i, from, to, rc;
 
 	if ((k = camel_split(r->text + start, end - start, at,
-	    CAMEL_PARTS)) == 0)
-		return OFL_TOK_OK;
+	    CAMEL_PARTS)) == 0) {
+		if ((k = name_core(r->text + start, end - start, end <
+		    r->len ? (unsigned char)r->text[end] : 0, &from)) == 0)
+			return OFL_TOK_OK;
+		r->part_off = start + from;
+		return r->tk->w.run(r->tk->w.ctx, r, OFL_TOK_DOCUMENT,
+		    r->text + start + from, k, part_token);
+	}
 	for (i = 0; i <= k; i++) {
 		from = start + (i == 0 ? 0 : at[i - 1]);
 		to = i == k ? end : start + at[i];
