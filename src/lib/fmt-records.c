@@ -55,16 +55,6 @@ struct rst {
 	int		 over;		/* the head is too long */
 };
 
-static char *
-dupn(const char *p, size_t n)
-{
-	char	*s = ofl_xmalloc(n + 1);
-
-	memcpy(s, p, n);
-	s[n] = '\0';
-	return s;
-}
-
 /* A field: "Author: Ann", a name of word characters then ": ". */
 static size_t
 field_key(const char *p, size_t n)
@@ -107,9 +97,9 @@ key_count(struct rkey *k, const char *v, size_t n)
 		n = REC_VALUE;
 	k->seen++;
 	free(k->last);
-	k->last = dupn(v, n);
+	k->last = ofl_xstrndup(v, n);
 	if (k->first == NULL)
-		k->first = dupn(v, n);
+		k->first = ofl_xstrndup(v, n);
 	if (k->many)
 		return;
 	for (i = 0; i < k->nval; i++)
@@ -121,7 +111,7 @@ key_count(struct rkey *k, const char *v, size_t n)
 		k->many = 1;
 		return;
 	}
-	k->val[k->nval] = dupn(v, n);
+	k->val[k->nval] = ofl_xstrndup(v, n);
 	k->cnt[k->nval++] = 1;
 }
 
@@ -204,7 +194,7 @@ sum_key(struct ofl_summary *sum, const struct rkey *k, int first,
     struct ofl_buf *js)
 {
 	struct ofl_buf	l;
-	size_t		i, j, used, mark, order[REC_DISTINCT];
+	size_t		i, j, used, order[REC_DISTINCT];
 
 	ofl_buf_init(&l);
 	ofl_buf_adds(&l, k->name);
@@ -233,28 +223,9 @@ sum_key(struct ofl_summary *sum, const struct rkey *k, int first,
 				order[j] = order[j - 1];
 			order[j] = i;
 		}
-		ofl_buf_adds(js, ":{");
-		for (i = 0; i < k->nval; i++) {
-			mark = l.len;
-			ofl_buf_adds(&l, i == 0 ? " " : ", ");
-			ofl_render(&l, (const unsigned char *)k->val[order[i]],
-			    strlen(k->val[order[i]]), REC_VALUE,
-			    OFL_RENDER_ONELINE, &used);
-			ofl_buf_addc(&l, ' ');
-			ofl_buf_add_count(&l, k->cnt[order[i]]);
-			if (l.len > REC_SUMMARY / 3 && i + 1 < k->nval) {
-				l.len = mark;
-				ofl_buf_addf(&l, ", ... (+%zu more values)",
-				    k->nval - i);
-				break;
-			}
-			if (i > 0)
-				ofl_buf_addc(js, ',');
-			ofl_buf_add_json_cstr(js, k->val[order[i]]);
-			ofl_buf_addf(js, ":%llu",
-			    (unsigned long long)k->cnt[order[i]]);
-		}
-		ofl_buf_addc(js, '}');
+		ofl_buf_addc(js, ':');
+		ofl_fmt_counts(&l, js, k->val, k->cnt, order, k->nval,
+		    REC_SUMMARY / 3);
 	}
 	ofl_buf_addc(&l, '\n');
 	ofl_buf_add(&sum->text, l.data, l.len);

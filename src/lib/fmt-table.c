@@ -643,13 +643,45 @@ sum_columns(struct ofl_summary *sum, const struct ofl_fmt_table *t,
 	ofl_buf_addf(&sum->json, "%llu", (unsigned long long)rows);
 }
 
-/* One line of counts, "STATUS: Running 2,628, Error 19"; 0 if none. */
+/*
+ * The counts of n values after what l holds (" Running 2628, Error 19"),
+ * in the order given (NULL: as they are), cut to room bytes with the
+ * number of the rest; the same as the members of a JSON object in js.
+ */
+void
+ofl_fmt_counts(struct ofl_buf *l, struct ofl_buf *js, char *const *val,
+    const uint64_t *cnt, const size_t *order, size_t n, size_t room)
+{
+	size_t	i, k, used, mark;
+
+	ofl_buf_addc(js, '{');
+	for (i = 0; i < n; i++) {
+		k = order != NULL ? order[i] : i;
+		mark = l->len;
+		ofl_buf_adds(l, i == 0 ? " " : ", ");
+		ofl_render(l, (const unsigned char *)val[k], strlen(val[k]),
+		    TABLE_VALUE, OFL_RENDER_ONELINE, &used);
+		ofl_buf_addf(l, " %llu", (unsigned long long)cnt[k]);
+		if (l->len + 24 > room && i + 1 < n) {
+			l->len = mark;
+			ofl_buf_addf(l, ", ... (+%zu more values)", n - i);
+			break;
+		}
+		if (i > 0)
+			ofl_buf_addc(js, ',');
+		ofl_buf_add_json_cstr(js, val[k]);
+		ofl_buf_addf(js, ":%llu", (unsigned long long)cnt[k]);
+	}
+	ofl_buf_addc(js, '}');
+}
+
+/* One line of counts, "STATUS: Running 2628, Error 19"; 0 if none. */
 static int
 sum_counts(struct ofl_summary *sum, const char *name, const struct tcol *c,
     size_t room, struct ofl_buf *js)
 {
 	struct ofl_buf	l;
-	size_t		i, used, mark;
+	size_t		used;
 
 	ofl_buf_init(&l);
 	ofl_render(&l, (const unsigned char *)name, strlen(name), 40,
@@ -658,26 +690,8 @@ sum_counts(struct ofl_summary *sum, const char *name, const struct tcol *c,
 	if (js->len > 1)
 		ofl_buf_addc(js, ',');
 	ofl_buf_add_json_cstr(js, name);
-	ofl_buf_adds(js, ":{");
-	for (i = 0; i < c->nval; i++) {
-		mark = l.len;
-		ofl_buf_adds(&l, i == 0 ? " " : ", ");
-		ofl_render(&l, (const unsigned char *)c->val[i], c->vlen[i],
-		    TABLE_VALUE, OFL_RENDER_ONELINE, &used);
-		ofl_buf_addc(&l, ' ');
-		ofl_buf_addf(&l, "%llu", (unsigned long long)c->cnt[i]);
-		if (l.len + 24 > room && i + 1 < c->nval) {
-			l.len = mark;
-			ofl_buf_addf(&l, ", ... (+%zu more values)",
-			    c->nval - i);
-			break;
-		}
-		if (i > 0)
-			ofl_buf_addc(js, ',');
-		ofl_buf_add_json_cstr(js, c->val[i]);
-		ofl_buf_addf(js, ":%llu", (unsigned long long)c->cnt[i]);
-	}
-	ofl_buf_adds(js, "}");
+	ofl_buf_addc(js, ':');
+	ofl_fmt_counts(&l, js, c->val, c->cnt, NULL, c->nval, room);
 	ofl_buf_addc(&l, '\n');
 	ofl_buf_add(&sum->text, l.data, l.len);
 	ofl_buf_free(&l);

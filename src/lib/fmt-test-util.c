@@ -19,16 +19,6 @@
 
 #define NAME_MAX_LEN	1024		/* bytes of a test's name */
 
-static char *
-dup_n(const char *s, size_t n)
-{
-	char	*p = ofl_xmalloc(n + 1);
-
-	memcpy(p, s, n);
-	p[n] = '\0';
-	return p;
-}
-
 /*
  * A command as a shell would split it, for the simple commands ofl-capture
  * records: words, quotes and backslashes.  0 for anything a shell would
@@ -158,9 +148,9 @@ ofl_fmt_test_util_add(struct tres *r, const char *name, size_t n,
 	}
 	tc = &r->tc[r->n++];
 	memset(tc, 0, sizeof *tc);
-	tc->name = dup_n(name, n);
+	tc->name = ofl_xstrndup(name, n);
 	if (gn > 0)
-		tc->group = dup_n(group, gn);
+		tc->group = ofl_xstrndup(group, gn);
 	tc->from = tc->to = no;
 	tc->error = error;
 	return tc;
@@ -183,7 +173,7 @@ ofl_fmt_test_util_set(char **dst, const char *s, size_t n)
 		while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
 			n--;
 	}
-	*dst = dup_n(s, n);
+	*dst = ofl_xstrndup(s, n);
 }
 
 /* The length without trailing blanks. */
@@ -254,7 +244,7 @@ void
 ofl_fmt_test_util_arg(struct ofl_testargv *a, const char *s, size_t n)
 {
 	a->v = ofl_xrealloc(a->v, (a->n + 2) * sizeof *a->v);
-	a->v[a->n++] = dup_n(s, n);
+	a->v[a->n++] = ofl_xstrndup(s, n);
 	a->v[a->n] = NULL;
 }
 

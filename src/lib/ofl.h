@@ -74,6 +74,7 @@ void		*ofl_xmalloc(size_t);
 void		*ofl_xcalloc(size_t, size_t);
 void		*ofl_xrealloc(void *, size_t);
 char		*ofl_xstrdup(const char *);
+char		*ofl_xstrndup(const char *, size_t);
 int64_t		 ofl_now_ms(void);
 /* "2.4 MB", "512 B": decimal units, one decimal below 10. */
 void		 ofl_fmt_size(char *, size_t, uint64_t);
@@ -1070,6 +1071,9 @@ int	ofl_fmt_table_chunk(struct ofl_chunker *, struct ofl_chunk_in *,
 	    const struct ofl_src *);
 /* The columns, their types, and the counts of the values of the
    columns that have few. */
+/* fmt-table.c: " a 3, b 1" counts of values, in text and as JSON members. */
+void	ofl_fmt_counts(struct ofl_buf *, struct ofl_buf *, char *const *,
+	    const uint64_t *, const size_t *, size_t, size_t);
 /* fmt-records.c: a text of records led by fields (git log): the notice's lines. */
 int	ofl_fmt_records_summary(const struct ofl_src *,
 	    const struct ofl_meta *, struct ofl_summary *);

@@ -64,6 +64,17 @@ ofl_xstrdup(const char *s)
 	return p;
 }
 
+/* The n bytes at s, and a NUL. */
+char *
+ofl_xstrndup(const char *s, size_t n)
+{
+	char	*p = ofl_xmalloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
 int64_t
 ofl_now_ms(void)
 {
