@@ -165,6 +165,37 @@ test_expect_success 'a line over the header: still a table, its rows counted' '
 	grep -x "table: 30 rows, 7 columns" schema
 '
 
+# top -b: five lines of figures over the header, the first with a time
+# like a log's, and a column named TIME+.
+test_expect_success 'top: a table under its summary lines, TIME+ a column' '
+	{
+		echo "top - 10:01:02 up 3 days,  2:03,  1 user,  load average: 0.93, 1.32, 1.64"
+		echo "Tasks:  40 total,   1 running,  39 sleeping,   0 stopped,   0 zombie"
+		echo "%Cpu(s):  0.0 us,  0.0 sy,  0.0 ni,100.0 id,  0.0 wa,  0.0 hi,  0.0 si,  0.0 st"
+		echo "MiB Mem :  24105.1 total,  22823.9 free,    507.3 used,   1087.4 buff/cache"
+		echo "MiB Swap:      0.0 total,      0.0 free,      0.0 used.  23597.9 avail Mem"
+		echo
+		printf "%5s %-9s%3s %3s %7s %6s %6s %s %5s %5s %9s %s\n" PID USER PR NI \
+		    VIRT RES SHR S %CPU %MEM TIME+ COMMAND
+		i=1
+		while [ $i -le 40 ]; do
+			case $i in
+			1) st=R ;;
+			*[05]) st=I ;;
+			*) st=S ;;
+			esac
+			printf "%5d %-9s%3d %3d %7d %6d %6d %s %5.1f %5.1f %9s %s\n" \
+			    $i root 20 0 $((1000 * i)) $((100 * i)) 50 $st 0.0 0.1 \
+			    "0:0$((i % 10)).00" "proc$i"
+			i=$((i + 1))
+		done
+	} >top.txt &&
+	test "$(kind top.txt)" = table &&
+	ofl-capture -T 0 <top.txt >notice &&
+	grep -x "table: 12 columns, 40 rows: PID (integer), USER, PR (integer), NI (integer), VIRT (integer), RES (integer), SHR (integer), S, %CPU (number), %MEM (number), TIME+, COMMAND" notice &&
+	grep -x "S: S 31, I 8, R 1" notice
+'
+
 # pip list: a rule of dashes under the header is no row.
 test_expect_success 'a rule under the header is no row' '
 	{

@@ -16,6 +16,7 @@
 
 #include <sys/types.h>
 
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,7 +103,7 @@ header_ok(const unsigned char *p, size_t n)
 			if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'))
 				alpha = 1;
 			else if (!(c >= '0' && c <= '9') &&
-			    strchr("%_./:()#-", c) == NULL)
+			    strchr("%_./:()#+-", c) == NULL)
 				return 0;
 		}
 		if (!alpha || i - s > 32)
@@ -334,11 +335,13 @@ int
 ofl_fmt_table_detect(const unsigned char *buf, size_t len, int complete)
 {
 	struct ofl_fmt_table	t;
+	int			line;
 
 	if (!ofl_fmt_table_layout(buf, len, complete, &t))
 		return 0;
+	line = t.hdr_line > INT_MAX ? INT_MAX : (int)t.hdr_line;
 	ofl_fmt_table_free(&t);
-	return 1;
+	return line;
 }
 
 /*

@@ -48,7 +48,7 @@ ofl_kind_detect(const unsigned char *buf, size_t len, int complete)
 	struct features	 f;
 	enum ofl_kind	 kind;
 	size_t		 i, ccols, tcols;
-	int		 csv, tsv, rv;
+	int		 csv, tsv, rv, hdr;
 
 	if (len == 0)
 		return OFL_KIND_EMPTY;
@@ -112,9 +112,13 @@ ofl_kind_detect(const unsigned char *buf, size_t len, int complete)
 	/* A header that does not look like a log line makes a table. */
 	if ((csv || tsv) && !f.first_loglike)
 		return csv ? OFL_KIND_CSV : OFL_KIND_TSV;
-	/* Whitespace-aligned columns under a header (fmt-table.c). */
-	if (!csv && !tsv && !f.first_loglike &&
-	    ofl_fmt_table_detect(buf, len, complete))
+	/*
+	 * Whitespace-aligned columns under a header (fmt-table.c): under a
+	 * first line that looks like a log's only past lines over it (top's
+	 * "top - 10:01:02 up 3 days").
+	 */
+	if (!csv && !tsv && (hdr = ofl_fmt_table_detect(buf, len,
+	    complete)) > 0 && (!f.first_loglike || hdr > 1))
 		return OFL_KIND_TABLE;
 	if (f.loglike >= 2 && f.loglike * 10 >= f.nonblank * 6)
 		return OFL_KIND_LOG;

@@ -1060,6 +1060,7 @@ struct ofl_fmt_table {
 int	ofl_fmt_table_layout(const unsigned char *, size_t, int,
 	    struct ofl_fmt_table *);
 void	ofl_fmt_table_free(struct ofl_fmt_table *);
+/* The line of a table's header in the first bytes, 0: no table. */
 int	ofl_fmt_table_detect(const unsigned char *, size_t, int);
 /* A row's cells: off[i] and len[i], trimmed, for each of t's columns. */
 void	ofl_fmt_table_split(const struct ofl_fmt_table *, const char *,
