@@ -59,7 +59,7 @@ static int	 mark_counts(const struct search *, const char *, size_t,
 static int	 run_spells(const char *, const char *, const char *, size_t);
 static int	 mark_whole(const struct search *, const char *, size_t,
 		    size_t, const char *, const char *);
-static int	 lex_next(const struct search *, const char *, size_t, size_t,
+static int	 lex_whole(const struct search *, const char *, size_t, size_t,
 		    size_t);
 static int	 mark_at(const struct search *, size_t, size_t, size_t,
 		    size_t);
@@ -380,7 +380,7 @@ mark_counts(const struct search *s, const char *text, size_t j, size_t mark0,
 	int			 spell;
 
 	if (g->lex == LEX_PHRASE && !s->substr)
-		return lex_next(s, text, j, lstart, end);
+		return lex_whole(s, text, j, lstart, end);
 	if (g->exact || s->substr || g->term < 0 ||
 	    (size_t)g->term >= s->nt || (need = s->t[g->term].ntok) < 2)
 		return 1;
@@ -500,7 +500,7 @@ word_byte(int c)
  * to end: "session" alone is not "session opened".
  */
 static int
-lex_next(const struct search *s, const char *text, size_t j, size_t lstart,
+lex_whole(const struct search *s, const char *text, size_t j, size_t lstart,
     size_t end)
 {
 	const struct mark	*m = &s->m[j];
