@@ -127,8 +127,8 @@ ofl_fmt_csv_detect(const unsigned char *p, size_t n, int complete, int delim,
 /*
  * CSV and TSV: groups of CSV_ROWS records or CSV_TARGET bytes, each
  * chunk's text starting with the header record (a table's: the lines up
- * to hdr_last, what is over its header and the rule under it).  A quoted CSV field may
- * hold newlines: records are kept whole.
+ * to hdr_last, what is over its header and the rule under it).  A
+ * quoted CSV field may hold newlines: records are kept whole.
  */
 
 static int

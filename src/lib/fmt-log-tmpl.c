@@ -266,13 +266,6 @@ gloss(const char **wp, const size_t *wl, int i, int nw)
 	return 0;
 }
 
-/*
- * The words from i on that are one quoted value of a key, "tag="View
- * Lock"," (a quote opens after '=' and closes within TM_QUOTE words):
- * how many; 1 when not.  A quoted phrase alone, "GET /x HTTP/1.1", keeps
- * its words, and so does the value of a key that holds the message
- * (logfmt's msg="cache miss for key ..."): it is what the line says.
- */
 /* A key whose value is the message: msg=, message=, error=. */
 static int
 msg_key(const char *p, size_t n)
@@ -287,6 +280,13 @@ msg_key(const char *p, size_t n)
 	return 0;
 }
 
+/*
+ * The words from i on that are one quoted value of a key, "tag="View
+ * Lock"," (a quote opens after '=' and closes within TM_QUOTE words):
+ * how many; 1 when not.  A quoted phrase alone, "GET /x HTTP/1.1", keeps
+ * its words, and so does the value of a key that holds the message
+ * (logfmt's msg="cache miss for key ..."): it is what the line says.
+ */
 static int
 quoted(const char **wp, const size_t *wl, int i, int nw)
 {

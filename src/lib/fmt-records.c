@@ -55,9 +55,8 @@ struct rst {
 	int		 over;		/* the head is too long */
 };
 
-/* A field: "Author: Ann", a name of word characters then ": ". */
-static size_t
-field_key(const char *p, size_t n)
+size_t
+ofl_fmt_field_key(const char *p, size_t n)
 {
 	size_t	i;
 
@@ -70,6 +69,20 @@ field_key(const char *p, size_t n)
 		    p[i] == '-' || p[i] == '_'))
 			break;
 	return i + 1 < n && p[i] == ':' && p[i + 1] == ' ' ? i : 0;
+}
+
+int
+ofl_fmt_record_head(const char *const *p, const size_t *n, size_t nl)
+{
+	size_t	i;
+
+	if (nl < 2 || nl > REC_HEAD || n[0] == 0 || p[0][0] == ' ' ||
+	    p[0][0] == '\t')
+		return 0;
+	for (i = 1; i < nl; i++)
+		if (ofl_fmt_field_key(p[i], n[i]) == 0)
+			return 0;
+	return 1;
 }
 
 static struct rkey *
@@ -116,26 +129,27 @@ key_count(struct rkey *k, const char *v, size_t n)
 }
 
 /*
- * The head gathered ends: a record when it is two lines or more, all
- * fields but perhaps the first.
+ * The head gathered ends: a record when ofl_fmt_record_head() says it
+ * is one.
  */
 static void
 head_end(struct rst *r)
 {
-	const char	*p;
-	size_t		 i, n, k, w;
+	const char	*p, *hp[REC_HEAD];
+	size_t		 i, n, k, w, hn[REC_HEAD];
 	struct rkey	*key;
 
 	r->collecting = 0;
-	if (r->over || r->nhead < 2)
+	for (i = 0; i < r->nhead; i++) {
+		hp[i] = r->head[i].data;
+		hn[i] = r->head[i].len;
+	}
+	if (r->over || !ofl_fmt_record_head(hp, hn, r->nhead))
 		return;
-	for (i = 1; i < r->nhead; i++)
-		if (field_key(r->head[i].data, r->head[i].len) == 0)
-			return;
 	r->records++;
-	p = r->head[0].data;
-	n = r->head[0].len;
-	if (field_key(p, n) == 0) {
+	p = hp[0];
+	n = hn[0];
+	if (ofl_fmt_field_key(p, n) == 0) {
 		for (w = 0; w < n && w < REC_KEY && p[w] != ' ' &&
 		    p[w] != '\t'; w++)
 			;
@@ -150,8 +164,8 @@ head_end(struct rst *r)
 	for (i = 0; i < r->nhead; i++) {
 		p = r->head[i].data;
 		n = r->head[i].len;
-		if ((k = field_key(p, n)) == 0 || (key = key_get(r, p, k)) ==
-		    NULL)
+		if ((k = ofl_fmt_field_key(p, n)) == 0 ||
+		    (key = key_get(r, p, k)) == NULL)
 			continue;
 		for (w = k + 1; w < n && (p[w] == ' ' || p[w] == '\t'); w++)
 			;

@@ -332,6 +332,12 @@ ofl_fmt_table_layout(const unsigned char *buf, size_t len, int complete,
 }
 
 int
+ofl_fmt_table_over(const struct ofl_fmt_table *t, uint64_t lineno)
+{
+	return lineno < t->hdr_line || lineno == t->rule_line;
+}
+
+int
 ofl_fmt_table_detect(const unsigned char *buf, size_t len, int complete)
 {
 	struct ofl_fmt_table	t;
@@ -443,16 +449,17 @@ ofl_fmt_table_chunk(struct ofl_chunker *ck, struct ofl_chunk_in *s,
     const struct ofl_src *top)
 {
 	struct ofl_fmt_table	 t;
+	const unsigned char	*p = (const unsigned char *)s->pre;
 	unsigned char		*head = NULL;
-	size_t			 hlen = 0;
+	size_t			 n = s->prelen;
 	uint64_t		 last = 0;
+	int			 complete = 0;
 
-	if (top != NULL)
-		head = ofl_src_head(top, TABLE_HEAD, &hlen);
-	if (head != NULL ? ofl_fmt_table_layout(head, hlen,
-	    hlen == ofl_src_bytes(top), &t) : s->pre != NULL &&
-	    ofl_fmt_table_layout((const unsigned char *)s->pre, s->prelen, 0,
-	    &t)) {
+	if (top != NULL && (head = ofl_src_head(top, TABLE_HEAD, &n)) != NULL) {
+		p = head;
+		complete = n == ofl_src_bytes(top);
+	}
+	if (p != NULL && ofl_fmt_table_layout(p, n, complete, &t)) {
 		last = t.rule_line != 0 ? t.rule_line : t.hdr_line;
 		ofl_fmt_table_free(&t);
 	}
@@ -745,7 +752,7 @@ sum_scan(const struct ofl_src *src, const struct ofl_fmt_table *t,
 		return -1;
 	ofl_fmt_table_rd_init(&r, src, TABLE_SCAN);
 	while ((rv = rd_next(&r, &l)) == 1) {
-		if (++lineno <= t->hdr_line || lineno == t->rule_line)
+		if (++lineno == t->hdr_line || ofl_fmt_table_over(t, lineno))
 			continue;
 		if (ofl_blank(l.p, l.n))
 			break;

@@ -412,8 +412,9 @@ void	 ofl_fmt_log_mask(struct ofl_buf *, const char *, size_t);
  * blank line) and OFL_BRK_BLOCK (a traceback or panic begins) start one
  * early, OFL_BRK_RECORD (an unindented line after a blank one under
  * indented lines: the next commit of a git log) earlier still,
- * OFL_BRK_SOFT (a sub-block) and OFL_BRK_HARD (inside a block) hold on.  hl is 1 when this line is a title (from hloff on), 2 when
- * the line before is.  Start with a zeroed state and prevblank set.
+ * OFL_BRK_SOFT (a sub-block) and OFL_BRK_HARD (inside a block) hold on.
+ * hl is 1 when this line is a title (from hloff on), 2 when the line
+ * before is.  Start with a zeroed state and prevblank set.
  */
 enum { OFL_BRK_FREE, OFL_BRK_PARA, OFL_BRK_BLOCK, OFL_BRK_SOFT, OFL_BRK_HARD,
     OFL_BRK_RECORD };
@@ -1060,6 +1061,8 @@ struct ofl_fmt_table {
 int	ofl_fmt_table_layout(const unsigned char *, size_t, int,
 	    struct ofl_fmt_table *);
 void	ofl_fmt_table_free(struct ofl_fmt_table *);
+/* 1 if a line is neither the header nor a row: over it, or the rule. */
+int	ofl_fmt_table_over(const struct ofl_fmt_table *, uint64_t);
 /* The line of a table's header in the first bytes, 0: no table. */
 int	ofl_fmt_table_detect(const unsigned char *, size_t, int);
 /* A row's cells: off[i] and len[i], trimmed, for each of t's columns. */
@@ -1072,14 +1075,17 @@ int	ofl_fmt_table_chunk(struct ofl_chunker *, struct ofl_chunk_in *,
 	    const struct ofl_src *);
 /* The columns, their types, and the counts of the values of the
    columns that have few. */
-/* fmt-table.c: " a 3, b 1" counts of values, in text and as JSON members. */
-void	ofl_fmt_counts(struct ofl_buf *, struct ofl_buf *, char *const *,
-	    const uint64_t *, const size_t *, size_t, size_t);
-/* fmt-records.c: a text of records led by fields (git log): the notice's lines. */
-int	ofl_fmt_records_summary(const struct ofl_src *,
-	    const struct ofl_meta *, struct ofl_summary *);
 int	ofl_fmt_table_summary(const struct ofl_src *, const struct ofl_meta *,
 	    struct ofl_summary *);
+/*
+ * The counts of n values after what the first buffer holds ("STATUS:"
+ * and " Running 2628, Error 19"), in the order given (NULL: as they
+ * are), cut to a number of bytes; the same as a JSON object in the
+ * second buffer.
+ */
+void	ofl_fmt_counts(struct ofl_buf *, struct ofl_buf *, char *const *,
+	    const uint64_t *, const size_t *, size_t, size_t);
+
 /* The lines of a source, those over 64 KiB cut, at most max bytes read
    (0: all).  next: 1 and a line (no newline), 0 at the end, -1. */
 struct ofl_fmt_table_rd {
@@ -1096,6 +1102,19 @@ void	ofl_fmt_table_rd_init(struct ofl_fmt_table_rd *,
 int	ofl_fmt_table_rd_next(struct ofl_fmt_table_rd *, const char **,
 	    size_t *);
 void	ofl_fmt_table_rd_free(struct ofl_fmt_table_rd *);
+
+/*
+ * fmt-records.c: a text of records, each led by a head of fields at the
+ * margin (a git log, apt's history).  ofl_fmt_field_key: the length of
+ * the key of a field line ("Author: Ann" is 6), 0 if it is none.
+ * ofl_fmt_record_head: 1 if the lines are a record's head, two to
+ * twelve, the first at the margin and the others fields.  The summary:
+ * the notice's lines of such a text.
+ */
+size_t	ofl_fmt_field_key(const char *, size_t);
+int	ofl_fmt_record_head(const char *const *, const size_t *, size_t);
+int	ofl_fmt_records_summary(const struct ofl_src *,
+	    const struct ofl_meta *, struct ofl_summary *);
 
 /*
  * fmt-test.c (and fmt-test-*.c, one file a family of runners): test

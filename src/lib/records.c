@@ -107,8 +107,7 @@ rec_next(struct ofl_records *r)
 			return rv;
 		r->lineno++;
 		if (r->kind == OFL_KIND_TABLE) {
-			if (r->lineno < r->t.hdr_line ||
-			    r->lineno == r->t.rule_line)
+			if (ofl_fmt_table_over(&r->t, r->lineno))
 				continue;
 			if (ofl_blank(p, n)) {
 				r->done = 1;

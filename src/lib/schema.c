@@ -854,8 +854,7 @@ table_line(struct ofl_schema *s, const char *p, size_t n)
 	while (n > 0 && p[n - 1] == '\r')
 		n--;
 	s->tlineno++;
-	if (s->tdone || s->tlineno < s->tab.hdr_line ||
-	    s->tlineno == s->tab.rule_line)
+	if (s->tdone || ofl_fmt_table_over(&s->tab, s->tlineno))
 		return;
 	if (s->tlineno == s->tab.hdr_line) {
 		for (i = 0; i < s->tab.ncols; i++)

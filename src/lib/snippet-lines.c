@@ -9,11 +9,11 @@
 
 #include <sys/types.h>
 
-#include <ctype.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "ofl.h"
 #include "search.h"
@@ -29,7 +29,6 @@
 #define WHOLE		0.5		/* more for a term as a word alone */
 #define TB_SCAN		64		/* lines of a traceback looked through */
 #define DIFF_CHANGED	2.0		/* a diff's changed line against context */
-#define FIELD_KEY	32		/* bytes of a field's name */
 #define HEAD_INDENT	8		/* columns of a line that goes on one */
 #define HEAD_SCAN	8		/* lines looked up for it */
 #define STANZA_MAX	12		/* lines of a record of fields */
@@ -44,8 +43,8 @@ static double	 line_worth(const struct line *, const double *, uint64_t,
 		    uint64_t);
 static int	 blank(const struct line *);
 static int	 line_opens(const struct line *);
+static size_t	 json_member(const struct line *, size_t *);
 static int	 json_key(const struct line *, const char *const *, size_t *);
-static int	 json_member(const struct line *, size_t *);
 static size_t	 identity_line(const struct line *, size_t);
 static size_t	 message_line(const struct line *, size_t, size_t);
 static size_t	 indent(const struct line *);
@@ -348,14 +347,7 @@ item_head(const struct line *l, size_t nl, size_t c)
 static int
 field(const struct line *l)
 {
-	size_t	i;
-
-	if (l->n < 3 || !isalpha((unsigned char)l->s[0]))
-		return 0;
-	for (i = 1; i < l->n && i < FIELD_KEY && (isalnum((unsigned char)
-	    l->s[i]) || l->s[i] == '-' || l->s[i] == '_'); i++)
-		;
-	return i + 1 < l->n && l->s[i] == ':' && l->s[i + 1] == ' ';
+	return ofl_fmt_field_key(l->s, l->n) > 0;
 }
 
 /*
@@ -395,7 +387,8 @@ static int
 record_head(const struct line *l, size_t nl, size_t c, size_t *first,
     size_t *last)
 {
-	size_t	a, z, k;
+	const char	*p[STANZA_MAX];
+	size_t		 n[STANZA_MAX], a, z, k;
 
 	if (c >= nl || blank(&l[c]) || indent(&l[c]) == 0)
 		return 0;
@@ -405,14 +398,15 @@ record_head(const struct line *l, size_t nl, size_t c, size_t *first,
 	if (k == 0 || c - k >= RECORD_SCAN || !blank(&l[k]))
 		return 0;
 	z = k - 1;
-	for (a = z; a > 0 && !blank(&l[a - 1]) && z - a < STANZA_MAX; a--)
+	for (a = z; a > 0 && !blank(&l[a - 1]) && z - a + 1 < STANZA_MAX; a--)
 		;
-	if (a == z || (a > 0 && !blank(&l[a - 1])))
+	if (a > 0 && !blank(&l[a - 1]))
 		return 0;
-	for (k = a + 1; k <= z; k++)
-		if (!field(&l[k]))
-			return 0;
-	if (indent(&l[a]) > 0)
+	for (k = a; k <= z; k++) {
+		p[k - a] = l[k].s;
+		n[k - a] = l[k].n;
+	}
+	if (!ofl_fmt_record_head(p, n, z - a + 1))
 		return 0;
 	*first = a;
 	*last = z;
@@ -484,38 +478,10 @@ traceback_end(const struct line *l, size_t nl, size_t c)
 }
 
 /*
- * The index in keys of the key line i of a JSON document starts with,
- * when its value is on the line (not an object or a list); -1 if none.
- * Its indentation in *ind.
+ * If a line is a member of a JSON object ("key": ...), the offset just
+ * past its colon, else 0; its indentation in *ind.
  */
-static int
-json_key(const struct line *l, const char *const *keys, size_t *ind)
-{
-	size_t	i, j, k, klen;
-
-	for (i = 0; i < l->n && (l->s[i] == ' ' || l->s[i] == '\t'); i++)
-		;
-	*ind = i;
-	if (i >= l->n || l->s[i] != '"')
-		return -1;
-	for (k = 0; keys[k] != NULL; k++) {
-		klen = strlen(keys[k]);
-		j = i + 1;
-		if (j + klen + 2 > l->n ||
-		    strncasecmp(l->s + j, keys[k], klen) != 0 ||
-		    l->s[j + klen] != '"' || l->s[j + klen + 1] != ':')
-			continue;
-		j += klen + 2;
-		while (j < l->n && l->s[j] == ' ')
-			j++;
-		return j >= l->n || l->s[j] == '{' || l->s[j] == '[' ? -1 :
-		    (int)k;
-	}
-	return -1;
-}
-
-/* 1 if a line is a member of a JSON object ("key": ...); its indentation in *ind. */
-static int
+static size_t
 json_member(const struct line *l, size_t *ind)
 {
 	size_t	i;
@@ -528,7 +494,31 @@ json_member(const struct line *l, size_t *ind)
 	for (; i < l->n && l->s[i] != '"'; i++)
 		if (l->s[i] == '\\')
 			i++;
-	return i + 1 < l->n && l->s[i + 1] == ':';
+	return i + 1 < l->n && l->s[i + 1] == ':' ? i + 2 : 0;
+}
+
+/*
+ * The index in keys of the key of a member line (any case), when its
+ * value is on the line (not an object or a list); -1 if none.  Its
+ * indentation in *ind.
+ */
+static int
+json_key(const struct line *l, const char *const *keys, size_t *ind)
+{
+	size_t	j, k, klen;
+
+	if ((j = json_member(l, ind)) == 0)
+		return -1;
+	klen = j - *ind - 3;
+	for (k = 0; keys[k] != NULL; k++)
+		if (strlen(keys[k]) == klen &&
+		    strncasecmp(l->s + *ind + 1, keys[k], klen) == 0)
+			break;
+	if (keys[k] == NULL)
+		return -1;
+	while (j < l->n && l->s[j] == ' ')
+		j++;
+	return j >= l->n || l->s[j] == '{' || l->s[j] == '[' ? -1 : (int)k;
 }
 
 /*

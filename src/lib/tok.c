@@ -52,12 +52,14 @@ static int	 compound_char(int);
 static int	 compound_sep(int);
 static int	 compound_end(const char *, int, int, int *);
 static int	 tok_token(void *, int, const char *, int, int, int);
+static int	 ascii_word(const char *, int);
 static int	 camel_split(const char *, int, int *, int);
 static int	 camel_parts(struct tok_run *, int, int);
 static int	 part_token(void *, int, const char *, int, int, int);
 static int	 name_core(const char *, int, int, int *);
 
 #define CAMEL_PARTS	8	/* most parts of a CamelCase word */
+#define MIN_CORE	2	/* letters of a name inside a word */
 
 /* Bytes an identifier is made of: ASCII letters and digits, UTF-8. */
 static int
@@ -110,11 +112,26 @@ compound_end(const char *text, int len, int start, int *keep)
 	return scan;
 }
 
+/* 1 if s[0..n) is all ASCII letters and digits. */
+static int
+ascii_word(const char *s, int n)
+{
+	int	i, c;
+
+	for (i = 0; i < n; i++) {
+		c = (unsigned char)s[i];
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		    (c >= '0' && c <= '9')))
+			return 0;
+	}
+	return 1;
+}
+
 /*
- * The parts of a CamelCase word s[0..n): the offsets where a part starts
- * after the first ("maxRetries" 3, "HTTPServer" 4), at most max of them.
- * Returns how many; 0 for a word of one part, or not all ASCII letters
- * and digits.
+ * The parts of a CamelCase word s[0..n) of ASCII letters and digits: the
+ * offsets where a part starts after the first ("maxRetries" 3,
+ * "HTTPServer" 4), at most max of them.  Returns how many; 0 for a word
+ * of one part.
  */
 static int
 camel_split(const char *s, int n, int *at, int max)
@@ -123,12 +140,6 @@ camel_split(const char *s, int n, int *at, int max)
 
 	if (n < 4 || n > COMPOUND_MAX)
 		return 0;
-	for (i = 0; i < n; i++) {
-		c = (unsigned char)s[i];
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		    (c >= '0' && c <= '9')))
-			return 0;
-	}
 	for (i = 1; i < n; i++) {
 		c = (unsigned char)s[i];
 		p = (unsigned char)s[i - 1];
@@ -159,23 +170,19 @@ part_token(void *p, int flags, const char *tok, int n, int start, int end)
 }
 
 /*
- * The name inside a word of a package or a device: "libssl3" and
- * "libjq1" of a package list hold "ssl" and "jq", "python3" holds
- * "python".  The letters after a "lib" that starts a word ending in
- * digits or going on in a name ("libarchive-dev", "libjson-perl:all"),
- * and before digits that end a word, at least MIN_CORE of them; its
- * start in *from, its length returned (0: none but the word).
+ * The name inside a word of ASCII letters and digits of a package or a
+ * device: "libssl3" and "libjq1" of a package list hold "ssl" and "jq",
+ * "python3" holds "python".  The letters after a "lib" that starts a
+ * word ending in digits or going on in a name ("libarchive-dev",
+ * "libjson-perl:all"), and before digits that end a word, at least
+ * MIN_CORE of them; its start in *from, its length returned (0: none
+ * but the word).
  */
-#define MIN_CORE	2
 static int
 name_core(const char *s, int n, int next, int *from)
 {
 	int	a = 0, z = n, i;
 
-	for (i = 0; i < n; i++)
-		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' &&
-		    s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9')))
-			return 0;
 	while (z > 0 && s[z - 1] >= '0' && s[z - 1] <= '9')
 		z--;
 	if (n > 3 && strncasecmp(s, "lib", 3) == 0 &&
@@ -199,6 +206,8 @@ camel_parts(struct tok_run *r, int start, int end)
 {
 	int	at[CAMEL_PARTS], k, i, from, to, rc;
 
+	if (!ascii_word(r->text + start, end - start))
+		return OFL_TOK_OK;
 	if ((k = camel_split(r->text + start, end - start, at,
 	    CAMEL_PARTS)) == 0) {
 		if ((k = name_core(r->text + start, end - start, end <
