@@ -317,4 +317,28 @@ test_expect_success '"how many" finds the count of the object that matches' '
 	grep -x "  [0-9]*:         \"count\": 27," out
 '
 
+# dpkg.log: "libsqlite3-dev" answers the question, in the second hit,
+# whose lines of one template each bring a note of the others: the note
+# must not push the hit out of the budget.
+test_expect_success 'a hit whose notes of similar lines pass the room is shown shorter' '
+	ofl-capture -q -T 0 <"$DATA/eval/dpkg.log" | sed "s/^ofl://" >id.dp &&
+	ofl-index -q $(cat id.dp) &&
+	ofl-search "$(cat id.dp)" "were the sqlite development headers installed" >out &&
+	test "$(wc -c <out)" -le 1500 &&
+	grep "^  2906: .* install libsqlite3-dev:amd64 " out
+'
+
+test_expect_success 'a library without the digits after its name' '
+	ofl-search "$(cat id.dp)" "when was libsystemd upgraded" >out &&
+	grep "^  2: .* upgrade libsystemd0:amd64 " out
+'
+
+test_expect_success 'a name of software finds its package: node, nodejs' '
+	ofl-capture -q -T 0 <"$DATA/eval/apt-history.log" | sed "s/^ofl://" >id.ap &&
+	ofl-index -q $(cat id.ap) &&
+	ofl-search "$(cat id.ap)" "when did the node install finish" >out &&
+	grep -x "  45: Commandline: apt-get install -y nodejs" out &&
+	grep -x "  47- End-Date: 2026-05-20  16:49:21" out
+'
+
 test_done

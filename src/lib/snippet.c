@@ -1406,7 +1406,7 @@ ofl_snippet_output(struct search *s, struct ofl_buf *out, const char *const *ids
 	per = budget > used + reserve ? (budget - used - reserve) / shares : 0;
 	for (i = 0; i < nshow; i++) {
 		size_t	avail = (i == 0 ? per * (shares - nshow + 1) : per) +
-			    carry, n, before = out->len;
+			    carry, n, before = out->len, try;
 		size_t	room = budget > reserve + (before - start) ?
 			    budget - reserve - (before - start) : 0;
 
@@ -1417,6 +1417,17 @@ ofl_snippet_output(struct search *s, struct ofl_buf *out, const char *const *ids
 		if (i > 0 && snap_weak(s, &s->h[i]))
 			break;
 		render_hit(s, &s->h[i], avail, out, &n, &cut);
+		for (try = avail; i > 0 && n > room && n - room < try &&
+		    try > 80; ) {
+			/*
+			 * The notes of similar lines took it past the room:
+			 * again in that much less, its best lines first.
+			 */
+			try -= n - room;
+			out->len = before;
+			span_cut(s, out->len);
+			render_hit(s, &s->h[i], try, out, &n, &cut);
+		}
 		if (i > 0 && n > room) {
 			/* It does not fit: leave it to the next page. */
 			out->len = before;

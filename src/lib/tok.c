@@ -11,7 +11,7 @@
  * parts too, each as the word tokenizer has it, colocated with the whole:
  * "connection pool" finds it, and so does the whole word.  A word of a
  * package's or a device's name gives the name inside it ("libjq1" gives
- * "jq", "python3" "python"), colocated the same way.
+ * "libjq" and "jq", "python3" "python"), colocated the same way.
  *
  * Nothing here knows of the store: the same rules serve the index (the
  * store registers them with FTS5) and the services that mark matches or
@@ -213,6 +213,12 @@ camel_parts(struct tok_run *r, int start, int end)
 		if ((k = name_core(r->text + start, end - start, end <
 		    r->len ? (unsigned char)r->text[end] : 0, &from)) == 0)
 			return OFL_TOK_OK;
+		/* "libsystemd0" holds "libsystemd" too. */
+		r->part_off = start;
+		if (from > 0 && start + from + k < end && (rc =
+		    r->tk->w.run(r->tk->w.ctx, r, OFL_TOK_DOCUMENT,
+		    r->text + start, from + k, part_token)) != OFL_TOK_OK)
+			return rc;
 		r->part_off = start + from;
 		return r->tk->w.run(r->tk->w.ctx, r, OFL_TOK_DOCUMENT,
 		    r->text + start + from, k, part_token);

@@ -90,10 +90,15 @@ main(void)
 	    "poolmanager@15-26 +pool@15-19 +manager@19-26 get@27-30",
 	    "a dotted name: its CamelCase part split too");
 	is_str(toks(tk, 0, "libjq1 python3 libarchive-dev eth0 library"),
-	    "libjq1@0-6 +jq@3-5 python3@7-14 +python@7-13 "
+	    "libjq1@0-6 +libjq@0-5 +jq@3-5 python3@7-14 +python@7-13 "
 	    "libarchive@15-25 +archive@18-25 +libarchive-dev@15-29 dev@26-29 "
 	    "eth0@30-34 +eth@30-33 library@35-42",
 	    "a package's name: without lib, without the digits after it");
+	is_str(toks(tk, 0, "libsystemd0:amd64 libsqlite3-dev"),
+	    "libsystemd0@0-11 +libsystemd@0-10 +systemd@3-10 amd64@12-17 "
+	    "libsqlite3@18-28 +libsqlite@18-27 +sqlite@21-27 "
+	    "+libsqlite3-dev@18-32 dev@29-32",
+	    "a library's name without its digits, with and without lib");
 	is_str(toks(tk, 0, "md5 x86 lib2 libc6 ab12"),
 	    "md5@0-3 x86@4-7 lib2@8-12 libc6@13-18 ab12@19-23",
 	    "too short a name inside: none");
