@@ -177,6 +177,30 @@ test_expect_success 'a text of records: how many, the counts of a field, first a
 	test_cmp expect actual
 '
 
+test_expect_success 'a git log whose messages say error: no errors, a long value cut with ...' '
+	i=1
+	while [ $i -le 12 ]; do
+		printf "commit %040d\n" $i
+		echo "Author: A Name Long Enough To Be Cut <someone.with.a.long.address@mail.example.org>"
+		echo "Date:   Mon Jun $i 10:00:00 2026 +0000"
+		echo
+		echo "    fix: the error of the parser on an empty line, which failed"
+		echo "    with a fatal exception; the warning stays."
+		echo
+		echo " src/parse.c | 2 +-"
+		echo
+		i=$((i + 1))
+	done >errlog.txt &&
+	ofl-capture -T 0 <errlog.txt >notice &&
+	sed -n 3p notice >actual &&
+	echo "Author: A Name Long Enough To Be Cut <someone.with.a.long.address@mail.e... 12" >expect &&
+	test_cmp expect actual &&
+	! grep -e "^errors:" -e "first error" -e "--errors" notice &&
+	{ cat errlog.txt && echo "error: the history ends here"; } >errlog2.txt &&
+	ofl-capture -T 0 <errlog2.txt >notice &&
+	grep "^errors: 25 lines (first at line 5)" notice
+'
+
 test_expect_success 'records of fields alone (apt history); prose is no records' '
 	for p in curl nodejs make jq; do
 		echo "Start-Date: 2026-05-20  16:49:2${#p}"

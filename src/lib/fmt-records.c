@@ -8,7 +8,9 @@
  * when they are few ("Author: Ann 2,386, Bob 21") or the first and the
  * last when they are many or mostly one each (a date).  Read in one pass, at most
  * REC_SCAN bytes, memory bounded by REC_KEYS fields of REC_DISTINCT
- * values.
+ * values.  When the only lines that look like errors are in the indented
+ * messages (a commit's "fix the error in ..."), the notice leaves them
+ * out: they are words, not errors.
  */
 #include "config.h"
 
@@ -53,6 +55,8 @@ struct rst {
 	int		 collecting;
 	int		 prevblank;
 	int		 over;		/* the head is too long */
+	uint64_t	 err_margin;	/* lines like errors, at the margin */
+	uint64_t	 err_body;	/* and indented, in a message */
 };
 
 size_t
@@ -106,8 +110,9 @@ key_count(struct rkey *k, const char *v, size_t n)
 {
 	size_t	i;
 
-	if (n > REC_VALUE)
-		n = REC_VALUE;
+	/* A byte more than shown: the notice marks a value cut. */
+	if (n > REC_VALUE + 1)
+		n = REC_VALUE + 1;
 	k->seen++;
 	free(k->last);
 	k->last = ofl_xstrndup(v, n);
@@ -180,6 +185,12 @@ rec_line(struct rst *r, const char *p, size_t n)
 
 	if (n > REC_LINE)
 		n = REC_LINE;
+	if (!blank && ofl_fmt_log_is_error(p, n, 1)) {
+		if (p[0] == ' ' || p[0] == '\t')
+			r->err_body++;
+		else
+			r->err_margin++;
+	}
 	if (blank) {
 		if (r->collecting)
 			head_end(r);
@@ -221,9 +232,13 @@ sum_key(struct ofl_summary *sum, const struct rkey *k, int first,
 		ofl_buf_adds(&l, " first ");
 		ofl_render(&l, (const unsigned char *)k->first,
 		    strlen(k->first), REC_VALUE, OFL_RENDER_ONELINE, &used);
+		if (used < strlen(k->first))
+			ofl_buf_adds(&l, "...");
 		ofl_buf_adds(&l, ", last ");
 		ofl_render(&l, (const unsigned char *)k->last,
 		    strlen(k->last), REC_VALUE, OFL_RENDER_ONELINE, &used);
+		if (used < strlen(k->last))
+			ofl_buf_adds(&l, "...");
 		ofl_buf_adds(js, ":{\"first\":");
 		ofl_buf_add_json_cstr(js, k->first);
 		ofl_buf_adds(js, ",\"last\":");
@@ -276,6 +291,9 @@ ofl_fmt_records_summary(const struct ofl_src *src, const struct ofl_meta *m,
 	cut = rd.read >= rd.max && ofl_src_bytes(src) > rd.read;
 	ofl_fmt_table_rd_free(&rd);
 	if (rv == 0 && r->records >= REC_MIN) {
+		/* A commit's message that says "error" is no error. */
+		sum->prose_errors = !cut && r->err_margin == 0 &&
+		    r->err_body > 0;
 		ofl_buf_adds(&sum->text, "records: ");
 		ofl_buf_add_count(&sum->text, r->records);
 		if (r->leads == 1)

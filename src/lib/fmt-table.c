@@ -671,6 +671,8 @@ ofl_fmt_counts(struct ofl_buf *l, struct ofl_buf *js, char *const *val,
 		ofl_buf_adds(l, i == 0 ? " " : ", ");
 		ofl_render(l, (const unsigned char *)val[k], strlen(val[k]),
 		    TABLE_VALUE, OFL_RENDER_ONELINE, &used);
+		if (used < strlen(val[k]))
+			ofl_buf_adds(l, "...");
 		ofl_buf_addf(l, " %llu", (unsigned long long)cnt[k]);
 		if (l->len + 24 > room && i + 1 < n) {
 			l->len = mark;

@@ -42,6 +42,7 @@ struct ctx {
 	int			 snapshot;	/* a map, no preview */
 	uint64_t		 head_last;	/* last line of the head */
 	int			 tests;		/* a failed test run's section */
+	int			 prose_errors;	/* its "errors" are words */
 };
 
 /* notice-sum.c: the summary that fits the kind, into c->sum and c->sumj. */

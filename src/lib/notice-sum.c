@@ -366,6 +366,7 @@ sum_fmt(struct ctx *c, int (*fn)(const struct ofl_src *,
 			c->filter = ofl_xstrdup(s.filter);
 		if (c->member == NULL && s.member != NULL)
 			c->member = ofl_xstrdup(s.member);
+		c->prose_errors = s.prose_errors;
 	}
 	ofl_summary_free(&s);
 	return rv;
@@ -458,7 +459,8 @@ ofl_notice_sum(struct ctx *c)
 		/* A text of records (a git log): how many, who, when. */
 		if (sum_fmt(c, ofl_fmt_records_summary) == -1)
 			return -1;
-		return m->errors + m->warnings > 0 ? sum_errors(c, NULL) : 0;
+		return m->errors + m->warnings > 0 && !c->prose_errors ?
+		    sum_errors(c, NULL) : 0;
 	case OFL_KIND_MARKDOWN:
 		return sum_format(c, kind);
 	case OFL_KIND_JSON:

@@ -554,7 +554,7 @@ pick_error(struct ctx *c, const struct section *head,
 	size_t		 n, cons;
 	unsigned char	*nl;
 
-	if (fe == 0 || fe > c->lines)
+	if (fe == 0 || fe > c->lines || c->prose_errors)
 		return 0;
 	if (head->n > 0 && fe <= head->p[head->n - 1].line)
 		return 0;
@@ -773,10 +773,11 @@ next_steps(struct ctx *c, struct ofl_notice_next *nx)
 	    kind != OFL_KIND_SNAPSHOT && c->lines > 0) {
 		/* The error lines counted above, as whole blocks. */
 		if ((kind == OFL_KIND_LOG || kind == OFL_KIND_TEXT) &&
-		    c->m->errors > 0)
+		    c->m->errors > 0 && !c->prose_errors)
 			add_step(nx, OFL_NEXT_ERRORS);
 		if ((kind == OFL_KIND_LOG || kind == OFL_KIND_TEXT) &&
-		    c->m->first_error > 0 && c->m->first_error <= c->lines) {
+		    c->m->first_error > 0 && c->m->first_error <= c->lines &&
+		    !c->prose_errors) {
 			a = c->m->first_error > 20 ? c->m->first_error - 20 : 1;
 			z = c->m->first_error + 20;
 		} else {
@@ -939,7 +940,7 @@ shrink_budgets(const struct ctx *c, const struct ofl_notice_opts *o,
 		    take < o->head_bytes ? o->head_bytes - take : HEAD_MIN;
 	}
 	if ((kind == OFL_KIND_LOG || kind == OFL_KIND_TEXT) &&
-	    c->m->errors > 0)
+	    c->m->errors > 0 && !c->prose_errors)
 		shrunk->tail_bytes = o->tail_bytes > NEXT_ERRORS ?
 		    o->tail_bytes - NEXT_ERRORS : 0;
 	/* A test run's summary is in its section already. */

@@ -235,6 +235,7 @@ struct ofl_summary {
 	struct ofl_buf	 json;
 	char		*filter;
 	char		*member;
+	int		 prose_errors;	/* the lines like errors are prose */
 };
 void	ofl_summary_init(struct ofl_summary *);
 void	ofl_summary_free(struct ofl_summary *);
