@@ -52,6 +52,13 @@ test_expect_success 'a JUnit report: the runner from the command that read it' '
 	test_cmp want got
 '
 
+test_expect_success 'failing names with spaces in them: a comma between' '
+	ofl-capture -T 0 <"$T/junit-jest.xml" >notice &&
+	grep -x "failing: divides, words lower, throws" notice &&
+	ofl-capture -T 0 <"$T/go-v.log" >notice &&
+	grep -x "failing: TestDiv TestTable TestUpper" notice
+'
+
 test_expect_success 'a JUnit report that does not say who wrote it: no rerun' '
 	sed "s/name=\"pytest\"/name=\"suite\"/" "$T/junit-pytest.xml" >r.xml &&
 	ofl-extract - --errors --max-bytes 0 <r.xml >out &&

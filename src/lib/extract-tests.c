@@ -188,6 +188,7 @@ ofl_extract_tests_notice(const struct ofl_src *src, const char *id,
 	struct frame			 fr[FRAMES_SHOWN];
 	struct ofl_buf			 rr, line;
 	size_t				 i, nf, start = text->len;
+	int				 comma;
 
 	if (t->runner == NULL || t->n == 0)
 		return 0;
@@ -196,9 +197,12 @@ ofl_extract_tests_notice(const struct ofl_src *src, const char *id,
 	ofl_buf_addf(text, "tests (%s): ", t->runner);
 	ofl_fmt_test_counts_text(t, text);
 	ofl_buf_adds(text, "\nfailing:");
+	/* Names with spaces in them ("words lower"): a comma between. */
+	for (i = 0, comma = 0; i < t->n && !comma; i++)
+		comma = strchr(t->tc[i].name, ' ') != NULL;
 	for (i = 0; i < t->n; i++) {
 		ofl_buf_reset(&line);
-		ofl_buf_addc(&line, ' ');
+		ofl_buf_adds(&line, i > 0 && comma ? ", " : " ");
 		put_rendered(&line, t->tc[i].name, 200);
 		if (t->tc[i].error)
 			ofl_buf_adds(&line, " (error)");
