@@ -341,4 +341,11 @@ test_expect_success 'a name of software finds its package: node, nodejs' '
 	grep -x "  47- End-Date: 2026-05-20  16:49:21" out
 '
 
+test_expect_success '"how many": the line with a number next to what was asked' '
+	ofl-capture -q -T 0 <"$DATA/eval/ledger-unittest.out" | sed "s/^ofl://" >id.lu &&
+	ofl-index -q $(cat id.lu) &&
+	ofl-search "$(cat id.lu)" "how many tests failed" >out &&
+	grep -x "  137: FAILED (failures=2, errors=6, skipped=3, expected failures=1)" out
+'
+
 test_done

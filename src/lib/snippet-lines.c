@@ -9,6 +9,7 @@
 
 #include <sys/types.h>
 
+#include <ctype.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -29,6 +30,8 @@
 #define WHOLE		0.5		/* more for a term as a word alone */
 #define TB_SCAN		64		/* lines of a traceback looked through */
 #define DIFF_CHANGED	2.0		/* a diff's changed line against context */
+#define COUNT_NEAR	2.0		/* "how many": a number by a match */
+#define COUNT_AFTER	16		/* bytes after a match looked through */
 #define HEAD_INDENT	8		/* columns of a line that goes on one */
 #define HEAD_SCAN	8		/* lines looked up for it */
 #define STANZA_MAX	12		/* lines of a record of fields */
@@ -709,6 +712,58 @@ snap_density(const struct line *l)
 	return 1 / (1 + (double)(n - SNAP_SHORT) / SNAP_SHORT);
 }
 
+/* A question of how many: its answer is a number. */
+static int
+count_question(const struct search *s)
+{
+	static const char *const forms[] = { "how many", "how often",
+		"number of", "count of", NULL };
+	const char	*q = s->o != NULL ? s->o->query : NULL;
+	size_t		 i, k, n;
+
+	if (q == NULL)
+		return 0;
+	for (i = 0; forms[i] != NULL; i++) {
+		n = strlen(forms[i]);
+		for (k = 0; q[k] != '\0'; k++)
+			if (strncasecmp(q + k, forms[i], n) == 0 &&
+			    (k == 0 || !isalnum((unsigned char)q[k - 1])))
+				return 1;
+	}
+	return 0;
+}
+
+/*
+ * 1 if a match of line l has a number next to it: before it ("2
+ * failed"), or in the few bytes after it, after a space, a colon or an
+ * equals sign ("failed: 2", "FAILED (failures=2").
+ */
+static int
+count_near(const struct search *s, const struct line *l, size_t off)
+{
+	const struct mark	*m;
+	size_t			 j, a, z, k;
+	const char		*p = l->s;
+
+	for (j = 0; j < (size_t)l->nmarks; j++) {
+		m = &s->m[l->mark0 + j];
+		if (m->start < off || m->end > off + l->n)
+			continue;
+		a = m->start - off;
+		z = m->end - off;
+		if (a >= 2 && p[a - 1] == ' ' && isdigit((unsigned char)p[a - 2]))
+			return 1;
+		for (k = z; k < l->n && k < z + COUNT_AFTER; k++)
+			if (isdigit((unsigned char)p[k]) && (p[k - 1] == '=' ||
+			    p[k - 1] == ':' || p[k - 1] == ' ' ||
+			    p[k - 1] == '('))
+				return 1;
+			else if (isdigit((unsigned char)p[k]))
+				break;
+	}
+	return 0;
+}
+
 /* Lines between two lines. */
 static size_t
 gap(size_t a, size_t b)
@@ -749,6 +804,12 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 	for (i = 0; s != NULL && s->curdiff && i < nl && i < ORDER_SCAN; i++)
 		if (diff_changed(&l[i]))
 			d[i] = DIFF_CHANGED;
+	/* How many: the line that gives a number for what was asked. */
+	if (s != NULL && !snap && s->m != NULL && count_question(s))
+		for (i = 0; i < nl && i < ORDER_SCAN; i++)
+			if (l[i].nmarks > 0 && count_near(s, &l[i],
+			    (size_t)(l[i].s - l[0].s)))
+				d[i] *= COUNT_NEAR;
 	for (j = 0; j < 5; j++) {
 		c = nl;
 		bg = bv = 0;
