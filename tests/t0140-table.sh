@@ -220,6 +220,36 @@ test_expect_success 'a rule under the header is no row' '
 	grep "rows " hits
 '
 
+# dpkg -l: three lines of legend, then a header whose first column is
+# "||/" (the desired, status and error letters), a rule of "+++-===".
+test_expect_success 'dpkg -l: a table, its status column "||/"' '
+	{
+		echo "Desired=Unknown/Install/Remove/Purge/Hold"
+		echo "| Status=Not/Inst/Conf-files/Unpacked/halF-conf/Half-inst/trig-aWait/Trig-pend"
+		echo "|/ Err?=(none)/Reinst-required (Status,Err: uppercase=bad)"
+		printf "%-3s %-20s %-12s %-12s %s\n" "||/" Name Version Architecture Description
+		echo "+++-====================-============-============-=============================="
+		i=0
+		while [ $i -lt 20 ]; do
+			st=ii
+			[ $i -eq 7 ] && st=rc
+			a=amd64
+			[ $((i % 4)) -eq 0 ] && a=all
+			printf "%-3s %-20s %-12s %-12s %s\n" $st "lib-$i:$a" "1.$i-2" $a "the library number $i"
+			i=$((i + 1))
+		done
+	} >dpkg.txt &&
+	test "$(kind dpkg.txt)" = table &&
+	ofl-capture -T 0 <dpkg.txt >notice &&
+	grep -x "table: 5 columns, 20 rows: ||/, Name, Version, Architecture, Description" notice &&
+	grep -x "||/: ii 19, rc 1" notice &&
+	grep -x "Architecture: amd64 15, all 5" notice &&
+	ofl-capture -q -T 0 <dpkg.txt | sed "s/^ofl://" >id.dpkg &&
+	ofl-extract "$(cat id.dpkg)" "select(.[\"||/\"] != \"ii\") | .Name" >actual &&
+	echo "\"lib-7:amd64\"" >expect &&
+	test_cmp expect actual
+'
+
 # Prose whose third line looks like a header over two aligned lines:
 # the table is not most of the text.
 test_expect_success 'a small aligned block in prose is not a table' '

@@ -103,8 +103,15 @@ header_ok(const unsigned char *p, size_t n)
 			if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'))
 				alpha = 1;
 			else if (!(c >= '0' && c <= '9') &&
-			    strchr("%_./:()#+-", c) == NULL)
+			    strchr("%_./:()#+-", c) == NULL &&
+			    (c != '|' || words > 0))
 				return 0;
+		}
+		/* dpkg -l's status column, "||/", first. */
+		if (!alpha && words == 0 && i - s <= 4 &&
+		    strspn((const char *)p + s, "|/") >= i - s) {
+			words++;
+			continue;
 		}
 		if (!alpha || i - s > 32)
 			return 0;
