@@ -250,6 +250,16 @@ test_expect_success 'dpkg -l: a table, its status column "||/"' '
 	test_cmp expect actual
 '
 
+# lscpu: labels ending in a colon, their values aligned: no table.
+test_expect_success 'aligned labels and values (lscpu) are not a table' '
+	for k in Architecture "CPU op-mode(s)" "Address sizes" "Byte Order" \
+	    "CPU(s)" "Vendor ID" "Model name" "CPU family" Model \
+	    "Thread(s) per core" "Core(s) per socket" "Socket(s)"; do
+		printf "%-40s %s\n" "$k:" "value of $k"
+	done >lscpu.txt &&
+	test "$(kind lscpu.txt)" = text
+'
+
 # Prose whose third line looks like a header over two aligned lines:
 # the table is not most of the text.
 test_expect_success 'a small aligned block in prose is not a table' '

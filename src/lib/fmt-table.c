@@ -82,7 +82,7 @@ next_line(const unsigned char *buf, size_t len, size_t off, struct tline *l)
  * A header: two words or more, made of letters, digits and the marks
  * column names use (%CPU, 1K-blocks, APP VERSION, Use%), the first
  * starting with a capital; most start with a capital or a mark, none is
- * only digits.  "Mounted on" is df's.
+ * only digits, none ends in a colon.  "Mounted on" is df's.
  */
 static int
 header_ok(const unsigned char *p, size_t n)
@@ -113,7 +113,8 @@ header_ok(const unsigned char *p, size_t n)
 			words++;
 			continue;
 		}
-		if (!alpha || i - s > 32)
+		/* A label, "Byte Order:", is no column's name (lscpu). */
+		if (!alpha || i - s > 32 || p[i - 1] == ':')
 			return 0;
 		if ((p[s] >= 'A' && p[s] <= 'Z') || p[s] == '%' || p[s] == '#')
 			caps++;
