@@ -59,6 +59,13 @@ test_expect_success 'failing names with spaces in them: a comma between' '
 	grep -x "failing: TestDiv TestTable TestUpper" notice
 '
 
+test_expect_success 'two failing tests of one name in two files: both, with their file' '
+	ofl-capture -T 0 <"$T/junit-jest-same-name.xml" >notice &&
+	grep -x "failing: parser handles empty input (a.test.js), parser handles empty input (b.test.js)" notice &&
+	grep -x "  at Object.toBe (/src/app/src/a.test.js:9:21)" notice &&
+	! grep "</failure>" notice
+'
+
 test_expect_success 'a JUnit report that does not say who wrote it: no rerun' '
 	sed "s/name=\"pytest\"/name=\"suite\"/" "$T/junit-pytest.xml" >r.xml &&
 	ofl-extract - --errors --max-bytes 0 <r.xml >out &&

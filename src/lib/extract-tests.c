@@ -105,6 +105,18 @@ frame_cmp(const void *a, const void *b)
 	return x->no < y->no ? -1 : x->no > y->no;
 }
 
+/* Where the end tag s ends with starts ("</failure>"); n if none. */
+static size_t
+tag_start(const char *s, size_t n)
+{
+	size_t	k;
+
+	for (k = n - 1; k > 0 && s[k] != '<'; k--)
+		if (s[k] == ' ' || s[k] == '"')
+			return n;
+	return k + 1 < n && s[k] == '<' && s[k + 1] == '/' ? k : n;
+}
+
 /* The frames of lines [from, to], best first; how many. */
 static size_t
 frames(const struct ofl_src *src, uint64_t from, uint64_t to,
@@ -114,7 +126,7 @@ frames(const struct ofl_src *src, uint64_t from, uint64_t to,
 	struct ofl_buf	 line;
 	char		 buf[4096];
 	const char	*path, *s;
-	size_t		 nall = 0, n, k, pn, i;
+	size_t		 nall = 0, n, k, k2, pn, i;
 	uint64_t	 no, ln;
 	ssize_t		 r;
 	int64_t		 off;
@@ -140,6 +152,10 @@ frames(const struct ofl_src *src, uint64_t from, uint64_t to,
 				s++;
 				n--;
 			}
+			/* A report's frame without the tag that ends it. */
+			while (n > 0 && s[n - 1] == '>' && (k2 = tag_start(s,
+			    n)) < n)
+				n = k2;
 			if (ofl_fmt_test_util_loc(s, n, &path, &pn, &ln) &&
 			    ln > 0) {
 				all = ofl_xrealloc(all, (nall + 1) *
@@ -175,6 +191,30 @@ put_rendered(struct ofl_buf *b, const char *s, size_t max)
 }
 
 /*
+ * After the name of failing test i when another has the same name (two
+ * files of a suite), the file it failed in: " (a.test.js)".
+ */
+static void
+put_where(struct ofl_buf *b, const struct ofl_testrun *t, size_t i)
+{
+	const char	*f, *slash;
+	size_t		 j;
+
+	if ((f = t->tc[i].file) == NULL)
+		return;
+	for (j = 0; j < t->n; j++)
+		if (j != i && strcmp(t->tc[j].name, t->tc[i].name) == 0)
+			break;
+	if (j == t->n)
+		return;
+	if ((slash = strrchr(f, '/')) != NULL && slash[1] != '\0')
+		f = slash + 1;
+	ofl_buf_adds(b, " (");
+	put_rendered(b, f, 80);
+	ofl_buf_addc(b, ')');
+}
+
+/*
  * The notice's section of a failed test run, in text (budget: the bytes
  * it may take, roughly) and as JSON members.  0 if there is none (not a
  * test run, or nothing failed).
@@ -204,6 +244,7 @@ ofl_extract_tests_notice(const struct ofl_src *src, const char *id,
 		ofl_buf_reset(&line);
 		ofl_buf_adds(&line, i > 0 && comma ? ", " : " ");
 		put_rendered(&line, t->tc[i].name, 200);
+		put_where(&line, t, i);
 		if (t->tc[i].error)
 			ofl_buf_adds(&line, " (error)");
 		if (text->len - start + line.len > budget / 2 && i > 0) {

@@ -126,12 +126,24 @@ struct ofl_testcase *
 ofl_fmt_test_util_add(struct tres *r, const char *name, size_t n,
     const char *group, size_t gn, uint64_t no, int error)
 {
+	return ofl_fmt_test_util_take(r, name, n, group, gn, no, error, 1);
+}
+
+/*
+ * The same, the test seen again looked for only if same: a report's
+ * element is a test of its own whatever its name (jest-junit names two
+ * tests of two files alike).
+ */
+struct ofl_testcase *
+ofl_fmt_test_util_take(struct tres *r, const char *name, size_t n,
+    const char *group, size_t gn, uint64_t no, int error, int same)
+{
 	struct ofl_testcase	*tc;
 	size_t			 i;
 
 	if (n == 0 || n > NAME_MAX_LEN)
 		return NULL;
-	for (i = r->n; i > 0; i--) {
+	for (i = same ? r->n : 0; i > 0; i--) {
 		tc = &r->tc[i - 1];
 		if (strlen(tc->name) == n && memcmp(tc->name, name, n) == 0 &&
 		    (tc->group == NULL ? gn == 0 : (strlen(tc->group) == gn &&

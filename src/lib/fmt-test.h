@@ -57,6 +57,8 @@ int	 ofl_fmt_test_util_split(const char *, struct tcmd *);
 void	 ofl_fmt_test_util_free(struct tcmd *);
 struct ofl_testcase *ofl_fmt_test_util_add(struct tres *, const char *, size_t,
 	    const char *, size_t, uint64_t, int);
+struct ofl_testcase *ofl_fmt_test_util_take(struct tres *, const char *,
+	    size_t, const char *, size_t, uint64_t, int, int);
 struct ofl_testcase *ofl_fmt_test_util_find(struct tres *, const char *, size_t);
 void	 ofl_fmt_test_util_set(char **, const char *, size_t);
 int64_t	 ofl_fmt_test_util_count(const char *, size_t, const char *);
