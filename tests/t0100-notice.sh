@@ -149,6 +149,30 @@ test_expect_success 'real error lines are counted, and next: says --errors' '
 	test_cmp expect got
 '
 
+# A compiler's warnings quote the source under them (gcc 12 with the
+# line number and a bar, gcc 7 and clang the line alone): a quoted line
+# that says "error" is no error line, a real error still is one.
+test_expect_success 'the source line under a compiler message is no error line' '
+	i=0
+	while [ $i -lt 20 ]; do
+		echo "w$i.c: In function f:"
+		echo "w$i.c:3:25: warning: format %d expects argument of type int [-Wformat=]"
+		echo "    3 |         printf(\"error: %d\", x);"
+		echo "      |                        ~^     ~"
+		echo "[Build on an old system] w$i.c:4:9: warning: unused variable [-Wunused]"
+		echo "[Build on an old system]    fprintf(stderr, \"fatal error\");"
+		echo "[Build on an old system]    ^~~~~~~"
+		i=$((i + 1))
+	done >build.in &&
+	ofl-capture -T 0 <build.in >build.out &&
+	grep -x "errors: none, warnings: 40 lines" build.out &&
+	echo "w9.c:8:1: error: expected declaration before } token" >>build.in &&
+	echo "    8 | } error" >>build.in &&
+	ofl-capture -T 0 <build.in >build.out &&
+	grep "^errors: 1 line (first at line 141), warnings: 40 lines" build.out &&
+	grep -x "  x1  <\*>.c:<\*>: error: expected declaration before } token  (line 141)" build.out
+'
+
 # A git log: records led by a head of fields.  The notice counts them,
 # the authors (a few, each on many) and where the dates go (one each).
 test_expect_success 'a text of records: how many, the counts of a field, first and last' '

@@ -942,6 +942,32 @@ ls_block(const unsigned char *p)
 }
 #endif
 
+/*
+ * A compiler's message: a place "file:line[:column]:" then "warning:",
+ * "error:", "fatal error:" or "note:" (gcc, clang).
+ */
+static int
+compiler_diag(const char *s, size_t n)
+{
+	static const char *const kinds[] = { " warning: ", " error: ",
+	    " fatal error: ", " note: ", NULL };
+	const char	*p, *e = s + n;
+	size_t		 i, k;
+
+	for (i = 0; kinds[i] != NULL; i++) {
+		k = strlen(kinds[i]);
+		for (p = s; (p = memmem(p, (size_t)(e - p), kinds[i], k)) !=
+		    NULL; p += k) {
+			/* ":12:" or ":12:5:" right before. */
+			if (p - s < 3 || p[-1] != ':' ||
+			    !isdigit((unsigned char)p[-2]))
+				continue;
+			return 1;
+		}
+	}
+	return 0;
+}
+
 void
 ofl_linestat_line(struct ofl_linestat *ls, const char *line, size_t n,
     uint64_t lineno)
@@ -992,6 +1018,16 @@ ofl_linestat_line(struct ofl_linestat *ls, const char *line, size_t n,
 		}
 	}
 out:
+	/*
+	 * The line under a compiler's message ("x.c:3:20: warning: ...")
+	 * is the source it quotes, "printf("error: %d", x);": no error.
+	 */
+	if (found > 0) {
+		if (compiler_diag(line, n))
+			ls->diag = lineno;
+		else if (ls->diag > 0 && lineno == ls->diag + 1)
+			found = 0;
+	}
 	if (found == 2) {
 		ls->errors++;
 		if (ls->first_error == 0)

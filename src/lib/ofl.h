@@ -364,6 +364,7 @@ struct ofl_linestat {
 	uint64_t	errors;
 	uint64_t	warnings;
 	uint64_t	first_error;	/* 1-based line number, 0 if none */
+	uint64_t	diag;		/* line of the last compiler message */
 };
 void	ofl_linestat_line(struct ofl_linestat *, const char *, size_t,
 	    uint64_t lineno);

@@ -156,15 +156,22 @@ hent_cmp(const void *a, const void *b)
 static void
 scan_sigs(struct hmap *h, const char *text, size_t len, uint64_t lineno)
 {
-	struct ofl_buf	 sig;
-	struct hent	*e;
-	const char	*p = text, *end = text + len, *nl;
+	struct ofl_linestat	 ls;
+	struct ofl_buf		 sig;
+	struct hent		*e;
+	const char		*p = text, *end = text + len, *nl;
+	uint64_t		 was;
 
 	ofl_buf_init(&sig);
+	/* One count for the lines, as capture's: a line sees the last. */
+	memset(&ls, 0, sizeof ls);
 	for (; p < end; p = nl + 1, lineno++) {
 		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
 			nl = end;
-		if (!ofl_fmt_log_is_error(p, (size_t)(nl - p), lineno))
+		was = ls.errors;
+		ofl_linestat_line(&ls, p, (size_t)(nl - p) > 4096 ? 4096 :
+		    (size_t)(nl - p), lineno);
+		if (ls.errors == was)
 			continue;
 		ofl_buf_reset(&sig);
 		ofl_fmt_log_mask(&sig, p, (size_t)(nl - p) > 4096 ? 4096 :

@@ -95,7 +95,7 @@ main(void)
 	    "eth0@30-34 +eth@30-33 library@35-42",
 	    "a package's name: without lib, without the digits after it");
 	is_str(toks(tk, 0, "libsystemd0:amd64 libsqlite3-dev"),
-	    "libsystemd0@0-11 +libsystemd@0-10 +systemd@3-10 amd64@12-17 "
+	    "libsystemd0@0-11 +libsystemd@0-10 +systemd@3-10 amd64@12-17 +amd@12-15 "
 	    "libsqlite3@18-28 +libsqlite@18-27 +sqlite@21-27 "
 	    "+libsqlite3-dev@18-32 dev@29-32",
 	    "a library's name without its digits, with and without lib");
