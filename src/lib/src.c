@@ -91,6 +91,7 @@ ofl_summary_init(struct ofl_summary *s)
 	ofl_buf_init(&s->json);
 	s->filter = NULL;
 	s->member = NULL;
+	s->prose_errors = 0;
 }
 
 void
@@ -102,6 +103,7 @@ ofl_summary_free(struct ofl_summary *s)
 	free(s->member);
 	s->filter = NULL;
 	s->member = NULL;
+	s->prose_errors = 0;
 }
 
 void
