@@ -166,6 +166,7 @@ test_expect_success 'the source line under a compiler message is no error line' 
 	done >build.in &&
 	ofl-capture -T 0 <build.in >build.out &&
 	grep -x "errors: none, warnings: 40 lines" build.out &&
+	grep -x "  x20  <\*>.c:<\*>: warning: format %d expects argument of type int \[-Wformat=\]  (line 2)" build.out &&
 	echo "w9.c:8:1: error: expected declaration before } token" >>build.in &&
 	echo "    8 | } error" >>build.in &&
 	ofl-capture -T 0 <build.in >build.out &&

@@ -211,7 +211,7 @@ sum_errors(struct ctx *c, const struct ofl_schema_log *sl)
 	 * most frequent error signatures; then the words worth a search.
 	 */
 	memset(&sg, 0, sizeof sg);
-	if (m->errors > 0 && ofl_suggest(c->st, m->id, &sg) != 0)
+	if (m->errors + m->warnings > 0 && ofl_suggest(c->st, m->id, &sg) != 0)
 		memset(&sg, 0, sizeof sg);
 	np = sl != NULL ? pick_bad(sl, m->first_error, pick) : 0;
 	if (!c->o->json) {

@@ -50,7 +50,7 @@ static uint64_t		 hash_bytes(const char *, size_t);
 static struct hent	*hmap_get(struct hmap *, const char *, size_t, int);
 static void		 hmap_free(struct hmap *);
 static int		 hent_cmp(const void *, const void *);
-static void		 scan_sigs(struct hmap *, const char *, size_t,
+static void		 scan_sigs(struct hmap *, int, const char *, size_t,
 			    uint64_t);
 static int		 term_cb(void *, int, const char *, int, int, int);
 static int		 stopword(const char *, size_t);
@@ -152,9 +152,13 @@ hent_cmp(const void *a, const void *b)
 	return 0;
 }
 
-/* Count the signatures of the error lines in text (lines from lineno). */
+/*
+ * Count the signatures of the error lines in text (lines from lineno),
+ * or of the warning lines if warn.
+ */
 static void
-scan_sigs(struct hmap *h, const char *text, size_t len, uint64_t lineno)
+scan_sigs(struct hmap *h, int warn, const char *text, size_t len,
+    uint64_t lineno)
 {
 	struct ofl_linestat	 ls;
 	struct ofl_buf		 sig;
@@ -168,10 +172,10 @@ scan_sigs(struct hmap *h, const char *text, size_t len, uint64_t lineno)
 	for (; p < end; p = nl + 1, lineno++) {
 		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
 			nl = end;
-		was = ls.errors;
+		was = warn ? ls.warnings : ls.errors;
 		ofl_linestat_line(&ls, p, (size_t)(nl - p) > 4096 ? 4096 :
 		    (size_t)(nl - p), lineno);
-		if (ls.errors == was)
+		if ((warn ? ls.warnings : ls.errors) == was)
 			continue;
 		ofl_buf_reset(&sig);
 		ofl_fmt_log_mask(&sig, p, (size_t)(nl - p) > 4096 ? 4096 :
@@ -264,10 +268,15 @@ read_range(struct ofl_reader *r, uint64_t off, size_t n, struct ofl_buf *b)
 	return 0;
 }
 
-/* The error signatures of a log or text: its head and tail. */
+/*
+ * The error signatures of a log or text, its head and tail; of its
+ * warnings when it has none (a build that only warns).
+ */
 static int
 suggest_sigs(struct ofl_reader *r, struct ofl_buf *b, struct ofl_suggest *sg)
 {
+	const struct ofl_meta	*m = ofl_reader_meta(r);
+	int			 warn = m->errors == 0 && m->warnings > 0;
 	struct hmap	 sigs;
 	struct hent	*v;
 	uint64_t	 size = ofl_reader_bytes(r), off, lineno;
@@ -282,7 +291,7 @@ suggest_sigs(struct ofl_reader *r, struct ofl_buf *b, struct ofl_suggest *sg)
 	if (k < size)
 		while (b->len > 0 && b->data[b->len - 1] != '\n')
 			b->len--;
-	scan_sigs(&sigs, b->data, b->len, 1);
+	scan_sigs(&sigs, warn, b->data, b->len, 1);
 	if (size > 2 * (uint64_t)SUGGEST_SCAN) {
 		off = size - SUGGEST_SCAN;
 		if (read_range(r, off, SUGGEST_SCAN, b) == -1)
@@ -291,7 +300,8 @@ suggest_sigs(struct ofl_reader *r, struct ofl_buf *b, struct ofl_suggest *sg)
 			;
 		if (i < b->len) {
 			lineno = (uint64_t)ofl_reader_line_of(r, off + i + 1);
-			scan_sigs(&sigs, b->data + i + 1, b->len - i - 1,
+			scan_sigs(&sigs, warn, b->data + i + 1,
+			    b->len - i - 1,
 			    lineno);
 		}
 	} else if (size > SUGGEST_SCAN) {
@@ -299,7 +309,7 @@ suggest_sigs(struct ofl_reader *r, struct ofl_buf *b, struct ofl_suggest *sg)
 		lineno = (uint64_t)ofl_reader_line_of(r, off);
 		if (read_range(r, off, (size_t)(size - off), b) == -1)
 			goto out;
-		scan_sigs(&sigs, b->data, b->len, lineno);
+		scan_sigs(&sigs, warn, b->data, b->len, lineno);
 	}
 	nv = 0;
 	v = ofl_xcalloc(sigs.n == 0 ? 1 : sigs.n, sizeof *v);
