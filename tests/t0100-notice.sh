@@ -174,6 +174,24 @@ test_expect_success 'the source line under a compiler message is no error line' 
 	grep -x "  x1  <\*>.c:<\*>: error: expected declaration before } token  (line 141)" build.out
 '
 
+# A diff: its files and lines changed as git diff --stat ends, and the
+# files that changed most, however long the diff.
+test_expect_success 'a diff: files and lines changed, the most changed files' '
+	ofl-capture -T 0 <"$DATA/diff/gotestsum-v1.10.0..v1.13.0.diff" >notice &&
+	sed -n 2,3p notice >actual &&
+	cat >expect <<-\EOF &&
+	files: 102 changed, 3,758 insertions(+), 1,514 deletions(-)
+	most changed: testjson/testdata/format/dots-v2.out +1,061 -1,060, testjson/testdata/input/go-test-json-with-cover-go1.20.out +339 -0, testjson/format.go +235 -29, testjson/testdata/format/github-actions.out +213 -0, testjson/execution.go +161 -35, ...
+	EOF
+	test_cmp expect actual &&
+	printf "a\nb\n-- c\nd\n" >old.txt &&
+	printf "a\n-- c\nd\ne" >new.txt &&
+	{ diff -u old.txt new.txt || :; } >plain.diff &&
+	ofl-capture -T 0 <plain.diff >notice &&
+	grep -x "files: 1 changed, 1 insertion(+), 1 deletion(-)" notice &&
+	grep -x "changed: new.txt +1 -1" notice
+'
+
 # A git log: records led by a head of fields.  The notice counts them,
 # the authors (a few, each on many) and where the dates go (one each).
 test_expect_success 'a text of records: how many, the counts of a field, first and last' '

@@ -2,7 +2,7 @@
  * fmt-diff.c: unified diffs (diff -u, git diff, git show).  The lines a
  * diff is made of (for kind detection), its chunks (a chunk per hunk,
  * titled by file and hunk header) and the notice's summary (how many
- * files, and the first few names).
+ * files and lines changed, and the files that changed most).
  */
 #include "config.h"
 
@@ -18,8 +18,10 @@
 #include "banned.h"
 
 #define DIFF_SPLIT	8192		/* split a hunk at a line */
-#define SCAN_LARGE	(256 * 1024)	/* what the summary reads */
+#define DIFF_SCAN	(64ULL * 1024 * 1024)	/* what the summary reads */
 #define SUMMARY_MAX	300		/* bytes of the summary's names */
+#define TOP_FILES	5		/* files named in the summary */
+#define NAME_WIDTH	60		/* bytes of a file's name shown */
 
 static int
 starts(const unsigned char *p, size_t n, const char *s)
@@ -309,101 +311,244 @@ out:
  * The summary.
  */
 
-/* A diff: how many files, and the first few names. */
+/* A file of a diff as the summary counts it. */
+struct dfile {
+	char		*name;
+	uint64_t	 added;
+	uint64_t	 removed;
+};
+
+/* Reading a diff for its summary. */
+struct dsum {
+	struct dfile	 cur;		/* the file being read */
+	struct dfile	 top[TOP_FILES];	/* most changed, most first */
+	size_t		 ntop;
+	char		*first[TOP_FILES];	/* the first names, in order */
+	size_t		 nfirst;
+	uint64_t	 files;
+	uint64_t	 added;
+	uint64_t	 removed;
+	uint64_t	 left_old;	/* lines of the hunk still to come */
+	uint64_t	 left_new;
+	int		 git;		/* "diff --git" heads the files */
+};
+
+/* The file read so far goes among the most changed if it is one. */
+static void
+dsum_close(struct dsum *d)
+{
+	struct dfile	 f = d->cur;
+	size_t		 i;
+
+	memset(&d->cur, 0, sizeof d->cur);
+	if (f.name == NULL)
+		return;
+	for (i = d->ntop; i > 0 && d->top[i - 1].added +
+	    d->top[i - 1].removed < f.added + f.removed; i--)
+		;
+	if (i == TOP_FILES) {
+		free(f.name);
+		return;
+	}
+	if (d->ntop == TOP_FILES)
+		free(d->top[--d->ntop].name);
+	memmove(&d->top[i + 1], &d->top[i], (d->ntop - i) * sizeof f);
+	d->top[i] = f;
+	d->ntop++;
+}
+
+/* A new file named p[0..n), "b/" and a time stamp left out. */
+static void
+dsum_open(struct dsum *d, const char *p, size_t n)
+{
+	const char	*tab;
+
+	dsum_close(d);
+	if (n >= 2 && p[0] == 'b' && p[1] == '/') {
+		p += 2;
+		n -= 2;
+	}
+	if ((tab = memchr(p, '\t', n)) != NULL)
+		n = (size_t)(tab - p);
+	d->cur.name = ofl_xstrndup(p, n);
+	if (d->nfirst < TOP_FILES)
+		d->first[d->nfirst++] = ofl_xstrndup(p, n);
+	d->files++;
+}
+
+/* "@@ -a,b +c,d @@": the lines the hunk has on each side. */
+static void
+dsum_hunk(struct dsum *d, const char *p, size_t n)
+{
+	const char	*e = p + n, *q;
+	uint64_t	 v[2];
+	int		 k;
+
+	d->left_old = d->left_new = 0;
+	for (k = 0, q = p + 3; k < 2 && q < e; k++) {
+		while (q < e && *q != (k == 0 ? '-' : '+'))
+			q++;
+		if (q == e)
+			return;
+		for (q++; q < e && *q >= '0' && *q <= '9'; q++)
+			;
+		v[k] = 1;
+		if (q < e && *q == ',')
+			for (v[k] = 0, q++; q < e && *q >= '0' && *q <= '9';
+			    q++)
+				v[k] = v[k] * 10 + (uint64_t)(*q - '0');
+	}
+	d->left_old = v[0];
+	d->left_new = v[1];
+}
+
+static void
+dsum_line(struct dsum *d, const char *p, size_t n)
+{
+	const char	*q;
+
+	if (d->left_old > 0 || d->left_new > 0) {
+		/* In a hunk: its lines, by their first byte. */
+		if (n > 0 && p[0] == '+' && d->left_new > 0) {
+			d->left_new--;
+			d->cur.added++;
+			d->added++;
+			return;
+		}
+		if (n > 0 && p[0] == '-' && d->left_old > 0) {
+			d->left_old--;
+			d->cur.removed++;
+			d->removed++;
+			return;
+		}
+		if (n == 0 || p[0] == ' ') {
+			if (d->left_old > 0)
+				d->left_old--;
+			if (d->left_new > 0)
+				d->left_new--;
+			return;
+		}
+		if (p[0] == '\\')
+			return;		/* "\ No newline at end of file" */
+		d->left_old = d->left_new = 0;
+	}
+	if (starts((const unsigned char *)p, n, "diff --git ")) {
+		d->git = 1;
+		/* "diff --git a/X b/X": what follows " b/". */
+		for (q = p + n; q > p + 11 && !(q[-1] == '/' && q - 3 >= p &&
+		    q[-2] == 'b' && q[-3] == ' '); q--)
+			;
+		if (q > p + 11)
+			dsum_open(d, q, (size_t)(p + n - q));
+		else
+			dsum_open(d, p + 11, n - 11);
+	} else if (!d->git && starts((const unsigned char *)p, n, "+++ "))
+		dsum_open(d, p + 4, n - 4);
+	else if (starts((const unsigned char *)p, n, "@@ "))
+		dsum_hunk(d, p, n);
+}
+
+/* "NAME +A -R" for a file, its name cut to NAME_WIDTH. */
+static void
+dsum_put(struct ofl_buf *b, const struct dfile *f)
+{
+	size_t	used;
+
+	used = ofl_render_oneline(b, (const unsigned char *)f->name,
+	    strlen(f->name), NAME_WIDTH);
+	if (used < strlen(f->name))
+		ofl_buf_adds(b, "...");
+	ofl_buf_adds(b, " +");
+	ofl_buf_add_count(b, f->added);
+	ofl_buf_adds(b, " -");
+	ofl_buf_add_count(b, f->removed);
+}
+
+/*
+ * A diff: how many files and lines changed, as git diff --stat ends,
+ * and the files that changed most, read in one pass (DIFF_SCAN bytes at
+ * most, and the line says so past that).
+ */
 int
 ofl_fmt_diff_summary(const struct ofl_src *src, const struct ofl_meta *m,
     struct ofl_summary *s)
 {
-	unsigned char	*buf;
-	const unsigned char *p, *nl, *end, *name, *tab;
-	struct ofl_buf	 names, js;
-	size_t		 len, n, nlen, git = 0, plus = 0, shown = 0, used;
-	int		 usegit;
+	struct ofl_fmt_table_rd	 rd;
+	struct dsum		 d;
+	const char		*p;
+	size_t			 n, i;
+	int			 rv, cut;
 
 	(void)m;
-	if ((buf = ofl_src_head(src, SCAN_LARGE, &len)) == NULL)
+	if (ofl_src_seek(src, 0) == -1)
 		return -1;
-	ofl_buf_init(&names);
-	ofl_buf_init(&js);
-	end = buf + len;
-	for (p = buf; p < end; p = nl + 1) {
-		if ((nl = memchr(p, '\n', end - p)) == NULL)
-			nl = end;
-		if (nl - p >= 11 && memcmp(p, "diff --git ", 11) == 0)
-			git++;
-		else if (nl - p >= 4 && memcmp(p, "+++ ", 4) == 0)
-			plus++;
-	}
-	usegit = git > 0;
-	for (p = buf; p < end && shown < 5; p = nl + 1) {
-		if ((nl = memchr(p, '\n', end - p)) == NULL)
-			nl = end;
-		n = nl - p;
-		if (n > 0 && p[n - 1] == '\r')
+	memset(&d, 0, sizeof d);
+	ofl_fmt_table_rd_init(&rd, src, DIFF_SCAN);
+	while ((rv = ofl_fmt_table_rd_next(&rd, &p, &n)) == 1) {
+		while (n > 0 && p[n - 1] == '\r')
 			n--;
-		name = NULL;
-		nlen = 0;
-		if (usegit && n >= 11 && memcmp(p, "diff --git ", 11) == 0) {
-			/* "diff --git a/X b/X": take what follows " b/". */
-			const unsigned char *q = p + n;
-
-			while (q > p + 11 && !(q[-1] == '/' && q - 3 >= p &&
-			    q[-2] == 'b' && q[-3] == ' '))
-				q--;
-			if (q > p + 11) {
-				name = q;
-				nlen = (size_t)(p + n - q);
-			} else {
-				name = p + 11;
-				nlen = n - 11;
-			}
-		} else if (!usegit && n >= 4 && memcmp(p, "+++ ", 4) == 0) {
-			name = p + 4;
-			nlen = n - 4;
-			if (nlen >= 2 && name[0] == 'b' && name[1] == '/') {
-				name += 2;
-				nlen -= 2;
-			}
-			/* Drop a time stamp after a tab. */
-			if ((tab = memchr(name, '\t', nlen)) != NULL)
-				nlen = (size_t)(tab - name);
-		}
-		if (name == NULL)
-			continue;
-		ofl_buf_adds(&names, shown == 0 ? "" : ", ");
-		used = ofl_render_oneline(&names, name, nlen, 60);
-		if (used < nlen)
-			ofl_buf_adds(&names, "...");
-		ofl_buf_adds(&js, shown == 0 ? "[" : ",");
-		ofl_buf_add_json_str(&js, (const char *)name, nlen);
-		shown++;
-		if (names.len > SUMMARY_MAX - 60)
-			break;
+		dsum_line(&d, p, n);
 	}
-	n = usegit ? git : plus;
-	if (n > 0) {
+	dsum_close(&d);
+	cut = rd.read >= rd.max && ofl_src_bytes(src) > rd.read;
+	ofl_fmt_table_rd_free(&rd);
+	if (rv == 0 && d.files > 0) {
 		ofl_buf_adds(&s->text, "files: ");
-		if (len < ofl_src_bytes(src))
-			ofl_buf_adds(&s->text, "at least ");
-		ofl_buf_add_count(&s->text, n);
-		ofl_buf_adds(&s->text, ": ");
-		ofl_buf_add(&s->text, names.data, names.len);
-		if (n > shown)
-			ofl_buf_adds(&s->text, ", ...");
+		ofl_buf_add_count(&s->text, d.files);
+		ofl_buf_adds(&s->text, " changed, ");
+		ofl_buf_add_count(&s->text, d.added);
+		ofl_buf_adds(&s->text, d.added == 1 ? " insertion(+), " :
+		    " insertions(+), ");
+		ofl_buf_add_count(&s->text, d.removed);
+		ofl_buf_adds(&s->text, d.removed == 1 ? " deletion(-)" :
+		    " deletions(-)");
+		if (cut)
+			ofl_buf_adds(&s->text, " in the first 64 MB");
 		ofl_buf_addc(&s->text, '\n');
-		ofl_summary_key(s, "files");
-		ofl_buf_addf(&s->json, "%zu", n);
-		ofl_summary_key(s, "files_partial");
-		ofl_buf_adds(&s->json, len < ofl_src_bytes(src) ? "true" :
-		    "false");
-		if (shown > 0) {
-			ofl_buf_addc(&js, ']');
-			ofl_summary_key(s, "file_names");
-			ofl_buf_add(&s->json, js.data, js.len);
+		if (d.ntop > 0 && (d.files > 1 || d.top[0].added +
+		    d.top[0].removed > 0)) {
+			ofl_buf_adds(&s->text, d.files > 1 ? "most changed: " :
+			    "changed: ");
+			for (i = 0; i < d.ntop; i++) {
+				if (i > 0 && s->text.len + 60 > SUMMARY_MAX * 2)
+					break;
+				if (i > 0)
+					ofl_buf_adds(&s->text, ", ");
+				dsum_put(&s->text, &d.top[i]);
+			}
+			if (d.files > i)
+				ofl_buf_adds(&s->text, ", ...");
+			ofl_buf_addc(&s->text, '\n');
 		}
+		ofl_summary_key(s, "files");
+		ofl_buf_addf(&s->json, "%llu", (unsigned long long)d.files);
+		ofl_summary_key(s, "files_partial");
+		ofl_buf_adds(&s->json, cut ? "true" : "false");
+		ofl_summary_key(s, "insertions");
+		ofl_buf_addf(&s->json, "%llu", (unsigned long long)d.added);
+		ofl_summary_key(s, "deletions");
+		ofl_buf_addf(&s->json, "%llu", (unsigned long long)d.removed);
+		ofl_summary_key(s, "file_names");
+		for (i = 0; i < d.nfirst; i++) {
+			ofl_buf_adds(&s->json, i == 0 ? "[" : ",");
+			ofl_buf_add_json_cstr(&s->json, d.first[i]);
+		}
+		ofl_buf_adds(&s->json, d.nfirst > 0 ? "]" : "[]");
+		ofl_summary_key(s, "most_changed");
+		for (i = 0; i < d.ntop; i++) {
+			ofl_buf_adds(&s->json, i == 0 ? "[{\"file\":" :
+			    ",{\"file\":");
+			ofl_buf_add_json_cstr(&s->json, d.top[i].name);
+			ofl_buf_addf(&s->json, ",\"insertions\":%llu,"
+			    "\"deletions\":%llu}",
+			    (unsigned long long)d.top[i].added,
+			    (unsigned long long)d.top[i].removed);
+		}
+		ofl_buf_adds(&s->json, d.ntop > 0 ? "]" : "[]");
 	}
-	ofl_buf_free(&names);
-	ofl_buf_free(&js);
-	free(buf);
-	return 0;
+	for (i = 0; i < d.ntop; i++)
+		free(d.top[i].name);
+	for (i = 0; i < d.nfirst; i++)
+		free(d.first[i]);
+	return rv == 0 ? 0 : -1;
 }
