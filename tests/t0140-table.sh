@@ -260,6 +260,37 @@ test_expect_success 'aligned labels and values (lscpu) are not a table' '
 	test "$(kind lscpu.txt)" = text
 '
 
+# ls -l: no header, "total N" over rows whose fields ls aligns; the
+# columns get the names of its fields.
+test_expect_success 'ls -l: a table of named fields, with or without --time-style' '
+	{
+		echo "total 48"
+		printf "%-11s %2d %-5s %-5s %6d %s %s\n" \
+		    "drwxr-xr-x" 2 root root 4096 "Dec  4 02:17" "bin" \
+		    "-rw-r--r--" 1 ann  staff 120 "Nov 30  2025" "notes.txt" \
+		    "-rwxr-xr-x" 1 root root 53248 "Jan  2 10:00" "run me.sh" \
+		    "lrwxrwxrwx" 1 ann  staff 11 "Dec  1 09:00" "cur -> bin" \
+		    "-rw-r--r--+" 1 root root 7 "Dec  4 02:17" "acl.conf"
+	} >ls.txt &&
+	test "$(kind ls.txt)" = table &&
+	ofl-capture -T 0 <ls.txt >notice &&
+	grep -x "table: 9 columns, 5 rows: mode, links (integer), owner, group, size (integer), month, day (integer), time, name" notice &&
+	grep -x "owner: root 3, ann 2" notice &&
+	ofl-capture -q -T 0 <ls.txt | sed "s/^ofl://" >id.ls &&
+	ofl-extract "$(cat id.ls)" "select(.size > 1000) | .name" >actual &&
+	printf "\"%s\"\n" bin "run me.sh" >expect &&
+	test_cmp expect actual &&
+	{
+		echo "total 8"
+		echo "-rw-r--r-- 1 root root  10 2026-12-04 02:17 a"
+		echo "-rw-r--r-- 1 root root 200 2026-11-30 10:00 b"
+	} >lsiso.txt &&
+	ofl-capture -T 0 <lsiso.txt >notice &&
+	grep "^table: 8 columns, 2 rows: mode, links (integer), owner, group, size (integer), date, time, name" notice &&
+	{ echo "total 8"; echo "a b c"; echo "d e f"; } >nols.txt &&
+	test "$(kind nols.txt)" = text
+'
+
 # Prose whose third line looks like a header over two aligned lines:
 # the table is not most of the text.
 test_expect_success 'a small aligned block in prose is not a table' '

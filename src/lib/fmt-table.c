@@ -277,6 +277,120 @@ find_columns(const struct tline *h, const unsigned char *buf, size_t len,
 	return wide;
 }
 
+/*
+ * A row of ls -l: a file's mode ("-rw-r--r--", "drwxr-xr-x", maybe with
+ * a mark of ACLs or a context after it), then a blank.
+ */
+static int
+ls_row(const unsigned char *p, size_t n)
+{
+	size_t	i;
+
+	if (n < 12 || strchr("-dlcbpsD", p[0]) == NULL)
+		return 0;
+	for (i = 1; i < 10; i++)
+		if (strchr("rwxsStTl-", p[i]) == NULL)
+			return 0;
+	if (p[10] == '.' || p[10] == '+' || p[10] == '@')
+		i++;
+	return p[i] == ' ';
+}
+
+/* The index of the field of row p that starts the name of the file. */
+static size_t
+ls_name_field(const unsigned char *p, size_t n)
+{
+	static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
+	size_t	i = 0, f = 0, a = 0;
+
+	/* Fields 0-4: mode, links, owner, group, size; then the date. */
+	while (i < n && f < 6) {
+		while (i < n && p[i] == ' ')
+			i++;
+		a = i;
+		while (i < n && p[i] != ' ')
+			i++;
+		f++;
+	}
+	if (f < 6)
+		return 0;
+	/* "Dec  4 02:17" or "Dec  4  2025": three; "2026-12-04 02:17": two. */
+	if (i - a == 3) {
+		for (f = 0; f < 36; f += 3)
+			if (memcmp(months + f, p + a, 3) == 0)
+				return 8;
+		return 0;
+	}
+	return i - a == 10 && p[a + 4] == '-' && p[a + 7] == '-' ? 7 : 0;
+}
+
+/*
+ * ls -l, which has no header: "total N", then rows of files.  The
+ * columns are the blanks every row shares, named by ls's fields; the
+ * line "total N" stands for the header.  0 if it is no such thing.
+ */
+static int
+ls_layout(const unsigned char *buf, size_t len, struct ofl_fmt_table *t)
+{
+	static const char *const names8[] = { "mode", "links", "owner",
+	    "group", "size", "month", "day", "time", "name" };
+	static const char *const names7[] = { "mode", "links", "owner",
+	    "group", "size", "date", "time", "name" };
+	struct tline	 h, l;
+	unsigned char	*o;
+	uint32_t	*cnt;
+	size_t		 off, rows = 0, bad = 0, width = 0, x, k, ns = 0, want;
+	size_t		 st[OFL_TABLE_COLS];
+	int		 prevgap = 1, gap;
+
+	off = next_line(buf, len, 0, &h);
+	if (h.n < 7 || memcmp(h.p, "total ", 6) != 0 ||
+	    !(h.p[6] >= '0' && h.p[6] <= '9') || off >= len)
+		return 0;
+	next_line(buf, len, off, &l);
+	if (!ls_row(l.p, l.n) || (want = ls_name_field(l.p, l.n)) == 0)
+		return 0;
+	cnt = ofl_xcalloc(OFL_TABLE_WIDTH, sizeof *cnt);
+	o = ofl_xcalloc(OFL_TABLE_WIDTH, 1);
+	for (x = off; x < len && rows < TABLE_SAMPLE; rows++) {
+		x = next_line(buf, len, x, &l);
+		if (ofl_blank(l.p, l.n))
+			break;
+		if (!ls_row(l.p, l.n) || ls_name_field(l.p, l.n) != want) {
+			bad++;
+			continue;
+		}
+		memset(o, 0, OFL_TABLE_WIDTH);
+		if ((k = to_cols(l.p, l.n, o, OFL_TABLE_WIDTH)) > width)
+			width = k;
+		for (k = 0; k < OFL_TABLE_WIDTH; k++)
+			cnt[k] += o[k];
+	}
+	/* The starts of the spans no row leaves blank, up to the name. */
+	for (x = 0; x <= width && ns <= want; x++) {
+		gap = x == width || cnt[x] == 0;
+		if (!gap && prevgap)
+			st[ns++] = x;
+		prevgap = gap;
+	}
+	free(cnt);
+	free(o);
+	if (rows < 2 || bad * 10 > rows || ns <= want)
+		return 0;
+	memset(t, 0, sizeof *t);
+	t->ncols = want + 1;
+	for (k = 0; k < t->ncols; k++) {
+		t->start[k] = st[k];
+		t->name[k] = ofl_xstrdup(want == 8 ? names8[k] : names7[k]);
+	}
+	t->start[0] = 0;
+	t->named = 1;
+	t->hdr_line = 1;
+	t->hdr_off = 0;
+	t->body_off = off;
+	return 1;
+}
+
 int
 ofl_fmt_table_layout(const unsigned char *buf, size_t len, int complete,
     struct ofl_fmt_table *t)
@@ -301,7 +415,7 @@ ofl_fmt_table_layout(const unsigned char *buf, size_t len, int complete,
 	for (tries = 0;; tries++) {
 		do {
 			if (off >= len || tries >= TABLE_PREAMBLE)
-				return 0;
+				return ls_layout(buf, len, t);
 			next = next_line(buf, len, off, &h);
 			line++;
 			off = next;

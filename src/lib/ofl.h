@@ -1058,6 +1058,7 @@ struct ofl_fmt_table {
 	uint64_t	 rule_line;	/* "---- ---" under it; 0: none */
 	uint64_t	 hdr_off;	/* its byte offset */
 	uint64_t	 body_off;	/* the first row's */
+	int		 named;		/* name[] is no header's (ls -l) */
 };
 /* 1 and t filled if the first bytes make a table (free t), else 0. */
 int	ofl_fmt_table_layout(const unsigned char *, size_t, int,

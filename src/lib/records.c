@@ -155,7 +155,9 @@ take_names(struct ofl_records *r)
 		struct ofl_buf	nb;
 
 		ofl_buf_init(&nb);
-		if (r->len[i] == 0) {
+		if (r->kind == OFL_KIND_TABLE && r->t.named)
+			ofl_buf_adds(&nb, r->t.name[i]);
+		else if (r->len[i] == 0) {
 			snprintf(buf, sizeof buf, "column %zu", i + 1);
 			ofl_buf_adds(&nb, buf);
 		} else
