@@ -949,20 +949,22 @@ ls_block(const unsigned char *p)
 static int
 compiler_diag(const char *s, size_t n)
 {
-	static const char *const kinds[] = { " warning: ", " error: ",
-	    " fatal error: ", " note: ", NULL };
-	const char	*p, *e = s + n;
+	static const char *const kinds[] = { "warning: ", "error: ",
+	    "fatal error: ", "note: ", NULL };
+	const char	*p = s, *e = s + n, *q;
 	size_t		 i, k;
 
-	for (i = 0; kinds[i] != NULL; i++) {
-		k = strlen(kinds[i]);
-		for (p = s; (p = memmem(p, (size_t)(e - p), kinds[i], k)) !=
-		    NULL; p += k) {
-			/* ":12:" or ":12:5:" right before. */
-			if (p - s < 3 || p[-1] != ':' ||
-			    !isdigit((unsigned char)p[-2]))
-				continue;
-			return 1;
+	/* Each ":" after a digit and before a blank: is a kind next? */
+	while ((q = memchr(p, ':', (size_t)(e - p))) != NULL) {
+		p = q + 1;
+		if (q == s || e - q < 8 || q[1] != ' ' ||
+		    !isdigit((unsigned char)q[-1]))
+			continue;
+		for (i = 0; kinds[i] != NULL; i++) {
+			k = strlen(kinds[i]);
+			if ((size_t)(e - q - 2) >= k &&
+			    memcmp(q + 2, kinds[i], k) == 0)
+				return 1;
 		}
 	}
 	return 0;
