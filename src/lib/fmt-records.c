@@ -32,6 +32,7 @@
 #define REC_VALUE	64		/* bytes of a value counted */
 #define REC_MIN		3		/* records that make a text of records */
 #define REC_SUMMARY	600		/* bytes of the notice's lines */
+#define REC_LOOK	256		/* lines before a first record */
 
 struct rkey {
 	char		 name[REC_KEY + 1];
@@ -57,6 +58,8 @@ struct rst {
 	int		 over;		/* the head is too long */
 	uint64_t	 err_margin;	/* lines like errors, at the margin */
 	uint64_t	 err_body;	/* and indented, in a message */
+	uint64_t	 looked;	/* lines looked at before a record */
+	int		 unsure;	/* lines were not looked at */
 };
 
 size_t
@@ -185,7 +188,13 @@ rec_line(struct rst *r, const char *p, size_t n)
 
 	if (n > REC_LINE)
 		n = REC_LINE;
-	if (!blank && ofl_fmt_log_is_error(p, n, 1)) {
+	/*
+	 * Lines like errors, where they are; past REC_LOOK lines with no
+	 * record yet, a text is no text of records: not looked at more.
+	 */
+	if (r->records == 0 && ++r->looked > REC_LOOK)
+		r->unsure = 1;
+	else if (!blank && ofl_fmt_log_is_error(p, n, 1)) {
 		if (p[0] == ' ' || p[0] == '\t')
 			r->err_body++;
 		else
@@ -292,8 +301,8 @@ ofl_fmt_records_summary(const struct ofl_src *src, const struct ofl_meta *m,
 	ofl_fmt_table_rd_free(&rd);
 	if (rv == 0 && r->records >= REC_MIN) {
 		/* A commit's message that says "error" is no error. */
-		sum->prose_errors = !cut && r->err_margin == 0 &&
-		    r->err_body > 0;
+		sum->prose_errors = !cut && !r->unsure &&
+		    r->err_margin == 0 && r->err_body > 0;
 		ofl_buf_adds(&sum->text, "records: ");
 		ofl_buf_add_count(&sum->text, r->records);
 		if (r->leads == 1)
