@@ -192,6 +192,44 @@ test_expect_success 'a diff: files and lines changed, the most changed files' '
 	grep -x "changed: new.txt +1 -1" notice
 '
 
+# terraform plan: its totals and the resources of each action, which
+# its "  # ADDRESS will be created" lines name (and which Markdown would
+# take for headings).
+test_expect_success 'a plan of changes: its totals, the resources of each action' '
+	{
+		echo "Terraform will perform the following actions:"
+		echo
+		i=0
+		while [ $i -lt 20 ]; do
+			echo "  # aws_instance.web[$i] will be created"
+			echo "  + resource \"aws_instance\" \"web\" {"
+			echo "      + ami           = \"ami-0c55b159cbfafe1f0\""
+			echo "    }"
+			echo
+			i=$((i + 1))
+		done
+		echo "  # module.db.aws_db_instance.main must be replaced"
+		echo "-/+ resource \"aws_db_instance\" \"main\" {"
+		echo "      ~ engine_version = \"14.7\" -> \"15.4\" # forces replacement"
+		echo "    }"
+		echo
+		echo "  # aws_s3_bucket.old_logs will be destroyed"
+		echo "  - resource \"aws_s3_bucket\" \"old_logs\" {"
+		echo "    }"
+		echo
+		echo "Plan: 21 to add, 0 to change, 2 to destroy."
+	} >plan.txt &&
+	ofl-capture -T 0 <plan.txt >notice &&
+	sed -n 2,5p notice >actual &&
+	cat >expect <<-\EOF &&
+	plan: 21 to add, 0 to change, 2 to destroy (line 112)
+	  create 20: aws_instance.web[0], aws_instance.web[1], aws_instance.web[2], aws_instance.web[3], aws_instance.web[4], aws_instance.web[5], aws_instance.web[6], aws_instance.web[7], aws_instance.web[8], aws_instance.web[9], aws_instance.web[10], aws_instance.web[11], ... (+8 more)
+	  replace 1: module.db.aws_db_instance.main
+	  destroy 1: aws_s3_bucket.old_logs
+	EOF
+	test_cmp expect actual
+'
+
 # A git log: records led by a head of fields.  The notice counts them,
 # the authors (a few, each on many) and where the dates go (one each).
 test_expect_success 'a text of records: how many, the counts of a field, first and last' '

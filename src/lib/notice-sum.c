@@ -366,7 +366,8 @@ sum_fmt(struct ctx *c, int (*fn)(const struct ofl_src *,
 			c->filter = ofl_xstrdup(s.filter);
 		if (c->member == NULL && s.member != NULL)
 			c->member = ofl_xstrdup(s.member);
-		c->prose_errors = s.prose_errors;
+		if (s.prose_errors)
+			c->prose_errors = 1;
 	}
 	ofl_summary_free(&s);
 	return rv;
@@ -443,6 +444,7 @@ ofl_notice_sum(struct ctx *c)
 {
 	const struct ofl_meta	*m = c->m;
 	struct ofl_schema_log	 sl;
+	size_t			 start;
 	int			 kind = m->kind, r;
 
 	if ((r = sum_tests(c)) != 0)
@@ -459,10 +461,18 @@ ofl_notice_sum(struct ctx *c)
 		/* A text of records (a git log): how many, who, when. */
 		if (sum_fmt(c, ofl_fmt_records_summary) == -1)
 			return -1;
+		/* A plan of changes: its totals, what each action names. */
+		if (sum_fmt(c, ofl_fmt_plan_summary) == -1)
+			return -1;
 		return m->errors + m->warnings > 0 && !c->prose_errors ?
 		    sum_errors(c, NULL) : 0;
 	case OFL_KIND_MARKDOWN:
-		return sum_format(c, kind);
+		/* A plan's "  # aws_instance.web will be created" are no
+		 * headings a reader wants. */
+		start = c->sum.len;
+		if (sum_fmt(c, ofl_fmt_plan_summary) == -1)
+			return -1;
+		return c->sum.len > start ? 0 : sum_format(c, kind);
 	case OFL_KIND_JSON:
 	case OFL_KIND_NDJSON:
 		return sum_json(c, kind == OFL_KIND_NDJSON);

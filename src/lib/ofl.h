@@ -1120,6 +1120,13 @@ int	ofl_fmt_records_summary(const struct ofl_src *,
 	    const struct ofl_meta *, struct ofl_summary *);
 
 /*
+ * fmt-plan.c: a plan of infrastructure changes (terraform plan): the
+ * notice's lines, its totals and the resources of each action.
+ */
+int	ofl_fmt_plan_summary(const struct ofl_src *,
+	    const struct ofl_meta *, struct ofl_summary *);
+
+/*
  * fmt-test.c (and fmt-test-*.c, one file a family of runners): test
  * runs.  The runner (from the command, then the output), the failing
  * tests (never a passing or skipped one), the counts, and the commands
