@@ -403,10 +403,13 @@ dsum_hunk(struct dsum *d, const char *p, size_t n)
 }
 
 static void
-dsum_line(struct dsum *d, const char *p, size_t n)
+dsum_line(void *arg, const char *p, size_t n)
 {
+	struct dsum	*d = arg;
 	const char	*q;
 
+	while (n > 0 && p[n - 1] == '\r')
+		n--;
 	if (d->left_old > 0 || d->left_new > 0) {
 		/* In a hunk: its lines, by their first byte. */
 		if (n > 0 && p[0] == '+' && d->left_new > 0) {
@@ -473,25 +476,14 @@ int
 ofl_fmt_diff_summary(const struct ofl_src *src, const struct ofl_meta *m,
     struct ofl_summary *s)
 {
-	struct ofl_fmt_table_rd	 rd;
 	struct dsum		 d;
-	const char		*p;
-	size_t			 n, i;
+	size_t			 i;
 	int			 rv, cut;
 
 	(void)m;
-	if (ofl_src_seek(src, 0) == -1)
-		return -1;
 	memset(&d, 0, sizeof d);
-	ofl_fmt_table_rd_init(&rd, src, DIFF_SCAN);
-	while ((rv = ofl_fmt_table_rd_next(&rd, &p, &n)) == 1) {
-		while (n > 0 && p[n - 1] == '\r')
-			n--;
-		dsum_line(&d, p, n);
-	}
+	rv = ofl_fmt_lines(src, DIFF_SCAN, dsum_line, &d, &cut);
 	dsum_close(&d);
-	cut = rd.read >= rd.max && ofl_src_bytes(src) > rd.read;
-	ofl_fmt_table_rd_free(&rd);
 	if (rv == 0 && d.files > 0) {
 		ofl_buf_adds(&s->text, "files: ");
 		ofl_buf_add_count(&s->text, d.files);

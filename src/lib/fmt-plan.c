@@ -48,11 +48,15 @@ struct plan {
 
 /* "  # aws_instance.web will be created": its action and address. */
 static void
-plan_line(struct plan *pl, const char *p, size_t n)
+plan_line(void *arg, const char *p, size_t n)
 {
-	const char	*e = p + n, *q;
+	struct plan	*pl = arg;
+	const char	*e, *q;
 	size_t		 i, k, an;
 
+	while (n > 0 && p[n - 1] == '\r')
+		n--;
+	e = p + n;
 	pl->lineno++;
 	while (p < e && *p == ' ')
 		p++;
@@ -118,25 +122,15 @@ int
 ofl_fmt_plan_summary(const struct ofl_src *src, const struct ofl_meta *m,
     struct ofl_summary *sum)
 {
-	struct ofl_fmt_table_rd	 rd;
 	struct plan		*pl;
 	struct ofl_buf		 js;
-	const char		*p;
-	size_t			 n, i, k;
+	size_t			 i, k;
 	uint64_t		 named = 0;
-	int			 rv, first = 1;
+	int			 rv, first = 1, cut;
 
 	(void)m;
-	if (ofl_src_seek(src, 0) == -1)
-		return -1;
 	pl = ofl_xcalloc(1, sizeof *pl);
-	ofl_fmt_table_rd_init(&rd, src, PLAN_SCAN);
-	while ((rv = ofl_fmt_table_rd_next(&rd, &p, &n)) == 1) {
-		while (n > 0 && p[n - 1] == '\r')
-			n--;
-		plan_line(pl, p, n);
-	}
-	ofl_fmt_table_rd_free(&rd);
+	rv = ofl_fmt_lines(src, PLAN_SCAN, plan_line, pl, &cut);
 	for (i = 0; i < NACTIONS; i++)
 		named += pl->count[i];
 	/* A plan says its totals, and names what they count. */

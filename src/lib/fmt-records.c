@@ -182,9 +182,10 @@ head_end(struct rst *r)
 }
 
 static void
-rec_line(struct rst *r, const char *p, size_t n)
+rec_line(void *arg, const char *p, size_t n)
 {
-	int	blank = ofl_blank(p, n);
+	struct rst	*r = arg;
+	int		 blank = ofl_blank(p, n);
 
 	if (n > REC_LINE)
 		n = REC_LINE;
@@ -278,27 +279,19 @@ int
 ofl_fmt_records_summary(const struct ofl_src *src, const struct ofl_meta *m,
     struct ofl_summary *sum)
 {
-	struct ofl_fmt_table_rd	 rd;
 	struct rst		*r;
 	struct ofl_buf		 js;
-	const char		*p;
-	size_t			 n, i, j;
+	size_t			 i, j;
 	int			 rv, cut;
 
 	(void)m;
-	if (ofl_src_seek(src, 0) == -1)
-		return -1;
 	r = ofl_xcalloc(1, sizeof *r);
 	r->prevblank = 1;
 	for (i = 0; i < REC_HEAD; i++)
 		ofl_buf_init(&r->head[i]);
-	ofl_fmt_table_rd_init(&rd, src, REC_SCAN);
-	while ((rv = ofl_fmt_table_rd_next(&rd, &p, &n)) == 1)
-		rec_line(r, p, n);
+	rv = ofl_fmt_lines(src, REC_SCAN, rec_line, r, &cut);
 	if (rv == 0 && r->collecting)
 		head_end(r);
-	cut = rd.read >= rd.max && ofl_src_bytes(src) > rd.read;
-	ofl_fmt_table_rd_free(&rd);
 	if (rv == 0 && r->records >= REC_MIN) {
 		/* A commit's message that says "error" is no error. */
 		sum->prose_errors = !cut && !r->unsure &&

@@ -613,6 +613,26 @@ ofl_fmt_table_rd_free(struct ofl_fmt_table_rd *r)
 }
 
 int
+ofl_fmt_lines(const struct ofl_src *src, uint64_t max,
+    void (*fn)(void *, const char *, size_t), void *arg, int *cut)
+{
+	struct ofl_fmt_table_rd	 rd;
+	const char		*p;
+	size_t			 n;
+	int			 rv;
+
+	*cut = 0;
+	if (ofl_src_seek(src, 0) == -1)
+		return -1;
+	ofl_fmt_table_rd_init(&rd, src, max);
+	while ((rv = ofl_fmt_table_rd_next(&rd, &p, &n)) == 1)
+		fn(arg, p, n);
+	*cut = rd.read >= rd.max && ofl_src_bytes(src) > rd.read;
+	ofl_fmt_table_rd_free(&rd);
+	return rv;
+}
+
+int
 ofl_fmt_table_rd_next(struct ofl_fmt_table_rd *r, const char **p, size_t *n)
 {
 	struct tline	l;
