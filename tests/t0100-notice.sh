@@ -171,7 +171,10 @@ test_expect_success 'the source line under a compiler message is no error line' 
 	echo "    8 | } error" >>build.in &&
 	ofl-capture -T 0 <build.in >build.out &&
 	grep "^errors: 1 line (first at line 141), warnings: 40 lines" build.out &&
-	grep -x "  x1  <\*>.c:<\*>: error: expected declaration before } token  (line 141)" build.out
+	grep -x "  x1  <\*>.c:<\*>: error: expected declaration before } token  (line 141)" build.out &&
+	echo "w9.c:9:1: error: expected declaration" >>build.in &&
+	echo "make[2]: *** [Makefile:5: w9.o] Error 1" >>build.in &&
+	ofl-capture -j -T 0 <build.in | grep -q "\"errors\":3,\"warnings\":40,\"first_error\":141,"
 '
 
 # A diff: its files and lines changed as git diff --stat ends, and the

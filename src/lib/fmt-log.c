@@ -1027,8 +1027,9 @@ out:
 	if (found > 0) {
 		if (compiler_diag(line, n))
 			ls->diag = lineno;
-		else if (ls->diag > 0 && lineno == ls->diag + 1)
-			found = 0;
+		else if (ls->diag > 0 && lineno == ls->diag + 1 &&
+		    memmem(line, n, "***", 3) == NULL)
+			found = 0;	/* but make's "*** [x.o] Error 1" */
 	}
 	if (found == 2) {
 		ls->errors++;
