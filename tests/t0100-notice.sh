@@ -149,6 +149,18 @@ test_expect_success 'real error lines are counted, and next: says --errors' '
 	test_cmp expect got
 '
 
+# Code quoted in a log (a stack's code frame, a function) calls or
+# defines error() and fail(): no error line; "2 error(s)" is one.
+test_expect_success 'code that calls error() is no error line' '
+	printf "%s\n" "/app/server.js:5" \
+	    "    throw new Error('\''port 8080 in use'\'');" "    ^" "" \
+	    "Error: port 8080 in use" \
+	    "    at Object.<anonymous> (/app/server.js:5:11)" \
+	    "def error(self, msg):" "fail() {" "Build failed: 2 error(s)" >code.in &&
+	ofl-capture -j -T 0 <code.in >code.json &&
+	grep -q "\"errors\":2,\"warnings\":0,\"first_error\":5," code.json
+'
+
 # A compiler's warnings quote the source under them (gcc 12 with the
 # line number and a bar, gcc 7 and clang the line alone): a quoted line
 # that says "error" is no error line, a real error still is one.

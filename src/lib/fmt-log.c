@@ -760,7 +760,8 @@ ofl_word_in_name(const char *line, size_t n, size_t ws, size_t we)
  * Is the keyword at ws..we not a report of trouble?  "0 errors", "no
  * errors", "errors: 0", "failed=0", "error=false"; part of a compound,
  * flag or file name ("non-fatal", "--screenshot-on-fail", "error.c",
- * "/error/"); or a quoted word ('level': 'error').
+ * "/error/"); a quoted word ('level': 'error'); or a call or a function
+ * in code ("fail() {", "log.error(msg)"), but "2 error(s)" is trouble.
  */
 static int
 ls_benign(struct lsq *q, const char *line, size_t n, size_t ws, size_t we)
@@ -775,6 +776,9 @@ ls_benign(struct lsq *q, const char *line, size_t n, size_t ws, size_t we)
 		return 1;
 	if (next == ':' && we + 1 < n && line[we + 1] == ':')
 		return 1;	/* a scope: Error::new */
+	if (next == '(' && !(we + 2 < n && line[we + 1] == 's' &&
+	    line[we + 2] == ')'))
+		return 1;	/* code: "fail() {", "log.error(msg)" */
 	if (ws >= 2 && prev == ' ' && line[ws - 2] == '0' &&
 	    (ws == 2 || !(ls_table[(unsigned char)line[ws - 3]] & LS_WORD)))
 		return 1;
