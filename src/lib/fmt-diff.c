@@ -105,9 +105,9 @@ diff_flush(struct ofl_chunker *ck, struct diff *d)
 	return rv;
 }
 
-/* Set the path from "--- a/x", "+++ b/x" or a similar tail. */
-static void
-diff_path(struct diff *d, const char *p, size_t n)
+/* The path of "--- a/x", "+++ b/x" or a similar tail: its length, 0 if none. */
+static size_t
+path_of(const char *p, size_t n, const char **out)
 {
 	const char	*t;
 
@@ -116,18 +116,18 @@ diff_path(struct diff *d, const char *p, size_t n)
 	while (n > 0 && p[n - 1] == ' ')
 		n--;
 	if (n == 0 || (n == 9 && memcmp(p, "/dev/null", 9) == 0))
-		return;
+		return 0;
 	if (n > 2 && (HAS(p, n, "a/") || HAS(p, n, "b/"))) {
 		p += 2;
 		n -= 2;
 	}
-	ofl_buf_reset(&d->path);
-	ofl_buf_add(&d->path, p, n);
+	*out = p;
+	return n;
 }
 
-/* "diff --git a/x b/x": x; "diff -u old new": new. */
-static void
-diff_gitpath(struct diff *d, const char *p, size_t n)
+/* "diff --git a/x b/x": x; "diff -u old new": new (path_of). */
+static size_t
+gitpath_of(const char *p, size_t n, const char **out)
 {
 	const char	*q;
 	size_t		 k;
@@ -138,19 +138,40 @@ diff_gitpath(struct diff *d, const char *p, size_t n)
 		k = (n - 5) / 2;
 		if (n > 5 && (n - 5) % 2 == 0 && HAS(p, n, "a/") &&
 		    memcmp(p + 2 + k, " b/", 3) == 0 &&
-		    memcmp(p + 2, p + 5 + k, k) == 0) {
-			diff_path(d, p + 2, k);
-			return;
-		}
+		    memcmp(p + 2, p + 5 + k, k) == 0)
+			return path_of(p + 2, k, out);
 		for (q = p + n - 3; q > p; q--)
-			if (memcmp(q, " b/", 3) == 0) {
-				diff_path(d, q + 3, n - (size_t)(q + 3 - p));
-				return;
-			}
+			if (memcmp(q, " b/", 3) == 0)
+				return path_of(q + 3, n - (size_t)(q + 3 - p),
+				    out);
 	}
 	for (q = p + n; q > p && q[-1] != ' '; q--)
 		;
-	diff_path(d, q, n - (size_t)(q - p));
+	return path_of(q, n - (size_t)(q - p), out);
+}
+
+/* Set the path from "--- a/x", "+++ b/x" or a similar tail. */
+static void
+diff_path(struct diff *d, const char *p, size_t n)
+{
+	const char	*q;
+
+	if ((n = path_of(p, n, &q)) == 0)
+		return;
+	ofl_buf_reset(&d->path);
+	ofl_buf_add(&d->path, q, n);
+}
+
+/* The same from a "diff" line. */
+static void
+diff_gitpath(struct diff *d, const char *p, size_t n)
+{
+	const char	*q;
+
+	if ((n = gitpath_of(p, n, &q)) == 0)
+		return;
+	ofl_buf_reset(&d->path);
+	ofl_buf_add(&d->path, q, n);
 }
 
 /* "@@ -12,7 +12,9 @@": the line counts, or 0 if they cannot be read. */
@@ -357,49 +378,15 @@ dsum_close(struct dsum *d)
 	d->ntop++;
 }
 
-/* A new file named p[0..n), "b/" and a time stamp left out. */
+/* A new file named p[0..n). */
 static void
 dsum_open(struct dsum *d, const char *p, size_t n)
 {
-	const char	*tab;
-
 	dsum_close(d);
-	if (n >= 2 && p[0] == 'b' && p[1] == '/') {
-		p += 2;
-		n -= 2;
-	}
-	if ((tab = memchr(p, '\t', n)) != NULL)
-		n = (size_t)(tab - p);
 	d->cur.name = ofl_xstrndup(p, n);
 	if (d->nfirst < TOP_FILES)
 		d->first[d->nfirst++] = ofl_xstrndup(p, n);
 	d->files++;
-}
-
-/* "@@ -a,b +c,d @@": the lines the hunk has on each side. */
-static void
-dsum_hunk(struct dsum *d, const char *p, size_t n)
-{
-	const char	*e = p + n, *q;
-	uint64_t	 v[2];
-	int		 k;
-
-	d->left_old = d->left_new = 0;
-	for (k = 0, q = p + 3; k < 2 && q < e; k++) {
-		while (q < e && *q != (k == 0 ? '-' : '+'))
-			q++;
-		if (q == e)
-			return;
-		for (q++; q < e && *q >= '0' && *q <= '9'; q++)
-			;
-		v[k] = 1;
-		if (q < e && *q == ',')
-			for (v[k] = 0, q++; q < e && *q >= '0' && *q <= '9';
-			    q++)
-				v[k] = v[k] * 10 + (uint64_t)(*q - '0');
-	}
-	d->left_old = v[0];
-	d->left_new = v[1];
 }
 
 static void
@@ -407,9 +394,9 @@ dsum_line(void *arg, const char *p, size_t n)
 {
 	struct dsum	*d = arg;
 	const char	*q;
+	size_t		 k;
+	long		 oldn, newn;
 
-	while (n > 0 && p[n - 1] == '\r')
-		n--;
 	if (d->left_old > 0 || d->left_new > 0) {
 		/* In a hunk: its lines, by their first byte. */
 		if (n > 0 && p[0] == '+' && d->left_new > 0) {
@@ -435,20 +422,23 @@ dsum_line(void *arg, const char *p, size_t n)
 			return;		/* "\ No newline at end of file" */
 		d->left_old = d->left_new = 0;
 	}
+	/* A file by its "diff --git" line, else by "+++ " ("/dev/null"). */
 	if (starts((const unsigned char *)p, n, "diff --git ")) {
 		d->git = 1;
-		/* "diff --git a/X b/X": what follows " b/". */
-		for (q = p + n; q > p + 11 && !(q[-1] == '/' && q - 3 >= p &&
-		    q[-2] == 'b' && q[-3] == ' '); q--)
-			;
-		if (q > p + 11)
-			dsum_open(d, q, (size_t)(p + n - q));
+		if ((k = gitpath_of(p, n, &q)) > 0)
+			dsum_open(d, q, k);
 		else
 			dsum_open(d, p + 11, n - 11);
-	} else if (!d->git && starts((const unsigned char *)p, n, "+++ "))
-		dsum_open(d, p + 4, n - 4);
-	else if (starts((const unsigned char *)p, n, "@@ "))
-		dsum_hunk(d, p, n);
+	} else if (!d->git && starts((const unsigned char *)p, n, "+++ ")) {
+		if ((k = path_of(p + 4, n - 4, &q)) > 0)
+			dsum_open(d, q, k);
+		else
+			dsum_open(d, p + 4, n - 4);
+	} else if (diff_counts(p, n, &oldn, &newn) && oldn >= 0 &&
+	    newn >= 0) {
+		d->left_old = (uint64_t)oldn;
+		d->left_new = (uint64_t)newn;
+	}
 }
 
 /* "NAME +A -R" for a file, its name cut to NAME_WIDTH. */
