@@ -51,12 +51,9 @@ static void
 plan_line(void *arg, const char *p, size_t n)
 {
 	struct plan	*pl = arg;
-	const char	*e, *q;
+	const char	*e = p + n, *q;
 	size_t		 i, k, an;
 
-	while (n > 0 && p[n - 1] == '\r')
-		n--;
-	e = p + n;
 	pl->lineno++;
 	while (p < e && *p == ' ')
 		p++;

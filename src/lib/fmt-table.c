@@ -164,6 +164,22 @@ to_cols(const unsigned char *p, size_t n, unsigned char *occ, size_t w)
 	return col;
 }
 
+/*
+ * Count in cnt the display columns line l occupies (o: scratch of w
+ * bytes); returns its width.
+ */
+static size_t
+occupy(const struct tline *l, uint32_t *cnt, unsigned char *o, size_t w)
+{
+	size_t	k, x;
+
+	memset(o, 0, w);
+	k = to_cols(l->p, l->n, o, w);
+	for (x = 0; x < k; x++)
+		cnt[x] += o[x];
+	return k;
+}
+
 void
 ofl_fmt_table_free(struct ofl_fmt_table *t)
 {
@@ -227,12 +243,8 @@ find_columns(const struct tline *h, const unsigned char *buf, size_t len,
 		off = next_line(buf, len, off, &l);
 		if (ofl_blank(l.p, l.n))
 			break;
-		memset(o, 0, w);
-		k = to_cols(l.p, l.n, o, w);
-		if (k > width)
+		if ((k = occupy(&l, cnt, o, w)) > width)
 			width = k;
-		for (x = 0; x < k; x++)
-			cnt[x] += o[x];
 		rows++;
 	}
 	tol = rows >= 5 ? (rows / 50 > 1 ? rows / 50 : 1) : 0;
@@ -360,11 +372,8 @@ ls_layout(const unsigned char *buf, size_t len, struct ofl_fmt_table *t)
 			bad++;
 			continue;
 		}
-		memset(o, 0, OFL_TABLE_WIDTH);
-		if ((k = to_cols(l.p, l.n, o, OFL_TABLE_WIDTH)) > width)
+		if ((k = occupy(&l, cnt, o, OFL_TABLE_WIDTH)) > width)
 			width = k;
-		for (k = 0; k < OFL_TABLE_WIDTH; k++)
-			cnt[k] += o[k];
 	}
 	/* The starts of the spans no row leaves blank, up to the name. */
 	for (x = 0; x <= width && ns <= want; x++) {
@@ -625,8 +634,11 @@ ofl_fmt_lines(const struct ofl_src *src, uint64_t max,
 	if (ofl_src_seek(src, 0) == -1)
 		return -1;
 	ofl_fmt_table_rd_init(&rd, src, max);
-	while ((rv = ofl_fmt_table_rd_next(&rd, &p, &n)) == 1)
+	while ((rv = ofl_fmt_table_rd_next(&rd, &p, &n)) == 1) {
+		while (n > 0 && p[n - 1] == '\r')
+			n--;
 		fn(arg, p, n);
+	}
 	*cut = rd.read >= rd.max && ofl_src_bytes(src) > rd.read;
 	ofl_fmt_table_rd_free(&rd);
 	return rv;

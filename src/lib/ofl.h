@@ -1106,8 +1106,9 @@ int	ofl_fmt_table_rd_next(struct ofl_fmt_table_rd *, const char **,
 	    size_t *);
 void	ofl_fmt_table_rd_free(struct ofl_fmt_table_rd *);
 /*
- * Each line of src from its start (its newline left out), to fn, up to
- * max bytes; *cut if there was more.  0, or -1 on a read error.
+ * Each line of src from its start (its newline and carriage return left
+ * out), to fn, up to max bytes; *cut if there was more.  0, or -1 on a
+ * read error.
  */
 int	ofl_fmt_lines(const struct ofl_src *, uint64_t,
 	    void (*)(void *, const char *, size_t), void *, int *);
