@@ -43,6 +43,8 @@ struct ctx {
 	uint64_t		 head_last;	/* last line of the head */
 	int			 tests;		/* a failed test run's section */
 	int			 prose_errors;	/* its "errors" are words */
+	uint64_t		 errors;	/* as shown: 0 if they are words */
+	uint64_t		 first_error;
 };
 
 /* notice-sum.c: the summary that fits the kind, into c->sum and c->sumj. */

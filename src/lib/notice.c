@@ -548,13 +548,13 @@ pick_error(struct ctx *c, const struct section *head,
 {
 	unsigned char	 buf[ERRLINE_MAX];
 	struct piece	*pc;
-	uint64_t	 fe = c->m->first_error, start;
+	uint64_t	 fe = c->first_error, start;
 	int64_t		 o, e;
 	ssize_t		 k;
 	size_t		 n, cons;
 	unsigned char	*nl;
 
-	if (fe == 0 || fe > c->lines || c->prose_errors)
+	if (fe == 0 || fe > c->lines)
 		return 0;
 	if (head->n > 0 && fe <= head->p[head->n - 1].line)
 		return 0;
@@ -773,13 +773,12 @@ next_steps(struct ctx *c, struct ofl_notice_next *nx)
 	    kind != OFL_KIND_SNAPSHOT && c->lines > 0) {
 		/* The error lines counted above, as whole blocks. */
 		if ((kind == OFL_KIND_LOG || kind == OFL_KIND_TEXT) &&
-		    c->m->errors > 0 && !c->prose_errors)
+		    c->errors > 0)
 			add_step(nx, OFL_NEXT_ERRORS);
 		if ((kind == OFL_KIND_LOG || kind == OFL_KIND_TEXT) &&
-		    c->m->first_error > 0 && c->m->first_error <= c->lines &&
-		    !c->prose_errors) {
-			a = c->m->first_error > 20 ? c->m->first_error - 20 : 1;
-			z = c->m->first_error + 20;
+		    c->first_error > 0 && c->first_error <= c->lines) {
+			a = c->first_error > 20 ? c->first_error - 20 : 1;
+			z = c->first_error + 20;
 		} else {
 			a = c->head_last + 1;
 			if (a > c->lines)
@@ -940,7 +939,7 @@ shrink_budgets(const struct ctx *c, const struct ofl_notice_opts *o,
 		    take < o->head_bytes ? o->head_bytes - take : HEAD_MIN;
 	}
 	if ((kind == OFL_KIND_LOG || kind == OFL_KIND_TEXT) &&
-	    c->m->errors > 0 && !c->prose_errors)
+	    c->errors > 0)
 		shrunk->tail_bytes = o->tail_bytes > NEXT_ERRORS ?
 		    o->tail_bytes - NEXT_ERRORS : 0;
 	/* A test run's summary is in its section already. */
@@ -1122,6 +1121,9 @@ ofl_notice_steps(struct ofl_store *st, const struct ofl_meta *m,
 	ofl_buf_init(&jnext);
 	if (notice_open(&c, st, m, o) == -1 || ofl_notice_sum(&c) == -1)
 		goto out;
+	/* Lines like errors that are words of messages are none here. */
+	c.errors = c.prose_errors ? 0 : m->errors;
+	c.first_error = c.prose_errors ? 0 : m->first_error;
 	if (o->changes)
 		notice_changes(&c, st, m);
 	if (!json) {
