@@ -116,62 +116,6 @@ is_word(int c)
 	return isalnum((unsigned char)c) || c == '_';
 }
 
-/*
- * A location ending just before w: "path:12:5: ", "path:12: ",
- * "path(12,5): ", "path:12:5 - " (with "fatal " allowed after it).
- * Returns where the path starts, or -1.
- */
-static ssize_t
-loc_before(const char *s, size_t w)
-{
-	size_t	k = w, d;
-	int	nums = 0;
-
-	if (k >= 6 && memcmp(s + k - 6, "fatal ", 6) == 0)
-		k -= 6;
-	if (k >= 2 && (memcmp(s + k - 2, ": ", 2) == 0 ||
-	    memcmp(s + k - 2, "- ", 2) == 0))
-		k -= 2;
-	else
-		return -1;
-	while (k > 0 && s[k - 1] == ' ')
-		k--;
-	if (k > 0 && s[k - 1] == ')') {
-		/* path(12,5) */
-		k--;
-		d = k;
-		while (k > 0 && (isdigit((unsigned char)s[k - 1]) ||
-		    s[k - 1] == ','))
-			k--;
-		if (k == d || k == 0 || s[k - 1] != '(')
-			return -1;
-		k--;
-		nums = 1;
-	} else {
-		/* path:12:5 or path:12 */
-		while (nums < 2) {
-			d = k;
-			while (k > 0 && isdigit((unsigned char)s[k - 1]))
-				k--;
-			if (k == d || k == 0 || s[k - 1] != ':') {
-				if (k == d)
-					break;
-				return -1;
-			}
-			k--;
-			nums++;
-		}
-		if (nums == 0)
-			return -1;
-	}
-	d = k;
-	while (k > 0 && s[k - 1] != ' ' && s[k - 1] != '\t')
-		k--;
-	if (k == d)
-		return -1;
-	return (ssize_t)k;
-}
-
 /* A qualified name ending at e: back over [A-Za-z0-9_.$]. */
 static size_t
 qual_start(const char *s, size_t e)
@@ -262,11 +206,11 @@ error_colon(const char *s, size_t n, size_t w, struct start *st)
 	ssize_t	loc;
 
 	if (w >= 8 && memcmp(s + w - 8, "runtime ", 8) == 0 &&
-	    (loc = loc_before(s, w - 8)) >= 0) {
+	    (loc = ofl_fmt_log_loc_before(s, w - 8)) >= 0) {
 		set_start(st, K_SANITIZER, M_UBSAN, (size_t)loc, w);
 		return 1;
 	}
-	if ((loc = loc_before(s, w)) >= 0) {
+	if ((loc = ofl_fmt_log_loc_before(s, w)) >= 0) {
 		set_start(st, K_COMPILER, M_COMPILER, (size_t)loc, w);
 		return 1;
 	}
@@ -346,7 +290,7 @@ error_word(const char *s, size_t n, size_t w, size_t e, struct start *st)
 		while (k < n && isdigit((unsigned char)s[k]))
 			k++;
 		if (k > q && k < n && s[k] == ':') {
-			loc = loc_before(s, w);
+			loc = ofl_fmt_log_loc_before(s, w);
 			if (loc >= 0)
 				set_start(st, K_COMPILER,
 				    M_COMPILER, (size_t)loc, w);

@@ -22,6 +22,7 @@
 #endif
 
 #include "ofl.h"
+#include "fmt-log.h"
 #include "banned.h"
 
 #define HAS(p, n, s)	((n) >= sizeof(s) - 1 &&			\
@@ -947,8 +948,65 @@ ls_block(const unsigned char *p)
 #endif
 
 /*
- * A compiler's message: a place "file:line[:column]:" then "warning:",
- * "error:", "fatal error:" or "note:" (gcc, clang).
+ * A location ending just before w: "path:12:5: ", "path:12: ",
+ * "path(12,5): ", "path:12:5 - " (with "fatal " allowed after it).
+ * Returns where the path starts, or -1.
+ */
+ssize_t
+ofl_fmt_log_loc_before(const char *s, size_t w)
+{
+	size_t	k = w, d;
+	int	nums = 0;
+
+	if (k >= 6 && memcmp(s + k - 6, "fatal ", 6) == 0)
+		k -= 6;
+	if (k >= 2 && (memcmp(s + k - 2, ": ", 2) == 0 ||
+	    memcmp(s + k - 2, "- ", 2) == 0))
+		k -= 2;
+	else
+		return -1;
+	while (k > 0 && s[k - 1] == ' ')
+		k--;
+	if (k > 0 && s[k - 1] == ')') {
+		/* path(12,5) */
+		k--;
+		d = k;
+		while (k > 0 && (isdigit((unsigned char)s[k - 1]) ||
+		    s[k - 1] == ','))
+			k--;
+		if (k == d || k == 0 || s[k - 1] != '(')
+			return -1;
+		k--;
+		nums = 1;
+	} else {
+		/* path:12:5 or path:12 */
+		while (nums < 2) {
+			d = k;
+			while (k > 0 && isdigit((unsigned char)s[k - 1]))
+				k--;
+			if (k == d || k == 0 || s[k - 1] != ':') {
+				if (k == d)
+					break;
+				return -1;
+			}
+			k--;
+			nums++;
+		}
+		if (nums == 0)
+			return -1;
+	}
+	d = k;
+	while (k > 0 && s[k - 1] != ' ' && s[k - 1] != '\t')
+		k--;
+	if (k == d)
+		return -1;
+	return (ssize_t)k;
+}
+
+/*
+ * A compiler's message: a place ("file:line[:column]: ", as the error
+ * blocks know it) then "warning:", "error:", "fatal error:" or "note:"
+ * (gcc, clang).
  */
 static int
 compiler_diag(const char *s, size_t n)
@@ -958,7 +1016,7 @@ compiler_diag(const char *s, size_t n)
 	const char	*p = s, *e = s + n, *q;
 	size_t		 i, k;
 
-	/* Each ":" after a digit and before a blank: is a kind next? */
+	/* Each ": " after a digit: is a kind next, a place before? */
 	while ((q = memchr(p, ':', (size_t)(e - p))) != NULL) {
 		p = q + 1;
 		if (q == s || e - q < 8 || q[1] != ' ' ||
@@ -968,7 +1026,8 @@ compiler_diag(const char *s, size_t n)
 			k = strlen(kinds[i]);
 			if ((size_t)(e - q - 2) >= k &&
 			    memcmp(q + 2, kinds[i], k) == 0)
-				return 1;
+				return ofl_fmt_log_loc_before(s,
+				    (size_t)(q + 2 - s)) >= 0;
 		}
 	}
 	return 0;

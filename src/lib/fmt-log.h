@@ -85,6 +85,11 @@ struct ofl_logblk {
 /* Find the best block start in a line; 1 if there is one. */
 int	ofl_fmt_log_find_start(const char *, size_t, struct start *);
 void	ofl_fmt_log_set_start(struct start *, int, int, size_t, size_t);
+/*
+ * fmt-log.c: a place ending just before w ("path:12:5: ",
+ * "path(12,5): "): where its path starts, or -1.
+ */
+ssize_t	ofl_fmt_log_loc_before(const char *, size_t);
 /* "==== TITLE ====" with the given words inside (any, if NULL). */
 int	ofl_fmt_log_pytest_section(const char *, size_t, const char *);
 int	ofl_fmt_log_cont(struct ofl_logblk *, const char *, size_t,

@@ -165,6 +165,7 @@ scan_sigs(struct hmap *h, int warn, const char *text, size_t len,
 	struct hent		*e;
 	const char		*p = text, *end = text + len, *nl;
 	uint64_t		 was;
+	size_t			 n;
 
 	ofl_buf_init(&sig);
 	/* One count for the lines, as capture's: a line sees the last. */
@@ -172,14 +173,13 @@ scan_sigs(struct hmap *h, int warn, const char *text, size_t len,
 	for (; p < end; p = nl + 1, lineno++) {
 		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
 			nl = end;
+		n = (size_t)(nl - p) > 4096 ? 4096 : (size_t)(nl - p);
 		was = warn ? ls.warnings : ls.errors;
-		ofl_linestat_line(&ls, p, (size_t)(nl - p) > 4096 ? 4096 :
-		    (size_t)(nl - p), lineno);
+		ofl_linestat_line(&ls, p, n, lineno);
 		if ((warn ? ls.warnings : ls.errors) == was)
 			continue;
 		ofl_buf_reset(&sig);
-		ofl_fmt_log_mask(&sig, p, (size_t)(nl - p) > 4096 ? 4096 :
-		    (size_t)(nl - p));
+		ofl_fmt_log_mask(&sig, p, n);
 		if (sig.len == 0)
 			continue;
 		if ((e = hmap_get(h, sig.data, sig.len, 1)) == NULL)
