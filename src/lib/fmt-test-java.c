@@ -400,11 +400,14 @@ jx_tag(struct tres *r, struct jxst *st, const char *t, size_t tn,
 			add_num(&r->passed, 1);
 	} else if (st->incase && (tag_is(t, tn, "failure") ||
 	    tag_is(t, tn, "error"))) {
-		/* A second failure of one testcase is the same test. */
-		if (st->cur == NULL)
+		/*
+		 * Each testcase is a test of its own, whatever its name; a
+		 * second failure of one is the same test.
+		 */
+		if (!st->failed)
 			st->cur = ofl_fmt_test_util_take(r, st->cname,
 			    strlen(st->cname), st->cclass, strlen(st->cclass),
-			    st->cfrom, t[0] == 'e', st->failed);
+			    st->cfrom, t[0] == 'e', 0);
 		st->failed = 1;
 		if (st->cur != NULL && st->cfile != NULL &&
 		    st->tfile[st->cur - r->tc] == NULL)
