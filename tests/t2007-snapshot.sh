@@ -88,6 +88,23 @@ test_expect_success 'a heading that answers comes with the link under it' '
 	grep "^  9- .*link \"5. Data Structures\" \[ref=e8\]" out
 '
 
+test_expect_success 'a heading named by the text under it is named so' '
+	ofl-capture -T 0 -q <"$DATA/snapshot/node-child_process.txt" >nid &&
+	ofl-search "$(sed s/^ofl:// nid)" -- "heading on shell requirements" >hits &&
+	sed -n 2p hits | grep "^  3845: *- heading \[level=3\] \[ref=f3e2252\]:$"
+'
+
+test_expect_success 'a line that introduces a block comes with the block' '
+	ofl-capture -T 0 -q <"$DATA/snapshot/follow.txt" >fid &&
+	fid=$(sed s/^ofl:// fid) &&
+	ofl-search "$fid" -- "command to compile the program" >hits &&
+	grep "^  14: *- paragraph \[ref=e12\]: On a typical system" hits &&
+	grep "^  15- *- generic \[ref=e13\]: cc sum.c -o sum -lsum$" hits &&
+	ofl-search "$fid" -- "example running ls" >hits2 &&
+	grep "^  31- *- code \[ref=e26\]:$" hits2 &&
+	! grep "checkbox" hits2
+'
+
 test_expect_success 'Chrome DevTools text snapshot: the form by ref' '
 	ofl-capture -T 10 <"$DEVTOOLS" >notice3 &&
 	head -n 1 notice3 | grep " snapshot 930 B 20 lines$" &&

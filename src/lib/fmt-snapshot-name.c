@@ -38,6 +38,8 @@ static int	 word_eq(const char *, size_t, const char *, size_t);
 static int	 function_word(const char *, size_t);
 static int	 number_word(const char *, size_t);
 static int	 role_named(const char *, size_t, const char *, size_t);
+static double	 named(const struct ofl_fmt_snapshot_el *, const char *, size_t,
+		    const struct ofl_fmt_snapshot_words *);
 
 /*
  * The words of p[0..n): runs of letters and digits, a run cut where a
@@ -169,21 +171,45 @@ ofl_fmt_snapshot_named(const char *p, size_t n,
     const struct ofl_fmt_snapshot_words *q)
 {
 	struct ofl_fmt_snapshot_el e;
-	struct nword	 nw[NAME_WORDS_MAX + 1];
-	const char	*name;
-	size_t		 nn, len, i, j, want = 0, got = 0, extra = 0, hit = 0;
-	size_t		 word = 0;
-	int		 role = 0, in;
 
 	if (q == NULL || q->nw == 0 || !ofl_fmt_snapshot_parse(p, n, &e) ||
 	    e.ref == NULL || e.reflen == 0 || e.prop || e.text)
 		return 0;
-	name = e.name;
-	len = e.namelen;
-	if (len == 0) {
-		name = e.value;
-		len = e.valuelen;
-	}
+	if (e.namelen > 0)
+		return named(&e, e.name, e.namelen, q);
+	return named(&e, e.value, e.valuelen, q);
+}
+
+/*
+ * The same for an element of line p0 without a name of its own, named
+ * by the text of its first child, line p1 ("- heading [level=3]
+ * [ref=e5]:" over "- text: Shell requirements"); 0 when it has a name
+ * or p1 is no such text.
+ */
+double
+ofl_fmt_snapshot_named_by(const char *p0, size_t n0, const char *p1,
+    size_t n1, const struct ofl_fmt_snapshot_words *q)
+{
+	struct ofl_fmt_snapshot_el e, t;
+
+	if (q == NULL || q->nw == 0 || !ofl_fmt_snapshot_parse(p0, n0, &e) ||
+	    e.ref == NULL || e.reflen == 0 || e.prop || e.text ||
+	    e.namelen + e.valuelen > 0 || !ofl_fmt_snapshot_parse(p1, n1, &t) ||
+	    !t.text || t.depth <= e.depth || t.value == NULL)
+		return 0;
+	return named(&e, t.value, t.valuelen, q);
+}
+
+/* How well name[0..len) names element e. */
+static double
+named(const struct ofl_fmt_snapshot_el *e, const char *name, size_t len,
+    const struct ofl_fmt_snapshot_words *q)
+{
+	struct nword	 nw[NAME_WORDS_MAX + 1];
+	size_t		 nn, i, j, want = 0, got = 0, extra = 0, hit = 0;
+	size_t		 word = 0;
+	int		 role = 0, in;
+
 	if (name == NULL || len == 0)
 		return 0;
 	nn = name_split(name, len, nw, NAME_WORDS_MAX + 1);
@@ -214,7 +240,7 @@ ofl_fmt_snapshot_named(const char *p, size_t n,
 		want++;
 		if (in)
 			got++;
-		else if (!role && role_named(e.role, e.rolelen, q->w[j],
+		else if (!role && role_named(e->role, e->rolelen, q->w[j],
 		    q->n[j])) {
 			role = 1;
 			got++;

@@ -53,8 +53,7 @@ static int	 role_is(const struct ofl_fmt_snapshot_el *, const char *);
 static size_t	 item_head(const char *const *, const size_t *, size_t,
 		    size_t, size_t);
 static int	 landmark_or_list(const struct ofl_fmt_snapshot_el *);
-static int	 is_field(const char *);
-static void	 label(struct ofl_buf *, const char *, const char *, size_t);
+static int	 inline_role(const struct ofl_fmt_snapshot_el *);
 
 /*
  * Lines.
@@ -417,41 +416,6 @@ landmark(const char *role)
 	return 0;
 }
 
-/* The roles of what a form is made of. */
-static int
-is_field(const char *role)
-{
-	static const char *const f[] = {
-		"textbox", "searchbox", "combobox", "checkbox", "radio",
-		"spinbutton", "slider", "switch", "listbox", "button",
-		NULL
-	};
-	size_t	i;
-
-	for (i = 0; f[i] != NULL; i++)
-		if (strcasecmp(role, f[i]) == 0)
-			return 1;
-	return 0;
-}
-
-/* role "name" [ref], the name cut to max bytes. */
-static void
-label(struct ofl_buf *b, const char *role, const char *name, size_t max)
-{
-	size_t	n = strlen(name);
-
-	ofl_buf_adds(b, role);
-	if (n > 0) {
-		ofl_buf_adds(b, " \"");
-		if (n > max) {
-			ofl_buf_add(b, name, ofl_chunk_utf8_cut(name, max));
-			ofl_buf_adds(b, "...");
-		} else
-			ofl_buf_add(b, name, n);
-		ofl_buf_addc(b, '"');
-	}
-}
-
 /*
  * The path of the current line: its named or landmark ancestors, the
  * last heading before it, and its parent with the parent's ref, as
@@ -472,7 +436,8 @@ ofl_fmt_snapshot_path(const struct walk *w, struct ofl_buf *b, int withhead)
 			/* The heading before this ancestor, in order. */
 			if (b->len > start)
 				ofl_buf_adds(b, " > ");
-			label(b, "heading", w->head.name, PATH_NAME);
+			ofl_fmt_map_label(b, "heading", w->head.name,
+			    PATH_NAME);
 			withhead = 0;
 		}
 		if (i + 1 < w->nst && ((sn->name[0] == '\0' &&
@@ -483,14 +448,14 @@ ofl_fmt_snapshot_path(const struct walk *w, struct ofl_buf *b, int withhead)
 			withhead = 0;
 		if (b->len > start)
 			ofl_buf_adds(b, " > ");
-		label(b, sn->role, sn->name, PATH_NAME);
+		ofl_fmt_map_label(b, sn->role, sn->name, PATH_NAME);
 		if (i + 1 == w->nst && sn->ref[0] != '\0')
 			ofl_buf_addf(b, " [ref=%s]", sn->ref);
 	}
 	if (withhead) {
 		if (b->len > start)
 			ofl_buf_adds(b, " > ");
-		label(b, "heading", w->head.name, PATH_NAME);
+		ofl_fmt_map_label(b, "heading", w->head.name, PATH_NAME);
 	}
 	if (b->len - start > TITLE_CUT) {
 		/* Keep the end, which says most. */
@@ -639,99 +604,31 @@ out:
 }
 
 /*
- * The summary: a map of the page.
+ * The summary: a map of the page (fmt-map.c), each element marked by
+ * its ref.
  */
 
-#define MAP_ROLES	10		/* roles counted on the line */
-#define MAP_HEADINGS	320		/* bytes of the outline */
-#define MAP_FORMS	6		/* forms shown */
-#define MAP_FIELDS	8		/* fields of a form shown */
-#define MAP_LANDMARKS	8
-#define MAP_KNOWN	128		/* distinct roles counted */
-#define MAP_GROUPS	32
-
-struct rolecount {
-	char	 role[ROLE_MAX];
-	size_t	 n;
-};
-
-/* A form (a "form" or "search" element) or the fields outside forms. */
-struct group {
-	uint64_t	 lineno;	/* of the form; 0: no form */
-	struct ofl_buf	 head;
-	struct ofl_buf	 items;
-	size_t		 n;
-};
-
-struct map {
-	struct rolecount role[MAP_KNOWN];
-	size_t		 nrole;
-	size_t		 elements;
-	struct ofl_buf	 heads;		/* "# A | ## B" */
-	size_t		 nheads, shown;
-	struct group	 g[MAP_GROUPS];
-	size_t		 ng, forms;
-	struct ofl_buf	 land;
-	size_t		 nland;
-	char		 suggest[ROLE_MAX];
-};
-
-static void	 map_role(struct map *, const char *);
-static void	 map_heading(struct map *, const struct snode *);
-static void	 map_field(struct map *, const struct walk *);
-static void	 map_landmark(struct map *, const struct walk *);
-static void	 map_text(struct map *, const struct walk *,
-		    struct ofl_summary *);
-static int	 rolecount_cmp(const void *, const void *);
-
 static void
-map_role(struct map *mp, const char *role)
+map_el(struct ofl_fmt_map_el *me, const struct snode *sn, char *mk,
+    size_t size)
 {
-	size_t	i;
-
-	mp->elements++;
-	for (i = 0; i < mp->nrole; i++) {
-		if (strcmp(mp->role[i].role, role) == 0) {
-			mp->role[i].n++;
-			return;
-		}
-	}
-	if (mp->nrole == MAP_KNOWN)
-		return;
-	snprintf(mp->role[mp->nrole].role, ROLE_MAX, "%s", role);
-	mp->role[mp->nrole++].n = 1;
+	me->role = sn->role;
+	me->name = sn->name;
+	if (sn->ref[0] != '\0')
+		snprintf(mk, size, "ref=%s", sn->ref);
+	else
+		mk[0] = '\0';
+	me->mark = mk;
 }
 
+/* A field or a button: into the group of the form it sits in. */
 static void
-map_heading(struct map *mp, const struct snode *h)
-{
-	size_t	at = mp->heads.len;
-	int	i, lv = h->level > 0 && h->level <= 6 ? h->level : 1;
-
-	mp->nheads++;
-	if (h->name[0] == '\0' || mp->heads.len >= MAP_HEADINGS)
-		return;
-	if (mp->shown > 0)
-		ofl_buf_adds(&mp->heads, " | ");
-	for (i = 0; i < lv; i++)
-		ofl_buf_addc(&mp->heads, '#');
-	ofl_buf_addc(&mp->heads, ' ');
-	ofl_render(&mp->heads, (const unsigned char *)h->name,
-	    strlen(h->name), 40, OFL_RENDER_ONELINE, NULL);
-	if (mp->heads.len > MAP_HEADINGS) {
-		mp->heads.len = at;
-		return;
-	}
-	mp->shown++;
-}
-
-/* A field or a button: into the group of its form. */
-static void
-map_field(struct map *mp, const struct walk *w)
+map_field(struct ofl_fmt_map *mp, const struct walk *w)
 {
 	const struct snode *f = NULL;
-	struct group	*g;
+	struct ofl_fmt_map_el e, fe;
 	struct snode	 sn;
+	char		 mk[REF_MAX + 8], fmk[REF_MAX + 8];
 	size_t		 i;
 
 	for (i = w->nst; i > 0; i--) {
@@ -741,156 +638,12 @@ map_field(struct map *mp, const struct walk *w)
 			break;
 		}
 	}
-	/* Buttons outside a form are page controls, not a form's. */
-	if (f == NULL && w->e.rolelen == 6 &&
-	    strncasecmp(w->e.role, "button", 6) == 0)
-		return;
-	for (i = 0; i < mp->ng; i++)
-		if (mp->g[i].lineno == (f != NULL ? f->lineno : 0))
-			break;
-	if (i == mp->ng) {
-		if (mp->ng == MAP_GROUPS)
-			return;
-		g = &mp->g[mp->ng++];
-		memset(g, 0, sizeof *g);
-		ofl_buf_init(&g->head);
-		ofl_buf_init(&g->items);
-		if (f != NULL) {
-			g->lineno = f->lineno;
-			label(&g->head, f->role, f->name, PATH_NAME);
-			if (f->ref[0] != '\0')
-				ofl_buf_addf(&g->head, " [ref=%s]", f->ref);
-			mp->forms++;
-		} else
-			ofl_buf_adds(&g->head, "fields outside forms");
-	}
-	g = &mp->g[i];
-	if (g->n++ >= MAP_FIELDS)
-		return;
 	node_set(&sn, &w->e, w->l.lineno);
-	if (g->items.len > 0)
-		ofl_buf_adds(&g->items, ", ");
-	label(&g->items, sn.role, sn.name, 30);
-	if (sn.ref[0] != '\0')
-		ofl_buf_addf(&g->items, " [ref=%s]", sn.ref);
-	if (mp->suggest[0] == '\0' || strcmp(mp->suggest, "button") == 0)
-		snprintf(mp->suggest, sizeof mp->suggest, "%s", sn.role);
-}
-
-static void
-map_landmark(struct map *mp, const struct walk *w)
-{
-	struct snode	sn;
-
-	if (mp->nland++ >= MAP_LANDMARKS)
-		return;
-	node_set(&sn, &w->e, w->l.lineno);
-	if (mp->land.len > 0)
-		ofl_buf_adds(&mp->land, ", ");
-	label(&mp->land, sn.role, sn.name, PATH_NAME);
-	if (sn.ref[0] != '\0')
-		ofl_buf_addf(&mp->land, " [ref=%s]", sn.ref);
-}
-
-static int
-rolecount_cmp(const void *a, const void *b)
-{
-	const struct rolecount *x = a, *y = b;
-
-	if (x->n != y->n)
-		return x->n < y->n ? 1 : -1;
-	return strcmp(x->role, y->role);
-}
-
-static void
-map_text(struct map *mp, const struct walk *w, struct ofl_summary *sum)
-{
-	struct ofl_buf	*t = &sum->text, *j = &sum->json;
-	size_t		 i, shown;
-
-	if (w->title[0] != '\0' || w->url[0] != '\0') {
-		ofl_buf_adds(t, "page: ");
-		ofl_render(t, (const unsigned char *)w->title,
-		    strlen(w->title), 100, OFL_RENDER_ONELINE, NULL);
-		if (w->url[0] != '\0') {
-			ofl_buf_adds(t, " <");
-			ofl_render(t, (const unsigned char *)w->url,
-			    strlen(w->url), 160, OFL_RENDER_ONELINE, NULL);
-			ofl_buf_addc(t, '>');
-		}
-		ofl_buf_addc(t, '\n');
-	}
-	ofl_summary_key(sum, "page");
-	ofl_buf_adds(j, "{\"title\":");
-	ofl_buf_add_json_cstr(j, w->title);
-	ofl_buf_adds(j, ",\"url\":");
-	ofl_buf_add_json_cstr(j, w->url);
-	ofl_buf_addc(j, '}');
-
-	qsort(mp->role, mp->nrole, sizeof mp->role[0], rolecount_cmp);
-	ofl_buf_adds(t, "elements: ");
-	ofl_buf_add_count(t, mp->elements);
-	ofl_summary_key(sum, "roles");
-	ofl_buf_addc(j, '{');
-	for (i = 0; i < mp->nrole; i++) {
-		if (i < MAP_ROLES) {
-			ofl_buf_addf(t, "%s %s ", i == 0 ? ";" : ",",
-			    mp->role[i].role);
-			ofl_buf_add_count(t, mp->role[i].n);
-		}
-		if (i > 0)
-			ofl_buf_addc(j, ',');
-		ofl_buf_add_json_cstr(j, mp->role[i].role);
-		ofl_buf_addf(j, ":%zu", mp->role[i].n);
-	}
-	ofl_buf_addc(j, '}');
-	if (mp->nrole > MAP_ROLES)
-		ofl_buf_addf(t, " (+%zu roles)", mp->nrole - MAP_ROLES);
-	ofl_buf_addc(t, '\n');
-
-	if (mp->nheads > 0) {
-		ofl_buf_adds(t, "headings: ");
-		ofl_buf_add(t, mp->heads.data, mp->heads.len);
-		if (mp->nheads > mp->shown)
-			ofl_buf_addf(t, " (+%zu more)", mp->nheads - mp->shown);
-		ofl_buf_addc(t, '\n');
-	}
-	ofl_summary_key(sum, "headings_total");
-	ofl_buf_addf(j, "%zu", mp->nheads);
-	if (mp->nland > 0) {
-		ofl_buf_adds(t, "landmarks: ");
-		ofl_buf_add(t, mp->land.data, mp->land.len);
-		if (mp->nland > MAP_LANDMARKS)
-			ofl_buf_addf(t, " (+%zu more)",
-			    mp->nland - MAP_LANDMARKS);
-		ofl_buf_addc(t, '\n');
-	}
-	ofl_summary_key(sum, "forms");
-	ofl_buf_addc(j, '[');
-	for (i = 0, shown = 0; i < mp->ng; i++) {
-		if (shown == MAP_FORMS)
-			break;
-		ofl_buf_add(t, mp->g[i].head.data, mp->g[i].head.len);
-		ofl_buf_adds(t, ": ");
-		ofl_buf_add(t, mp->g[i].items.data, mp->g[i].items.len);
-		if (mp->g[i].n > MAP_FIELDS)
-			ofl_buf_addf(t, " (+%zu more)", mp->g[i].n - MAP_FIELDS);
-		ofl_buf_addc(t, '\n');
-		if (shown > 0)
-			ofl_buf_addc(j, ',');
-		ofl_buf_adds(j, "{\"form\":");
-		ofl_buf_add_json_str(j, mp->g[i].head.data, mp->g[i].head.len);
-		ofl_buf_adds(j, ",\"fields\":");
-		ofl_buf_add_json_str(j, mp->g[i].items.data,
-		    mp->g[i].items.len);
-		ofl_buf_addf(j, ",\"count\":%zu}", mp->g[i].n);
-		shown++;
-	}
-	ofl_buf_addc(j, ']');
-	if (mp->ng > shown)
-		ofl_buf_addf(t, "(+%zu more forms)\n", mp->ng - shown);
-	if (mp->ng == 0)
-		ofl_buf_adds(t, "forms: none\n");
+	map_el(&e, &sn, mk, sizeof mk);
+	if (f != NULL)
+		map_el(&fe, f, fmk, sizeof fmk);
+	ofl_fmt_map_field(mp, &e, f != NULL ? &fe : NULL,
+	    f != NULL ? f->lineno : 0);
 }
 
 int
@@ -898,9 +651,11 @@ ofl_fmt_snapshot_summary(const struct ofl_src *src, const struct ofl_meta *m,
     struct ofl_summary *sum)
 {
 	struct ofl_chunk_in	 in;
+	struct ofl_fmt_map	*mp;
+	struct ofl_fmt_map_el	 me;
 	struct walk		 w;
-	struct map		*mp;
-	size_t			 i;
+	struct snode		 sn;
+	char			 role[ROLE_MAX], mk[REF_MAX + 8];
 	int			 r;
 
 	(void)m;
@@ -910,49 +665,39 @@ ofl_fmt_snapshot_summary(const struct ofl_src *src, const struct ofl_meta *m,
 	in.read = ofl_fmt_snapshot_read;
 	in.arg = (void *)src;
 	ofl_fmt_snapshot_walk_init(&w, &in);
-	mp = ofl_xcalloc(1, sizeof *mp);
-	ofl_buf_init(&mp->heads);
-	ofl_buf_init(&mp->land);
+	mp = ofl_fmt_map_new();
 	while ((r = ofl_fmt_snapshot_walk_next(&w)) == 1) {
 		if (w.headnew) {
-			map_heading(mp, &w.head);
+			ofl_fmt_map_heading(mp, w.head.level, w.head.name);
 			w.headnew = 0;
 		}
 		if (!w.elem || w.e.prop || w.e.text)
 			continue;
-		{
-			char	role[ROLE_MAX];
-
-			copy(role, sizeof role, w.e.role, w.e.rolelen);
-			map_role(mp, role);
-			if (is_field(role))
-				map_field(mp, &w);
-			if (strcmp(role, "navigation") == 0 ||
-			    strcmp(role, "main") == 0 ||
-			    strcmp(role, "search") == 0 ||
-			    strcmp(role, "form") == 0 ||
-			    strcmp(role, "banner") == 0 ||
-			    strcmp(role, "contentinfo") == 0 ||
-			    strcmp(role, "complementary") == 0 ||
-			    strcmp(role, "dialog") == 0 ||
-			    (strcmp(role, "region") == 0 && w.e.namelen > 0))
-				map_landmark(mp, &w);
+		copy(role, sizeof role, w.e.role, w.e.rolelen);
+		ofl_fmt_map_role(mp, role);
+		if (ofl_fmt_map_is_field(role))
+			map_field(mp, &w);
+		if (strcmp(role, "navigation") == 0 ||
+		    strcmp(role, "main") == 0 ||
+		    strcmp(role, "search") == 0 ||
+		    strcmp(role, "form") == 0 ||
+		    strcmp(role, "banner") == 0 ||
+		    strcmp(role, "contentinfo") == 0 ||
+		    strcmp(role, "complementary") == 0 ||
+		    strcmp(role, "dialog") == 0 ||
+		    (strcmp(role, "region") == 0 && w.e.namelen > 0)) {
+			node_set(&sn, &w.e, w.l.lineno);
+			map_el(&me, &sn, mk, sizeof mk);
+			ofl_fmt_map_landmark(mp, &me);
 		}
 	}
 	if (r == 0) {
 		if (w.headopen || w.headnew)
-			map_heading(mp, &w.head);
-		map_text(mp, &w, sum);
-		sum->filter = ofl_xstrdup(mp->suggest[0] != '\0' ?
-		    mp->suggest : "link");
+			ofl_fmt_map_heading(mp, w.head.level, w.head.name);
+		ofl_fmt_map_text(mp, w.title, w.url, sum);
+		sum->filter = ofl_xstrdup(ofl_fmt_map_suggest(mp));
 	}
-	for (i = 0; i < mp->ng; i++) {
-		ofl_buf_free(&mp->g[i].head);
-		ofl_buf_free(&mp->g[i].items);
-	}
-	ofl_buf_free(&mp->heads);
-	ofl_buf_free(&mp->land);
-	free(mp);
+	ofl_fmt_map_free(mp);
 	ofl_fmt_snapshot_walk_free(&w);
 	return r == 0 ? 0 : -1;
 }
@@ -1043,6 +788,86 @@ ofl_fmt_snapshot_owners(const char *const *p, const size_t *n, size_t nl,
 	    (k < 2 || out[1] != j))
 		out[k++] = j;
 	return k;
+}
+
+/* Roles that run inside a block of text, not blocks of their own. */
+static int
+inline_role(const struct ofl_fmt_snapshot_el *e)
+{
+	static const char *const r[] = {
+		"emphasis", "strong", "link", "superscript", "subscript",
+		"mark", "deletion", "insertion", "time", "img", NULL
+	};
+	size_t	i;
+
+	if (e->text || e->prop)
+		return 1;
+	for (i = 0; r[i] != NULL; i++)
+		if (role_is(e, r[i]))
+			return 1;
+	/* Code with its text on the line is a word in a sentence. */
+	return role_is(e, "code") && e->valuelen > 0 && e->valuelen < 40;
+}
+
+/*
+ * What line i leads to, when it introduces what comes next: for a
+ * heading, a term, a paragraph or a text (or a line inside a term or a
+ * paragraph), the next block at its depth, past the inline elements and
+ * texts of its sentence: the code after "compiled with the command
+ * line", the definition after its term, the first block of a heading's
+ * section.  When that block is a container without words of its own,
+ * its first element with a ref that is not a control.  nl if none in
+ * p[0..nl).
+ */
+size_t
+ofl_fmt_snapshot_follower(const char *const *p, const size_t *n, size_t nl,
+    size_t i)
+{
+	struct ofl_fmt_snapshot_el e, a;
+	size_t		 j, k, depth;
+
+	if (i >= nl || !ofl_fmt_snapshot_parse(p[i], n[i], &e))
+		return nl;
+	/* A line inside a term or a paragraph: from the term's line. */
+	if (e.text || e.prop || inline_role(&e)) {
+		depth = e.depth;
+		for (j = i; j > 0; j--) {
+			if (!ofl_fmt_snapshot_parse(p[j - 1], n[j - 1], &a) ||
+			    a.depth >= depth)
+				continue;
+			if (role_is(&a, "term") || role_is(&a, "paragraph")) {
+				i = j - 1;
+				e = a;
+			}
+			break;
+		}
+	}
+	if (!role_is(&e, "heading") && !role_is(&e, "term") &&
+	    !role_is(&e, "paragraph") && !e.text)
+		return nl;
+	for (j = i + 1; j < nl; j++) {
+		if (!ofl_fmt_snapshot_parse(p[j], n[j], &a))
+			return nl;
+		if (a.depth > e.depth)
+			continue;
+		if (a.depth < e.depth || role_is(&a, "heading"))
+			return nl;
+		if (!inline_role(&a))
+			break;
+	}
+	if (j >= nl || !acts(&a))
+		return nl;
+	if (a.namelen + a.valuelen > 0)
+		return j;
+	/* A container: its first element that is not a control. */
+	depth = a.depth;
+	for (k = j + 1; k < nl; k++) {
+		if (!ofl_fmt_snapshot_parse(p[k], n[k], &a) || a.depth <= depth)
+			break;
+		if (acts(&a) && !interactive(&a))
+			return k;
+	}
+	return j;
 }
 
 /*

@@ -55,4 +55,34 @@ void	 ofl_fmt_snapshot_path(const struct walk *, struct ofl_buf *, int);
 void	 ofl_fmt_snapshot_clean(struct ofl_buf *, const char *, size_t,
 	    const struct ofl_fmt_snapshot_el *, int);
 
+/*
+ * fmt-map.c: a page's map, fed the elements of a snapshot or of an HTML
+ * page.  An element's mark says where it is: "ref=e16", "line 40".
+ */
+struct ofl_fmt_map;
+struct ofl_fmt_map_el {
+	const char	*role;
+	const char	*name;		/* "" if none */
+	const char	*mark;		/* "" if none */
+};
+struct ofl_fmt_map *ofl_fmt_map_new(void);
+void	 ofl_fmt_map_free(struct ofl_fmt_map *);
+void	 ofl_fmt_map_role(struct ofl_fmt_map *, const char *);
+void	 ofl_fmt_map_heading(struct ofl_fmt_map *, int, const char *);
+/* A field or button of the form known by key (form NULL: none). */
+void	 ofl_fmt_map_field(struct ofl_fmt_map *,
+	    const struct ofl_fmt_map_el *, const struct ofl_fmt_map_el *,
+	    uint64_t);
+void	 ofl_fmt_map_landmark(struct ofl_fmt_map *,
+	    const struct ofl_fmt_map_el *);
+/* The role worth querying next. */
+const char *ofl_fmt_map_suggest(const struct ofl_fmt_map *);
+/* The map's lines into sum's text, its members into sum's JSON. */
+void	 ofl_fmt_map_text(struct ofl_fmt_map *, const char *, const char *,
+	    struct ofl_summary *);
+int	 ofl_fmt_map_is_field(const char *);
+/* role "name", the name cut to max bytes. */
+void	 ofl_fmt_map_label(struct ofl_buf *, const char *, const char *,
+	    size_t);
+
 #endif /* OFL_FMT_SNAPSHOT_H */

@@ -1235,6 +1235,9 @@ int	ofl_fmt_snapshot_summary(const struct ofl_src *,
  */
 size_t	ofl_fmt_snapshot_owners(const char *const *, const size_t *, size_t,
 	    size_t, size_t[3]);
+/* What line i leads to: the block after a heading, term or sentence. */
+size_t	ofl_fmt_snapshot_follower(const char *const *, const size_t *,
+	    size_t, size_t);
 /* 1 if line i is a link, a button, a field, or a line inside one. */
 int	ofl_fmt_snapshot_control(const char *const *, const size_t *, size_t,
 	    size_t);
@@ -1259,6 +1262,9 @@ void	ofl_fmt_snapshot_words_add(struct ofl_fmt_snapshot_words *,
 void	ofl_fmt_snapshot_words_free(struct ofl_fmt_snapshot_words *);
 /* 0 to 1: how well the element of a line is named by the words. */
 double	ofl_fmt_snapshot_named(const char *, size_t,
+	    const struct ofl_fmt_snapshot_words *);
+/* An element without a name, named by the text of its first child. */
+double	ofl_fmt_snapshot_named_by(const char *, size_t, const char *, size_t,
 	    const struct ofl_fmt_snapshot_words *);
 /* An element found by role and name: its line and its path. */
 struct ofl_fmt_snapshot_match {

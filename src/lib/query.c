@@ -991,7 +991,7 @@ ofl_search(struct ofl_store *st, const char *const *ids, size_t nids,
     const struct ofl_search_opts *o, struct ofl_buf *out)
 {
 	struct search	s;
-	size_t		i, k, limit;
+	size_t		i, k, k0, limit;
 	int		ret = -1;
 
 	memset(&s, 0, sizeof s);
@@ -1015,12 +1015,25 @@ ofl_search(struct ofl_store *st, const char *const *ids, size_t nids,
 	}
 	if (search_index(&s, nids) == -1)
 		goto out;
+	/*
+	 * A snapshot's answer is found by its name among more hits: the
+	 * best k of them by name (snippet-snap.c) are kept.
+	 */
+	k0 = k;
+	if (ofl_snippet_snap_scope(&s) && k < OFL_SNAP_RANK_MAX)
+		k = OFL_SNAP_RANK_MAX;
 	if (o->fts) {
 		ofl_query_terms_targets(&s, o->query);
 		if (fts_run(&s, o->query, PHASE_ALL, k) == -1)
 			goto out;
 	} else if (search_terms(&s, nids, limit, k) == -1)
 		goto out;
+	if (k > k0 && s.nh > k0) {
+		ofl_snippet_snap_rank(&s);
+		for (i = k0; i < s.nh; i++)
+			hit_free(&s.h[i]);
+		s.nh = k0;
+	}
 	merge_hits(&s);
 	ofl_snippet_snap_rank(&s);
 	search_note(&s);

@@ -206,6 +206,7 @@ void		 ofl_snippet_output(struct search *, struct ofl_buf *,
 
 
 /* snippet-snap.c: the order of the hits in browser snapshots. */
+#define OFL_SNAP_RANK_MAX	64	/* hits fetched and weighed again */
 int	 ofl_snippet_snap_scope(const struct search *);
 const struct ofl_fmt_snapshot_words *ofl_snippet_snap_words(struct search *);
 void	 ofl_snippet_snap_rank(struct search *);

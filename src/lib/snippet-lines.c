@@ -600,6 +600,7 @@ snap_weigh(struct search *s, const struct line *l, size_t nl, double *d,
 	const struct ofl_fmt_snapshot_words *q = ofl_snippet_snap_words(s);
 	const char	**p;
 	size_t		 *n, i;
+	double		 v, w;
 
 	if (nl > ORDER_SCAN)
 		nl = ORDER_SCAN;
@@ -615,8 +616,12 @@ snap_weigh(struct search *s, const struct line *l, size_t nl, double *d,
 		d[i] = snap_density(&l[i]);
 		if (ofl_fmt_snapshot_control(p, n, nl, i))
 			d[i] *= SNAP_CONTROL;
-		nf[i] = 1 + SNAP_NAMED * ofl_fmt_snapshot_named(l[i].s,
-		    l[i].n, q);
+		v = ofl_fmt_snapshot_named(l[i].s, l[i].n, q);
+		/* The text that names the heading above it. */
+		if (i > 0 && (w = ofl_fmt_snapshot_named_by(l[i - 1].s,
+		    l[i - 1].n, l[i].s, l[i].n, q)) > v)
+			v = w;
+		nf[i] = 1 + SNAP_NAMED * v;
 		d[i] *= nf[i];
 	}
 	free(p);

@@ -22,7 +22,6 @@
 #include "search.h"
 #include "banned.h"
 
-#define SNAP_RANK_MAX	64		/* hits weighed again */
 #define SNAP_READ_MAX	(256 * 1024)	/* bytes of a hit read for it */
 #define SNAP_NAME_W	3.0		/* a name that is the question */
 #define SNAP_SOME	0.5		/* a hit with some of the words */
@@ -86,7 +85,8 @@ hit_named(struct search *s, const struct hit *h, struct ofl_buf *b)
 	struct ofl_reader	*r;
 	uint64_t		 want;
 	ssize_t			 n;
-	const char		*p, *e, *nl;
+	const char		*p, *e, *nl, *prev = NULL;
+	size_t			 pn = 0;
 	double			 best = 0, v;
 
 	if (h->member != NULL || (q = ofl_snippet_snap_words(s)) == NULL)
@@ -117,6 +117,11 @@ hit_named(struct search *s, const struct hit *h, struct ofl_buf *b)
 		v = ofl_fmt_snapshot_named(p, (size_t)(nl - p), q);
 		if (v > best)
 			best = v;
+		if (prev != NULL && (v = ofl_fmt_snapshot_named_by(prev, pn,
+		    p, (size_t)(nl - p), q)) > best)
+			best = v;
+		prev = p;
+		pn = (size_t)(nl - p);
 	}
 	return best;
 }
@@ -151,7 +156,7 @@ ofl_snippet_snap_rank(struct search *s)
 	if (!ofl_snippet_snap_scope(s) || s->nh < 2 ||
 	    ofl_snippet_snap_words(s) == NULL)
 		return;
-	for (n = 0; n < s->nh && n < SNAP_RANK_MAX; n++)
+	for (n = 0; n < s->nh && n < OFL_SNAP_RANK_MAX; n++)
 		if (s->h[n].phase == PHASE_SUBSTR || s->h[n].member != NULL)
 			return;
 	for (i = 0; i < n; i++)

@@ -81,6 +81,7 @@ static int	 select_lines(struct search *, struct line *, size_t, size_t,
 static void	 render_hit(struct search *, struct hit *, size_t,
 		    struct ofl_buf *, size_t *, int *);
 static void	 snapshot_owners(struct line *, size_t);
+static void	 snapshot_follow(struct line *, size_t);
 static int	 snap_weak(const struct search *, const struct hit *);
 static size_t	 snap_head(const struct line *);
 static void	 add_title(struct ofl_buf *, struct search *, const char *);
@@ -896,6 +897,51 @@ snapshot_owners(struct line *l, size_t nl)
 }
 
 /*
+ * A browser snapshot: the block that the hit's best line introduces
+ * (fmt-snapshot.c says which: the command after "compiled with the
+ * command line", a term's definition), its first SNAP_LINE_MAX bytes.
+ */
+static void
+snapshot_follow(struct line *l, size_t nl)
+{
+	const char	**p;
+	size_t		 *n, i, best, f = nl;
+	int		 most, *tried;
+
+	p = ofl_xcalloc(nl, sizeof *p);
+	n = ofl_xcalloc(nl, sizeof *n);
+	tried = ofl_xcalloc(nl, sizeof *tried);
+	for (i = 0; i < nl; i++) {
+		p[i] = l[i].s;
+		n[i] = l[i].n;
+	}
+	/* The line with the most matches that leads somewhere. */
+	while (f == nl) {
+		for (i = 0, best = nl, most = 0; i < nl; i++)
+			if (l[i].chosen == 1 && !tried[i] &&
+			    l[i].nmarks > most) {
+				best = i;
+				most = l[i].nmarks;
+			}
+		if (best == nl)
+			break;
+		tried[best] = 1;
+		if ((f = ofl_fmt_snapshot_follower(p, n, nl, best)) < nl &&
+		    l[f].chosen)
+			break;
+	}
+	if (f < nl && !l[f].chosen) {
+		l[f].chosen = 1;
+		l[f].from = 0;
+		l[f].to = l[f].n > SNAP_LINE_MAX ?
+		    utf8_back(l[f].s, SNAP_LINE_MAX) : l[f].n;
+	}
+	free(tried);
+	free(p);
+	free(n);
+}
+
+/*
  * The head of a snapshot's line kept when the line is shown cut: the
  * element up to its ref and attributes ("- generic [ref=e85]"), so that
  * the part that matches comes with what to act on; 0 for a line without
@@ -1014,8 +1060,10 @@ render_hit(struct search *s, struct hit *h, size_t avail, struct ofl_buf *out,
 	    5))
 		*cut = 1;
 	s->record = record;
-	if (s->cursnap)
+	if (s->cursnap) {
 		snapshot_owners(l, nl);
+		snapshot_follow(l, nl);
+	}
 	ofl_snippet_lines_similar(l, nl, 0);
 	for (i = 0; i < nl; i++) {
 		if (!l[i].chosen)
