@@ -157,7 +157,7 @@ test_expect_success 'ofl-extract --role: nothing found is 1, another kind is 2' 
 	test_expect_code 1 ofl-extract "$id" --role slider &&
 	printf "a\nb\n" | ofl-capture -T 0 -q >tid &&
 	test_expect_code 2 ofl-extract "$(cat tid)" --role button 2>err &&
-	grep "need a browser snapshot; this artifact is text" err &&
+	grep "need a browser snapshot or an HTML page; this artifact is text" err &&
 	test_expect_code 2 ofl-extract "$id" --role button -n 1-5
 '
 

@@ -94,7 +94,6 @@ static size_t	 utf8_put(char *, unsigned);
 static void	 html_cp(struct html *, unsigned);
 static long	 html_entity_cp(const char *);
 static int	 html_entity(struct html *);
-static void	 html_title_entities(struct ofl_buf *);
 static void	 html_block(struct html *);
 static int	 html_part(struct html *, uint64_t, uint64_t, uint64_t);
 static int	 html_isblock(const char *);
@@ -304,9 +303,9 @@ html_entity(struct html *h)
 	return 1;
 }
 
-/* Decode the entities of the document's title, in place. */
-static void
-html_title_entities(struct ofl_buf *b)
+/* Decode the character references of an HTML text, in place. */
+void
+ofl_chunk_html_unescape(struct ofl_buf *b)
 {
 	char	 e[16];
 	size_t	 i, j, k, o = 0;
@@ -543,7 +542,7 @@ again:
 		if (lc == h->rawpat[h->rawm]) {
 			if (h->rawpat[++h->rawm] == '\0') {
 				if (h->raw == 2)
-					html_title_entities(&h->doctitle);
+					ofl_chunk_html_unescape(&h->doctitle);
 				memcpy(h->tag, h->rawpat + 2,
 				    strlen(h->rawpat + 2) + 1);
 				h->taglen = strlen(h->tag);

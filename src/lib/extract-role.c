@@ -86,10 +86,11 @@ ofl_extract_role(struct ex *x)
 	struct ofl_buf	 what, args;
 	int		 rv = -1;
 
-	if (m != NULL && m->kind != OFL_KIND_SNAPSHOT) {
+	if (m != NULL && m->kind != OFL_KIND_SNAPSHOT &&
+	    m->kind != OFL_KIND_HTML) {
 		ofl_seterr(OFL_EXIT_USAGE, "%s: --role and --name need a "
-		    "browser snapshot; this artifact is %s", x->id,
-		    ofl_kind_name(m->kind));
+		    "browser snapshot or an HTML page; this artifact is %s",
+		    x->id, ofl_kind_name(m->kind));
 		return -1;
 	}
 	memset(&q, 0, sizeof q);
@@ -97,8 +98,10 @@ ofl_extract_role(struct ex *x)
 	ofl_buf_init(&q.b);
 	ofl_buf_init(&what);
 	ofl_buf_init(&args);
-	if (ofl_fmt_snapshot_find(&x->src.rsrc, o->role, o->name, role_cb,
-	    &q) == -1 || x->werr)
+	if ((m != NULL && m->kind == OFL_KIND_HTML ?
+	    ofl_fmt_html_find(&x->src.rsrc, o->role, o->name, role_cb, &q) :
+	    ofl_fmt_snapshot_find(&x->src.rsrc, o->role, o->name, role_cb,
+	    &q)) == -1 || x->werr)
 		goto out;
 	if (q.first_left > 0) {
 		ofl_buf_addf(&what, "%" PRIu64 " more element%s",

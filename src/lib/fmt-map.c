@@ -40,6 +40,8 @@ struct group {
 	struct ofl_buf	 head;
 	struct ofl_buf	 items;
 	size_t		 n;
+	char		 last[ROLE_MAX + 40];	/* the last item's label */
+	size_t		 alike;		/* items after it with its label */
 };
 
 struct ofl_fmt_map {
@@ -56,6 +58,7 @@ struct ofl_fmt_map {
 };
 
 static void	 mark(struct ofl_buf *, const char *);
+static void	 group_alike(struct group *);
 static int	 rolecount_cmp(const void *, const void *);
 
 struct ofl_fmt_map *
@@ -107,18 +110,28 @@ void
 ofl_fmt_map_label(struct ofl_buf *b, const char *role, const char *name,
     size_t max)
 {
-	size_t	n = strlen(name);
+	size_t	n = strlen(name), used = 0;
 
-	ofl_buf_adds(b, role);
+	ofl_render(b, (const unsigned char *)role, strlen(role), ROLE_MAX,
+	    OFL_RENDER_ONELINE, NULL);
 	if (n > 0) {
+		/* Control bytes and broken UTF-8 escaped: a page says them. */
 		ofl_buf_adds(b, " \"");
-		if (n > max) {
-			ofl_buf_add(b, name, ofl_chunk_utf8_cut(name, max));
+		ofl_render(b, (const unsigned char *)name, n, max,
+		    OFL_RENDER_ONELINE, &used);
+		if (used < n)
 			ofl_buf_adds(b, "...");
-		} else
-			ofl_buf_add(b, name, n);
 		ofl_buf_addc(b, '"');
 	}
+}
+
+/* " (+28 alike)" after an item shown, for the same after it. */
+static void
+group_alike(struct group *g)
+{
+	if (g->alike > 0 && g->n <= MAP_FIELDS)
+		ofl_buf_addf(&g->items, " (+%zu alike)", g->alike);
+	g->alike = 0;
 }
 
 /* " [ref=e16]", " [line 40]": where the element is. */
@@ -181,6 +194,7 @@ ofl_fmt_map_field(struct ofl_fmt_map *mp, const struct ofl_fmt_map_el *e,
 {
 	struct group	*g;
 	size_t		 i;
+	char		 label[sizeof g->last];
 
 	if (form == NULL && strcasecmp(e->role, "button") == 0)
 		return;
@@ -206,13 +220,22 @@ ofl_fmt_map_field(struct ofl_fmt_map *mp, const struct ofl_fmt_map_el *e,
 			ofl_buf_adds(&g->head, "fields outside forms");
 	}
 	g = &mp->g[i];
+	/* The same control again and again (a page's "copy" buttons). */
+	snprintf(label, sizeof label, "%s %s", e->role, e->name);
+	if (g->n > 0 && strcmp(label, g->last) == 0) {
+		g->alike++;
+		return;
+	}
+	group_alike(g);
+	snprintf(g->last, sizeof g->last, "%s", label);
 	if (g->n++ >= MAP_FIELDS)
 		return;
 	if (g->items.len > 0)
 		ofl_buf_adds(&g->items, ", ");
 	ofl_fmt_map_label(&g->items, e->role, e->name, MAP_FIELD_NAME);
 	mark(&g->items, e->mark);
-	if (mp->suggest[0] == '\0' || strcmp(mp->suggest, "button") == 0)
+	if ((mp->suggest[0] == '\0' || strcmp(mp->suggest, "button") == 0) &&
+	    strcmp(e->role, "hidden") != 0)
 		snprintf(mp->suggest, sizeof mp->suggest, "%s", e->role);
 }
 
@@ -313,6 +336,7 @@ ofl_fmt_map_text(struct ofl_fmt_map *mp, const char *title, const char *url,
 	for (i = 0, shown = 0; i < mp->ng; i++) {
 		if (shown == MAP_FORMS)
 			break;
+		group_alike(&mp->g[i]);
 		ofl_buf_add(t, mp->g[i].head.data, mp->g[i].head.len);
 		ofl_buf_adds(t, ": ");
 		ofl_buf_add(t, mp->g[i].items.data, mp->g[i].items.len);

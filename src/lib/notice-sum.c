@@ -386,6 +386,22 @@ sum_snapshot(struct ctx *c)
 }
 
 /*
+ * An HTML page: its map (fmt-html.c) takes the place of the preview,
+ * whose first and last lines are a doctype, a head and closing tags.
+ */
+static int
+sum_html(struct ctx *c)
+{
+	size_t	start = c->sum.len;
+
+	if (sum_fmt(c, ofl_fmt_html_summary) == -1)
+		return -1;
+	if (c->sum.len > start)
+		c->snapshot = 1;
+	return 0;
+}
+
+/*
  * How many templates, and the rare ones (seen once or twice) while they
  * fit TMPL_BYTES.
  */
@@ -486,6 +502,8 @@ ofl_notice_sum(struct ctx *c)
 		return sum_fmt(c, ofl_fmt_table_summary);
 	case OFL_KIND_SNAPSHOT:
 		return sum_snapshot(c);
+	case OFL_KIND_HTML:
+		return sum_html(c);
 	case OFL_KIND_ARCHIVE:
 	case OFL_KIND_COMPRESSED:
 		return sum_fmt(c, ofl_fmt_archive_summary);

@@ -770,7 +770,7 @@ next_steps(struct ctx *c, struct ofl_notice_next *nx)
 
 	if (kind != OFL_KIND_BINARY && kind != OFL_KIND_ARCHIVE &&
 	    kind != OFL_KIND_COMPRESSED && kind != OFL_KIND_EMPTY &&
-	    kind != OFL_KIND_SNAPSHOT && c->lines > 0) {
+	    !c->snapshot && c->lines > 0) {
 		/* The error lines counted above, as whole blocks. */
 		if ((kind == OFL_KIND_LOG || kind == OFL_KIND_TEXT) &&
 		    c->errors > 0)
@@ -802,7 +802,7 @@ next_steps(struct ctx *c, struct ofl_notice_next *nx)
 	    kind == OFL_KIND_TABLE) &&
 	    c->filter != NULL && (s = add_step(nx, OFL_NEXT_FILTER)) != NULL)
 		s->arg = ofl_xstrdup(c->filter);
-	if (kind == OFL_KIND_SNAPSHOT && c->filter != NULL &&
+	if (c->snapshot && c->filter != NULL &&
 	    (s = add_step(nx, OFL_NEXT_ROLE)) != NULL)
 		s->arg = ofl_xstrdup(c->filter);
 	if (kind == OFL_KIND_ARCHIVE && c->member != NULL &&

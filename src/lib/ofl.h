@@ -970,6 +970,8 @@ int	ofl_chunk_text(struct ofl_chunker *, struct ofl_chunk_in *, uint64_t,
 size_t	ofl_chunk_count_nl(const char *, size_t);
 /* The largest length <= n that does not end inside a UTF-8 sequence. */
 size_t	ofl_chunk_utf8_cut(const char *, size_t);
+/* HTML's character references ("&amp;", "&#39;") decoded, in place. */
+void	ofl_chunk_html_unescape(struct ofl_buf *);
 /* Length without the trailing newline and carriage returns. */
 size_t	ofl_chunk_body_len(const char *, size_t);
 /* Spaces and tabs at the start. */
@@ -1283,6 +1285,15 @@ struct ofl_fmt_snapshot_match {
 int	ofl_fmt_snapshot_find(const struct ofl_src *, const char *,
 	    const char *, int (*)(void *,
 	    const struct ofl_fmt_snapshot_match *), void *);
+/*
+ * fmt-html.c: an HTML page's map, as a snapshot's (title, roles,
+ * headings, landmarks, forms with their fields, each by line), and its
+ * elements by role and name, as ofl_fmt_snapshot_find() gives them.
+ */
+int	ofl_fmt_html_summary(const struct ofl_src *, const struct ofl_meta *,
+	    struct ofl_summary *);
+int	ofl_fmt_html_find(const struct ofl_src *, const char *, const char *,
+	    int (*)(void *, const struct ofl_fmt_snapshot_match *), void *);
 /*
  * What changed from old to new, in about budget bytes (0: no limit):
  * the regions added and removed (the tops of subtrees) and the elements

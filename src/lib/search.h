@@ -210,6 +210,9 @@ void		 ofl_snippet_output(struct search *, struct ofl_buf *,
 int	 ofl_snippet_snap_scope(const struct search *);
 const struct ofl_fmt_snapshot_words *ofl_snippet_snap_words(struct search *);
 void	 ofl_snippet_snap_rank(struct search *);
+/* A hit's lines: the elements that hold the chosen ones, and more. */
+void	 ofl_snippet_snap_owners(struct line *, size_t);
+void	 ofl_snippet_snap_follow(struct line *, size_t);
 void	 ofl_snippet_snap_free(struct search *);
 
 /* query-terms.c: a query's terms, its FTS5 strings, the words marked. */

@@ -23,6 +23,9 @@
 #include "banned.h"
 
 #define SNAP_READ_MAX	(256 * 1024)	/* bytes of a hit read for it */
+#define SNAP_OWNERS	3		/* element lines added to a hit */
+#define SNAP_OWNER_SHOW	400		/* bytes of one shown */
+#define SNAP_FOLLOW_SHOW 200		/* bytes of the block a line leads to */
 #define SNAP_NAME_W	3.0		/* a name that is the question */
 #define SNAP_SOME	0.5		/* a hit with some of the words */
 #define SNAP_FLOOR	0.05		/* of the best score, to every hit */
@@ -35,6 +38,9 @@ struct rank {
 };
 
 static int	 rank_cmp(const void *, const void *);
+static void	 lines_of(const struct line *, size_t, const char ***,
+		    size_t **);
+static void	 show(struct line *, size_t);
 static double	 hit_named(struct search *, const struct hit *,
 		    struct ofl_buf *);
 
@@ -178,4 +184,100 @@ ofl_snippet_snap_rank(struct search *s)
 	for (i = 0; i < n; i++)
 		s->h[i] = rk[i].h;
 	free(rk);
+}
+
+/*
+ * The lines shown beside a hit's chosen ones.
+ */
+
+/* The lines' texts and lengths, as fmt-snapshot.c reads them. */
+static void
+lines_of(const struct line *l, size_t nl, const char ***pp, size_t **np)
+{
+	size_t	i;
+
+	*pp = ofl_xcalloc(nl + 1, sizeof **pp);
+	*np = ofl_xcalloc(nl + 1, sizeof **np);
+	for (i = 0; i < nl; i++) {
+		(*pp)[i] = l[i].s;
+		(*np)[i] = l[i].n;
+	}
+}
+
+/* Line l chosen whole, or its first max bytes. */
+static void
+show(struct line *l, size_t max)
+{
+	size_t	to = l->n;
+
+	if (to > max)
+		for (to = max; to > 0 && ((unsigned char)l->s[to] & 0xc0) ==
+		    0x80; to--)
+			;
+	l->chosen = 1;
+	l->from = 0;
+	l->to = to;
+}
+
+/*
+ * A chosen line with a match that is a child line ("/url:", "text:")
+ * comes with the element that holds it and its ref (fmt-snapshot.c says
+ * which), at most SNAP_OWNERS lines more a hit.
+ */
+void
+ofl_snippet_snap_owners(struct line *l, size_t nl)
+{
+	const char	**p;
+	size_t		 *n, i, k, j, own[3], added = 0;
+
+	lines_of(l, nl, &p, &n);
+	for (i = 0; i < nl && added < SNAP_OWNERS; i++) {
+		if (l[i].chosen != 1 || l[i].nmarks == 0)
+			continue;
+		k = ofl_fmt_snapshot_owners(p, n, nl, i, own);
+		for (j = 0; j < k && added < SNAP_OWNERS; j++) {
+			if (l[own[j]].chosen)
+				continue;
+			show(&l[own[j]], SNAP_OWNER_SHOW);
+			added++;
+		}
+	}
+	free(p);
+	free(n);
+}
+
+/*
+ * The block that the hit's best line introduces (fmt-snapshot.c says
+ * which: the command after "compiled with the command line", a term's
+ * definition), its first SNAP_FOLLOW_SHOW bytes: of the chosen lines
+ * with the most matches, the first that leads to one.
+ */
+void
+ofl_snippet_snap_follow(struct line *l, size_t nl)
+{
+	const char	**p;
+	size_t		 *n, i, best, f = nl;
+	int		 most, *tried;
+
+	lines_of(l, nl, &p, &n);
+	tried = ofl_xcalloc(nl + 1, sizeof *tried);
+	while (f == nl) {
+		for (i = 0, best = nl, most = 0; i < nl; i++)
+			if (l[i].chosen == 1 && !tried[i] &&
+			    l[i].nmarks > most) {
+				best = i;
+				most = l[i].nmarks;
+			}
+		if (best == nl)
+			break;
+		tried[best] = 1;
+		if ((f = ofl_fmt_snapshot_follower(p, n, nl, best)) < nl &&
+		    l[f].chosen)
+			break;
+	}
+	if (f < nl && !l[f].chosen)
+		show(&l[f], SNAP_FOLLOW_SHOW);
+	free(tried);
+	free(p);
+	free(n);
 }

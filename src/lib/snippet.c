@@ -25,7 +25,6 @@
 #define TOP_SHARES	2		/* of the budget, the first hit's */
 #define SNIP_BEFORE	64		/* bytes read before a hit's first */
 #define TITLE_MAX	120
-#define SNAP_OWNERS	3		/* a snapshot's element lines added */
 #define SNAP_LINE_MAX	200		/* bytes of a snapshot's line shown */
 #define SNAP_HEAD_MAX	100		/* bytes of its head kept on a cut */
 #define SNAP_WEAK	0.33		/* of the best hit's score, at least */
@@ -80,8 +79,6 @@ static int	 select_lines(struct search *, struct line *, size_t, size_t,
 		    size_t);
 static void	 render_hit(struct search *, struct hit *, size_t,
 		    struct ofl_buf *, size_t *, int *);
-static void	 snapshot_owners(struct line *, size_t);
-static void	 snapshot_follow(struct line *, size_t);
 static int	 snap_weak(const struct search *, const struct hit *);
 static size_t	 snap_head(const struct line *);
 static void	 add_title(struct ofl_buf *, struct search *, const char *);
@@ -861,87 +858,6 @@ select_lines(struct search *s, struct line *l, size_t nl, size_t avail,
 }
 
 /*
- * A browser snapshot: a chosen line with a match that is a child line
- * ("/url:", "text:") comes with the element that holds it and its ref
- * (fmt-snapshot.c says which), at most SNAP_OWNERS lines more a hit.
- */
-static void
-snapshot_owners(struct line *l, size_t nl)
-{
-	const char	**p;
-	size_t		 *n, i, k, j, own[3], added = 0;
-
-	p = ofl_xcalloc(nl, sizeof *p);
-	n = ofl_xcalloc(nl, sizeof *n);
-	for (i = 0; i < nl; i++) {
-		p[i] = l[i].s;
-		n[i] = l[i].n;
-	}
-	for (i = 0; i < nl && added < SNAP_OWNERS; i++) {
-		if (l[i].chosen != 1 || l[i].nmarks == 0)
-			continue;
-		k = ofl_fmt_snapshot_owners(p, n, nl, i, own);
-		for (j = 0; j < k && added < SNAP_OWNERS; j++) {
-			if (l[own[j]].chosen)
-				continue;
-			l[own[j]].chosen = 1;
-			l[own[j]].from = 0;
-			l[own[j]].to = l[own[j]].n > LINE_SHOW_MAX ?
-			    utf8_back(l[own[j]].s, LINE_SHOW_MAX) :
-			    l[own[j]].n;
-			added++;
-		}
-	}
-	free(p);
-	free(n);
-}
-
-/*
- * A browser snapshot: the block that the hit's best line introduces
- * (fmt-snapshot.c says which: the command after "compiled with the
- * command line", a term's definition), its first SNAP_LINE_MAX bytes.
- */
-static void
-snapshot_follow(struct line *l, size_t nl)
-{
-	const char	**p;
-	size_t		 *n, i, best, f = nl;
-	int		 most, *tried;
-
-	p = ofl_xcalloc(nl, sizeof *p);
-	n = ofl_xcalloc(nl, sizeof *n);
-	tried = ofl_xcalloc(nl, sizeof *tried);
-	for (i = 0; i < nl; i++) {
-		p[i] = l[i].s;
-		n[i] = l[i].n;
-	}
-	/* The line with the most matches that leads somewhere. */
-	while (f == nl) {
-		for (i = 0, best = nl, most = 0; i < nl; i++)
-			if (l[i].chosen == 1 && !tried[i] &&
-			    l[i].nmarks > most) {
-				best = i;
-				most = l[i].nmarks;
-			}
-		if (best == nl)
-			break;
-		tried[best] = 1;
-		if ((f = ofl_fmt_snapshot_follower(p, n, nl, best)) < nl &&
-		    l[f].chosen)
-			break;
-	}
-	if (f < nl && !l[f].chosen) {
-		l[f].chosen = 1;
-		l[f].from = 0;
-		l[f].to = l[f].n > SNAP_LINE_MAX ?
-		    utf8_back(l[f].s, SNAP_LINE_MAX) : l[f].n;
-	}
-	free(tried);
-	free(p);
-	free(n);
-}
-
-/*
  * The head of a snapshot's line kept when the line is shown cut: the
  * element up to its ref and attributes ("- generic [ref=e85]"), so that
  * the part that matches comes with what to act on; 0 for a line without
@@ -1061,8 +977,8 @@ render_hit(struct search *s, struct hit *h, size_t avail, struct ofl_buf *out,
 		*cut = 1;
 	s->record = record;
 	if (s->cursnap) {
-		snapshot_owners(l, nl);
-		snapshot_follow(l, nl);
+		ofl_snippet_snap_owners(l, nl);
+		ofl_snippet_snap_follow(l, nl);
 	}
 	ofl_snippet_lines_similar(l, nl, 0);
 	for (i = 0; i < nl; i++) {
@@ -1181,7 +1097,7 @@ output_json_hit(struct ofl_buf *out, struct search *s, struct hit *h,
 	if (nl > 0)
 		cut = select_lines(s, l, nl, avail, 1);
 	if (s->cursnap)
-		snapshot_owners(l, nl);
+		ofl_snippet_snap_owners(l, nl);
 	add_ref(&ref, s, h);
 	ofl_buf_adds(out, "{\"id\":");
 	ofl_buf_add_json_str(out, s->a[h->art].id, strlen(s->a[h->art].id));
