@@ -105,6 +105,12 @@ test_expect_success 'a line that introduces a block comes with the block' '
 	! grep "checkbox" hits2
 '
 
+test_expect_success 'a line with the words asked in their order comes first' '
+	ofl-capture -T 0 -q <"$DATA/snapshot/zlib-how.txt" >zid &&
+	ofl-search "$(sed s/^ofl:// zid)" -- "code allocating deflate state with deflateInit" >hits &&
+	sed -n 2p hits | grep "^  82: *- generic \[ref=f5e39\]: /\* allocate deflate state \*/ "
+'
+
 test_expect_success 'Chrome DevTools text snapshot: the form by ref' '
 	ofl-capture -T 10 <"$DEVTOOLS" >notice3 &&
 	head -n 1 notice3 | grep " snapshot 930 B 20 lines$" &&

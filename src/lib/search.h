@@ -117,8 +117,11 @@ struct line {
 	uint64_t	 wmask;		/* of them, as words of their own */
 	int		 nmarks;
 	int		 nspans;	/* of them, not inside another */
+	int		 adj;		/* terms right after the term before
+					   them in the query: a phrase */
 	size_t		 mark0;		/* first mark in the line */
 	int		 chosen;
+	int		 rank;		/* 1: the best line shown, 2: ... */
 	size_t		 from;		/* the part shown */
 	size_t		 to;
 	int		 cutl;		/* the text has only the end of it */

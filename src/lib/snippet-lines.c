@@ -25,6 +25,7 @@
 #define SNAP_CONTROL	1.5		/* the worth of a line one acts on */
 #define SNAP_KEEP	0.5		/* of the best line's worth, at least */
 #define SNAP_NAMED	3.0		/* an element named by the question */
+#define SNAP_PHRASE	0.5		/* a pair of its words in its order */
 #define SNAP_UNDER	4		/* lines under a heading looked through */
 #define ORDER_SCAN	4096		/* lines weighed for their length */
 #define WHOLE		0.5		/* more for a term as a word alone */
@@ -622,7 +623,7 @@ snap_weigh(struct search *s, const struct line *l, size_t nl, double *d,
 		    l[i - 1].n, l[i].s, l[i].n, q)) > v)
 			v = w;
 		nf[i] = 1 + SNAP_NAMED * v;
-		d[i] *= nf[i];
+		d[i] *= nf[i] * (1 + SNAP_PHRASE * l[i].adj);
 	}
 	free(p);
 	free(n);

@@ -249,35 +249,36 @@ ofl_snippet_snap_owners(struct line *l, size_t nl)
 /*
  * The block that the hit's best line introduces (fmt-snapshot.c says
  * which: the command after "compiled with the command line", a term's
- * definition), its first SNAP_FOLLOW_SHOW bytes: of the chosen lines
- * with the most matches, the first that leads to one.
+ * definition), its first SNAP_FOLLOW_SHOW bytes: of the lines shown for
+ * their matches, best first, the first that leads to one not shown.
  */
 void
 ofl_snippet_snap_follow(struct line *l, size_t nl)
 {
 	const char	**p;
 	size_t		 *n, i, best, f = nl;
-	int		 most, *tried;
+	int		 rank, next = 0;
 
 	lines_of(l, nl, &p, &n);
-	tried = ofl_xcalloc(nl + 1, sizeof *tried);
-	while (f == nl) {
-		for (i = 0, best = nl, most = 0; i < nl; i++)
-			if (l[i].chosen == 1 && !tried[i] &&
-			    l[i].nmarks > most) {
+	for (;;) {
+		/* The next line by rank. */
+		for (i = 0, best = nl, rank = 0; i < nl; i++)
+			if (l[i].chosen == 1 && l[i].nmarks > 0 &&
+			    l[i].rank > next && (best == nl ||
+			    l[i].rank < rank)) {
 				best = i;
-				most = l[i].nmarks;
+				rank = l[i].rank;
 			}
 		if (best == nl)
 			break;
-		tried[best] = 1;
+		next = rank;
 		if ((f = ofl_fmt_snapshot_follower(p, n, nl, best)) < nl &&
-		    l[f].chosen)
+		    !l[f].chosen)
 			break;
+		f = nl;
 	}
-	if (f < nl && !l[f].chosen)
+	if (f < nl)
 		show(&l[f], SNAP_FOLLOW_SHOW);
-	free(tried);
 	free(p);
 	free(n);
 }

@@ -29,6 +29,7 @@
 #define SNAP_HEAD_MAX	100		/* bytes of its head kept on a cut */
 #define SNAP_WEAK	0.33		/* of the best hit's score, at least */
 #define RUN_MAX		32		/* marks of a term spelled out */
+#define ADJ_GAP		3		/* bytes between words of a phrase */
 /* Colors as grep uses them: matches, line numbers, references. */
 #define COLOR_MATCH	"\033[01;31m"
 #define COLOR_LINENO	"\033[32m"
@@ -63,6 +64,7 @@ static int	 lex_whole(const struct search *, const char *, size_t, size_t,
 static int	 mark_at(const struct search *, size_t, size_t, size_t,
 		    size_t);
 static int	 word_byte(int);
+static int	 has_alnum(const char *, size_t);
 static size_t	 split_lines(struct search *, const struct hit *,
 		    const struct ofl_buf *, struct line **);
 static size_t	 line_window(struct search *, const struct line *, size_t,
@@ -511,6 +513,18 @@ lex_whole(const struct search *s, const char *text, size_t j, size_t lstart,
 	    m->start - lstart, m->end - lstart);
 }
 
+/* 1 if p[0..n) holds a letter or a digit. */
+static int
+has_alnum(const char *p, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		if (isalnum((unsigned char)p[i]))
+			return 1;
+	return 0;
+}
+
 /* Split a hit's text into lines and find the marks each holds. */
 static size_t
 split_lines(struct search *s, const struct hit *h, const struct ofl_buf *text,
@@ -518,8 +532,9 @@ split_lines(struct search *s, const struct hit *h, const struct ofl_buf *text,
 {
 	struct line	*l = NULL;
 	const char	*p, *e, *end;
-	size_t		 nl = 0, capl = 0, mk = 0, j, last;
+	size_t		 nl = 0, capl = 0, mk = 0, j, last, pend;
 	uint64_t	 no, bit;
+	int		 t, pt;
 
 	p = text->data;
 	end = text->data + text->len;
@@ -539,9 +554,20 @@ split_lines(struct search *s, const struct hit *h, const struct ofl_buf *text,
 		while (mk < s->nm && s->m[mk].start < (size_t)(p - text->data))
 			mk++;
 		l[nl].mark0 = mk;
-		for (j = mk, last = 0; j < s->nm && s->m[j].start <
-		    (size_t)(e - text->data); j++) {
+		for (j = mk, last = 0, pt = -1, pend = 0; j < s->nm &&
+		    s->m[j].start < (size_t)(e - text->data); j++) {
 			l[nl].nmarks++;
+			/* The query's words in its order: a phrase. */
+			t = s->tg[s->m[j].target].term;
+			if (pt >= 0 && t == pt + 1 && s->m[j].start >= pend &&
+			    s->m[j].start - pend <= ADJ_GAP &&
+			    !has_alnum(text->data + pend, s->m[j].start -
+			    pend))
+				l[nl].adj++;
+			if (t != pt || s->m[j].end > pend) {
+				pt = t;
+				pend = s->m[j].end;
+			}
 			/* Words of a name and the name: one span. */
 			if (j == mk || s->m[j].start >= last)
 				l[nl].nspans++;
@@ -849,7 +875,7 @@ select_lines(struct search *s, struct line *l, size_t nl, size_t avail,
 		if (from > 0 || to < c->n || c->cutl || c->cutr)
 			cut = 1;
 		left = left > cost + prefix ? left - cost - prefix : 0;
-		shown++;
+		c->rank = (int)++shown;
 	}
 	if (shown < nl)
 		cut = 1;
