@@ -111,6 +111,15 @@ test_expect_success 'a line with the words asked in their order comes first' '
 	sed -n 2p hits | grep "^  82: *- generic \[ref=f5e39\]: /\* allocate deflate state \*/ "
 '
 
+test_expect_success 'where a name is defined: the term, by its name' '
+	ofl-capture -T 0 -q <"$DATA/snapshot/libffi-closure.txt" >lid &&
+	ofl-search "$(sed s/^ofl:// lid)" -- "ffi_prep_closure_loc function" >hits &&
+	grep "^  66: *- emphasis \[ref=f1e40\]: ffi_prep_closure_loc (ffi_closure \*closure" hits &&
+	ofl-capture -T 0 -q <"$DATA/snapshot/nettle-manual.txt" >tid &&
+	ofl-search "$(sed s/^ofl:// tid)" -- "constant time memory comparison function" >hits2 &&
+	sed -n 1,5p hits2 | grep "^  9344- *- strong \[ref=f6e6634\]: memeql_sec$"
+'
+
 test_expect_success 'Chrome DevTools text snapshot: the form by ref' '
 	ofl-capture -T 10 <"$DEVTOOLS" >notice3 &&
 	head -n 1 notice3 | grep " snapshot 930 B 20 lines$" &&

@@ -33,6 +33,8 @@
 #define CHUNK_MAX_BYTES	3000
 #define TITLE_CUT	200		/* bytes of a chunk's title */
 #define PATH_NAME	40		/* bytes of a name in a path */
+#define TERM_UP		3		/* levels up to a term, at most */
+#define TERM_SCAN	8		/* lines of a term for its name */
 
 static size_t	 quoted(const char *, size_t, size_t);
 static void	 attrs(const char *, size_t, size_t,
@@ -883,7 +885,7 @@ static size_t
 entry_head(const char *const *p, const size_t *n, size_t nl, size_t i)
 {
 	struct ofl_fmt_snapshot_el e, a;
-	size_t		 depth, j, t = nl;
+	size_t		 depth, j, t = nl, first, named;
 	int		 nest = 0;
 
 	if (!ofl_fmt_snapshot_parse(p[i], n[i], &e))
@@ -919,17 +921,29 @@ entry_head(const char *const *p, const size_t *n, size_t nl, size_t i)
 	if (!ofl_fmt_snapshot_parse(p[t], n[t], &a))
 		return nl;
 	if (a.namelen + a.valuelen == 0) {
+		/*
+		 * Its link, else its element in bold or code ("int"
+		 * "memeql_sec" "(...)"), else its first element with a ref.
+		 */
 		depth = a.depth;
-		for (j = t + 1; j < nl; j++) {
+		first = named = nl;
+		for (j = t + 1; j < nl && j <= t + TERM_SCAN; j++) {
 			if (!ofl_fmt_snapshot_parse(p[j], n[j], &a) ||
-			    a.depth <= depth) {
-				j = nl;
+			    a.depth <= depth)
+				break;
+			if (!acts(&a))
+				continue;
+			if (interactive(&a)) {
+				first = named = j;
 				break;
 			}
-			if (acts(&a))
-				break;
+			if (named == nl && (role_is(&a, "strong") ||
+			    role_is(&a, "code")))
+				named = j;
+			if (first == nl)
+				first = j;
 		}
-		t = j;
+		t = named < nl ? named : first;
 	}
 	return t == i ? nl : t;
 }
@@ -1018,6 +1032,35 @@ ofl_fmt_snapshot_control(const char *const *p, const size_t *n, size_t nl,
 		if (acts(&a))
 			return 0;
 		e.depth = a.depth;
+	}
+	return 0;
+}
+
+/*
+ * 1 if line i of p[0..nl) is in the term of a description list, up to
+ * TERM_UP elements above it: where a name is defined ("Function: int
+ * memeql_sec (...)", an option's "--since"), not where it is used.
+ */
+int
+ofl_fmt_snapshot_in_term(const char *const *p, const size_t *n, size_t nl,
+    size_t i)
+{
+	struct ofl_fmt_snapshot_el e, a;
+	size_t		 j, up = 0;
+
+	/* A term's label ("Function:") is no name. */
+	if (i >= nl || !ofl_fmt_snapshot_parse(p[i], n[i], &e) || e.text)
+		return 0;
+	if (role_is(&e, "term"))
+		return 1;
+	for (j = i; j > 0 && up < TERM_UP; j--) {
+		if (!ofl_fmt_snapshot_parse(p[j - 1], n[j - 1], &a) ||
+		    a.depth >= e.depth)
+			continue;
+		if (role_is(&a, "term"))
+			return 1;
+		e.depth = a.depth;
+		up++;
 	}
 	return 0;
 }

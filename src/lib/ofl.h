@@ -1240,6 +1240,9 @@ size_t	ofl_fmt_snapshot_owners(const char *const *, const size_t *, size_t,
 /* What line i leads to: the block after a heading, term or sentence. */
 size_t	ofl_fmt_snapshot_follower(const char *const *, const size_t *,
 	    size_t, size_t);
+/* 1 if line i is in the term of a description list: a definition. */
+int	ofl_fmt_snapshot_in_term(const char *const *, const size_t *, size_t,
+	    size_t);
 /* 1 if line i is a link, a button, a field, or a line inside one. */
 int	ofl_fmt_snapshot_control(const char *const *, const size_t *, size_t,
 	    size_t);

@@ -23,6 +23,7 @@
 #define SNAP_SHORT	60		/* bytes of a snapshot line's words */
 #define SNAP_MORE	8		/* its lines that repeat terms */
 #define SNAP_CONTROL	1.5		/* the worth of a line one acts on */
+#define SNAP_TERM	3.0		/* of a line where a name is defined */
 #define SNAP_KEEP	0.5		/* of the best line's worth, at least */
 #define SNAP_NAMED	3.0		/* an element named by the question */
 #define SNAP_PHRASE	0.5		/* a pair of its words in its order */
@@ -591,8 +592,11 @@ message_line(const struct line *l, size_t nl, size_t b)
  * The factor of each line of a snapshot's hit with a match: its
  * density, and SNAP_CONTROL more for a line one acts on (a link, a
  * button, a field, or the code or URL inside a link), which is what an
- * agent looks for, and up to 1 + SNAP_NAMED times more for an element
- * whose name is the question's words (fmt-snapshot-name.c).
+ * agent looks for, SNAP_TERM more for a line in the term of a
+ * description list (where a function or an option is defined, not
+ * where it is named in passing), and up to 1 + SNAP_NAMED times more
+ * for an element whose name is the question's words
+ * (fmt-snapshot-name.c).
  */
 static void
 snap_weigh(struct search *s, const struct line *l, size_t nl, double *d,
@@ -617,6 +621,8 @@ snap_weigh(struct search *s, const struct line *l, size_t nl, double *d,
 		d[i] = snap_density(&l[i]);
 		if (ofl_fmt_snapshot_control(p, n, nl, i))
 			d[i] *= SNAP_CONTROL;
+		else if (ofl_fmt_snapshot_in_term(p, n, nl, i))
+			d[i] *= SNAP_TERM;
 		v = ofl_fmt_snapshot_named(l[i].s, l[i].n, q);
 		/* The text that names the heading above it. */
 		if (i > 0 && (w = ofl_fmt_snapshot_named_by(l[i - 1].s,
