@@ -120,6 +120,15 @@ test_expect_success 'where a name is defined: the term, by its name' '
 	sed -n 1,5p hits2 | grep "^  9344- *- strong \[ref=f6e6634\]: memeql_sec$"
 '
 
+test_expect_success 'a heading and its signature come with what follows them' '
+	ofl-capture -T 0 -q <"$DATA/snapshot/libxslt-xsltutils.txt" >xid &&
+	ofl-search "$(sed s/^ofl:// xid)" -- "description of xslDropCall" >hits &&
+	sed -n 2,4p hits >got &&
+	grep "^  566: .*heading \"Function: xslDropCall\" \[level=3\] \[ref=f4e326\]" got &&
+	grep "^  567: *- generic \[ref=f4e327\]: void xslDropCall (void)$" got &&
+	grep "^  568- *- paragraph \[ref=f4e328\]: Drop the topmost item off the call stack$" got
+'
+
 test_expect_success 'Chrome DevTools text snapshot: the form by ref' '
 	ofl-capture -T 10 <"$DEVTOOLS" >notice3 &&
 	head -n 1 notice3 | grep " snapshot 930 B 20 lines$" &&

@@ -818,12 +818,12 @@ inline_role(const struct ofl_fmt_snapshot_el *e)
  * texts of its sentence: the code after "compiled with the command
  * line", the definition after its term, the first block of a heading's
  * section.  When that block is a container without words of its own,
- * its first element with a ref that is not a control.  nl if none in
- * p[0..nl).
+ * its first element with a ref that is not a control.  With any, the
+ * block after line i whatever it is.  nl if none in p[0..nl).
  */
 size_t
 ofl_fmt_snapshot_follower(const char *const *p, const size_t *n, size_t nl,
-    size_t i)
+    size_t i, int any)
 {
 	struct ofl_fmt_snapshot_el e, a;
 	size_t		 j, k, depth;
@@ -844,7 +844,7 @@ ofl_fmt_snapshot_follower(const char *const *p, const size_t *n, size_t nl,
 			break;
 		}
 	}
-	if (!role_is(&e, "heading") && !role_is(&e, "term") &&
+	if (!any && !role_is(&e, "heading") && !role_is(&e, "term") &&
 	    !role_is(&e, "paragraph") && !e.text)
 		return nl;
 	for (j = i + 1; j < nl; j++) {

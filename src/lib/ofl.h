@@ -1239,7 +1239,7 @@ size_t	ofl_fmt_snapshot_owners(const char *const *, const size_t *, size_t,
 	    size_t, size_t[3]);
 /* What line i leads to: the block after a heading, term or sentence. */
 size_t	ofl_fmt_snapshot_follower(const char *const *, const size_t *,
-	    size_t, size_t);
+	    size_t, size_t, int);
 /* 1 if line i is in the term of a description list: a definition. */
 int	ofl_fmt_snapshot_in_term(const char *const *, const size_t *, size_t,
 	    size_t);

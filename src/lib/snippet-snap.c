@@ -272,8 +272,14 @@ ofl_snippet_snap_follow(struct line *l, size_t nl)
 		if (best == nl)
 			break;
 		next = rank;
-		if ((f = ofl_fmt_snapshot_follower(p, n, nl, best)) < nl &&
-		    !l[f].chosen)
+		/*
+		 * When it is shown already, the block after it (under a
+		 * function's heading its signature, then what it does).
+		 */
+		if ((f = ofl_fmt_snapshot_follower(p, n, nl, best, 0)) < nl &&
+		    l[f].chosen)
+			f = ofl_fmt_snapshot_follower(p, n, nl, f, 1);
+		if (f < nl && !l[f].chosen)
 			break;
 		f = nl;
 	}
