@@ -173,6 +173,8 @@ struct search {
 	size_t				 nvis;		/* hits not folded */
 	int				 curjson;	/* the hit is JSON */
 	int				 cursnap;	/* a browser snapshot */
+	size_t				 snapind;	/* its hit's common
+							   indent, not shown */
 	int				 curdiff;	/* a unified diff */
 	struct ofl_fmt_snapshot_words	*snapq;		/* its words, made once */
 	int				 addlex;	/* targets made are */

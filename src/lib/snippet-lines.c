@@ -855,10 +855,24 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 	if (norder == 0)
 		order_add(l, nl, order, &norder, 0);
 	if (snap) {
-		/* What to act on under a heading that answers. */
-		for (j = 0, ncover = norder; j < ncover; j++)
+		/*
+		 * What to act on under a heading that answers, right
+		 * after the heading: before lines that only cover a word
+		 * left ("link").
+		 */
+		for (j = 0, ncover = norder; j < ncover; j++) {
+			b = norder;
 			order_add(l, nl, order, &norder, snap_under(l, nl,
 			    order[j]));
+			if (norder > b && b > j + 1) {
+				c = order[b];
+				memmove(order + j + 2, order + j + 1,
+				    (b - j - 1) * sizeof *order);
+				order[j + 1] = c;
+				j++;
+				ncover++;
+			}
+		}
 		return snap_more(l, nl, w, d, nf, order, norder);
 	}
 	b = norder > 0 ? order[0] : 0;

@@ -65,6 +65,7 @@ static int	 mark_at(const struct search *, size_t, size_t, size_t,
 		    size_t);
 static int	 word_byte(int);
 static int	 has_alnum(const char *, size_t);
+static size_t	 common_indent(const struct line *, size_t);
 static size_t	 split_lines(struct search *, const struct hit *,
 		    const struct ofl_buf *, struct line **);
 static size_t	 line_window(struct search *, const struct line *, size_t,
@@ -658,15 +659,21 @@ render_line(struct ofl_buf *out, struct search *s, const struct line *l,
 {
 	const char	*base = l->s;
 	size_t		 lineoff = (size_t)(l->s - s->mtext), pos, mk, st, en;
-	size_t		 at;
+	size_t		 at, skip = 0;
 
+	/* A snapshot's hit: the indent all its lines share is left out. */
+	if (s->cursnap)
+		while (skip < s->snapind && skip < l->n && base[skip] == ' ')
+			skip++;
+	if (from == 0 && !l->cutl)
+		from = skip;
 	if (s->rd != NULL) {
 		/* A line that holds a secret is shown masked, unmarked. */
 		ofl_buf_reset(&s->rtmp);
 		ofl_redact_line(s->rd, base + from, to - from, &s->rtmp);
 		if (s->rtmp.len != to - from ||
 		    memcmp(s->rtmp.data, base + from, to - from) != 0) {
-			if (from > 0 || l->cutl)
+			if (from > skip || l->cutl)
 				ofl_buf_adds(out, "...");
 			ofl_render_safe(out, (const unsigned char *)
 			    s->rtmp.data, s->rtmp.len, SIZE_MAX);
@@ -675,10 +682,10 @@ render_line(struct ofl_buf *out, struct search *s, const struct line *l,
 			return;
 		}
 	}
-	if (from > 0 && l->head > 0 && l->head < from)
-		ofl_render_safe(out, (const unsigned char *)base, l->head,
-		    SIZE_MAX);
-	if (from > 0 || l->cutl)
+	if (from > skip && l->head > skip && l->head < from)
+		ofl_render_safe(out, (const unsigned char *)base + skip,
+		    l->head - skip, SIZE_MAX);
+	if (from > skip || l->cutl)
 		ofl_buf_adds(out, "...");
 	pos = from;
 	for (mk = l->mark0; s->record && mk < l->mark0 + (size_t)l->nmarks;
@@ -978,6 +985,7 @@ render_hit(struct search *s, struct hit *h, size_t avail, struct ofl_buf *out,
 	s->curdiff = h->member == NULL &&
 	    s->a[h->art].kind == OFL_KIND_DIFF;
 	s->curtm = hit_tmpl(s, h);
+	s->snapind = s->cursnap ? common_indent(l, nl) : 0;
 
 	add_ref(out, s, h);
 	span_add(s, start, out->len - start, COLOR_REF);
@@ -1026,8 +1034,24 @@ render_hit(struct search *s, struct hit *h, size_t avail, struct ofl_buf *out,
 	if (rcut || h->line_end > h->line_start + nl - 1 || nl == 0)
 		*cut = 1;
 	*used = out->len - start;
+	s->snapind = 0;
 	free(l);
 	ofl_buf_free(&text);
+}
+
+/* The spaces that every line of l[0..nl) with words starts with. */
+static size_t
+common_indent(const struct line *l, size_t nl)
+{
+	size_t	i, k, min = SIZE_MAX;
+
+	for (i = 0; i < nl; i++) {
+		for (k = 0; k < l[i].n && l[i].s[k] == ' '; k++)
+			;
+		if (k < l[i].n && k < min)
+			min = k;
+	}
+	return min == SIZE_MAX ? 0 : min;
 }
 
 static void
