@@ -307,4 +307,25 @@ test_expect_success 'a small aligned block in prose is not a table' '
 	test "$(kind notes.txt)" = text
 '
 
+# ls -l /dev: a device's size is its two numbers, "10, 234".
+test_expect_success 'ls -l with devices: the numbers are one size' '
+	cat >dev.txt <<-\EOT &&
+	total 0
+	crw------- 1 root root  10, 234 Dec  3 04:27 btrfs-control
+	crw------- 1 root root   5,   1 Dec  3 04:27 console
+	drwxr-xr-x 4 root root       80 Dec  3 04:27 cpu
+	lrwxrwxrwx 1 root root       13 Dec  3 10:57 fd -> /proc/self/fd
+	brw-rw---- 1 root disk   7,   0 Dec  3 04:27 loop0
+	crw-rw-rw- 1 root root   1,   3 Dec  3 04:27 null
+	drwxrwxrwt 2 root root       40 Dec  3 04:27 shm
+	EOT
+	test "$(kind dev.txt)" = table &&
+	ofl-capture -T 0 <dev.txt >n &&
+	grep "^table: 9 columns, 7 rows: mode, links (integer), owner, group, size, month, day (integer), time, name$" n &&
+	id=$(sed -n "1s/^ofl:\([0-9a-z]*\) .*/\1/p" n) &&
+	ofl-extract "$id" "select(.mode | test(\"^[cb]\")) | \"\(.size)|\(.name)\"" >got &&
+	printf "\"10, 234|btrfs-control\"\n\"5,   1|console\"\n\"7,   0|loop0\"\n\"1,   3|null\"\n" >want &&
+	test_cmp want got
+'
+
 test_done

@@ -315,13 +315,18 @@ ls_name_field(const unsigned char *p, size_t n)
 	static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
 	size_t	i = 0, f = 0, a = 0;
 
-	/* Fields 0-4: mode, links, owner, group, size; then the date. */
+	/*
+	 * Fields 0-4: mode, links, owner, group, size; then the date.  A
+	 * device's size is its numbers, "10, 234": one field.
+	 */
 	while (i < n && f < 6) {
 		while (i < n && p[i] == ' ')
 			i++;
 		a = i;
 		while (i < n && p[i] != ' ')
 			i++;
+		if (f == 4 && i > a && p[i - 1] == ',')
+			continue;
 		f++;
 	}
 	if (f < 6)
@@ -334,6 +339,34 @@ ls_name_field(const unsigned char *p, size_t n)
 		return 0;
 	}
 	return i - a == 10 && p[a + 4] == '-' && p[a + 7] == '-' ? 7 : 0;
+}
+
+/*
+ * A device's row: the blanks between its numbers ("10, 234") are part
+ * of the size column, occupied in o (k columns) and cnt.
+ */
+static void
+ls_device(const struct tline *l, uint32_t *cnt, unsigned char *o, size_t k)
+{
+	size_t	i = 0, f = 0;
+
+	if (l->n == 0 || (l->p[0] != 'c' && l->p[0] != 'b'))
+		return;
+	/* Past mode, links, owner and group to the major number's comma. */
+	while (i < l->n && f < 5) {
+		while (i < l->n && l->p[i] == ' ')
+			i++;
+		while (i < l->n && l->p[i] != ' ')
+			i++;
+		f++;
+	}
+	if (i == 0 || i >= l->n || l->p[i - 1] != ',')
+		return;
+	for (; i < l->n && i < k && l->p[i] == ' '; i++)
+		if (!o[i]) {
+			o[i] = 1;
+			cnt[i]++;
+		}
 }
 
 /*
@@ -374,6 +407,7 @@ ls_layout(const unsigned char *buf, size_t len, struct ofl_fmt_table *t)
 		}
 		if ((k = occupy(&l, cnt, o, OFL_TABLE_WIDTH)) > width)
 			width = k;
+		ls_device(&l, cnt, o, k);
 	}
 	/* The starts of the spans no row leaves blank, up to the name. */
 	for (x = 0; x <= width && ns <= want; x++) {
