@@ -66,6 +66,7 @@ static int	 mark_at(const struct search *, size_t, size_t, size_t,
 static int	 word_byte(int);
 static int	 has_alnum(const char *, size_t);
 static size_t	 common_indent(const struct line *, size_t);
+static size_t	 snap_ref_end(const struct line *);
 static size_t	 split_lines(struct search *, const struct hit *,
 		    const struct ofl_buf *, struct line **);
 static size_t	 line_window(struct search *, const struct line *, size_t,
@@ -837,7 +838,7 @@ select_lines(struct search *s, struct line *l, size_t nl, size_t avail,
 {
 	struct ofl_buf	 scratch;
 	size_t		 order[ORDER_MAX], norder, j, max, cost, prefix;
-	size_t		 left = avail, from, to, shown = 0;
+	size_t		 left = avail, from, to, shown = 0, x;
 	struct line	*c;
 	int		 cut = 0;
 
@@ -859,6 +860,10 @@ select_lines(struct search *s, struct line *l, size_t nl, size_t avail,
 		if (j > 0 && max < (c->n < 60 ? c->n : 60))
 			continue;
 		(void)line_window(s, c, max, &from, &to);
+		/* A snapshot's line cut before its ref: to the ref. */
+		if (s->cursnap && (x = snap_ref_end(c)) > to &&
+		    x - from <= SNAP_LINE_MAX)
+			to = x;
 		if (s->cursnap && from > 0 && (c->head = snap_head(c)) > 0) {
 			/* The window that matches after the element's head. */
 			if (max >= c->head + 40)
@@ -905,6 +910,21 @@ snap_head(const struct line *l)
 	    e.prop || e.text || e.end > SNAP_HEAD_MAX)
 		return 0;
 	return e.end;
+}
+
+/* Where a snapshot's line's ref ends ("[ref=e85]"); 0 if it has none. */
+static size_t
+snap_ref_end(const struct line *l)
+{
+	struct ofl_fmt_snapshot_el e;
+	size_t		 at;
+
+	if (!ofl_fmt_snapshot_parse(l->s, l->n, &e) || e.ref == NULL ||
+	    e.reflen == 0)
+		return 0;
+	at = (size_t)(e.ref - l->s) + e.reflen;
+	/* The bracket, or a Chrome DevTools uid's space. */
+	return at < l->n ? at + 1 : at;
 }
 
 /*
