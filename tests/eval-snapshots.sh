@@ -76,7 +76,9 @@
 # alike), median 930.
 # With a line cut to the budget shown up to its ref at least: the 60
 # (seen by then), 0.88, median 922; the 70, 0.79 (0.83 alike), median
-# 1,240; the 146, 0.91, median 930.
+# 1,240; the 146, 0.91, median 930.  With a table's cell leading to the
+# cell beside it (a parameter, then what it is): the 60, 0.90; the 70,
+# 0.79, median 1,248; the 146, 0.91.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${OFL_BUILDDIR:-$(pwd)}

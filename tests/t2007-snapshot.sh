@@ -131,10 +131,12 @@ test_expect_success 'a heading and its signature come with what follows them' '
 	grep "^  568- *- paragraph \[ref=f4e328\]: Drop the topmost item off the call stack$" got
 '
 
-test_expect_success 'a line cut to the budget keeps its ref' '
+test_expect_success 'a line cut to the budget keeps its ref; a cell leads to the next' '
 	ofl-capture -T 0 -q <"$DATA/snapshot/libxslt-templates.txt" >xid &&
 	ofl-search "$(sed s/^ofl:// xid)" -- "docs heading for xsltEvalStaticAttrValueTemplate" >hits &&
-	grep "^  441: - .heading \"Function: xsltEvalStaticAttrValueTemplate\" \[level=3\] \[ref=f4e329\]" hits
+	grep "^  441: - .heading \"Function: xsltEvalStaticAttrValueTemplate\" \[level=3\] \[ref=f4e329\]" hits &&
+	ofl-search "$(sed s/^ofl:// xid)" -- "meaning of the found parameter" >hits2 &&
+	grep "^  479- *- cell \"indicator whether the attribute is present\" \[ref=f4e362\]$" hits2
 '
 
 test_expect_success 'Chrome DevTools text snapshot: the form by ref' '

@@ -813,11 +813,11 @@ inline_role(const struct ofl_fmt_snapshot_el *e)
 
 /*
  * What line i leads to, when it introduces what comes next: for a
- * heading, a term, a paragraph or a text (or a line inside a term or a
- * paragraph), the next block at its depth, past the inline elements and
- * texts of its sentence: the code after "compiled with the command
- * line", the definition after its term, the first block of a heading's
- * section.  When that block is a container without words of its own,
+ * heading, a term, a paragraph, a table's cell or a text (or a line
+ * inside one of them), the next block at its depth, past the inline
+ * elements and texts of its sentence: the code after "compiled with the
+ * command line", the definition after its term, the first block of a
+ * heading's section, the cell beside a parameter's name.  When that block is a container without words of its own,
  * its first element with a ref that is not a control.  With any, the
  * block after line i whatever it is.  nl if none in p[0..nl).
  */
@@ -830,14 +830,20 @@ ofl_fmt_snapshot_follower(const char *const *p, const size_t *n, size_t nl,
 
 	if (i >= nl || !ofl_fmt_snapshot_parse(p[i], n[i], &e))
 		return nl;
-	/* A line inside a term or a paragraph: from the term's line. */
-	if (e.text || e.prop || inline_role(&e)) {
+	/*
+	 * A line inside a term, a paragraph or a table's cell: from that
+	 * line (a parameter's cell leads to the cell that says what it
+	 * is).
+	 */
+	if (!role_is(&e, "heading")) {
 		depth = e.depth;
 		for (j = i; j > 0; j--) {
 			if (!ofl_fmt_snapshot_parse(p[j - 1], n[j - 1], &a) ||
 			    a.depth >= depth)
 				continue;
-			if (role_is(&a, "term") || role_is(&a, "paragraph")) {
+			if (role_is(&a, "cell") || ((e.text || e.prop ||
+			    inline_role(&e)) && (role_is(&a, "term") ||
+			    role_is(&a, "paragraph")))) {
 				i = j - 1;
 				e = a;
 			}
@@ -845,7 +851,7 @@ ofl_fmt_snapshot_follower(const char *const *p, const size_t *n, size_t nl,
 		}
 	}
 	if (!any && !role_is(&e, "heading") && !role_is(&e, "term") &&
-	    !role_is(&e, "paragraph") && !e.text)
+	    !role_is(&e, "paragraph") && !role_is(&e, "cell") && !e.text)
 		return nl;
 	for (j = i + 1; j < nl; j++) {
 		if (!ofl_fmt_snapshot_parse(p[j], n[j], &a))
