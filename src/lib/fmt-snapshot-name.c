@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "ofl.h"
 #include "banned.h"
@@ -34,6 +35,7 @@ struct nword {
 };
 
 static size_t	 name_split(const char *, size_t, struct nword *, size_t);
+static size_t	 stem(const char *, size_t);
 static int	 word_eq(const char *, size_t, const char *, size_t);
 static int	 function_word(const char *, size_t);
 static int	 number_word(const char *, size_t);
@@ -66,17 +68,39 @@ name_split(const char *p, size_t n, struct nword *w, size_t max)
 	return k;
 }
 
-/* Two words alike: case ignored, and a plural "s" of either. */
+/*
+ * The length of a word's stem: without "ing", "ed", "es" or "s", then
+ * without a final "e" ("saving", "saves", "save": "sav"), when at least
+ * three letters stay.
+ */
+static size_t
+stem(const char *w, size_t n)
+{
+	static const char *const suf[] = { "ing", "ed", "es", "s", NULL };
+	size_t	i, k;
+
+	for (i = 0; suf[i] != NULL; i++) {
+		k = strlen(suf[i]);
+		if (n >= k + 3 && strncasecmp(w + n - k, suf[i], k) == 0) {
+			n -= k;
+			break;
+		}
+	}
+	if (n >= 4 && tolower((unsigned char)w[n - 1]) == 'e')
+		n--;
+	return n;
+}
+
+/* Two words alike: case ignored, and their stems ("saving", "save"). */
 static int
 word_eq(const char *a, size_t na, const char *b, size_t nb)
 {
 	size_t	i;
 
-	if (na > 1 && na == nb + 1 && tolower((unsigned char)a[na - 1]) == 's')
-		na--;
-	else if (nb > 1 && nb == na + 1 &&
-	    tolower((unsigned char)b[nb - 1]) == 's')
-		nb--;
+	if (na != nb || strncasecmp(a, b, na) != 0) {
+		na = stem(a, na);
+		nb = stem(b, nb);
+	}
 	if (na != nb)
 		return 0;
 	for (i = 0; i < na; i++)

@@ -233,6 +233,9 @@ test_named(void)
 	const char *camel = "- link \"XML_SetCharacterDataHandler\" [ref=e6]:";
 	const char *btn = "- button \"Sign in\" [ref=e70]";
 	const char *lnk = "- link \"Sign in\" [ref=e71]:";
+	const char *save = "- link \"Save file\" [ref=e72]:";
+	const char *nameless = "  - heading [level=3] [ref=e80]:";
+	const char *child = "    - text: Shell requirements";
 	double	v;
 
 	memset(&q, 0, sizeof q);
@@ -260,6 +263,16 @@ test_named(void)
 	ofl_fmt_snapshot_words_add(&q, "the", 3, 1);
 	ok(ofl_fmt_snapshot_named(head, strlen(head), &q) == 0,
 	    "a stop word alone names nothing");
+	ofl_fmt_snapshot_words_free(&q);
+	ofl_fmt_snapshot_words_add(&q, "saving files", 12, 0);
+	v = ofl_fmt_snapshot_named(save, strlen(save), &q);
+	ok(v > 0.99, "words alike by their stems: saving save, files file");
+	ofl_fmt_snapshot_words_free(&q);
+	ofl_fmt_snapshot_words_add(&q, "shell requirements", 18, 0);
+	ok(ofl_fmt_snapshot_named_by(nameless, strlen(nameless), child,
+	    strlen(child), &q) > 0.99 && ofl_fmt_snapshot_named(nameless,
+	    strlen(nameless), &q) == 0,
+	    "a nameless heading named by the text under it");
 	ofl_fmt_snapshot_words_free(&q);
 }
 
