@@ -57,6 +57,7 @@ static size_t	 next_line(const unsigned char *, size_t, size_t,
 		    struct tline *);
 static int	 rd_next(struct ofl_fmt_table_rd *, struct tline *);
 static int	 header_ok(const unsigned char *, size_t);
+static int	 bars(const unsigned char *, size_t);
 static int	 rule_ok(const unsigned char *, size_t);
 static size_t	 to_cols(const unsigned char *, size_t, unsigned char *,
 		    size_t);
@@ -76,6 +77,18 @@ next_line(const unsigned char *buf, size_t len, size_t off, struct tline *l)
 		n--;
 	l->n = n;
 	return next;
+}
+
+/* 1 if p[0..n) is all bars and slashes, dpkg -l's "||/". */
+static int
+bars(const unsigned char *p, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		if (p[i] != '|' && p[i] != '/')
+			return 0;
+	return 1;
 }
 
 /*
@@ -109,7 +122,7 @@ header_ok(const unsigned char *p, size_t n)
 		}
 		/* dpkg -l's status column, "||/", first. */
 		if (!alpha && words == 0 && i - s <= 4 &&
-		    strspn((const char *)p + s, "|/") >= i - s) {
+		    bars(p + s, i - s)) {
 			words++;
 			continue;
 		}

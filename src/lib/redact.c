@@ -623,6 +623,42 @@ pem_carry(struct ofl_redactor *r, const char *s, size_t n,
 	return 0;
 }
 
+/*
+ * At p, "://": a URL's user:password@ masked, the password whole and
+ * the tokens in the user part; returns where the host starts, or NULL
+ * (nothing added) when no password is there.
+ */
+static const char *
+url_creds(struct ofl_redactor *r, struct ofl_buf *out, const char *p,
+    const char *end)
+{
+	const char	*u = p + 3, *q = u, *colon = NULL, *kind;
+	size_t		 len;
+
+	if (end - p <= 3 || p[1] != '/' || p[2] != '/')
+		return NULL;
+	while (q < end && *q != '@' && *q != '/' && *q != ' ' && *q != '"' &&
+	    *q != '\'') {
+		if (*q == ':' && colon == NULL)
+			colon = q;
+		q++;
+	}
+	if (q == end || *q != '@' || colon == NULL || q - colon <= 1)
+		return NULL;
+	ofl_buf_add(out, p, 3);
+	for (u = p + 3; u < colon;) {
+		if ((u == p + 3 || !is_tok(u[-1])) &&
+		    (len = token_at(u, colon, &kind)) > 0) {
+			mask(r, out, kind);
+			u += len;
+		} else
+			ofl_buf_addc(out, *u++);
+	}
+	ofl_buf_addc(out, ':');
+	mask(r, out, "url-password");
+	return q;
+}
+
 static void
 redact_builtin(struct ofl_redactor *r, const char *s, size_t n,
     struct ofl_buf *out)
@@ -683,29 +719,9 @@ redact_builtin(struct ofl_redactor *r, const char *s, size_t n,
 			continue;
 		}
 		/* scheme://user:password@host */
-		if (*p == ':' && end - p > 3 && p[1] == '/' && p[2] == '/') {
-			const char *u = p + 3, *q = u, *at, *colon = NULL;
-
-			while (q < end && *q != '@' && *q != '/' && *q != ' ' &&
-			    *q != '"' && *q != '\'') {
-				if (*q == ':' && colon == NULL)
-					colon = q;
-				q++;
-			}
-			at = q;
-			if (at < end && *at == '@' && colon != NULL &&
-			    at - colon > 1) {
-				/* The user part may be a token itself. */
-				ofl_buf_add(out, p, 3);
-				if (token_at(u, colon, &kind) > 0)
-					mask(r, out, kind);
-				else
-					ofl_buf_add(out, u, (size_t)(colon - u));
-				ofl_buf_addc(out, ':');
-				mask(r, out, "url-password");
-				p = at;
-				continue;
-			}
+		if (*p == ':' && (begin = url_creds(r, out, p, end)) != NULL) {
+			p = begin;
+			continue;
 		}
 		/* Authorization: Bearer/Basic CREDENTIALS */
 		if ((*p == 'B' || *p == 'b') && (p == s || !is_alnum(p[-1]))) {

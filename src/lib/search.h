@@ -219,6 +219,10 @@ void	 ofl_snippet_snap_rank(struct search *);
 void	 ofl_snippet_snap_owners(struct line *, size_t);
 void	 ofl_snippet_snap_follow(struct line *, size_t);
 void	 ofl_snippet_snap_free(struct search *);
+size_t	 ofl_snippet_snap_head(const struct line *);
+size_t	 ofl_snippet_snap_ref_end(const struct line *);
+int	 ofl_snippet_snap_weak(const struct search *, const struct hit *);
+size_t	 ofl_snippet_snap_indent(const struct line *, size_t);
 
 /* query-terms.c: a query's terms, its FTS5 strings, the words marked. */
 int	 ofl_query_terms_parse(struct search *, const char *);

@@ -777,6 +777,32 @@ count_near(const struct search *s, const struct line *l, size_t off)
 }
 
 /* Lines between two lines. */
+/*
+ * A snapshot's order after the lines that cover terms: what to act on
+ * under a heading that answers, right after the heading (before lines
+ * that only cover a word left, "link"), then snap_more's.
+ */
+static size_t
+snap_order(struct line *l, size_t nl, const double *w, const double *d,
+    const double *nf, size_t *order, size_t norder)
+{
+	size_t	 j, b, c, ncover;
+
+	for (j = 0, ncover = norder; j < ncover; j++) {
+		b = norder;
+		order_add(l, nl, order, &norder, snap_under(l, nl, order[j]));
+		if (norder > b && b > j + 1) {
+			c = order[b];
+			memmove(order + j + 2, order + j + 1,
+			    (b - j - 1) * sizeof *order);
+			order[j + 1] = c;
+			j++;
+			ncover++;
+		}
+	}
+	return snap_more(l, nl, w, d, nf, order, norder);
+}
+
 static size_t
 gap(size_t a, size_t b)
 {
@@ -854,27 +880,8 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 	}
 	if (norder == 0)
 		order_add(l, nl, order, &norder, 0);
-	if (snap) {
-		/*
-		 * What to act on under a heading that answers, right
-		 * after the heading: before lines that only cover a word
-		 * left ("link").
-		 */
-		for (j = 0, ncover = norder; j < ncover; j++) {
-			b = norder;
-			order_add(l, nl, order, &norder, snap_under(l, nl,
-			    order[j]));
-			if (norder > b && b > j + 1) {
-				c = order[b];
-				memmove(order + j + 2, order + j + 1,
-				    (b - j - 1) * sizeof *order);
-				order[j + 1] = c;
-				j++;
-				ncover++;
-			}
-		}
-		return snap_more(l, nl, w, d, nf, order, norder);
-	}
+	if (snap)
+		return snap_order(l, nl, w, d, nf, order, norder);
 	b = norder > 0 ? order[0] : 0;
 	ncover = norder;
 	/* The failure a traceback ends with, what it is about. */

@@ -30,6 +30,8 @@
 #define SNAP_SOME	0.5		/* a hit with some of the words */
 #define SNAP_FLOOR	0.05		/* of the best score, to every hit */
 #define SNAP_EPS	0.01		/* when every score is 0 */
+#define SNAP_HEAD_MAX	100		/* bytes of its head kept on a cut */
+#define SNAP_WEAK	0.33		/* of the best hit's score, at least */
 
 /* A hit and its new score, for the sort. */
 struct rank {
@@ -287,4 +289,69 @@ ofl_snippet_snap_follow(struct line *l, size_t nl)
 		show(&l[f], SNAP_FOLLOW_SHOW);
 	free(p);
 	free(n);
+}
+
+/*
+ * The head of a snapshot's line kept when the line is shown cut: the
+ * element up to its ref and attributes ("- generic [ref=e85]"), so that
+ * the part that matches comes with what to act on; 0 for a line without
+ * a ref or with a long head.
+ */
+size_t
+ofl_snippet_snap_head(const struct line *l)
+{
+	struct ofl_fmt_snapshot_el e;
+
+	if (!ofl_fmt_snapshot_parse(l->s, l->n, &e) || e.ref == NULL ||
+	    e.prop || e.text || e.end > SNAP_HEAD_MAX)
+		return 0;
+	return e.end;
+}
+
+/* Where a snapshot's line's ref ends ("[ref=e85]"); 0 if it has none. */
+size_t
+ofl_snippet_snap_ref_end(const struct line *l)
+{
+	struct ofl_fmt_snapshot_el e;
+	size_t		 at;
+
+	if (!ofl_fmt_snapshot_parse(l->s, l->n, &e) || e.ref == NULL ||
+	    e.reflen == 0)
+		return 0;
+	at = (size_t)(e.ref - l->s) + e.reflen;
+	/* The bracket, or a Chrome DevTools uid's space. */
+	return at < l->n ? at + 1 : at;
+}
+
+/*
+ * 1 if a hit after the first is too weak to show in a browser snapshot:
+ * under SNAP_WEAK of the best hit's score.  A page holds the words of
+ * any question somewhere; its hits far below the best are elements
+ * that name them in passing, and the bytes go to what answers.
+ */
+int
+ofl_snippet_snap_weak(const struct search *s, const struct hit *h)
+{
+	const struct hit	*best = &s->h[0];
+
+	if (h->member != NULL || s->a[h->art].kind != OFL_KIND_SNAPSHOT ||
+	    h->art != best->art || h->phase == PHASE_SUBSTR ||
+	    best->phase == PHASE_SUBSTR || best->score <= 0)
+		return 0;
+	return h->score < best->score * SNAP_WEAK;
+}
+
+/* The spaces that every line of l[0..nl) with words starts with. */
+size_t
+ofl_snippet_snap_indent(const struct line *l, size_t nl)
+{
+	size_t	i, k, min = SIZE_MAX;
+
+	for (i = 0; i < nl; i++) {
+		for (k = 0; k < l[i].n && l[i].s[k] == ' '; k++)
+			;
+		if (k < l[i].n && k < min)
+			min = k;
+	}
+	return min == SIZE_MAX ? 0 : min;
 }

@@ -26,8 +26,6 @@
 #define SNIP_BEFORE	64		/* bytes read before a hit's first */
 #define TITLE_MAX	120
 #define SNAP_LINE_MAX	200		/* bytes of a snapshot's line shown */
-#define SNAP_HEAD_MAX	100		/* bytes of its head kept on a cut */
-#define SNAP_WEAK	0.33		/* of the best hit's score, at least */
 #define RUN_MAX		32		/* marks of a term spelled out */
 #define ADJ_GAP		3		/* bytes between words of a phrase */
 /* Colors as grep uses them: matches, line numbers, references. */
@@ -65,8 +63,6 @@ static int	 mark_at(const struct search *, size_t, size_t, size_t,
 		    size_t);
 static int	 word_byte(int);
 static int	 has_alnum(const char *, size_t);
-static size_t	 common_indent(const struct line *, size_t);
-static size_t	 snap_ref_end(const struct line *);
 static size_t	 split_lines(struct search *, const struct hit *,
 		    const struct ofl_buf *, struct line **);
 static size_t	 line_window(struct search *, const struct line *, size_t,
@@ -83,8 +79,6 @@ static int	 select_lines(struct search *, struct line *, size_t, size_t,
 		    size_t);
 static void	 render_hit(struct search *, struct hit *, size_t,
 		    struct ofl_buf *, size_t *, int *);
-static int	 snap_weak(const struct search *, const struct hit *);
-static size_t	 snap_head(const struct line *);
 static void	 add_title(struct ofl_buf *, struct search *, const char *);
 static void	 add_ref(struct ofl_buf *, const struct search *,
 		    const struct hit *);
@@ -861,10 +855,10 @@ select_lines(struct search *s, struct line *l, size_t nl, size_t avail,
 			continue;
 		(void)line_window(s, c, max, &from, &to);
 		/* A snapshot's line cut before its ref: to the ref. */
-		if (s->cursnap && (x = snap_ref_end(c)) > to &&
+		if (s->cursnap && (x = ofl_snippet_snap_ref_end(c)) > to &&
 		    x - from <= SNAP_LINE_MAX)
 			to = x;
-		if (s->cursnap && from > 0 && (c->head = snap_head(c)) > 0) {
+		if (s->cursnap && from > 0 && (c->head = ofl_snippet_snap_head(c)) > 0) {
 			/* The window that matches after the element's head. */
 			if (max >= c->head + 40)
 				(void)line_window(s, c, max - c->head, &from,
@@ -893,56 +887,6 @@ select_lines(struct search *s, struct line *l, size_t nl, size_t avail,
 		cut = 1;
 	ofl_buf_free(&scratch);
 	return cut;
-}
-
-/*
- * The head of a snapshot's line kept when the line is shown cut: the
- * element up to its ref and attributes ("- generic [ref=e85]"), so that
- * the part that matches comes with what to act on; 0 for a line without
- * a ref or with a long head.
- */
-static size_t
-snap_head(const struct line *l)
-{
-	struct ofl_fmt_snapshot_el e;
-
-	if (!ofl_fmt_snapshot_parse(l->s, l->n, &e) || e.ref == NULL ||
-	    e.prop || e.text || e.end > SNAP_HEAD_MAX)
-		return 0;
-	return e.end;
-}
-
-/* Where a snapshot's line's ref ends ("[ref=e85]"); 0 if it has none. */
-static size_t
-snap_ref_end(const struct line *l)
-{
-	struct ofl_fmt_snapshot_el e;
-	size_t		 at;
-
-	if (!ofl_fmt_snapshot_parse(l->s, l->n, &e) || e.ref == NULL ||
-	    e.reflen == 0)
-		return 0;
-	at = (size_t)(e.ref - l->s) + e.reflen;
-	/* The bracket, or a Chrome DevTools uid's space. */
-	return at < l->n ? at + 1 : at;
-}
-
-/*
- * 1 if a hit after the first is too weak to show in a browser snapshot:
- * under SNAP_WEAK of the best hit's score.  A page holds the words of
- * any question somewhere; its hits far below the best are elements
- * that name them in passing, and the bytes go to what answers.
- */
-static int
-snap_weak(const struct search *s, const struct hit *h)
-{
-	const struct hit	*best = &s->h[0];
-
-	if (h->member != NULL || s->a[h->art].kind != OFL_KIND_SNAPSHOT ||
-	    h->art != best->art || h->phase == PHASE_SUBSTR ||
-	    best->phase == PHASE_SUBSTR || best->score <= 0)
-		return 0;
-	return h->score < best->score * SNAP_WEAK;
 }
 
 static void
@@ -1005,7 +949,7 @@ render_hit(struct search *s, struct hit *h, size_t avail, struct ofl_buf *out,
 	s->curdiff = h->member == NULL &&
 	    s->a[h->art].kind == OFL_KIND_DIFF;
 	s->curtm = hit_tmpl(s, h);
-	s->snapind = s->cursnap ? common_indent(l, nl) : 0;
+	s->snapind = s->cursnap ? ofl_snippet_snap_indent(l, nl) : 0;
 
 	add_ref(out, s, h);
 	span_add(s, start, out->len - start, COLOR_REF);
@@ -1057,21 +1001,6 @@ render_hit(struct search *s, struct hit *h, size_t avail, struct ofl_buf *out,
 	s->snapind = 0;
 	free(l);
 	ofl_buf_free(&text);
-}
-
-/* The spaces that every line of l[0..nl) with words starts with. */
-static size_t
-common_indent(const struct line *l, size_t nl)
-{
-	size_t	i, k, min = SIZE_MAX;
-
-	for (i = 0; i < nl; i++) {
-		for (k = 0; k < l[i].n && l[i].s[k] == ' '; k++)
-			;
-		if (k < l[i].n && k < min)
-			min = k;
-	}
-	return min == SIZE_MAX ? 0 : min;
 }
 
 static void
@@ -1448,7 +1377,7 @@ ofl_snippet_output(struct search *s, struct ofl_buf *out, const char *const *ids
 			avail = room;
 		if (i > 0 && avail < 80)
 			break;
-		if (i > 0 && snap_weak(s, &s->h[i]))
+		if (i > 0 && ofl_snippet_snap_weak(s, &s->h[i]))
 			break;
 		render_hit(s, &s->h[i], avail, out, &n, &cut);
 		for (try = avail; i > 0 && n > room && n - room < try &&

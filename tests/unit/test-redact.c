@@ -68,6 +68,9 @@ static const struct {
 	  "https://[redacted: github-token]:[redacted: url-password]@github.com/o/r" },
 	{ "https://AKIAIOSFODNN7EXAMPLE:pw12@host/x",
 	  "https://[redacted: aws-access-key]:[redacted: url-password]@host/x" },
+	/* A token inside the user part, after other bytes, is masked too. */
+	{ "https://me+ghp_1234567890abcdefghijklmnopqrstuvwxyz:pw12@host/x",
+	  "https://me+[redacted: github-token]:[redacted: url-password]@host/x" },
 	{ "export OPENAI_API_KEY=sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7cDe0f",
 	  "export OPENAI_API_KEY=[redacted: openai-key]" },
 	{ "key sk-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7cDe0fGh3i end",
