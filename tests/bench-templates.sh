@@ -6,7 +6,11 @@
 #    *_structured.csv in $OFL_CORPUS (default ../shared/corpus/logs beside
 #    the source tree), the miner reads the log (never told which one) and
 #    a line counts as right when the set of lines of its template is
-#    exactly the set of lines of its true template (EventId).
+#    exactly the set of lines of its true template (EventId).  With
+#    OFL_BRAIN set to a directory of Brain's published parse results
+#    (the Parseresult/NAMEresult.csv files of github.com/gaiusyu/Brain),
+#    Brain's GA on the same file, by the same scorer, is printed beside
+#    ofl's: the tuned reference the templates issue measures against.
 # 2. Speed: the samples concatenated and repeated to 1 GiB (in a
 #    temporary directory), mined in one pass, against wc -l.
 # 3. Capture: ofl-capture of that file against tee, then what mining
@@ -41,11 +45,10 @@ trap 'rm -rf "$WORK"' EXIT
 OFL_STORE=$WORK/store
 export OFL_STORE
 
-# ga PRED CSV: the Grouping Accuracy of one predicted ID per line against
-# the EventId column (the one before last) of a loghub structured CSV.
-ga() {
-	awk '
-	function eventid(s,    n, i, c, q, f, nf, fl) {
+# The column before the last of a CSV line (quoted fields, "" in them):
+# a loghub structured CSV's EventId, a Brain result's EventTemplate.
+CSVCOL='
+	function col(s,    n, i, c, q, f, nf, fl) {
 		nf = 0; f = ""; q = 0; n = length(s)
 		for (i = 1; i <= n; i++) {
 			c = substr(s, i, 1)
@@ -67,9 +70,15 @@ ga() {
 		fl[++nf] = f
 		return fl[nf - 1]
 	}
+'
+
+# ga PRED CSV: the Grouping Accuracy of one predicted ID per line against
+# the EventId column (the one before last) of a loghub structured CSV.
+ga() {
+	awk "$CSVCOL"'
 	FNR == NR { pred[FNR] = $0; np = FNR; next }
 	FNR == 1 { next }
-	{ sub(/\r$/, ""); truth[FNR - 1] = eventid($0); nt = FNR - 1 }
+	{ sub(/\r$/, ""); truth[FNR - 1] = col($0); nt = FNR - 1 }
 	END {
 		if (np != nt) {
 			printf "lines differ: %d predicted, %d true\n", np, nt
@@ -88,22 +97,39 @@ ga() {
 	}' "$1" "$2"
 }
 
+# mean FILE WHO: the mean and lowest of the GA figures in FILE.
+mean() {
+	awk -v who="$2" '{ s += $1; if (NR == 1 || $1 < m) m = $1 }
+	    END { printf "%-14s %7s %10.4f (%slowest %.4f, %d logs)\n",
+	    "mean", "", s / NR, who, m, NR }' "$1"
+}
+
 echo "== Grouping Accuracy (one configuration, never told the log)"
-printf '%-14s %7s %10s\n' DATASET LINES GA
+printf '%-14s %7s %10s %10s\n' DATASET LINES GA "${OFL_BRAIN:+BRAIN}" |
+    sed 's/ *$//'
 : >"$WORK/ga"
+: >"$WORK/bga"
 for csv in "$CORPUS"/*_structured.csv; do
 	log=${csv%_structured.csv}
 	[ -f "$log" ] || continue
 	name=$(basename "$log" .log)
 	"$TMPL" "$log" >"$WORK/pred"
 	g=$(ga "$WORK/pred" "$csv")
-	printf '%-14s %7d %10s\n' "$name" "$(wc -l <"$log")" "$g"
+	b=
+	res=${OFL_BRAIN:-/nonexistent}/${name%_2k}result.csv
+	if [ -f "$res" ]; then
+		awk "$CSVCOL"'NR > 1 { sub(/\r$/, ""); print col($0) }' \
+		    "$res" >"$WORK/bpred"
+		b=$(ga "$WORK/bpred" "$csv")
+		echo "$b" >>"$WORK/bga"
+	fi
+	printf '%-14s %7d %10s %10s\n' "$name" "$(wc -l <"$log")" "$g" "$b" |
+	    sed 's/ *$//'
 	echo "$g" >>"$WORK/ga"
 	cat "$log" >>"$WORK/one.log"
 done
-awk '{ s += $1; if (NR == 1 || $1 < m) m = $1 }
-    END { printf "%-14s %7s %10.4f (lowest %.4f, %d logs)\n", "mean", "",
-    s / NR, m, NR }' "$WORK/ga"
+mean "$WORK/ga" ""
+[ ! -s "$WORK/bga" ] || mean "$WORK/bga" "Brain; "
 
 echo "== speed: the samples repeated to $MIB MiB"
 want=$((MIB * 1024 * 1024))
