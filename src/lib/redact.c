@@ -623,6 +623,9 @@ pem_carry(struct ofl_redactor *r, const char *s, size_t n,
 	return 0;
 }
 
+static void	 redact_span(struct ofl_redactor *, const char *,
+		    const char *, const char *, struct ofl_buf *);
+
 /*
  * At p, "://": a URL's user:password@ masked, the password whole and
  * the tokens in the user part; returns where the host starts, or NULL
@@ -632,13 +635,19 @@ static const char *
 url_creds(struct ofl_redactor *r, struct ofl_buf *out, const char *p,
     const char *end)
 {
-	const char	*u = p + 3, *q = u, *colon = NULL, *kind;
-	size_t		 len;
+	const char	*u = p + 3, *q = u, *colon = NULL, *m;
 
 	if (end - p <= 3 || p[1] != '/' || p[2] != '/')
 		return NULL;
 	while (q < end && *q != '@' && *q != '/' && *q != ' ' && *q != '"' &&
 	    *q != '\'') {
+		/* A mask of a first pass is one piece of the user part. */
+		if (*q == '[' && (size_t)(end - q) > 11 &&
+		    memcmp(q, "[redacted: ", 11) == 0 &&
+		    (m = memchr(q, ']', (size_t)(end - q))) != NULL) {
+			q = m + 1;
+			continue;
+		}
 		if (*q == ':' && colon == NULL)
 			colon = q;
 		q++;
@@ -646,14 +655,8 @@ url_creds(struct ofl_redactor *r, struct ofl_buf *out, const char *p,
 	if (q == end || *q != '@' || colon == NULL || q - colon <= 1)
 		return NULL;
 	ofl_buf_add(out, p, 3);
-	for (u = p + 3; u < colon;) {
-		if ((u == p + 3 || !is_tok(u[-1])) &&
-		    (len = token_at(u, colon, &kind)) > 0) {
-			mask(r, out, kind);
-			u += len;
-		} else
-			ofl_buf_addc(out, *u++);
-	}
+	/* The user part is masked as a line of its own would be. */
+	redact_span(r, u, u, colon, out);
 	ofl_buf_addc(out, ':');
 	mask(r, out, "url-password");
 	return q;
@@ -663,11 +666,23 @@ static void
 redact_builtin(struct ofl_redactor *r, const char *s, size_t n,
     struct ofl_buf *out)
 {
-	const char	*p = s, *end = s + n, *begin, *kind;
+	const char	*p = s;
+
+	if (!pem_carry(r, s, n, out, &p))
+		redact_span(r, s, p, s + n, out);
+}
+
+/*
+ * The secrets of a line s from p to end masked into out (s: where the
+ * line starts, for what comes before p).
+ */
+static void
+redact_span(struct ofl_redactor *r, const char *s, const char *p,
+    const char *end, struct ofl_buf *out)
+{
+	const char	*begin, *kind;
 	size_t		 len, off, vlen;
 
-	if (pem_carry(r, s, n, out, &p))
-		return;
 	while (p < end) {
 		/*
 		 * Every match starts at a word's first byte, a '-' or a ':':

@@ -71,6 +71,9 @@ static const struct {
 	/* A token inside the user part, after other bytes, is masked too. */
 	{ "https://me+ghp_1234567890abcdefghijklmnopqrstuvwxyz:pw12@host/x",
 	  "https://me+[redacted: github-token]:[redacted: url-password]@host/x" },
+	/* And an assignment: the user part is masked as a line would be. */
+	{ "https://api_token=abc123def456:pw12@host/x",
+	  "https://api_token=[redacted: secret]:[redacted: url-password]@host/x" },
 	{ "export OPENAI_API_KEY=sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7cDe0f",
 	  "export OPENAI_API_KEY=[redacted: openai-key]" },
 	{ "key sk-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7cDe0fGh3i end",
