@@ -28,6 +28,7 @@
 #define SNAP_NAMED	3.0		/* an element named by the question */
 #define SNAP_PHRASE	0.5		/* a pair of its words in its order */
 #define SNAP_UNDER	4		/* lines under a heading looked through */
+#define SNAP_UNDER_LACK 0.25		/* of a heading's weight, a word it lacks */
 #define ORDER_SCAN	4096		/* lines weighed for their length */
 #define WHOLE		0.5		/* more for a term as a word alone */
 #define TB_SCAN		64		/* lines of a traceback looked through */
@@ -776,7 +777,6 @@ count_near(const struct search *s, const struct line *l, size_t off)
 	return 0;
 }
 
-/* Lines between two lines. */
 /*
  * A snapshot's order after the lines that cover terms: what to act on
  * under a heading that answers, right after the heading (before lines
@@ -786,12 +786,22 @@ static size_t
 snap_order(struct line *l, size_t nl, const double *w, const double *d,
     const double *nf, size_t *order, size_t norder)
 {
+	uint64_t all = 0;
 	size_t	 j, b, c, ncover;
 
+	for (j = 0; j < norder; j++)
+		all |= l[order[j]].mask;
 	for (j = 0, ncover = norder; j < ncover; j++) {
 		b = norder;
 		order_add(l, nl, order, &norder, snap_under(l, nl, order[j]));
-		if (norder > b && b > j + 1) {
+		/*
+		 * Right after the heading unless the lines found hold a
+		 * word it lacks that weighs a quarter of its own: then
+		 * that line ("accuracy" under "Table of Contents") first.
+		 */
+		if (norder > b && b > j + 1 &&
+		    mask_weight(all & ~l[order[j]].mask, w) <
+		    mask_weight(all & l[order[j]].mask, w) * SNAP_UNDER_LACK) {
 			c = order[b];
 			memmove(order + j + 2, order + j + 1,
 			    (b - j - 1) * sizeof *order);
@@ -803,6 +813,7 @@ snap_order(struct line *l, size_t nl, const double *w, const double *d,
 	return snap_more(l, nl, w, d, nf, order, norder);
 }
 
+/* Lines between two lines. */
 static size_t
 gap(size_t a, size_t b)
 {
