@@ -202,4 +202,38 @@ test_expect_success 'the Chrome DevTools form by role' '
 	test_cmp want fields
 '
 
+test_expect_success 'a question for the contents: the navigation link before the section' '
+	{
+		echo "- generic [ref=e1]:" &&
+		echo "  - navigation [ref=e0]:" &&
+		for k in $(seq 1 30); do
+			echo "    - link \"Project page $k\" [ref=x$k]:"
+		done &&
+		echo "  - navigation [ref=e2]:" &&
+		echo "    - list [ref=e3]:" &&
+		i=0 &&
+		for t in Installing Configuring "Retry limits" Logging; do
+			i=$((i + 1)) &&
+			echo "      - listitem [ref=n${i}a]:" &&
+			echo "        - link \"$t\" [ref=n$i]:" &&
+			echo "          - /url: \"#s$i\"" || return 1
+		done &&
+		echo "  - main [ref=e4]:" &&
+		i=0 &&
+		for t in Installing Configuring "Retry limits" Logging; do
+			i=$((i + 1)) &&
+			echo "    - heading \"$t\" [level=2] [ref=h$i]" &&
+			echo "    - generic [ref=g$i]:" &&
+			for k in $(seq 1 40); do
+				echo "      - paragraph [ref=p${i}x$k]: Paragraph $k about $t: how the tool behaves, which settings matter, and what their defaults mean."
+			done || return 1
+		done
+	} >nav.txt &&
+	ofl-capture -T 0 -q <nav.txt >nid &&
+	ofl-search "$(cat nid)" "contents entry for retry limits" >out &&
+	sed -n 2p out | grep "link \"Retry limits\" \[ref=n3\]" &&
+	ofl-search "$(cat nid)" "retry limits" >out2 &&
+	sed -n 2p out2 | grep "heading \"Retry limits\" \[level=2\] \[ref=h3\]"
+'
+
 test_done

@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "ofl.h"
 #include "search.h"
@@ -32,6 +33,7 @@
 #define SNAP_EPS	0.01		/* when every score is 0 */
 #define SNAP_HEAD_MAX	100		/* bytes of its head kept on a cut */
 #define SNAP_WEAK	0.33		/* of the best hit's score, at least */
+#define SNAP_NAV	2.0		/* a hit in the navigation asked for */
 
 /* A hit and its new score, for the sort. */
 struct rank {
@@ -148,9 +150,43 @@ rank_cmp(const void *x, const void *y)
 }
 
 /*
+ * 1 if the question asks for a page's navigation: "the contents link
+ * to", "the sidebar entry for", "the TOC link".
+ */
+static int
+nav_asked(const struct search *s)
+{
+	static const char *const words[] = { "contents", "toc", "sidebar",
+	    "menu", "navigation", "nav", NULL };
+	size_t	i, k;
+
+	for (i = 0; i < s->nt; i++)
+		for (k = 0; words[k] != NULL; k++)
+			if (s->t[i].len == strlen(words[k]) &&
+			    strncasecmp(s->t[i].text, words[k],
+			    s->t[i].len) == 0)
+				return 1;
+	return 0;
+}
+
+/* 1 if a hit is in a navigation landmark or under a contents heading. */
+static int
+nav_hit(const struct hit *h)
+{
+	const char	*p;
+
+	for (p = h->title; p != NULL && *p != '\0'; p++)
+		if (strncasecmp(p, "navigation", 10) == 0 ||
+		    strncasecmp(p, "contents", 8) == 0)
+			return 1;
+	return 0;
+}
+
+/*
  * Weigh the first hits again by the element they name best, and sort
  * them: score times 1 + SNAP_NAME_W times the name's worth, times
- * SNAP_SOME for a hit with only some of the words.  Substring hits and
+ * SNAP_SOME for a hit with only some of the words, times SNAP_NAV for
+ * a hit in the navigation the question asks for.  Substring hits and
  * archive members keep their place.
  */
 void
@@ -160,6 +196,7 @@ ofl_snippet_snap_rank(struct search *s)
 	struct rank	*rk;
 	size_t		 n, i;
 	double		 named, top = 0;
+	int		 nav = nav_asked(s);
 
 	if (!ofl_snippet_snap_scope(s) || s->nh < 2 ||
 	    ofl_snippet_snap_words(s) == NULL)
@@ -180,6 +217,8 @@ ofl_snippet_snap_rank(struct search *s)
 		    (1 + SNAP_NAME_W * named);
 		if (s->h[i].phase == PHASE_ANY)
 			rk[i].key *= SNAP_SOME;
+		if (nav && nav_hit(&s->h[i]))
+			rk[i].key *= SNAP_NAV;
 	}
 	ofl_buf_free(&b);
 	qsort(rk, n, sizeof *rk, rank_cmp);
