@@ -18,7 +18,10 @@ done
 work=$(mktemp -d "${BENCH_DIR:-${TMPDIR:-/tmp}}/ofl-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 OFL_STORE=$work/store
-export OFL_STORE
+# No background index: it would still be writing into the store that
+# the next run removes, and take a core from the runs after it.
+OFL_INDEX_BG=0
+export OFL_STORE OFL_INDEX_BG
 
 # A log with timestamps, levels, ids and numbers: realistic entropy.
 gen_log() {
