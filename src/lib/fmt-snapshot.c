@@ -47,6 +47,7 @@ static void	 copy(char *, size_t, const char *, size_t);
 static void	 node_set(struct snode *, const struct ofl_fmt_snapshot_el *,
 		    uint64_t);
 static int	 landmark(const char *);
+static size_t	 row_head(const char *const *, const size_t *, size_t);
 static size_t	 entry_head(const char *const *, const size_t *, size_t,
 		    size_t);
 static size_t	 entry_term(const char *const *, const size_t *, size_t,
@@ -879,6 +880,30 @@ ofl_fmt_snapshot_follower(const char *const *p, const size_t *n, size_t nl,
 }
 
 /*
+ * The first cell of the row that holds the cell at line c, when that is
+ * another cell above it; SIZE_MAX otherwise.
+ */
+static size_t
+row_head(const char *const *p, const size_t *n, size_t c)
+{
+	struct ofl_fmt_snapshot_el e, a;
+	size_t		 j, first = SIZE_MAX;
+
+	if (!ofl_fmt_snapshot_parse(p[c], n[c], &e))
+		return SIZE_MAX;
+	for (j = c; j > 0; j--) {
+		if (!ofl_fmt_snapshot_parse(p[j - 1], n[j - 1], &a) ||
+		    a.depth > e.depth)
+			continue;
+		if (a.depth < e.depth)
+			return role_is(&a, "row") ? first : SIZE_MAX;
+		first = role_is(&a, "cell") || role_is(&a, "gridcell") ||
+		    role_is(&a, "rowheader") ? j - 1 : SIZE_MAX;
+	}
+	return SIZE_MAX;
+}
+
+/*
  * In a description list, what names the entry that holds line i: the
  * term of the entry, whether line i is in the term or in its
  * definition (the term is the definition's sibling above it), and of
@@ -915,7 +940,11 @@ entry_head(const char *const *p, const size_t *n, size_t nl, size_t i)
 			t = j - 1;
 		else if (role_is(&a, "definition"))
 			t = entry_term(p, n, nl, j - 1);
-		else if (role_is(&a, "listitem"))
+		else if (role_is(&a, "cell") || role_is(&a, "gridcell")) {
+			/* A row's other cell: its first cell names it. */
+			if ((t = row_head(p, n, j - 1)) == SIZE_MAX)
+				return nl;
+		} else if (role_is(&a, "listitem"))
 			nest = 1;
 		else if (landmark_or_list(&a))
 			return nl;

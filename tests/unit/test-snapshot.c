@@ -193,6 +193,15 @@ test_owners(void)
 		"        - link \"(str method)\" [ref=e6]:",
 		"          - /url: stdtypes.html#str.splitlines",
 	};
+	const char *row[] = {
+		"- table [ref=e1]:",
+		"  - row [ref=e2]:",
+		"    - cell \"fish_color_host_remote\" [ref=e3]:",
+		"      - code [ref=e4]: fish_color_host_remote",
+		"    - cell [ref=e5]:",
+		"      - text: the host name",
+		"      - paragraph [ref=e6]: the host name in remote sessions",
+	};
 	size_t	n[11], i, own[3], k;
 
 	for (i = 0; i < 5; i++)
@@ -220,6 +229,13 @@ test_owners(void)
 	    "an item of a nested list shows the head of the item above");
 	k = ofl_fmt_snapshot_owners(nest, n, 7, 2, own);
 	ok(k == 0, "an item of the outer list needs nothing above it");
+	for (i = 0; i < 7; i++)
+		n[i] = strlen(row[i]);
+	k = ofl_fmt_snapshot_owners(row, n, 7, 6, own);
+	ok(k == 2 && own[1] == 2,
+	    "a row's other cell shows the first cell, which names the row");
+	k = ofl_fmt_snapshot_owners(row, n, 7, 2, own);
+	ok(k == 0, "the first cell needs nothing more");
 }
 
 /* An element named by the words of a question. */
