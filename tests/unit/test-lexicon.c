@@ -72,6 +72,12 @@ main(void)
 	g = match("connection reset by peer", &len);
 	ok(g >= 0 && len == 2 && has_form(g, "econnreset"),
 	    "the longest form wins");
+	g = match("peak memory", &len);
+	ok(g >= 0 && len == 1 && has_form(g, "maximum"),
+	    "peak: maximum, as a manual says it");
+	g = match("turn off autosuggestions", &len);
+	ok(g >= 0 && len == 2 && has_form(g, "disable"),
+	    "turn off: disable");
 	g = match("db config", &len);
 	ok(g >= 0 && len == 1 && has_form(g, "database"),
 	    "a short form: the word it stands for");
