@@ -203,31 +203,28 @@ test_expect_success 'the Chrome DevTools form by role' '
 '
 
 test_expect_success 'a question for the contents: the navigation link before the section' '
+	echo "  - navigation [ref=e2]:" >toc &&
+	echo "    - list [ref=e3]:" >>toc &&
+	echo "  - main [ref=e4]:" >body &&
+	i=0 &&
+	for t in Installing Configuring "Retry limits" Logging; do
+		i=$((i + 1)) &&
+		echo "      - listitem [ref=n${i}a]:" >>toc &&
+		echo "        - link \"$t\" [ref=n$i]:" >>toc &&
+		echo "          - /url: \"#s$i\"" >>toc &&
+		echo "    - heading \"$t\" [level=2] [ref=h$i]" >>body &&
+		echo "    - generic [ref=g$i]:" >>body &&
+		for k in $(seq 1 40); do
+			echo "      - paragraph [ref=p${i}x$k]: Paragraph $k about $t: how the tool behaves, which settings matter, and what their defaults mean."
+		done >>body || return 1
+	done &&
 	{
 		echo "- generic [ref=e1]:" &&
 		echo "  - navigation [ref=e0]:" &&
 		for k in $(seq 1 30); do
 			echo "    - link \"Project page $k\" [ref=x$k]:"
 		done &&
-		echo "  - navigation [ref=e2]:" &&
-		echo "    - list [ref=e3]:" &&
-		i=0 &&
-		for t in Installing Configuring "Retry limits" Logging; do
-			i=$((i + 1)) &&
-			echo "      - listitem [ref=n${i}a]:" &&
-			echo "        - link \"$t\" [ref=n$i]:" &&
-			echo "          - /url: \"#s$i\"" || return 1
-		done &&
-		echo "  - main [ref=e4]:" &&
-		i=0 &&
-		for t in Installing Configuring "Retry limits" Logging; do
-			i=$((i + 1)) &&
-			echo "    - heading \"$t\" [level=2] [ref=h$i]" &&
-			echo "    - generic [ref=g$i]:" &&
-			for k in $(seq 1 40); do
-				echo "      - paragraph [ref=p${i}x$k]: Paragraph $k about $t: how the tool behaves, which settings matter, and what their defaults mean."
-			done || return 1
-		done
+		cat toc body
 	} >nav.txt &&
 	ofl-capture -T 0 -q <nav.txt >nid &&
 	ofl-search "$(cat nid)" "contents entry for retry limits" >out &&

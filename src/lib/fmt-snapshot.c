@@ -47,6 +47,7 @@ static void	 copy(char *, size_t, const char *, size_t);
 static void	 node_set(struct snode *, const struct ofl_fmt_snapshot_el *,
 		    uint64_t);
 static int	 landmark(const char *);
+static int	 is_cell(const struct ofl_fmt_snapshot_el *);
 static size_t	 row_head(const char *const *, const size_t *, size_t);
 static size_t	 entry_head(const char *const *, const size_t *, size_t,
 		    size_t);
@@ -879,6 +880,13 @@ ofl_fmt_snapshot_follower(const char *const *p, const size_t *n, size_t nl,
 	return j;
 }
 
+/* A table's or a grid's cell. */
+static int
+is_cell(const struct ofl_fmt_snapshot_el *e)
+{
+	return role_is(e, "cell") || role_is(e, "gridcell");
+}
+
 /*
  * The first cell of the row that holds the cell at line c, when that is
  * another cell above it; SIZE_MAX otherwise.
@@ -897,8 +905,8 @@ row_head(const char *const *p, const size_t *n, size_t c)
 			continue;
 		if (a.depth < e.depth)
 			return role_is(&a, "row") ? first : SIZE_MAX;
-		first = role_is(&a, "cell") || role_is(&a, "gridcell") ||
-		    role_is(&a, "rowheader") ? j - 1 : SIZE_MAX;
+		first = is_cell(&a) || role_is(&a, "rowheader") ? j - 1 :
+		    SIZE_MAX;
 	}
 	return SIZE_MAX;
 }
@@ -940,7 +948,7 @@ entry_head(const char *const *p, const size_t *n, size_t nl, size_t i)
 			t = j - 1;
 		else if (role_is(&a, "definition"))
 			t = entry_term(p, n, nl, j - 1);
-		else if (role_is(&a, "cell") || role_is(&a, "gridcell")) {
+		else if (is_cell(&a)) {
 			/* A row's other cell: its first cell names it. */
 			if ((t = row_head(p, n, j - 1)) == SIZE_MAX)
 				return nl;

@@ -196,7 +196,7 @@ ofl_snippet_snap_rank(struct search *s)
 	struct rank	*rk;
 	size_t		 n, i;
 	double		 named, top = 0;
-	int		 nav = nav_asked(s);
+	int		 nav;
 
 	if (!ofl_snippet_snap_scope(s) || s->nh < 2 ||
 	    ofl_snippet_snap_words(s) == NULL)
@@ -207,6 +207,7 @@ ofl_snippet_snap_rank(struct search *s)
 	for (i = 0; i < n; i++)
 		if (s->h[i].score > top)
 			top = s->h[i].score;
+	nav = nav_asked(s);
 	rk = ofl_xcalloc(n, sizeof *rk);
 	ofl_buf_init(&b);
 	for (i = 0; i < n; i++) {

@@ -858,7 +858,8 @@ select_lines(struct search *s, struct line *l, size_t nl, size_t avail,
 		if (s->cursnap && (x = ofl_snippet_snap_ref_end(c)) > to &&
 		    x - from <= SNAP_LINE_MAX)
 			to = x;
-		if (s->cursnap && from > 0 && (c->head = ofl_snippet_snap_head(c)) > 0) {
+		if (s->cursnap && from > 0 &&
+		    (c->head = ofl_snippet_snap_head(c)) > 0) {
 			/* The window that matches after the element's head. */
 			if (max >= c->head + 40)
 				(void)line_window(s, c, max - c->head, &from,
