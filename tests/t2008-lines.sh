@@ -348,4 +348,47 @@ test_expect_success '"how many": the line with a number next to what was asked' 
 	grep -x "  137: FAILED (failures=2, errors=6, skipped=3, expected failures=1)" out
 '
 
+# Of lines worth as much, the one whose name holds fewer words the query
+# does not ask: the package postgresql-15, not postgresql-client-common.
+test_expect_success 'a name with less besides the word asked, first' '
+	{
+		i=0
+		while [ $i -lt 30 ]; do
+			echo "2026-05-20 16:27:$((10 + i)) install postgresql-client-common:all <none> 248+deb12u$i"
+			echo "2026-05-20 16:27:$((10 + i)) status unpacked libfoo$i:amd64 1.$i"
+			i=$((i + 1))
+		done
+		echo "2026-05-20 16:28:00 install postgresql-15:amd64 <none> 15.13-0+deb12u1"
+	} >pg.log &&
+	ofl-capture -q -T 0 <pg.log | sed "s/^ofl://" >id.pg &&
+	ofl-search -n 1 "$(cat id.pg)" "when was postgresql installed" >out &&
+	grep "^  61: .* install postgresql-15:amd64 " out
+'
+
+# The digits of a version end a name: "python3" is python, whole.
+test_expect_success 'a version'"'"'s digits end the name of a row' '
+	{
+		echo "package,version,description"
+		echo "python3-minimal,3.11.2,minimal subset of the Python language (default python3 version)"
+		i=0
+		while [ $i -lt 10 ]; do
+			echo "libthing$i,1.$i,a library of things"
+			i=$((i + 1))
+		done
+		echo "python3,3.11.2,interactive high-level language (default version)"
+	} >pk.csv &&
+	ofl-capture -q -T 0 <pk.csv | sed "s/^ofl://" >id.pk &&
+	ofl-search -n 1 -m 300 "$(cat id.pk)" "python version" >out &&
+	grep "^  13: python3,3.11.2," out
+'
+
+# In prose, an option's name is about what it says: "--download-archive"
+# answers "skip videos already downloaded".
+test_expect_success 'in prose, a word inside an option'"'"'s name is not put behind' '
+	ofl-capture -q -T 0 <"$DATA/docs/yt-dlp-README.md" | sed "s/^ofl://" >id.yt &&
+	ofl-index -q $(cat id.yt) &&
+	ofl-search "$(cat id.yt)" "skip videos already downloaded" >out &&
+	grep "^  536: *--download-archive FILE " out
+'
+
 test_done

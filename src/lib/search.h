@@ -119,6 +119,8 @@ struct line {
 	int		 nspans;	/* of them, not inside another */
 	int		 adj;		/* terms right after the term before
 					   them in the query: a phrase */
+	int		 other;		/* words of the names its marks are
+					   in that the query does not ask */
 	size_t		 mark0;		/* first mark in the line */
 	int		 chosen;
 	int		 rank;		/* 1: the best line shown, 2: ... */
@@ -176,6 +178,9 @@ struct search {
 	size_t				 snapind;	/* its hit's common
 							   indent, not shown */
 	int				 curdiff;	/* a unified diff */
+	int				 curprose;	/* Markdown, HTML, a
+							   snapshot: names are
+							   words of the text */
 	struct ofl_fmt_snapshot_words	*snapq;		/* its words, made once */
 	int				 addlex;	/* targets made are */
 	struct ofl_buf			 sigbuf;
@@ -241,6 +246,8 @@ void	 ofl_query_terms_target_add(struct search *, const char *, size_t,
 size_t	 ofl_snippet_lines_order(struct search *, struct line *, size_t,
 	    size_t *);
 uint64_t ofl_snippet_lines_sig(struct ofl_buf *, const char *, size_t);
+int	 ofl_snippet_lines_other(const struct search *, const char *, size_t,
+	    size_t, const char *, const char *);
 uint64_t ofl_snippet_lines_tsig(struct search *, const char *, size_t);
 void	 ofl_snippet_lines_similar(struct line *, size_t, size_t);
 void	 ofl_snippet_lines_add_similar(struct ofl_buf *, size_t,

@@ -65,6 +65,11 @@ static int	 traceback(const struct line *);
 static int	 indented(const struct line *);
 static size_t	 traceback_end(const struct line *, size_t, size_t);
 static void	 order_add(struct line *, size_t, size_t *, size_t *, size_t);
+static int	 name_sep(int);
+static int	 name_byte(int);
+static int	 marked(const struct search *, size_t, size_t, size_t);
+static int	 tie_better(const struct search *, const struct line *,
+		    size_t, size_t, int, const size_t *, size_t);
 static double	 snap_density(const struct line *);
 static size_t	 snap_under(const struct line *, size_t, size_t);
 static uint64_t	 snap_sig(const char *, size_t);
@@ -834,6 +839,81 @@ gap(size_t a, size_t b)
  * its ref, are the answer (snippet.c adds the element that holds a
  * child line), and more of them fit.
  */
+/*
+ * The words of two letters or more of the name mark j is in (bytes of
+ * words joined by '-', '_', '.', '/' or ':', in the line from p to e)
+ * that no mark holds: of "install postgresql-15:amd64" and "install
+ * postgresql-client-common:all", asked for "postgresql", the first
+ * names it with less besides (1, "amd", against 3).
+ */
+int
+ofl_snippet_lines_other(const struct search *s, const char *text, size_t j,
+    size_t mark0, const char *p, const char *e)
+{
+	const char	*a = text + s->m[j].start, *z = text + s->m[j].end;
+	const char	*w;
+	int		 n = 0;
+
+	while (a > p && (name_byte(a[-1]) || name_sep(a[-1])))
+		a--;
+	while (z < e && (name_byte(*z) || name_sep(*z)))
+		z++;
+	while (a < z) {
+		if (!isalpha((unsigned char)*a)) {
+			a++;
+			continue;
+		}
+		for (w = a; a < z && isalpha((unsigned char)*a); a++)
+			;
+		if (a - w >= 2 && !marked(s, mark0, (size_t)(w - text),
+		    (size_t)(e - text)))
+			n++;
+	}
+	return n;
+}
+
+/* 1 if a mark of the line whose marks start at mark0 holds byte off. */
+static int
+marked(const struct search *s, size_t mark0, size_t off, size_t end)
+{
+	size_t	k;
+
+	for (k = mark0; k < s->nm && s->m[k].start < end; k++)
+		if (s->m[k].start <= off && off < s->m[k].end)
+			return 1;
+	return 0;
+}
+
+static int
+name_sep(int c)
+{
+	return c == '-' || c == '_' || c == '.' || c == '/' || c == ':';
+}
+
+static int
+name_byte(int c)
+{
+	return isalnum((unsigned char)c) || (unsigned char)c >= 0x80;
+}
+
+/*
+ * Of lines i and c, worth as much, 1 if i goes first: the one whose
+ * names hold fewer words the query does not ask (in records, where a
+ * name is what a line is about: "python3" more than "python3-pip"; in
+ * prose, "--download-archive" is as much about downloads), the one with
+ * more spans of marks, the one nearer the best line.
+ */
+static int
+tie_better(const struct search *s, const struct line *l, size_t i, size_t c,
+    int snap, const size_t *order, size_t norder)
+{
+	if (s != NULL && !s->curprose && l[i].other != l[c].other)
+		return l[i].other < l[c].other;
+	if (l[i].nspans != l[c].nspans)
+		return l[i].nspans > l[c].nspans;
+	return !snap && norder > 0 && gap(i, order[0]) < gap(c, order[0]);
+}
+
 size_t
 ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *order)
 {
@@ -874,10 +954,8 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 				v *= d[i];
 			}
 			if (c == nl || g > bg || (g == bg && (v > bv ||
-			    (v == bv && (l[i].nspans > l[c].nspans ||
-			    (l[i].nspans == l[c].nspans && !snap &&
-			    norder > 0 &&
-			    gap(i, order[0]) < gap(c, order[0]))))))) {
+			    (v == bv && tie_better(s, l, i, c, snap, order,
+			    norder))))) {
 				c = i;
 				bg = g;
 				bv = v;

@@ -59,6 +59,9 @@ static int	 mark_whole(const struct search *, const char *, size_t,
 		    size_t, const char *, const char *);
 static int	 lex_whole(const struct search *, const char *, size_t, size_t,
 		    size_t);
+static void	 hit_kind(struct search *, const struct hit *);
+static struct ofl_schema_log_map *hit_tmpl(struct search *,
+		    const struct hit *);
 static int	 mark_at(const struct search *, size_t, size_t, size_t,
 		    size_t);
 static int	 word_byte(int);
@@ -463,8 +466,12 @@ mark_whole(const struct search *s, const char *text, size_t j, size_t mark0,
 	if (a > p && word_byte(a[-1]) && !mark_at(s, j, mark0,
 	    s->m[j].start - 1, (size_t)(e - text)))
 		return 0;
-	return z >= e || !word_byte(*z) || mark_at(s, j, mark0, s->m[j].end,
-	    (size_t)(e - text));
+	/* A version's digits end the name ("python3"). */
+	if (z > a && isalpha((unsigned char)z[-1]))
+		while (z < e && isdigit((unsigned char)*z))
+			z++;
+	return z >= e || !word_byte(*z) || mark_at(s, j, mark0,
+	    (size_t)(z - text), (size_t)(e - text));
 }
 
 /*
@@ -521,6 +528,19 @@ has_alnum(const char *p, size_t n)
 	return 0;
 }
 
+/* What the hit's text is, for the choice of its lines. */
+static void
+hit_kind(struct search *s, const struct hit *h)
+{
+	int	kind = h->member == NULL ? s->a[h->art].kind : -1;
+
+	s->cursnap = kind == OFL_KIND_SNAPSHOT;
+	s->curdiff = kind == OFL_KIND_DIFF;
+	s->curprose = kind == OFL_KIND_SNAPSHOT || kind ==
+	    OFL_KIND_MARKDOWN || kind == OFL_KIND_HTML;
+	s->curtm = hit_tmpl(s, h);
+}
+
 /* Split a hit's text into lines and find the marks each holds. */
 static size_t
 split_lines(struct search *s, const struct hit *h, const struct ofl_buf *text,
@@ -529,7 +549,7 @@ split_lines(struct search *s, const struct hit *h, const struct ofl_buf *text,
 	struct line	*l = NULL;
 	const char	*p, *e, *end;
 	size_t		 nl = 0, capl = 0, mk = 0, j, last, pend;
-	uint64_t	 no, bit;
+	uint64_t	 no, bit, named;
 	int		 t, pt;
 
 	p = text->data;
@@ -550,6 +570,7 @@ split_lines(struct search *s, const struct hit *h, const struct ofl_buf *text,
 		while (mk < s->nm && s->m[mk].start < (size_t)(p - text->data))
 			mk++;
 		l[nl].mark0 = mk;
+		named = 0;
 		for (j = mk, last = 0, pt = -1, pend = 0; j < s->nm &&
 		    s->m[j].start < (size_t)(e - text->data); j++) {
 			l[nl].nmarks++;
@@ -577,6 +598,11 @@ split_lines(struct search *s, const struct hit *h, const struct ofl_buf *text,
 			l[nl].mask |= bit;
 			if (mark_whole(s, text->data, j, mk, p, e))
 				l[nl].wmask |= bit;
+			/* A term's first mark: names, not mentions. */
+			if (!(named & bit))
+				l[nl].other += ofl_snippet_lines_other(s,
+				    text->data, j, mk, p, e);
+			named |= bit;
 		}
 		nl++;
 	}
@@ -945,11 +971,7 @@ render_hit(struct search *s, struct hit *h, size_t avail, struct ofl_buf *out,
 	mark_text(s, text.data != NULL ? text.data : "", text.len);
 	nl = split_lines(s, h, &text, &l);
 	s->curjson = hit_json(s, h);
-	s->cursnap = h->member == NULL &&
-	    s->a[h->art].kind == OFL_KIND_SNAPSHOT;
-	s->curdiff = h->member == NULL &&
-	    s->a[h->art].kind == OFL_KIND_DIFF;
-	s->curtm = hit_tmpl(s, h);
+	hit_kind(s, h);
 	s->snapind = s->cursnap ? ofl_snippet_snap_indent(l, nl) : 0;
 
 	add_ref(out, s, h);
@@ -1089,11 +1111,7 @@ output_json_hit(struct ofl_buf *out, struct search *s, struct hit *h,
 	mark_text(s, text.data != NULL ? text.data : "", text.len);
 	nl = split_lines(s, h, &text, &l);
 	s->curjson = hit_json(s, h);
-	s->cursnap = h->member == NULL &&
-	    s->a[h->art].kind == OFL_KIND_SNAPSHOT;
-	s->curdiff = h->member == NULL &&
-	    s->a[h->art].kind == OFL_KIND_DIFF;
-	s->curtm = hit_tmpl(s, h);
+	hit_kind(s, h);
 	if (nl > 0)
 		cut = select_lines(s, l, nl, avail, 1);
 	if (s->cursnap)
@@ -1245,11 +1263,7 @@ hits_prepare(struct search *s, size_t k)
 		l = NULL;
 		nl = split_lines(s, h, &text, &l);
 		s->curjson = 0;
-		s->cursnap = h->member == NULL &&
-		    s->a[h->art].kind == OFL_KIND_SNAPSHOT;
-		s->curdiff = h->member == NULL &&
-		    s->a[h->art].kind == OFL_KIND_DIFF;
-		s->curtm = hit_tmpl(s, h);
+		hit_kind(s, h);
 		for (j = 0, mask = 0; j < nl; j++)
 			mask |= l[j].mask;
 		for (t = 0; t < 64; t++)
