@@ -1319,7 +1319,7 @@ int	ofl_fmt_snapshot_diff(struct ofl_src *, struct ofl_src *, size_t,
 #define OFL_TOK_PLAIN		0x0100	/* words only: no identifiers */
 #define OFL_TOK_COLOCATED	0x0001	/* a token's flag: an identifier */
 #define OFL_TOK_COMPOUND_MAX	64	/* longest identifier token */
-#define OFL_TOK_VERSION		2	/* bump when the tokens change */
+#define OFL_TOK_VERSION		3	/* bump when the tokens change */
 #define OFL_TOK_EXACT	'\001'	/* a query string that is one identifier */
 /* The word tokenizer under ofl's: run(ctx, arg, flags, text, len, cb). */
 struct ofl_tok_words {

@@ -24,7 +24,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "ofl.h"
 #include "banned.h"
@@ -48,11 +47,10 @@ struct tok_run {
 	int		 part_off;	/* camel parts: where the part starts */
 };
 
-static int	 compound_char(int);
 static int	 compound_sep(int);
-static int	 compound_end(const char *, int, int, int *);
+static int	 compound_end(const char *, int, int, int *, int *);
 static int	 tok_token(void *, int, const char *, int, int, int);
-static int	 ascii_word(const char *, int);
+static int	 camel_maybe(const char *, int);
 static int	 camel_split(const char *, int, int *, int);
 static int	 camel_parts(struct tok_run *, int, int);
 static int	 part_token(void *, int, const char *, int, int, int);
@@ -61,67 +59,80 @@ static int	 name_core(const char *, int, int, int *);
 #define CAMEL_PARTS	8	/* most parts of a CamelCase word */
 #define MIN_CORE	2	/* letters of a name inside a word */
 
-/* Bytes an identifier is made of: ASCII letters and digits, UTF-8. */
-static int
-compound_char(int c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	    (c >= '0' && c <= '9') || c >= 0x80 || compound_sep(c);
-}
-
 /* Punctuation that joins the words of an identifier, path or id. */
+static const unsigned char	sep_byte[256] = {
+	['_'] = 1, ['-'] = 1, ['.'] = 1, ['/'] = 1, [':'] = 1, ['@'] = 1,
+	['$'] = 1, ['#'] = 1, ['\\'] = 1, ['~'] = 1
+};
+
 static int
 compound_sep(int c)
 {
-	return c == '_' || c == '-' || c == '.' || c == '/' || c == ':' ||
-	    c == '@' || c == '$' || c == '#' || c == '\\' || c == '~';
+	return sep_byte[c & 0xff];
 }
 
 /*
- * The end of the identifier that starts at text[start], trailing
- * punctuation dropped.  Sets *keep when it is worth a token of its own:
- * several words joined by punctuation, with a letter in it.
+ * The end of the identifier that starts at text[start], in one pass:
+ * returned, what follows skipped too, so its words do not start a new
+ * one; *endp, the end without its trailing punctuation.  Sets *keep
+ * when it is worth a token of its own: several words joined by
+ * punctuation, with a word of two letters or more (and nothing else)
+ * between them.
  */
 static int
-compound_end(const char *text, int len, int start, int *keep)
+compound_end(const char *text, int len, int start, int *endp, int *keep)
 {
 	const unsigned char	*s = (const unsigned char *)text;
-	int			 i, scan, end, seps = 0, word = 0, run = 0;
+	int			 i, c, seps = 0, trail = 0, word = 0, run = 0;
 	int			 other = 0;
 
-	for (scan = start; scan < len && compound_char(s[scan]); scan++)
-		;
-	end = scan;
-	while (end > start && compound_sep(s[end - 1]))
-		end--;
-	/* A word: a part between separators made of two letters or more. */
-	for (i = start; i <= end; i++) {
-		if (i == end || compound_sep(s[i])) {
+	for (i = start; i < len; i++) {
+		c = s[i];
+		if (sep_byte[c]) {
 			if (run >= 2 && !other)
 				word = 1;
-			if (i < end)
-				seps++;
 			run = other = 0;
-		} else if ((s[i] | 0x20) >= 'a' && (s[i] | 0x20) <= 'z')
+			seps++;
+			trail++;
+			continue;
+		}
+		if ((unsigned)((c | 0x20) - 'a') < 26)
 			run++;
-		else
+		else if ((unsigned)(c - '0') < 10 || c >= 0x80)
 			other = 1;
+		else
+			break;
+		trail = 0;
 	}
-	*keep = seps > 0 && word && end - start <= COMPOUND_MAX;
-	/* Skip what follows too, so its words do not start a new one. */
-	return scan;
+	if (run >= 2 && !other)
+		word = 1;
+	*endp = i - trail;
+	*keep = seps - trail > 0 && word && *endp - start <= COMPOUND_MAX;
+	return i;
 }
 
-/* 1 if s[0..n) is all ASCII letters and digits. */
+/*
+ * 1 if s[0..n) is all ASCII letters and digits and may have parts: a
+ * capital after its first letter (camel_split()), digits at its end or
+ * "lib" at its start (name_core()).  One pass, for every word.
+ */
 static int
-ascii_word(const char *s, int n)
+camel_maybe(const char *s, int n)
 {
 	int	i, c;
 
+	if (n < 2)
+		return 0;
+	for (i = 1; i < n; i++)
+		if ((unsigned)((unsigned char)s[i] - 'A') < 26)
+			break;
+	if (i == n && (unsigned)((unsigned char)s[n - 1] - '0') >= 10 &&
+	    !(n > 3 && (s[0] | 0x20) == 'l' && (s[1] | 0x20) == 'i' &&
+	    (s[2] | 0x20) == 'b'))
+		return 0;
 	for (i = 0; i < n; i++) {
-		c = (unsigned char)s[i];
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		    (c >= '0' && c <= '9')))
+		c = (unsigned char)s[i] | 0x20;
+		if (!((unsigned)(c - 'a') < 26 || (unsigned)(s[i] - '0') < 10))
 			return 0;
 	}
 	return 1;
@@ -131,12 +142,13 @@ ascii_word(const char *s, int n)
  * The parts of a CamelCase word s[0..n) of ASCII letters and digits: the
  * offsets where a part starts after the first ("maxRetries" 3,
  * "HTTPServer" 4), at most max of them.  Returns how many; 0 for a word
- * of one part.
+ * of one part, and for one none of whose parts has two letters: the
+ * "14T12" and "789Z" of a timestamp are not words.
  */
 static int
 camel_split(const char *s, int n, int *at, int max)
 {
-	int	i, k = 0, c, p, up, pup, nlow;
+	int	i, j, k = 0, c, p, up, pup, nlow, letters;
 
 	if (n < 4 || n > COMPOUND_MAX)
 		return 0;
@@ -156,7 +168,14 @@ camel_split(const char *s, int n, int *at, int max)
 			at[k++] = i;
 		}
 	}
-	return k;
+	for (i = 0; i <= k && k > 0; i++) {
+		letters = 0;
+		for (j = i == 0 ? 0 : at[i - 1]; j < (i == k ? n : at[i]); j++)
+			letters += (unsigned)((s[j] | 0x20) - 'a') < 26;
+		if (letters >= 2)
+			return k;
+	}
+	return 0;
 }
 
 /* A part of a CamelCase word, as the word tokenizer made it. */
@@ -185,7 +204,8 @@ name_core(const char *s, int n, int next, int *from)
 
 	while (z > 0 && s[z - 1] >= '0' && s[z - 1] <= '9')
 		z--;
-	if (n > 3 && strncasecmp(s, "lib", 3) == 0 &&
+	if (n > 3 && (s[0] | 0x20) == 'l' && (s[1] | 0x20) == 'i' &&
+	    (s[2] | 0x20) == 'b' &&
 	    (z < n || next == '-' || next == ':'))
 		a = 3;
 	for (i = a; i < z; i++)
@@ -206,7 +226,7 @@ camel_parts(struct tok_run *r, int start, int end)
 {
 	int	at[CAMEL_PARTS], k, i, from, to, rc;
 
-	if (!ascii_word(r->text + start, end - start))
+	if (!camel_maybe(r->text + start, end - start))
 		return OFL_TOK_OK;
 	if ((k = camel_split(r->text + start, end - start, at,
 	    CAMEL_PARTS)) == 0) {
@@ -259,13 +279,10 @@ tok_token(void *p, int flags, const char *tok, int n, int start, int end)
 		rc = camel_parts(r, start, end);
 	if (rc != OFL_TOK_OK || !r->doc || start < r->run_end)
 		return rc;
-	r->run_end = compound_end(r->text, r->len, start, &keep);
+	r->run_end = compound_end(r->text, r->len, start, &e, &keep);
 	if (!keep)
 		return OFL_TOK_OK;
 	/* The identifier without its trailing punctuation, lowercased. */
-	for (e = r->run_end; e > start &&
-	    compound_sep((unsigned char)r->text[e - 1]); e--)
-		;
 	k = e - start;
 	for (i = 0; i < k; i++) {
 		int c = (unsigned char)r->text[start + i];

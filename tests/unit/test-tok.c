@@ -82,6 +82,10 @@ main(void)
 	is_str(toks(tk, 0, "log4j UPPER lower Ab"),
 	    "log4j@0-5 upper@6-11 lower@12-17 ab@18-20",
 	    "no humps, or too short: no parts");
+	is_str(toks(tk, 0, "2023-11-14T12:34:56.789Z X509Certificate"),
+	    "2023@0-4 11@5-7 14t12@8-13 34@14-16 56@17-19 789z@20-24 "
+	    "x509certificate@25-40 +x509@25-29 +certificate@29-40",
+	    "a timestamp's 14T12 and 789Z: no parts without a word");
 	is_str(toks(tk, 0, "max_retries=3"),
 	    "max@0-3 +max_retries@0-11 retries@4-11 3@12-13",
 	    "snake_case: the words and the whole as an identifier");
