@@ -34,7 +34,10 @@ done
 work=$(mktemp -d "${BENCH_DIR:-${TMPDIR:-/tmp}}/ofl-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 OFL_STORE=$work/store
-export OFL_STORE
+# Indexing is timed by ofl-index alone: no indexer in the background
+# started by a capture, which would be timed instead.
+OFL_INDEX_BG=0
+export OFL_STORE OFL_INDEX_BG
 unset OFL_SESSION OFL_INTENT
 
 # The words of a template or line, as a person would type them: letters
