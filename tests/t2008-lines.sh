@@ -391,4 +391,27 @@ test_expect_success 'in prose, a word inside an option'"'"'s name is not put beh
 	grep "^  536: *--download-archive FILE " out
 '
 
+# "How long": the line with a time taken, not the ones with a clock's.
+test_expect_success '"how long": the line that gives the time taken' '
+	{
+		echo "=== RUN   TestAlpha"
+		i=1
+		while [ $i -le 8 ]; do
+			echo "2022-06-19T13:44:4$i.91 TestBeta: step $i of the beta run at 13:44:4$i"
+			i=$((i + 1))
+		done
+		echo "--- PASS: TestAlpha (1.20s)"
+		i=1
+		while [ $i -le 12 ]; do
+			echo "    other output line $i"
+			i=$((i + 1))
+		done
+		echo "--- PASS: TestBeta (0.42s)"
+		echo "PASS"
+	} >beta.out &&
+	ofl-capture -q -T 0 <beta.out | sed "s/^ofl://" >id.beta &&
+	ofl-search -n 1 -m 200 "$(cat id.beta)" "how long did TestBeta take" >out &&
+	grep -x "  23: --- PASS: TestBeta (0.42s)" out
+'
+
 test_done

@@ -33,7 +33,8 @@
 #define WHOLE		0.5		/* more for a term as a word alone */
 #define TB_SCAN		64		/* lines of a traceback looked through */
 #define DIFF_CHANGED	2.0		/* a diff's changed line against context */
-#define COUNT_NEAR	2.0		/* "how many": a number by a match */
+#define COUNT_NEAR	2.0		/* "how many": a number by a match;
+					   "how long": a time taken */
 #define COUNT_AFTER	16		/* bytes after a match looked through */
 #define HEAD_INDENT	8		/* columns of a line that goes on one */
 #define HEAD_SCAN	8		/* lines looked up for it */
@@ -68,6 +69,12 @@ static void	 order_add(struct line *, size_t, size_t *, size_t *, size_t);
 static int	 name_sep(int);
 static int	 name_byte(int);
 static int	 marked(const struct search *, size_t, size_t, size_t);
+static int	 asks(const struct search *, const char *const *);
+static int	 count_near(const struct search *, const struct line *, size_t);
+static int	 time_question(const struct search *);
+static int	 time_in(const struct line *);
+static void	 question_weigh(const struct search *, const struct line *,
+		    size_t, double *);
 static int	 tie_better(const struct search *, const struct line *,
 		    size_t, size_t, int, const size_t *, size_t);
 static double	 snap_density(const struct line *);
@@ -736,6 +743,24 @@ count_question(const struct search *s)
 {
 	static const char *const forms[] = { "how many", "how often",
 		"number of", "count of", NULL };
+
+	return asks(s, forms);
+}
+
+/* 1 if the query asks how long something took. */
+static int
+time_question(const struct search *s)
+{
+	static const char *const forms[] = { "how long", "how much time",
+		"duration", "time taken", "elapsed", NULL };
+
+	return asks(s, forms);
+}
+
+/* 1 if the query holds one of forms, starting a word. */
+static int
+asks(const struct search *s, const char *const *forms)
+{
 	const char	*q = s->o != NULL ? s->o->query : NULL;
 	size_t		 i, k, n;
 
@@ -749,6 +774,72 @@ count_question(const struct search *s)
 				return 1;
 	}
 	return 0;
+}
+
+/*
+ * 1 if line l gives a time taken: a number with a unit of time right
+ * after it ("(0.01s)", "took=242ms", "in 3 minutes"), or a number after
+ * "elapsed" ("Elapsed":0.02).  A clock's time or a date is not one.
+ */
+static int
+time_in(const struct line *l)
+{
+	static const char *const units[] = { "ms", "s", "sec", "secs",
+		"second", "seconds", "us", "ns", "m", "min", "mins", "minute",
+		"minutes", "h", "hr", "hrs", "hour", "hours", NULL };
+	const char	*p = l->s;
+	size_t		 i, k, u, n;
+
+	for (i = 0; i < l->n; i++) {
+		if (i + 7 < l->n && strncasecmp(p + i, "elapsed", 7) == 0) {
+			for (k = i + 7; k < l->n && k < i + 11 &&
+			    !isdigit((unsigned char)p[k]); k++)
+				;
+			if (k < l->n && isdigit((unsigned char)p[k]))
+				return 1;
+		}
+		if (!isdigit((unsigned char)p[i]) || (i > 0 &&
+		    (isalpha((unsigned char)p[i - 1]) || p[i - 1] == ':')))
+			continue;
+		for (k = i; k < l->n && (isdigit((unsigned char)p[k]) ||
+		    p[k] == '.'); k++)
+			;
+		/* A clock (12:34) or a date (2022-06-19) goes on. */
+		if (k < l->n && (p[k] == ':' || p[k] == '-'))
+			continue;
+		if (k < l->n && p[k] == ' ')
+			k++;
+		for (u = 0; units[u] != NULL; u++) {
+			n = strlen(units[u]);
+			if (k + n <= l->n && strncasecmp(p + k, units[u], n) ==
+			    0 && (k + n == l->n || !isalnum((unsigned char)
+			    p[k + n])))
+				return 1;
+		}
+		i = k;
+	}
+	return 0;
+}
+
+/*
+ * A question of how many or how long: the lines that give a number for
+ * what was asked, or a time taken, weigh more.
+ */
+static void
+question_weigh(const struct search *s, const struct line *l, size_t nl,
+    double *d)
+{
+	size_t	i;
+	int	count = count_question(s), time = time_question(s);
+
+	for (i = 0; (count || time) && i < nl && i < ORDER_SCAN; i++) {
+		if (l[i].nmarks == 0)
+			continue;
+		if (count && count_near(s, &l[i], (size_t)(l[i].s - l[0].s)))
+			d[i] *= COUNT_NEAR;
+		else if (time && time_in(&l[i]))
+			d[i] *= COUNT_NEAR;
+	}
 }
 
 /*
@@ -933,12 +1024,8 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 	for (i = 0; s != NULL && s->curdiff && i < nl && i < ORDER_SCAN; i++)
 		if (diff_changed(&l[i]))
 			d[i] = DIFF_CHANGED;
-	/* How many: the line that gives a number for what was asked. */
-	if (s != NULL && !snap && s->m != NULL && count_question(s))
-		for (i = 0; i < nl && i < ORDER_SCAN; i++)
-			if (l[i].nmarks > 0 && count_near(s, &l[i],
-			    (size_t)(l[i].s - l[0].s)))
-				d[i] *= COUNT_NEAR;
+	if (s != NULL && !snap && s->m != NULL)
+		question_weigh(s, l, nl, d);
 	for (j = 0; j < 5; j++) {
 		c = nl;
 		bg = bv = 0;
