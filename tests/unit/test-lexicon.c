@@ -81,6 +81,11 @@ main(void)
 	g = match("db config", &len);
 	ok(g >= 0 && len == 1 && has_form(g, "database"),
 	    "a short form: the word it stands for");
+	g = match("which commit was tested", &len);
+	ok(g < 0, "which: no group");
+	g = match("commit tested", &len);
+	ok(g >= 0 && len == 1 && has_form(g, "rev") &&
+	    has_form(g, "revision"), "commit: rev, as GECKO_HEAD_REV says it");
 	g = match("configuration", &len);
 	ok(g >= 0 && has_form(g, "cfg") && has_form(g, "conf"),
 	    "a word: the short forms code and configs use");
