@@ -96,6 +96,13 @@ ofl_listing() {
 	sed '1d; /^\.\.\. [0-9,]* more (/d; s/   */	/g' "$TEST_DIR/.listing"
 }
 
+# test_lines FORMAT FROM TO: a line of FORMAT for each number from FROM
+# to TO, each %d in it that number.
+test_lines() {
+	awk -v f="$1" -v a="$2" -v b="$3" \
+	    'BEGIN { for (i = a; i <= b; i++) { s = f; gsub(/%d/, i, s); print s } }'
+}
+
 test_cmp() {
 	cmp "$1" "$2" >/dev/null 2>&1 && return 0
 	diff -u "$1" "$2" | head -n 60 >&2

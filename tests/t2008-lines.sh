@@ -352,12 +352,8 @@ test_expect_success '"how many": the line with a number next to what was asked' 
 # does not ask: the package postgresql-15, not postgresql-client-common.
 test_expect_success 'a name with less besides the word asked, first' '
 	{
-		i=0
-		while [ $i -lt 30 ]; do
-			echo "2026-05-20 16:27:$((10 + i)) install postgresql-client-common:all <none> 248+deb12u$i"
-			echo "2026-05-20 16:27:$((10 + i)) status unpacked libfoo$i:amd64 1.$i"
-			i=$((i + 1))
-		done
+		test_lines "2026-05-20 16:27:%d install postgresql-client-common:all <none> 248+deb12u%d" 10 39 &&
+		test_lines "2026-05-20 16:27:%d status unpacked libfoo%d:amd64 1.%d" 10 39 &&
 		echo "2026-05-20 16:28:00 install postgresql-15:amd64 <none> 15.13-0+deb12u1"
 	} >pg.log &&
 	ofl-capture -q -T 0 <pg.log | sed "s/^ofl://" >id.pg &&
@@ -368,13 +364,9 @@ test_expect_success 'a name with less besides the word asked, first' '
 # The digits of a version end a name: "python3" is python, whole.
 test_expect_success 'a version'"'"'s digits end the name of a row' '
 	{
-		echo "package,version,description"
-		echo "python3-minimal,3.11.2,minimal subset of the Python language (default python3 version)"
-		i=0
-		while [ $i -lt 10 ]; do
-			echo "libthing$i,1.$i,a library of things"
-			i=$((i + 1))
-		done
+		echo "package,version,description" &&
+		echo "python3-minimal,3.11.2,minimal subset of the Python language (default python3 version)" &&
+		test_lines "libthing%d,1.%d,a library of things" 0 9 &&
 		echo "python3,3.11.2,interactive high-level language (default version)"
 	} >pk.csv &&
 	ofl-capture -q -T 0 <pk.csv | sed "s/^ofl://" >id.pk &&
@@ -394,19 +386,11 @@ test_expect_success 'in prose, a word inside an option'"'"'s name is not put beh
 # "How long": the line with a time taken, not the ones with a clock's.
 test_expect_success '"how long": the line that gives the time taken' '
 	{
-		echo "=== RUN   TestAlpha"
-		i=1
-		while [ $i -le 8 ]; do
-			echo "2022-06-19T13:44:4$i.91 TestBeta: step $i of the beta run at 13:44:4$i"
-			i=$((i + 1))
-		done
-		echo "--- PASS: TestAlpha (1.20s)"
-		i=1
-		while [ $i -le 12 ]; do
-			echo "    other output line $i"
-			i=$((i + 1))
-		done
-		echo "--- PASS: TestBeta (0.42s)"
+		echo "=== RUN   TestAlpha" &&
+		test_lines "2022-06-19T13:44:4%d.91 TestBeta: step %d of the beta run at 13:44:4%d" 1 8 &&
+		echo "--- PASS: TestAlpha (1.20s)" &&
+		test_lines "    other output line %d" 1 12 &&
+		echo "--- PASS: TestBeta (0.42s)" &&
 		echo "PASS"
 	} >beta.out &&
 	ofl-capture -q -T 0 <beta.out | sed "s/^ofl://" >id.beta &&
