@@ -38,6 +38,8 @@
 #define COUNT_AFTER	16		/* bytes after a match looked through */
 #define HEAD_INDENT	8		/* columns of a line that goes on one */
 #define HEAD_SCAN	8		/* lines looked up for it */
+#define NAME_SPAN	64		/* bytes of a name either side of a
+					   mark looked at */
 #define STANZA_MAX	12		/* lines of a record of fields */
 #define RECORD_HEAD	4		/* lines of a record's head shown whole */
 #define RECORD_SCAN	64		/* lines of its body looked up through */
@@ -945,9 +947,12 @@ ofl_snippet_lines_other(const struct search *s, const char *text, size_t j,
 	const char	*w;
 	int		 n = 0;
 
-	while (a > p && (name_byte(a[-1]) || name_sep(a[-1])))
+	/* A name is short: a longer run of name bytes is not looked at. */
+	while (a > p && (size_t)(text + s->m[j].start - a) < NAME_SPAN &&
+	    (name_byte(a[-1]) || name_sep(a[-1])))
 		a--;
-	while (z < e && (name_byte(*z) || name_sep(*z)))
+	while (z < e && (size_t)(z - (text + s->m[j].end)) < NAME_SPAN &&
+	    (name_byte(*z) || name_sep(*z)))
 		z++;
 	while (a < z) {
 		if (!isalpha((unsigned char)*a)) {
