@@ -245,6 +245,20 @@ test_expect_success 'a long line not yet indexed: the scan shows the match too' 
 	test_cmp expect actual
 '
 
+# The scan of text not indexed: the lines between matches skipped, their
+# numbers counted, the last line without a newline read too.
+test_expect_success 'a scan: the line numbers of matches far apart, in any case' '
+	awk "BEGIN { for (i = 1; i <= 3000; i++)
+	    if (i == 7 || i == 1500) print \"line \" i \" fooXYZZYQbar\";
+	    else print \"line \" i \" filler words\";
+	    printf \"line 3001 lastxyzzyq\" }" >many.txt &&
+	ofl-capture -q -T 0 <many.txt | sed "s/^ofl://" >id.many &&
+	ofl-search -q "$(cat id.many)" yzzyq >out &&
+	printf "ofl:%s:%s\n" "$(cat id.many)" 7 "$(cat id.many)" 1500 \
+	    "$(cat id.many)" 3001 >expect &&
+	test_cmp expect out
+'
+
 # A package list: the name asked for is inside the package's name
 # ("libjq1", "python3"), and other lines hold the other words: the line
 # of the package is shown.

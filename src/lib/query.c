@@ -77,6 +77,7 @@ static int	 rescan_cb(const struct ofl_chunk *, void *);
 static int	 scan_text(struct search *, size_t, const char *, size_t,
 		    uint64_t, uint64_t, const char *, int64_t);
 static int	 substring_scan(struct search *, size_t);
+static uint64_t	 count_lines(const char *, size_t);
 static int	 edit_distance(const char *, size_t, const char *, size_t,
 		    int);
 static int	 index_word(struct search *, size_t, char *, size_t);
@@ -543,29 +544,48 @@ static int
 scan_text(struct search *s, size_t art, const char *text, size_t len,
     uint64_t lineno, uint64_t off, const char *member, int64_t seq)
 {
-	const char	*p = text, *end = text + len, *nl, *q, *at, *from, *to;
+	const char	*p = text, *end = text + len, *nl, *at, *from, *to;
+	const char	*q;
 	struct hit	*h;
 	uint64_t	 first = lineno;
-	size_t		 i;
+	size_t		 i, *next;
 	int		 found;
 
+	/* Where each target is next found: the lines between, skipped. */
+	next = ofl_xcalloc(s->ntg + 1, sizeof *next);
+	for (i = 0; i < s->ntg; i++)
+		next[i] = SIZE_MAX;
 	for (; p < end; p = nl + 1, lineno++) {
+		at = end;
+		for (i = 0; i < s->ntg; i++) {
+			if (next[i] == SIZE_MAX || text + next[i] < p) {
+				q = ofl_snippet_find_ci(p, (size_t)(end - p),
+				    s->tg[i].s, s->tg[i].n);
+				next[i] = (size_t)((q != NULL ? q : end) - text);
+			}
+			if (text + next[i] < at)
+				at = text + next[i];
+		}
+		if (at == end)
+			break;
+		if ((q = memrchr(p, '\n', (size_t)(at - p))) != NULL) {
+			lineno += count_lines(p, (size_t)(q + 1 - p));
+			p = q + 1;
+		}
 		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
 			nl = end;
-		found = 0;
-		at = NULL;
-		for (i = 0; i < s->ntg; i++)
-			if ((q = ofl_snippet_find_ci(p, (size_t)(nl - p),
-			    s->tg[i].s, s->tg[i].n)) != NULL) {
+		/* The targets in the line (none that runs past its end). */
+		for (i = 0, found = 0, at = nl; i < s->ntg; i++)
+			if (next[i] + s->tg[i].n <= (size_t)(nl - text)) {
 				found++;
-				if (at == NULL || q < at)
-					at = q;
+				if (text + next[i] < at)
+					at = text + next[i];
 			}
 		if (found == 0 || !in_ranges(&s->a[art], lineno))
 			continue;
 		if (s->nh >= SCAN_LINES_MAX) {
 			s->more = 1;
-			return 0;
+			break;
 		}
 		h = hit_new(s);
 		h->art = art;
@@ -600,7 +620,21 @@ scan_text(struct search *s, size_t art, const char *text, size_t len,
 		h->byte_start = off + (uint64_t)(from - text);
 		h->byte_end = off + (uint64_t)(to - text);
 	}
+	free(next);
 	return 0;
+}
+
+/* The newlines in p[0..n). */
+static uint64_t
+count_lines(const char *p, size_t n)
+{
+	const char	*end = p + n, *q;
+	uint64_t	 k = 0;
+
+	for (; p < end && (q = memchr(p, '\n', (size_t)(end - p))) != NULL;
+	    p = q + 1)
+		k++;
+	return k;
 }
 
 static int
@@ -610,7 +644,7 @@ substring_scan(struct search *s, size_t art)
 	struct rescan		 rc;
 	struct ofl_buf		 b;
 	uint64_t		 off, lineno;
-	size_t			 keep, i, want;
+	size_t			 keep, want;
 	ssize_t			 n;
 	int			 ret = -1;
 
@@ -667,9 +701,7 @@ substring_scan(struct search *s, size_t art)
 		if (scan_text(s, art, b.data, keep, lineno, off, NULL, -1) ==
 		    -1)
 			goto out;
-		for (i = 0; i < keep; i++)
-			if (b.data[i] == '\n')
-				lineno++;
+		lineno += count_lines(b.data, keep);
 		off += keep;
 		memmove(b.data, b.data + keep, b.len - keep);
 		b.len -= keep;
