@@ -559,9 +559,10 @@ scan_text(struct search *s, size_t art, const char *text, size_t len,
 		at = end;
 		for (i = 0; i < s->ntg; i++) {
 			if (next[i] == SIZE_MAX || text + next[i] < p) {
-				q = ofl_snippet_find_ci(p, (size_t)(end - p),
-				    s->tg[i].s, s->tg[i].n);
-				next[i] = (size_t)((q != NULL ? q : end) - text);
+				if ((q = ofl_snippet_find_ci(p, (size_t)(end -
+				    p), s->tg[i].s, s->tg[i].n)) == NULL)
+					q = end;
+				next[i] = (size_t)(q - text);
 			}
 			if (text + next[i] < at)
 				at = text + next[i];
