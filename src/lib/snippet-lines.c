@@ -28,7 +28,8 @@
 #define SNAP_NAMED	3.0		/* an element named by the question */
 #define SNAP_PHRASE	0.5		/* a pair of its words in its order */
 #define SNAP_UNDER	4		/* lines under a heading looked through */
-#define SNAP_UNDER_LACK 0.25		/* of a heading's weight, a word it lacks */
+#define SNAP_UNDER_LACK 0.25		/* of a heading's weight, a word it
+					   lacks */
 #define ORDER_SCAN	4096		/* lines weighed for their length */
 #define WHOLE		0.5		/* more for a term as a word alone */
 #define TB_SCAN		64		/* lines of a traceback looked through */
@@ -69,7 +70,6 @@ static int	 indented(const struct line *);
 static size_t	 traceback_end(const struct line *, size_t, size_t);
 static void	 order_add(struct line *, size_t, size_t *, size_t *, size_t);
 static int	 name_sep(int);
-static int	 name_byte(int);
 static int	 marked(const struct search *, size_t, size_t, size_t);
 static int	 asks(const struct search *, const char *const *);
 static int	 count_near(const struct search *, const struct line *, size_t);
@@ -835,11 +835,8 @@ question_weigh(const struct search *s, const struct line *l, size_t nl,
 	int	count = count_question(s), time = time_question(s);
 
 	for (i = 0; (count || time) && i < nl && i < ORDER_SCAN; i++) {
-		if (l[i].nmarks == 0)
-			continue;
-		if (count && count_near(s, &l[i], (size_t)(l[i].s - l[0].s)))
-			d[i] *= COUNT_NEAR;
-		else if (time && time_in(&l[i]))
+		if (l[i].nmarks > 0 && ((count && count_near(s, &l[i],
+		    (size_t)(l[i].s - l[0].s))) || (time && time_in(&l[i]))))
 			d[i] *= COUNT_NEAR;
 	}
 }
@@ -919,20 +916,6 @@ gap(size_t a, size_t b)
 }
 
 /*
- * The lines of a hit in the order they are worth showing: the line with
- * the most weight of distinct terms, then lines that add terms not yet
- * covered (of lines worth as much, the nearest the first: the count of
- * the record that matched, not of the one before), then what is under
- * a line that opens something (a heading, an object) and the line after
- * the best, then two lines that repeat terms (of lines worth as much,
- * the shortest: more of them fit), each with the line below it when it
- * opens, then the line above the best and more of its surroundings.  A
- * browser snapshot's lines are weighed for their length too, and shown
- * without their surroundings: the element lines that match, each with
- * its ref, are the answer (snippet.c adds the element that holds a
- * child line), and more of them fit.
- */
-/*
  * The words of two letters or more of the name mark j is in (bytes of
  * words joined by '-', '_', '.', '/' or ':', in the line from p to e)
  * that no mark holds: of "install postgresql-15:amd64" and "install
@@ -949,10 +932,10 @@ ofl_snippet_lines_other(const struct search *s, const char *text, size_t j,
 
 	/* A name is short: a longer run of name bytes is not looked at. */
 	while (a > p && (size_t)(text + s->m[j].start - a) < NAME_SPAN &&
-	    (name_byte(a[-1]) || name_sep(a[-1])))
+	    (ofl_snippet_lines_word_byte(a[-1]) || name_sep(a[-1])))
 		a--;
 	while (z < e && (size_t)(z - (text + s->m[j].end)) < NAME_SPAN &&
-	    (name_byte(*z) || name_sep(*z)))
+	    (ofl_snippet_lines_word_byte(*z) || name_sep(*z)))
 		z++;
 	while (a < z) {
 		if (!isalpha((unsigned char)*a)) {
@@ -986,8 +969,9 @@ name_sep(int c)
 	return c == '-' || c == '_' || c == '.' || c == '/' || c == ':';
 }
 
-static int
-name_byte(int c)
+/* A byte of a word: a letter, a digit, a byte of UTF-8. */
+int
+ofl_snippet_lines_word_byte(int c)
 {
 	return isalnum((unsigned char)c) || (unsigned char)c >= 0x80;
 }
@@ -1010,6 +994,20 @@ tie_better(const struct search *s, const struct line *l, size_t i, size_t c,
 	return !snap && norder > 0 && gap(i, order[0]) < gap(c, order[0]);
 }
 
+/*
+ * The lines of a hit in the order they are worth showing: the line with
+ * the most weight of distinct terms, then lines that add terms not yet
+ * covered (of lines worth as much, the nearest the first: the count of
+ * the record that matched, not of the one before), then what is under
+ * a line that opens something (a heading, an object) and the line after
+ * the best, then two lines that repeat terms (of lines worth as much,
+ * the shortest: more of them fit), each with the line below it when it
+ * opens, then the line above the best and more of its surroundings.  A
+ * browser snapshot's lines are weighed for their length too, and shown
+ * without their surroundings: the element lines that match, each with
+ * its ref, are the answer (snippet.c adds the element that holds a
+ * child line), and more of them fit.
+ */
 size_t
 ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *order)
 {

@@ -64,7 +64,6 @@ static struct ofl_schema_log_map *hit_tmpl(struct search *,
 		    const struct hit *);
 static int	 mark_at(const struct search *, size_t, size_t, size_t,
 		    size_t);
-static int	 word_byte(int);
 static int	 has_alnum(const char *, size_t);
 static size_t	 split_lines(struct search *, const struct hit *,
 		    const struct ofl_buf *, struct line **);
@@ -474,15 +473,15 @@ mark_whole(const struct search *s, const char *text, size_t j, size_t mark0,
 {
 	const char	*a = text + s->m[j].start, *z = text + s->m[j].end;
 
-	if (a > p && word_byte(a[-1]) && !mark_at(s, j, mark0,
-	    s->m[j].start - 1, (size_t)(e - text)))
+	if (a > p && ofl_snippet_lines_word_byte(a[-1]) && !mark_at(s, j,
+	    mark0, s->m[j].start - 1, (size_t)(e - text)))
 		return 0;
 	/* A version's digits end the name ("python3"). */
 	if (z > a && isalpha((unsigned char)z[-1]))
 		while (z < e && isdigit((unsigned char)*z))
 			z++;
-	return z >= e || !word_byte(*z) || mark_at(s, j, mark0,
-	    (size_t)(z - text), (size_t)(e - text));
+	return z >= e || !ofl_snippet_lines_word_byte(*z) || mark_at(s, j,
+	    mark0, (size_t)(z - text), (size_t)(e - text));
 }
 
 /*
@@ -500,12 +499,6 @@ mark_at(const struct search *s, size_t j, size_t mark0, size_t off,
 		if (k != j && s->m[k].start <= off && off < s->m[k].end)
 			return 1;
 	return 0;
-}
-
-static int
-word_byte(int c)
-{
-	return isalnum((unsigned char)c) || (unsigned char)c >= 0x80;
 }
 
 /*

@@ -51,6 +51,7 @@ static int	 compound_sep(int);
 static int	 compound_end(const char *, int, int, int *, int *);
 static int	 tok_token(void *, int, const char *, int, int, int);
 static int	 camel_maybe(const char *, int);
+static int	 lib_word(const char *, int);
 static int	 camel_split(const char *, int, int *, int);
 static int	 camel_parts(struct tok_run *, int, int);
 static int	 part_token(void *, int, const char *, int, int, int);
@@ -111,6 +112,14 @@ compound_end(const char *text, int len, int start, int *endp, int *keep)
 	return i;
 }
 
+/* 1 if s[0..n) starts with "lib", in any case, and goes on. */
+static int
+lib_word(const char *s, int n)
+{
+	return n > 3 && (s[0] | 0x20) == 'l' && (s[1] | 0x20) == 'i' &&
+	    (s[2] | 0x20) == 'b';
+}
+
 /*
  * 1 if s[0..n) is all ASCII letters and digits and may have parts: a
  * capital after its first letter (camel_split()), digits at its end or
@@ -127,8 +136,7 @@ camel_maybe(const char *s, int n)
 		if ((unsigned)((unsigned char)s[i] - 'A') < 26)
 			break;
 	if (i == n && (unsigned)((unsigned char)s[n - 1] - '0') >= 10 &&
-	    !(n > 3 && (s[0] | 0x20) == 'l' && (s[1] | 0x20) == 'i' &&
-	    (s[2] | 0x20) == 'b'))
+	    !lib_word(s, n))
 		return 0;
 	for (i = 0; i < n; i++) {
 		c = (unsigned char)s[i] | 0x20;
@@ -204,9 +212,7 @@ name_core(const char *s, int n, int next, int *from)
 
 	while (z > 0 && s[z - 1] >= '0' && s[z - 1] <= '9')
 		z--;
-	if (n > 3 && (s[0] | 0x20) == 'l' && (s[1] | 0x20) == 'i' &&
-	    (s[2] | 0x20) == 'b' &&
-	    (z < n || next == '-' || next == ':'))
+	if (lib_word(s, n) && (z < n || next == '-' || next == ':'))
 		a = 3;
 	for (i = a; i < z; i++)
 		if (s[i] >= '0' && s[i] <= '9')

@@ -161,6 +161,17 @@ test_parse(void)
 	    "a line of prose is not an element");
 }
 
+/* ofl_fmt_snapshot_owners() of line c of the nl lines p. */
+static size_t
+owners(const char *const *p, size_t nl, size_t c, size_t *own)
+{
+	size_t	n[16], i;
+
+	for (i = 0; i < nl && i < 16; i++)
+		n[i] = strlen(p[i]);
+	return ofl_fmt_snapshot_owners(p, n, nl, c, own);
+}
+
 static void
 test_owners(void)
 {
@@ -202,39 +213,31 @@ test_owners(void)
 		"      - text: the host name",
 		"      - paragraph [ref=e6]: the host name in remote sessions",
 	};
-	size_t	n[11], i, own[3], k;
+	size_t	own[3], k;
 
-	for (i = 0; i < 5; i++)
-		n[i] = strlen(lines[i]);
-	k = ofl_fmt_snapshot_owners(lines, n, 5, 3, own);
+	k = owners(lines, 5, 3, own);
 	ok(k == 1 && own[0] == 2, "a /url: line shows its link");
-	k = ofl_fmt_snapshot_owners(lines, n, 5, 0, own);
+	k = owners(lines, 5, 0, own);
 	ok(k == 0, "a list line needs nothing above it");
-	for (i = 0; i < 11; i++)
-		n[i] = strlen(dl[i]);
-	k = ofl_fmt_snapshot_owners(dl, n, 11, 5, own);
+	k = owners(dl, 11, 5, own);
 	ok(k == 1 && own[0] == 2,
 	    "a term's code shows the link that heads the term");
-	k = ofl_fmt_snapshot_owners(dl, n, 11, 7, own);
+	k = owners(dl, 11, 7, own);
 	ok(k == 1 && own[0] == 2,
 	    "a definition's line shows the head of its term");
-	k = ofl_fmt_snapshot_owners(dl, n, 11, 10, own);
+	k = owners(dl, 11, 10, own);
 	ok(k == 1 && own[0] == 8, "a term with a value is its own head");
-	k = ofl_fmt_snapshot_owners(dl, n, 11, 8, own);
+	k = owners(dl, 11, 8, own);
 	ok(k == 0, "the head of a term needs nothing more");
-	for (i = 0; i < 7; i++)
-		n[i] = strlen(nest[i]);
-	k = ofl_fmt_snapshot_owners(nest, n, 7, 5, own);
+	k = owners(nest, 7, 5, own);
 	ok(k == 1 && own[0] == 2,
 	    "an item of a nested list shows the head of the item above");
-	k = ofl_fmt_snapshot_owners(nest, n, 7, 2, own);
+	k = owners(nest, 7, 2, own);
 	ok(k == 0, "an item of the outer list needs nothing above it");
-	for (i = 0; i < 7; i++)
-		n[i] = strlen(row[i]);
-	k = ofl_fmt_snapshot_owners(row, n, 7, 6, own);
+	k = owners(row, 7, 6, own);
 	ok(k == 2 && own[1] == 2,
 	    "a row's other cell shows the first cell, which names the row");
-	k = ofl_fmt_snapshot_owners(row, n, 7, 2, own);
+	k = owners(row, 7, 2, own);
 	ok(k == 0, "the first cell needs nothing more");
 }
 
