@@ -11,6 +11,9 @@
 #    (the Parseresult/NAMEresult.csv files of github.com/gaiusyu/Brain),
 #    Brain's GA on the same file, by the same scorer, is printed beside
 #    ofl's: the tuned reference the templates issue measures against.
+#    Then the same messages behind the headers of other loggers
+#    (tests/bench-headers.py): a miner never told the format should
+#    score the same with any of them.
 # 2. Speed: the samples concatenated and repeated to 1 GiB (in a
 #    temporary directory), mined in one pass, against wc -l.
 # 3. Capture: ofl-capture of that file against tee, then what mining
@@ -130,6 +133,13 @@ for csv in "$CORPUS"/*_structured.csv; do
 done
 mean "$WORK/ga" ""
 [ ! -s "$WORK/bga" ] || mean "$WORK/bga" "Brain; "
+
+echo "== the same messages behind other headers (GA; bare: the messages alone)"
+if command -v python3 >/dev/null 2>&1; then
+	python3 "$SRC/tests/bench-headers.py" "$TMPL" "$CORPUS"/*_structured.csv
+else
+	echo "python3 missing; skipped"
+fi
 
 echo "== speed: the samples repeated to $MIB MiB"
 want=$((MIB * 1024 * 1024))

@@ -111,7 +111,19 @@ test_expect_success sqlite3,STOREDIR 'ofl-schema keeps the templates it mines' '
 	ofl-schema "$id" | sed "s/$id/ID/" >out &&
 	test_cmp "$L/trace.tmpl" out &&
 	n=$(sqlite3 "$OFL_STORE/ofl.db" "SELECT count(*) FROM log_tmpl") &&
-	test "$n" -eq 9
+	test "$n" -eq 9 &&
+	tid=$(sqlite3 "$OFL_STORE/ofl.db" "SELECT tid FROM log_tmpl WHERE rank = 0") &&
+	test "$tid" = "miner 2"
+'
+
+test_expect_success sqlite3,STOREDIR 'templates kept by another version of the miner are mined again' '
+	id=$(cat trace.id) &&
+	sqlite3 "$OFL_STORE/ofl.db" "UPDATE log_tmpl SET tid = substr(tid, 1, 0)
+	    WHERE rank = 0; UPDATE log_tmpl SET template =
+	    CAST(char(115, 116, 97, 108, 101) AS BLOB) WHERE rank > 0" &&
+	ofl-schema "$id" | sed "s/$id/ID/" >out &&
+	test_cmp "$L/trace.tmpl" out &&
+	! sqlite3 "$OFL_STORE/ofl.db" "SELECT template FROM log_tmpl" | grep -q stale
 '
 
 test_expect_success 'indexing mines and keeps the templates; gc drops them' '
@@ -149,6 +161,51 @@ test_expect_success 'headers untold: an empty field, a host between dates, a thr
 	test_cmp expect out
 '
 
+test_expect_success 'headers untold: the same messages behind the headers of common loggers give the same templates' '
+	for style in python rfc5424 glog rails compose logger pdsh nginx; do
+		awk -v style=$style "BEGIN { split(\"alpha bravo kilo\", h, \" \")
+		    split(\"INFO WARN ERROR\", lv, \" \"); split(\"app.worker sched org.acme.Db\", c, \" \")
+		    for (i = 0; i < 18; i++) {
+			ts = sprintf(\"2024-05-02 10:11:%02d,%03d\", i, 7 * i)
+			iso = sprintf(\"2024-05-02T10:11:%02d.%03dZ\", i, 7 * i)
+			l = lv[1 + i % 3]; n = h[1 + i % 3]; k = c[1 + i % 3]
+			if (style == \"python\") hd = ts \" - \" k \" - \" l \" - \"
+			if (style == \"rfc5424\") hd = \"<\" 130 + i % 3 \">1 \" iso \" \" n \" app \" 100 + i \" - - \"
+			if (style == \"glog\") hd = substr(l, 1, 1) sprintf(\"0502 10:11:%02d.%06d %7d pool.go:%d] \", i, i, 300 + i, 40 + i)
+			if (style == \"rails\") hd = sprintf(\"%s, [2024-05-02T10:11:%02d.%06d #%d] %5s -- : \", substr(l, 1, 1), i, i, 300 + i, l)
+			if (style == \"compose\") hd = sprintf(\"%-9s| \", n \"-1\") iso \" \"
+			if (style == \"logger\") hd = ts \" \" 300 + i \" \" l \" \" k \" [req-\" i \" \" n \" - - -] \"
+			if (style == \"pdsh\") hd = n \": \" ts \" \" l \" \"
+			if (style == \"nginx\") hd = sprintf(\"2024/05/02 10:11:%02d [%s] %d#0: *%d \", i, tolower(l), 300 + i, i)
+			printf \"%sworker %s took job %d\\n\", hd, n, i
+			printf \"%scache flushed\\n\", hd } }" >$style.log &&
+		"$TMPL" -t $style.log | cut -d" " -f1-4,6- >out.$style || return 1
+	done &&
+	cat >expect <<-\EOF &&
+	1759ec108fed 18 1 35 worker <*> took job <*>
+	8e876491a5ca 18 2 36 cache flushed
+	EOF
+	for style in python rfc5424 glog rails compose logger pdsh nginx; do
+		test_cmp expect out.$style || return 1
+	done
+'
+
+test_expect_success 'a log of bare messages: a line that seems to start with a time does not swallow the lines after it' '
+	awk "BEGIN { for (i = 0; i < 12; i++) {
+	    if (i == 2)
+		printf \"[client 10.0.0.%d] Directory index forbidden by rule: /var/www/\\n\", i
+	    if (i == 5)
+		print \"[10:00:05] backup started\"
+	    printf \"child %d found in slot %d\\n\", 100 + i, i } }" >bare.log &&
+	"$TMPL" -t bare.log >out &&
+	cat >expect <<-\EOF &&
+	69bdda2553fa 12 1 14 - child <*> found in slot <*>
+	dc552f797ace 1 3 3 - [client <*>] Directory index forbidden by rule: /var/www/
+	d62242f3996d 1 7 7 - backup started
+	EOF
+	test_cmp expect out
+'
+
 test_expect_success 'constants that look variable stay: states after numbers, two shapes, numbers after a word; rare names vary' '
 	awk "BEGIN { split(\"normal warning critical\", st, \" \")
 	    split(\"admin guest oracle test pi\", nm, \" \"); for (i = 0; i < 30; i++) {
@@ -166,11 +223,11 @@ test_expect_success 'constants that look variable stay: states after numbers, tw
 	c82b797a04c4 30 2 147 - Failed password for <*> from <*> port <*>
 	0d3b2a72c308 30 4 149 - Read <*>
 	3d173902bc02 30 5 150 - Wrote <*>
-	d1bb6c92c493 29 3 148 - NIFF: interface alt0 is down
+	60fecf1f7868 29 3 148 - kernel: NIFF: interface alt0 is down
 	e5b353d9f887 15 1 141 - <*> gige temperature <*> normal
 	8be383991c42 12 6 136 - <*> gige temperature <*> warning
 	4a5851e40692 3 46 146 - <*> gige temperature <*> critical
-	471cc0bcdc1b 1 38 38 - NIFF: interface SCSI-WWID:<*> is down
+	4ec4b3f5aac2 1 38 38 - kernel: NIFF: interface SCSI-WWID:<*> is down
 	4f843952c1fa 6 1 6 - - <*> items left in queue <*>
 	EOF
 	test_cmp expect out

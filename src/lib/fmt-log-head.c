@@ -31,10 +31,13 @@ static const struct {
 	{ "PANIC", 5, 10 }
 };
 
-static const char *monthl[] = {
-	"january", "february", "march", "april", "june", "july", "august",
-	"september", "october", "november", "december", "monday", "tuesday",
-	"wednesday", "thursday", "friday", "saturday", "sunday", "utc", "gmt"
+static const struct tm_word monthl[] = {
+	TM_WORD("january"), TM_WORD("february"), TM_WORD("march"),
+	TM_WORD("april"), TM_WORD("june"), TM_WORD("july"), TM_WORD("august"),
+	TM_WORD("september"), TM_WORD("october"), TM_WORD("november"),
+	TM_WORD("december"), TM_WORD("monday"), TM_WORD("tuesday"),
+	TM_WORD("wednesday"), TM_WORD("thursday"), TM_WORD("friday"),
+	TM_WORD("saturday"), TM_WORD("sunday")
 };
 
 /*
@@ -90,16 +93,42 @@ is_name(const char *p, size_t n)
 	if (n == 3)
 		return 1;
 	for (i = 0; i < sizeof(monthl) / sizeof(monthl[0]); i++)
-		if (strlen(monthl[i]) == n && strncasecmp(p, monthl[i], n) == 0)
+		if (monthl[i].n == n && strncasecmp(p, monthl[i].w, n) == 0)
 			return 1;
 	return 0;
+}
+
+/* An IPv4 address, with a port or not: 10.250.19.102:54106. */
+static int
+is_ipv4(const char *p, size_t n)
+{
+	size_t	i, dig = 0;
+	int	dots = 0;
+
+	for (i = 0; i < n && p[i] != ':'; i++) {
+		if (p[i] == '.') {
+			if (dig == 0 || ++dots > 3)
+				return 0;
+			dig = 0;
+		} else if ((cls[(unsigned char)p[i]] & 1) && dig < 3)
+			dig++;
+		else
+			return 0;
+	}
+	if (dots != 3 || dig == 0)
+		return 0;
+	if (i < n)
+		for (i++; i < n; i++)
+			if (!(cls[(unsigned char)p[i]] & 1))
+				return 0;
+	return 1;
 }
 
 /* A part of a timestamp: a name, or digits with - / : . , + T Z. */
 static int
 is_ts(const char *p, size_t n)
 {
-	size_t	i, dig = 0;
+	size_t	i, dig = 0, dots = 0;
 
 	while (n > 0 && (p[n - 1] == ',' || p[n - 1] == ']'))
 		n--;
@@ -116,8 +145,10 @@ is_ts(const char *p, size_t n)
 			dig++;
 		else if (!(cls[(unsigned char)p[i]] & 8))
 			return 0;
+		else if (p[i] == '.')
+			dots++;
 	}
-	return dig > 0;
+	return dig > 0 && !(dots == 3 && is_ipv4(p, n));
 }
 
 /* A part of a timestamp that is not a bare number: "Nov", "12:01:01". */
@@ -175,6 +206,145 @@ is_comp(const char *p, size_t n)
 	return 1;
 }
 
+/* A process number in a bracketed timestamp: "#25746]". */
+static int
+is_pid(const char *p, size_t n)
+{
+	size_t	i;
+
+	if (n > 0 && p[n - 1] == ']')
+		n--;
+	if (n < 2 || p[0] != '#')
+		return 0;
+	for (i = 1; i < n; i++)
+		if (!(cls[(unsigned char)p[i]] & 1))
+			return 0;
+	return 1;
+}
+
+/* nginx's "25746#0:". */
+static int
+is_pidtid(const char *p, size_t n)
+{
+	size_t	i, hash = 0;
+
+	if (n < 4 || p[n - 1] != ':')
+		return 0;
+	for (i = 0; i < n - 1; i++)
+		if (p[i] == '#' && i > 0 && hash == 0)
+			hash = i;
+		else if (!(cls[(unsigned char)p[i]] & 1))
+			return 0;
+	return hash > 0 && hash < n - 2;
+}
+
+/* A separator in a header: "-", "--", "|", ":", "::". */
+static int
+is_sep(const char *p, size_t n)
+{
+	size_t	i;
+
+	if (n == 0 || n > 2)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (p[i] != p[0])
+			return 0;
+	return p[0] == '-' || p[0] == '|' || p[0] == ':';
+}
+
+/*
+ * A logger's name: dotted, nova.api.server, org.acme.Db$Pool, or a word
+ * in lower case, scheduler.
+ */
+static int
+is_logger(const char *p, size_t n)
+{
+	size_t	i;
+	int	dots = 0, upper = 0;
+
+	if (n < 3 || n > 96 || !((p[0] >= 'a' && p[0] <= 'z') ||
+	    (p[0] >= 'A' && p[0] <= 'Z')) || p[n - 1] == '.')
+		return 0;
+	for (i = 1; i < n; i++) {
+		if (p[i] == '.') {
+			if (p[i - 1] == '.')
+				return 0;
+			dots++;
+		} else if (p[i] >= 'A' && p[i] <= 'Z')
+			upper = 1;
+		else if (!((p[i] >= 'a' && p[i] <= 'z') || p[i] == '_' ||
+		    p[i] == '$' || (cls[(unsigned char)p[i]] & 1)))
+			return 0;
+	}
+	return dots > 0 || (!upper && p[0] >= 'a' && p[0] <= 'z');
+}
+
+/*
+ * The level of a line's first word in a one-letter style: glog's "I0305"
+ * (and its date), Ruby's "I,".
+ */
+static int
+letter_level(const char *p, size_t n, int *date)
+{
+	static const char	 lv[] = "DIWEF";
+	static const int	 l[] = { 2, 3, 5, 6, 10 };
+	const char		*c;
+	size_t			 i;
+
+	*date = 0;
+	if (n < 2 || p[0] == '\0' || (c = strchr(lv, p[0])) == NULL)
+		return 0;
+	if (n == 2 && p[1] == ',')
+		return l[c - lv];
+	if (n != 5)
+		return 0;
+	for (i = 1; i < n; i++)
+		if (!(cls[(unsigned char)p[i]] & 1))
+			return 0;
+	*date = 1;
+	return l[c - lv];
+}
+
+/* RFC 5424's "<134>1": a priority and a version. */
+static int
+is_pri(const char *p, size_t n)
+{
+	size_t	i;
+
+	if (n < 4 || p[0] != '<')
+		return 0;
+	for (i = 1; i < n && (cls[(unsigned char)p[i]] & 1); i++)
+		;
+	if (i == 1 || i > 4 || i >= n || p[i] != '>')
+		return 0;
+	for (i++; i < n; i++)
+		if (!(cls[(unsigned char)p[i]] & 1))
+			return 0;
+	return p[n - 1] != '>';
+}
+
+/*
+ * An RFC 5424 header: priority and version, time, host, application,
+ * process, message ID, then structured data ("-" or [...] groups).
+ */
+static int
+rfc5424(const char **wp, const size_t *wl, int nw)
+{
+	int	i;
+
+	if (nw < 8 || !is_pri(wp[0], wl[0]) || !is_ts(wp[1], wl[1]))
+		return 0;
+	i = 6;
+	if (wl[i] == 1 && wp[i][0] == '-')
+		return i + 1;
+	while (i < nw && wp[i][0] == '[') {
+		while (i < nw && wp[i][wl[i] - 1] != ']')
+			i++;
+		i++;
+	}
+	return i > 6 && i < nw ? i : 0;
+}
+
 /* The blank-separated words of a line, up to max. */
 static int
 words(const char *p, size_t n, const char **wp, size_t *wl, int max)
@@ -197,23 +367,102 @@ words(const char *p, size_t n, const char **wp, size_t *wl, int max)
 }
 
 /*
- * The header: timestamps and their parts, a bracketed timestamp, a level,
- * a bracketed thread, then within two words a component ending in ':'.
- * Returns the number of header words.
+ * The end of a header at word i: within two words, a component ending
+ * in ':', or "component - LEVEL -".  Returns the header's length.
  */
 static int
-header(const char **wp, const size_t *wl, int nw, int *ts, int *level)
+header_end(const char **wp, const size_t *wl, int nw, int i, int *level,
+    int weak, int *compw)
 {
-	int	i = 0, j, k, lv, any = 0;
+	int	j, k, lv;
+
+	for (j = i; j < nw && j < i + 2; j++) {
+		/*
+		 * Right after the header, a name ending in ':' without its
+		 * process may be a component or a message's first word
+		 * ("ARPT: 620701.011328: AirPort: Link Down"): the miner
+		 * tells which from the whole log.
+		 */
+		if (j == i && is_comp(wp[j], wl[j]) &&
+		    memchr(wp[j], '[', wl[j]) == NULL &&
+		    memchr(wp[j], '(', wl[j]) == NULL) {
+			*compw = 1;
+			return i;
+		}
+		*compw = -1;
+		if (is_comp(wp[j], wl[j]))
+			return j + 1;
+		if (j + 1 < nw && wl[j + 1] == 1 && wp[j + 1][0] == '-') {
+			/* "component - LEVEL - message" */
+			k = j + 2;
+			if (k < nw && (*level == 0 || weak) &&
+			    (lv = is_level(wp[k], wl[k])) != 0) {
+				*level = lv;
+				if (++k < nw && is_sep(wp[k], wl[k]))
+					k++;
+			}
+			return k;
+		}
+		*compw = 0;
+		if (is_level(wp[j], wl[j]) || is_ts(wp[j], wl[j]))
+			break;
+	}
+	return i;
+}
+
+/*
+ * The header: timestamps and their parts, a bracketed timestamp, a level,
+ * a bracketed thread, then within two words a component ending in ':'.
+ * Returns the number of header words; *compw is 1 when the word after
+ * them may be a component, -1 when the header had one or ended as its
+ * format says, 0 otherwise.
+ */
+static int
+header(const char **wp, const size_t *wl, int nw, int *ts, int *level,
+    int *compw)
+{
+	int	i = 0, j, k, lv, any = 0, src = 0, weak = 0, comp = 0;
 
 	*ts = 0;
 	*level = 0;
+	*compw = 0;
+	if ((i = rfc5424(wp, wl, nw)) > 0) {
+		*ts = 1;
+		*compw = -1;
+		return i;
+	}
+	/*
+	 * A source before a bar, "web-1  | ..." (docker compose), or before
+	 * a date and more of a header, "web-07: 2024-03-05 14:02:11" (pdsh,
+	 * kubectl logs --prefix, a file's name).
+	 */
+	if (nw > 2 && !(cls[(unsigned char)wp[0][0]] & 1) &&
+	    !is_ts(wp[0], wl[0])) {
+		if (wl[1] == 1 && wp[1][0] == '|') {
+			src = 1;
+			i = 2;
+		} else if (nw > 3 && is_tsx(wp[1], wl[1]) &&
+		    (is_ts(wp[2], wl[2]) || is_level(wp[2], wl[2])) &&
+		    !is_level(wp[0], wl[0])) {
+			src = 1;
+			i = 1;
+		}
+	}
+	/* A level in one letter: glog's I0305 (a date too), Ruby's "I,". */
+	if (nw > 2 && (lv = letter_level(wp[i], wl[i], &k)) != 0 &&
+	    (is_ts(wp[i + 1], wl[i + 1]) || wp[i + 1][0] == '[')) {
+		*level = lv;
+		*ts = k;
+		weak = 1;
+		i++;
+	}
 	/*
 	 * A dash for an empty field before a timestamp of two parts, one
 	 * more than a number: "- 1131566463 2005.11.09", not "- 12 files".
 	 */
-	if (nw > 2 && wl[0] == 1 && wp[0][0] == '-' && is_ts(wp[1], wl[1]) &&
-	    is_ts(wp[2], wl[2]) && (is_tsx(wp[1], wl[1]) || is_tsx(wp[2], wl[2])))
+	if (i == 0 && nw > 2 && wl[0] == 1 && wp[0][0] == '-' &&
+	    is_ts(wp[1], wl[1]) && is_ts(wp[2], wl[2]) &&
+	    (is_tsx(wp[1], wl[1]) || is_tsx(wp[2], wl[2])))
 		i = 1;
 	while (i < nw) {
 		if ((*ts || *level) && !any && wp[i][0] == '[' &&
@@ -243,7 +492,8 @@ header(const char **wp, const size_t *wl, int nw, int *ts, int *level)
 				break;
 			/* At the start, one word may name the source. */
 			for (k = i + (i == 0); k <= j; k++)
-				if (!is_ts(wp[k], wl[k]))
+				if (!is_ts(wp[k], wl[k]) &&
+				    !(k > i && is_pid(wp[k], wl[k])))
 					break;
 			if (k <= j || (i == 0 && !is_ts(wp[i], wl[i]) &&
 			    (j == i || wl[i] > 24)))
@@ -257,14 +507,43 @@ header(const char **wp, const size_t *wl, int nw, int *ts, int *level)
 			i++;
 			continue;
 		}
-		if (*level == 0 && (lv = is_level(wp[i], wl[i])) != 0) {
+		if ((*level == 0 || weak) &&
+		    (lv = is_level(wp[i], wl[i])) != 0) {
 			*level = lv;
+			weak = 0;
 			i++;
 			continue;
 		}
-		if ((*ts || *level) && wl[i] == 1 &&
-		    (wp[i][0] == '-' || wp[i][0] == '|')) {
-			i++;	/* a separator: "INFO - message" */
+		/* A separator, "INFO - message"; Ruby's ":" ends the header. */
+		if ((*ts || *level) && is_sep(wp[i], wl[i])) {
+			if (wp[i][0] == ':') {
+				*compw = -1;
+				return i + 1;
+			}
+			i++;
+			continue;
+		}
+		/* nginx's process and connection: "25746#0: *123". */
+		if (*ts && *level && is_pidtid(wp[i], wl[i])) {
+			i++;
+			if (i < nw && wl[i] > 1 && wp[i][0] == '*' &&
+			    (cls[(unsigned char)wp[i][1]] & 1))
+				i++;
+			*compw = -1;
+			return i;
+		}
+		/* glog's source line ends its header: "server.go:142]". */
+		if (*ts && wl[i] > 3 && wp[i][wl[i] - 1] == ']' &&
+		    memchr(wp[i], '[', wl[i]) == NULL &&
+		    memchr(wp[i], ':', wl[i]) != NULL) {
+			*compw = -1;
+			return i + 1;
+		}
+		/* A logger before its context: "nova.api.server [req-1 ...]" */
+		if (*level && !comp && !any && i + 1 < nw &&
+		    wp[i + 1][0] == '[' && is_logger(wp[i], wl[i])) {
+			comp = 1;
+			i++;
 			continue;
 		}
 		/*
@@ -273,6 +552,7 @@ header(const char **wp, const size_t *wl, int nw, int *ts, int *level)
 		 */
 		if (*ts && i + 2 < nw && !is_comp(wp[i], wl[i]) &&
 		    is_tsx(wp[i + 1], wl[i + 1]) && is_ts(wp[i + 2], wl[i + 2])) {
+			comp = 1;
 			i++;
 			continue;
 		}
@@ -285,16 +565,8 @@ header(const char **wp, const size_t *wl, int nw, int *ts, int *level)
 		break;
 	}
 	if (!*ts && !*level)
-		return 0;
-	for (j = i; j < nw && j < i + 2; j++) {
-		if (is_comp(wp[j], wl[j]))
-			return j + 1;
-		if (j + 1 < nw && wl[j + 1] == 1 && wp[j + 1][0] == '-')
-			return j + 2;
-		if (is_level(wp[j], wl[j]) || is_ts(wp[j], wl[j]))
-			break;
-	}
-	return i;
+		return src ? 2 : 0;
+	return header_end(wp, wl, nw, i, level, weak, compw);
 }
 
 int
@@ -318,7 +590,7 @@ ofl_fmt_log_head_words(const char *p, size_t n, const char **wp, size_t *wl,
 
 int
 ofl_fmt_log_head(const char **wp, const size_t *wl, int nw, int *ts,
-    int *level)
+    int *level, int *compw)
 {
-	return header(wp, wl, nw, ts, level);
+	return header(wp, wl, nw, ts, level, compw);
 }

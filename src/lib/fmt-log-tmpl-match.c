@@ -202,26 +202,47 @@ match_line(const struct ofl_fmt_log_tmpl_match *mt, const struct line *l)
  * The template of a line taken as the first line of a record: 1 with its
  * ID, 0 when none of the templates has the line.  A line none has is
  * tried again without a header of columns, the last first (the miner
- * set aside the words up to a column of numbers).
+ * set aside the words up to a column of numbers).  A line with a name
+ * ending in ':' after its header is tried without it too (the miner set
+ * it aside when nearly every line had one): the match with the most
+ * constant bytes wins.
  */
-int
-ofl_fmt_log_tmpl_match(const struct ofl_fmt_log_tmpl_match *mt,
-    const char *p, size_t n, char id[OFL_TMPL_ID])
+/* The template of a line, with or without a header of columns. */
+static const struct mt_tmpl *
+match_cols(const struct ofl_fmt_log_tmpl_match *mt, const struct line *l)
 {
-	struct line		 l, s;
+	struct line		 s;
 	uint64_t		 hmask;
 	const struct mt_tmpl	*best;
 	int			 k;
 
 	hmask = ofl_fmt_log_tmpl_hmask();
-	ofl_fmt_log_tmpl_tokenize(&l, p, n);
-	best = match_line(mt, &l);
+	best = match_line(mt, l);
 	for (k = TM_MAXHDR; best == NULL && k > 0; k--) {
-		if (l.ntok <= k || l.th[k - 1] != hmask)
+		if (l->ntok <= k || l->th[k - 1] != hmask)
 			continue;
-		s = l;
+		s = *l;
 		ofl_fmt_log_tmpl_colhdr(&s, k);
 		best = match_line(mt, &s);
+	}
+	return best;
+}
+
+int
+ofl_fmt_log_tmpl_match(const struct ofl_fmt_log_tmpl_match *mt,
+    const char *p, size_t n, char id[OFL_TMPL_ID])
+{
+	struct line		 l, s;
+	const struct mt_tmpl	*best, *alt;
+
+	ofl_fmt_log_tmpl_tokenize(&l, p, n);
+	best = match_cols(mt, &l);
+	if (l.compw == 1 && l.ntok > 1) {
+		s = l;
+		ofl_fmt_log_tmpl_shift(&s, 1);
+		alt = match_cols(mt, &s);
+		if (alt != NULL && (best == NULL || alt->nconst > best->nconst))
+			best = alt;
 	}
 	if (best == NULL)
 		return 0;

@@ -22,7 +22,10 @@
  * it and its numbers are a header of columns, set aside when the first
  * pass ends.
  * A line with no header under a line with a timestamp (a stack trace,
- * "Caused by:") belongs to the record of that line and to its template.
+ * "Caused by:") belongs to the record of that line and to its template,
+ * when it is indented or when more than a quarter of the lines so far
+ * that are not have a timestamp: in a log of bare messages, one that
+ * seems to start with a time does not swallow the lines after it.
  *
  * Memory is bounded: at most TM_MAXCLU groups.  When they are full the
  * miner merges what it can; a line of a new shape past that counts under
@@ -60,6 +63,7 @@
 #define TM_NAMELINES	4	/* lines a value of a name with a number */
 #define TM_QUOTE	3	/* words more a quoted value may take */
 #define TM_COLMIN	20	/* lines before a header of columns is told */
+#define TM_COMPPCT	90	/* % of records with a component after a header */
 
 #define H_WILD		0x5bd1e9955bd1e995ULL
 #define H_MASK		0x9e3779b97f4a7c15ULL
@@ -76,6 +80,7 @@ struct clu {
 	uint64_t	*rh;		/* the first line's tokens unmasked */
 	uint64_t	 rawvar;	/* bit i: its lines differ there */
 	uint32_t	 epoch;		/* bit i: a Unix time on all its lines */
+	int		 compw;		/* token 0 may be a component, all lines */
 	uint32_t	*toff;		/* token starts in text, ntok + 1 */
 	char		*text;		/* the first line's tokens, masked */
 	uint64_t	 id;		/* the hash of its text, at the end */
@@ -98,6 +103,9 @@ struct ofl_fmt_log_tmpl {
 	uint64_t	 other_last;
 	uint64_t	 lines;		/* lines read by the first pass */
 	int		 colhdr;	/* message words that are a header */
+	uint64_t	 nhdr;		/* records whose header may end in a component */
+	uint64_t	 ncompw;	/* of which with a component after it */
+	int		 hcomp;		/* components after headers are set aside */
 	int		 finished;
 	struct ofl_fmt_log_tmpl_info *out;
 	size_t		 nout;
@@ -128,14 +136,19 @@ is_datename(const char *p, size_t n)
 static int
 is_unit(const char *p, size_t n)
 {
-	static const char *u[] = {
-		"B", "KB", "MB", "GB", "TB", "PB", "KiB", "MiB", "GiB", "TiB",
-		"kB", "bytes", "ms", "us", "ns", "s", "sec", "secs", "min"
+	static const struct tm_word u[] = {
+		TM_WORD("B"), TM_WORD("KB"), TM_WORD("MB"), TM_WORD("GB"),
+		TM_WORD("TB"), TM_WORD("PB"), TM_WORD("KiB"), TM_WORD("MiB"),
+		TM_WORD("GiB"), TM_WORD("TiB"), TM_WORD("kB"), TM_WORD("bytes"),
+		TM_WORD("ms"), TM_WORD("us"), TM_WORD("ns"), TM_WORD("s"),
+		TM_WORD("sec"), TM_WORD("secs"), TM_WORD("min")
 	};
 	size_t	i;
 
+	if (n > 5)
+		return 0;
 	for (i = 0; i < sizeof(u) / sizeof(u[0]); i++)
-		if (strlen(u[i]) == n && memcmp(p, u[i], n) == 0)
+		if (u[i].n == n && memcmp(p, u[i].w, n) == 0)
 			return 1;
 	return 0;
 }
@@ -270,12 +283,14 @@ gloss(const char **wp, const size_t *wl, int i, int nw)
 static int
 msg_key(const char *p, size_t n)
 {
-	static const char *keys[] = { "msg", "message", "error", "err",
-		"event", NULL };
+	static const struct tm_word keys[] = {
+		TM_WORD("msg"), TM_WORD("message"), TM_WORD("error"),
+		TM_WORD("err"), TM_WORD("event")
+	};
 	size_t	i;
 
-	for (i = 0; keys[i] != NULL; i++)
-		if (strlen(keys[i]) == n && strncasecmp(p, keys[i], n) == 0)
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (keys[i].n == n && strncasecmp(p, keys[i].w, n) == 0)
 			return 1;
 	return 0;
 }
@@ -326,22 +341,28 @@ tokenize(struct line *l, struct rdst *rd, const char *p, size_t n)
 {
 	const char	*wp[TM_MAXTOK + TM_MAXHDR];
 	size_t		 wl[TM_MAXTOK + TM_MAXHDR];
-	int		 nw, h, i, k;
+	int		 nw, h, i, k, indent;
 
 	if (hmask == 0)
 		hmask = tok_hash("0", 1, &hmask_sh, 0);
 	if (n > TM_SCAN)
 		n = TM_SCAN;
 	nw = ofl_fmt_log_head_words(p, n, wp, wl, TM_MAXTOK + TM_MAXHDR);
-	h = ofl_fmt_log_head(wp, wl, nw, &l->ts, &l->level);
+	h = ofl_fmt_log_head(wp, wl, nw, &l->ts, &l->level, &l->compw);
 	l->cont = 0;
+	indent = n > 0 && (cls[(unsigned char)p[0]] & 4);
 	if (rd->cur != -1 || rd->cur_other) {
-		if (nw == 0 || (rd->head_ts && !l->ts))
+		if (nw == 0 || (rd->head_ts && !l->ts &&
+		    (indent || rd->flush_ts * 4 > rd->flush)))
 			l->cont = 1;
 		else if (!rd->head_ts && (cls[(unsigned char)p[0]] & 4) &&
 		    nw > 0 && ((wl[0] == 2 && memcmp(wp[0], "at", 2) == 0) ||
 		    (wl[0] == 4 && memcmp(wp[0], "File", 4) == 0)))
 			l->cont = 1;
+	}
+	if (nw > 0 && !indent) {
+		rd->flush++;
+		rd->flush_ts += l->ts != 0;
 	}
 	if (l->cont)
 		return;
@@ -560,6 +581,7 @@ clu_add(struct ofl_fmt_log_tmpl *m, const struct line *l, uint64_t lineno)
 	c = &m->clu[m->nclu];
 	memset(c, 0, sizeof(*c));
 	c->ntok = l->ntok;
+	c->compw = l->compw == 1;
 	c->th = ofl_xmalloc((size_t)(l->ntok + 1) * sizeof(*c->th));
 	memcpy(c->th, l->th, (size_t)l->ntok * sizeof(*c->th));
 	c->sh = ofl_xmalloc((size_t)(l->ntok + 1) * sizeof(*c->sh));
@@ -595,6 +617,7 @@ clu_seen(struct clu *c, const struct line *l, uint64_t lineno)
 	c->count++;
 	c->last = lineno;
 	c->epoch &= l->epoch;
+	c->compw &= l->compw == 1;
 	for (i = 0; i < c->ntok; i++)
 		if (l->rh[i] != c->rh[i])
 			c->rawvar |= 1ULL << i;
@@ -615,6 +638,10 @@ ofl_fmt_log_tmpl_add(struct ofl_fmt_log_tmpl *m, const char *p, size_t n)
 		return;
 	rd->head_ts = l.ts;
 	rd->cur_other = 0;
+	if ((l.ts || l.level) && l.compw >= 0) {
+		m->nhdr++;
+		m->ncompw += l.compw == 1;
+	}
 	idx = lookup(m, &l);
 	if (idx == -1 && m->nclu >= TM_MAXCLU) {
 		merge(m);
@@ -1064,10 +1091,18 @@ colhdr_find(const struct ofl_fmt_log_tmpl *m)
 int
 ofl_fmt_log_tmpl_colhdr(struct line *l, int k)
 {
-	int	i;
-
 	if (k == 0 || l->ntok <= k || l->th[k - 1] != hmask)
 		return 0;
+	ofl_fmt_log_tmpl_shift(l, k);
+	return 1;
+}
+
+/* Set aside the first k tokens of a line. */
+void
+ofl_fmt_log_tmpl_shift(struct line *l, int k)
+{
+	int	i;
+
 	for (i = k; i < l->ntok; i++) {
 		l->th[i - k] = l->th[i];
 		l->sh[i - k] = l->sh[i];
@@ -1076,39 +1111,42 @@ ofl_fmt_log_tmpl_colhdr(struct line *l, int k)
 		l->tl[i - k] = l->tl[i];
 	}
 	l->ntok -= k;
-	return 1;
+	l->epoch >>= k;
+	l->compw = 0;
 }
 
-/* The same for a group; groups equal after it are one. */
+/* Set aside the first k tokens of a group. */
 static void
-clu_colhdr(struct ofl_fmt_log_tmpl *m, int k)
+clu_strip(struct ofl_fmt_log_tmpl *m, struct clu *c, int k)
+{
+	uint32_t	base;
+	int		q;
+
+	c->ntok -= k;
+	memmove(c->th, c->th + k, (size_t)c->ntok * sizeof(*c->th));
+	memmove(c->sh, c->sh + k, (size_t)c->ntok * sizeof(*c->sh));
+	memmove(c->rh, c->rh + k, (size_t)c->ntok * sizeof(*c->rh));
+	base = c->toff[k];
+	memmove(c->text, c->text + base, c->toff[c->ntok + k] - base + 1);
+	for (q = 0; q <= c->ntok; q++)
+		c->toff[q] = c->toff[q + k] - base;
+	c->var >>= k;
+	c->rawvar >>= k;
+	c->epoch >>= k;
+	if (c->var != 0)
+		mask_note(m, c->ntok, c->var);
+	c->key = key_of(c->th, c->ntok, c->var);
+}
+
+/* Groups equal after clu_strip are one. */
+static void
+clu_unify(struct ofl_fmt_log_tmpl *m)
 {
 	struct clu	*c, *d;
 	struct mk	*v;
 	size_t		 i, j, n = 0;
-	uint32_t	 base;
 	int		 q;
 
-	for (i = 0; i < m->nclu; i++) {
-		c = &m->clu[i];
-		if (c->ntok <= k || c->th[k - 1] != hmask ||
-		    (c->var & (1ULL << (k - 1))))
-			continue;
-		c->ntok -= k;
-		memmove(c->th, c->th + k, (size_t)c->ntok * sizeof(*c->th));
-		memmove(c->sh, c->sh + k, (size_t)c->ntok * sizeof(*c->sh));
-		memmove(c->rh, c->rh + k, (size_t)c->ntok * sizeof(*c->rh));
-		base = c->toff[k];
-		memmove(c->text, c->text + base,
-		    c->toff[c->ntok + k] - base + 1);
-		for (q = 0; q <= c->ntok; q++)
-			c->toff[q] = c->toff[q + k] - base;
-		c->var >>= k;
-		c->rawvar >>= k;
-		if (c->var != 0)
-			mask_note(m, c->ntok, c->var);
-		c->key = key_of(c->th, c->ntok, c->var);
-	}
 	v = ofl_xcalloc(m->nclu + 1, sizeof(*v));
 	for (i = 0; i < m->nclu; i++) {
 		v[n].k = mix(m->clu[i].key, m->clu[i].var);
@@ -1137,6 +1175,48 @@ clu_colhdr(struct ofl_fmt_log_tmpl *m, int k)
 			m->clu[j++] = m->clu[i];
 	m->nclu = j;
 	tab_rebuild(m);
+}
+
+/* The same for the groups; groups equal after it are one. */
+static void
+clu_colhdr(struct ofl_fmt_log_tmpl *m, int k)
+{
+	struct clu	*c;
+	size_t		 i;
+
+	for (i = 0; i < m->nclu; i++) {
+		c = &m->clu[i];
+		if (c->ntok > k && c->th[k - 1] == hmask &&
+		    !(c->var & (1ULL << (k - 1))))
+			clu_strip(m, c, k);
+	}
+	clu_unify(m);
+}
+
+/*
+ * A component after the header: when nearly every record whose header
+ * did not say where it ends has a name ending in ':' right after it,
+ * that name is the header's, set aside; otherwise it is the message's
+ * first word.
+ */
+static int
+comp_find(const struct ofl_fmt_log_tmpl *m)
+{
+	return m->ncompw > 0 && m->ncompw * 100 >= m->nhdr * TM_COMPPCT;
+}
+
+static void
+clu_comp(struct ofl_fmt_log_tmpl *m)
+{
+	struct clu	*c;
+	size_t		 i;
+
+	for (i = 0; i < m->nclu; i++) {
+		c = &m->clu[i];
+		if (c->compw && c->ntok > 1)
+			clu_strip(m, c, 1);
+	}
+	clu_unify(m);
 }
 
 static int
@@ -1201,6 +1281,8 @@ ofl_fmt_log_tmpl_finish(struct ofl_fmt_log_tmpl *m)
 		return;
 	m->finished = 1;
 	m->lines = m->rd.lineno;
+	if ((m->hcomp = comp_find(m)) != 0)
+		clu_comp(m);
 	if ((m->colhdr = colhdr_find(m)) > 0)
 		clu_colhdr(m, m->colhdr);
 	merge(m);
@@ -1297,6 +1379,8 @@ ofl_fmt_log_tmpl_line(struct ofl_fmt_log_tmpl *m, const char *p, size_t n,
 		return 0;
 	}
 	rd->head_ts = l.ts;
+	if (m->hcomp && l.compw == 1 && l.ntok > 1)
+		ofl_fmt_log_tmpl_shift(&l, 1);
 	ofl_fmt_log_tmpl_colhdr(&l, m->colhdr);
 	rd->cur = lookup(m, &l);
 	rd->cur_other = rd->cur == -1;
@@ -1321,6 +1405,8 @@ ofl_fmt_log_tmpl_of(const struct ofl_fmt_log_tmpl *m, const char *p,
 	memset(&rd, 0, sizeof(rd));
 	rd.cur = -1;
 	tokenize(&l, &rd, p, n);
+	if (m->hcomp && l.compw == 1 && l.ntok > 1)
+		ofl_fmt_log_tmpl_shift(&l, 1);
 	ofl_fmt_log_tmpl_colhdr(&l, m->colhdr);
 	idx = lookup(m, &l);
 	line_id(m, idx, id);

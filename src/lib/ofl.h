@@ -443,6 +443,8 @@ void	 ofl_fmt_log_headline(struct ofl_buf *, const char *, size_t, size_t);
  * of its text: the same log gives the same templates and IDs.
  */
 #define OFL_TMPL_ID	13
+/* The miner's version, kept with cached templates: bump when they change. */
+#define OFL_TMPL_VERSION	"miner 2"
 struct ofl_fmt_log_tmpl;
 struct ofl_fmt_log_tmpl_info {
 	char		 id[OFL_TMPL_ID];

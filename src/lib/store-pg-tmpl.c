@@ -42,7 +42,8 @@ store_pg_tmpl_get(struct ofl_store *st, int64_t blob,
 		t = ofl_xcalloc((size_t)nr, sizeof(*t));
 	for (r = 0; r < nr; r++) {
 		if (store_pg_int(res, r, 0) == 0) {
-			found = 1;
+			found = strcmp(PQgetvalue(res, r, 1),
+			    OFL_TMPL_VERSION) == 0;
 			*lines = (uint64_t)store_pg_int(res, r, 2);
 			continue;
 		}
@@ -84,9 +85,9 @@ store_pg_tmpl_put(struct ofl_store *st, int64_t blob,
 
 	for (k = 0; k < 7; k++)
 		ofl_buf_init(&v[k]);
-	/* Row 0: mined, and the lines it had. */
+	/* Row 0: mined, by which miner, and the lines it had. */
 	store_pg_arr_int(&v[0], 0);
-	store_pg_arr_text(&v[1], NULL);
+	store_pg_arr_text(&v[1], OFL_TMPL_VERSION);
 	store_pg_arr_int(&v[2], (int64_t)ofl_fmt_log_tmpl_lines(m));
 	store_pg_arr_int(&v[3], 0);
 	store_pg_arr_int(&v[4], 0);

@@ -3,8 +3,9 @@
  * mined once (schema-log.c, when a log is indexed or first described)
  * and kept by content, like the index: artifacts with the same bytes
  * share them, and they go with their blob (store-gc.c).  Row 0 of a blob
- * says that it was mined and how many lines it had; rows 1 to n are its
- * templates, most frequent first.
+ * says that it was mined, by which version of the miner (its tid) and
+ * how many lines it had; rows 1 to n are its templates, most frequent
+ * first.  Templates of another version are mined again.
  */
 #include "config.h"
 
@@ -47,7 +48,9 @@ ofl_store_tmpl_get(struct ofl_store *st, const char *id,
 	sqlite3_bind_int64(stmt, 1, blob);
 	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
 		if (sqlite3_column_int64(stmt, 0) == 0) {
-			found = 1;
+			tx = sqlite3_column_text(stmt, 1);
+			found = tx != NULL &&
+			    strcmp((const char *)tx, OFL_TMPL_VERSION) == 0;
 			*lines = (uint64_t)sqlite3_column_int64(stmt, 2);
 			continue;
 		}
@@ -148,6 +151,7 @@ ofl_store_tmpl_put(struct ofl_store *st, const char *id,
 		goto out;
 	sqlite3_bind_int64(del, 1, blob);
 	memset(&head, 0, sizeof(head));
+	snprintf(head.id, sizeof(head.id), "%s", OFL_TMPL_VERSION);
 	head.count = ofl_fmt_log_tmpl_lines(m);
 	if (sqlite3_step(del) != SQLITE_DONE ||
 	    put_row(ins, blob, 0, &head) == -1)
