@@ -449,7 +449,7 @@ header(const char **wp, const size_t *wl, int nw, int *ts, int *level,
 		}
 	}
 	/* A level in one letter: glog's I0305 (a date too), Ruby's "I,". */
-	if (nw > 2 && (lv = letter_level(wp[i], wl[i], &k)) != 0 &&
+	if (i + 2 < nw && (lv = letter_level(wp[i], wl[i], &k)) != 0 &&
 	    (is_ts(wp[i + 1], wl[i + 1]) || wp[i + 1][0] == '[')) {
 		*level = lv;
 		*ts = k;
