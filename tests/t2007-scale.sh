@@ -207,4 +207,52 @@ test_expect_success sqlite3 'a scan during indexing reads past a line longer tha
 	grep -q "^  3: after the long line, a quillharbour$" out2
 '
 
+# The frames of a large capture past the first 4 are sketched; a search
+# that comes before the index reads only the frames that may hold a term.
+test_expect_success sqlite3 'a search before the index: the frames whose sketch may hold a term, the same lines as reading all' '
+	OFL_STORE=$PWD/sketch &&
+	export OFL_STORE &&
+	awk "BEGIN { for (i = 1; i <= 300000; i++) {
+	    if (i == 3 || i == 150001 || i == 299999)
+		printf \"line %d: the ZebraFault happened here\\n\", i
+	    else if (i == 240000)
+		printf \"line %d: quillharbour and wombat%06d\\n\", i, i
+	    else
+		printf \"line %d of the log, worker %d, padding padding\\n\", i, i % 7 } }" >frames &&
+	OFL_INDEX_BG=0 ofl-capture -q <frames >ref &&
+	id=$(sed "s/^ofl://" ref) &&
+	ofl-extract "$id" -n 1-300000 -m 0 | cut -f2- >back &&
+	test_cmp frames back &&
+	n=$(sqlite3 "$OFL_STORE/ofl.db" "SELECT count(*) FROM frame_sketch") &&
+	test "$n" -gt 0 &&
+	sqlite3 "$OFL_STORE/ofl.db" "CREATE TABLE keep AS SELECT * FROM frame_sketch" &&
+	ofl-index -q "$id" &&
+	test "$(sqlite3 "$OFL_STORE/ofl.db" "SELECT count(*) FROM frame_sketch")" = 0 &&
+	blob=$(sqlite3 "$OFL_STORE/ofl.db" "SELECT blob FROM ix_blob") ||
+	exit 1
+	sleep 60 &
+	pid=$!
+	: the sleeper plays an indexer that has done nothing yet &&
+	sqlite3 "$OFL_STORE/ofl.db" "DELETE FROM ix_chunk
+	    WHERE id >= ($blob << 24);
+	    UPDATE ix_blob SET state = 0, owner = $pid,
+	    heartbeat = CAST(strftime('"'"'%s'"'"', '"'"'now'"'"') AS INTEGER) * 1000
+	    WHERE blob = $blob;
+	    INSERT INTO frame_sketch SELECT * FROM keep" &&
+	for q in zebrafault quillharbour wombat240000 "padding zebrafault"; do
+		OFL_INDEX_BG=1 ofl-search -q "$id" "$q" >>sketched 2>>err || return 1
+	done &&
+	sqlite3 "$OFL_STORE/ofl.db" "DELETE FROM frame_sketch" &&
+	for q in zebrafault quillharbour wombat240000 "padding zebrafault"; do
+		OFL_INDEX_BG=1 ofl-search -q "$id" "$q" >>whole 2>>err || return 1
+	done;
+	rc=$?;
+	kill $pid;
+	test $rc -eq 0 &&
+	test_cmp whole sketched &&
+	printf "ofl:$id:%s\n" 3 150001 299999 240000 240000 >expect &&
+	head -n 5 sketched >first &&
+	test_cmp expect first
+'
+
 test_done

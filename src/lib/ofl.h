@@ -272,6 +272,18 @@ void	ofl_hash_init_like(struct ofl_hash *, const char *);
 void	ofl_hash_update(struct ofl_hash *, const void *, size_t);
 void	ofl_hash_final_hex(struct ofl_hash *, char [OFL_HASH_HEX]);
 
+/*
+ * sketch.c: a frame's sketch, the trigrams at its even offsets (ASCII
+ * case folded) as a bitmap.  A string of 4 bytes or more is not in the
+ * frame when the sketch says so.
+ */
+#define OFL_SKETCH_LOG2		16	/* bits in a sketch, log2 */
+#define OFL_SKETCH_BYTES	(1 << (OFL_SKETCH_LOG2 - 3))
+void	ofl_sketch_build(const unsigned char *, size_t,
+	    unsigned char [OFL_SKETCH_BYTES]);
+int	ofl_sketch_may_have(const unsigned char [OFL_SKETCH_BYTES],
+	    const char *, size_t);
+
 /* id.c: artifact IDs. */
 #define OFL_ID_LEN	8	/* generated length */
 #define OFL_ID_MAX	12	/* longest accepted */
@@ -1470,6 +1482,15 @@ int	ofl_store_fts_blob_art(struct ofl_store *, int64_t,
 /* 1 if another process indexes blob now: where its chunks end so far. */
 int	ofl_store_fts_progress(struct ofl_store *, int64_t, uint64_t *,
 	    uint64_t *);
+/*
+ * The frames of a blob from byte from on (the one that holds it first),
+ * in order: cb(raw_off, raw_len, line_off, sketch or NULL, arg), a
+ * non-zero return stopping.  -1 on an error; 0 when the store keeps no
+ * sketches (every frame then has NULL, or cb is not called at all).
+ */
+int	ofl_store_frame_sketches(struct ofl_store *, int64_t, uint64_t,
+	    int (*)(uint64_t, uint64_t, uint64_t, const unsigned char *,
+	    void *), void *);
 /* Artifacts of a filter not indexed in full: cb(id, blob, arg), count. */
 int64_t	ofl_store_fts_unindexed(struct ofl_store *,
 	    const struct ofl_filter *, int (*)(const char *, int64_t, void *),

@@ -638,39 +638,26 @@ count_lines(const char *p, size_t n)
 	return k;
 }
 
+/*
+ * The lines of bytes [off, end) of a text (end UINT64_MAX: to its end),
+ * line lineno first, scanned whole lines at a time, 1 MiB or so, in a
+ * buffer no bigger than the artifact needs: most are small, and a fresh
+ * megabyte each costs more than their scan.  The buffer grows (doubling)
+ * only for a line longer than it.
+ */
 static int
-substring_scan(struct search *s, size_t art)
+scan_range(struct search *s, size_t art, struct ofl_reader *r,
+    uint64_t off, uint64_t lineno, uint64_t end)
 {
-	struct ofl_reader	*r;
-	struct rescan		 rc;
 	struct ofl_buf		 b;
-	uint64_t		 off, lineno;
-	size_t			 keep, want;
+	size_t			 keep, want, room;
 	ssize_t			 n;
 	int			 ret = -1;
 
-	if ((r = ofl_snippet_reader(s, art)) == NULL)
-		return -1;
-	if (s->a[art].kind == OFL_KIND_ARCHIVE ||
-	    s->a[art].kind == OFL_KIND_COMPRESSED) {
-		memset(&rc, 0, sizeof rc);
-		rc.s = s;
-		rc.art = art;
-		if (ofl_reader_seek(r, 0) == -1 ||
-		    ofl_reader_chunks(r, s->a[art].kind, rescan_cb, &rc) < 0)
-			return -1;
-		return 0;
-	}
-	/*
-	 * Whole lines at a time, 1 MiB or so (from where the index ends),
-	 * in a buffer no bigger than the artifact needs: most are small,
-	 * and a fresh megabyte each costs more than their scan.  The
-	 * buffer grows (doubling) only for a line longer than it.
-	 */
 	ofl_buf_init(&b);
-	off = s->a[art].scan_from;
-	lineno = s->a[art].scan_line > 0 ? s->a[art].scan_line : 1;
 	want = SNIP_READ_MAX;
+	if (end > off && end - off < want)
+		want = (size_t)(end - off);
 	if (s->a[art].bytes > off && s->a[art].bytes - off < want)
 		want = (size_t)(s->a[art].bytes - off);
 	if (want < 4096)
@@ -683,7 +670,10 @@ substring_scan(struct search *s, size_t art)
 			    b.len + want + 1 : b.cap * 2;
 			b.data = ofl_xrealloc(b.data, b.cap);
 		}
-		n = ofl_reader_read(r, b.data + b.len, b.cap - b.len - 1);
+		room = b.cap - b.len - 1;
+		if (end - off - b.len < room)
+			room = (size_t)(end - off - b.len);
+		n = room > 0 ? ofl_reader_read(r, b.data + b.len, room) : 0;
 		if (n == -1)
 			goto out;
 		b.len += (size_t)n;
@@ -713,6 +703,102 @@ substring_scan(struct search *s, size_t art)
 out:
 	ofl_buf_free(&b);
 	return ret;
+}
+
+/*
+ * The frames of a text to read: those whose sketch (store-sketch.c) may
+ * hold a target, and those without one, in runs of adjacent frames.  A
+ * frame with a sketch starts and ends at a line's end, so every run but
+ * the first (from where the index ends) starts a line.
+ */
+struct scan_run {
+	uint64_t	 off;
+	uint64_t	 end;
+	uint64_t	 line;
+};
+
+struct sketch_walk {
+	const struct search	*s;
+	uint64_t		 from;
+	uint64_t		 from_line;
+	struct scan_run		*run;
+	size_t			 n;
+	size_t			 cap;
+	int			 open;		/* the last run goes on */
+	int			 skipped;	/* frames left unread */
+};
+
+static int
+sketch_cb(uint64_t off, uint64_t len, uint64_t line_off,
+    const unsigned char *bits, void *arg)
+{
+	struct sketch_walk	*k = arg;
+	struct scan_run		*r;
+	size_t			 i;
+
+	for (i = 0; bits != NULL && i < k->s->ntg; i++)
+		if (ofl_sketch_may_have(bits, k->s->tg[i].s, k->s->tg[i].n))
+			break;
+	if (bits != NULL && i == k->s->ntg) {
+		k->open = 0;
+		k->skipped = 1;
+		return 0;
+	}
+	if (k->open) {
+		k->run[k->n - 1].end = off + len;
+		return 0;
+	}
+	if (k->n == k->cap) {
+		k->cap = k->cap ? 2 * k->cap : 16;
+		k->run = ofl_xrealloc(k->run, k->cap * sizeof *k->run);
+	}
+	r = &k->run[k->n++];
+	r->off = off > k->from ? off : k->from;
+	r->line = off > k->from ? line_off + 1 : k->from_line;
+	r->end = off + len;
+	k->open = 1;
+	return 0;
+}
+
+static int
+substring_scan(struct search *s, size_t art)
+{
+	struct ofl_reader	*r;
+	struct rescan		 rc;
+	struct sketch_walk	 k;
+	uint64_t		 off, lineno;
+	size_t			 i;
+	int			 ret = 0;
+
+	if ((r = ofl_snippet_reader(s, art)) == NULL)
+		return -1;
+	if (s->a[art].kind == OFL_KIND_ARCHIVE ||
+	    s->a[art].kind == OFL_KIND_COMPRESSED) {
+		memset(&rc, 0, sizeof rc);
+		rc.s = s;
+		rc.art = art;
+		if (ofl_reader_seek(r, 0) == -1 ||
+		    ofl_reader_chunks(r, s->a[art].kind, rescan_cb, &rc) < 0)
+			return -1;
+		return 0;
+	}
+	off = s->a[art].scan_from;
+	lineno = s->a[art].scan_line > 0 ? s->a[art].scan_line : 1;
+	/* Only the frames that may hold a target, when sketched. */
+	memset(&k, 0, sizeof k);
+	k.s = s;
+	k.from = off;
+	k.from_line = lineno;
+	if (s->ntg > 0 && ofl_store_frame_sketches(s->st, s->a[art].blob,
+	    off, sketch_cb, &k) == 1 && k.skipped) {
+		for (i = 0; i < k.n && ret == 0 && s->nh < SCAN_LINES_MAX; i++)
+			ret = scan_range(s, art, r, k.run[i].off,
+			    k.run[i].line, k.run[i].end);
+		free(k.run);
+		return ret;
+	}
+	free(k.run);
+	return scan_range(s, art, r, off, lineno, UINT64_MAX);
 }
 
 /* Levenshtein distance, or max + 1 once it is sure to exceed max. */

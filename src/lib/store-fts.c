@@ -824,6 +824,12 @@ ofl_store_fts_write(struct ofl_store *st, int64_t blob, const char *id,
 		goto fail;
 	}
 	sqlite3_finalize(upd);
+	upd = NULL;
+	/* Indexed in full: the frames' sketches have served. */
+	if (last && store_sketch_drop(db, blob) == -1) {
+		ix_err(db, "indexing");
+		goto fail;
+	}
 	if (db_exec(db, "COMMIT") == -1) {
 		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 		return -1;

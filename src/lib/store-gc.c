@@ -360,6 +360,7 @@ ofl_store_gc_drop_blob(struct ofl_store *st, int64_t blob)
 {
 	STORE_PG(st, store_pg_gc_drop_blob(st, blob));
 	if (exec_id(st->db, "DELETE FROM frame WHERE blob = ?1", blob) == -1 ||
+	    store_sketch_drop(st->db, blob) == -1 ||
 	    exec_id(st->db, "DELETE FROM log_tmpl WHERE blob = ?1",
 	    blob) == -1 ||
 	    exec_id(st->db, "DELETE FROM blob WHERE id = ?1", blob) == -1)
@@ -546,9 +547,11 @@ ofl_store_gc_stray_frames(struct ofl_store *st, int repair)
 	if ((n = query_int(st->db, "SELECT count(*) FROM frame WHERE blob NOT"
 	    " IN (SELECT id FROM blob)", -1)) == -1)
 		return -1;
-	if (repair)
+	if (repair) {
 		sqlite3_exec(st->db, "DELETE FROM frame WHERE blob NOT IN"
 		    " (SELECT id FROM blob)", NULL, NULL, NULL);
+		(void)store_sketch_sweep(st->db);
+	}
 	return n;
 }
 

@@ -280,6 +280,12 @@ int	 ix_gen_close(sqlite3 *, int64_t);
 int64_t	 ix_gen_rows(sqlite3 *, int64_t, int);
 uint64_t ix_gen_index_bytes(sqlite3 *);
 
+/* store-sketch.c */
+int	 store_sketch_put(sqlite3 *, sqlite3_stmt **, int64_t, uint64_t,
+	    const unsigned char *);
+int	 store_sketch_drop(sqlite3 *, int64_t);
+int	 store_sketch_sweep(sqlite3 *);
+
 /* store-write.c */
 /* Salvage the artifacts whose writer died (on a read-write open). */
 void	 writer_recover(struct ofl_store *);

@@ -3,10 +3,13 @@
  * comes, and the recovery of artifacts whose writer died.
  *
  * A writer creates and locks its blob file, then records the artifact
- * (state "writing").  Content is cut into frames of FRAME_MAX bytes,
+ * (state "writing").  Content is cut into frames of FRAME_MAX bytes or
+ * a little less (at the end of the last line within CUT_MAX of the end),
  * each compressed and appended to the file, then recorded in the frame
- * table, so the frames in the database are always readable.  Finishing
- * hashes the content and shares an existing blob with the same bytes.
+ * table, so the frames in the database are always readable.  Past the
+ * first SKETCH_FROM, a frame that starts and ends at a line's end is
+ * sketched too (store-sketch.c).  Finishing hashes the content and
+ * shares an existing blob with the same bytes.
  */
 #include "config.h"
 
@@ -28,6 +31,8 @@
 #include "banned.h"
 
 #define HEAD_MAX	(64 * 1024)	/* bytes kept for kind detection */
+#define CUT_MAX		(64 * 1024)	/* a frame's end moved to a line's */
+#define SKETCH_FROM	4		/* frames before the first sketched */
 #define BUSY_STEP_MS	20		/* longest sleep of a waiting writer */
 /*
  * zstd levels: the store's level (store.c) normally; its fast level for
@@ -60,6 +65,11 @@ struct ofl_writer {
 	uint64_t		 comp_off;
 	uint64_t		 nl_committed;	/* newlines in committed frames */
 	uint64_t		 nl_pending;	/* newlines in buf */
+	uint64_t		 nframe;	/* frames cut */
+	int			 line_start;	/* buf starts a line */
+	unsigned char		*carry;		/* a cut frame's last line */
+	unsigned char		*sketch;	/* a frame's sketch, here */
+	sqlite3_stmt		*ins_sketch;
 	uint64_t		 bytes;
 	int			 last_byte;
 	unsigned char		*head;
@@ -93,6 +103,8 @@ struct ofl_writer {
 		size_t		 len;
 		uint64_t	 nl;
 		int		 flood;
+		int		 want_sketch;
+		unsigned char	*sketch;	/* this slot's, for good */
 		unsigned char	*cbuf;		/* this slot's, for good */
 		size_t		 clen;		/* 0: compression failed */
 		int		 done;
@@ -382,6 +394,7 @@ ofl_writer_begin(struct ofl_store *st, const struct ofl_meta *init)
 	w->st = st;
 	w->fd = -1;
 	w->last_byte = -1;
+	w->line_start = 1;
 	w->lf.lineno = 1;
 	if (writer_file(w, name, sizeof name) == -1)
 		goto fail;
@@ -495,10 +508,13 @@ cz_frame(ZSTD_CCtx *cctx, unsigned char *out, const unsigned char *buf,
 	return clen;
 }
 
-/* Append a compressed frame to the blob file, then record it. */
+/*
+ * Append a compressed frame to the blob file, then record it, and its
+ * sketch when it has one (a sketch not kept is no failure).
+ */
 static int
 frame_append(struct ofl_writer *w, const unsigned char *cbuf, size_t clen,
-    size_t len, uint64_t nl)
+    size_t len, uint64_t nl, const unsigned char *sketch)
 {
 	const unsigned char	*p = cbuf;
 	size_t			 left = clen;
@@ -537,6 +553,9 @@ frame_append(struct ofl_writer *w, const unsigned char *cbuf, size_t clen,
 		return -1;
 	}
 	sqlite3_reset(w->ins_frame);
+	if (sketch != NULL)
+		(void)store_sketch_put(sqlite3_db_handle(w->ins_frame),
+		    &w->ins_sketch, w->blob, w->raw_off, sketch);
 	w->raw_off += len;
 	w->comp_off += clen;
 	w->nl_committed += nl;
@@ -562,7 +581,7 @@ writer_commit(struct ofl_writer *w)
 		} else if (!w->tfailed) {
 			pthread_mutex_unlock(&w->mu);
 			failed = frame_append(w, j->cbuf, j->clen, j->len,
-			    j->nl) == -1;
+			    j->nl, j->want_sketch ? j->sketch : NULL) == -1;
 			pthread_mutex_lock(&w->mu);
 			if (failed)
 				w->tfailed = 1;
@@ -603,6 +622,8 @@ writer_work(void *arg)
 			pthread_mutex_unlock(&w->mu);
 			clen = cz_frame(k->cctx, j->cbuf, j->buf, j->len,
 			    j->err, sizeof j->err);
+			if (j->want_sketch)
+				ofl_sketch_build(j->buf, j->len, j->sketch);
 			pthread_mutex_lock(&w->mu);
 		}
 		j->clen = clen;
@@ -654,6 +675,7 @@ writer_thread_start(struct ofl_writer *w)
 	w->nq = 2 * (size_t)want + 1;
 	for (i = 0; i < w->nq; i++) {
 		w->q[i].cbuf = ofl_xmalloc(ZSTD_compressBound(FRAME_MAX));
+		w->q[i].sketch = ofl_xmalloc(OFL_SKETCH_BYTES);
 		if (i > 0)
 			w->freebuf[w->nfree++] = ofl_xmalloc(FRAME_MAX);
 	}
@@ -680,8 +702,10 @@ writer_thread_start(struct ofl_writer *w)
 	pthread_mutex_destroy(&w->mu);
 	pthread_cond_destroy(&w->cv_job);
 	pthread_cond_destroy(&w->cv_free);
-	for (i = 0; i < w->nq; i++)
+	for (i = 0; i < w->nq; i++) {
 		free(w->q[i].cbuf);
+		free(w->q[i].sketch);
+	}
 	while (w->nfree > 0)
 		free(w->freebuf[--w->nfree]);
 	w->nq = 0;
@@ -713,10 +737,14 @@ writer_thread_stop(struct ofl_writer *w)
 	failed = w->tfailed;
 	sqlite3_finalize(w->ins_frame);
 	w->ins_frame = NULL;
+	sqlite3_finalize(w->ins_sketch);
+	w->ins_sketch = NULL;
 	sqlite3_close(w->tdb);
 	w->tdb = NULL;
-	for (i = 0; i < w->nq; i++)
+	for (i = 0; i < w->nq; i++) {
 		free(w->q[i].cbuf);
+		free(w->q[i].sketch);
+	}
 	w->nq = 0;
 	while (w->nfree > 0)
 		free(w->freebuf[--w->nfree]);
@@ -730,14 +758,34 @@ writer_thread_stop(struct ofl_writer *w)
 	return 0;
 }
 
+/*
+ * Cut a frame of the pending bytes: a full one ends at its last line's
+ * end when that is within CUT_MAX of it, the rest carried over.
+ */
 static int
 writer_frame(struct ofl_writer *w)
 {
-	int64_t	now;
-	size_t	clen;
+	const unsigned char	*nl;
+	unsigned char		*sk = NULL;
+	int64_t			 now;
+	size_t			 clen, len, tail = 0;
+	int			 want;
 
 	if (w->len == 0)
 		return 0;
+	len = w->len;
+	if (len == FRAME_MAX && w->buf[len - 1] != '\n' &&
+	    (nl = memrchr(w->buf + len - CUT_MAX, '\n', CUT_MAX)) != NULL) {
+		len = (size_t)(nl - w->buf) + 1;
+		tail = w->len - len;
+		if (w->carry == NULL)
+			w->carry = ofl_xmalloc(CUT_MAX);
+		memcpy(w->carry, w->buf + len, tail);
+	}
+	want = w->line_start && w->buf[len - 1] == '\n' &&
+	    w->nframe >= SKETCH_FROM;
+	w->nframe++;
+	w->line_start = w->buf[len - 1] == '\n';
 	if (w->nwork == 0 && w->len == FRAME_MAX)
 		writer_thread_start(w);
 	if (w->nwork > 0) {
@@ -751,8 +799,9 @@ writer_frame(struct ofl_writer *w)
 		}
 		j = &w->q[w->seq_next++ % w->nq];
 		j->buf = w->buf;
-		j->len = w->len;
+		j->len = len;
 		j->nl = w->nl_pending;
+		j->want_sketch = want;
 		j->done = 0;
 		now = ofl_mono_us();
 		j->flood = now - w->last_us < FLOOD_US;
@@ -762,14 +811,24 @@ writer_frame(struct ofl_writer *w)
 			pthread_cond_wait(&w->cv_free, &w->mu);
 		w->buf = w->freebuf[--w->nfree];
 		pthread_mutex_unlock(&w->mu);
-	} else if ((clen = cz_frame(w->cz.cctx, w->cz.cbuf, w->buf, w->len,
-	    w->ferr, sizeof w->ferr)) == 0 || frame_append(w, w->cz.cbuf, clen,
-	    w->len, w->nl_pending) == -1) {
-		ofl_seterr(OFL_EXIT_FAIL, "%s", w->ferr);
-		return -1;
+	} else {
+		if (want) {
+			if (w->sketch == NULL)
+				w->sketch = ofl_xmalloc(OFL_SKETCH_BYTES);
+			ofl_sketch_build(w->buf, len, w->sketch);
+			sk = w->sketch;
+		}
+		if ((clen = cz_frame(w->cz.cctx, w->cz.cbuf, w->buf, len,
+		    w->ferr, sizeof w->ferr)) == 0 || frame_append(w,
+		    w->cz.cbuf, clen, len, w->nl_pending, sk) == -1) {
+			ofl_seterr(OFL_EXIT_FAIL, "%s", w->ferr);
+			return -1;
+		}
 	}
 	w->nl_pending = 0;
-	w->len = 0;
+	w->len = tail;
+	if (tail > 0)
+		memcpy(w->buf, w->carry, tail);
 	return 0;
 }
 
@@ -974,6 +1033,7 @@ drop_own_blob(struct ofl_store *st, int64_t blob, char **file)
 		*file = store_col_strdup(stmt, 0);
 	sqlite3_finalize(stmt);
 	if (blob_exec(st, "DELETE FROM frame WHERE blob = ?1", blob) == -1 ||
+	    store_sketch_drop(st->db, blob) == -1 ||
 	    blob_exec(st, "DELETE FROM blob WHERE id = ?1", blob) == -1)
 		return -1;
 	return 0;
@@ -1139,6 +1199,8 @@ ofl_writer_finish(struct ofl_writer *w, const struct ofl_meta *fin,
 		snprintf(err, sizeof err, "%s", ofl_errmsg());
 		sqlite3_finalize(w->ins_frame);
 		w->ins_frame = NULL;
+		sqlite3_finalize(w->ins_sketch);
+		w->ins_sketch = NULL;
 		close(w->fd);
 		w->fd = -1;
 		writer_recover(w->st);
@@ -1157,6 +1219,8 @@ ofl_writer_finish(struct ofl_writer *w, const struct ofl_meta *fin,
 	m.first_error = w->lf.ls.first_error;
 	sqlite3_finalize(w->ins_frame);
 	w->ins_frame = NULL;
+	sqlite3_finalize(w->ins_sketch);
+	w->ins_sketch = NULL;
 	/* Small content is all in the head: compare it from there. */
 	if (finalize(w->st, w->id, w->blob, w->bytes == w->headlen ? w->head :
 	    NULL, hash, w->bytes, lines, &m, 0) == -1) {
@@ -1178,6 +1242,8 @@ out:
 	writer_unbusy(w->st);
 	cz_free(&w->cz);
 	free(w->buf);
+	free(w->carry);
+	free(w->sketch);
 	free(w->head);
 	free(w->file);
 	free(w);

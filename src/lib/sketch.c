@@ -1,0 +1,71 @@
+/*
+ * sketch.c: a frame's sketch.  The byte trigrams that start at the even
+ * offsets of a frame, each byte or'ed with 0x20 (so ASCII letters are
+ * folded to lower case), as a bitmap of OFL_SKETCH_BYTES bytes with one
+ * bit per trigram (a multiplicative hash).  A string of 4 bytes or more
+ * is in a frame only if, for the even or for the odd offsets of the
+ * string, every trigram starting there is in the frame's sketch: the
+ * scan of content not yet indexed reads only the frames whose sketch may
+ * hold a term.  A bit set by another trigram costs a frame read for
+ * nothing; a string in the frame is never missed.  Every other offset
+ * halves the cost of sketching, which a capture pays.
+ */
+#include "config.h"
+
+#include <sys/types.h>
+
+#include <stdint.h>
+#include <string.h>
+
+#include "ofl.h"
+#include "banned.h"
+
+#define SKETCH_SHIFT	(32 - OFL_SKETCH_LOG2)
+
+/* The bit of the trigram at p. */
+static inline uint32_t
+tri_bit(const unsigned char *p)
+{
+	uint32_t	v;
+
+	v = (uint32_t)(p[0] | 0x20) | (uint32_t)(p[1] | 0x20) << 8 |
+	    (uint32_t)(p[2] | 0x20) << 16;
+	return (v * 0x9e3779b1U) >> SKETCH_SHIFT;
+}
+
+void
+ofl_sketch_build(const unsigned char *p, size_t n,
+    unsigned char bits[OFL_SKETCH_BYTES])
+{
+	uint32_t	h;
+	size_t		i;
+
+	memset(bits, 0, OFL_SKETCH_BYTES);
+	for (i = 0; i + 3 <= n; i += 2) {
+		h = tri_bit(p + i);
+		bits[h >> 3] |= (unsigned char)(1U << (h & 7));
+	}
+}
+
+/* 1 when s[0..n) may be in the frame of the sketch: always under 4. */
+int
+ofl_sketch_may_have(const unsigned char bits[OFL_SKETCH_BYTES],
+    const char *s, size_t n)
+{
+	const unsigned char	*p = (const unsigned char *)s;
+	uint32_t		 h;
+	size_t			 i, r;
+
+	if (n < 4)
+		return 1;
+	for (r = 0; r < 2; r++) {
+		for (i = r; i + 3 <= n; i += 2) {
+			h = tri_bit(p + i);
+			if (!(bits[h >> 3] & (1U << (h & 7))))
+				break;
+		}
+		if (i + 3 > n)
+			return 1;
+	}
+	return 0;
+}
