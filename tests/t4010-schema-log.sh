@@ -206,6 +206,19 @@ test_expect_success 'a log of bare messages: a line that seems to start with a t
 	test_cmp expect out
 '
 
+test_expect_success 'a name with a colon after a header, and the same words without one: each line counted where the second pass puts it' '
+	awk "BEGIN { for (i = 0; i < 40; i++) {
+	    if (i % 8 == 3)
+		printf \"2024-05-02 10:11:%02d INFO app: started worker %d\\n\", i, i
+	    else
+		printf \"app: started worker %d\\n\", i } }" >mixed.log &&
+	"$TMPL" -t mixed.log | awk "{ print \$1, \$2 }" | sort >want &&
+	"$TMPL" mixed.log | sort | uniq -c | awk "{ print \$2, \$1 }" >got &&
+	test_cmp want got &&
+	"$TMPL" -m mixed.log | awk "\$1 != \$2" >bad &&
+	test ! -s bad
+'
+
 test_expect_success 'constants that look variable stay: states after numbers, two shapes, numbers after a word; rare names vary' '
 	awk "BEGIN { split(\"normal warning critical\", st, \" \")
 	    split(\"admin guest oracle test pi\", nm, \" \"); for (i = 0; i < 30; i++) {

@@ -28,6 +28,7 @@ struct mt_tmpl {
 	int		 ntok;
 	size_t		 nconst;	/* bytes not in "<*>" */
 	size_t		 rank;		/* its place, most frequent first */
+	int		 level;		/* its lines' level, 0 none */
 };
 
 struct ofl_fmt_log_tmpl_match {
@@ -59,6 +60,8 @@ ofl_fmt_log_tmpl_match_new(const struct ofl_fmt_log_tmpl_info *t, size_t n)
 		o = &mt->t[mt->n++];
 		memcpy(o->id, t[i].id, OFL_TMPL_ID);
 		o->rank = i;
+		o->level = t[i].level != NULL ? ofl_fmt_log_head_level(
+		    t[i].level, strlen(t[i].level)) : 0;
 		o->text = ofl_xmalloc(t[i].len + 1);
 		memcpy(o->text, t[i].text, t[i].len);
 		o->text[t[i].len] = '\0';
@@ -204,8 +207,8 @@ match_line(const struct ofl_fmt_log_tmpl_match *mt, const struct line *l)
  * tried again without a header of columns, the last first (the miner
  * set aside the words up to a column of numbers).  A line with a name
  * ending in ':' after its header is tried without it too (the miner set
- * it aside when nearly every line had one): the match with the most
- * constant bytes wins.
+ * it aside when nearly every line had one): the match of the line's
+ * level wins, then the one with the most constant bytes.
  */
 /* The template of a line, with or without a header of columns. */
 static const struct mt_tmpl *
@@ -237,11 +240,14 @@ ofl_fmt_log_tmpl_match(const struct ofl_fmt_log_tmpl_match *mt,
 
 	ofl_fmt_log_tmpl_tokenize(&l, p, n);
 	best = match_cols(mt, &l);
-	if (l.compw == 1 && l.ntok > 1) {
+	if (ofl_fmt_log_tmpl_compw(&l)) {
 		s = l;
 		ofl_fmt_log_tmpl_shift(&s, 1);
 		alt = match_cols(mt, &s);
-		if (alt != NULL && (best == NULL || alt->nconst > best->nconst))
+		if (alt != NULL && (best == NULL ||
+		    (alt->level == l.level) > (best->level == l.level) ||
+		    ((alt->level == l.level) == (best->level == l.level) &&
+		    alt->nconst > best->nconst)))
 			best = alt;
 	}
 	if (best == NULL)

@@ -67,6 +67,7 @@
 
 #define H_WILD		0x5bd1e9955bd1e995ULL
 #define H_MASK		0x9e3779b97f4a7c15ULL
+#define H_COMPW		0x2545f4914f6cdd1dULL	/* xor'ed: maybe a component */
 
 /* A group of lines: equal token count and equal tokens but at var. */
 struct clu {
@@ -642,6 +643,12 @@ ofl_fmt_log_tmpl_add(struct ofl_fmt_log_tmpl *m, const char *p, size_t n)
 		m->nhdr++;
 		m->ncompw += l.compw == 1;
 	}
+	/*
+	 * Until the end tells whether it is a component, a first word that
+	 * may be one keeps its lines apart from those where it is a word.
+	 */
+	if ((l.compw = ofl_fmt_log_tmpl_compw(&l)) != 0)
+		l.th[0] ^= H_COMPW;
 	idx = lookup(m, &l);
 	if (idx == -1 && m->nclu >= TM_MAXCLU) {
 		merge(m);
@@ -885,6 +892,7 @@ fold(struct ofl_fmt_log_tmpl *m, struct clu *root, const struct mk *r,
 			root->last = c->last;
 		root->rawvar |= c->rawvar;
 		root->epoch &= c->epoch;
+		root->compw &= c->compw;
 		clu_free(c);
 		c->ntok = -1;
 	}
@@ -1097,6 +1105,17 @@ ofl_fmt_log_tmpl_colhdr(struct line *l, int k)
 	return 1;
 }
 
+/*
+ * 1 if a line's first word may be a component, one the miner can set
+ * aside: a word (no number) with more after it.
+ */
+int
+ofl_fmt_log_tmpl_compw(const struct line *l)
+{
+	return l->compw == 1 && l->ntok > 1 && l->th[0] != hmask &&
+	    l->th[0] != H_TAIL;
+}
+
 /* Set aside the first k tokens of a line. */
 void
 ofl_fmt_log_tmpl_shift(struct line *l, int k)
@@ -1205,15 +1224,23 @@ comp_find(const struct ofl_fmt_log_tmpl *m)
 	return m->ncompw > 0 && m->ncompw * 100 >= m->nhdr * TM_COMPPCT;
 }
 
+/*
+ * The groups whose first word may be a component: set aside (strip) or
+ * a word again, their lines with those of the same words.
+ */
 static void
-clu_comp(struct ofl_fmt_log_tmpl *m)
+clu_comp(struct ofl_fmt_log_tmpl *m, int strip)
 {
 	struct clu	*c;
 	size_t		 i;
 
 	for (i = 0; i < m->nclu; i++) {
 		c = &m->clu[i];
-		if (c->compw && c->ntok > 1)
+		if (!c->compw || c->ntok < 1)
+			continue;
+		c->th[0] ^= H_COMPW;
+		c->key = key_of(c->th, c->ntok, c->var);
+		if (strip && c->ntok > 1)
 			clu_strip(m, c, 1);
 	}
 	clu_unify(m);
@@ -1281,8 +1308,8 @@ ofl_fmt_log_tmpl_finish(struct ofl_fmt_log_tmpl *m)
 		return;
 	m->finished = 1;
 	m->lines = m->rd.lineno;
-	if ((m->hcomp = comp_find(m)) != 0)
-		clu_comp(m);
+	m->hcomp = comp_find(m);
+	clu_comp(m, m->hcomp);
 	if ((m->colhdr = colhdr_find(m)) > 0)
 		clu_colhdr(m, m->colhdr);
 	merge(m);
@@ -1379,7 +1406,7 @@ ofl_fmt_log_tmpl_line(struct ofl_fmt_log_tmpl *m, const char *p, size_t n,
 		return 0;
 	}
 	rd->head_ts = l.ts;
-	if (m->hcomp && l.compw == 1 && l.ntok > 1)
+	if (m->hcomp && ofl_fmt_log_tmpl_compw(&l))
 		ofl_fmt_log_tmpl_shift(&l, 1);
 	ofl_fmt_log_tmpl_colhdr(&l, m->colhdr);
 	rd->cur = lookup(m, &l);
@@ -1405,7 +1432,7 @@ ofl_fmt_log_tmpl_of(const struct ofl_fmt_log_tmpl *m, const char *p,
 	memset(&rd, 0, sizeof(rd));
 	rd.cur = -1;
 	tokenize(&l, &rd, p, n);
-	if (m->hcomp && l.compw == 1 && l.ntok > 1)
+	if (m->hcomp && ofl_fmt_log_tmpl_compw(&l))
 		ofl_fmt_log_tmpl_shift(&l, 1);
 	ofl_fmt_log_tmpl_colhdr(&l, m->colhdr);
 	idx = lookup(m, &l);

@@ -59,6 +59,7 @@ void	 ofl_fmt_log_tmpl_tok_text(struct ofl_buf *, const char *, size_t,
 	    int);
 int	 ofl_fmt_log_tmpl_colhdr(struct line *, int);
 void	 ofl_fmt_log_tmpl_shift(struct line *, int);
+int	 ofl_fmt_log_tmpl_compw(const struct line *);
 uint64_t ofl_fmt_log_tmpl_hmask(void);
 
 #endif /* OFL_FMT_LOG_TMPL_H */

@@ -694,9 +694,15 @@ writer_thread_start(struct ofl_writer *w)
 	for (i = (size_t)w->nwork; i < (size_t)want; i++)
 		ZSTD_freeCCtx(w->work[i].cctx);
 	if (w->nwork > 0) {
-		/* From now on frames are recorded on tdb. */
+		/*
+		 * From now on frames (and sketches) are recorded on tdb, by
+		 * the workers: none may touch a statement of the caller's
+		 * connection.
+		 */
 		sqlite3_finalize(w->ins_frame);
 		w->ins_frame = ins;
+		sqlite3_finalize(w->ins_sketch);
+		w->ins_sketch = NULL;
 		return;
 	}
 	pthread_mutex_destroy(&w->mu);
