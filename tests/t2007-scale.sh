@@ -126,6 +126,16 @@ busy() {
 	    WHERE blob = $blob"
 }
 
+# undone PID [SQL]: the index of $blob made to look as if process PID
+# were indexing it now and had done nothing yet; then SQL.
+undone() {
+	sqlite3 "$OFL_STORE/ofl.db" "DELETE FROM ix_chunk
+	    WHERE id >= ($blob << 24);
+	    UPDATE ix_blob SET state = 0, owner = $1,
+	    heartbeat = CAST(strftime('%s', 'now') AS INTEGER) * 1000
+	    WHERE blob = $blob; ${2:-}"
+}
+
 test_expect_success sqlite3 'output printed in full is indexed in the background too' '
 	OFL_STORE=$PWD/small &&
 	export OFL_STORE &&
@@ -191,11 +201,7 @@ test_expect_success sqlite3 'a scan during indexing reads past a line longer tha
 	sleep 60 &
 	pid=$!
 	: the sleeper plays an indexer that has done nothing yet &&
-	sqlite3 "$OFL_STORE/ofl.db" "DELETE FROM ix_chunk
-	    WHERE id >= ($blob << 24);
-	    UPDATE ix_blob SET state = 0, owner = $pid,
-	    heartbeat = CAST(strftime('"'"'%s'"'"', '"'"'now'"'"') AS INTEGER) * 1000
-	    WHERE blob = $blob" &&
+	undone $pid &&
 	OFL_INDEX_BG=1 ofl-search "$id" zebrawhistle >out1 2>err1;
 	rc1=$?;
 	OFL_INDEX_BG=1 ofl-search "$id" quillharbour >out2 2>err2;
@@ -233,12 +239,7 @@ test_expect_success sqlite3 'a search before the index: the frames whose sketch 
 	sleep 60 &
 	pid=$!
 	: the sleeper plays an indexer that has done nothing yet &&
-	sqlite3 "$OFL_STORE/ofl.db" "DELETE FROM ix_chunk
-	    WHERE id >= ($blob << 24);
-	    UPDATE ix_blob SET state = 0, owner = $pid,
-	    heartbeat = CAST(strftime('"'"'%s'"'"', '"'"'now'"'"') AS INTEGER) * 1000
-	    WHERE blob = $blob;
-	    INSERT INTO frame_sketch SELECT * FROM keep" &&
+	undone $pid "INSERT INTO frame_sketch SELECT * FROM keep" &&
 	for q in zebrafault quillharbour wombat240000 "padding zebrafault"; do
 		OFL_INDEX_BG=1 ofl-search -q "$id" "$q" >>sketched 2>>err || return 1
 	done &&
