@@ -44,11 +44,11 @@ exec_id(sqlite3 *db, const char *sql, int64_t id)
 	sqlite3_stmt	*stmt;
 	int		 rc;
 
-	if (sqlite3_prepare_v2(db, sql, -1, &stmt, NULL) != SQLITE_OK)
+	if (store_stmt(db, sql, &stmt) == -1)
 		return -1;
 	sqlite3_bind_int64(stmt, 1, id);
 	rc = sqlite3_step(stmt);
-	sqlite3_finalize(stmt);
+	store_stmt_done(stmt);
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
@@ -59,11 +59,11 @@ exec_text(sqlite3 *db, const char *sql, const char *id)
 	sqlite3_stmt	*stmt;
 	int		 rc;
 
-	if (sqlite3_prepare_v2(db, sql, -1, &stmt, NULL) != SQLITE_OK)
+	if (store_stmt(db, sql, &stmt) == -1)
 		return -1;
 	sqlite3_bind_text(stmt, 1, id, -1, SQLITE_STATIC);
 	rc = sqlite3_step(stmt);
-	sqlite3_finalize(stmt);
+	store_stmt_done(stmt);
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 

@@ -78,13 +78,15 @@ gen_int(sqlite3 *db, const char *sql, int64_t a, int64_t def)
 	int64_t		 v = def;
 	int		 rc;
 
-	if (ix_prep(db, sql, &s) == -1)
+	if (store_stmt(db, sql, &s) == -1) {
+		ix_err(db, "database");
 		return -2;
+	}
 	sqlite3_bind_int64(s, 1, a);
 	if ((rc = sqlite3_step(s)) == SQLITE_ROW &&
 	    sqlite3_column_type(s, 0) != SQLITE_NULL)
 		v = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
+	store_stmt_done(s);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
 		ix_err(db, "index generations");
 		return -2;
@@ -327,16 +329,24 @@ ix_gen_close(sqlite3 *db, int64_t gen)
 int64_t
 ix_gen_rows(sqlite3 *db, int64_t gen, int orphans)
 {
-	int64_t	n;
-	char	name[32], sql[256];
+	sqlite3_stmt	*s;
+	int64_t		 n;
+	char		 name[32], sql[256];
 
 	ix_gen_name(gen, name, sizeof name);
 	snprintf(sql, sizeof sql, "SELECT count(*) FROM %s_docsize d WHERE"
 	    " d.id >> %d NOT IN (SELECT blob FROM ix_dead WHERE gen = ?1)%s",
 	    name, IX_CHUNK_BITS, orphans ? " AND NOT EXISTS (SELECT 1 FROM"
 	    " ix_chunk c WHERE c.id = d.id)" : "");
-	n = gen_int(db, sql, gen, 0);
-	return n == -2 ? -1 : n;
+	/* Text of its own, never kept: gen_int keeps literals only. */
+	if (ix_prep(db, sql, &s) == -1)
+		return -1;
+	sqlite3_bind_int64(s, 1, gen);
+	n = sqlite3_step(s) == SQLITE_ROW ? sqlite3_column_int64(s, 0) : -1;
+	sqlite3_finalize(s);
+	if (n == -1)
+		ix_err(db, "index generations");
+	return n;
 }
 
 /* Up to max blobs indexed into gen, appended to *b (*n of them). */

@@ -69,12 +69,12 @@ store_sketch_drop(sqlite3 *db, int64_t blob)
 	sqlite3_stmt	*s;
 	int		 rc;
 
-	if (sqlite3_prepare_v2(db, "DELETE FROM frame_sketch WHERE blob = ?1",
-	    -1, &s, NULL) != SQLITE_OK)
+	if (store_stmt(db, "DELETE FROM frame_sketch WHERE blob = ?1",
+	    &s) == -1)
 		return 0;	/* no table: no sketches */
 	sqlite3_bind_int64(s, 1, blob);
 	rc = sqlite3_step(s);
-	sqlite3_finalize(s);
+	store_stmt_done(s);
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 

@@ -10,11 +10,13 @@
  *	reserve		room kept free for gc on a full disk
  *
  * Content is kept as a blob, shared by every artifact with the same
- * BLAKE2b-256 hash.  A blob file is a sequence of zstd frames, each the
- * compression of up to FRAME_MAX bytes; the frame table in the database
- * gives each frame's raw and compressed offsets and the number of
- * newlines before it, so any byte or line is found by decompressing one
- * frame.
+ * XXH3-128 hash (BLAKE2b-256 in older stores).  A blob file is a
+ * sequence of zstd frames, each the compression of up to FRAME_MAX bytes
+ * (ending at a line's end when one is near); the frame table in the
+ * database gives each frame's raw and compressed offsets and the number
+ * of newlines before it, so any byte or line is found by decompressing
+ * one frame.  Until a large blob is indexed, its frames' sketches
+ * (store-sketch.c) tell a search which frames cannot hold a word.
  *
  * Crash safety: a writer creates and locks (flock) its blob file before
  * it inserts the artifact row in state "writing"; a frame row is
@@ -37,6 +39,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -46,6 +49,7 @@
 #include "banned.h"
 
 #define RESERVE_BYTES	(16 * 1024 * 1024) /* kept free for gc, at most */
+#define STMT_KEPT	48		/* statements kept prepared */
 #define SCHEMA_VERSION	2
 /* zstd levels (store-write.c says when each is used); OFL_LEVEL fixes one. */
 #define LEVEL		1
@@ -661,6 +665,92 @@ store_open_pg(struct ofl_store *st)
 }
 #endif
 
+/*
+ * Statements kept prepared, for the helpers that run one statement many
+ * times over (a gc removes thousands of artifacts, each with a few
+ * deletes): preparing one costs more than running it.  Keyed by the
+ * connection and the address of the SQL text, which must be a literal
+ * (the text is compared too, so a buffer is only never kept), each in
+ * use by one caller at a time; when all are taken, a statement is
+ * prepared as before and finalized when done.  A connection's go before
+ * it closes.
+ */
+static struct kept {
+	sqlite3		*db;
+	const char	*sql;
+	sqlite3_stmt	*s;
+	int		 busy;
+}			kept[STMT_KEPT];
+static pthread_mutex_t	kept_mu = PTHREAD_MUTEX_INITIALIZER;
+
+int
+store_stmt(sqlite3 *db, const char *sql, sqlite3_stmt **s)
+{
+	size_t	i, free_at = STMT_KEPT;
+
+	pthread_mutex_lock(&kept_mu);
+	for (i = 0; i < STMT_KEPT; i++) {
+		if (kept[i].db == db && kept[i].sql == sql && !kept[i].busy &&
+		    strcmp(sqlite3_sql(kept[i].s), sql) == 0) {
+			kept[i].busy = 1;
+			*s = kept[i].s;
+			pthread_mutex_unlock(&kept_mu);
+			return 0;
+		}
+		if (kept[i].db == NULL && free_at == STMT_KEPT)
+			free_at = i;
+	}
+	pthread_mutex_unlock(&kept_mu);
+	if (sqlite3_prepare_v2(db, sql, -1, s, NULL) != SQLITE_OK) {
+		*s = NULL;
+		return -1;
+	}
+	pthread_mutex_lock(&kept_mu);
+	if (free_at < STMT_KEPT && kept[free_at].db == NULL) {
+		kept[free_at].db = db;
+		kept[free_at].sql = sql;
+		kept[free_at].s = *s;
+		kept[free_at].busy = 1;
+	}
+	pthread_mutex_unlock(&kept_mu);
+	return 0;
+}
+
+/* Done with a statement of store_stmt: reset if kept, else finalized. */
+void
+store_stmt_done(sqlite3_stmt *s)
+{
+	size_t	i;
+
+	if (s == NULL)
+		return;
+	pthread_mutex_lock(&kept_mu);
+	for (i = 0; i < STMT_KEPT; i++)
+		if (kept[i].s == s) {
+			sqlite3_reset(s);
+			sqlite3_clear_bindings(s);
+			kept[i].busy = 0;
+			pthread_mutex_unlock(&kept_mu);
+			return;
+		}
+	pthread_mutex_unlock(&kept_mu);
+	sqlite3_finalize(s);
+}
+
+static void
+store_stmt_forget(sqlite3 *db)
+{
+	size_t	i;
+
+	pthread_mutex_lock(&kept_mu);
+	for (i = 0; i < STMT_KEPT; i++)
+		if (kept[i].db == db) {
+			sqlite3_finalize(kept[i].s);
+			memset(&kept[i], 0, sizeof kept[i]);
+		}
+	pthread_mutex_unlock(&kept_mu);
+}
+
 void
 ofl_store_close(struct ofl_store *st)
 {
@@ -670,8 +760,10 @@ ofl_store_close(struct ofl_store *st)
 	store_pg_close(st);
 #endif
 	sqlite3_finalize(st->meta);
-	if (st->db != NULL)
+	if (st->db != NULL) {
+		store_stmt_forget(st->db);
 		sqlite3_close_v2(st->db);
+	}
 	if (st->gclock != -1)
 		close(st->gclock);
 	free(st->blobdir);
