@@ -256,4 +256,16 @@ test_expect_success sqlite3 'a search before the index: the frames whose sketch 
 	test_cmp expect first
 '
 
+test_expect_success sqlite3 'a large capture whose indexer has not started: scanned, not indexed by the search' '
+	OFL_STORE=$PWD/late &&
+	export OFL_STORE &&
+	OFL_INDEX_BG=0 ofl-capture -q <frames >ref &&
+	id=$(sed "s/^ofl://" ref) &&
+	OFL_INDEX_BG=1 ofl-search -q "$id" quillharbour >out 2>err &&
+	echo "ofl:$id:240000" >expect &&
+	test_cmp expect out &&
+	grep -q "^ofl-search: ofl:$id: being indexed (0%): lines from 1 on were scanned, not ranked$" err &&
+	test "$(sqlite3 "$OFL_STORE/ofl.db" "SELECT count(*) FROM ix_blob")" = 0
+'
+
 test_done

@@ -1312,6 +1312,17 @@ index_busy(struct search *s, size_t i)
 			return 0;
 		nanosleep(&ts, NULL);	/* the indexer is on its way */
 	}
+	/*
+	 * A large artifact just captured whose indexer is slow to start (a
+	 * loaded machine): scanned, not indexed here, at 16 MB/s, while the
+	 * indexer the capture started comes.
+	 */
+	if (rc == 0 && a->bytes > WAIT_BYTES &&
+	    ofl_now_ms() - a->created <= 5000) {
+		a->scan_from = 0;
+		a->scan_line = 1;
+		rc = 1;
+	}
 	start = ofl_now_ms();
 	while (rc == 1 && (a->bytes <= a->scan_from ||
 	    a->bytes - a->scan_from <= WAIT_BYTES) &&

@@ -280,9 +280,10 @@ int	 ix_gen_close(sqlite3 *, int64_t);
 int64_t	 ix_gen_rows(sqlite3 *, int64_t, int);
 uint64_t ix_gen_index_bytes(sqlite3 *);
 
-/* store.c: statements kept prepared between calls (see there). */
+/* store-stmt.c: statements kept prepared between calls (see there). */
 int	 store_stmt(sqlite3 *, const char *, sqlite3_stmt **);
 void	 store_stmt_done(sqlite3_stmt *);
+void	 store_stmt_forget(sqlite3 *);
 
 /* store-sketch.c */
 int	 store_sketch_put(sqlite3 *, sqlite3_stmt **, int64_t, uint64_t,
