@@ -178,6 +178,24 @@ test_expect_success 'the newest 20 by default, a last line on the rest, -a all' 
 	test ! -s err
 '
 
+test_expect_success sqlite3,STOREDIR 'the count of the rest is kept by the store: after gc, and in a store made before it' '
+	db=$PWD/many/ofl.db &&
+	test "$(sqlite3 "$db" "SELECT n FROM artifact_n")" = 23 &&
+	OFL_STORE=$PWD/many ofl-gc --purge "$(sed -n 2p many.ids)" >/dev/null &&
+	test "$(sqlite3 "$db" "SELECT n FROM artifact_n")" = 22 &&
+	OFL_STORE=$PWD/many ofl-search -q 2>err >/dev/null &&
+	echo "ofl-search: ... 2 more (-a lists all, -n N the newest N)" >expect &&
+	test_cmp expect err &&
+	: a store made before the count: a read-write open makes it &&
+	sqlite3 "$db" "DROP TRIGGER artifact_n_add; DROP TRIGGER artifact_n_del;
+	    DROP TABLE artifact_n" &&
+	OFL_STORE=$PWD/many ofl-search -q 2>err >/dev/null &&
+	test_cmp expect err &&
+	echo "one more" | OFL_STORE=$PWD/many ofl-capture -q -T 0 >/dev/null &&
+	test "$(sqlite3 "$db" "SELECT n FROM artifact_n")" = 23 &&
+	test "$(sqlite3 "$db" "SELECT count(*) FROM artifact")" = 23
+'
+
 test_expect_success JQ '--meta: the artifacts named, by ID, in any store size' '
 	first=$(sed -n 1p many.ids | sed "s/^ofl://") &&
 	OFL_STORE=$PWD/many ofl-search --meta -j "$first" >out &&

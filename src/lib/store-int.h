@@ -296,6 +296,8 @@ int	 store_sketch_sweep(sqlite3 *);
 void	 writer_recover(struct ofl_store *);
 
 /* store-read.c */
+/* Make the count of artifacts the triggers keep, when it is missing. */
+void	 store_count_init(struct ofl_store *);
 /*
  * 1 if artifacts a and b hold the same bytes.  With mem, a's bytes are
  * those (its whole content, as small content is kept in memory).

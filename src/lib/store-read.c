@@ -255,6 +255,50 @@ ofl_store_list(struct ofl_store *st, const struct ofl_filter *f,
 	return n;
 }
 
+/*
+ * The count of artifacts, kept by two triggers in table artifact_n, so
+ * that a listing's last line costs nothing however large the store.  A
+ * read-write open that finds it missing (a store made before it) makes
+ * it; an older ofl keeps it right too, since SQLite runs the triggers.
+ */
+#define COUNT_SQL							\
+	"CREATE TABLE artifact_n (n INTEGER NOT NULL);"			\
+	"INSERT INTO artifact_n SELECT count(*) FROM artifact;"		\
+	"CREATE TRIGGER artifact_n_add AFTER INSERT ON artifact"	\
+	" BEGIN UPDATE artifact_n SET n = n + 1; END;"			\
+	"CREATE TRIGGER artifact_n_del AFTER DELETE ON artifact"	\
+	" BEGIN UPDATE artifact_n SET n = n - 1; END;"
+
+static int
+count_kept(sqlite3 *db)
+{
+	sqlite3_stmt	*s;
+	int		 rc;
+
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE"
+	    " type = 'trigger' AND name = 'artifact_n_del'", -1, &s,
+	    NULL) != SQLITE_OK)
+		return -1;
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* Make artifact_n when it is missing; a failure only costs counts. */
+void
+store_count_init(struct ofl_store *st)
+{
+	if (!st->rdwr || count_kept(st->db) != 0)
+		return;
+	if (sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) !=
+	    SQLITE_OK)
+		return;
+	if (count_kept(st->db) != 0 ||
+	    sqlite3_exec(st->db, COUNT_SQL, NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
 /* How many artifacts the filter lets through (its limit aside), or -1. */
 int64_t
 ofl_store_count(struct ofl_store *st, const struct ofl_filter *f)
@@ -264,12 +308,15 @@ ofl_store_count(struct ofl_store *st, const struct ofl_filter *f)
 
 	STORE_PG(st, store_pg_count(st, f));
 	/*
-	 * No filter: a plain count, which SQLite takes from the smallest
-	 * index instead of testing the filter on every row of the table.
+	 * No filter: the count the triggers keep, or a plain count, which
+	 * SQLite takes from the smallest index instead of testing the
+	 * filter on every row of the table.
 	 */
 	if (f->label == NULL && f->session == NULL && f->kind < 0 &&
 	    f->newer_ms <= 0 && f->older_ms <= 0) {
-		if (store_prepare(st, "SELECT count(*) FROM artifact",
+		if (sqlite3_prepare_v2(st->db, "SELECT n FROM artifact_n",
+		    -1, &stmt, NULL) != SQLITE_OK &&
+		    store_prepare(st, "SELECT count(*) FROM artifact",
 		    &stmt) == -1)
 			return -1;
 	} else if (store_prepare(st, "SELECT count(*) FROM artifact a WHERE"

@@ -624,6 +624,7 @@ ofl_store_open(const char *path, int flags)
 			goto fail;
 		}
 		writer_recover(st);
+		store_count_init(st);
 		(void)ofl_store_reserve(st, 1);
 	}
 	free(dbpath);
