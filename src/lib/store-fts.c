@@ -854,34 +854,34 @@ ofl_store_fts_forget(struct ofl_store *st, int64_t blob)
 	int		 rc, have, gens;
 
 	STORE_PG(st, store_pg_fts_forget(st, blob));
-	if (ix_prep(db, "SELECT count(*), sum(name = 'ix_gen') FROM"
+	if (store_stmt(db, "SELECT count(*), sum(name = 'ix_gen') FROM"
 	    " sqlite_master WHERE name IN ('ix_blob', 'ix_gen')", &s) == -1)
-		return -1;
+		return ix_err(db, "database");
 	have = gens = 0;
 	if (sqlite3_step(s) == SQLITE_ROW) {
 		have = sqlite3_column_int(s, 0) > 0;
 		gens = sqlite3_column_int(s, 1) > 0;
 	}
-	sqlite3_finalize(s);
+	store_stmt_done(s);
 	if (!have)
 		return 0;
 	/* An index older than generations: its rows are left unreachable. */
 	if (gens && ix_gen_bury(db, blob) == -1)
 		return -1;
-	if (ix_prep(db, "DELETE FROM ix_chunk WHERE id BETWEEN ?1 AND ?2",
+	if (store_stmt(db, "DELETE FROM ix_chunk WHERE id BETWEEN ?1 AND ?2",
 	    &s) == -1)
-		return -1;
+		return ix_err(db, "database");
 	sqlite3_bind_int64(s, 1, ix_rowid(blob, 0));
 	sqlite3_bind_int64(s, 2, ix_rowid(blob, CHUNK_MAX - 1));
 	rc = sqlite3_step(s);
-	sqlite3_finalize(s);
+	store_stmt_done(s);
 	if (rc != SQLITE_DONE)
 		return ix_err(db, "dropping");
-	if (ix_prep(db, "DELETE FROM ix_blob WHERE blob = ?1", &s) == -1)
-		return -1;
+	if (store_stmt(db, "DELETE FROM ix_blob WHERE blob = ?1", &s) == -1)
+		return ix_err(db, "database");
 	sqlite3_bind_int64(s, 1, blob);
 	rc = sqlite3_step(s);
-	sqlite3_finalize(s);
+	store_stmt_done(s);
 	if (rc != SQLITE_DONE)
 		return ix_err(db, "dropping");
 	return 0;

@@ -309,9 +309,9 @@ ofl_store_gc_row(struct ofl_store *st, const char *id,
 	memset(row, 0, sizeof *row);
 	row->blob = -1;
 	row->state = -1;
-	if (sqlite3_prepare_v2(st->db, "SELECT a.blob, a.state, a.created,"
+	if (store_stmt(st->db, "SELECT a.blob, a.state, a.created,"
 	    " b.file, b.stored FROM artifact a JOIN blob b ON b.id = a.blob"
-	    " WHERE a.id = ?1", -1, &stmt, NULL) != SQLITE_OK)
+	    " WHERE a.id = ?1", &stmt) == -1)
 		return -1;
 	sqlite3_bind_text(stmt, 1, id, -1, SQLITE_STATIC);
 	if (sqlite3_step(stmt) == SQLITE_ROW) {
@@ -321,7 +321,7 @@ ofl_store_gc_row(struct ofl_store *st, const char *id,
 		row->file = store_col_strdup(stmt, 3);
 		row->stored = (uint64_t)sqlite3_column_int64(stmt, 4);
 	}
-	sqlite3_finalize(stmt);
+	store_stmt_done(stmt);
 	return 0;
 }
 
@@ -337,21 +337,21 @@ ofl_store_gc_delete(struct ofl_store *st, const char *id, int64_t blob,
 	if (exec_text(st->db, "DELETE FROM artifact WHERE id = ?1", id) == -1)
 		return -1;
 	/* No pin table, no pin. */
-	if (sqlite3_prepare_v2(st->db, "DELETE FROM gc_pin WHERE id = ?1", -1,
-	    &stmt, NULL) == SQLITE_OK) {
+	if (store_stmt(st->db, "DELETE FROM gc_pin WHERE id = ?1",
+	    &stmt) == 0) {
 		sqlite3_bind_text(stmt, 1, id, -1, SQLITE_STATIC);
 		rc = sqlite3_step(stmt);
-		sqlite3_finalize(stmt);
+		store_stmt_done(stmt);
 		if (rc != SQLITE_DONE)
 			return -1;
 	}
-	if (sqlite3_prepare_v2(st->db, "SELECT count(*) FROM artifact WHERE"
-	    " blob = ?1", -1, &stmt, NULL) != SQLITE_OK)
+	if (store_stmt(st->db, "SELECT count(*) FROM artifact WHERE"
+	    " blob = ?1", &stmt) == -1)
 		return -1;
 	sqlite3_bind_int64(stmt, 1, blob);
 	if (sqlite3_step(stmt) == SQLITE_ROW)
 		*refs = sqlite3_column_int(stmt, 0);
-	sqlite3_finalize(stmt);
+	store_stmt_done(stmt);
 	return 0;
 }
 
