@@ -273,8 +273,8 @@ void	ofl_hash_update(struct ofl_hash *, const void *, size_t);
 void	ofl_hash_final_hex(struct ofl_hash *, char [OFL_HASH_HEX]);
 
 /*
- * sketch.c: a frame's sketch, the trigrams at its even offsets (ASCII
- * case folded) as a bitmap.  A string of 4 bytes or more is not in the
+ * sketch.c: a frame's sketch, the trigrams at every third offset (ASCII
+ * case folded) as a bitmap.  A string of 5 bytes or more is not in the
  * frame when the sketch says so.
  */
 #define OFL_SKETCH_LOG2		16	/* bits in a sketch, log2 */

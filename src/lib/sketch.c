@@ -1,14 +1,15 @@
 /*
- * sketch.c: a frame's sketch.  The byte trigrams that start at the even
- * offsets of a frame, each byte or'ed with 0x20 (so ASCII letters are
- * folded to lower case), as a bitmap of OFL_SKETCH_BYTES bytes with one
- * bit per trigram (a multiplicative hash).  A string of 4 bytes or more
- * is in a frame only if, for the even or for the odd offsets of the
- * string, every trigram starting there is in the frame's sketch: the
- * scan of content not yet indexed reads only the frames whose sketch may
- * hold a term.  A bit set by another trigram costs a frame read for
- * nothing; a string in the frame is never missed.  Every other offset
- * halves the cost of sketching, which a capture pays.
+ * sketch.c: a frame's sketch.  The byte trigrams that start at every
+ * STRIDE-th offset of a frame, each byte or'ed with 0x20 (so ASCII
+ * letters are folded to lower case), as a bitmap of OFL_SKETCH_BYTES
+ * bytes with one bit per trigram (a multiplicative hash).  A string of
+ * STRIDE + 2 bytes or more is in a frame only if, for one of its offsets
+ * r below STRIDE, every trigram starting at r, r + STRIDE, ... is in the
+ * frame's sketch: the scan of content not yet indexed reads only the
+ * frames whose sketch may hold a term.  A bit set by another trigram
+ * costs a frame read for nothing; a string in the frame is never
+ * missed.  The stride divides the cost of sketching, which a capture
+ * pays.
  */
 #include "config.h"
 
@@ -21,6 +22,7 @@
 #include "banned.h"
 
 #define SKETCH_SHIFT	(32 - OFL_SKETCH_LOG2)
+#define STRIDE		3
 
 /* The bit of the trigram at p. */
 static inline uint32_t
@@ -41,13 +43,13 @@ ofl_sketch_build(const unsigned char *p, size_t n,
 	size_t		i;
 
 	memset(bits, 0, OFL_SKETCH_BYTES);
-	for (i = 0; i + 3 <= n; i += 2) {
+	for (i = 0; i + 3 <= n; i += STRIDE) {
 		h = tri_bit(p + i);
 		bits[h >> 3] |= (unsigned char)(1U << (h & 7));
 	}
 }
 
-/* 1 when s[0..n) may be in the frame of the sketch: always under 4. */
+/* 1 when s[0..n) may be in the frame of the sketch: always if short. */
 int
 ofl_sketch_may_have(const unsigned char bits[OFL_SKETCH_BYTES],
     const char *s, size_t n)
@@ -56,10 +58,10 @@ ofl_sketch_may_have(const unsigned char bits[OFL_SKETCH_BYTES],
 	uint32_t		 h;
 	size_t			 i, r;
 
-	if (n < 4)
+	if (n < STRIDE + 2)
 		return 1;
-	for (r = 0; r < 2; r++) {
-		for (i = r; i + 3 <= n; i += 2) {
+	for (r = 0; r < STRIDE; r++) {
+		for (i = r; i + 3 <= n; i += STRIDE) {
 			h = tri_bit(p + i);
 			if (!(bits[h >> 3] & (1U << (h & 7))))
 				break;
