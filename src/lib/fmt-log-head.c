@@ -98,6 +98,18 @@ is_name(const char *p, size_t n)
 	return 0;
 }
 
+/* 1 if p[0..n) is digits only (or empty). */
+static int
+digits(const char *p, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		if (!(cls[(unsigned char)p[i]] & 1))
+			return 0;
+	return 1;
+}
+
 /* An IPv4 address, with a port or not: 10.250.19.102:54106. */
 static int
 is_ipv4(const char *p, size_t n)
@@ -117,11 +129,7 @@ is_ipv4(const char *p, size_t n)
 	}
 	if (dots != 3 || dig == 0)
 		return 0;
-	if (i < n)
-		for (i++; i < n; i++)
-			if (!(cls[(unsigned char)p[i]] & 1))
-				return 0;
-	return 1;
+	return i >= n || digits(p + i + 1, n - i - 1);
 }
 
 /* A part of a timestamp: a name, or digits with - / : . , + T Z. */
@@ -155,14 +163,7 @@ is_ts(const char *p, size_t n)
 static int
 is_tsx(const char *p, size_t n)
 {
-	size_t	i;
-
-	if (!is_ts(p, n))
-		return 0;
-	for (i = 0; i < n; i++)
-		if (!(cls[(unsigned char)p[i]] & 1))
-			return 1;
-	return 0;
+	return is_ts(p, n) && !digits(p, n);
 }
 
 /* A level: ERROR, [error], <warn>, INFO: */
@@ -210,16 +211,9 @@ is_comp(const char *p, size_t n)
 static int
 is_pid(const char *p, size_t n)
 {
-	size_t	i;
-
 	if (n > 0 && p[n - 1] == ']')
 		n--;
-	if (n < 2 || p[0] != '#')
-		return 0;
-	for (i = 1; i < n; i++)
-		if (!(cls[(unsigned char)p[i]] & 1))
-			return 0;
-	return 1;
+	return n >= 2 && p[0] == '#' && digits(p + 1, n - 1);
 }
 
 /* nginx's "25746#0:". */
@@ -289,18 +283,14 @@ letter_level(const char *p, size_t n, int *date)
 	static const char	 lv[] = "DIWEF";
 	static const int	 l[] = { 2, 3, 5, 6, 10 };
 	const char		*c;
-	size_t			 i;
 
 	*date = 0;
 	if (n < 2 || p[0] == '\0' || (c = strchr(lv, p[0])) == NULL)
 		return 0;
 	if (n == 2 && p[1] == ',')
 		return l[c - lv];
-	if (n != 5)
+	if (n != 5 || !digits(p + 1, n - 1))
 		return 0;
-	for (i = 1; i < n; i++)
-		if (!(cls[(unsigned char)p[i]] & 1))
-			return 0;
 	*date = 1;
 	return l[c - lv];
 }
@@ -317,10 +307,7 @@ is_pri(const char *p, size_t n)
 		;
 	if (i == 1 || i > 4 || i >= n || p[i] != '>')
 		return 0;
-	for (i++; i < n; i++)
-		if (!(cls[(unsigned char)p[i]] & 1))
-			return 0;
-	return p[n - 1] != '>';
+	return digits(p + i + 1, n - i - 1) && p[n - 1] != '>';
 }
 
 /*
@@ -567,6 +554,12 @@ header(const char **wp, const size_t *wl, int nw, int *ts, int *level,
 	if (!*ts && !*level)
 		return src ? 2 : 0;
 	return header_end(wp, wl, nw, i, level, weak, compw);
+}
+
+int
+ofl_fmt_log_head_digits(const char *p, size_t n)
+{
+	return digits(p, n);
 }
 
 int

@@ -326,14 +326,8 @@ quoted(const char **wp, const size_t *wl, int i, int nw)
 static int
 is_epoch(const char *p, size_t n)
 {
-	size_t	i;
-
-	if ((n != 10 && n != 13) || p[0] != '1')
-		return 0;
-	for (i = 1; i < n; i++)
-		if (!(cls[(unsigned char)p[i]] & 1))
-			return 0;
-	return 1;
+	return (n == 10 || n == 13) && p[0] == '1' &&
+	    ofl_fmt_log_head_digits(p + 1, n - 1);
 }
 
 /* Split a line into its header and its message's tokens. */

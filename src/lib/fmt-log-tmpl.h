@@ -47,6 +47,7 @@ struct line {
 extern unsigned char ofl_fmt_log_head_cls[256];	/* classes of bytes */
 void	 ofl_fmt_log_head_init(void);
 int	 ofl_fmt_log_head_is_name(const char *, size_t);
+int	 ofl_fmt_log_head_digits(const char *, size_t);
 int	 ofl_fmt_log_head_level(const char *, size_t);
 int	 ofl_fmt_log_head_words(const char *, size_t, const char **, size_t *,
 	    int);
