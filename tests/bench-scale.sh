@@ -64,9 +64,23 @@ median() {
 # between checkpoints) says when the last checkpoint was, not what is
 # stored.
 store_bytes() {
-	sqlite3 -cmd ".timeout 10000" "$OFL_STORE/ofl.db" \
-	    "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null
-	du -sbc "$OFL_STORE"/ofl.db* "$OFL_STORE"/blobs | tail -1 | cut -f1
+	for f in "$OFL_STORE"/ofl.db "$OFL_STORE"/ofl-ix.db; do
+		test -f "$f" || continue
+		sqlite3 -cmd ".timeout 10000" "$f" \
+		    "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null
+	done
+	du -sbc "$OFL_STORE"/ofl*.db* "$OFL_STORE"/blobs | tail -1 | cut -f1
+}
+# The index's bytes: its own file (ofl-ix.db), or its tables in ofl.db in
+# a store made before it had one.
+index_bytes() {
+	if [ -f "$OFL_STORE/ofl-ix.db" ]; then
+		wc -c <"$OFL_STORE/ofl-ix.db"
+	else
+		sqlite3 "$OFL_STORE/ofl.db" "SELECT coalesce(sum(pgsize), 0)
+		    FROM dbstat WHERE name LIKE 'ix_%' OR
+		    name LIKE 'sqlite_autoindex_ix_%'"
+	fi
 }
 # The store's size as gc measures it against a budget (the WAL and free
 # pages left out): a budget taken from store_bytes may already be met.
@@ -149,7 +163,7 @@ for n in "$@"; do
 
 	db=$OFL_STORE/ofl.db
 	sb=$(store_bytes)
-	ib=$(sqlite3 "$db" "SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE name LIKE 'ix_%' OR name LIKE 'sqlite_autoindex_ix_%'")
+	ib=$(index_bytes)
 	row bytes/raw "$(echo "$sb $ib $rawbytes" | awk '{ printf "store %.3f (index %.3f) per raw byte", $1 / $3, $2 / $3 }')"
 
 	gb=$(gc_bytes)

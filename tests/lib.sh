@@ -103,6 +103,23 @@ test_lines() {
 	    'BEGIN { for (i = a; i <= b; i++) { s = f; gsub(/%d/, i, s); print s } }'
 }
 
+# store_sql [-s STORE] SQL...: sqlite3 on a store's ofl.db with the index's
+# file (ofl-ix.db) attached as "ix" when it exists, so that the index's
+# tables are found by name as ofl finds them.
+store_sql() {
+	_st=$OFL_STORE
+	if [ "$1" = -s ]; then
+		_st=$2
+		shift 2
+	fi
+	if [ -f "$_st/ofl-ix.db" ]; then
+		sqlite3 -cmd ".timeout 60000" \
+		    -cmd "ATTACH '$_st/ofl-ix.db' AS ix" "$_st/ofl.db" "$@"
+	else
+		sqlite3 -cmd ".timeout 60000" "$_st/ofl.db" "$@"
+	fi
+}
+
 test_cmp() {
 	cmp "$1" "$2" >/dev/null 2>&1 && return 0
 	diff -u "$1" "$2" | head -n 60 >&2

@@ -15,7 +15,7 @@ capture() {
 
 # rows TABLE: the number of rows of an index table.
 rows() {
-	sqlite3 "$OFL_STORE/ofl.db" "SELECT count(*) FROM $1"
+	store_sql "SELECT count(*) FROM $1"
 }
 
 test_expect_success 'setup' '

@@ -20,7 +20,7 @@ hits() {
 # indexed N: wait (60 s at most) until N contents of $OFL_STORE are indexed.
 indexed() {
 	_i=0
-	until test "$(sqlite3 "$OFL_STORE/ofl.db" \
+	until test "$(store_sql \
 	    "SELECT count(*) FROM ix_blob WHERE state = 1")" = "$1"; do
 		_i=$((_i + 1))
 		test $_i -lt 600 || { echo "not indexed after 60 s"; return 1; }
@@ -116,12 +116,12 @@ busy() {
 	ofl-capture -q <big >ref &&
 	id=$(sed "s/^ofl://" ref) &&
 	ofl-index -q "$id" &&
-	blob=$(sqlite3 "$OFL_STORE/ofl.db" "SELECT blob FROM ix_blob") &&
+	blob=$(store_sql "SELECT blob FROM ix_blob") &&
 	if [ -n "$3" ]; then
-		sqlite3 "$OFL_STORE/ofl.db" "DELETE FROM ix_chunk
+		store_sql "DELETE FROM ix_chunk
 		    WHERE id >= ($blob << 24) + $3"
 	fi &&
-	sqlite3 "$OFL_STORE/ofl.db" "UPDATE ix_blob SET state = 0, owner = $2,
+	store_sql "UPDATE ix_blob SET state = 0, owner = $2,
 	    heartbeat = CAST(strftime('%s', 'now') AS INTEGER) * 1000
 	    WHERE blob = $blob"
 }
@@ -129,7 +129,7 @@ busy() {
 # undone PID [SQL]: the index of $blob made to look as if process PID
 # were indexing it now and had done nothing yet; then SQL.
 undone() {
-	sqlite3 "$OFL_STORE/ofl.db" "DELETE FROM ix_chunk
+	store_sql "DELETE FROM ix_chunk
 	    WHERE id >= ($blob << 24);
 	    UPDATE ix_blob SET state = 0, owner = $1,
 	    heartbeat = CAST(strftime('%s', 'now') AS INTEGER) * 1000
@@ -146,7 +146,7 @@ test_expect_success sqlite3 'output printed in full is indexed in the background
 	: within the quiet time, the next one is left to the next indexer &&
 	echo "another small capture" | OFL_INDEX_BG=1 ofl-capture >/dev/null &&
 	sleep 1 &&
-	test "$(sqlite3 "$OFL_STORE/ofl.db" "SELECT count(*) FROM ix_blob")" = 1 &&
+	test "$(store_sql "SELECT count(*) FROM ix_blob")" = 1 &&
 	: offloaded output always starts one, which drains both &&
 	seq 1 20000 | OFL_INDEX_BG=1 ofl-capture -q >/dev/null &&
 	indexed 3
@@ -171,7 +171,7 @@ test_expect_success sqlite3 'a small artifact whose indexer ends soon: the index
 	: the sleeper plays an indexer that is done half a second later &&
 	busy soon $pid &&
 	touch busy-set
-	(sleep 0.5; sqlite3 "$OFL_STORE/ofl.db" "UPDATE ix_blob SET
+	(sleep 0.5; store_sql "UPDATE ix_blob SET
 	    state = 1, owner = NULL WHERE blob = $blob") &
 	test -f busy-set &&
 	OFL_INDEX_BG=1 ofl-search "$id" wombatquake >out 2>err;
@@ -196,7 +196,7 @@ test_expect_success sqlite3 'a scan during indexing reads past a line longer tha
 	ofl-capture -q <longline >ref &&
 	id=$(sed "s/^ofl://" ref) &&
 	ofl-index -q "$id" &&
-	blob=$(sqlite3 "$OFL_STORE/ofl.db" "SELECT blob FROM ix_blob") ||
+	blob=$(store_sql "SELECT blob FROM ix_blob") ||
 	exit 1
 	sleep 60 &
 	pid=$!
@@ -229,12 +229,12 @@ test_expect_success sqlite3 'a search before the index: the frames whose sketch 
 	id=$(sed "s/^ofl://" ref) &&
 	ofl-extract "$id" -n 1-300000 -m 0 | cut -f2- >back &&
 	test_cmp frames back &&
-	n=$(sqlite3 "$OFL_STORE/ofl.db" "SELECT count(*) FROM frame_sketch") &&
+	n=$(store_sql "SELECT count(*) FROM frame_sketch") &&
 	test "$n" -gt 0 &&
-	sqlite3 "$OFL_STORE/ofl.db" "CREATE TABLE keep AS SELECT * FROM frame_sketch" &&
+	store_sql "CREATE TABLE keep AS SELECT * FROM frame_sketch" &&
 	ofl-index -q "$id" &&
-	test "$(sqlite3 "$OFL_STORE/ofl.db" "SELECT count(*) FROM frame_sketch")" = 0 &&
-	blob=$(sqlite3 "$OFL_STORE/ofl.db" "SELECT blob FROM ix_blob") ||
+	test "$(store_sql "SELECT count(*) FROM frame_sketch")" = 0 &&
+	blob=$(store_sql "SELECT blob FROM ix_blob") ||
 	exit 1
 	sleep 60 &
 	pid=$!
@@ -243,7 +243,7 @@ test_expect_success sqlite3 'a search before the index: the frames whose sketch 
 	for q in zebrafault quillharbour wombat240000 "padding zebrafault"; do
 		OFL_INDEX_BG=1 ofl-search -q "$id" "$q" >>sketched 2>>err || return 1
 	done &&
-	sqlite3 "$OFL_STORE/ofl.db" "DELETE FROM frame_sketch" &&
+	store_sql "DELETE FROM frame_sketch" &&
 	for q in zebrafault quillharbour wombat240000 "padding zebrafault"; do
 		OFL_INDEX_BG=1 ofl-search -q "$id" "$q" >>whole 2>>err || return 1
 	done;
@@ -265,7 +265,7 @@ test_expect_success sqlite3 'a large capture whose indexer has not started: scan
 	echo "ofl:$id:240000" >expect &&
 	test_cmp expect out &&
 	grep -q "^ofl-search: ofl:$id: being indexed (0%): lines from 1 on were scanned, not ranked$" err &&
-	test "$(sqlite3 "$OFL_STORE/ofl.db" "SELECT count(*) FROM ix_blob")" = 0
+	test "$(store_sql "SELECT count(*) FROM ix_blob")" = 0
 '
 
 test_done

@@ -10,7 +10,7 @@ OFL_SRCDIR=${OFL_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
 . "$OFL_SRCDIR/tests/stress/proof.lib"
 
 db() {
-	sqlite3 -cmd ".timeout 60000" "$OFL_STORE/ofl.db" "$@"
+	store_sql "$@"
 }
 
 test_expect_success 'setup: auto-gc off; a log that takes a while to index' '

@@ -17,7 +17,7 @@ text() {
 
 # sql QUERY: one answer of the store's database.
 sql() {
-	sqlite3 "$OFL_STORE/ofl.db" "$1"
+	store_sql "$1"
 }
 
 # fts_rows [WHERE]: the rows of the full-text index, in every one of its

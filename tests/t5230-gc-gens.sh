@@ -15,7 +15,7 @@ text() {
 }
 
 sql() {
-	sqlite3 "$OFL_STORE/ofl.db" "$1"
+	store_sql "$1"
 }
 
 # fill STORE: texts 0 to 23, captured in order and indexed.
@@ -48,7 +48,7 @@ test_expect_success 'setup: one store in one generation, one in many' '
 	OFL_STORE=$TEST_DIR/many &&
 	test "$(sql "SELECT count(*) FROM ix_gen")" -ge 6 &&
 	test "$(sql "SELECT count(*) FROM ix_gen WHERE open = 1")" = 1 &&
-	test "$(sql "SELECT count(*) FROM sqlite_master WHERE
+	test "$(sql "SELECT count(*) FROM ix.sqlite_master WHERE
 	    sql LIKE '\''CREATE VIRTUAL TABLE%fts5%'\''")" = \
 	    "$(sql "SELECT count(*) FROM ix_gen")"
 '
@@ -92,7 +92,7 @@ test_expect_success 'TTL of the oldest: their generations are dropped whole' '
 	ofl-gc --older-than 20d >out &&
 	grep "^removed 12 artifacts" out &&
 	test "$(sql "SELECT count(*) FROM ix_gen")" -lt "$(cat gens.before)" &&
-	test "$(sql "SELECT count(*) FROM sqlite_master WHERE
+	test "$(sql "SELECT count(*) FROM ix.sqlite_master WHERE
 	    sql LIKE '\''CREATE VIRTUAL TABLE%fts5%'\''")" = \
 	    "$(sql "SELECT count(*) FROM ix_gen")" &&
 	test "$(sql "SELECT count(*) FROM ix_dead WHERE gen NOT IN

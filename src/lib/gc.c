@@ -939,12 +939,20 @@ ofl_gc_check(struct ofl_store *st, int repair,
     int (*cb)(const char *, void *), void *arg)
 {
 	struct checker	ck;
+	char		why[512];
 	int		lost;
 
 	ck.cb = cb;
 	ck.arg = arg;
 	ck.n = 0;
 	ck.repair = repair;
+	/* The index's own file: content gives all it holds again. */
+	if (!ofl_store_ix_sound(st)) {
+		snprintf(why, sizeof why, "%s", ofl_errmsg());
+		problem(&ck, "index file: %s%s", why, repair &&
+		    ofl_store_ix_reset(st) == 0 ? " (removed: it is made again"
+		    " as content is indexed)" : "");
+	}
 	/* The database itself. */
 	if (ofl_store_gc_integrity(st, integrity_line, &ck) == -1) {
 		problem(&ck, "database: %s", ofl_errmsg());

@@ -1890,6 +1890,8 @@ void	 ofl_store_gc_checkpoint(struct ofl_store *);
  * repair).  unused: the blobs of no artifact; blob_row_drop removes one
  * such row.  stray_frames: frame rows of no blob (removed, with repair).
  */
+int	 ofl_store_ix_sound(struct ofl_store *);
+int	 ofl_store_ix_reset(struct ofl_store *);
 int	 ofl_store_gc_integrity(struct ofl_store *,
 	    void (*)(const char *, void *), void *);
 int	 ofl_store_gc_rowless(struct ofl_store *, int,

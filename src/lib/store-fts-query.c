@@ -446,7 +446,8 @@ ofl_store_fts_vocab(struct ofl_store *st)
 	for (i = 0; i < ng; i++) {
 		ix_gen_name(g[i].gen, t, sizeof t);
 		snprintf(sql, sizeof sql, "CREATE VIRTUAL TABLE IF NOT EXISTS"
-		    " temp.%s_v USING fts5vocab(main, '%s', 'row')", t, t);
+		    " temp.%s_v USING fts5vocab(%s, '%s', 'row')", t,
+		    ix_sch(db), t);
 		if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK)
 			goto fail;
 		snprintf(sql, sizeof sql, "SELECT doc FROM temp.%s_v WHERE"

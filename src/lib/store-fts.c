@@ -91,8 +91,9 @@ static int	 write_check(sqlite3 *, int64_t, const char *, int64_t *);
 static int	 write_rows(sqlite3 *, int64_t, int64_t,
 		    const struct ofl_fts_chunk *, size_t);
 
-static const char *ix_schema =
-	"CREATE TABLE IF NOT EXISTS ix_blob ("
+/* Tables, made in the index's schema (ix_ddl()). */
+static const char *const ix_schema[] = {
+	"ix_blob ("
 	" blob INTEGER PRIMARY KEY,"
 	" state INTEGER NOT NULL,"		/* 0 building, 1 done */
 	" next_seq INTEGER NOT NULL,"		/* chunks committed */
@@ -103,15 +104,17 @@ static const char *ix_schema =
 	" tokver INTEGER,"
 	" truncated INTEGER NOT NULL DEFAULT 0,"
 	" finished INTEGER,"
-	" gen INTEGER NOT NULL DEFAULT 0);"		/* store-gen.c */
-	"CREATE TABLE IF NOT EXISTS ix_chunk ("
+	" gen INTEGER NOT NULL DEFAULT 0)",		/* store-gen.c */
+	"ix_chunk ("
 	" id INTEGER PRIMARY KEY,"		/* blob << 24 | seq */
 	" member TEXT,"
 	" title TEXT,"
 	" byte_start INTEGER NOT NULL,"
 	" byte_end INTEGER NOT NULL,"
 	" line_start INTEGER NOT NULL,"
-	" line_end INTEGER NOT NULL);";
+	" line_end INTEGER NOT NULL)",
+	NULL
+};
 
 /* The tokenizer: tok.c's rules over porter (unicode61, no diacritics). */
 
@@ -479,6 +482,8 @@ ofl_store_fts_init(struct ofl_store *st)
 	if (tok_register(db) == -1)
 		return -1;
 	STORE_PG(st, 0);	/* the schema has the tables (store-pg-fts.c) */
+	if (store_ix_attach(st, 1) == -1)
+		return -1;
 	/*
 	 * Made, with its generations (store-gen.c), and one open; no table
 	 * ix_gen (the statement fails) is an index to make or migrate.
@@ -492,7 +497,7 @@ ofl_store_fts_init(struct ofl_store *st)
 		return 0;
 	if (db_exec(db, "BEGIN IMMEDIATE") == -1)
 		return -1;
-	if (db_exec(db, ix_schema) == -1 || ix_gen_setup(db) == -1 ||
+	if (ix_ddl(db, ix_schema) == -1 || ix_gen_setup(db) == -1 ||
 	    db_exec(db, "COMMIT") == -1) {
 		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 		return -1;
@@ -854,8 +859,14 @@ ofl_store_fts_forget(struct ofl_store *st, int64_t blob)
 	int		 rc, have, gens;
 
 	STORE_PG(st, store_pg_fts_forget(st, blob));
-	if (store_stmt(db, "SELECT count(*), sum(name = 'ix_gen') FROM"
-	    " sqlite_master WHERE name IN ('ix_blob', 'ix_gen')", &s) == -1)
+	if ((rc = store_ix_attach(st, 0)) <= 0)
+		return rc;	/* no index, or an error said */
+	/* Two statements, as store_stmt() keeps one per literal. */
+	if (store_stmt(db, strcmp(ix_sch(db), "ix") == 0 ?
+	    "SELECT count(*), sum(name = 'ix_gen') FROM ix.sqlite_master"
+	    " WHERE name IN ('ix_blob', 'ix_gen')" :
+	    "SELECT count(*), sum(name = 'ix_gen') FROM main.sqlite_master"
+	    " WHERE name IN ('ix_blob', 'ix_gen')", &s) == -1)
 		return ix_err(db, "database");
 	have = gens = 0;
 	if (sqlite3_step(s) == SQLITE_ROW) {

@@ -419,28 +419,44 @@ ofl_store_gc_fts_merge(struct ofl_store *st)
 int
 ofl_store_gc_vacuum_step(struct ofl_store *st)
 {
+	const char	*sch[2];
+	char		 sql[64];
 	sqlite3_stmt	*s;
-	int		 more = 0;
+	int		 i, n, more, rv = 0;
 
 	STORE_PG(st, 0);		/* the server's autovacuum */
-	if (sqlite3_prepare_v2(st->db, "PRAGMA freelist_count", -1, &s,
-	    NULL) != SQLITE_OK)
-		return 0;
-	if (sqlite3_step(s) == SQLITE_ROW)
-		more = sqlite3_column_int(s, 0) > 0;
-	sqlite3_finalize(s);
-	if (!more)
-		return 0;
-	return sqlite3_exec(st->db, "PRAGMA incremental_vacuum(256)", NULL,
-	    NULL, NULL) == SQLITE_OK;
+	n = store_ix_schemas(st, sch);
+	for (i = 0; i < n; i++) {
+		snprintf(sql, sizeof sql, "PRAGMA %s.freelist_count", sch[i]);
+		if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
+			continue;
+		more = sqlite3_step(s) == SQLITE_ROW &&
+		    sqlite3_column_int(s, 0) > 0;
+		sqlite3_finalize(s);
+		if (!more)
+			continue;
+		snprintf(sql, sizeof sql, "PRAGMA %s.incremental_vacuum(256)",
+		    sch[i]);
+		if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) == SQLITE_OK)
+			rv = 1;
+	}
+	return rv;
 }
 
 void
 ofl_store_gc_checkpoint(struct ofl_store *st)
 {
+	const char	*sch[2];
+	char		 sql[64];
+	int		 i, n;
+
 	STORE_PG_VOID(st, (void)0);	/* no WAL of ours */
-	sqlite3_exec(st->db, "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL,
-	    NULL);
+	n = store_ix_schemas(st, sch);
+	for (i = 0; i < n; i++) {
+		snprintf(sql, sizeof sql, "PRAGMA %s.wal_checkpoint(TRUNCATE)",
+		    sch[i]);
+		sqlite3_exec(st->db, sql, NULL, NULL, NULL);
+	}
 }
 
 /* Checking. */
@@ -454,7 +470,8 @@ ofl_store_gc_integrity(struct ofl_store *st,
 	int		 rc;
 
 	STORE_PG(st, 0);		/* the server's to keep sound */
-	if (sqlite3_prepare_v2(st->db, "PRAGMA integrity_check", -1, &stmt,
+	/* ofl.db's; the index's own file is ofl_store_ix_sound()'s. */
+	if (sqlite3_prepare_v2(st->db, "PRAGMA main.integrity_check", -1, &stmt,
 	    NULL) != SQLITE_OK) {
 		ofl_seterr(OFL_EXIT_FAIL, "%s", sqlite3_errmsg(st->db));
 		return -1;

@@ -50,17 +50,19 @@ static int	 gen_blobs(sqlite3 *, int64_t, int64_t **, size_t *, size_t);
 static uint64_t	 gen_pages(sqlite3 *, int64_t);
 static int	 gen_measure(sqlite3 *, int64_t);
 
-static const char *gen_schema =
-	"CREATE TABLE IF NOT EXISTS ix_gen ("
+static const char *const gen_schema[] = {
+	"ix_gen ("
 	" gen INTEGER PRIMARY KEY,"
 	" open INTEGER NOT NULL,"		/* takes new content */
 	" bytes INTEGER NOT NULL DEFAULT 0,"	/* content indexed into it */
 	" dead INTEGER NOT NULL DEFAULT 0,"	/* of which removed */
-	" pages INTEGER NOT NULL DEFAULT 0);"	/* its table's, once closed */
-	"CREATE TABLE IF NOT EXISTS ix_dead ("
+	" pages INTEGER NOT NULL DEFAULT 0)",	/* its table's, once closed */
+	"ix_dead ("
 	" gen INTEGER NOT NULL,"
 	" blob INTEGER NOT NULL,"
-	" PRIMARY KEY (gen, blob)) WITHOUT ROWID;";
+	" PRIMARY KEY (gen, blob)) WITHOUT ROWID",
+	NULL
+};
 
 static int
 gen_exec(sqlite3 *db, const char *sql)
@@ -122,9 +124,10 @@ ix_gen_name(int64_t gen, char *buf, size_t size)
 int
 ix_gen_setup(sqlite3 *db)
 {
+	char	sql[128];
 	int64_t	n;
 
-	if (gen_exec(db, gen_schema) == -1)
+	if (ix_ddl(db, gen_schema) == -1)
 		return -1;
 	if ((n = gen_int(db, "SELECT count(*) FROM pragma_table_info('ix_blob')"
 	    " WHERE name = 'gen'", 0, 0)) < 0)
@@ -132,8 +135,9 @@ ix_gen_setup(sqlite3 *db)
 	if (n == 0 && gen_exec(db, "ALTER TABLE ix_blob ADD COLUMN"
 	    " gen INTEGER NOT NULL DEFAULT 0") == -1)
 		return -1;
-	if ((n = gen_int(db, "SELECT count(*) FROM sqlite_master WHERE"
-	    " name = 'ix_fts'", 0, 0)) < 0)
+	snprintf(sql, sizeof sql, "SELECT count(*) FROM %s.sqlite_master"
+	    " WHERE name = 'ix_fts'", ix_sch(db));
+	if ((n = gen_int(db, sql, 0, 0)) < 0)
 		return -1;
 	if (n > 0 && gen_exec(db, "INSERT OR IGNORE INTO ix_gen(gen, open,"
 	    " bytes) VALUES(0, 1, (SELECT coalesce(sum(bytes), 0) FROM"
@@ -158,10 +162,10 @@ gen_create(sqlite3 *db, int64_t gen)
 	int		 rc;
 
 	ix_gen_name(gen, name, sizeof name);
-	snprintf(sql, sizeof sql, "CREATE VIRTUAL TABLE %s USING fts5(title,"
-	    " body, content='', tokenize='ofl');"
+	snprintf(sql, sizeof sql, "CREATE VIRTUAL TABLE %s.%s USING fts5("
+	    "title, body, content='', tokenize='ofl');"
 	    " INSERT INTO %s(%s, rank) VALUES('rank', '" OFL_INDEX_RANK "')",
-	    name, name, name);
+	    ix_sch(db), name, name, name);
 	if (gen_exec(db, sql) == -1)
 		return -1;
 	if (ix_prep(db, "INSERT INTO ix_gen(gen, open) VALUES(?1, 1)",
@@ -433,8 +437,9 @@ gen_pages(sqlite3 *db, int64_t gen)
 
 	ix_gen_name(gen, name, sizeof name);
 	if (ix_prep(db, "SELECT coalesce(sum(pgsize), 0) FROM"
-	    " dbstat('main', 1) WHERE name = ?1", &s) == -1)
+	    " dbstat(?2, 1) WHERE name = ?1", &s) == -1)
 		return 0;
+	sqlite3_bind_text(s, 2, ix_sch(db), -1, SQLITE_STATIC);
 	for (i = 0; i < sizeof part / sizeof part[0]; i++) {
 		snprintf(table, sizeof table, "%s_%s", name, part[i]);
 		sqlite3_bind_text(s, 1, table, -1, SQLITE_TRANSIENT);
@@ -496,8 +501,9 @@ ofl_store_fts_buried_bytes(struct ofl_store *st)
 }
 
 /*
- * The bytes of the index's pages: each closed generation's as noted, the
- * open one's and those of the other tables walked.  A walk of the whole
+ * The bytes of the index's pages.  In a file of its own (store-ixdb.c),
+ * the file's pages in use.  In ofl.db, each closed generation's as noted,
+ * the open one's and those of the other tables walked.  A walk of the whole
  * database (dbstat cannot skip the tables a name pattern leaves out)
  * took most of a gc's planning in a large store.
  */
@@ -510,6 +516,9 @@ ix_gen_index_bytes(sqlite3 *db)
 	uint64_t	 n = 0;
 	size_t		 i;
 
+	/* A file of its own: its pages in use, read from its header. */
+	if (strcmp(ix_sch(db), "ix") == 0)
+		return ix_file_bytes(db);
 	if (sqlite3_prepare_v2(db, "SELECT gen, open, pages FROM ix_gen", -1,
 	    &s, NULL) != SQLITE_OK)
 		return 0;	/* no index */
@@ -521,8 +530,9 @@ ix_gen_index_bytes(sqlite3 *db)
 	}
 	sqlite3_finalize(s);
 	if (sqlite3_prepare_v2(db, "SELECT coalesce(sum(pgsize), 0) FROM"
-	    " dbstat('main', 1) WHERE name = ?1", -1, &s, NULL) != SQLITE_OK)
+	    " dbstat(?2, 1) WHERE name = ?1", -1, &s, NULL) != SQLITE_OK)
 		return n;
+	sqlite3_bind_text(s, 2, ix_sch(db), -1, SQLITE_STATIC);
 	for (i = 0; i < sizeof tab / sizeof tab[0]; i++) {
 		sqlite3_bind_text(s, 1, tab[i], -1, SQLITE_STATIC);
 		if (sqlite3_step(s) == SQLITE_ROW)

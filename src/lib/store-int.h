@@ -33,6 +33,7 @@ struct ofl_store {
 	int		 gclock;	/* gc.lock, held; -1 */
 	struct store_pg	*pg;		/* the PostgreSQL engine, or NULL */
 	sqlite3_stmt	*meta;		/* ofl_store_meta()'s, kept */
+	int		 ix;		/* index reachable (store-ixdb.c) */
 };
 
 /* A row of the frame table: one zstd frame of a blob file. */
@@ -266,6 +267,13 @@ ix_prep(sqlite3 *db, const char *sql, sqlite3_stmt **s)
 
 /* store-fts.c */
 int	 ix_owner_alive(int64_t);
+
+/* store-ixdb.c */
+const char *ix_sch(sqlite3 *);
+int	 store_ix_attach(struct ofl_store *, int);
+int	 store_ix_schemas(struct ofl_store *, const char **);
+int	 ix_ddl(sqlite3 *, const char *const *);
+uint64_t ix_file_bytes(sqlite3 *);
 
 /* store-gen.c */
 uint64_t ix_gen_limit(void);

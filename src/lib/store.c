@@ -5,6 +5,7 @@
  * Layout of a store directory (0700, files 0600):
  *
  *	ofl.db		SQLite (WAL): artifacts, blobs, frames, indexes
+ *	ofl-ix.db	SQLite (WAL): the full-text index (store-ixdb.c)
  *	blobs/XX/ID	content of one blob: independent zstd frames
  *	init.lock	taken while a new store gets its schema
  *	reserve		room kept free for gc on a full disk
@@ -257,6 +258,7 @@ static int
 check_files(struct ofl_store *st)
 {
 	static const char	*files[] = { "ofl.db-wal", "ofl.db-shm",
+				    "ofl-ix.db", "ofl-ix.db-wal", "ofl-ix.db-shm",
 				    "init.lock", "gc.lock", "index.lock",
 				    "index.wait", "reserve", NULL };
 	struct ofl_buf		 b;
@@ -851,9 +853,9 @@ ofl_setting_list(struct ofl_store *st, struct ofl_buf *out)
 }
 
 /*
- * The store's size: stored content plus the database's pages in use (the
- * WAL is left out: it is transient, and kept at a bounded size), less
- * the index's pages of removed content (store-gen.c).
+ * The store's size: stored content plus the databases' pages in use (the
+ * WALs are left out: they are transient, and kept at a bounded size),
+ * less the index's pages of removed content (store-gen.c).
  */
 uint64_t
 ofl_store_size(struct ofl_store *st)
@@ -872,6 +874,9 @@ ofl_store_size(struct ofl_store *st)
 			n = (uint64_t)sqlite3_column_int64(stmt, 0);
 		sqlite3_finalize(stmt);
 	}
+	/* The index's own file, when it has one (store-ixdb.c). */
+	if (store_ix_attach(st, 0) == 1 && strcmp(ix_sch(db), "ix") == 0)
+		n += ix_gen_index_bytes(db);
 	/* Index pages of removed content come back when gc compacts. */
 	b = ofl_store_fts_buried_bytes(st);
 	return n > b ? n - b : 0;

@@ -1,0 +1,259 @@
+/*
+ * store-ixdb.c: the full-text index's own database file.
+ *
+ * SQLite reads a database's whole schema before its first statement, and
+ * the index has one FTS5 table (five schema rows with its shadow tables)
+ * per generation: at 100,000 artifacts that was most of the work of a
+ * listing.  So the index lives in a file of its own, ofl-ix.db beside
+ * ofl.db, attached as "ix" only by what searches, indexes or collects
+ * garbage.  Capture, listing and metadata never read its schema.
+ *
+ * The index's tables keep their names (ix_blob, ix_chunk, ix_gen,
+ * ix_dead, ix_fts...): SQLite finds an unqualified name in main first,
+ * then in ix, so every statement of store-fts.c, store-gen.c and
+ * store-gc.c reads either layout; only what creates a table names its
+ * schema (ix_sch()).  A store whose index was made in ofl.db (before this
+ * file) keeps it there: ix is not attached, and ix_sch() says "main".
+ *
+ * Each index write is one transaction in one file (ix_blob, its chunks
+ * and its FTS rows commit together); what spans both files (a gc that
+ * deletes an artifact in ofl.db and buries its index rows in ofl-ix.db)
+ * may commit one half if killed between, which leaves rows of no content
+ * (swept by ofl-gc --repair, ignored by searches, as blob numbers are
+ * never used twice) or content not indexed (indexed again).
+ */
+#include "config.h"
+
+#include <sys/types.h>
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "ofl.h"
+#include "store-int.h"
+#include "banned.h"
+
+#define IX_FILE		"ofl-ix.db"
+
+static int	ix_exec(sqlite3 *, const char *);
+static int	ix_in_main(sqlite3 *);
+
+static int
+ix_exec(sqlite3 *db, const char *sql)
+{
+	if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return ix_err(db, "index database");
+	return 0;
+}
+
+/* An index made in ofl.db: 1, or 0, or -1. */
+static int
+ix_in_main(sqlite3 *db)
+{
+	sqlite3_stmt	*s;
+	int		 rc;
+
+	if (ix_prep(db, "SELECT 1 FROM main.sqlite_master WHERE type ="
+	    " 'table' AND name = 'ix_blob'", &s) == -1)
+		return -1;
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return ix_err(db, "index database");
+	return rc == SQLITE_ROW;
+}
+
+const char *
+ix_sch(sqlite3 *db)
+{
+	return sqlite3_db_filename(db, "ix") != NULL ? "ix" : "main";
+}
+
+/*
+ * Attach the index's file (made, private, when create says so and it is
+ * missing).  1: the index's tables can be reached (attached, or in
+ * ofl.db); 0: there is no index file; -1: an error, said.
+ */
+int
+store_ix_attach(struct ofl_store *st, int create)
+{
+	sqlite3		*db = st->db;
+	sqlite3_stmt	*s;
+	struct ofl_buf	 b;
+	struct stat	 sb;
+	int		 fd, rc;
+
+	if (st->ix != 0)
+		return st->ix;
+	if ((rc = ix_in_main(db)) != 0)
+		return (st->ix = rc);
+	ofl_buf_init(&b);
+	ofl_buf_addf(&b, "%s/%s", st->path, IX_FILE);
+	if (lstat(ofl_buf_str(&b), &sb) == -1) {
+		if (errno != ENOENT || !create) {
+			ofl_buf_free(&b);
+			return 0;
+		}
+		/* The store's umask (077) makes it private. */
+		fd = open(ofl_buf_str(&b), O_WRONLY | O_CREAT | O_EXCL |
+		    O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd == -1 && errno != EEXIST) {
+			ofl_seterr(OFL_EXIT_FAIL, "%s: %s", ofl_buf_str(&b),
+			    strerror(errno));
+			ofl_buf_free(&b);
+			return -1;
+		}
+		if (fd != -1)
+			close(fd);
+	}
+	if (ix_prep(db, "ATTACH ?1 AS ix", &s) == -1) {
+		ofl_buf_free(&b);
+		return -1;
+	}
+	sqlite3_bind_text(s, 1, ofl_buf_str(&b), -1, SQLITE_TRANSIENT);
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	ofl_buf_free(&b);
+	if (rc != SQLITE_DONE)
+		return ix_err(db, "cannot attach the index database");
+	/* As ofl.db's (store.c): the WAL kept, checkpoints automatic. */
+	{
+		int	one = 1;
+
+		sqlite3_file_control(db, "ix", SQLITE_FCNTL_PERSIST_WAL, &one);
+	}
+	if (ix_exec(db, "PRAGMA ix.synchronous = NORMAL") == -1 ||
+	    ix_exec(db, "PRAGMA ix.journal_size_limit = 4194304") == -1)
+		return -1;
+	/* A new file: before its first table, as these must be. */
+	if (ix_prep(db, "PRAGMA ix.page_count", &s) == -1)
+		return -1;
+	rc = sqlite3_step(s) == SQLITE_ROW ? sqlite3_column_int(s, 0) : -1;
+	sqlite3_finalize(s);
+	if (rc == 0 && (ix_exec(db, "PRAGMA ix.auto_vacuum = INCREMENTAL") ==
+	    -1 || ix_exec(db, "PRAGMA ix.journal_mode = WAL") == -1))
+		return -1;
+	return (st->ix = 1);
+}
+
+/* Make the tables of defs ("name (columns)") in the index's schema. */
+int
+ix_ddl(sqlite3 *db, const char *const *defs)
+{
+	struct ofl_buf	b;
+	int		rv = 0;
+
+	ofl_buf_init(&b);
+	for (; rv == 0 && *defs != NULL; defs++) {
+		ofl_buf_reset(&b);
+		ofl_buf_addf(&b, "CREATE TABLE IF NOT EXISTS %s.%s", ix_sch(db),
+		    *defs);
+		rv = ix_exec(db, ofl_buf_str(&b));
+	}
+	ofl_buf_free(&b);
+	return rv;
+}
+
+/* The attached index file's pages in use, in bytes. */
+uint64_t
+ix_file_bytes(sqlite3 *db)
+{
+	static const char *const q[] = { "PRAGMA ix.page_count",
+	    "PRAGMA ix.freelist_count", "PRAGMA ix.page_size" };
+	sqlite3_stmt	*s;
+	int64_t		 v[3] = { 0, 0, 0 };
+	size_t		 i;
+
+	for (i = 0; i < 3; i++) {
+		if (sqlite3_prepare_v2(db, q[i], -1, &s, NULL) != SQLITE_OK)
+			return 0;
+		if (sqlite3_step(s) == SQLITE_ROW)
+			v[i] = sqlite3_column_int64(s, 0);
+		sqlite3_finalize(s);
+	}
+	return v[0] > v[1] ? (uint64_t)(v[0] - v[1]) * (uint64_t)v[2] : 0;
+}
+
+/* The schemas to keep: main, and ix when attached. */
+int
+store_ix_schemas(struct ofl_store *st, const char **sch)
+{
+	sch[0] = "main";
+	if (store_ix_attach(st, 0) == 1 && strcmp(ix_sch(st->db), "ix") == 0) {
+		sch[1] = "ix";
+		return 2;
+	}
+	return 1;
+}
+
+/*
+ * The index's own file: sound (1), or not (0, with the first problem
+ * said).  No file, or an index in ofl.db, is sound here.
+ */
+int
+ofl_store_ix_sound(struct ofl_store *st)
+{
+	sqlite3_stmt	*s;
+	const char	*line;
+	int		 rc, ok = 1;
+
+	STORE_PG(st, 1);		/* the server's to keep sound */
+	if ((rc = store_ix_attach(st, 0)) <= 0)
+		return rc == 0;
+	if (strcmp(ix_sch(st->db), "ix") != 0)
+		return 1;
+	if (ix_prep(st->db, "PRAGMA ix.integrity_check", &s) == -1)
+		return 0;
+	while (ok && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		line = (const char *)sqlite3_column_text(s, 0);
+		if (line != NULL && strcmp(line, "ok") != 0) {
+			ofl_seterr(OFL_EXIT_FAIL, "%s", line);
+			ok = 0;
+		}
+	}
+	if (ok && rc != SQLITE_DONE) {
+		ix_err(st->db, "index database");
+		ok = 0;
+	}
+	sqlite3_finalize(s);
+	return ok;
+}
+
+/*
+ * Remove the index's own file: what it holds, content gives again, and
+ * the next search or ofl-index makes it anew.  Outside a transaction.
+ */
+int
+ofl_store_ix_reset(struct ofl_store *st)
+{
+	static const char *const sfx[] = { "", "-wal", "-shm" };
+	struct ofl_buf	 b;
+	size_t		 i;
+	int		 rv = 0;
+
+	STORE_PG(st, 0);
+	if (sqlite3_db_filename(st->db, "ix") != NULL) {
+		store_stmt_forget(st->db);
+		if (ix_exec(st->db, "DETACH ix") == -1)
+			return -1;
+	}
+	st->ix = 0;
+	ofl_buf_init(&b);
+	for (i = 0; i < sizeof sfx / sizeof sfx[0]; i++) {
+		ofl_buf_reset(&b);
+		ofl_buf_addf(&b, "%s/%s%s", st->path, IX_FILE, sfx[i]);
+		if (unlink(ofl_buf_str(&b)) == -1 && errno != ENOENT) {
+			ofl_seterr(OFL_EXIT_FAIL, "%s: %s", ofl_buf_str(&b),
+			    strerror(errno));
+			rv = -1;
+		}
+	}
+	ofl_buf_free(&b);
+	return rv;
+}

@@ -1,0 +1,110 @@
+#!/bin/sh
+#
+# t1020-index-file: the full-text index lives in a file of its own,
+# ofl-ix.db, which capture, listings and metadata never open; it is
+# private, checked like the store's other files, and made again when it
+# is lost or damaged; a store whose index is in ofl.db keeps it there.
+
+. "$(dirname "$0")/lib.sh"
+
+test_needs STOREDIR
+if ! test_have_prereq sqlite3; then
+	test_skip_all "sqlite3 shell missing"
+fi
+
+# log N: N lines, each with a word of its own.
+log() {
+	awk -v n="$1" 'BEGIN { for (i = 1; i <= n; i++)
+	    printf "2026-12-04 10:%02d:%02d worker %d handled job%dx\n",
+	    (i / 60) % 60, i % 60, i % 7, i }'
+}
+
+# hits QUERY: what a whole-store search prints.
+hits() {
+	ofl-search -a --no-pager "$@"
+}
+
+test_expect_success 'capture, listing, metadata and extraction make no index file' '
+	ofl-gc --set auto-gc=off &&
+	log 3000 >a.log &&
+	ofl-capture -q -T 0 <a.log | sed "s/^ofl://" >id &&
+	id=$(cat id) &&
+	ofl-search >list && grep "^ofl:$id " list &&
+	ofl-search --meta -j "$id" >meta && jq -e ".lines == 3000" meta &&
+	ofl-extract "$id" -n 2999 >line &&
+	printf "2999\t%s\n" "$(sed -n 2999p a.log)" >expect &&
+	test_cmp expect line &&
+	! test -e "$OFL_STORE/ofl-ix.db"
+'
+
+test_expect_success 'a search makes it: private, and ofl.db holds no index table' '
+	id=$(cat id) &&
+	ofl-search "$id" job2999x >out &&
+	grep "^  2999: .*job2999x" out &&
+	test "$(stat -c %a "$OFL_STORE/ofl-ix.db")" = 600 &&
+	test "$(sqlite3 "$OFL_STORE/ofl.db" "SELECT count(*) FROM
+	    sqlite_master WHERE name LIKE '\''ix%'\''")" = 0 &&
+	test "$(sqlite3 "$OFL_STORE/ofl-ix.db" "SELECT count(*) FROM
+	    sqlite_master WHERE name IN ('\''ix_blob'\'', '\''ix_fts'\'')")" = 2 &&
+	test "$(sqlite3 "$OFL_STORE/ofl-ix.db" "PRAGMA auto_vacuum")" = 2 &&
+	test "$(sqlite3 "$OFL_STORE/ofl-ix.db" "PRAGMA journal_mode")" = wal &&
+	ofl-gc --check >chk && grep " 0 problems" chk
+'
+
+test_expect_success 'a group-writable index file is refused' '
+	chmod 660 "$OFL_STORE/ofl-ix.db" &&
+	test_expect_code 3 ofl-search >out 2>err &&
+	test "$(wc -l <err)" = 1 &&
+	grep "ofl-ix.db: writable by group or others" err &&
+	chmod 600 "$OFL_STORE/ofl-ix.db"
+'
+
+test_expect_success 'a damaged index file: all but search works; --repair removes it' '
+	id=$(cat id) &&
+	hits job1234x >before &&
+	cp "$OFL_STORE/ofl-ix.db" ix.keep &&
+	head -c 65536 /dev/urandom >"$OFL_STORE/ofl-ix.db" &&
+	rm -f "$OFL_STORE/ofl-ix.db-wal" "$OFL_STORE/ofl-ix.db-shm" &&
+	ofl-search >list && grep "^ofl:$id " list &&
+	ofl-extract "$id" -n 2999 >line && test_cmp expect line &&
+	echo more | ofl-capture -q -T 0 >/dev/null &&
+	test_expect_code 3 ofl-search "$id" job2999x >out 2>err &&
+	test "$(wc -l <err)" = 1 &&
+	grep "^ofl-search: .*index database: file is not a database" err &&
+	test_expect_code 3 ofl-gc --check >chk &&
+	grep "^index file: .*file is not a database$" chk &&
+	ofl-gc --repair >rep &&
+	grep "^index file: .*(removed: it is made again as content is indexed)$" rep &&
+	hits job1234x >after &&
+	test_cmp before after &&
+	ofl-gc --check >chk && grep " 0 problems" chk
+'
+
+test_expect_success 'a store whose index is in ofl.db keeps it there' '
+	OFL_STORE=$TEST_DIR/old && export OFL_STORE &&
+	ofl-gc --set auto-gc=off &&
+	for n in 100 200 300; do
+		log $n | ofl-capture -q -T 0 >/dev/null || return 1
+	done &&
+	ofl-index -q --pending &&
+	hits job150x >before &&
+	hits -n 3 worker >before.common &&
+	sqlite3 "$OFL_STORE/ofl-ix.db" "PRAGMA wal_checkpoint(TRUNCATE)" \
+	    >/dev/null &&
+	sqlite3 "$OFL_STORE/ofl-ix.db" .dump >dump.sql &&
+	sqlite3 "$OFL_STORE/ofl.db" <dump.sql &&
+	rm "$OFL_STORE"/ofl-ix.db* &&
+	hits job150x >after && test_cmp before after &&
+	hits -n 3 worker >after.common && test_cmp before.common after.common &&
+	log 400 | ofl-capture -q -T 0 >/dev/null &&
+	ofl-index -q --pending &&
+	hits job350x >new && grep -c "job350x" new &&
+	! test -e "$OFL_STORE/ofl-ix.db" &&
+	sqlite3 "$OFL_STORE/ofl.db" "UPDATE artifact SET created = created -
+	    2592000000, used = used - 2592000000 WHERE seq = 1" &&
+	ofl-gc --older-than 20d >out && grep "^removed 1 artifact" out &&
+	test "$(sqlite3 "$OFL_STORE/ofl.db" "SELECT count(*) FROM ix_blob")" = 3 &&
+	ofl-gc --check >chk && grep " 0 problems" chk
+'
+
+test_done
