@@ -86,6 +86,30 @@ main(void)
 	    ofl_sketch_may_have(bits, "Quill", 5) &&
 	    ofl_sketch_may_have(bits, "harbour", 7),
 	    "a string at an odd place, in any case, up to the end");
+	/*
+	 * The bits of stores made before are the bits of now: each
+	 * trigram at every third offset, its bytes or'ed with 0x20, hashed
+	 * as sketch.c's first version did, byte by byte; for every length
+	 * and alignment of the text.
+	 */
+	for (i = 0, n = 0; i < 64 * 8; i++) {
+		unsigned char	ref[OFL_SKETCH_BYTES];
+		const unsigned char *t = (const unsigned char *)text + i % 8;
+		size_t		tlen = i / 8 * 7, j;
+		uint32_t	v, h;
+
+		memset(ref, 0, sizeof ref);
+		for (j = 0; j + 3 <= tlen; j += 3) {
+			v = (uint32_t)(t[j] | 0x20) | (uint32_t)(t[j + 1] |
+			    0x20) << 8 | (uint32_t)(t[j + 2] | 0x20) << 16;
+			h = (v * 0x9e3779b1U) >> (32 - OFL_SKETCH_LOG2);
+			ref[h >> 3] |= (unsigned char)(1U << (h & 7));
+		}
+		ofl_sketch_build(t, tlen, bits);
+		n += memcmp(ref, bits, sizeof ref) != 0;
+	}
+	ok(n == 0, "the same bits as byte by byte, at every length and "
+	    "alignment: %zu differ", n);
 	free(text);
 	return done_testing();
 }
