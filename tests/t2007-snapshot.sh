@@ -233,4 +233,13 @@ test_expect_success 'a question for the contents: the navigation link before the
 	sed -n 2p out2 | grep "heading \"Retry limits\" \[level=2\] \[ref=h3\]"
 '
 
+test_expect_success 'weak hits leave their share: the answer'"'"'s long line is shown' '
+	ofl-capture -T 0 -q <"$DATA/snapshot/zlib-how.txt" >zid &&
+	ofl-search "$(cat zid)" "code handling Z_NEED_DICT from inflate" >out &&
+	cat out &&
+	grep "^  162: - generic \[ref=f5e82\]: \"ret = inflate(&strm, Z_NO_FLUSH);" out &&
+	test "$(grep -c "^ofl:" out)" = 1 &&
+	grep "^more: ofl-search .* -n 10 -m 3000$" out
+'
+
 test_done

@@ -1329,7 +1329,7 @@ ofl_snippet_output(struct search *s, struct ofl_buf *out, const char *const *ids
 {
 	struct ofl_buf	 more, note;
 	size_t		 budget, limit, nshow, i, per, carry = 0, used, hits;
-	size_t		 shares;
+	size_t		 shares, top;
 	size_t		 start = out->len, reserve, ncut = 0, extra = 0;
 	int		 cut, cuts[2];
 
@@ -1386,8 +1386,16 @@ ofl_snippet_output(struct search *s, struct ofl_buf *out, const char *const *ids
 	shares = nshow > 1 && !ofl_snippet_snap_scope(s) ?
 	    nshow - 1 + TOP_SHARES : nshow;
 	per = budget > used + reserve ? (budget - used - reserve) / shares : 0;
+	/*
+	 * A snapshot's weak hits are not shown (below): when the second
+	 * is one, the first takes TOP_SHARES shares after all, or the
+	 * answer's long line is left out for two short ones.
+	 */
+	top = shares - nshow + 1;
+	if (nshow > 1 && ofl_snippet_snap_weak(s, &s->h[1]))
+		top = TOP_SHARES;
 	for (i = 0; i < nshow; i++) {
-		size_t	avail = (i == 0 ? per * (shares - nshow + 1) : per) +
+		size_t	avail = (i == 0 ? per * top : per) +
 			    carry, n, before = out->len, try;
 		size_t	room = budget > reserve + (before - start) ?
 			    budget - reserve - (before - start) : 0;
