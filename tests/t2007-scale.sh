@@ -256,6 +256,29 @@ test_expect_success sqlite3 'a search before the index: the frames whose sketch 
 	test_cmp expect first
 '
 
+test_expect_success sqlite3 'a cut content file: --repair keeps the sketches of the frames kept, no others' '
+	OFL_STORE=$PWD/cut &&
+	export OFL_STORE &&
+	OFL_INDEX_BG=0 ofl-capture -q <frames >ref &&
+	id=$(sed "s/^ofl:\([0-9a-z]*\).*/\1/" ref) &&
+	total=$(store_sql "SELECT count(*) FROM frame_sketch") &&
+	test "$total" -gt 2 &&
+	cut=$(store_sql "SELECT max(comp_off) FROM frame WHERE raw_off IN
+	    (SELECT raw_off FROM frame_sketch)") &&
+	truncate -s "$cut" "$OFL_STORE/blobs/$(echo "$id" | cut -c1-2)/$id" &&
+	ofl-gc --repair >rep &&
+	grep "ofl:$id" rep &&
+	left=$(store_sql "SELECT count(*) FROM frame_sketch") &&
+	test "$left" -gt 0 && test "$left" -lt "$total" &&
+	test "$(store_sql "SELECT count(*) FROM frame_sketch k WHERE NOT
+	    EXISTS (SELECT 1 FROM frame f WHERE f.blob = k.blob AND
+	    f.raw_off = k.raw_off)")" = 0 &&
+	ofl-gc --check >chk && grep " 0 problems" chk &&
+	OFL_INDEX_BG=1 ofl-search -q "$id" zebrafault >hits &&
+	printf "ofl:$id:%s\n" 3 150001 >expect &&
+	test_cmp expect hits
+'
+
 test_expect_success sqlite3 'a large capture whose indexer has not started: scanned, not indexed by the search' '
 	OFL_STORE=$PWD/late &&
 	export OFL_STORE &&

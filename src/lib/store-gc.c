@@ -707,6 +707,9 @@ ofl_store_gc_truncate(struct ofl_store *st, const char *id, int64_t blob,
 	/* Templates mined from the whole content no longer hold. */
 	if (exec_id(db, "DELETE FROM log_tmpl WHERE blob = ?1", blob) == -1)
 		goto out;
+	/* Nor do the sketches of frames gone; the kept ones' do. */
+	if (store_sketch_sweep(db) == -1)
+		goto out;
 	/* What is left, read back through the frames kept. */
 	if ((r = ofl_reader_open(st, id)) == NULL)
 		goto out;

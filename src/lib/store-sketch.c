@@ -78,12 +78,14 @@ store_sketch_drop(sqlite3 *db, int64_t blob)
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
-/* Drop the sketches of blobs that are gone. */
+/* Drop the sketches of frames that are gone (a blob's, or a cut one's). */
 int
 store_sketch_sweep(sqlite3 *db)
 {
-	if (sqlite3_exec(db, "DELETE FROM frame_sketch WHERE blob NOT IN"
-	    " (SELECT id FROM blob)", NULL, NULL, NULL) != SQLITE_OK &&
+	if (sqlite3_exec(db, "DELETE FROM frame_sketch WHERE NOT EXISTS"
+	    " (SELECT 1 FROM frame f WHERE f.blob = frame_sketch.blob AND"
+	    " f.raw_off = frame_sketch.raw_off)", NULL, NULL, NULL) !=
+	    SQLITE_OK &&
 	    sqlite3_errcode(db) != SQLITE_ERROR)
 		return -1;
 	return 0;
