@@ -78,6 +78,7 @@ _ofl_opts_index='
 	-h --help
 	--pending
 	-q --quiet
+	--rebuild
 	-s= --store=
 	-V --version
 	-v --verbose'

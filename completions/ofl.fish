@@ -166,6 +166,7 @@ __ofl_complete gc -l wait -d 'Wait for a running gc'
 complete -c ofl-index -f
 __ofl_complete index -l check -d 'Check the index of the whole store'
 __ofl_complete index -l pending -d 'Index every artifact not indexed yet'
+__ofl_complete index -l rebuild -d 'Drop the whole index and index every artifact again'
 __ofl_complete index -s f -l force -d 'Drop the index of the artifact and make it again'
 __ofl_complete index -s h -l help -d 'Print the usage'
 __ofl_complete index -s q -l quiet -d 'Print nothing on success'

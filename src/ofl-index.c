@@ -17,7 +17,7 @@
 
 #define PROGRESS_MIN	(8 * 1024 * 1024)	/* show progress above this */
 
-enum { O_CHECK = OFL_OPT_BASE, O_PENDING };
+enum { O_CHECK = OFL_OPT_BASE, O_PENDING, O_REBUILD };
 
 /* The options, in the order of --help; tests/t9040 checks the rest. */
 static const struct ofl_opt opts[] = {
@@ -27,6 +27,8 @@ static const struct ofl_opt opts[] = {
 	    "check the index of the whole store", 0, NULL },
 	{ O_PENDING, "pending", no_argument, NULL,
 	    "index every artifact not indexed yet", 0, NULL },
+	{ O_REBUILD, "rebuild", no_argument, NULL,
+	    "drop the whole index and index every artifact again", 0, NULL },
 	{ 'q', "quiet", no_argument, NULL, "print nothing on success", 0,
 	    NULL },
 	{ 'v', "verbose", no_argument, NULL,
@@ -48,6 +50,7 @@ struct args {
 	int		 verbose;
 	int		 check;
 	int		 pending;
+	int		 rebuild;
 };
 
 static OFL_DEAD void	 usage(int);
@@ -56,7 +59,7 @@ static void		 progress(uint64_t, uint64_t, void *);
 static int		 index_one(struct ofl_store *, const char *, int, int,
 			    int);
 static int		 check_index(const char *, int);
-static int		 index_pending(const char *, int);
+static int		 index_pending(const char *, int, int);
 
 static const char	*cur_id;
 
@@ -98,6 +101,9 @@ parse_options(int argc, char *argv[], struct args *a)
 		case O_PENDING:
 			a->pending = 1;
 			break;
+		case O_REBUILD:
+			a->rebuild = 1;
+			break;
 		case 'f':
 			a->force = 1;
 			break;
@@ -127,17 +133,18 @@ parse_options(int argc, char *argv[], struct args *a)
 
 /*
  * --pending: what captures left to index, as they start it in the
- * background; one such process drains the store at a time.
+ * background; one such process drains the store at a time.  --rebuild:
+ * all of it, after the whole index is dropped.
  */
 static int
-index_pending(const char *path, int quiet)
+index_pending(const char *path, int quiet, int rebuild)
 {
 	struct ofl_store	*st;
 	int64_t			 n;
 
 	if ((st = ofl_store_open(path, OFL_RDWR | OFL_NOCREATE)) == NULL)
 		errx(ofl_errcode(), "%s", ofl_errmsg());
-	n = ofl_index_pending(st);
+	n = rebuild ? ofl_index_rebuild(st) : ofl_index_pending(st);
 	ofl_store_close(st);
 	if (n == -1)
 		errx(ofl_errcode(), "%s", ofl_errmsg());
@@ -259,14 +266,14 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	if (check) {
-		if (argc > 0)
+		if (argc > 0 || a.rebuild)
 			usage(OFL_EXIT_USAGE);
 		return check_index(path, quiet);
 	}
-	if (a.pending) {
-		if (argc > 0 || force)
+	if (a.pending || a.rebuild) {
+		if (argc > 0 || force || (a.pending && a.rebuild))
 			usage(OFL_EXIT_USAGE);
-		return index_pending(path, quiet);
+		return index_pending(path, quiet, a.rebuild);
 	}
 	if (argc == 0 && isatty(STDIN_FILENO)) {
 		warnx("no artifact: give IDs, or pipe a reference or data");

@@ -3,7 +3,8 @@
 # t1020-index-file: the full-text index lives in a file of its own,
 # ofl-ix.db, which capture, listings and metadata never open; it is
 # private, checked like the store's other files, and made again when it
-# is lost or damaged; a store whose index is in ofl.db keeps it there.
+# is lost or damaged; a store whose index is in ofl.db keeps it there,
+# until ofl-index --rebuild moves it.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -105,6 +106,31 @@ test_expect_success 'a store whose index is in ofl.db keeps it there' '
 	ofl-gc --older-than 20d >out && grep "^removed 1 artifact" out &&
 	test "$(sqlite3 "$OFL_STORE/ofl.db" "SELECT count(*) FROM ix_blob")" = 3 &&
 	ofl-gc --check >chk && grep " 0 problems" chk
+'
+
+test_expect_success 'ofl-index --rebuild moves an index made in ofl.db into its own file' '
+	OFL_STORE=$TEST_DIR/old && export OFL_STORE &&
+	hits job150x >before &&
+	ofl-index --rebuild >out &&
+	echo "3 artifacts indexed" >expect &&
+	test_cmp expect out &&
+	test -f "$OFL_STORE/ofl-ix.db" &&
+	test "$(sqlite3 "$OFL_STORE/ofl.db" "SELECT count(*) FROM
+	    sqlite_master WHERE name LIKE '\''ix%'\''")" = 0 &&
+	hits job150x >after && test_cmp before after &&
+	ofl-gc --check >chk && grep " 0 problems" chk
+'
+
+test_expect_success 'ofl-index --rebuild makes its own file again; with anything else, a usage error' '
+	hits job150x >before &&
+	ofl-index -q --rebuild >out &&
+	! test -s out &&
+	hits job150x >after && test_cmp before after &&
+	test_expect_code 2 ofl-index --rebuild --pending 2>err &&
+	test_expect_code 2 ofl-index --rebuild --check 2>>err &&
+	test_expect_code 2 ofl-index --rebuild -f 2>>err &&
+	test_expect_code 2 ofl-index --rebuild "$(cat "$TEST_DIR/id")" 2>>err &&
+	test "$(grep -c "^usage: ofl-index" err)" = 4
 '
 
 test_done

@@ -383,6 +383,33 @@ ofl_index_bg(void)
 	return v == NULL || strcmp(v, "0") != 0;
 }
 
+/*
+ * The whole index dropped and made again (ofl-index --rebuild), under
+ * the index's lock and gc's, which wait for what runs: every artifact
+ * is indexed anew, into the index's own file (store-ixdb.c).  Returns
+ * the artifacts indexed, or -1.
+ */
+int64_t
+ofl_index_rebuild(struct ofl_store *st)
+{
+	int	fd, gfd, rc;
+
+	if (ofl_index_init(st) == -1)
+		return -1;
+	if ((gfd = ofl_store_lock(st, "gc.lock", 1)) < 0)
+		return -1;
+	if ((fd = ofl_store_lock(st, "index.lock", 1)) < 0) {
+		ofl_store_unlock(st, "gc.lock", gfd);
+		return -1;
+	}
+	rc = ofl_store_ix_drop_all(st);
+	ofl_store_unlock(st, "index.lock", fd);
+	ofl_store_unlock(st, "gc.lock", gfd);
+	if (rc == -1)
+		return -1;
+	return ofl_index_pending(st);
+}
+
 int64_t
 ofl_index_pending(struct ofl_store *st)
 {

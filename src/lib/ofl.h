@@ -1522,6 +1522,7 @@ int	ofl_index_state(struct ofl_store *, int64_t);
  * waits at most); returns how many were indexed, or -1.
  */
 int64_t	ofl_index_pending(struct ofl_store *);
+int64_t	ofl_index_rebuild(struct ofl_store *);
 /* 1 if captures index in the background (OFL_INDEX_BG is not 0). */
 int	ofl_index_bg(void);
 /*
@@ -1892,6 +1893,7 @@ void	 ofl_store_gc_checkpoint(struct ofl_store *);
  */
 int	 ofl_store_ix_sound(struct ofl_store *);
 int	 ofl_store_ix_reset(struct ofl_store *);
+int	 ofl_store_ix_drop_all(struct ofl_store *);
 int	 ofl_store_gc_integrity(struct ofl_store *,
 	    void (*)(const char *, void *), void *);
 int	 ofl_store_gc_rowless(struct ofl_store *, int,

@@ -257,3 +257,57 @@ ofl_store_ix_reset(struct ofl_store *st)
 	ofl_buf_free(&b);
 	return rv;
 }
+
+/*
+ * Drop the whole index, to make it again (ofl-index --rebuild): the
+ * index's file goes; an index made in ofl.db by an earlier version has
+ * its tables dropped there and its pages given back, so that what is
+ * indexed next goes into a file of its own.  The caller holds the
+ * index's lock and has registered the tokenizer (ofl_store_fts_init()).
+ */
+int
+ofl_store_ix_drop_all(struct ofl_store *st)
+{
+	static const char *const tab[] = { "ix_blob", "ix_chunk", "ix_gen",
+	    "ix_dead" };
+	sqlite3		*db = st->db;
+	sqlite3_stmt	*s;
+	struct ofl_buf	 b;
+	size_t		 i;
+	int		 rc;
+
+	STORE_PG(st, store_pg_unsupported(st, "ofl-index --rebuild"));
+	if ((rc = store_ix_attach(st, 0)) <= 0)
+		return rc == 0 ? 0 : ofl_store_ix_reset(st);
+	if (strcmp(ix_sch(db), "ix") == 0)
+		return ofl_store_ix_reset(st);
+	store_stmt_forget(db);
+	if (ix_exec(db, "BEGIN IMMEDIATE") == -1)
+		return -1;
+	ofl_buf_init(&b);
+	/* The generations' FTS5 tables, with their shadow tables. */
+	if (ix_prep(db, "SELECT name FROM main.sqlite_master WHERE type ="
+	    " 'table' AND name GLOB 'ix_fts*' AND sql LIKE 'CREATE VIRTUAL"
+	    " TABLE%'", &s) == -1)
+		goto fail;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+		ofl_buf_addf(&b, "DROP TABLE main.\"%s\";",
+		    (const char *)sqlite3_column_text(s, 0));
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		ix_err(db, "index database");
+		goto fail;
+	}
+	for (i = 0; i < sizeof tab / sizeof tab[0]; i++)
+		ofl_buf_addf(&b, "DROP TABLE IF EXISTS main.%s;", tab[i]);
+	if (ix_exec(db, ofl_buf_str(&b)) == -1 || ix_exec(db, "COMMIT") == -1)
+		goto fail;
+	ofl_buf_free(&b);
+	st->ix = 0;
+	/* Its pages back to the file system. */
+	return ix_exec(db, "PRAGMA main.incremental_vacuum");
+fail:
+	ofl_buf_free(&b);
+	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
