@@ -75,7 +75,7 @@ test_expect_success 'a damaged index file: all but search works; --repair remove
 	test_expect_code 3 ofl-gc --check >chk &&
 	grep "^index file: .*file is not a database$" chk &&
 	ofl-gc --repair >rep &&
-	grep "^index file: .*(removed: it is made again as content is indexed)$" rep &&
+	grep "^index file: .*file is not a database (removed)$" rep &&
 	hits job1234x >after &&
 	test_cmp before after &&
 	ofl-gc --check >chk && grep " 0 problems" chk
@@ -105,6 +105,19 @@ test_expect_success 'a store whose index is in ofl.db keeps it there' '
 	    2592000000, used = used - 2592000000 WHERE seq = 1" &&
 	ofl-gc --older-than 20d >out && grep "^removed 1 artifact" out &&
 	test "$(sqlite3 "$OFL_STORE/ofl.db" "SELECT count(*) FROM ix_blob")" = 3 &&
+	ofl-gc --check >chk && grep " 0 problems" chk
+'
+
+test_expect_success 'an index file beside an index in ofl.db: --check says so, --repair removes it' '
+	OFL_STORE=$TEST_DIR/old && export OFL_STORE &&
+	cp "$TEST_DIR/ix.keep" "$OFL_STORE/ofl-ix.db" &&
+	hits job150x >before &&
+	test_expect_code 3 ofl-gc --check >chk &&
+	grep "^index file: ofl-ix.db not in use: the index is in ofl.db (ofl-index --rebuild moves it)$" chk &&
+	ofl-gc --repair >rep &&
+	grep "^index file: ofl-ix.db not in use: .* (removed)$" rep &&
+	! test -e "$OFL_STORE/ofl-ix.db" &&
+	hits job150x >after && test_cmp before after &&
 	ofl-gc --check >chk && grep " 0 problems" chk
 '
 

@@ -950,8 +950,7 @@ ofl_gc_check(struct ofl_store *st, int repair,
 	if (!ofl_store_ix_sound(st)) {
 		snprintf(why, sizeof why, "%s", ofl_errmsg());
 		problem(&ck, "index file: %s%s", why, repair &&
-		    ofl_store_ix_reset(st) == 0 ? " (removed: it is made again"
-		    " as content is indexed)" : "");
+		    ofl_store_ix_reset(st) == 0 ? " (removed)" : "");
 	}
 	/* The database itself. */
 	if (ofl_store_gc_integrity(st, integrity_line, &ck) == -1) {

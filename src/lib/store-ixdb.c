@@ -43,6 +43,7 @@
 
 static int	ix_exec(sqlite3 *, const char *);
 static int	ix_in_main(sqlite3 *);
+static int	ix_file_exists(struct ofl_store *);
 
 static int
 ix_exec(sqlite3 *db, const char *sql)
@@ -67,6 +68,21 @@ ix_in_main(sqlite3 *db)
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return ix_err(db, "index database");
 	return rc == SQLITE_ROW;
+}
+
+/* 1 if the store has an index file, attached or not. */
+static int
+ix_file_exists(struct ofl_store *st)
+{
+	struct ofl_buf	b;
+	struct stat	sb;
+	int		rv;
+
+	ofl_buf_init(&b);
+	ofl_buf_addf(&b, "%s/%s", st->path, IX_FILE);
+	rv = lstat(ofl_buf_str(&b), &sb) == 0;
+	ofl_buf_free(&b);
+	return rv;
 }
 
 const char *
@@ -206,8 +222,16 @@ ofl_store_ix_sound(struct ofl_store *st)
 	STORE_PG(st, 1);		/* the server's to keep sound */
 	if ((rc = store_ix_attach(st, 0)) <= 0)
 		return rc == 0;
-	if (strcmp(ix_sch(st->db), "ix") != 0)
+	if (strcmp(ix_sch(st->db), "ix") != 0) {
+		/* An earlier version indexed into ofl.db after this file. */
+		if (ix_file_exists(st)) {
+			ofl_seterr(OFL_EXIT_FAIL, "%s not in use: the index is "
+			    "in ofl.db (ofl-index --rebuild moves it)",
+			    IX_FILE);
+			return 0;
+		}
 		return 1;
+	}
 	if (ix_prep(st->db, "PRAGMA ix.integrity_check", &s) == -1)
 		return 0;
 	while (ok && (rc = sqlite3_step(s)) == SQLITE_ROW) {
