@@ -29,6 +29,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -40,6 +41,7 @@
 #include "banned.h"
 
 #define IX_FILE		"ofl-ix.db"
+#define VACUUM_STEP	"4096"		/* pages given back at a time */
 
 static int	ix_exec(sqlite3 *, const char *);
 static int	ix_in_main(sqlite3 *);
@@ -298,7 +300,7 @@ ofl_store_ix_drop_all(struct ofl_store *st)
 	sqlite3_stmt	*s;
 	struct ofl_buf	 b;
 	size_t		 i;
-	int		 rc;
+	int		 rc, left;
 
 	STORE_PG(st, store_pg_unsupported(st, "ofl-index --rebuild"));
 	if ((rc = store_ix_attach(st, 0)) <= 0)
@@ -328,8 +330,24 @@ ofl_store_ix_drop_all(struct ofl_store *st)
 		goto fail;
 	ofl_buf_free(&b);
 	st->ix = 0;
-	/* Its pages back to the file system. */
-	return ix_exec(db, "PRAGMA main.incremental_vacuum");
+	/*
+	 * Its pages back to the file system, a step at a time: each its
+	 * own transaction, so that the WAL is checkpointed between them
+	 * and does not grow by the size of the index.
+	 */
+	for (left = INT_MAX;;) {
+		if (ix_exec(db, "PRAGMA main.incremental_vacuum(" VACUUM_STEP
+		    ")") == -1 || ix_prep(db, "PRAGMA main.freelist_count",
+		    &s) == -1)
+			return -1;
+		rc = sqlite3_step(s) == SQLITE_ROW ? sqlite3_column_int(s, 0) :
+		    0;
+		sqlite3_finalize(s);
+		/* None left, or none given (a store without auto_vacuum). */
+		if (rc == 0 || rc >= left)
+			return 0;
+		left = rc;
+	}
 fail:
 	ofl_buf_free(&b);
 	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
