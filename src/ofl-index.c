@@ -60,6 +60,7 @@ static int		 index_one(struct ofl_store *, const char *, int, int,
 			    int);
 static int		 check_index(const char *, int);
 static int		 index_pending(const char *, int, int);
+static void		 pending_progress(int64_t, int64_t, void *);
 
 static const char	*cur_id;
 
@@ -131,6 +132,25 @@ parse_options(int argc, char *argv[], struct args *a)
 	ofl_opt_free(&g);
 }
 
+/* "ofl-index: 1,234 of 100,000 artifacts", at most every 100 ms. */
+static void
+pending_progress(int64_t done, int64_t total, void *arg)
+{
+	static int64_t	last;
+	int64_t		now = ofl_mono_ms();
+
+	(void)arg;
+	if (done >= total) {
+		fprintf(stderr, "\r\033[K");
+		return;
+	}
+	if (now - last < 100)
+		return;
+	last = now;
+	fprintf(stderr, "\rofl-index: %lld of %lld artifacts",
+	    (long long)done, (long long)total);
+}
+
 /*
  * --pending: what captures left to index, as they start it in the
  * background; one such process drains the store at a time.  --rebuild:
@@ -144,7 +164,12 @@ index_pending(const char *path, int quiet, int rebuild)
 
 	if ((st = ofl_store_open(path, OFL_RDWR | OFL_NOCREATE)) == NULL)
 		errx(ofl_errcode(), "%s", ofl_errmsg());
-	n = rebuild ? ofl_index_rebuild(st) : ofl_index_pending(st);
+	/* Progress on a terminal: a background indexer has none. */
+	n = rebuild ? ofl_index_rebuild(st, isatty(STDERR_FILENO) ?
+	    pending_progress : NULL, NULL) : ofl_index_pending(st,
+	    isatty(STDERR_FILENO) ? pending_progress : NULL, NULL);
+	if (isatty(STDERR_FILENO))
+		pending_progress(1, 1, NULL);	/* the line cleared */
 	ofl_store_close(st);
 	if (n == -1)
 		errx(ofl_errcode(), "%s", ofl_errmsg());

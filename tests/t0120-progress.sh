@@ -78,4 +78,18 @@ test_expect_success 'once it is withheld, the progress shows, then goes' '
 	grep "^\\[K--- ofl: output over 2 tokens: lines 1-4 passed through above" lines
 '
 
+test_expect_success 'ofl-index --rebuild: a count on a terminal, erased at the end; none on a file' '
+	for i in $(seq 1 40); do
+		echo "artifact $i says hello$i" | ofl-capture -q -T 0 \
+		    >/dev/null || return 1
+	done &&
+	python3 term.py out err ofl-index --rebuild >tty &&
+	grep "^[0-9]* artifacts indexed$" out &&
+	grep "ofl-index: [0-9]* of [0-9]* artifacts" tty &&
+	printf "\\r\\033[K" >tail.want &&
+	tail -c 4 tty >tail.got && cmp tail.want tail.got &&
+	ofl-index --rebuild >out 2>err &&
+	test ! -s err
+'
+
 test_done

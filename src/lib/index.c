@@ -390,7 +390,8 @@ ofl_index_bg(void)
  * the artifacts indexed, or -1.
  */
 int64_t
-ofl_index_rebuild(struct ofl_store *st)
+ofl_index_rebuild(struct ofl_store *st,
+    void (*progress)(int64_t, int64_t, void *), void *arg)
 {
 	int	fd, gfd, rc;
 
@@ -407,15 +408,16 @@ ofl_index_rebuild(struct ofl_store *st)
 	ofl_store_unlock(st, "gc.lock", gfd);
 	if (rc == -1)
 		return -1;
-	return ofl_index_pending(st);
+	return ofl_index_pending(st, progress, arg);
 }
 
 int64_t
-ofl_index_pending(struct ofl_store *st)
+ofl_index_pending(struct ofl_store *st,
+    void (*progress)(int64_t, int64_t, void *), void *arg)
 {
 	struct ofl_filter	 any;
 	struct pending		 p;
-	int64_t			 done = 0, left;
+	int64_t			 done = 0, left, total = -1;
 	size_t			 i, indexed;
 	int			 fd, wfd = -1;
 
@@ -442,10 +444,16 @@ ofl_index_pending(struct ofl_store *st)
 			done = -1;
 			break;
 		}
-		for (i = indexed = 0; i < p.n; i++)
+		/* What there is to do: what is left the first time. */
+		if (total < 0)
+			total = left;
+		for (i = indexed = 0; i < p.n; i++) {
 			if (ofl_index_artifact(st, p.ids[i], NULL, NULL,
 			    NULL) == 0)
 				indexed++;
+			if (progress != NULL)
+				progress(done + (int64_t)indexed, total, arg);
+		}
 		done += (int64_t)indexed;
 	} while (indexed > 0);
 	free(p.ids);

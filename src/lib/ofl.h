@@ -1519,10 +1519,14 @@ int	ofl_index_artifact(struct ofl_store *, const char *,
 int	ofl_index_state(struct ofl_store *, int64_t);
 /*
  * Index every artifact not indexed yet, one process at a time (another
- * waits at most); returns how many were indexed, or -1.
+ * waits at most); returns how many were indexed, or -1.  progress (or
+ * NULL) is told the count done and the count there was to do.  Rebuild:
+ * the same after the whole index is dropped (ofl-index --rebuild).
  */
-int64_t	ofl_index_pending(struct ofl_store *);
-int64_t	ofl_index_rebuild(struct ofl_store *);
+int64_t	ofl_index_pending(struct ofl_store *,
+	    void (*)(int64_t, int64_t, void *), void *);
+int64_t	ofl_index_rebuild(struct ofl_store *,
+	    void (*)(int64_t, int64_t, void *), void *);
 /* 1 if captures index in the background (OFL_INDEX_BG is not 0). */
 int	ofl_index_bg(void);
 /*
