@@ -32,22 +32,25 @@
 #define WIDE		0
 #endif
 
-/* The bit of the trigram at p. */
-static inline uint32_t
-tri_bit(const unsigned char *p)
-{
-	uint32_t	v;
-
-	v = (uint32_t)(p[0] | 0x20) | (uint32_t)(p[1] | 0x20) << 8 |
-	    (uint32_t)(p[2] | 0x20) << 16;
-	return (v * 0x9e3779b1U) >> SKETCH_SHIFT;
-}
-
-/* The bit of v's low three bytes, folded as tri_bit() folds them. */
+/* The bit of v's low three bytes, each already or'ed with 0x20. */
 static inline uint32_t
 tri_bit_of(uint64_t v)
 {
 	return ((uint32_t)v & 0xffffff) * 0x9e3779b1U >> SKETCH_SHIFT;
+}
+
+/* The bit of the trigram at p. */
+static inline uint32_t
+tri_bit(const unsigned char *p)
+{
+	return tri_bit_of((uint32_t)(p[0] | 0x20) | (uint32_t)(p[1] | 0x20) <<
+	    8 | (uint32_t)(p[2] | 0x20) << 16);
+}
+
+static inline void
+bit_set(unsigned char bits[OFL_SKETCH_BYTES], uint32_t h)
+{
+	bits[h >> 3] |= (unsigned char)(1U << (h & 7));
 }
 
 void
@@ -55,7 +58,6 @@ ofl_sketch_build(const unsigned char *p, size_t n,
     unsigned char bits[OFL_SKETCH_BYTES])
 {
 	uint64_t	x;
-	uint32_t	h;
 	size_t		i = 0;
 
 	memset(bits, 0, OFL_SKETCH_BYTES);
@@ -63,15 +65,11 @@ ofl_sketch_build(const unsigned char *p, size_t n,
 	for (; WIDE && i + 8 <= n; i += 2 * STRIDE) {
 		memcpy(&x, p + i, sizeof x);
 		x |= 0x2020202020202020ULL;
-		h = tri_bit_of(x);
-		bits[h >> 3] |= (unsigned char)(1U << (h & 7));
-		h = tri_bit_of(x >> 24);
-		bits[h >> 3] |= (unsigned char)(1U << (h & 7));
+		bit_set(bits, tri_bit_of(x));
+		bit_set(bits, tri_bit_of(x >> 24));
 	}
-	for (; i + 3 <= n; i += STRIDE) {
-		h = tri_bit(p + i);
-		bits[h >> 3] |= (unsigned char)(1U << (h & 7));
-	}
+	for (; i + 3 <= n; i += STRIDE)
+		bit_set(bits, tri_bit(p + i));
 }
 
 /* 1 when s[0..n) may be in the frame of the sketch: always if short. */

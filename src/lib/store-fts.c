@@ -84,7 +84,6 @@ static void	 rank_func(const Fts5ExtensionApi *, Fts5Context *,
 		    sqlite3_context *, int, sqlite3_value **);
 static fts5_api	*fts5_get(sqlite3 *);
 static int	 tok_register(sqlite3 *);
-static int	 db_exec(sqlite3 *, const char *);
 static int	 blob_live(sqlite3 *, int64_t);
 static int	 claim_row(sqlite3 *, int64_t, int64_t *, int64_t *, int *);
 static int	 write_check(sqlite3 *, int64_t, const char *, int64_t *);
@@ -464,14 +463,6 @@ ofl_store_fts_tok(struct ofl_store *st)
 
 /* Database helpers. */
 
-static int
-db_exec(sqlite3 *db, const char *sql)
-{
-	if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK)
-		return ix_err(db, "database");
-	return 0;
-}
-
 int
 ofl_store_fts_init(struct ofl_store *st)
 {
@@ -495,10 +486,10 @@ ofl_store_fts_init(struct ofl_store *st)
 	}
 	if (have)
 		return 0;
-	if (db_exec(db, "BEGIN IMMEDIATE") == -1)
+	if (ix_exec(db, "BEGIN IMMEDIATE", "database") == -1)
 		return -1;
 	if (ix_ddl(db, ix_schema) == -1 || ix_gen_setup(db) == -1 ||
-	    db_exec(db, "COMMIT") == -1) {
+	    ix_exec(db, "COMMIT", "database") == -1) {
 		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 		return -1;
 	}
@@ -630,7 +621,7 @@ ofl_store_fts_claim(struct ofl_store *st, int64_t blob, const char *id,
 
 	STORE_PG(st, store_pg_fts_claim(st, blob, id, resume));
 	*resume = 0;
-	if (db_exec(db, "BEGIN IMMEDIATE") == -1)
+	if (ix_exec(db, "BEGIN IMMEDIATE", "database") == -1)
 		return -1;
 	/* A gc may have removed it since it was looked up. */
 	if ((live = blob_live(db, blob)) != 1) {
@@ -671,7 +662,7 @@ ofl_store_fts_claim(struct ofl_store *st, int64_t blob, const char *id,
 	}
 done:
 	sqlite3_finalize(s);
-	if (db_exec(db, "COMMIT") == -1) {
+	if (ix_exec(db, "COMMIT", "database") == -1) {
 		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 		return -1;
 	}
@@ -805,7 +796,7 @@ ofl_store_fts_write(struct ofl_store *st, int64_t blob, const char *id,
 
 	STORE_PG(st, pg_write(st, blob, id, c, n, next_seq, last, truncated,
 	    bytes));
-	if (db_exec(db, "BEGIN IMMEDIATE") == -1)
+	if (ix_exec(db, "BEGIN IMMEDIATE", "database") == -1)
 		return -1;
 	if (write_check(db, blob, id, &gen) == -1 ||
 	    ix_prep(db, "UPDATE ix_blob SET next_seq = ?2, heartbeat = ?3,"
@@ -835,7 +826,7 @@ ofl_store_fts_write(struct ofl_store *st, int64_t blob, const char *id,
 		ix_err(db, "indexing");
 		goto fail;
 	}
-	if (db_exec(db, "COMMIT") == -1) {
+	if (ix_exec(db, "COMMIT", "database") == -1) {
 		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 		return -1;
 	}
@@ -905,10 +896,10 @@ ofl_store_fts_forget_tx(struct ofl_store *st, int64_t blob)
 
 	/* One statement there: a transaction of its own. */
 	STORE_PG(st, store_pg_fts_forget(st, blob));
-	if (db_exec(db, "BEGIN IMMEDIATE") == -1)
+	if (ix_exec(db, "BEGIN IMMEDIATE", "database") == -1)
 		return -1;
 	if (ofl_store_fts_forget(st, blob) == -1 ||
-	    db_exec(db, "COMMIT") == -1) {
+	    ix_exec(db, "COMMIT", "database") == -1) {
 		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 		return -1;
 	}

@@ -419,28 +419,8 @@ ofl_store_gc_fts_merge(struct ofl_store *st)
 int
 ofl_store_gc_vacuum_step(struct ofl_store *st)
 {
-	const char	*sch[2];
-	char		 sql[64];
-	sqlite3_stmt	*s;
-	int		 i, n, more, rv = 0;
-
 	STORE_PG(st, 0);		/* the server's autovacuum */
-	n = store_ix_schemas(st, sch);
-	for (i = 0; i < n; i++) {
-		snprintf(sql, sizeof sql, "PRAGMA %s.freelist_count", sch[i]);
-		if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
-			continue;
-		more = sqlite3_step(s) == SQLITE_ROW &&
-		    sqlite3_column_int(s, 0) > 0;
-		sqlite3_finalize(s);
-		if (!more)
-			continue;
-		snprintf(sql, sizeof sql, "PRAGMA %s.incremental_vacuum(256)",
-		    sch[i]);
-		if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) == SQLITE_OK)
-			rv = 1;
-	}
-	return rv;
+	return store_vacuum_step(st);
 }
 
 void

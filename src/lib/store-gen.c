@@ -42,8 +42,8 @@
 #include "banned.h"
 
 #define GEN_BYTES	(64ULL * 1024 * 1024)
+#define GEN_WHAT	"index generations"	/* what its errors say */
 
-static int	 gen_exec(sqlite3 *, const char *);
 static int64_t	 gen_int(sqlite3 *, const char *, int64_t, int64_t);
 static int	 gen_create(sqlite3 *, int64_t);
 static int	 gen_blobs(sqlite3 *, int64_t, int64_t **, size_t *, size_t);
@@ -64,14 +64,6 @@ static const char *const gen_schema[] = {
 	NULL
 };
 
-static int
-gen_exec(sqlite3 *db, const char *sql)
-{
-	if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK)
-		return ix_err(db, "index generations");
-	return 0;
-}
-
 /* The integer sql (with ?1 bound to a) answers, def if none, or -2. */
 static int64_t
 gen_int(sqlite3 *db, const char *sql, int64_t a, int64_t def)
@@ -90,7 +82,7 @@ gen_int(sqlite3 *db, const char *sql, int64_t a, int64_t def)
 		v = sqlite3_column_int64(s, 0);
 	store_stmt_done(s);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-		ix_err(db, "index generations");
+		ix_err(db, GEN_WHAT);
 		return -2;
 	}
 	return v;
@@ -132,16 +124,16 @@ ix_gen_setup(sqlite3 *db)
 	if ((n = gen_int(db, "SELECT count(*) FROM pragma_table_info('ix_blob')"
 	    " WHERE name = 'gen'", 0, 0)) < 0)
 		return -1;
-	if (n == 0 && gen_exec(db, "ALTER TABLE ix_blob ADD COLUMN"
-	    " gen INTEGER NOT NULL DEFAULT 0") == -1)
+	if (n == 0 && ix_exec(db, "ALTER TABLE ix_blob ADD COLUMN"
+	    " gen INTEGER NOT NULL DEFAULT 0", GEN_WHAT) == -1)
 		return -1;
 	snprintf(sql, sizeof sql, "SELECT count(*) FROM %s.sqlite_master"
 	    " WHERE name = 'ix_fts'", ix_sch(db));
 	if ((n = gen_int(db, sql, 0, 0)) < 0)
 		return -1;
-	if (n > 0 && gen_exec(db, "INSERT OR IGNORE INTO ix_gen(gen, open,"
+	if (n > 0 && ix_exec(db, "INSERT OR IGNORE INTO ix_gen(gen, open,"
 	    " bytes) VALUES(0, 1, (SELECT coalesce(sum(bytes), 0) FROM"
-	    " ix_blob))") == -1)
+	    " ix_blob))", GEN_WHAT) == -1)
 		return -1;
 	/* One generation open, always. */
 	if ((n = gen_int(db, "SELECT count(*) FROM ix_gen WHERE open = 1", 0,
@@ -166,7 +158,7 @@ gen_create(sqlite3 *db, int64_t gen)
 	    "title, body, content='', tokenize='ofl');"
 	    " INSERT INTO %s(%s, rank) VALUES('rank', '" OFL_INDEX_RANK "')",
 	    ix_sch(db), name, name, name);
-	if (gen_exec(db, sql) == -1)
+	if (ix_exec(db, sql, GEN_WHAT) == -1)
 		return -1;
 	if (ix_prep(db, "INSERT INTO ix_gen(gen, open) VALUES(?1, 1)",
 	    &s) == -1)
@@ -175,7 +167,7 @@ gen_create(sqlite3 *db, int64_t gen)
 	rc = sqlite3_step(s);
 	sqlite3_finalize(s);
 	if (rc != SQLITE_DONE)
-		return ix_err(db, "index generations");
+		return ix_err(db, GEN_WHAT);
 	return 0;
 }
 
@@ -204,7 +196,7 @@ ix_gen_take(sqlite3 *db, int64_t blob, uint64_t bytes)
 	}
 	sqlite3_finalize(s);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return ix_err(db, "index generations");
+		return ix_err(db, GEN_WHAT);
 	if (gen >= 0 && full) {
 		if (ix_gen_close(db, gen) == -1)
 			return -1;
@@ -222,7 +214,7 @@ ix_gen_take(sqlite3 *db, int64_t blob, uint64_t bytes)
 	sqlite3_bind_int64(s, 2, (int64_t)bytes);
 	if (sqlite3_step(s) != SQLITE_DONE) {
 		sqlite3_finalize(s);
-		return ix_err(db, "index generations");
+		return ix_err(db, GEN_WHAT);
 	}
 	sqlite3_finalize(s);
 	return gen;
@@ -282,7 +274,7 @@ ix_gen_list(sqlite3 *db, int full, struct ix_gen **out, size_t *n)
 	if (rc != SQLITE_DONE) {
 		free(g);
 		*n = 0;
-		return ix_err(db, "index generations");
+		return ix_err(db, GEN_WHAT);
 	}
 	*out = g;
 	return 0;
@@ -304,7 +296,7 @@ ix_gen_drop(sqlite3 *db, int64_t gen)
 
 	ix_gen_name(gen, name, sizeof name);
 	snprintf(sql, sizeof sql, "DROP TABLE IF EXISTS %s", name);
-	if (gen_exec(db, sql) == -1 ||
+	if (ix_exec(db, sql, GEN_WHAT) == -1 ||
 	    gen_int(db, "DELETE FROM ix_dead WHERE gen = ?1", gen, 0) == -2 ||
 	    gen_int(db, "DELETE FROM ix_gen WHERE gen = ?1", gen, 0) == -2)
 		return -1;
@@ -349,7 +341,7 @@ ix_gen_rows(sqlite3 *db, int64_t gen, int orphans)
 	n = sqlite3_step(s) == SQLITE_ROW ? sqlite3_column_int64(s, 0) : -1;
 	sqlite3_finalize(s);
 	if (n == -1)
-		ix_err(db, "index generations");
+		ix_err(db, GEN_WHAT);
 	return n;
 }
 
@@ -371,7 +363,7 @@ gen_blobs(sqlite3 *db, int64_t gen, int64_t **b, size_t *n, size_t max)
 	}
 	sqlite3_finalize(s);
 	if (rc != SQLITE_DONE)
-		return ix_err(db, "index generations");
+		return ix_err(db, GEN_WHAT);
 	return 0;
 }
 
@@ -388,7 +380,7 @@ ofl_store_fts_tidy(struct ofl_store *st, int64_t **blobs, size_t *n,
 	*blobs = NULL;
 	*n = 0;
 	STORE_PG(st, 0);	/* no index there yet */
-	if (gen_exec(db, "BEGIN IMMEDIATE") == -1)
+	if (ix_exec(db, "BEGIN IMMEDIATE", GEN_WHAT) == -1)
 		return -1;
 	if (ix_gen_list(db, 1, &g, &ng) == -1)
 		goto fail;
@@ -411,7 +403,8 @@ ofl_store_fts_tidy(struct ofl_store *st, int64_t **blobs, size_t *n,
 		    *n < max && gen_blobs(db, g[i].gen, blobs, n, max) == -1)
 			goto fail;
 	}
-	if (ix_gen_setup(db) == -1 || gen_exec(db, "COMMIT") == -1)
+	if (ix_gen_setup(db) == -1 ||
+	    ix_exec(db, "COMMIT", GEN_WHAT) == -1)
 		goto fail;
 	free(g);
 	return dropped;
@@ -466,7 +459,7 @@ gen_measure(sqlite3 *db, int64_t gen)
 	rc = sqlite3_step(s);
 	sqlite3_finalize(s);
 	if (rc != SQLITE_DONE)
-		return ix_err(db, "index generations");
+		return ix_err(db, GEN_WHAT);
 	return 0;
 }
 

@@ -265,13 +265,24 @@ ix_prep(sqlite3 *db, const char *sql, sqlite3_stmt **s)
 	return 0;
 }
 
+/* Run sql; a failure is said as what's (ix_err()). */
+static inline int
+ix_exec(sqlite3 *db, const char *sql, const char *what)
+{
+	if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return ix_err(db, what);
+	return 0;
+}
+
 /* store-fts.c */
 int	 ix_owner_alive(int64_t);
 
 /* store-ixdb.c */
 const char *ix_sch(sqlite3 *);
 int	 store_ix_attach(struct ofl_store *, int);
+int	 store_ix_own(struct ofl_store *);
 int	 store_ix_schemas(struct ofl_store *, const char **);
+int	 store_vacuum_step(struct ofl_store *);
 int	 ix_ddl(sqlite3 *, const char *const *);
 uint64_t ix_file_bytes(sqlite3 *);
 

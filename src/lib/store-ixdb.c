@@ -29,7 +29,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -41,19 +40,12 @@
 #include "banned.h"
 
 #define IX_FILE		"ofl-ix.db"
-#define VACUUM_STEP	"4096"		/* pages given back at a time */
+#define IX_WHAT		"index database"	/* what its errors say */
 
-static int	ix_exec(sqlite3 *, const char *);
 static int	ix_in_main(sqlite3 *);
+static void	ix_path(struct ofl_buf *, struct ofl_store *, const char *);
 static int	ix_file_exists(struct ofl_store *);
-
-static int
-ix_exec(sqlite3 *db, const char *sql)
-{
-	if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK)
-		return ix_err(db, "index database");
-	return 0;
-}
+static int	freelist(sqlite3 *, const char *);
 
 /* An index made in ofl.db: 1, or 0, or -1. */
 static int
@@ -68,8 +60,16 @@ ix_in_main(sqlite3 *db)
 	rc = sqlite3_step(s);
 	sqlite3_finalize(s);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return ix_err(db, "index database");
+		return ix_err(db, IX_WHAT);
 	return rc == SQLITE_ROW;
+}
+
+/* The path of the index's file, or of its file with suffix sfx. */
+static void
+ix_path(struct ofl_buf *b, struct ofl_store *st, const char *sfx)
+{
+	ofl_buf_reset(b);
+	ofl_buf_addf(b, "%s/%s%s", st->path, IX_FILE, sfx);
 }
 
 /* 1 if the store has an index file, attached or not. */
@@ -81,7 +81,7 @@ ix_file_exists(struct ofl_store *st)
 	int		rv;
 
 	ofl_buf_init(&b);
-	ofl_buf_addf(&b, "%s/%s", st->path, IX_FILE);
+	ix_path(&b, st, "");
 	rv = lstat(ofl_buf_str(&b), &sb) == 0;
 	ofl_buf_free(&b);
 	return rv;
@@ -112,7 +112,7 @@ store_ix_attach(struct ofl_store *st, int create)
 	if ((rc = ix_in_main(db)) != 0)
 		return (st->ix = rc);
 	ofl_buf_init(&b);
-	ofl_buf_addf(&b, "%s/%s", st->path, IX_FILE);
+	ix_path(&b, st, "");
 	if (lstat(ofl_buf_str(&b), &sb) == -1) {
 		if (errno != ENOENT || !create) {
 			ofl_buf_free(&b);
@@ -146,16 +146,18 @@ store_ix_attach(struct ofl_store *st, int create)
 
 		sqlite3_file_control(db, "ix", SQLITE_FCNTL_PERSIST_WAL, &one);
 	}
-	if (ix_exec(db, "PRAGMA ix.synchronous = NORMAL") == -1 ||
-	    ix_exec(db, "PRAGMA ix.journal_size_limit = 4194304") == -1)
+	if (ix_exec(db, "PRAGMA ix.synchronous = NORMAL", IX_WHAT) == -1 ||
+	    ix_exec(db, "PRAGMA ix.journal_size_limit = 4194304",
+	    IX_WHAT) == -1)
 		return -1;
 	/* A new file: before its first table, as these must be. */
 	if (ix_prep(db, "PRAGMA ix.page_count", &s) == -1)
 		return -1;
 	rc = sqlite3_step(s) == SQLITE_ROW ? sqlite3_column_int(s, 0) : -1;
 	sqlite3_finalize(s);
-	if (rc == 0 && (ix_exec(db, "PRAGMA ix.auto_vacuum = INCREMENTAL") ==
-	    -1 || ix_exec(db, "PRAGMA ix.journal_mode = WAL") == -1))
+	if (rc == 0 && (ix_exec(db, "PRAGMA ix.auto_vacuum = INCREMENTAL",
+	    IX_WHAT) == -1 || ix_exec(db, "PRAGMA ix.journal_mode = WAL",
+	    IX_WHAT) == -1))
 		return -1;
 	return (st->ix = 1);
 }
@@ -172,7 +174,7 @@ ix_ddl(sqlite3 *db, const char *const *defs)
 		ofl_buf_reset(&b);
 		ofl_buf_addf(&b, "CREATE TABLE IF NOT EXISTS %s.%s", ix_sch(db),
 		    *defs);
-		rv = ix_exec(db, ofl_buf_str(&b));
+		rv = ix_exec(db, ofl_buf_str(&b), IX_WHAT);
 	}
 	ofl_buf_free(&b);
 	return rv;
@@ -198,16 +200,62 @@ ix_file_bytes(sqlite3 *db)
 	return v[0] > v[1] ? (uint64_t)(v[0] - v[1]) * (uint64_t)v[2] : 0;
 }
 
-/* The schemas to keep: main, and ix when attached. */
+/* 1 if the index is a file of its own, attached (when it is there). */
+int
+store_ix_own(struct ofl_store *st)
+{
+	return store_ix_attach(st, 0) == 1 && strcmp(ix_sch(st->db), "ix") ==
+	    0;
+}
+
+/* The schemas to keep: main, and ix when the index is a file of its own. */
 int
 store_ix_schemas(struct ofl_store *st, const char **sch)
 {
 	sch[0] = "main";
-	if (store_ix_attach(st, 0) == 1 && strcmp(ix_sch(st->db), "ix") == 0) {
-		sch[1] = "ix";
-		return 2;
+	sch[1] = "ix";
+	return store_ix_own(st) ? 2 : 1;
+}
+
+/* The free pages of schema sch, or -1. */
+static int
+freelist(sqlite3 *db, const char *sch)
+{
+	char		 sql[64];
+	sqlite3_stmt	*s;
+	int		 n = -1;
+
+	snprintf(sql, sizeof sql, "PRAGMA %s.freelist_count", sch);
+	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
+		return -1;
+	if (sqlite3_step(s) == SQLITE_ROW)
+		n = sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
+	return n;
+}
+
+/*
+ * Give free pages back, 256 of each database: 1 if some came back, 0
+ * when none did (none left, or a store made without auto_vacuum).
+ */
+int
+store_vacuum_step(struct ofl_store *st)
+{
+	const char	*sch[2];
+	char		 sql[64];
+	int		 i, n, before, after, rv = 0;
+
+	n = store_ix_schemas(st, sch);
+	for (i = 0; i < n; i++) {
+		if ((before = freelist(st->db, sch[i])) <= 0)
+			continue;
+		snprintf(sql, sizeof sql, "PRAGMA %s.incremental_vacuum(256)",
+		    sch[i]);
+		if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) == SQLITE_OK &&
+		    (after = freelist(st->db, sch[i])) >= 0 && after < before)
+			rv = 1;
 	}
-	return 1;
+	return rv;
 }
 
 /*
@@ -244,7 +292,7 @@ ofl_store_ix_sound(struct ofl_store *st)
 		}
 	}
 	if (ok && rc != SQLITE_DONE) {
-		ix_err(st->db, "index database");
+		ix_err(st->db, IX_WHAT);
 		ok = 0;
 	}
 	sqlite3_finalize(s);
@@ -266,14 +314,13 @@ ofl_store_ix_reset(struct ofl_store *st)
 	STORE_PG(st, 0);
 	if (sqlite3_db_filename(st->db, "ix") != NULL) {
 		store_stmt_forget(st->db);
-		if (ix_exec(st->db, "DETACH ix") == -1)
+		if (ix_exec(st->db, "DETACH ix", IX_WHAT) == -1)
 			return -1;
 	}
 	st->ix = 0;
 	ofl_buf_init(&b);
 	for (i = 0; i < sizeof sfx / sizeof sfx[0]; i++) {
-		ofl_buf_reset(&b);
-		ofl_buf_addf(&b, "%s/%s%s", st->path, IX_FILE, sfx[i]);
+		ix_path(&b, st, sfx[i]);
 		if (unlink(ofl_buf_str(&b)) == -1 && errno != ENOENT) {
 			ofl_seterr(OFL_EXIT_FAIL, "%s: %s", ofl_buf_str(&b),
 			    strerror(errno));
@@ -300,7 +347,7 @@ ofl_store_ix_drop_all(struct ofl_store *st)
 	sqlite3_stmt	*s;
 	struct ofl_buf	 b;
 	size_t		 i;
-	int		 rc, left;
+	int		 rc;
 
 	STORE_PG(st, store_pg_unsupported(st, "ofl-index --rebuild"));
 	if ((rc = store_ix_attach(st, 0)) <= 0)
@@ -308,7 +355,7 @@ ofl_store_ix_drop_all(struct ofl_store *st)
 	if (strcmp(ix_sch(db), "ix") == 0)
 		return ofl_store_ix_reset(st);
 	store_stmt_forget(db);
-	if (ix_exec(db, "BEGIN IMMEDIATE") == -1)
+	if (ix_exec(db, "BEGIN IMMEDIATE", IX_WHAT) == -1)
 		return -1;
 	ofl_buf_init(&b);
 	/* The generations' FTS5 tables, with their shadow tables. */
@@ -321,33 +368,24 @@ ofl_store_ix_drop_all(struct ofl_store *st)
 		    (const char *)sqlite3_column_text(s, 0));
 	sqlite3_finalize(s);
 	if (rc != SQLITE_DONE) {
-		ix_err(db, "index database");
+		ix_err(db, IX_WHAT);
 		goto fail;
 	}
 	for (i = 0; i < sizeof tab / sizeof tab[0]; i++)
 		ofl_buf_addf(&b, "DROP TABLE IF EXISTS main.%s;", tab[i]);
-	if (ix_exec(db, ofl_buf_str(&b)) == -1 || ix_exec(db, "COMMIT") == -1)
+	if (ix_exec(db, ofl_buf_str(&b), IX_WHAT) == -1 ||
+	    ix_exec(db, "COMMIT", IX_WHAT) == -1)
 		goto fail;
 	ofl_buf_free(&b);
 	st->ix = 0;
 	/*
-	 * Its pages back to the file system, a step at a time: each its
+	 * Its pages back to the file system, gc's step at a time: each its
 	 * own transaction, so that the WAL is checkpointed between them
 	 * and does not grow by the size of the index.
 	 */
-	for (left = INT_MAX;;) {
-		if (ix_exec(db, "PRAGMA main.incremental_vacuum(" VACUUM_STEP
-		    ")") == -1 || ix_prep(db, "PRAGMA main.freelist_count",
-		    &s) == -1)
-			return -1;
-		rc = sqlite3_step(s) == SQLITE_ROW ? sqlite3_column_int(s, 0) :
-		    0;
-		sqlite3_finalize(s);
-		/* None left, or none given (a store without auto_vacuum). */
-		if (rc == 0 || rc >= left)
-			return 0;
-		left = rc;
-	}
+	while (store_vacuum_step(st))
+		;
+	return 0;
 fail:
 	ofl_buf_free(&b);
 	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);

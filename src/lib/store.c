@@ -875,8 +875,8 @@ ofl_store_size(struct ofl_store *st)
 		sqlite3_finalize(stmt);
 	}
 	/* The index's own file, when it has one (store-ixdb.c). */
-	if (store_ix_attach(st, 0) == 1 && strcmp(ix_sch(db), "ix") == 0)
-		n += ix_gen_index_bytes(db);
+	if (store_ix_own(st))
+		n += ix_file_bytes(db);
 	/* Index pages of removed content come back when gc compacts. */
 	b = ofl_store_fts_buried_bytes(st);
 	return n > b ? n - b : 0;
