@@ -398,4 +398,48 @@ test_expect_success '"how long": the line that gives the time taken' '
 	grep -x "  23: --- PASS: TestBeta (0.42s)" out
 '
 
+# Five hits, one fact: JSON records that hold the same member with the
+# same value fold into one, and the room goes to other facts.
+test_expect_success 'JSON records with one member alike fold into one hit' '
+	{
+		printf "{\n  \"name\": \"pkg\",\n  \"versions\": [\n"
+		i=1
+		while [ $i -le 30 ]; do
+			printf "    {\n      \"version\": \"1.%d.0\",\n" $i
+			printf "      \"homepage\": \"http://pkg.example.org/\",\n"
+			printf "      \"notes\": \"release %d of the package" $i
+			j=0
+			while [ $j -lt 12 ]; do
+				printf " with words of note %d" $j
+				j=$((j + 1))
+			done
+			printf "\"\n    },\n"
+			i=$((i + 1))
+		done
+		printf "    {\n      \"version\": \"2.0.0\"\n    }\n  ],\n"
+		printf "  \"homepage\": \"https://pkg.example.org/\",\n"
+		printf "  \"license\": \"MIT\"\n}\n"
+	} >pkg.json &&
+	ofl-capture -q -T 0 <pkg.json | sed "s/^ofl://" >id.pkg &&
+	ofl-index -q $(cat id.pkg) &&
+	ofl-search "$(cat id.pkg)" "homepage" >out &&
+	grep -c "\"homepage\": \"http://pkg.example.org/\"" out >n &&
+	echo 1 >expect &&
+	test_cmp expect n &&
+	grep "^  x[0-9]* similar: lines " out &&
+	grep "\"homepage\": \"https://pkg.example.org/\"" out
+'
+
+# A template of variables alone ("<*> <*>", the two-word lines of a
+# config dump) is no one fact: "http3: False" does not fold under
+# "'enabled': True," as a similar line.
+test_expect_success 'lines of a template of variables alone do not fold' '
+	ofl-capture -q -T 0 <"$DATA/ci/treeherder-taskcluster-timeout.log" |
+	    sed "s/^ofl://" >id.tc &&
+	ofl-index -q $(cat id.tc) &&
+	ofl-search "$(cat id.tc)" "is http3 enabled" -n 10 -m 3000 >out &&
+	grep "^  1404: .* INFO -     http3: False$" out &&
+	! grep "similar: .*1404" out
+'
+
 test_done

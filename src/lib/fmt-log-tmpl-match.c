@@ -201,15 +201,6 @@ match_line(const struct ofl_fmt_log_tmpl_match *mt, const struct line *l)
 	return best;
 }
 
-/*
- * The template of a line taken as the first line of a record: 1 with its
- * ID, 0 when none of the templates has the line.  A line none has is
- * tried again without a header of columns, the last first (the miner
- * set aside the words up to a column of numbers).  A line with a name
- * ending in ':' after its header is tried without it too (the miner set
- * it aside when nearly every line had one): the match of the line's
- * level wins, then the one with the most constant bytes.
- */
 /* The template of a line, with or without a header of columns. */
 static const struct mt_tmpl *
 match_cols(const struct ofl_fmt_log_tmpl_match *mt, const struct line *l)
@@ -231,6 +222,17 @@ match_cols(const struct ofl_fmt_log_tmpl_match *mt, const struct line *l)
 	return best;
 }
 
+/*
+ * The template of a line taken as the first line of a record: 1 with its
+ * ID, 0 when none of the templates has the line.  A line none has is
+ * tried again without a header of columns, the last first (the miner
+ * set aside the words up to a column of numbers).  A line with a name
+ * ending in ':' after its header is tried without it too (the miner set
+ * it aside when nearly every line had one): the match of the line's
+ * level wins, then the one with the most constant bytes.  2 for a
+ * template of variables alone ("<*> <*>"): lines of two words each
+ * ("http3: False", "'enabled': True,") share it but say no one thing.
+ */
 int
 ofl_fmt_log_tmpl_match(const struct ofl_fmt_log_tmpl_match *mt,
     const char *p, size_t n, char id[OFL_TMPL_ID])
@@ -253,5 +255,5 @@ ofl_fmt_log_tmpl_match(const struct ofl_fmt_log_tmpl_match *mt,
 	if (best == NULL)
 		return 0;
 	memcpy(id, best->id, OFL_TMPL_ID);
-	return 1;
+	return best->nconst > 0 ? 1 : 2;
 }

@@ -495,7 +495,8 @@ const char *ofl_fmt_log_tmpl_level(const char *);
 /*
  * A matcher built from templates alone (as the store caches them), with
  * no pass over the log: _match gives the template of a line taken as the
- * first line of a record (1), or 0 when none of them has it.
+ * first line of a record (1; 2 when the template is variables alone), or
+ * 0 when none of them has it.
  */
 struct ofl_fmt_log_tmpl_match;
 struct ofl_fmt_log_tmpl_match *ofl_fmt_log_tmpl_match_new(
@@ -1793,8 +1794,8 @@ void	 ofl_schema_log_out(const struct ofl_schema_log *, const char *,
  * content), or mines and caches them when none are and the content
  * holds at most max bytes; NULL when it has none (too large, or an
  * error).  _line gives the template ID of a line taken as the first line
- * of a record (1; 0 when the line has none of the artifact's templates),
- * the same IDs ofl-schema prints.
+ * of a record (1; 2 when the template is variables alone, 0 when the line
+ * has none of the artifact's templates), the same IDs ofl-schema prints.
  */
 struct ofl_schema_log_map;
 struct ofl_schema_log_map *ofl_schema_log_map_open(struct ofl_store *,

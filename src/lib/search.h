@@ -246,6 +246,7 @@ void	 ofl_query_terms_target_add(struct search *, const char *, size_t,
 size_t	 ofl_snippet_lines_order(struct search *, struct line *, size_t,
 	    size_t *);
 uint64_t ofl_snippet_lines_sig(struct ofl_buf *, const char *, size_t);
+uint64_t ofl_snippet_lines_json_sig(const struct line *);
 int	 ofl_snippet_lines_word_byte(int);
 int	 ofl_snippet_lines_other(const struct search *, const char *, size_t,
 	    size_t, const char *, const char *);

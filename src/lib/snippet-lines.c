@@ -112,6 +112,32 @@ ofl_snippet_lines_sig(struct ofl_buf *b, const char *line, size_t n)
 }
 
 /*
+ * The signature of a JSON member whose value is on its line, the line
+ * itself but for its indent and comma (values with other numbers are
+ * other facts); 0 for a line that opens an object or an array.
+ */
+uint64_t
+ofl_snippet_lines_json_sig(const struct line *l)
+{
+	uint64_t	 h = 14695981039346656037ULL;
+	size_t		 a = 0, z = l->n;
+
+	while (a < z && (l->s[a] == ' ' || l->s[a] == '\t'))
+		a++;
+	while (z > a && (l->s[z - 1] == ' ' || l->s[z - 1] == '\t' ||
+	    l->s[z - 1] == '\r' || l->s[z - 1] == ','))
+		z--;
+	if (z == a || l->s[z - 1] == '{' || l->s[z - 1] == '[' ||
+	    memchr(l->s + a, ':', z - a) == NULL)
+		return 0;
+	for (; a < z; a++) {
+		h ^= (unsigned char)l->s[a];
+		h *= 1099511628211ULL;
+	}
+	return h == 0 ? 1 : h;
+}
+
+/*
  * A browser snapshot line's signature: its role, name and value, with
  * no number masked (two links differ by their names, which a log's
  * mask would take for variables) and its ref left out, so that only
@@ -154,7 +180,8 @@ snap_sig(const char *line, size_t n)
  * snapshot, its element's words; in a log whose
  * templates are known (s->curtm), its template's, so that lines of one
  * template fold whatever their variables (a user name, a host); else,
- * or when no template has it, the masked form's.
+ * or when no template has it or its template is variables alone, the
+ * masked form's.
  */
 uint64_t
 ofl_snippet_lines_tsig(struct search *s, const char *line, size_t n)

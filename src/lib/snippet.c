@@ -1247,7 +1247,7 @@ hits_prepare(struct search *s, size_t k)
 	struct line	*l;
 	struct hit	*h, tmp;
 	size_t		 df[64], order[ORDER_MAX], nl, i, j, t, n = 0, nv;
-	uint64_t	 mask;
+	uint64_t	 mask, jsig = 0;
 	int		 rcut;
 
 	for (t = 0; t < 64; t++)
@@ -1274,11 +1274,15 @@ hits_prepare(struct search *s, size_t k)
 			if (mask & ((uint64_t)1 << t))
 				df[t]++;
 		n++;
-		/* A JSON record is itself, whatever its lines say. */
-		if (!hit_json(s, h) && !s->cursnap && nl > 0 &&
+		/*
+		 * A JSON record is itself, whatever its lines say, but for
+		 * a member the same in many ("homepage": "https://...").
+		 */
+		if (!s->cursnap && nl > 0 &&
 		    ofl_snippet_lines_order(s, l, nl, order) > 0 &&
-		    l[order[0]].nmarks > 0) {
-			h->sig = l[order[0]].sig;
+		    l[order[0]].nmarks > 0 && (!hit_json(s, h) ||
+		    (jsig = ofl_snippet_lines_json_sig(&l[order[0]])) != 0)) {
+			h->sig = hit_json(s, h) ? jsig : l[order[0]].sig;
 			h->bestno = l[order[0]].no;
 		}
 		free(l);
