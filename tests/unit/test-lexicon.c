@@ -86,6 +86,14 @@ main(void)
 	g = match("commit tested", &len);
 	ok(g >= 0 && len == 1 && has_form(g, "rev") &&
 	    has_form(g, "revision"), "commit: rev, as GECKO_HEAD_REV says it");
+	g = match("first published", &len);
+	ok(g >= 0 && len == 2 && has_form(g, "created"),
+	    "first published: created, as a registry's times say it");
+	g = match("newest release", &len);
+	ok(g >= 0 && len == 1 && has_form(g, "latest"), "newest: latest");
+	g = match("skip slow tests", &len);
+	ok(g >= 0 && len == 1 && has_form(g, "exclude") &&
+	    has_form(g, "ignore"), "skip: exclude, ignore, as options say it");
 	g = match("configuration", &len);
 	ok(g >= 0 && has_form(g, "cfg") && has_form(g, "conf"),
 	    "a word: the short forms code and configs use");
