@@ -86,6 +86,40 @@ test_expect_success 'a filter is part of the one query: only the crowd' '
 	grep -q "$(cat id.crowd)" refs
 '
 
+# A word in more chunks than the cap: the chunks of the newest contents
+# are ranked, each content whole and scored as without the cap, and one
+# line on stderr says so and how to reach the rest.
+test_expect_success 'a query that matches more than the cap ranks the newest contents' '
+	OFL_STORE=$PWD/crowd ofl-search -q -n 100 >listing &&
+	oldest=$(tail -n 1 listing) &&
+	OFL_STORE=$PWD/crowd OFL_SEARCH_CAP=10 ofl-search -n 100 -q -a \
+	    "embed thumbnail" >refs 2>err &&
+	echo "ofl-search: the query matches more than 10 chunks: those of the newest contents were ranked (--before AGE for older ones, OFL_SEARCH_CAP=0 for all)" >expect &&
+	test_cmp expect err &&
+	grep -q "^ofl:$(cat id.crowd):" refs &&
+	! grep -q "^ofl:$oldest:" refs &&
+	sed "s/:[0-9-]*\$//" refs | sort -u >contents &&
+	test "$(wc -l <contents)" -lt 51 &&
+	OFL_STORE=$PWD/crowd OFL_SEARCH_CAP=10 ofl-search -n 50 -a \
+	    "embed thumbnail" 2>/dev/null | hits "$(cat id.crowd)" >capped &&
+	OFL_STORE=$PWD/crowd ofl-search -n 50 -a "embed thumbnail" |
+	    hits "$(cat id.crowd)" >all &&
+	test -s capped &&
+	test_cmp all capped
+'
+
+test_expect_success 'no cap, or fewer matches than the cap: every match, no note' '
+	OFL_STORE=$PWD/crowd OFL_SEARCH_CAP=0 ofl-search -n 100 -q -a \
+	    "embed thumbnail" >refs 2>err &&
+	test_cmp /dev/null err &&
+	sed "s/:[0-9-]*\$//" refs | sort -u >contents &&
+	test "$(wc -l <contents)" -eq 51 &&
+	OFL_STORE=$PWD/crowd OFL_SEARCH_CAP=100000 ofl-search -n 100 -q -a \
+	    "embed thumbnail" >refs2 2>err &&
+	test_cmp /dev/null err &&
+	test_cmp refs refs2
+'
+
 test_expect_success 'the store: an unindexed artifact is indexed, then found' '
 	echo "a new word: zanzibarite" |
 	    OFL_STORE=$PWD/crowd capture -l late >id.late &&

@@ -1445,6 +1445,13 @@ struct ofl_fts_query {
 	size_t		 limit;
 	/* Not scoped, blob < 0: the artifacts of this filter (NULL: all). */
 	const struct ofl_filter *filter;
+	/*
+	 * blob < 0: when more than cap chunks match (0: no bound), only
+	 * those of the newest contents, cap or a few more, are ranked, and
+	 * *capped (if not NULL) is set.
+	 */
+	size_t		 cap;
+	int		*capped;
 };
 /* The blobs a scoped query is limited to. */
 int	ofl_store_fts_scope(struct ofl_store *, const int64_t *, size_t);

@@ -29,6 +29,8 @@
 #define MERGE_LINES_MAX	400		/* hits merged up to this span */
 #define SCAN_BUDGET_MS	2000		/* substring scan of the store */
 #define SCAN_PIECE	(64 * 1024)	/* of a longer line, a hit's bytes */
+#define RANK_CAP	20000		/* chunks a query of many contents
+					   ranks, the newest (OFL_SEARCH_CAP) */
 
 /* Running the substring scan over an archive's chunks. */
 struct rescan {
@@ -73,6 +75,7 @@ static int	 fts_run(struct search *, const char *, int, size_t);
 static int	 hit_cmp(const void *, const void *);
 static int	 hit_pos_cmp(const void *, const void *);
 static void	 merge_hits(struct search *);
+static size_t	 rank_cap(void);
 static int	 rescan_cb(const struct ofl_chunk *, void *);
 static int	 scan_text(struct search *, size_t, const char *, size_t,
 		    uint64_t, uint64_t, const char *, int64_t);
@@ -353,6 +356,19 @@ fts_hit(int64_t blob, int64_t seq, double score, void *arg)
 	return got == -1 ? -1 : 0;
 }
 
+/* The chunks a query of many contents ranks: OFL_SEARCH_CAP, 0 all. */
+static size_t
+rank_cap(void)
+{
+	const char	*e = getenv("OFL_SEARCH_CAP");
+	uint64_t	 n;
+
+	if (e != NULL && *e != '\0' && ofl_parse_size(e, &n) == 0 &&
+	    n <= SIZE_MAX)
+		return (size_t)n;
+	return RANK_CAP;
+}
+
 /*
  * One FTS5 query, over artifact art (-1: the whole scope), adding up to
  * k new hits.  Returns the number of rows seen, -1 on error.
@@ -371,6 +387,8 @@ fts_query(struct search *s, const char *match, int phase, ssize_t art,
 	fq.raw = s->o->fts;
 	fq.limit = k;
 	fq.blob = -1;
+	fq.cap = rank_cap();
+	fq.capped = &s->capped;
 	fq.scoped = !s->whole && !s->lazy;
 	if (s->lazy && !s->whole)
 		fq.filter = &s->o->filter;
@@ -1383,6 +1401,11 @@ scan_pending(struct search *s)
 static void
 search_note(struct search *s)
 {
+	if (s->o->note != NULL && s->capped)
+		ofl_buf_addf(s->o->note, "the query matches more than %zu "
+		    "chunks: those of the newest contents were ranked "
+		    "(--before AGE for older ones, OFL_SEARCH_CAP=0 for all)\n",
+		    rank_cap());
 	if (s->o->note == NULL || s->unreached == 0)
 		return;
 	ofl_buf_addf(s->o->note, "%zu artifacts not searched (time limit): "

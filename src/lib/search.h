@@ -163,6 +163,8 @@ struct search {
 	int				 listed;	/* the store listed */
 	int64_t				 t0;		/* scan started, ms */
 	size_t				 unreached;	/* not scanned */
+	int				 capped;	/* a query matched more
+							   than the cap */
 	size_t				 npending;	/* arts to scan */
 	int				 bg;		/* indexing in the
 							   background */

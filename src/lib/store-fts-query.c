@@ -6,7 +6,10 @@
  * hold what it asks for, leaving buried rows out, and the hits of all
  * are merged by score.  The ranking's statistics are each artifact's
  * own, so a hit scores the same whichever generation holds it and
- * whatever else is stored.
+ * whatever else is stored.  A query of many contents that matches more
+ * rows than its cap ranks those of the newest contents only: their row
+ * ids are counted first, highest first, which reads no more of the
+ * index than the cap, where ranking all would score every row.
  */
 #include "config.h"
 
@@ -66,10 +69,13 @@ struct hits {
 	size_t		 cap;
 };
 
-/* The statement of fq on generation gen, in buf. */
+/*
+ * The statement of fq on generation gen, in buf: ranked, or with scan
+ * set, its rows by row id, highest first.  ?7 is the lowest row id.
+ */
 static void
 query_sql(const struct ofl_fts_query *fq, int64_t gen, int buried,
-    char *buf, size_t size)
+    int scan, char *buf, size_t size)
 {
 	const char	*where;
 	char		 t[32];
@@ -86,38 +92,89 @@ query_sql(const struct ofl_fts_query *fq, int64_t gen, int buried,
 		where = " AND rowid / ?5 IN (SELECT blob FROM temp.ix_scope)";
 	else
 		where = "";
-	snprintf(buf, size, "SELECT rowid, -rank FROM %s WHERE %s MATCH ?1"
-	    " AND rank MATCH '" OFL_INDEX_RANK "'%s%s ORDER BY rank LIMIT ?4",
-	    t, t, where, buried ? " AND rowid / ?5 NOT IN (SELECT blob FROM"
-	    " ix_dead WHERE gen = ?12)" : "");
+	snprintf(buf, size, "SELECT rowid%s FROM %s WHERE %s MATCH ?1%s"
+	    " AND rowid >= ?7%s%s ORDER BY %s LIMIT ?4",
+	    scan ? "" : ", -rank", t, t, scan ? "" : " AND rank MATCH '"
+	    OFL_INDEX_RANK "'", where, buried ? " AND rowid / ?5 NOT IN"
+	    " (SELECT blob FROM ix_dead WHERE gen = ?12)" : "",
+	    scan ? "rowid DESC" : "rank");
 }
 
-/* Run fq on generation gen, adding its rows to h. */
-static int
-query_gen(sqlite3 *db, const struct ofl_fts_query *fq, int64_t gen,
-    int buried, struct hits *h)
+/* Bind fq's parameters to q, a statement of query_sql(). */
+static void
+query_bind(sqlite3_stmt *q, const struct ofl_fts_query *fq, int64_t gen,
+    int64_t low, int64_t limit)
 {
-	sqlite3_stmt	*q;
-	char		 sql[512];
-	int		 rc;
-
-	query_sql(fq, gen, buried, sql, sizeof sql);
-	if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK) {
-		ofl_seterr(OFL_EXIT_FAIL, "search: %s", sqlite3_errmsg(db));
-		return -1;
-	}
 	sqlite3_bind_text(q, 1, fq->match, -1, SQLITE_STATIC);
 	if (fq->blob >= 0) {
 		sqlite3_bind_int64(q, 2, ix_rowid(fq->blob, 0));
 		sqlite3_bind_int64(q, 3, ix_rowid(fq->blob + 1, 0) - 1);
 	}
-	sqlite3_bind_int64(q, 4, (int64_t)fq->limit);
+	sqlite3_bind_int64(q, 4, limit);
 	if (fq->blob >= 0 && fq->lines) {
 		sqlite3_bind_int64(q, 5, (int64_t)fq->line_from);
 		sqlite3_bind_int64(q, 6, (int64_t)fq->line_to);
 	} else if (fq->blob < 0)
 		sqlite3_bind_int64(q, 5, ix_rowid(1, 0));
+	sqlite3_bind_int64(q, 7, low);
 	sqlite3_bind_int64(q, 12, gen);
+}
+
+/* The error of a query's statement, as the user's when it is theirs. */
+static int
+query_err(sqlite3 *db, const struct ofl_fts_query *fq)
+{
+	if (fq->raw)
+		ofl_seterr(OFL_EXIT_USAGE, "--fts: %s", sqlite3_errmsg(db));
+	else
+		ofl_seterr(OFL_EXIT_FAIL, "search: %s", sqlite3_errmsg(db));
+	return -1;
+}
+
+/*
+ * Up to max rows of fq on generation gen, the highest row ids first:
+ * how many, the lowest in *low; -1 on error.
+ */
+static int64_t
+scan_gen(sqlite3 *db, const struct ofl_fts_query *fq, int64_t gen,
+    int buried, int64_t max, int64_t *low)
+{
+	sqlite3_stmt	*q;
+	char		 sql[512];
+	int64_t		 n = 0;
+	int		 rc;
+
+	query_sql(fq, gen, buried, 1, sql, sizeof sql);
+	if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK) {
+		ofl_seterr(OFL_EXIT_FAIL, "search: %s", sqlite3_errmsg(db));
+		return -1;
+	}
+	query_bind(q, fq, gen, 0, max);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		*low = sqlite3_column_int64(q, 0);
+		n++;
+	}
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE)
+		return query_err(db, fq);
+	return n;
+}
+
+/* Run fq on generation gen, its rows from low on, adding them to h. */
+static int
+query_gen(sqlite3 *db, const struct ofl_fts_query *fq, int64_t gen,
+    int buried, int64_t low, struct hits *h)
+{
+	sqlite3_stmt	*q;
+	char		 sql[512];
+	int		 rc;
+
+	query_sql(fq, gen, buried, 0, sql, sizeof sql);
+	if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK) {
+		ofl_seterr(OFL_EXIT_FAIL, "search: %s", sqlite3_errmsg(db));
+		return -1;
+	}
+	query_bind(q, fq, gen, low, (int64_t)fq->limit);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		if (h->n == h->cap) {
 			h->cap = h->cap ? h->cap * 2 : 64;
@@ -128,16 +185,46 @@ query_gen(sqlite3 *db, const struct ofl_fts_query *fq, int64_t gen,
 		h->n++;
 	}
 	if (rc != SQLITE_DONE) {
-		if (fq->raw)
-			ofl_seterr(OFL_EXIT_USAGE, "--fts: %s",
-			    sqlite3_errmsg(db));
-		else
-			ofl_seterr(OFL_EXIT_FAIL, "search: %s",
-			    sqlite3_errmsg(db));
+		query_err(db, fq);
 		sqlite3_finalize(q);
 		return -1;
 	}
 	sqlite3_finalize(q);
+	return 0;
+}
+
+/*
+ * Of the generations g[0..ng), the first to rank and the lowest row id
+ * in it, when more than fq->cap rows match: the newest generations
+ * first (a generation's contents were indexed after those of the ones
+ * before it), down to the content of the cap'th row, whole, so that
+ * every content ranked is ranked with all its rows (its statistics are
+ * its own).  0 and 0 when no more match (or there is no cap).
+ */
+static int
+cap_gens(sqlite3 *db, const struct ofl_fts_query *fq, const struct ix_gen *g,
+    size_t ng, size_t *from, int64_t *low)
+{
+	int64_t	 n = 0, c, lo = 0;
+	size_t	 i;
+
+	*from = 0;
+	*low = 0;
+	if (fq->blob >= 0 || fq->cap == 0)
+		return 0;
+	for (i = ng; i-- > 0;) {
+		c = scan_gen(db, fq, g[i].gen, g[i].buried, (int64_t)fq->cap -
+		    n + 1, &lo);
+		if (c == -1)
+			return -1;
+		if ((n += c) > (int64_t)fq->cap) {
+			*from = i;
+			*low = ix_rowid(lo >> IX_CHUNK_BITS, 0);
+			if (fq->capped != NULL)
+				*fq->capped = 1;
+			return 0;
+		}
+	}
 	return 0;
 }
 
@@ -195,7 +282,8 @@ ofl_store_fts_query(struct ofl_store *st, const struct ofl_fts_query *fq,
 	struct ofl_tok	*tk;
 	int		 rc;
 #endif
-	size_t		 ng = 0, i;
+	size_t		 ng = 0, i, from;
+	int64_t		 low;
 	int		 tx = 0, ret = -1;
 
 	if (sqlite3_get_autocommit(db)) {
@@ -240,8 +328,11 @@ ofl_store_fts_query(struct ofl_store *st, const struct ofl_fts_query *fq,
 	    (!fq->scoped && fq->filter != NULL &&
 	    scope_filter(db, fq->filter) == -1))
 		goto out;
-	for (i = 0; i < ng; i++)
-		if (query_gen(db, fq, g[i].gen, g[i].buried, &h) == -1)
+	if (cap_gens(db, fq, g, ng, &from, &low) == -1)
+		goto out;
+	for (i = from; i < ng; i++)
+		if (query_gen(db, fq, g[i].gen, g[i].buried, i == from ? low :
+		    0, &h) == -1)
 			goto out;
 	if (h.n > 1)
 		qsort(h.v, h.n, sizeof *h.v, hit_cmp);
