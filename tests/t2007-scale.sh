@@ -120,6 +120,18 @@ test_expect_success 'no cap, or fewer matches than the cap: every match, no note
 	test_cmp refs refs2
 '
 
+test_expect_success sqlite3 'the newest contents, wherever a rebuild put them' '
+	OFL_STORE=$PWD/crowd OFL_INDEX_GEN=4k ofl-index -q --rebuild &&
+	test "$(OFL_STORE=$PWD/crowd store_sql \
+	    "SELECT count(*) > 2 FROM ix_gen")" = 1 &&
+	oldest=$(tail -n 1 listing) &&
+	OFL_STORE=$PWD/crowd OFL_SEARCH_CAP=10 ofl-search -n 100 -q -a \
+	    "embed thumbnail" >refs 2>err &&
+	test -s err &&
+	grep -q "^ofl:$(cat id.crowd):" refs &&
+	! grep -q "^ofl:$oldest:" refs
+'
+
 test_expect_success 'the store: an unindexed artifact is indexed, then found' '
 	echo "a new word: zanzibarite" |
 	    OFL_STORE=$PWD/crowd capture -l late >id.late &&

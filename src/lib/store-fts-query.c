@@ -8,8 +8,8 @@
  * own, so a hit scores the same whichever generation holds it and
  * whatever else is stored.  A query of many contents that matches more
  * rows than its cap ranks those of the newest contents only: their row
- * ids are counted first, highest first, which reads no more of the
- * index than the cap, where ranking all would score every row.
+ * ids are counted first, highest first, which reads at most the cap's
+ * rows of each generation, where ranking all would score every row.
  */
 #include "config.h"
 
@@ -131,35 +131,6 @@ query_err(sqlite3 *db, const struct ofl_fts_query *fq)
 	return -1;
 }
 
-/*
- * Up to max rows of fq on generation gen, the highest row ids first:
- * how many, the lowest in *low; -1 on error.
- */
-static int64_t
-scan_gen(sqlite3 *db, const struct ofl_fts_query *fq, int64_t gen,
-    int buried, int64_t max, int64_t *low)
-{
-	sqlite3_stmt	*q;
-	char		 sql[512];
-	int64_t		 n = 0;
-	int		 rc;
-
-	query_sql(fq, gen, buried, 1, sql, sizeof sql);
-	if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK) {
-		ofl_seterr(OFL_EXIT_FAIL, "search: %s", sqlite3_errmsg(db));
-		return -1;
-	}
-	query_bind(q, fq, gen, 0, max);
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		*low = sqlite3_column_int64(q, 0);
-		n++;
-	}
-	sqlite3_finalize(q);
-	if (rc != SQLITE_DONE)
-		return query_err(db, fq);
-	return n;
-}
-
 /* Run fq on generation gen, its rows from low on, adding them to h. */
 static int
 query_gen(sqlite3 *db, const struct ofl_fts_query *fq, int64_t gen,
@@ -194,38 +165,75 @@ query_gen(sqlite3 *db, const struct ofl_fts_query *fq, int64_t gen,
 }
 
 /*
- * Of the generations g[0..ng), the first to rank and the lowest row id
- * in it, when more than fq->cap rows match: the newest generations
- * first (a generation's contents were indexed after those of the ones
- * before it), down to the content of the cap'th row, whole, so that
- * every content ranked is ranked with all its rows (its statistics are
- * its own).  0 and 0 when no more match (or there is no cap).
+ * The lowest row id to rank when more than fq->cap rows of fq match in
+ * the generations g[0..ng): the first row of the content of the cap'th
+ * highest row id, so that every content ranked is ranked with all its
+ * rows (its statistics are its own); 0 when no more match (or no cap).
+ * The generations' row ids, highest first, are merged: contents are
+ * numbered as they come, and a generation may hold any (a rebuild
+ * indexes the newest first).
  */
 static int
-cap_gens(sqlite3 *db, const struct ofl_fts_query *fq, const struct ix_gen *g,
-    size_t ng, size_t *from, int64_t *low)
+cap_low(sqlite3 *db, const struct ofl_fts_query *fq, const struct ix_gen *g,
+    size_t ng, int64_t *low)
 {
-	int64_t	 n = 0, c, lo = 0;
-	size_t	 i;
+	sqlite3_stmt	**q;
+	int64_t		 *cur, n = 0, last = 0;
+	char		  sql[512];
+	size_t		  i, best;
+	int		  rc, ret = -1;
 
-	*from = 0;
 	*low = 0;
-	if (fq->blob >= 0 || fq->cap == 0)
+	if (fq->blob >= 0 || fq->cap == 0 || ng == 0)
 		return 0;
-	for (i = ng; i-- > 0;) {
-		c = scan_gen(db, fq, g[i].gen, g[i].buried, (int64_t)fq->cap -
-		    n + 1, &lo);
-		if (c == -1)
-			return -1;
-		if ((n += c) > (int64_t)fq->cap) {
-			*from = i;
-			*low = ix_rowid(lo >> IX_CHUNK_BITS, 0);
-			if (fq->capped != NULL)
-				*fq->capped = 1;
-			return 0;
+	q = ofl_xcalloc(ng, sizeof *q);
+	cur = ofl_xcalloc(ng, sizeof *cur);
+	for (i = 0; i < ng; i++) {
+		query_sql(fq, g[i].gen, g[i].buried, 1, sql, sizeof sql);
+		if (sqlite3_prepare_v2(db, sql, -1, &q[i], NULL) != SQLITE_OK) {
+			ofl_seterr(OFL_EXIT_FAIL, "search: %s",
+			    sqlite3_errmsg(db));
+			goto out;
+		}
+		query_bind(q[i], fq, g[i].gen, 0, (int64_t)fq->cap + 1);
+		cur[i] = -1;
+		if ((rc = sqlite3_step(q[i])) == SQLITE_ROW)
+			cur[i] = sqlite3_column_int64(q[i], 0);
+		else if (rc != SQLITE_DONE) {
+			query_err(db, fq);
+			goto out;
 		}
 	}
-	return 0;
+	while (n <= (int64_t)fq->cap) {
+		for (i = 0, best = ng; i < ng; i++)
+			if (cur[i] >= 0 && (best == ng || cur[i] > cur[best]))
+				best = i;
+		if (best == ng) {
+			ret = 0;
+			goto out;
+		}
+		last = cur[best];
+		n++;
+		cur[best] = -1;
+		if ((rc = sqlite3_step(q[best])) == SQLITE_ROW)
+			cur[best] = sqlite3_column_int64(q[best], 0);
+		else if (rc != SQLITE_DONE) {
+			query_err(db, fq);
+			goto out;
+		}
+	}
+	*low = ix_rowid(last >> IX_CHUNK_BITS, 0);
+	if (*low == 0)
+		*low = 1;
+	if (fq->capped != NULL)
+		*fq->capped = 1;
+	ret = 0;
+out:
+	for (i = 0; i < ng; i++)
+		sqlite3_finalize(q[i]);
+	free(q);
+	free(cur);
+	return ret;
 }
 
 /* Best first; among equal scores, by row id (stable across runs). */
@@ -282,7 +290,7 @@ ofl_store_fts_query(struct ofl_store *st, const struct ofl_fts_query *fq,
 	struct ofl_tok	*tk;
 	int		 rc;
 #endif
-	size_t		 ng = 0, i, from;
+	size_t		 ng = 0, i;
 	int64_t		 low;
 	int		 tx = 0, ret = -1;
 
@@ -328,11 +336,10 @@ ofl_store_fts_query(struct ofl_store *st, const struct ofl_fts_query *fq,
 	    (!fq->scoped && fq->filter != NULL &&
 	    scope_filter(db, fq->filter) == -1))
 		goto out;
-	if (cap_gens(db, fq, g, ng, &from, &low) == -1)
+	if (cap_low(db, fq, g, ng, &low) == -1)
 		goto out;
-	for (i = from; i < ng; i++)
-		if (query_gen(db, fq, g[i].gen, g[i].buried, i == from ? low :
-		    0, &h) == -1)
+	for (i = 0; i < ng; i++)
+		if (query_gen(db, fq, g[i].gen, g[i].buried, low, &h) == -1)
 			goto out;
 	if (h.n > 1)
 		qsort(h.v, h.n, sizeof *h.v, hit_cmp);
