@@ -847,6 +847,8 @@ chunk_src(struct ofl_chunker *ck, struct ofl_chunk_in *s, int kind,
 	case OFL_KIND_BINARY:
 	case OFL_KIND_EMPTY:
 		return 0;
+	case OFL_KIND_TEXT:
+		return ofl_fmt_text_chunk_outline(ck, s);
 	default:
 		return ofl_fmt_text_chunk(ck, s, 0, 1, 0);
 	}

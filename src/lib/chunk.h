@@ -11,6 +11,8 @@
 
 int	 ofl_fmt_text_chunk(struct ofl_chunker *, struct ofl_chunk_in *,
 	    uint64_t, uint64_t, int);
+int	 ofl_fmt_text_chunk_outline(struct ofl_chunker *,
+	    struct ofl_chunk_in *);
 int	 ofl_fmt_diff_chunk(struct ofl_chunker *, struct ofl_chunk_in *);
 
 #endif /* OFL_CHUNK_H */

@@ -3,7 +3,9 @@
  * OFL_CHUNK_TEXT_TARGET bytes or TEXT_LINES lines, cut where the log's rules
  * (ofl_fmt_log_class(), fmt-log.c) allow, so that no stack trace,
  * traceback or panic is split and each titles its chunk.  Text is what
- * detection falls back to (kind.c); it has no summary of its own.
+ * detection falls back to (kind.c); it has no summary of its own.  Text
+ * (not a log) that has the outline of a manual page or of a --help
+ * page is cut at its sections and items, titled by them.
  */
 #include "config.h"
 
@@ -19,6 +21,25 @@
 #define TEXT_LINES	40		/* a window's lines at most */
 #define SOFT_MAX	(16 * 1024)	/* split a block only at a sub-block */
 #define RECORD_MIN	4		/* lines of a window a record closes */
+#define HEAD_MAX	48		/* bytes of a section's heading */
+#define ITEM_INDENT	8		/* an item's name: indented this much
+					   at most */
+#define ITEM_DEEPER	3		/* its text: this much more */
+#define ITEM_TITLE	60		/* bytes of an item's name in a title */
+
+struct outline {
+	struct ofl_buf	 sect;		/* the section's heading */
+	struct ofl_buf	 name;		/* the item's name */
+	size_t		 pind;		/* the line before: its indent */
+	int		 pblank;	/* it is blank */
+	size_t		 item;		/* indent of the item's name, or 0 */
+};
+
+static int	 text_chunk(struct ofl_chunker *, struct ofl_chunk_in *,
+		    uint64_t, uint64_t, int, int);
+static int	 outline_heading(const char *, size_t);
+static void	 outline_title(struct ofl_buf *, const struct outline *);
+static void	 outline_name(struct outline *, const char *, size_t);
 
 /*
  * Logs and plain text: windows of OFL_CHUNK_TEXT_TARGET bytes or TEXT_LINES lines
@@ -40,23 +61,178 @@ int
 ofl_fmt_text_chunk(struct ofl_chunker *ck, struct ofl_chunk_in *s, uint64_t off, uint64_t lineno,
     int midline)
 {
+	return text_chunk(ck, s, off, lineno, midline, 0);
+}
+
+/* Text, not a log: its outline's sections and items cut it too. */
+int
+ofl_fmt_text_chunk_outline(struct ofl_chunker *ck, struct ofl_chunk_in *s)
+{
+	return text_chunk(ck, s, 0, 1, 0, 1);
+}
+
+/*
+ * A section's heading, at the margin: words in capitals ("DESCRIPTION",
+ * "SEE ALSO", as a manual page has them) or a few words and a colon
+ * ("Options:", "Main operation mode:", as --help has them).
+ */
+static int
+outline_heading(const char *p, size_t n)
+{
+	size_t	i, caps = 0, words = 1;
+
+	if (n < 3 || n > HEAD_MAX || p[0] == ' ' || p[0] == '\t')
+		return 0;
+	if (p[n - 1] == ':') {
+		if (!(p[0] >= 'A' && p[0] <= 'Z'))
+			return 0;
+		for (i = 0; i + 1 < n; i++) {
+			if (p[i] == ' ')
+				words++;
+			else if (!(p[i] >= 'a' && p[i] <= 'z') &&
+			    !(p[i] >= 'A' && p[i] <= 'Z') &&
+			    !(p[i] >= '0' && p[i] <= '9') && p[i] != '-' &&
+			    p[i] != '/' && p[i] != '(' && p[i] != ')')
+				return 0;
+		}
+		return words <= 4;
+	}
+	for (i = 0; i < n; i++) {
+		if (p[i] >= 'A' && p[i] <= 'Z')
+			caps++;
+		else if (p[i] != ' ' && p[i] != '-' && p[i] != '/' &&
+		    p[i] != '&' && !(p[i] >= '0' && p[i] <= '9'))
+			return 0;
+	}
+	return caps >= 3;
+}
+
+/*
+ * The item's name: its line's words, cut at ITEM_TITLE bytes.  A line
+ * that starts with '-' (an option of its own) never goes on an item.
+ */
+static void
+outline_name(struct outline *o, const char *p, size_t n)
+{
+	size_t	i;
+
+	ofl_buf_reset(&o->name);
+	n = ofl_chunk_body_len(p, n);
+	i = ofl_chunk_ws_len(p, n);
+	p += i;
+	n -= i;
+	/* Runs of blanks (the columns of an option list) as one. */
+	for (i = 0; i < n && o->name.len < ITEM_TITLE; i++) {
+		if ((p[i] == ' ' || p[i] == '\t') && (o->name.len == 0 ||
+		    o->name.data[o->name.len - 1] == ' '))
+			continue;
+		ofl_buf_addc(&o->name, p[i] == '\t' ? ' ' : p[i]);
+	}
+	o->name.len = ofl_chunk_utf8_cut(o->name.data, o->name.len);
+	while (o->name.len > 0 && o->name.data[o->name.len - 1] == ' ')
+		o->name.len--;
+}
+
+/* "SECTION > item name" inside an item, else "SECTION". */
+static void
+outline_title(struct ofl_buf *t, const struct outline *o)
+{
+	ofl_buf_reset(t);
+	ofl_buf_add(t, o->sect.data, o->sect.len);
+	if (o->item == 0 || o->name.len == 0)
+		return;
+	if (t->len > 0)
+		ofl_buf_adds(t, " > ");
+	ofl_buf_add(t, o->name.data, o->name.len);
+}
+
+static int
+text_chunk(struct ofl_chunker *ck, struct ofl_chunk_in *s, uint64_t off,
+    uint64_t lineno, int midline, int outline)
+{
 	struct ofl_chunk_lines	 it;
 	struct ofl_chunk_line	 l;
 	struct ofl_chunk_win	 w;
 	struct ofl_logst ls;
+	struct outline	 o;
 	struct ofl_buf	 title;
-	size_t		 raw;
-	int		 r, cls, split, rv = 0;
+	size_t		 raw, n, ind;
+	int		 r, cls, split, rv = 0, blank, head;
 
 	ofl_chunk_lines_init(&it, s, off, lineno, midline);
 	ofl_chunk_win_init(&w);
 	ofl_buf_init(&title);
 	memset(&ls, 0, sizeof ls);
+	memset(&o, 0, sizeof o);
+	ofl_buf_init(&o.sect);
+	ofl_buf_init(&o.name);
+	o.pblank = 1;
 	ls.prevblank = 1;
 	while ((r = ofl_chunk_lines_next(&it, &l)) == 1) {
 		cls = l.first ? ofl_fmt_log_class(&ls, l.p, l.len) :
 		    OFL_BRK_HARD;
 		raw = ofl_chunk_win_raw(&w);
+		if (outline && l.first) {
+			n = ofl_chunk_body_len(l.p, l.len);
+			blank = ofl_chunk_blank(l.p, n);
+			ind = blank ? 0 : ofl_chunk_ws_len(l.p, n);
+			head = !blank && outline_heading(l.p, n);
+			if (head) {
+				/* A section: a chunk of its own, titled. */
+				if (w.nlines > 0 && ofl_chunk_win_emit(ck, &w,
+				    title.data, title.len)) {
+					rv = 1;
+					goto out;
+				}
+				ofl_buf_reset(&o.sect);
+				ofl_buf_add(&o.sect, l.p, n);
+				o.item = 0;
+				outline_title(&title, &o);
+			} else if (!blank && !o.pblank && o.pind > 0 &&
+			    o.pind <= ITEM_INDENT &&
+			    ind >= o.pind + ITEM_DEEPER && w.nlines > 0 &&
+			    l.p[ind] != '-') {
+				/*
+				 * The line before names an item whose text
+				 * this one starts: the item starts a chunk
+				 * when the window before it is worth one.
+				 */
+				o.item = o.pind;
+				outline_name(&o, w.text.data + w.last,
+				    w.text.len - w.last);
+				if (w.nlines > 1 && w.last >= w.hdr +
+				    OFL_CHUNK_TEXT_TARGET / 4) {
+					if (ofl_chunk_win_emit_last(ck, &w,
+					    title.data, title.len)) {
+						rv = 1;
+						goto out;
+					}
+					outline_title(&title, &o);
+				}
+			} else if (!blank && o.item > 0 && ind <= o.item)
+				o.item = 0;
+			o.pblank = blank;
+			o.pind = ind;
+			/* Inside an item: cut only when it is long. */
+			if (head || (o.item > 0 && ind > o.item &&
+			    cls == OFL_BRK_FREE && raw + l.len <=
+			    2 * OFL_CHUNK_TEXT_TARGET)) {
+				ofl_chunk_win_add(&w, &l);
+				continue;
+			}
+			if (o.sect.len > 0 && cls == OFL_BRK_FREE &&
+			    (raw + l.len > OFL_CHUNK_TEXT_TARGET ||
+			    w.nlines >= TEXT_LINES) && w.nlines > 0) {
+				if (ofl_chunk_win_emit(ck, &w, title.data,
+				    title.len)) {
+					rv = 1;
+					goto out;
+				}
+				outline_title(&title, &o);
+				ofl_chunk_win_add(&w, &l);
+				continue;
+			}
+		}
 		switch (cls) {
 		case OFL_BRK_FREE:
 			split = raw + l.len > OFL_CHUNK_TEXT_TARGET ||
@@ -89,12 +265,16 @@ ofl_fmt_text_chunk(struct ofl_chunker *ck, struct ofl_chunk_in *s, uint64_t off,
 				goto out;
 			}
 			title.len = 0;
+			if (outline)
+				outline_title(&title, &o);
 		} else if (w.nlines > 0 && split) {
 			if (ofl_chunk_win_emit(ck, &w, title.data, title.len)) {
 				rv = 1;
 				goto out;
 			}
 			title.len = 0;
+			if (outline)
+				outline_title(&title, &o);
 		}
 		if (ls.hl == 2 && w.nlines > 0 && title.len == 0)
 			ofl_fmt_log_headline(&title, w.text.data + w.last,
@@ -108,6 +288,8 @@ ofl_fmt_text_chunk(struct ofl_chunker *ck, struct ofl_chunk_in *s, uint64_t off,
 	else if (ofl_chunk_win_emit(ck, &w, title.data, title.len))
 		rv = 1;
 out:
+	ofl_buf_free(&o.sect);
+	ofl_buf_free(&o.name);
 	ofl_buf_free(&title);
 	ofl_chunk_win_free(&w);
 	ofl_chunk_lines_free(&it);
