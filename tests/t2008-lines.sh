@@ -442,4 +442,39 @@ test_expect_success 'lines of a template of variables alone do not fold' '
 	! grep "similar: .*1404" out
 '
 
+# In a diff, "new" asks for the lines added, "removed" for those taken
+# out: of lines that match as well, those come first.
+test_expect_success 'a diff: the side the question asks for comes first' '
+	{
+		echo "diff --git a/opts.go b/opts.go"
+		echo "--- a/opts.go"
+		echo "+++ b/opts.go"
+		echo "@@ -1,12 +1,12 @@"
+		i=1
+		while [ $i -le 4 ]; do
+			echo " 	flags.BoolVar(&opts.keep$i, \"keep-$i\", false)"
+			i=$((i + 1))
+		done
+		echo "-	flags.BoolVar(&opts.gone, \"gone\", false)"
+		i=5
+		while [ $i -le 8 ]; do
+			echo " 	flags.BoolVar(&opts.keep$i, \"keep-$i\", false)"
+			i=$((i + 1))
+		done
+		echo "+	flags.BoolVar(&opts.fresh, \"fresh\", false)"
+		i=9
+		while [ $i -le 11 ]; do
+			echo " 	flags.BoolVar(&opts.keep$i, \"keep-$i\", false)"
+			i=$((i + 1))
+		done
+	} >opts.diff &&
+	ofl-capture -q -T 0 <opts.diff | sed "s/^ofl://" >id.opts &&
+	ofl-search -n 1 -m 300 "$(cat id.opts)" "new flags" >out &&
+	sed -n 2p out >first &&
+	grep "^  14: +	flags.BoolVar(&opts.fresh" first &&
+	ofl-search -n 1 -m 300 "$(cat id.opts)" "removed flags" >out &&
+	sed -n 2p out >first &&
+	grep "^  9: -	flags.BoolVar(&opts.gone" first
+'
+
 test_done

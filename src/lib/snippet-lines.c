@@ -34,6 +34,8 @@
 #define WHOLE		0.5		/* more for a term as a word alone */
 #define TB_SCAN		64		/* lines of a traceback looked through */
 #define DIFF_CHANGED	2.0		/* a diff's changed line against context */
+#define DIFF_ASKED	1.5		/* more, the side the question asks:
+					   "new", "added"; "removed" */
 #define COUNT_NEAR	2.0		/* "how many": a number by a match;
 					   "how long": a time taken */
 #define COUNT_AFTER	16		/* bytes after a match looked through */
@@ -74,6 +76,7 @@ static int	 marked(const struct search *, size_t, size_t, size_t);
 static int	 asks(const struct search *, const char *const *);
 static int	 count_near(const struct search *, const struct line *, size_t);
 static int	 time_question(const struct search *);
+static int	 diff_side(const struct search *);
 static int	 time_in(const struct line *);
 static void	 question_weigh(const struct search *, const struct line *,
 		    size_t, double *);
@@ -786,6 +789,42 @@ time_question(const struct search *s)
 	return asks(s, forms);
 }
 
+/*
+ * The side of a diff the query asks for: '+' for what is new ("new
+ * flags", "added", "now"), '-' for what is gone ("removed", "no
+ * longer"), 0 for neither or both.  Whole words only.
+ */
+static int
+diff_side(const struct search *s)
+{
+	static const char *const added[] = { "new", "newly", "added", "add",
+		"adds", "now", "introduced", "introduces", NULL };
+	static const char *const gone[] = { "removed", "remove", "removes",
+		"deleted", "delete", "dropped", "drop", "old", "no longer",
+		"anymore", NULL };
+	const char	*q = s->o != NULL ? s->o->query : NULL;
+	size_t		 i, k, n;
+	int		 side = 0, pass;
+
+	for (pass = 0; q != NULL && pass < 2; pass++) {
+		const char *const *forms = pass == 0 ? added : gone;
+
+		for (i = 0; forms[i] != NULL; i++) {
+			n = strlen(forms[i]);
+			for (k = 0; q[k] != '\0'; k++)
+				if (strncasecmp(q + k, forms[i], n) == 0 &&
+				    (k == 0 || !isalnum((unsigned char)q[k -
+				    1])) && !isalnum((unsigned char)q[k + n]))
+					break;
+			if (q[k] != '\0')
+				break;
+		}
+		if (forms[i] != NULL)
+			side = side == 0 ? (pass == 0 ? '+' : '-') : -1;
+	}
+	return side < 0 ? 0 : side;
+}
+
 /* 1 if the query holds one of forms, starting a word. */
 static int
 asks(const struct search *s, const char *const *forms)
@@ -1041,7 +1080,7 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 	double		 w[64], d[ORDER_SCAN], nf[ORDER_SCAN], g, bg, bv, v;
 	uint64_t	 covered = 0, wcovered = 0;
 	size_t		 norder = 0, ncover, i, j, b, c, id;
-	int		 snap = s != NULL && s->cursnap;
+	int		 snap = s != NULL && s->cursnap, side;
 
 	term_weights(l, nl, s != NULL ? s->hitw : NULL, w);
 	if (s != NULL)
@@ -1051,9 +1090,11 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 	if (snap)
 		snap_weigh(s, l, nl, d, nf);
 	/* In a diff, what changed is the answer; its context, less. */
+	side = s != NULL && s->curdiff ? diff_side(s) : 0;
 	for (i = 0; s != NULL && s->curdiff && i < nl && i < ORDER_SCAN; i++)
 		if (diff_changed(&l[i]))
-			d[i] = DIFF_CHANGED;
+			d[i] = DIFF_CHANGED * (l[i].s[0] == side ? DIFF_ASKED :
+			    1);
 	if (s != NULL && !snap && s->m != NULL)
 		question_weigh(s, l, nl, d);
 	for (j = 0; j < 5; j++) {
