@@ -108,8 +108,9 @@ outline_heading(const char *p, size_t n)
 }
 
 /*
- * The item's name: its line's words, cut at ITEM_TITLE bytes.  A line
- * that starts with '-' (an option of its own) never goes on an item.
+ * The item's name: its line's words up to a gap, cut at ITEM_TITLE
+ * bytes.  A line that starts with '-' (an option of its own) never goes
+ * on an item.
  */
 static void
 outline_name(struct outline *o, const char *p, size_t n)
@@ -121,12 +122,16 @@ outline_name(struct outline *o, const char *p, size_t n)
 	i = ofl_chunk_ws_len(p, n);
 	p += i;
 	n -= i;
-	/* Runs of blanks (the columns of an option list) as one. */
+	/*
+	 * Up to a gap of blanks, a tab or two spaces: the column where the
+	 * item's text starts on its name's line ("-prune  True; if the
+	 * file is a directory").
+	 */
 	for (i = 0; i < n && o->name.len < ITEM_TITLE; i++) {
-		if ((p[i] == ' ' || p[i] == '\t') && (o->name.len == 0 ||
-		    o->name.data[o->name.len - 1] == ' '))
-			continue;
-		ofl_buf_addc(&o->name, p[i] == '\t' ? ' ' : p[i]);
+		if (p[i] == '\t' || (p[i] == ' ' && i + 1 < n &&
+		    p[i + 1] == ' '))
+			break;
+		ofl_buf_addc(&o->name, p[i]);
 	}
 	o->name.len = ofl_chunk_utf8_cut(o->name.data, o->name.len);
 	while (o->name.len > 0 && o->name.data[o->name.len - 1] == ' ')
