@@ -132,6 +132,32 @@ test_expect_success sqlite3 'the newest contents, wherever a rebuild put them' '
 	! grep -q "^ofl:$oldest:" refs
 '
 
+test_expect_success sqlite3 'one content past the cap is ranked whole, with no note' '
+	OFL_STORE=$PWD/onebig &&
+	export OFL_STORE &&
+	test_lines "line %d of the one big content: a marmoset here" 1 3000 |
+	    capture >id.big &&
+	echo "another content, no marmoset" | capture >/dev/null &&
+	ofl-index -q $(ofl-search -q -n 10) &&
+	test "$(store_sql "SELECT count(*) > 20 FROM ix_chunk")" = 1 &&
+	OFL_SEARCH_CAP=5 ofl-search -n 100 -q -a marmoset >refs 2>err &&
+	test_cmp /dev/null err &&
+	OFL_SEARCH_CAP=0 ofl-search -n 100 -q -a marmoset >all &&
+	test_cmp all refs &&
+	unset OFL_STORE
+'
+
+test_expect_success 'artifacts named are all ranked, however many' '
+	OFL_STORE=$PWD/crowd ofl-search -q -n 100 >ids &&
+	test "$(wc -l <ids)" -gt 32 &&
+	sed "s/^/ofl:/" ids |
+	    OFL_STORE=$PWD/crowd OFL_SEARCH_CAP=5 ofl-search -n 100 -q \
+	    "embed thumbnail" >refs 2>err &&
+	test_cmp /dev/null err &&
+	sed "s/:[0-9-]*\$//" refs | sort -u >contents &&
+	test "$(wc -l <contents)" -eq 51
+'
+
 test_expect_success 'the store: an unindexed artifact is indexed, then found' '
 	echo "a new word: zanzibarite" |
 	    OFL_STORE=$PWD/crowd capture -l late >id.late &&

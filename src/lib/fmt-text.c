@@ -33,6 +33,8 @@ struct outline {
 	size_t		 pind;		/* the line before: its indent */
 	int		 pblank;	/* it is blank */
 	size_t		 item;		/* indent of the item's name, or 0 */
+	size_t		 body;		/* lines of the window but headings
+					   and blank ones */
 };
 
 static int	 text_chunk(struct ofl_chunker *, struct ofl_chunk_in *,
@@ -133,7 +135,16 @@ outline_name(struct outline *o, const char *p, size_t n)
 			break;
 		ofl_buf_addc(&o->name, p[i]);
 	}
-	o->name.len = ofl_chunk_utf8_cut(o->name.data, o->name.len);
+	/* Cut inside a character: the character goes. */
+	if (i < n && ((unsigned char)p[i] & 0xc0) == 0x80) {
+		while (o->name.len > 0 &&
+		    ((unsigned char)o->name.data[o->name.len - 1] & 0xc0) ==
+		    0x80)
+			o->name.len--;
+		if (o->name.len > 0 &&
+		    (unsigned char)o->name.data[o->name.len - 1] >= 0xc0)
+			o->name.len--;
+	}
 	while (o->name.len > 0 && o->name.data[o->name.len - 1] == ' ')
 		o->name.len--;
 }
@@ -192,37 +203,40 @@ text_chunk(struct ofl_chunker *ck, struct ofl_chunk_in *s, uint64_t off,
 				ofl_buf_reset(&o.sect);
 				ofl_buf_add(&o.sect, l.p, n);
 				o.item = 0;
+				o.body = 0;
 				outline_title(&title, &o);
-			} else if (!blank && !o.pblank && o.pind > 0 &&
-			    o.pind <= ITEM_INDENT &&
+			} else if (o.sect.len > 0 && !blank && !o.pblank &&
+			    o.pind > 0 && o.pind <= ITEM_INDENT &&
 			    ind >= o.pind + ITEM_DEEPER && w.nlines > 0 &&
 			    l.p[ind] != '-') {
 				/*
 				 * The line before names an item whose text
 				 * this one starts: the item starts a chunk
-				 * when the window before it is worth one.
+				 * titled by it, unless only the section's
+				 * heading is before it.
 				 */
 				o.item = o.pind;
 				outline_name(&o, w.text.data + w.last,
 				    w.text.len - w.last);
-				if (w.nlines > 1 && w.last >= w.hdr +
-				    OFL_CHUNK_TEXT_TARGET / 4) {
+				if (w.nlines > 1 && o.body > 1) {
 					if (ofl_chunk_win_emit_last(ck, &w,
 					    title.data, title.len)) {
 						rv = 1;
 						goto out;
 					}
-					outline_title(&title, &o);
+					o.body = 1;
 				}
+				outline_title(&title, &o);
 			} else if (!blank && o.item > 0 && ind <= o.item)
-				o.item = 0;
+				o.item = 0;	/* the window keeps its title */
 			o.pblank = blank;
 			o.pind = ind;
 			/* Inside an item: cut only when it is long. */
 			if (head || (o.item > 0 && ind > o.item &&
 			    cls == OFL_BRK_FREE && raw + l.len <=
-			    2 * OFL_CHUNK_TEXT_TARGET)) {
+			    2 * OFL_CHUNK_TEXT_TARGET && w.nlines < TEXT_LINES)) {
 				ofl_chunk_win_add(&w, &l);
+				o.body += !blank && !head;
 				continue;
 			}
 			if (o.sect.len > 0 && cls == OFL_BRK_FREE &&
@@ -233,10 +247,11 @@ text_chunk(struct ofl_chunker *ck, struct ofl_chunk_in *s, uint64_t off,
 					rv = 1;
 					goto out;
 				}
-				outline_title(&title, &o);
 				ofl_chunk_win_add(&w, &l);
+				o.body = !blank;
 				continue;
 			}
+			o.body += !blank;
 		}
 		switch (cls) {
 		case OFL_BRK_FREE:
@@ -270,16 +285,20 @@ text_chunk(struct ofl_chunker *ck, struct ofl_chunk_in *s, uint64_t off,
 				goto out;
 			}
 			title.len = 0;
-			if (outline)
+			if (outline) {
 				outline_title(&title, &o);
+				o.body = 0;
+			}
 		} else if (w.nlines > 0 && split) {
 			if (ofl_chunk_win_emit(ck, &w, title.data, title.len)) {
 				rv = 1;
 				goto out;
 			}
 			title.len = 0;
-			if (outline)
+			if (outline) {
 				outline_title(&title, &o);
+				o.body = 0;
+			}
 		}
 		if (ls.hl == 2 && w.nlines > 0 && title.len == 0)
 			ofl_fmt_log_headline(&title, w.text.data + w.last,

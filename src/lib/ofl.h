@@ -1447,8 +1447,8 @@ struct ofl_fts_query {
 	const struct ofl_filter *filter;
 	/*
 	 * blob < 0: when more than cap chunks match (0: no bound), only
-	 * those of the newest contents, cap or a few more, are ranked, and
-	 * *capped (if not NULL) is set.
+	 * the contents of the newest cap are ranked (each whole: its last
+	 * may bring more), and *capped (if not NULL) is set.
 	 */
 	size_t		 cap;
 	int		*capped;

@@ -29,8 +29,9 @@
 #define MERGE_LINES_MAX	400		/* hits merged up to this span */
 #define SCAN_BUDGET_MS	2000		/* substring scan of the store */
 #define SCAN_PIECE	(64 * 1024)	/* of a longer line, a hit's bytes */
-#define RANK_CAP	20000		/* chunks a query of many contents
-					   ranks, the newest (OFL_SEARCH_CAP) */
+#define RANK_CAP	20000		/* chunks a search of the store or a
+					   filter ranks, the newest
+					   (OFL_SEARCH_CAP) */
 
 /* Running the substring scan over an archive's chunks. */
 struct rescan {
@@ -356,16 +357,15 @@ fts_hit(int64_t blob, int64_t seq, double score, void *arg)
 	return got == -1 ? -1 : 0;
 }
 
-/* The chunks a query of many contents ranks: OFL_SEARCH_CAP, 0 all. */
+/* The chunks a search of the store or a filter ranks: OFL_SEARCH_CAP. */
 static size_t
 rank_cap(void)
 {
 	const char	*e = getenv("OFL_SEARCH_CAP");
 	uint64_t	 n;
 
-	if (e != NULL && *e != '\0' && ofl_parse_size(e, &n) == 0 &&
-	    n <= SIZE_MAX)
-		return (size_t)n;
+	if (e != NULL && *e != '\0' && ofl_parse_size(e, &n) == 0)
+		return n > (uint64_t)INT64_MAX / 2 ? 0 : (size_t)n;
 	return RANK_CAP;
 }
 
@@ -387,11 +387,14 @@ fts_query(struct search *s, const char *match, int phase, ssize_t art,
 	fq.raw = s->o->fts;
 	fq.limit = k;
 	fq.blob = -1;
-	fq.cap = rank_cap();
-	fq.capped = &s->capped;
 	fq.scoped = !s->whole && !s->lazy;
 	if (s->lazy && !s->whole)
 		fq.filter = &s->o->filter;
+	/* The whole store or a filter; artifacts named are all ranked. */
+	if (!fq.scoped) {
+		fq.cap = rank_cap();
+		fq.capped = &s->capped;
+	}
 	if (art >= 0) {
 		qa = &s->a[art];
 		fq.blob = qa->blob;

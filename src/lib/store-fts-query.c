@@ -6,10 +6,11 @@
  * hold what it asks for, leaving buried rows out, and the hits of all
  * are merged by score.  The ranking's statistics are each artifact's
  * own, so a hit scores the same whichever generation holds it and
- * whatever else is stored.  A query of many contents that matches more
- * rows than its cap ranks those of the newest contents only: their row
- * ids are counted first, highest first, which reads at most the cap's
- * rows of each generation, where ranking all would score every row.
+ * whatever else is stored.  A query of the store or of a filter that
+ * matches more rows than its cap ranks those of the newest contents
+ * only: their row ids are counted first, highest first, which reads at
+ * most the cap's rows of each generation, where ranking all would score
+ * every row.
  */
 #include "config.h"
 
@@ -71,7 +72,7 @@ struct hits {
 
 /*
  * The statement of fq on generation gen, in buf: ranked, or with scan
- * set, its rows by row id, highest first.  ?7 is the lowest row id.
+ * set, its rows by row id, highest first.  Row ids from ?7 to below ?8.
  */
 static void
 query_sql(const struct ofl_fts_query *fq, int64_t gen, int buried,
@@ -93,7 +94,7 @@ query_sql(const struct ofl_fts_query *fq, int64_t gen, int buried,
 	else
 		where = "";
 	snprintf(buf, size, "SELECT rowid%s FROM %s WHERE %s MATCH ?1%s"
-	    " AND rowid >= ?7%s%s ORDER BY %s LIMIT ?4",
+	    " AND rowid >= ?7 AND rowid < ?8%s%s ORDER BY %s LIMIT ?4",
 	    scan ? "" : ", -rank", t, t, scan ? "" : " AND rank MATCH '"
 	    OFL_INDEX_RANK "'", where, buried ? " AND rowid / ?5 NOT IN"
 	    " (SELECT blob FROM ix_dead WHERE gen = ?12)" : "",
@@ -103,7 +104,7 @@ query_sql(const struct ofl_fts_query *fq, int64_t gen, int buried,
 /* Bind fq's parameters to q, a statement of query_sql(). */
 static void
 query_bind(sqlite3_stmt *q, const struct ofl_fts_query *fq, int64_t gen,
-    int64_t low, int64_t limit)
+    int64_t low, int64_t high, int64_t limit)
 {
 	sqlite3_bind_text(q, 1, fq->match, -1, SQLITE_STATIC);
 	if (fq->blob >= 0) {
@@ -117,6 +118,7 @@ query_bind(sqlite3_stmt *q, const struct ofl_fts_query *fq, int64_t gen,
 	} else if (fq->blob < 0)
 		sqlite3_bind_int64(q, 5, ix_rowid(1, 0));
 	sqlite3_bind_int64(q, 7, low);
+	sqlite3_bind_int64(q, 8, high);
 	sqlite3_bind_int64(q, 12, gen);
 }
 
@@ -145,7 +147,7 @@ query_gen(sqlite3 *db, const struct ofl_fts_query *fq, int64_t gen,
 		ofl_seterr(OFL_EXIT_FAIL, "search: %s", sqlite3_errmsg(db));
 		return -1;
 	}
-	query_bind(q, fq, gen, low, (int64_t)fq->limit);
+	query_bind(q, fq, gen, low, INT64_MAX, (int64_t)fq->limit);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		if (h->n == h->cap) {
 			h->cap = h->cap ? h->cap * 2 : 64;
@@ -168,23 +170,23 @@ query_gen(sqlite3 *db, const struct ofl_fts_query *fq, int64_t gen,
  * The lowest row id to rank when more than fq->cap rows of fq match in
  * the generations g[0..ng): the first row of the content of the cap'th
  * highest row id, so that every content ranked is ranked with all its
- * rows (its statistics are its own); 0 when no more match (or no cap).
- * The generations' row ids, highest first, are merged: contents are
- * numbered as they come, and a generation may hold any (a rebuild
- * indexes the newest first).
+ * rows (its statistics are its own); 0 when no row below that is left
+ * out (or there is no cap).  The generations' row ids, highest first,
+ * are merged: contents are numbered as they come, and a generation may
+ * hold any (a rebuild indexes the newest first).
  */
 static int
 cap_low(sqlite3 *db, const struct ofl_fts_query *fq, const struct ix_gen *g,
     size_t ng, int64_t *low)
 {
 	sqlite3_stmt	**q;
-	int64_t		 *cur, n = 0, last = 0;
+	int64_t		 *cur, n = 0, last = 0, lo, cap = (int64_t)fq->cap;
 	char		  sql[512];
 	size_t		  i, best;
 	int		  rc, ret = -1;
 
 	*low = 0;
-	if (fq->blob >= 0 || fq->cap == 0 || ng == 0)
+	if (fq->blob >= 0 || cap <= 0 || ng == 0)
 		return 0;
 	q = ofl_xcalloc(ng, sizeof *q);
 	cur = ofl_xcalloc(ng, sizeof *cur);
@@ -195,7 +197,7 @@ cap_low(sqlite3 *db, const struct ofl_fts_query *fq, const struct ix_gen *g,
 			    sqlite3_errmsg(db));
 			goto out;
 		}
-		query_bind(q[i], fq, g[i].gen, 0, (int64_t)fq->cap + 1);
+		query_bind(q[i], fq, g[i].gen, 0, INT64_MAX, cap);
 		cur[i] = -1;
 		if ((rc = sqlite3_step(q[i])) == SQLITE_ROW)
 			cur[i] = sqlite3_column_int64(q[i], 0);
@@ -204,12 +206,12 @@ cap_low(sqlite3 *db, const struct ofl_fts_query *fq, const struct ix_gen *g,
 			goto out;
 		}
 	}
-	while (n <= (int64_t)fq->cap) {
+	while (n < cap) {
 		for (i = 0, best = ng; i < ng; i++)
 			if (cur[i] >= 0 && (best == ng || cur[i] > cur[best]))
 				best = i;
 		if (best == ng) {
-			ret = 0;
+			ret = 0;	/* no more than the cap match */
 			goto out;
 		}
 		last = cur[best];
@@ -222,11 +224,29 @@ cap_low(sqlite3 *db, const struct ofl_fts_query *fq, const struct ix_gen *g,
 			goto out;
 		}
 	}
-	*low = ix_rowid(last >> IX_CHUNK_BITS, 0);
-	if (*low == 0)
-		*low = 1;
-	if (fq->capped != NULL)
-		*fq->capped = 1;
+	/* Capped only if a row below the cap'th content's matches. */
+	lo = ix_rowid(last >> IX_CHUNK_BITS, 0);
+	for (i = 0; i < ng; i++) {
+		sqlite3_finalize(q[i]);
+		q[i] = NULL;
+	}
+	for (i = 0; i < ng && *low == 0; i++) {
+		query_sql(fq, g[i].gen, g[i].buried, 1, sql, sizeof sql);
+		if (sqlite3_prepare_v2(db, sql, -1, &q[i], NULL) != SQLITE_OK) {
+			ofl_seterr(OFL_EXIT_FAIL, "search: %s",
+			    sqlite3_errmsg(db));
+			goto out;
+		}
+		query_bind(q[i], fq, g[i].gen, 0, lo, 1);
+		if ((rc = sqlite3_step(q[i])) == SQLITE_ROW) {
+			*low = lo;
+			if (fq->capped != NULL)
+				*fq->capped = 1;
+		} else if (rc != SQLITE_DONE) {
+			query_err(db, fq);
+			goto out;
+		}
+	}
 	ret = 0;
 out:
 	for (i = 0; i < ng; i++)
