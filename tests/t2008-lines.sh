@@ -203,9 +203,10 @@ test_expect_success 'a form of several words of the lexicon, spelled whole, is a
 
 # An option list: the words asked for are in a description's second
 # line; the option it describes, the line it goes on from, is shown.
+# (Under a heading, "Download Options:", the option is a chunk of its
+# own, titled by its name: see the next test.)
 test_expect_success 'an indented line that goes on from another: that line too' '
 	{
-		echo "Download Options:"
 		echo "    -r, --limit-rate RATE           Maximum download rate in bytes"
 		echo "                                    per second"
 		echo "    --sleep-interval SECONDS        Number of seconds to sleep"
@@ -221,8 +222,22 @@ test_expect_success 'an indented line that goes on from another: that line too' 
 	} >opts.txt &&
 	ofl-capture -q -T 0 <opts.txt | sed "s/^ofl://" >id.opts &&
 	ofl-search -m 450 "$(cat id.opts)" "least time between files" >out &&
-	grep -x "  6:                                     time to pause between files" out &&
-	grep -x "  4-     --sleep-interval SECONDS        Number of seconds to sleep" out
+	grep -x "  5:                                     time to pause between files" out &&
+	grep -x "  3-     --sleep-interval SECONDS        Number of seconds to sleep" out
+'
+
+test_expect_success 'under a heading, the option is a hit of its own, titled by it' '
+	{ echo "Download Options:" && cat opts.txt; } >opts2.txt &&
+	ofl-capture -q -T 0 <opts2.txt | sed "s/^ofl://" >id.opts2 &&
+	ofl-search -m 450 "$(cat id.opts2)" "least time between files" >out &&
+	sed "s/$(cat id.opts2)/ID/" out >actual &&
+	cat >expect <<-\EOF &&
+	ofl:ID:4-6  Download Options: > --sleep-interval SECONDS  (2.0)
+	  5:                                     before each download, the least
+	  6:                                     time to pause between files
+	more: ofl-extract ID -n 4-6
+	EOF
+	test_cmp expect actual
 '
 
 # A git log: a line of a commit's message comes with the commit, its

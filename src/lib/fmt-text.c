@@ -40,6 +40,9 @@ struct outline {
 static int	 text_chunk(struct ofl_chunker *, struct ofl_chunk_in *,
 		    uint64_t, uint64_t, int, int);
 static int	 outline_heading(const char *, size_t);
+static int	 outline_line(struct ofl_chunker *, struct ofl_chunk_win *,
+		    struct outline *, struct ofl_buf *,
+		    const struct ofl_chunk_line *, int, size_t);
 static void	 outline_title(struct ofl_buf *, const struct outline *);
 static void	 outline_name(struct outline *, const char *, size_t);
 
@@ -76,14 +79,15 @@ ofl_fmt_text_chunk_outline(struct ofl_chunker *ck, struct ofl_chunk_in *s)
 /*
  * A section's heading, at the margin: words in capitals ("DESCRIPTION",
  * "SEE ALSO", as a manual page has them) or a few words and a colon
- * ("Options:", "Main operation mode:", as --help has them).
+ * ("Options:", "Main operation mode:", as --help has them), starting
+ * with a capital letter ("-----BEGIN RSA PRIVATE KEY-----" is none).
  */
 static int
 outline_heading(const char *p, size_t n)
 {
 	size_t	i, caps = 0, words = 1;
 
-	if (n < 3 || n > HEAD_MAX || p[0] == ' ' || p[0] == '\t')
+	if (n < 3 || n > HEAD_MAX || !(p[0] >= 'A' && p[0] <= 'Z'))
 		return 0;
 	if (p[n - 1] == ':') {
 		if (!(p[0] >= 'A' && p[0] <= 'Z'))
@@ -106,7 +110,7 @@ outline_heading(const char *p, size_t n)
 		    p[i] != '&' && !(p[i] >= '0' && p[i] <= '9'))
 			return 0;
 	}
-	return caps >= 3;
+	return caps >= 3 && p[n - 1] != '-' && p[n - 1] != ' ';
 }
 
 /*
@@ -162,6 +166,75 @@ outline_title(struct ofl_buf *t, const struct outline *o)
 	ofl_buf_add(t, o->name.data, o->name.len);
 }
 
+/*
+ * A line of a text with an outline: 1 when it is added to the window,
+ * 0 when the text's own rules are to place it, -1 when the chunker
+ * says stop.
+ */
+static int
+outline_line(struct ofl_chunker *ck, struct ofl_chunk_win *w,
+    struct outline *o, struct ofl_buf *title,
+    const struct ofl_chunk_line *l, int cls, size_t raw)
+{
+	size_t	n, ind;
+	int	blank, head;
+
+	n = ofl_chunk_body_len(l->p, l->len);
+	blank = ofl_chunk_blank(l->p, n);
+	ind = blank ? 0 : ofl_chunk_ws_len(l->p, n);
+	head = !blank && outline_heading(l->p, n);
+	if (head) {
+		/* A section: a chunk of its own, titled. */
+		if (w->nlines > 0 && ofl_chunk_win_emit(ck, w, title->data,
+		    title->len))
+			return -1;
+		ofl_buf_reset(&o->sect);
+		ofl_buf_add(&o->sect, l->p, n);
+		o->item = 0;
+		o->body = 0;
+		outline_title(title, o);
+	} else if (o->sect.len > 0 && !blank && !o->pblank && o->pind > 0 &&
+	    o->pind <= ITEM_INDENT && ind >= o->pind + ITEM_DEEPER &&
+	    w->nlines > 0 && l->p[ind] != '-') {
+		/*
+		 * The line before names an item whose text this one
+		 * starts: the item starts a chunk titled by it, unless
+		 * only the section's heading is before it.
+		 */
+		o->item = o->pind;
+		outline_name(o, w->text.data + w->last, w->text.len - w->last);
+		if (w->nlines > 1 && o->body > 1) {
+			if (ofl_chunk_win_emit_last(ck, w, title->data,
+			    title->len))
+				return -1;
+			o->body = 1;
+		}
+		outline_title(title, o);
+	} else if (!blank && o->item > 0 && ind <= o->item)
+		o->item = 0;	/* the window keeps its title */
+	o->pblank = blank;
+	o->pind = ind;
+	/* Inside an item: cut only when it is long. */
+	if (head || (o->item > 0 && ind > o->item && cls == OFL_BRK_FREE &&
+	    raw + l->len <= 2 * OFL_CHUNK_TEXT_TARGET &&
+	    w->nlines < TEXT_LINES)) {
+		ofl_chunk_win_add(w, l);
+		o->body += !blank && !head;
+		return 1;
+	}
+	if (o->sect.len > 0 && cls == OFL_BRK_FREE &&
+	    (raw + l->len > OFL_CHUNK_TEXT_TARGET || w->nlines >= TEXT_LINES) &&
+	    w->nlines > 0) {
+		if (ofl_chunk_win_emit(ck, w, title->data, title->len))
+			return -1;
+		ofl_chunk_win_add(w, l);
+		o->body = !blank;
+		return 1;
+	}
+	o->body += !blank;
+	return 0;
+}
+
 static int
 text_chunk(struct ofl_chunker *ck, struct ofl_chunk_in *s, uint64_t off,
     uint64_t lineno, int midline, int outline)
@@ -172,8 +245,8 @@ text_chunk(struct ofl_chunker *ck, struct ofl_chunk_in *s, uint64_t off,
 	struct ofl_logst ls;
 	struct outline	 o;
 	struct ofl_buf	 title;
-	size_t		 raw, n, ind;
-	int		 r, cls, split, rv = 0, blank, head;
+	size_t		 raw;
+	int		 r, cls, split, rv = 0;
 
 	ofl_chunk_lines_init(&it, s, off, lineno, midline);
 	ofl_chunk_win_init(&w);
@@ -189,69 +262,13 @@ text_chunk(struct ofl_chunker *ck, struct ofl_chunk_in *s, uint64_t off,
 		    OFL_BRK_HARD;
 		raw = ofl_chunk_win_raw(&w);
 		if (outline && l.first) {
-			n = ofl_chunk_body_len(l.p, l.len);
-			blank = ofl_chunk_blank(l.p, n);
-			ind = blank ? 0 : ofl_chunk_ws_len(l.p, n);
-			head = !blank && outline_heading(l.p, n);
-			if (head) {
-				/* A section: a chunk of its own, titled. */
-				if (w.nlines > 0 && ofl_chunk_win_emit(ck, &w,
-				    title.data, title.len)) {
-					rv = 1;
-					goto out;
-				}
-				ofl_buf_reset(&o.sect);
-				ofl_buf_add(&o.sect, l.p, n);
-				o.item = 0;
-				o.body = 0;
-				outline_title(&title, &o);
-			} else if (o.sect.len > 0 && !blank && !o.pblank &&
-			    o.pind > 0 && o.pind <= ITEM_INDENT &&
-			    ind >= o.pind + ITEM_DEEPER && w.nlines > 0 &&
-			    l.p[ind] != '-') {
-				/*
-				 * The line before names an item whose text
-				 * this one starts: the item starts a chunk
-				 * titled by it, unless only the section's
-				 * heading is before it.
-				 */
-				o.item = o.pind;
-				outline_name(&o, w.text.data + w.last,
-				    w.text.len - w.last);
-				if (w.nlines > 1 && o.body > 1) {
-					if (ofl_chunk_win_emit_last(ck, &w,
-					    title.data, title.len)) {
-						rv = 1;
-						goto out;
-					}
-					o.body = 1;
-				}
-				outline_title(&title, &o);
-			} else if (!blank && o.item > 0 && ind <= o.item)
-				o.item = 0;	/* the window keeps its title */
-			o.pblank = blank;
-			o.pind = ind;
-			/* Inside an item: cut only when it is long. */
-			if (head || (o.item > 0 && ind > o.item &&
-			    cls == OFL_BRK_FREE && raw + l.len <=
-			    2 * OFL_CHUNK_TEXT_TARGET && w.nlines < TEXT_LINES)) {
-				ofl_chunk_win_add(&w, &l);
-				o.body += !blank && !head;
-				continue;
+			if ((r = outline_line(ck, &w, &o, &title, &l, cls,
+			    raw)) == -1) {
+				rv = 1;
+				goto out;
 			}
-			if (o.sect.len > 0 && cls == OFL_BRK_FREE &&
-			    (raw + l.len > OFL_CHUNK_TEXT_TARGET ||
-			    w.nlines >= TEXT_LINES) && w.nlines > 0) {
-				if (ofl_chunk_win_emit(ck, &w, title.data,
-				    title.len)) {
-					rv = 1;
-					goto out;
-				}
-				ofl_chunk_win_add(&w, &l);
-				o.body = !blank;
+			if (r == 1)
 				continue;
-			}
-			o.body += !blank;
 		}
 		switch (cls) {
 		case OFL_BRK_FREE:
