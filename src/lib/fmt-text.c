@@ -11,6 +11,7 @@
 
 #include <sys/types.h>
 
+#include <ctype.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -22,6 +23,7 @@
 #define SOFT_MAX	(16 * 1024)	/* split a block only at a sub-block */
 #define RECORD_MIN	4		/* lines of a window a record closes */
 #define HEAD_MAX	48		/* bytes of a section's heading */
+#define HEAD_INDENT	2		/* columns in of a heading with a colon */
 #define ITEM_INDENT	8		/* an item's name: indented this much
 					   at most */
 #define ITEM_DEEPER	3		/* its text: this much more */
@@ -39,7 +41,7 @@ struct outline {
 
 static int	 text_chunk(struct ofl_chunker *, struct ofl_chunk_in *,
 		    uint64_t, uint64_t, int, int);
-static int	 outline_heading(const char *, size_t);
+static size_t	 outline_heading(const char *, size_t);
 static int	 outline_line(struct ofl_chunker *, struct ofl_chunk_win *,
 		    struct outline *, struct ofl_buf *,
 		    const struct ofl_chunk_line *, int, size_t);
@@ -77,32 +79,35 @@ ofl_fmt_text_chunk_outline(struct ofl_chunker *ck, struct ofl_chunk_in *s)
 }
 
 /*
- * A section's heading, at the margin: words in capitals ("DESCRIPTION",
- * "SEE ALSO", as a manual page has them) or a few words and a colon
- * ("Options:", "Main operation mode:", as --help has them), starting
- * with a capital letter ("-----BEGIN RSA PRIVATE KEY-----" is none).
+ * A section's heading: words in capitals at the margin ("DESCRIPTION",
+ * "SEE ALSO", as a manual page has them), or a few words and a colon at
+ * most HEAD_INDENT columns in ("Options:", " Main operation mode:",
+ * "positional arguments:", as --help pages have them); it starts with a
+ * letter ("-----BEGIN RSA PRIVATE KEY-----" is none).  Returns where its
+ * words start, plus one; 0 for none.
  */
-static int
+static size_t
 outline_heading(const char *p, size_t n)
 {
-	size_t	i, caps = 0, words = 1;
+	size_t	i, a = 0, caps = 0, words = 1;
 
-	if (n < 3 || n > HEAD_MAX || !(p[0] >= 'A' && p[0] <= 'Z'))
+	while (a < n && a < HEAD_INDENT && p[a] == ' ')
+		a++;
+	if (n - a < 3 || n - a > HEAD_MAX || !isalpha((unsigned char)p[a]))
 		return 0;
 	if (p[n - 1] == ':') {
-		if (!(p[0] >= 'A' && p[0] <= 'Z'))
-			return 0;
-		for (i = 0; i + 1 < n; i++) {
+		for (i = a; i + 1 < n; i++) {
 			if (p[i] == ' ')
 				words++;
-			else if (!(p[i] >= 'a' && p[i] <= 'z') &&
-			    !(p[i] >= 'A' && p[i] <= 'Z') &&
-			    !(p[i] >= '0' && p[i] <= '9') && p[i] != '-' &&
-			    p[i] != '/' && p[i] != '(' && p[i] != ')')
+			else if (!isalnum((unsigned char)p[i]) &&
+			    p[i] != '-' && p[i] != '/' && p[i] != '(' &&
+			    p[i] != ')')
 				return 0;
 		}
-		return words <= 4;
+		return words <= 4 && p[n - 2] != ' ' ? a + 1 : 0;
 	}
+	if (a > 0)
+		return 0;
 	for (i = 0; i < n; i++) {
 		if (p[i] >= 'A' && p[i] <= 'Z')
 			caps++;
@@ -110,7 +115,7 @@ outline_heading(const char *p, size_t n)
 		    p[i] != '&' && !(p[i] >= '0' && p[i] <= '9'))
 			return 0;
 	}
-	return caps >= 3 && p[n - 1] != '-' && p[n - 1] != ' ';
+	return caps >= 3 && p[n - 1] != '-' && p[n - 1] != ' ' ? 1 : 0;
 }
 
 /*
@@ -176,20 +181,20 @@ outline_line(struct ofl_chunker *ck, struct ofl_chunk_win *w,
     struct outline *o, struct ofl_buf *title,
     const struct ofl_chunk_line *l, int cls, size_t raw)
 {
-	size_t	n, ind;
-	int	blank, head;
+	size_t	n, ind, head;
+	int	blank;
 
 	n = ofl_chunk_body_len(l->p, l->len);
 	blank = ofl_chunk_blank(l->p, n);
 	ind = blank ? 0 : ofl_chunk_ws_len(l->p, n);
-	head = !blank && outline_heading(l->p, n);
+	head = blank ? 0 : outline_heading(l->p, n);
 	if (head) {
 		/* A section: a chunk of its own, titled. */
 		if (w->nlines > 0 && ofl_chunk_win_emit(ck, w, title->data,
 		    title->len))
 			return -1;
 		ofl_buf_reset(&o->sect);
-		ofl_buf_add(&o->sect, l->p, n);
+		ofl_buf_add(&o->sect, l->p + head - 1, n - (head - 1));
 		o->item = 0;
 		o->body = 0;
 		outline_title(title, o);
