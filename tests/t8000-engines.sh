@@ -133,6 +133,26 @@ engine_tests() {
 		test "$(cat $e/nhits)" -gt 20
 	'
 
+	test_expect_success "$e: a search of the store past the cap ranks the newest" '
+		i=1 &&
+		while [ $i -le 12 ]; do
+			echo "pelican sighting number $i" |
+			    ofl-capture -q -T 0 >>$e/pref || exit 1
+			i=$((i + 1))
+		done &&
+		OFL_SEARCH_CAP=5 ofl-search -n 20 -q -a pelican >$e/pout \
+		    2>$e/perr &&
+		grep -q "^ofl-search: the query matches more than 5 chunks" \
+		    $e/perr &&
+		test "$(wc -l <$e/pout)" -eq 5 &&
+		newest=$(tail -n 1 $e/pref | sed "s/^ofl:\([0-9a-z]*\).*/\1/") &&
+		oldest=$(head -n 1 $e/pref | sed "s/^ofl:\([0-9a-z]*\).*/\1/") &&
+		grep -q "^ofl:$newest:" $e/pout &&
+		! grep -q "^ofl:$oldest:" $e/pout &&
+		OFL_SEARCH_CAP=0 ofl-search -n 20 -q -a pelican >$e/pall &&
+		test "$(wc -l <$e/pall)" -eq 12
+	'
+
 	test_expect_success "$e: an unknown ID: exit 3, one line" '
 		test_expect_code 3 ofl-extract zzzzzzzz >$e/out 2>$e/err &&
 		test ! -s $e/out &&

@@ -880,14 +880,19 @@ chunk_key_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* The chunks the postings name, each once, as arrays of blobs and seqs. */
+/*
+ * The chunks the postings name, each once, as arrays of blobs and seqs;
+ * past fq's cap, those of the contents of the newest cap, each content
+ * whole, as store-fts-query.c ranks them.
+ */
 static int
-chunk_keys(const PGresult *res, struct ofl_buf *blobs, struct ofl_buf *seqs)
+chunk_keys(const PGresult *res, const struct ofl_fts_query *fq,
+    struct ofl_buf *blobs, struct ofl_buf *seqs)
 {
 	struct chunk_key	*k = NULL;
 	const char		*p;
 	char			*e;
-	size_t			 n = 0, cap = 0, i;
+	size_t			 n = 0, cap = 0, i, u, from = 0;
 	int64_t			 blob, seq;
 	int			 r, nr = PQntuples(res);
 
@@ -911,9 +916,18 @@ chunk_keys(const PGresult *res, struct ofl_buf *blobs, struct ofl_buf *seqs)
 	}
 	if (n > 1)
 		qsort(k, n, sizeof *k, chunk_key_cmp);
-	for (i = 0; i < n; i++) {
-		if (i > 0 && chunk_key_cmp(&k[i - 1], &k[i]) == 0)
-			continue;
+	for (i = 0, u = 0; i < n; i++)
+		if (u == 0 || chunk_key_cmp(&k[u - 1], &k[i]) != 0)
+			k[u++] = k[i];
+	n = u;
+	if (fq->blob < 0 && fq->cap > 0 && n > fq->cap) {
+		from = n - fq->cap;
+		while (from > 0 && k[from - 1].blob == k[from].blob)
+			from--;
+		if (from > 0 && fq->capped != NULL)
+			*fq->capped = 1;
+	}
+	for (i = from; i < n; i++) {
 		store_pg_arr_int(blobs, k[i].blob);
 		store_pg_arr_int(seqs, k[i].seq);
 	}
@@ -987,7 +1001,7 @@ store_pg_fts_load(struct ofl_store *st, struct ofl_tok *tk,
 	    " AND (r.hi IS NULL OR t.term < r.hi)") : POSTINGS_SQL(
 	    " UNION ALL SELECT NULL, NULL WHERE $8::text IS NULL AND"
 	    " $9::text IS NULL"), &a, 0, "search")) == NULL ||
-	    chunk_keys(res, &blobs, &seqs) == -1)
+	    chunk_keys(res, fq, &blobs, &seqs) == -1)
 		goto out;
 	PQclear(res);
 	res = NULL;
