@@ -465,23 +465,11 @@ test_expect_success 'a diff: the side the question asks for comes first' '
 		echo "--- a/opts.go"
 		echo "+++ b/opts.go"
 		echo "@@ -1,12 +1,12 @@"
-		i=1
-		while [ $i -le 4 ]; do
-			echo " 	flags.BoolVar(&opts.keep$i, \"keep-$i\", false)"
-			i=$((i + 1))
-		done
+		test_lines " 	flags.BoolVar(&opts.keep%d, \"keep\", false)" 1 4
 		echo "-	flags.BoolVar(&opts.gone, \"gone\", false)"
-		i=5
-		while [ $i -le 8 ]; do
-			echo " 	flags.BoolVar(&opts.keep$i, \"keep-$i\", false)"
-			i=$((i + 1))
-		done
+		test_lines " 	flags.BoolVar(&opts.keep%d, \"keep\", false)" 5 8
 		echo "+	flags.BoolVar(&opts.fresh, \"fresh\", false)"
-		i=9
-		while [ $i -le 11 ]; do
-			echo " 	flags.BoolVar(&opts.keep$i, \"keep-$i\", false)"
-			i=$((i + 1))
-		done
+		test_lines " 	flags.BoolVar(&opts.keep%d, \"keep\", false)" 9 11
 	} >opts.diff &&
 	ofl-capture -q -T 0 <opts.diff | sed "s/^ofl://" >id.opts &&
 	ofl-search -n 1 -m 300 "$(cat id.opts)" "new flags" >out &&

@@ -166,6 +166,38 @@ query_gen(sqlite3 *db, const struct ofl_fts_query *fq, int64_t gen,
 	return 0;
 }
 
+/* The scan of generation g: its rows of fq below high, highest first. */
+static sqlite3_stmt *
+scan_prep(sqlite3 *db, const struct ofl_fts_query *fq, const struct ix_gen *g,
+    int64_t high, int64_t limit)
+{
+	sqlite3_stmt	*q;
+	char		 sql[512];
+
+	query_sql(fq, g->gen, g->buried, 1, sql, sizeof sql);
+	if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK) {
+		ofl_seterr(OFL_EXIT_FAIL, "search: %s", sqlite3_errmsg(db));
+		return NULL;
+	}
+	query_bind(q, fq, g->gen, 0, high, limit);
+	return q;
+}
+
+/* The scan's next row id in *row, -1 there at its end; -1 on error. */
+static int
+scan_step(sqlite3 *db, const struct ofl_fts_query *fq, sqlite3_stmt *q,
+    int64_t *row)
+{
+	int	rc;
+
+	*row = -1;
+	if ((rc = sqlite3_step(q)) == SQLITE_ROW)
+		*row = sqlite3_column_int64(q, 0);
+	else if (rc != SQLITE_DONE)
+		return query_err(db, fq);
+	return 0;
+}
+
 /*
  * The lowest row id to rank when more than fq->cap rows of fq match in
  * the generations g[0..ng): the first row of the content of the cap'th
@@ -181,31 +213,18 @@ cap_low(sqlite3 *db, const struct ofl_fts_query *fq, const struct ix_gen *g,
 {
 	sqlite3_stmt	**q;
 	int64_t		 *cur, n = 0, last = 0, lo, cap = (int64_t)fq->cap;
-	char		  sql[512];
 	size_t		  i, best;
-	int		  rc, ret = -1;
+	int		  ret = -1;
 
 	*low = 0;
 	if (fq->blob >= 0 || cap <= 0 || ng == 0)
 		return 0;
 	q = ofl_xcalloc(ng, sizeof *q);
 	cur = ofl_xcalloc(ng, sizeof *cur);
-	for (i = 0; i < ng; i++) {
-		query_sql(fq, g[i].gen, g[i].buried, 1, sql, sizeof sql);
-		if (sqlite3_prepare_v2(db, sql, -1, &q[i], NULL) != SQLITE_OK) {
-			ofl_seterr(OFL_EXIT_FAIL, "search: %s",
-			    sqlite3_errmsg(db));
+	for (i = 0; i < ng; i++)
+		if ((q[i] = scan_prep(db, fq, &g[i], INT64_MAX, cap)) == NULL ||
+		    scan_step(db, fq, q[i], &cur[i]) == -1)
 			goto out;
-		}
-		query_bind(q[i], fq, g[i].gen, 0, INT64_MAX, cap);
-		cur[i] = -1;
-		if ((rc = sqlite3_step(q[i])) == SQLITE_ROW)
-			cur[i] = sqlite3_column_int64(q[i], 0);
-		else if (rc != SQLITE_DONE) {
-			query_err(db, fq);
-			goto out;
-		}
-	}
 	while (n < cap) {
 		for (i = 0, best = ng; i < ng; i++)
 			if (cur[i] >= 0 && (best == ng || cur[i] > cur[best]))
@@ -216,35 +235,20 @@ cap_low(sqlite3 *db, const struct ofl_fts_query *fq, const struct ix_gen *g,
 		}
 		last = cur[best];
 		n++;
-		cur[best] = -1;
-		if ((rc = sqlite3_step(q[best])) == SQLITE_ROW)
-			cur[best] = sqlite3_column_int64(q[best], 0);
-		else if (rc != SQLITE_DONE) {
-			query_err(db, fq);
+		if (scan_step(db, fq, q[best], &cur[best]) == -1)
 			goto out;
-		}
 	}
 	/* Capped only if a row below the cap'th content's matches. */
 	lo = ix_rowid(last >> IX_CHUNK_BITS, 0);
-	for (i = 0; i < ng; i++) {
-		sqlite3_finalize(q[i]);
-		q[i] = NULL;
-	}
 	for (i = 0; i < ng && *low == 0; i++) {
-		query_sql(fq, g[i].gen, g[i].buried, 1, sql, sizeof sql);
-		if (sqlite3_prepare_v2(db, sql, -1, &q[i], NULL) != SQLITE_OK) {
-			ofl_seterr(OFL_EXIT_FAIL, "search: %s",
-			    sqlite3_errmsg(db));
+		sqlite3_finalize(q[i]);
+		if ((q[i] = scan_prep(db, fq, &g[i], lo, 1)) == NULL ||
+		    scan_step(db, fq, q[i], &cur[i]) == -1)
 			goto out;
-		}
-		query_bind(q[i], fq, g[i].gen, 0, lo, 1);
-		if ((rc = sqlite3_step(q[i])) == SQLITE_ROW) {
+		if (cur[i] >= 0) {
 			*low = lo;
 			if (fq->capped != NULL)
 				*fq->capped = 1;
-		} else if (rc != SQLITE_DONE) {
-			query_err(db, fq);
-			goto out;
 		}
 	}
 	ret = 0;
