@@ -320,4 +320,35 @@ test_expect_success 'records of fields alone (apt history); prose is no records'
 	! grep "^records" notice
 '
 
+test_expect_success 'a log past what the notice mines: its error lines by template' '
+	awk "BEGIN {
+		split(\"alice bob carol dave erin frank grace heidi\", u, \" \")
+		d[0] = \"Mon\"; d[1] = \"Tue\"; d[2] = \"Wed\"
+		for (i = 0; i < 70000; i++) {
+			h = sprintf(\"%s Dec %02d %02d:%02d:%02d web%d sshd[%d]:\",
+			    d[i % 3], 1 + i % 28, i % 24, i % 60, (i * 7) % 60,
+			    i % 5, 1000 + i % 9000)
+			if (i % 10 == 3)
+				print h, \"error: Failed password for\", u[1 + i % 8],
+				    \"from 10.0.\" (i % 250) \".1 port\", 2000 + i % 5000,
+				    \"ssh2\"
+			else if (i % 50 == 7)
+				print h, \"fatal: cannot bind port\", 20 + i % 7,
+				    \"on eth1\"
+			else
+				print h, \"Accepted publickey for\", u[1 + i % 8],
+				    \"from 10.1.\" (i % 250) \".9 port\", 3000 + i % 4000
+		}
+	}" >big.log &&
+	test $(wc -c <big.log) -gt 4194304 &&
+	ofl-capture -T 0 <big.log >notice &&
+	sed -n 2,4p notice >actual &&
+	cat >expect <<-\EOT &&
+	errors: 8,400 lines (first at line 4), warnings: none
+	  x7000  error: Failed password for <*> from <*> port <*>  (line 4)
+	  x1400  fatal: cannot bind port <*> on eth1  (line 8)
+	EOT
+	test_cmp expect actual
+'
+
 test_done

@@ -29,7 +29,8 @@ sum_json_key(struct ctx *c, const char *k)
  * clusters with their counts, and the rare ones (seen once or twice),
  * TMPL_LINES of each and TMPL_BYTES in all at most.  They are mined here
  * only for a log of at most TMPL_MINE bytes, so that capture stays fast;
- * a larger log shows them once ofl-index or ofl-schema has mined them.
+ * a larger log shows them once ofl-index or ofl-schema has mined them,
+ * and until then its error signatures (suggest.c), merged by template.
  */
 #define TMPL_MINE	(4 * 1024 * 1024)
 #define TMPL_LINES	2

@@ -4,7 +4,8 @@
  * The most frequent error lines of a log or text, each with its variable
  * parts masked (numbers, hex and ids become <*>) so that lines that
  * differ only there count as one signature, read from the head and the
- * tail of a large artifact; and the words worth a search: frequent in
+ * tail of a large artifact, and in a log merged by the template of each
+ * signature's first line; and the words worth a search: frequent in
  * the artifact, rare in the rest of the index when it is indexed.  The
  * notice decides how much of it to show and how.
  */
@@ -25,6 +26,7 @@
 #define SUGGEST_SIGS	5
 #define SUGGEST_WORDS	8
 #define HMAP_MAX	(256 * 1024)		/* distinct keys kept */
+#define SIG_KEEP	1024		/* bytes of a log's line, for the miner */
 
 struct hent {
 	char		*key;
@@ -32,6 +34,7 @@ struct hent {
 	uint64_t	 count;
 	uint64_t	 first;		/* the line it was first seen on */
 	char		*surface;
+	size_t		 slen;
 	double		 score;
 };
 
@@ -50,7 +53,7 @@ static uint64_t		 hash_bytes(const char *, size_t);
 static struct hent	*hmap_get(struct hmap *, const char *, size_t, int);
 static void		 hmap_free(struct hmap *);
 static int		 hent_cmp(const void *, const void *);
-static void		 scan_sigs(struct hmap *, int, const char *, size_t,
+static void		 scan_sigs(struct hmap *, int, size_t, const char *, size_t,
 			    uint64_t);
 static int		 term_cb(void *, int, const char *, int, int, int);
 static int		 stopword(const char *, size_t);
@@ -58,6 +61,9 @@ static int		 read_range(struct ofl_reader *, uint64_t, size_t,
 			    struct ofl_buf *);
 static int		 suggest_sigs(struct ofl_reader *, struct ofl_buf *,
 			    struct ofl_suggest *);
+static int		 first_cmp(const void *, const void *);
+static int		 tmpl_vars_only(const char *, size_t);
+static void		 sigs_mine(struct hent *, size_t, char **);
 static int		 suggest_terms(struct ofl_store *, const char *,
 			    struct ofl_reader *, struct ofl_buf *,
 			    struct ofl_suggest *);
@@ -154,11 +160,12 @@ hent_cmp(const void *a, const void *b)
 
 /*
  * Count the signatures of the error lines in text (lines from lineno),
- * or of the warning lines if warn.
+ * or of the warning lines if warn, keeping the first keep bytes of the
+ * first line of each.
  */
 static void
-scan_sigs(struct hmap *h, int warn, const char *text, size_t len,
-    uint64_t lineno)
+scan_sigs(struct hmap *h, int warn, size_t keep, const char *text,
+    size_t len, uint64_t lineno)
 {
 	struct ofl_linestat	 ls;
 	struct ofl_buf		 sig;
@@ -184,8 +191,15 @@ scan_sigs(struct hmap *h, int warn, const char *text, size_t len,
 			continue;
 		if ((e = hmap_get(h, sig.data, sig.len, 1)) == NULL)
 			continue;
-		if (e->count++ == 0)
+		if (e->count++ == 0) {
 			e->first = lineno;
+			if (n > keep)
+				n = keep;
+			e->surface = ofl_xmalloc(n + 1);
+			memcpy(e->surface, p, n);
+			e->surface[n] = '\0';
+			e->slen = n;
+		}
 	}
 	ofl_buf_free(&sig);
 }
@@ -268,6 +282,108 @@ read_range(struct ofl_reader *r, uint64_t off, size_t n, struct ofl_buf *b)
 	return 0;
 }
 
+/* Earliest first line first (of pointers to entries). */
+static int
+first_cmp(const void *a, const void *b)
+{
+	const struct hent	*x = *(struct hent *const *)a;
+	const struct hent	*y = *(struct hent *const *)b;
+
+	if (x->first != y->first)
+		return x->first < y->first ? -1 : 1;
+	return 0;
+}
+
+/* 1 if a template says nothing but variables ("<*> <*>"). */
+static int
+tmpl_vars_only(const char *t, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		if (t[i] == ' ')
+			continue;
+		if (n - i >= 3 && memcmp(t + i, "<*>", 3) == 0) {
+			i += 2;
+			continue;
+		}
+		return 0;
+	}
+	return 1;
+}
+
+/*
+ * The signatures of a log, merged by template: the first line of each
+ * signature goes through the template miner (fmt-log-tmpl.c), which
+ * sets the header aside and finds the variables that have no digits (a
+ * user name, a host), so that the signatures of one message count as
+ * one.  text[i] gets the template of v[i] when v[i] leads its template,
+ * and a merged signature's count goes to its leader (its own becomes
+ * 0).  A line the miner takes for a record's continuation, or whose
+ * template is variables alone, keeps its signature.
+ */
+static void
+sigs_mine(struct hent *v, size_t nv, char **text)
+{
+	struct ofl_fmt_log_tmpl			*tm;
+	const struct ofl_fmt_log_tmpl_info	*t;
+	struct hent				**ord, **lead;
+	char					(*id)[OFL_TMPL_ID];
+	size_t					 i, j, k, nt, off;
+
+	if (nv < 2)
+		return;
+	ord = ofl_xcalloc(nv, sizeof *ord);
+	for (i = 0; i < nv; i++)
+		ord[i] = &v[i];
+	qsort(ord, nv, sizeof *ord, first_cmp);
+	tm = ofl_fmt_log_tmpl_new();
+	for (i = 0; i < nv; i++) {
+		for (off = 0; off < ord[i]->slen &&
+		    (ord[i]->surface[off] == ' ' ||
+		    ord[i]->surface[off] == '\t'); off++)
+			;
+		ofl_fmt_log_tmpl_add(tm, ord[i]->surface + off,
+		    ord[i]->slen - off);
+	}
+	ofl_fmt_log_tmpl_finish(tm);
+	ofl_fmt_log_tmpl_rewind(tm);
+	nt = ofl_fmt_log_tmpl_count(tm);
+	lead = ofl_xcalloc(nt == 0 ? 1 : nt, sizeof *lead);
+	id = ofl_xcalloc(nv, sizeof *id);
+	for (i = 0; i < nv; i++) {
+		for (off = 0; off < ord[i]->slen &&
+		    (ord[i]->surface[off] == ' ' ||
+		    ord[i]->surface[off] == '\t'); off++)
+			;
+		if (ofl_fmt_log_tmpl_line(tm, ord[i]->surface + off,
+		    ord[i]->slen - off, id[i]) != 1)
+			continue;
+		for (k = 0; k < nt; k++)
+			if (strcmp(ofl_fmt_log_tmpl_get(tm, k)->id, id[i]) == 0)
+				break;
+		if (k == nt)
+			continue;
+		t = ofl_fmt_log_tmpl_get(tm, k);
+		if (tmpl_vars_only(t->text, t->len))
+			continue;
+		if (lead[k] == NULL) {
+			lead[k] = ord[i];
+			j = (size_t)(ord[i] - v);
+			text[j] = ofl_xmalloc(t->len + 1);
+			memcpy(text[j], t->text, t->len);
+			text[j][t->len] = '\0';
+			continue;
+		}
+		lead[k]->count += ord[i]->count;
+		ord[i]->count = 0;
+	}
+	free(id);
+	free(lead);
+	free(ord);
+	ofl_fmt_log_tmpl_free(tm);
+}
+
 /*
  * The error signatures of a log or text, its head and tail; of its
  * warnings when it has none (a build that only warns).
@@ -277,8 +393,10 @@ suggest_sigs(struct ofl_reader *r, struct ofl_buf *b, struct ofl_suggest *sg)
 {
 	const struct ofl_meta	*m = ofl_reader_meta(r);
 	int			 warn = m->errors == 0 && m->warnings > 0;
+	size_t			 keep = m->kind == OFL_KIND_LOG ? SIG_KEEP : 0;
 	struct hmap	 sigs;
 	struct hent	*v;
+	char		**text;
 	uint64_t	 size = ofl_reader_bytes(r), off, lineno;
 	size_t		 i, k, nv;
 	int		 ret = -1;
@@ -291,7 +409,7 @@ suggest_sigs(struct ofl_reader *r, struct ofl_buf *b, struct ofl_suggest *sg)
 	if (k < size)
 		while (b->len > 0 && b->data[b->len - 1] != '\n')
 			b->len--;
-	scan_sigs(&sigs, warn, b->data, b->len, 1);
+	scan_sigs(&sigs, warn, keep, b->data, b->len, 1);
 	if (size > 2 * (uint64_t)SUGGEST_SCAN) {
 		off = size - SUGGEST_SCAN;
 		if (read_range(r, off, SUGGEST_SCAN, b) == -1)
@@ -300,7 +418,7 @@ suggest_sigs(struct ofl_reader *r, struct ofl_buf *b, struct ofl_suggest *sg)
 			;
 		if (i < b->len) {
 			lineno = (uint64_t)ofl_reader_line_of(r, off + i + 1);
-			scan_sigs(&sigs, warn, b->data + i + 1,
+			scan_sigs(&sigs, warn, keep, b->data + i + 1,
 			    b->len - i - 1,
 			    lineno);
 		}
@@ -309,28 +427,39 @@ suggest_sigs(struct ofl_reader *r, struct ofl_buf *b, struct ofl_suggest *sg)
 		lineno = (uint64_t)ofl_reader_line_of(r, off);
 		if (read_range(r, off, (size_t)(size - off), b) == -1)
 			goto out;
-		scan_sigs(&sigs, warn, b->data, b->len, lineno);
+		scan_sigs(&sigs, warn, keep, b->data, b->len, lineno);
 	}
 	nv = 0;
 	v = ofl_xcalloc(sigs.n == 0 ? 1 : sigs.n, sizeof *v);
 	for (i = 0; i < sigs.cap; i++)
-		if (sigs.v[i].key != NULL) {
-			v[nv] = sigs.v[i];
-			v[nv].score = (double)v[nv].count;
-			nv++;
-		}
+		if (sigs.v[i].key != NULL)
+			v[nv++] = sigs.v[i];
+	text = ofl_xcalloc(nv == 0 ? 1 : nv, sizeof *text);
+	if (m->kind == OFL_KIND_LOG)
+		sigs_mine(v, nv, text);
+	for (i = 0; i < nv; i++) {
+		v[i].score = (double)v[i].count;
+		/* The template, for the entry to carry through the sort. */
+		v[i].surface = text[i];
+	}
 	qsort(v, nv, sizeof *v, hent_cmp);
 	sg->sigs = ofl_xcalloc(nv < SUGGEST_SIGS ? nv + 1 : SUGGEST_SIGS,
 	    sizeof *sg->sigs);
-	for (i = 0; i < nv && i < SUGGEST_SIGS; i++) {
+	for (i = 0; i < nv && sg->nsigs < SUGGEST_SIGS && v[i].count > 0;
+	    i++) {
+		k = v[i].surface != NULL ? strlen(v[i].surface) : v[i].klen;
 		/* The key may hold NUL bytes: copy all of it. */
-		sg->sigs[i].text = ofl_xmalloc(v[i].klen + 1);
-		memcpy(sg->sigs[i].text, v[i].key, v[i].klen + 1);
-		sg->sigs[i].len = v[i].klen;
-		sg->sigs[i].count = v[i].count;
-		sg->sigs[i].first_line = v[i].first;
+		sg->sigs[sg->nsigs].text = ofl_xmalloc(k + 1);
+		memcpy(sg->sigs[sg->nsigs].text, v[i].surface != NULL ?
+		    v[i].surface : v[i].key, k + 1);
+		sg->sigs[sg->nsigs].len = k;
+		sg->sigs[sg->nsigs].count = v[i].count;
+		sg->sigs[sg->nsigs].first_line = v[i].first;
 		sg->nsigs++;
 	}
+	for (i = 0; i < nv; i++)
+		free(text[i]);
+	free(text);
 	free(v);
 	ret = 0;
 out:
