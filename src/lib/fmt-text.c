@@ -158,17 +158,21 @@ outline_name(struct outline *o, const char *p, size_t n)
 		o->name.len--;
 }
 
-/* "SECTION > item name" inside an item, else "SECTION". */
+/*
+ * "SECTION > item name" inside an item, else "SECTION"; NUL-terminated,
+ * as a chunk's title is.
+ */
 static void
 outline_title(struct ofl_buf *t, const struct outline *o)
 {
 	ofl_buf_reset(t);
 	ofl_buf_add(t, o->sect.data, o->sect.len);
-	if (o->item == 0 || o->name.len == 0)
-		return;
-	if (t->len > 0)
-		ofl_buf_adds(t, " > ");
-	ofl_buf_add(t, o->name.data, o->name.len);
+	if (o->item > 0 && o->name.len > 0) {
+		if (t->len > 0)
+			ofl_buf_adds(t, " > ");
+		ofl_buf_add(t, o->name.data, o->name.len);
+	}
+	(void)ofl_buf_str(t);
 }
 
 /*
