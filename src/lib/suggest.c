@@ -62,6 +62,9 @@ static int		 read_range(struct ofl_reader *, uint64_t, size_t,
 static int		 suggest_sigs(struct ofl_reader *, struct ofl_buf *,
 			    struct ofl_suggest *);
 static int		 first_cmp(const void *, const void *);
+static size_t		 indent(const struct hent *);
+static int		 tmpl_cmp(const void *, const void *);
+static int		 tmpl_id_cmp(const void *, const void *);
 static int		 tmpl_vars_only(const char *, size_t);
 static void		 sigs_mine(struct hent *, size_t, char **);
 static int		 suggest_terms(struct ofl_store *, const char *,
@@ -294,6 +297,42 @@ first_cmp(const void *a, const void *b)
 	return 0;
 }
 
+/*
+ * Where the text of an entry's line starts: an indented line would be
+ * taken by the miner for the continuation of the one before.
+ */
+static size_t
+indent(const struct hent *e)
+{
+	size_t	off;
+
+	for (off = 0; off < e->slen && (e->surface[off] == ' ' ||
+	    e->surface[off] == '\t'); off++)
+		;
+	return off;
+}
+
+/* Templates by ID (of pointers to them). */
+static int
+tmpl_cmp(const void *a, const void *b)
+{
+	const struct ofl_fmt_log_tmpl_info	*x, *y;
+
+	x = *(const struct ofl_fmt_log_tmpl_info *const *)a;
+	y = *(const struct ofl_fmt_log_tmpl_info *const *)b;
+	return strcmp(x->id, y->id);
+}
+
+/* An ID against a template (of a pointer to it), for bsearch. */
+static int
+tmpl_id_cmp(const void *key, const void *b)
+{
+	const struct ofl_fmt_log_tmpl_info	*y;
+
+	y = *(const struct ofl_fmt_log_tmpl_info *const *)b;
+	return strcmp(key, y->id);
+}
+
 /* 1 if a template says nothing but variables ("<*> <*>"). */
 static int
 tmpl_vars_only(const char *t, size_t n)
@@ -326,9 +365,9 @@ static void
 sigs_mine(struct hent *v, size_t nv, char **text)
 {
 	struct ofl_fmt_log_tmpl			*tm;
-	const struct ofl_fmt_log_tmpl_info	*t;
+	const struct ofl_fmt_log_tmpl_info	*t, **byid, **tp;
 	struct hent				**ord, **lead;
-	char					(*id)[OFL_TMPL_ID];
+	char					 tid[OFL_TMPL_ID];
 	size_t					 i, j, k, nt, off;
 
 	if (nv < 2)
@@ -339,10 +378,7 @@ sigs_mine(struct hent *v, size_t nv, char **text)
 	qsort(ord, nv, sizeof *ord, first_cmp);
 	tm = ofl_fmt_log_tmpl_new();
 	for (i = 0; i < nv; i++) {
-		for (off = 0; off < ord[i]->slen &&
-		    (ord[i]->surface[off] == ' ' ||
-		    ord[i]->surface[off] == '\t'); off++)
-			;
+		off = indent(ord[i]);
 		ofl_fmt_log_tmpl_add(tm, ord[i]->surface + off,
 		    ord[i]->slen - off);
 	}
@@ -350,21 +386,21 @@ sigs_mine(struct hent *v, size_t nv, char **text)
 	ofl_fmt_log_tmpl_rewind(tm);
 	nt = ofl_fmt_log_tmpl_count(tm);
 	lead = ofl_xcalloc(nt == 0 ? 1 : nt, sizeof *lead);
-	id = ofl_xcalloc(nv, sizeof *id);
+	/* The templates by ID, for a line's to be found. */
+	byid = ofl_xcalloc(nt == 0 ? 1 : nt, sizeof *byid);
+	for (k = 0; k < nt; k++)
+		byid[k] = ofl_fmt_log_tmpl_get(tm, k);
+	qsort(byid, nt, sizeof *byid, tmpl_cmp);
 	for (i = 0; i < nv; i++) {
-		for (off = 0; off < ord[i]->slen &&
-		    (ord[i]->surface[off] == ' ' ||
-		    ord[i]->surface[off] == '\t'); off++)
-			;
+		off = indent(ord[i]);
 		if (ofl_fmt_log_tmpl_line(tm, ord[i]->surface + off,
-		    ord[i]->slen - off, id[i]) != 1)
+		    ord[i]->slen - off, tid) != 1)
 			continue;
-		for (k = 0; k < nt; k++)
-			if (strcmp(ofl_fmt_log_tmpl_get(tm, k)->id, id[i]) == 0)
-				break;
-		if (k == nt)
+		if ((tp = bsearch(tid, byid, nt, sizeof *byid,
+		    tmpl_id_cmp)) == NULL)
 			continue;
-		t = ofl_fmt_log_tmpl_get(tm, k);
+		t = *tp;
+		k = (size_t)(tp - byid);
 		if (tmpl_vars_only(t->text, t->len))
 			continue;
 		if (lead[k] == NULL) {
@@ -378,7 +414,7 @@ sigs_mine(struct hent *v, size_t nv, char **text)
 		lead[k]->count += ord[i]->count;
 		ord[i]->count = 0;
 	}
-	free(id);
+	free(byid);
 	free(lead);
 	free(ord);
 	ofl_fmt_log_tmpl_free(tm);
