@@ -348,6 +348,14 @@ test_expect_success 'a log past what the notice mines: its error lines by templa
 	  x7000  error: Failed password for <*> from <*> port <*>  (line 4)
 	  x1400  fatal: cannot bind port <*> on eth1  (line 8)
 	EOT
+	test_cmp expect actual &&
+	for i in 1 2 3 4 5 6 7 8 9 10 11; do cat big.log; done >bigger.log &&
+	ofl-capture -T 0 <bigger.log >notice &&
+	sed -n 3,4p notice >actual &&
+	cat >expect <<-\EOT &&
+	  in the first and last 34 MB:
+	  x73273  error: Failed password for <*> from <*> port <*>  (line 4)
+	EOT
 	test_cmp expect actual
 '
 

@@ -125,12 +125,19 @@ pick_bad(const struct ofl_schema_log *sl, uint64_t first_error,
  * kilobyte.
  */
 static void
-put_signatures(struct ofl_buf *out, const struct ofl_suggest *sg)
+put_signatures(struct ofl_buf *out, const struct ofl_suggest *sg,
+    uint64_t bytes)
 {
 	struct ofl_buf	 head;
 	size_t		 i, cut;
 	char		 num[32];
 
+	/* Counts of a part say so. */
+	if (sg->nsigs > 0 && sg->sig_bytes < bytes) {
+		ofl_buf_adds(out, "  in the first and last ");
+		ofl_buf_add_size(out, sg->sig_bytes / 2);
+		ofl_buf_adds(out, ":\n");
+	}
 	ofl_buf_init(&head);
 	for (i = 0; i < sg->nsigs && i < SIG_LINES; i++) {
 		ofl_buf_reset(&head);
@@ -222,7 +229,7 @@ sum_errors(struct ctx *c, const struct ofl_schema_log *sl)
 			    tmpl_bad(&sl->t[pick[i]]) == 2 ? "error" :
 			    "warning", &sl->t[pick[i]]);
 		if (sl == NULL)
-			put_signatures(&c->sum, &sg);
+			put_signatures(&c->sum, &sg, m->bytes);
 		put_terms(&c->sum, &sg);
 	}
 	sum_json_key(c, "errors");

@@ -1562,6 +1562,7 @@ struct ofl_sig {
 struct ofl_suggest {
 	struct ofl_sig	*sigs;		/* most frequent first */
 	size_t		 nsigs;
+	uint64_t	 sig_bytes;	/* of the content, read for them */
 	char		**terms;	/* distinctive search terms, best first */
 	size_t		 nterms;
 };

@@ -446,7 +446,9 @@ suggest_sigs(struct ofl_reader *r, struct ofl_buf *b, struct ofl_suggest *sg)
 		while (b->len > 0 && b->data[b->len - 1] != '\n')
 			b->len--;
 	scan_sigs(&sigs, warn, keep, b->data, b->len, 1);
+	sg->sig_bytes = size;
 	if (size > 2 * (uint64_t)SUGGEST_SCAN) {
+		sg->sig_bytes = 2 * (uint64_t)SUGGEST_SCAN;
 		off = size - SUGGEST_SCAN;
 		if (read_range(r, off, SUGGEST_SCAN, b) == -1)
 			goto out;
