@@ -359,4 +359,32 @@ test_expect_success 'a log past what the notice mines: its error lines by templa
 	test_cmp expect actual
 '
 
+test_expect_success 'a large log: a template holds its NUL bytes, a signature alone keeps its text' '
+	cat >gen.awk <<-\EOT &&
+	BEGIN {
+		for (i = 0; i < 70000; i++) {
+			h = sprintf("Dec %02d %02d:%02d:%02d web%d app[%d]:",
+			    1 + i % 28, i % 24, i % 60, (i * 7) % 60, i % 3,
+			    100 + i % 900)
+			if (i % 20 == 3 && i > 2000)
+				printf "%s ERROR bad%cbyte in record %d\n", h, 0, i
+			else if (i % 500 == 9)
+				print "Dec 31 23:59:59 web9 app[1]: ERROR lonely failure"
+			else
+				print h, "INFO request served in", i % 97, "ms"
+		}
+	}
+	EOT
+	awk -f gen.awk >nul.log &&
+	test $(wc -c <nul.log) -gt 4194304 &&
+	ofl-capture -T 0 <nul.log >notice &&
+	sed -n 1p notice | grep " log " &&
+	sed -n 3,4p notice >actual &&
+	cat >expect <<-\EOT &&
+	  x3400  ERROR bad\x00byte in record <*>  (line 2,004)
+	  x140  Dec <*> web9 app[<*>]: ERROR lonely failure  (line 10)
+	EOT
+	test_cmp expect actual
+'
+
 test_done

@@ -272,6 +272,12 @@ sum_errors(struct ctx *c, const struct ofl_schema_log *sl)
 		ofl_buf_free(&t);
 	}
 	ofl_buf_addc(&c->sumj, ']');
+	/* The bytes the counts are of, when not all of them. */
+	if (sl == NULL && sg.nsigs > 0 && sg.sig_bytes < m->bytes) {
+		sum_json_key(c, "signatures_of_bytes");
+		ofl_buf_addf(&c->sumj, "%llu",
+		    (unsigned long long)sg.sig_bytes);
+	}
 	ofl_suggest_free(&sg);
 	return 0;
 }

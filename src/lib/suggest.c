@@ -26,7 +26,7 @@
 #define SUGGEST_SIGS	5
 #define SUGGEST_WORDS	8
 #define HMAP_MAX	(256 * 1024)		/* distinct keys kept */
-#define SIG_KEEP	1024		/* bytes of a log's line, for the miner */
+#define SIG_KEEP	256		/* bytes of a log's line, for the miner */
 
 struct hent {
 	char		*key;
@@ -66,7 +66,7 @@ static size_t		 indent(const struct hent *);
 static int		 tmpl_cmp(const void *, const void *);
 static int		 tmpl_id_cmp(const void *, const void *);
 static int		 tmpl_vars_only(const char *, size_t);
-static void		 sigs_mine(struct hent *, size_t, char **);
+static void		 sigs_mine(struct hent *, size_t, char **, size_t *);
 static int		 suggest_terms(struct ofl_store *, const char *,
 			    struct ofl_reader *, struct ofl_buf *,
 			    struct ofl_suggest *);
@@ -196,8 +196,13 @@ scan_sigs(struct hmap *h, int warn, size_t keep, const char *text,
 			continue;
 		if (e->count++ == 0) {
 			e->first = lineno;
+			if (keep == 0)
+				continue;
+			/* Never inside a UTF-8 sequence. */
 			if (n > keep)
-				n = keep;
+				for (n = keep; n > 0 &&
+				    ((unsigned char)p[n] & 0xc0) == 0x80; n--)
+					;
 			e->surface = ofl_xmalloc(n + 1);
 			memcpy(e->surface, p, n);
 			e->surface[n] = '\0';
@@ -356,13 +361,14 @@ tmpl_vars_only(const char *t, size_t n)
  * signature goes through the template miner (fmt-log-tmpl.c), which
  * sets the header aside and finds the variables that have no digits (a
  * user name, a host), so that the signatures of one message count as
- * one.  text[i] gets the template of v[i] when v[i] leads its template,
- * and a merged signature's count goes to its leader (its own becomes
- * 0).  A line the miner takes for a record's continuation, or whose
- * template is variables alone, keeps its signature.
+ * one.  A merged signature's count goes to its template's leader (its
+ * own becomes 0), and text[i] (of tlen[i] bytes, NUL bytes and all) gets
+ * the template of v[i] when v[i] leads others.  A signature alone in its
+ * template, one whose line the miner takes for a record's continuation,
+ * and one whose template is variables alone keep their own text.
  */
 static void
-sigs_mine(struct hent *v, size_t nv, char **text)
+sigs_mine(struct hent *v, size_t nv, char **text, size_t *tlen)
 {
 	struct ofl_fmt_log_tmpl			*tm;
 	const struct ofl_fmt_log_tmpl_info	*t, **byid, **tp;
@@ -405,14 +411,16 @@ sigs_mine(struct hent *v, size_t nv, char **text)
 			continue;
 		if (lead[k] == NULL) {
 			lead[k] = ord[i];
-			j = (size_t)(ord[i] - v);
-			text[j] = ofl_xmalloc(t->len + 1);
-			memcpy(text[j], t->text, t->len);
-			text[j][t->len] = '\0';
 			continue;
 		}
 		lead[k]->count += ord[i]->count;
 		ord[i]->count = 0;
+		if (text[j = (size_t)(lead[k] - v)] == NULL) {
+			text[j] = ofl_xmalloc(t->len + 1);
+			memcpy(text[j], t->text, t->len);
+			text[j][t->len] = '\0';
+			tlen[j] = t->len;
+		}
 	}
 	free(byid);
 	free(lead);
@@ -433,6 +441,7 @@ suggest_sigs(struct ofl_reader *r, struct ofl_buf *b, struct ofl_suggest *sg)
 	struct hmap	 sigs;
 	struct hent	*v;
 	char		**text;
+	size_t		*tlen;
 	uint64_t	 size = ofl_reader_bytes(r), off, lineno;
 	size_t		 i, k, nv;
 	int		 ret = -1;
@@ -473,19 +482,21 @@ suggest_sigs(struct ofl_reader *r, struct ofl_buf *b, struct ofl_suggest *sg)
 		if (sigs.v[i].key != NULL)
 			v[nv++] = sigs.v[i];
 	text = ofl_xcalloc(nv == 0 ? 1 : nv, sizeof *text);
+	tlen = ofl_xcalloc(nv == 0 ? 1 : nv, sizeof *tlen);
 	if (m->kind == OFL_KIND_LOG)
-		sigs_mine(v, nv, text);
+		sigs_mine(v, nv, text, tlen);
 	for (i = 0; i < nv; i++) {
 		v[i].score = (double)v[i].count;
 		/* The template, for the entry to carry through the sort. */
 		v[i].surface = text[i];
+		v[i].slen = tlen[i];
 	}
 	qsort(v, nv, sizeof *v, hent_cmp);
 	sg->sigs = ofl_xcalloc(nv < SUGGEST_SIGS ? nv + 1 : SUGGEST_SIGS,
 	    sizeof *sg->sigs);
 	for (i = 0; i < nv && sg->nsigs < SUGGEST_SIGS && v[i].count > 0;
 	    i++) {
-		k = v[i].surface != NULL ? strlen(v[i].surface) : v[i].klen;
+		k = v[i].surface != NULL ? v[i].slen : v[i].klen;
 		/* The key may hold NUL bytes: copy all of it. */
 		sg->sigs[sg->nsigs].text = ofl_xmalloc(k + 1);
 		memcpy(sg->sigs[sg->nsigs].text, v[i].surface != NULL ?
@@ -498,6 +509,7 @@ suggest_sigs(struct ofl_reader *r, struct ofl_buf *b, struct ofl_suggest *sg)
 	for (i = 0; i < nv; i++)
 		free(text[i]);
 	free(text);
+	free(tlen);
 	free(v);
 	ret = 0;
 out:
