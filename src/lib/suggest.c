@@ -62,7 +62,7 @@ static int		 read_range(struct ofl_reader *, uint64_t, size_t,
 static int		 suggest_sigs(struct ofl_reader *, struct ofl_buf *,
 			    struct ofl_suggest *);
 static int		 first_cmp(const void *, const void *);
-static size_t		 indent(const struct hent *);
+static void		 sig_line(struct ofl_buf *, const struct hent *);
 static int		 tmpl_cmp(const void *, const void *);
 static int		 tmpl_id_cmp(const void *, const void *);
 static int		 tmpl_vars_only(const char *, size_t);
@@ -303,18 +303,22 @@ first_cmp(const void *a, const void *b)
 }
 
 /*
- * Where the text of an entry's line starts: an indented line would be
- * taken by the miner for the continuation of the one before.
+ * An entry's line as the miner is to read it: each the first line of a
+ * record, not the continuation of the one before (an indented line, or
+ * one without a timestamp after one with).  So each starts with the same
+ * timestamp, which the miner sets aside with the rest of the header.
  */
-static size_t
-indent(const struct hent *e)
+static void
+sig_line(struct ofl_buf *b, const struct hent *e)
 {
 	size_t	off;
 
 	for (off = 0; off < e->slen && (e->surface[off] == ' ' ||
 	    e->surface[off] == '\t'); off++)
 		;
-	return off;
+	ofl_buf_reset(b);
+	ofl_buf_adds(b, "2000-01-01T00:00:00 ");
+	ofl_buf_add(b, e->surface + off, e->slen - off);
 }
 
 /* Templates by ID (of pointers to them). */
@@ -373,8 +377,9 @@ sigs_mine(struct hent *v, size_t nv, char **text, size_t *tlen)
 	struct ofl_fmt_log_tmpl			*tm;
 	const struct ofl_fmt_log_tmpl_info	*t, **byid, **tp;
 	struct hent				**ord, **lead;
+	struct ofl_buf				 b;
 	char					 tid[OFL_TMPL_ID];
-	size_t					 i, j, k, nt, off;
+	size_t					 i, j, k, nt;
 
 	if (nv < 2)
 		return;
@@ -383,10 +388,10 @@ sigs_mine(struct hent *v, size_t nv, char **text, size_t *tlen)
 		ord[i] = &v[i];
 	qsort(ord, nv, sizeof *ord, first_cmp);
 	tm = ofl_fmt_log_tmpl_new();
+	ofl_buf_init(&b);
 	for (i = 0; i < nv; i++) {
-		off = indent(ord[i]);
-		ofl_fmt_log_tmpl_add(tm, ord[i]->surface + off,
-		    ord[i]->slen - off);
+		sig_line(&b, ord[i]);
+		ofl_fmt_log_tmpl_add(tm, b.data, b.len);
 	}
 	ofl_fmt_log_tmpl_finish(tm);
 	ofl_fmt_log_tmpl_rewind(tm);
@@ -398,9 +403,8 @@ sigs_mine(struct hent *v, size_t nv, char **text, size_t *tlen)
 		byid[k] = ofl_fmt_log_tmpl_get(tm, k);
 	qsort(byid, nt, sizeof *byid, tmpl_cmp);
 	for (i = 0; i < nv; i++) {
-		off = indent(ord[i]);
-		if (ofl_fmt_log_tmpl_line(tm, ord[i]->surface + off,
-		    ord[i]->slen - off, tid) != 1)
+		sig_line(&b, ord[i]);
+		if (ofl_fmt_log_tmpl_line(tm, b.data, b.len, tid) != 1)
 			continue;
 		if ((tp = bsearch(tid, byid, nt, sizeof *byid,
 		    tmpl_id_cmp)) == NULL)
@@ -422,6 +426,7 @@ sigs_mine(struct hent *v, size_t nv, char **text, size_t *tlen)
 			tlen[j] = t->len;
 		}
 	}
+	ofl_buf_free(&b);
 	free(byid);
 	free(lead);
 	free(ord);
