@@ -67,21 +67,6 @@ exec_text(sqlite3 *db, const char *sql, const char *id)
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
-/* The one integer of a one-row query, or def. */
-static int64_t
-query_int(sqlite3 *db, const char *sql, int64_t def)
-{
-	sqlite3_stmt	*stmt;
-	int64_t		 v = def;
-
-	if (sqlite3_prepare_v2(db, sql, -1, &stmt, NULL) != SQLITE_OK)
-		return def;
-	if (sqlite3_step(stmt) == SQLITE_ROW)
-		v = sqlite3_column_int64(stmt, 0);
-	sqlite3_finalize(stmt);
-	return v;
-}
-
 /* Pins: artifacts neither expiry nor the budget removes. */
 int
 ofl_store_gc_init(struct ofl_store *st)
@@ -212,7 +197,8 @@ uint64_t
 ofl_store_gc_count(struct ofl_store *st)
 {
 	STORE_PG(st, store_pg_gc_count(st));
-	return (uint64_t)query_int(st->db, "SELECT count(*) FROM artifact", 0);
+	return (uint64_t)store_query_int(st->db,
+	    "SELECT count(*) FROM artifact", 0);
 }
 
 /* One at a time. */
@@ -398,7 +384,7 @@ ofl_store_gc_fts_merge(struct ofl_store *st)
 	STORE_PG(st, 0);		/* no index on this engine */
 	before = sqlite3_total_changes(st->db);
 	/* The open generation's: the others take no more rows. */
-	if ((gen = query_int(st->db, "SELECT max(gen) FROM ix_gen WHERE"
+	if ((gen = store_query_int(st->db, "SELECT max(gen) FROM ix_gen WHERE"
 	    " open = 1", -1)) < 0)
 		return 0;
 	ix_gen_name(gen, name, sizeof name);
@@ -541,8 +527,8 @@ ofl_store_gc_stray_frames(struct ofl_store *st, int repair)
 	int64_t	n;
 
 	STORE_PG(st, 0);		/* foreign keys there */
-	if ((n = query_int(st->db, "SELECT count(*) FROM frame WHERE blob NOT"
-	    " IN (SELECT id FROM blob)", -1)) == -1)
+	if ((n = store_query_int(st->db, "SELECT count(*) FROM frame WHERE"
+	    " blob NOT IN (SELECT id FROM blob)", -1)) == -1)
 		return -1;
 	if (repair) {
 		sqlite3_exec(st->db, "DELETE FROM frame WHERE blob NOT IN"

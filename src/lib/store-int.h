@@ -265,6 +265,21 @@ ix_prep(sqlite3 *db, const char *sql, sqlite3_stmt **s)
 	return 0;
 }
 
+/* The one integer of a one-row query, or def (on an error too). */
+static inline int64_t
+store_query_int(sqlite3 *db, const char *sql, int64_t def)
+{
+	sqlite3_stmt	*s;
+	int64_t		 v = def;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
+		return def;
+	if (sqlite3_step(s) == SQLITE_ROW)
+		v = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return v;
+}
+
 /* Run sql; a failure is said as what's (ix_err()). */
 static inline int
 ix_exec(sqlite3 *db, const char *sql, const char *what)

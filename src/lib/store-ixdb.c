@@ -221,17 +221,10 @@ store_ix_schemas(struct ofl_store *st, const char **sch)
 static int
 freelist(sqlite3 *db, const char *sch)
 {
-	char		 sql[64];
-	sqlite3_stmt	*s;
-	int		 n = -1;
+	char	sql[64];
 
 	snprintf(sql, sizeof sql, "PRAGMA %s.freelist_count", sch);
-	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
-		return -1;
-	if (sqlite3_step(s) == SQLITE_ROW)
-		n = sqlite3_column_int(s, 0);
-	sqlite3_finalize(s);
-	return n;
+	return (int)store_query_int(db, sql, -1);
 }
 
 /*
