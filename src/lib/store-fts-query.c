@@ -122,6 +122,26 @@ query_bind(sqlite3_stmt *q, const struct ofl_fts_query *fq, int64_t gen,
 	sqlite3_bind_int64(q, 12, gen);
 }
 
+/*
+ * The statement of fq on generation gen (query_sql()), bound: rows from
+ * low to below high, at most limit of them.
+ */
+static sqlite3_stmt *
+query_prep(sqlite3 *db, const struct ofl_fts_query *fq, int64_t gen,
+    int buried, int scan, int64_t low, int64_t high, int64_t limit)
+{
+	sqlite3_stmt	*q;
+	char		 sql[512];
+
+	query_sql(fq, gen, buried, scan, sql, sizeof sql);
+	if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK) {
+		ofl_seterr(OFL_EXIT_FAIL, "search: %s", sqlite3_errmsg(db));
+		return NULL;
+	}
+	query_bind(q, fq, gen, low, high, limit);
+	return q;
+}
+
 /* The error of a query's statement, as the user's when it is theirs. */
 static int
 query_err(sqlite3 *db, const struct ofl_fts_query *fq)
@@ -139,15 +159,11 @@ query_gen(sqlite3 *db, const struct ofl_fts_query *fq, int64_t gen,
     int buried, int64_t low, struct hits *h)
 {
 	sqlite3_stmt	*q;
-	char		 sql[512];
 	int		 rc;
 
-	query_sql(fq, gen, buried, 0, sql, sizeof sql);
-	if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK) {
-		ofl_seterr(OFL_EXIT_FAIL, "search: %s", sqlite3_errmsg(db));
+	if ((q = query_prep(db, fq, gen, buried, 0, low, INT64_MAX,
+	    (int64_t)fq->limit)) == NULL)
 		return -1;
-	}
-	query_bind(q, fq, gen, low, INT64_MAX, (int64_t)fq->limit);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		if (h->n == h->cap) {
 			h->cap = h->cap ? h->cap * 2 : 64;
@@ -164,23 +180,6 @@ query_gen(sqlite3 *db, const struct ofl_fts_query *fq, int64_t gen,
 	}
 	sqlite3_finalize(q);
 	return 0;
-}
-
-/* The scan of generation g: its rows of fq below high, highest first. */
-static sqlite3_stmt *
-scan_prep(sqlite3 *db, const struct ofl_fts_query *fq, const struct ix_gen *g,
-    int64_t high, int64_t limit)
-{
-	sqlite3_stmt	*q;
-	char		 sql[512];
-
-	query_sql(fq, g->gen, g->buried, 1, sql, sizeof sql);
-	if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK) {
-		ofl_seterr(OFL_EXIT_FAIL, "search: %s", sqlite3_errmsg(db));
-		return NULL;
-	}
-	query_bind(q, fq, g->gen, 0, high, limit);
-	return q;
 }
 
 /* The scan's next row id in *row, -1 there at its end; -1 on error. */
@@ -222,7 +221,8 @@ cap_low(sqlite3 *db, const struct ofl_fts_query *fq, const struct ix_gen *g,
 	q = ofl_xcalloc(ng, sizeof *q);
 	cur = ofl_xcalloc(ng, sizeof *cur);
 	for (i = 0; i < ng; i++)
-		if ((q[i] = scan_prep(db, fq, &g[i], INT64_MAX, cap)) == NULL ||
+		if ((q[i] = query_prep(db, fq, g[i].gen, g[i].buried, 1, 0,
+		    INT64_MAX, cap)) == NULL ||
 		    scan_step(db, fq, q[i], &cur[i]) == -1)
 			goto out;
 	while (n < cap) {
@@ -242,7 +242,8 @@ cap_low(sqlite3 *db, const struct ofl_fts_query *fq, const struct ix_gen *g,
 	lo = ix_rowid(last >> IX_CHUNK_BITS, 0);
 	for (i = 0; i < ng && *low == 0; i++) {
 		sqlite3_finalize(q[i]);
-		if ((q[i] = scan_prep(db, fq, &g[i], lo, 1)) == NULL ||
+		if ((q[i] = query_prep(db, fq, g[i].gen, g[i].buried, 1, 0,
+		    lo, 1)) == NULL ||
 		    scan_step(db, fq, q[i], &cur[i]) == -1)
 			goto out;
 		if (cur[i] >= 0) {
