@@ -52,7 +52,6 @@ ofl_fmt_log_tmpl_match_new(const struct ofl_fmt_log_tmpl_info *t, size_t n)
 	struct ofl_fmt_log_tmpl_match	*mt;
 	struct mt_tmpl			*o;
 	size_t				 i, k, ntok;
-	const char			*w;
 
 	mt = ofl_xcalloc(1, sizeof(*mt));
 	mt->t = ofl_xcalloc(n + 1, sizeof(*mt->t));
@@ -77,13 +76,24 @@ ofl_fmt_log_tmpl_match_new(const struct ofl_fmt_log_tmpl_info *t, size_t n)
 			}
 		o->toff[++ntok] = (uint32_t)t[i].len + 1;
 		o->ntok = (int)ntok;
-		o->nconst = t[i].len - (ntok - 1);
-		for (w = o->text; (w = memmem(w, (size_t)(o->text +
-		    t[i].len - w), "<*>", 3)) != NULL; w += 3)
-			o->nconst -= 3;
+		o->nconst = ofl_fmt_log_tmpl_nconst(t[i].text, t[i].len);
 	}
 	qsort(mt->t, mt->n, sizeof(*mt->t), mt_cmp);
 	return mt;
+}
+
+size_t
+ofl_fmt_log_tmpl_nconst(const char *p, size_t n)
+{
+	const char	*w;
+	size_t		 i, k = n;
+
+	for (i = 0; i < n; i++)
+		k -= p[i] == ' ';
+	for (w = p; (w = memmem(w, (size_t)(p + n - w), "<*>", 3)) != NULL;
+	    w += 3)
+		k -= 3;
+	return k;
 }
 
 void

@@ -499,6 +499,11 @@ const char *ofl_fmt_log_tmpl_level(const char *);
  * 0 when none of them has it.
  */
 struct ofl_fmt_log_tmpl_match;
+/*
+ * A template's bytes that are neither variables ("<*>") nor spaces: 0
+ * for a template of variables alone.
+ */
+size_t	 ofl_fmt_log_tmpl_nconst(const char *, size_t);
 struct ofl_fmt_log_tmpl_match *ofl_fmt_log_tmpl_match_new(
 	    const struct ofl_fmt_log_tmpl_info *, size_t);
 void	 ofl_fmt_log_tmpl_match_free(struct ofl_fmt_log_tmpl_match *);

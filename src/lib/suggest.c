@@ -65,7 +65,6 @@ static int		 first_cmp(const void *, const void *);
 static void		 sig_line(struct ofl_buf *, const struct hent *);
 static int		 tmpl_cmp(const void *, const void *);
 static int		 tmpl_id_cmp(const void *, const void *);
-static int		 tmpl_vars_only(const char *, size_t);
 static void		 sigs_mine(struct hent *, size_t, char **, size_t *);
 static int		 suggest_terms(struct ofl_store *, const char *,
 			    struct ofl_reader *, struct ofl_buf *,
@@ -342,24 +341,6 @@ tmpl_id_cmp(const void *key, const void *b)
 	return strcmp(key, y->id);
 }
 
-/* 1 if a template says nothing but variables ("<*> <*>"). */
-static int
-tmpl_vars_only(const char *t, size_t n)
-{
-	size_t	i;
-
-	for (i = 0; i < n; i++) {
-		if (t[i] == ' ')
-			continue;
-		if (n - i >= 3 && memcmp(t + i, "<*>", 3) == 0) {
-			i += 2;
-			continue;
-		}
-		return 0;
-	}
-	return 1;
-}
-
 /*
  * The signatures of a log, merged by template: the first line of each
  * signature goes through the template miner (fmt-log-tmpl.c), which
@@ -411,7 +392,7 @@ sigs_mine(struct hent *v, size_t nv, char **text, size_t *tlen)
 			continue;
 		t = *tp;
 		k = (size_t)(tp - byid);
-		if (tmpl_vars_only(t->text, t->len))
+		if (ofl_fmt_log_tmpl_nconst(t->text, t->len) == 0)
 			continue;
 		if (lead[k] == NULL) {
 			lead[k] = ord[i];
