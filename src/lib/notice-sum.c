@@ -125,15 +125,14 @@ pick_bad(const struct ofl_schema_log *sl, uint64_t first_error,
  * kilobyte.
  */
 static void
-put_signatures(struct ofl_buf *out, const struct ofl_suggest *sg,
-    uint64_t bytes)
+put_signatures(struct ofl_buf *out, const struct ofl_suggest *sg, int part)
 {
 	struct ofl_buf	 head;
 	size_t		 i, cut;
 	char		 num[32];
 
 	/* Counts of a part say so. */
-	if (sg->nsigs > 0 && sg->sig_bytes < bytes) {
+	if (part) {
 		ofl_buf_adds(out, "  in the first and last ");
 		ofl_buf_add_size(out, sg->sig_bytes / 2);
 		ofl_buf_adds(out, ":\n");
@@ -193,6 +192,7 @@ sum_errors(struct ctx *c, const struct ofl_schema_log *sl)
 	size_t					 i, np, start;
 	size_t					 pick[SIG_LINES];
 	uint64_t				 count, line;
+	int					 part;
 
 	ofl_buf_adds(&c->sum, "errors: ");
 	if (m->errors == 0)
@@ -222,6 +222,8 @@ sum_errors(struct ctx *c, const struct ofl_schema_log *sl)
 	if (m->errors + m->warnings > 0 && ofl_suggest(c->st, m->id, &sg) != 0)
 		memset(&sg, 0, sizeof sg);
 	np = sl != NULL ? pick_bad(sl, m->first_error, pick) : 0;
+	/* Signatures counted in part of the content. */
+	part = sl == NULL && sg.nsigs > 0 && sg.sig_bytes < m->bytes;
 	if (!c->o->json) {
 		start = c->sum.len;
 		for (i = 0; i < np; i++)
@@ -229,7 +231,7 @@ sum_errors(struct ctx *c, const struct ofl_schema_log *sl)
 			    tmpl_bad(&sl->t[pick[i]]) == 2 ? "error" :
 			    "warning", &sl->t[pick[i]]);
 		if (sl == NULL)
-			put_signatures(&c->sum, &sg, m->bytes);
+			put_signatures(&c->sum, &sg, part);
 		put_terms(&c->sum, &sg);
 	}
 	sum_json_key(c, "errors");
@@ -273,7 +275,7 @@ sum_errors(struct ctx *c, const struct ofl_schema_log *sl)
 	}
 	ofl_buf_addc(&c->sumj, ']');
 	/* The bytes the counts are of, when not all of them. */
-	if (sl == NULL && sg.nsigs > 0 && sg.sig_bytes < m->bytes) {
+	if (part) {
 		sum_json_key(c, "signatures_of_bytes");
 		ofl_buf_addf(&c->sumj, "%llu",
 		    (unsigned long long)sg.sig_bytes);

@@ -35,6 +35,8 @@ struct hent {
 	uint64_t	 first;		/* the line it was first seen on */
 	char		*surface;
 	size_t		 slen;
+	char		*tmpl;		/* a log's: its template, when merged */
+	size_t		 tlen;
 	double		 score;
 };
 
@@ -65,7 +67,7 @@ static int		 first_cmp(const void *, const void *);
 static void		 sig_line(struct ofl_buf *, const struct hent *);
 static int		 tmpl_cmp(const void *, const void *);
 static int		 tmpl_id_cmp(const void *, const void *);
-static void		 sigs_mine(struct hent *, size_t, char **, size_t *);
+static void		 sigs_mine(struct hent *, size_t);
 static int		 suggest_terms(struct ofl_store *, const char *,
 			    struct ofl_reader *, struct ofl_buf *,
 			    struct ofl_suggest *);
@@ -197,11 +199,8 @@ scan_sigs(struct hmap *h, int warn, size_t keep, const char *text,
 			e->first = lineno;
 			if (keep == 0)
 				continue;
-			/* Never inside a UTF-8 sequence. */
 			if (n > keep)
-				for (n = keep; n > 0 &&
-				    ((unsigned char)p[n] & 0xc0) == 0x80; n--)
-					;
+				n = ofl_chunk_utf8_cut(p, keep);
 			e->surface = ofl_xmalloc(n + 1);
 			memcpy(e->surface, p, n);
 			e->surface[n] = '\0';
@@ -347,20 +346,20 @@ tmpl_id_cmp(const void *key, const void *b)
  * sets the header aside and finds the variables that have no digits (a
  * user name, a host), so that the signatures of one message count as
  * one.  A merged signature's count goes to its template's leader (its
- * own becomes 0), and text[i] (of tlen[i] bytes, NUL bytes and all) gets
- * the template of v[i] when v[i] leads others.  A signature alone in its
- * template, one whose line the miner takes for a record's continuation,
- * and one whose template is variables alone keep their own text.
+ * own becomes 0), whose tmpl (of tlen bytes, NUL bytes and all) is the
+ * template.  A signature alone in its template, one whose line the
+ * miner takes for a record's continuation, and one whose template is
+ * variables alone keep their own text.
  */
 static void
-sigs_mine(struct hent *v, size_t nv, char **text, size_t *tlen)
+sigs_mine(struct hent *v, size_t nv)
 {
 	struct ofl_fmt_log_tmpl			*tm;
 	const struct ofl_fmt_log_tmpl_info	*t, **byid, **tp;
 	struct hent				**ord, **lead;
 	struct ofl_buf				 b;
 	char					 tid[OFL_TMPL_ID];
-	size_t					 i, j, k, nt;
+	size_t					 i, k, nt;
 
 	if (nv < 2)
 		return;
@@ -400,11 +399,11 @@ sigs_mine(struct hent *v, size_t nv, char **text, size_t *tlen)
 		}
 		lead[k]->count += ord[i]->count;
 		ord[i]->count = 0;
-		if (text[j = (size_t)(lead[k] - v)] == NULL) {
-			text[j] = ofl_xmalloc(t->len + 1);
-			memcpy(text[j], t->text, t->len);
-			text[j][t->len] = '\0';
-			tlen[j] = t->len;
+		if (lead[k]->tmpl == NULL) {
+			lead[k]->tmpl = ofl_xmalloc(t->len + 1);
+			memcpy(lead[k]->tmpl, t->text, t->len);
+			lead[k]->tmpl[t->len] = '\0';
+			lead[k]->tlen = t->len;
 		}
 	}
 	ofl_buf_free(&b);
@@ -426,8 +425,6 @@ suggest_sigs(struct ofl_reader *r, struct ofl_buf *b, struct ofl_suggest *sg)
 	size_t			 keep = m->kind == OFL_KIND_LOG ? SIG_KEEP : 0;
 	struct hmap	 sigs;
 	struct hent	*v;
-	char		**text;
-	size_t		*tlen;
 	uint64_t	 size = ofl_reader_bytes(r), off, lineno;
 	size_t		 i, k, nv;
 	int		 ret = -1;
@@ -467,35 +464,27 @@ suggest_sigs(struct ofl_reader *r, struct ofl_buf *b, struct ofl_suggest *sg)
 	for (i = 0; i < sigs.cap; i++)
 		if (sigs.v[i].key != NULL)
 			v[nv++] = sigs.v[i];
-	text = ofl_xcalloc(nv == 0 ? 1 : nv, sizeof *text);
-	tlen = ofl_xcalloc(nv == 0 ? 1 : nv, sizeof *tlen);
 	if (m->kind == OFL_KIND_LOG)
-		sigs_mine(v, nv, text, tlen);
-	for (i = 0; i < nv; i++) {
+		sigs_mine(v, nv);
+	for (i = 0; i < nv; i++)
 		v[i].score = (double)v[i].count;
-		/* The template, for the entry to carry through the sort. */
-		v[i].surface = text[i];
-		v[i].slen = tlen[i];
-	}
 	qsort(v, nv, sizeof *v, hent_cmp);
 	sg->sigs = ofl_xcalloc(nv < SUGGEST_SIGS ? nv + 1 : SUGGEST_SIGS,
 	    sizeof *sg->sigs);
 	for (i = 0; i < nv && sg->nsigs < SUGGEST_SIGS && v[i].count > 0;
 	    i++) {
-		k = v[i].surface != NULL ? v[i].slen : v[i].klen;
+		k = v[i].tmpl != NULL ? v[i].tlen : v[i].klen;
 		/* The key may hold NUL bytes: copy all of it. */
 		sg->sigs[sg->nsigs].text = ofl_xmalloc(k + 1);
-		memcpy(sg->sigs[sg->nsigs].text, v[i].surface != NULL ?
-		    v[i].surface : v[i].key, k + 1);
+		memcpy(sg->sigs[sg->nsigs].text, v[i].tmpl != NULL ?
+		    v[i].tmpl : v[i].key, k + 1);
 		sg->sigs[sg->nsigs].len = k;
 		sg->sigs[sg->nsigs].count = v[i].count;
 		sg->sigs[sg->nsigs].first_line = v[i].first;
 		sg->nsigs++;
 	}
 	for (i = 0; i < nv; i++)
-		free(text[i]);
-	free(text);
-	free(tlen);
+		free(v[i].tmpl);
 	free(v);
 	ret = 0;
 out:
