@@ -138,24 +138,16 @@ outline_name(struct outline *o, const char *p, size_t n)
 	 * item's text starts on its name's line ("-prune  True; if the
 	 * file is a directory").
 	 */
-	for (i = 0; i < n && o->name.len < ITEM_TITLE; i++) {
+	for (i = 0; i < n && i < ITEM_TITLE; i++)
 		if (p[i] == '\t' || (p[i] == ' ' && i + 1 < n &&
 		    p[i + 1] == ' '))
 			break;
-		ofl_buf_addc(&o->name, p[i]);
-	}
 	/* Cut inside a character: the character goes. */
-	if (i < n && ((unsigned char)p[i] & 0xc0) == 0x80) {
-		while (o->name.len > 0 &&
-		    ((unsigned char)o->name.data[o->name.len - 1] & 0xc0) ==
-		    0x80)
-			o->name.len--;
-		if (o->name.len > 0 &&
-		    (unsigned char)o->name.data[o->name.len - 1] >= 0xc0)
-			o->name.len--;
-	}
-	while (o->name.len > 0 && o->name.data[o->name.len - 1] == ' ')
-		o->name.len--;
+	if (i < n)
+		i = ofl_chunk_utf8_cut(p, i);
+	while (i > 0 && p[i - 1] == ' ')
+		i--;
+	ofl_buf_add(&o->name, p, i);
 }
 
 /*
