@@ -73,7 +73,7 @@ static size_t	 traceback_end(const struct line *, size_t, size_t);
 static void	 order_add(struct line *, size_t, size_t *, size_t *, size_t);
 static int	 name_sep(int);
 static int	 marked(const struct search *, size_t, size_t, size_t);
-static int	 asks(const struct search *, const char *const *);
+static int	 asks(const struct search *, const char *const *, int);
 static int	 count_near(const struct search *, const struct line *, size_t);
 static int	 time_question(const struct search *);
 static int	 diff_side(const struct search *);
@@ -776,7 +776,7 @@ count_question(const struct search *s)
 	static const char *const forms[] = { "how many", "how often",
 		"number of", "count of", NULL };
 
-	return asks(s, forms);
+	return asks(s, forms, 0);
 }
 
 /* 1 if the query asks how long something took. */
@@ -786,7 +786,7 @@ time_question(const struct search *s)
 	static const char *const forms[] = { "how long", "how much time",
 		"duration", "time taken", "elapsed", NULL };
 
-	return asks(s, forms);
+	return asks(s, forms, 0);
 }
 
 /*
@@ -802,32 +802,14 @@ diff_side(const struct search *s)
 	static const char *const gone[] = { "removed", "remove", "removes",
 		"deleted", "delete", "dropped", "drop", "old", "no longer",
 		"anymore", NULL };
-	const char	*q = s->o != NULL ? s->o->query : NULL;
-	size_t		 i, k, n;
-	int		 side = 0, pass;
+	int	 add = asks(s, added, 1), del = asks(s, gone, 1);
 
-	for (pass = 0; q != NULL && pass < 2; pass++) {
-		const char *const *forms = pass == 0 ? added : gone;
-
-		for (i = 0; forms[i] != NULL; i++) {
-			n = strlen(forms[i]);
-			for (k = 0; q[k] != '\0'; k++)
-				if (strncasecmp(q + k, forms[i], n) == 0 &&
-				    (k == 0 || !isalnum((unsigned char)q[k -
-				    1])) && !isalnum((unsigned char)q[k + n]))
-					break;
-			if (q[k] != '\0')
-				break;
-		}
-		if (forms[i] != NULL)
-			side = side == 0 ? (pass == 0 ? '+' : '-') : -1;
-	}
-	return side < 0 ? 0 : side;
+	return add == del ? 0 : add ? '+' : '-';
 }
 
-/* 1 if the query holds one of forms, starting a word. */
+/* 1 if the query holds one of forms, starting a word (a whole one if whole). */
 static int
-asks(const struct search *s, const char *const *forms)
+asks(const struct search *s, const char *const *forms, int whole)
 {
 	const char	*q = s->o != NULL ? s->o->query : NULL;
 	size_t		 i, k, n;
@@ -838,7 +820,8 @@ asks(const struct search *s, const char *const *forms)
 		n = strlen(forms[i]);
 		for (k = 0; q[k] != '\0'; k++)
 			if (strncasecmp(q + k, forms[i], n) == 0 &&
-			    (k == 0 || !isalnum((unsigned char)q[k - 1])))
+			    (k == 0 || !isalnum((unsigned char)q[k - 1])) &&
+			    (!whole || !isalnum((unsigned char)q[k + n])))
 				return 1;
 	}
 	return 0;
