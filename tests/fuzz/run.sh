@@ -46,28 +46,45 @@ if [ "$(cat "$obj/flags" 2>/dev/null)" != "$FUZZ_CC $cflags" ]; then
 	echo "$FUZZ_CC $cflags" >"$obj/flags"
 fi
 
+# Whether $obj/NAME.o (2) is older than FILE.c (1) or the headers.
+stale() {
+	[ ! -f "$2" ] || [ "$1" -nt "$2" ] ||
+	    [ "$builddir/config.h" -nt "$2" ] ||
+	    [ "$srcdir/src/lib/ofl.h" -nt "$2" ]
+}
+
 # Compile FILE.c to $obj/NAME.o unless it is up to date.
 cc_one() {
 	src=$1 o=$2 extra=$3
-	if [ ! -f "$o" ] || [ "$src" -nt "$o" ] ||
-	    [ "$builddir/config.h" -nt "$o" ] ||
-	    [ "$srcdir/src/lib/ofl.h" -nt "$o" ]; then
+	if stale "$src" "$o"; then
 		echo "  CC (fuzz) $src"
 		# shellcheck disable=SC2086
 		$FUZZ_CC $cflags $extra -c "$src" -o "$o" || exit 2
 	fi
 }
 
+# The library's sources, one compiler a processor at a time: most of
+# a short run's time is this.
 libobjs=
+: >"$obj/todo"
 for f in $LIBSRC; do
 	case $f in
 	*.c) ;;
 	*) continue ;;
 	esac
 	base=$(basename "$f" .c)
-	cc_one "$srcdir/$f" "$obj/lib-$base.o" "-fsanitize=fuzzer-no-link"
+	if stale "$srcdir/$f" "$obj/lib-$base.o"; then
+		echo "$srcdir/$f $obj/lib-$base.o" >>"$obj/todo"
+	fi
 	libobjs="$libobjs $obj/lib-$base.o"
 done
+FUZZ_CFLAGS="$cflags -fsanitize=fuzzer-no-link"
+export FUZZ_CC FUZZ_CFLAGS
+# shellcheck disable=SC2016
+xargs -n 2 -P "$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)" \
+    sh -c 'echo "  CC (fuzz) $0"; exec $FUZZ_CC $FUZZ_CFLAGS -c "$0" -o "$1"' \
+    <"$obj/todo" || exit 2
+rm -f "$obj/todo"
 cc_one "$srcdir/tests/fuzz/common.c" "$obj/common.o" \
     "-fsanitize=fuzzer-no-link"
 
