@@ -214,7 +214,7 @@ describe_log(struct ofl_store *st, const char *arg, const char *id)
 		    "templates)", arg);
 		return OFL_EXIT_FAIL;
 	}
-	if (ofl_schema_log(st, id, 0, &sl) != 0) {
+	if (ofl_schema_log(st, id, 0, 1, &sl) != 0) {
 		warnx_id(arg, ofl_errmsg());
 		return ofl_errcode();
 	}

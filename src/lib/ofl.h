@@ -1771,26 +1771,31 @@ void		 ofl_schema_shape_text(struct ofl_schema *, size_t max_out,
 void		 ofl_schema_jsonl(struct ofl_schema *, struct ofl_buf *);
 /*
  * store-tmpl.c: a log's templates cached by content.  _get: 1 with the
- * templates (free with _free) and the lines mined, 0 when none are
- * cached, -1 on an error.  _put replaces them (a no-op read-only).
+ * templates (free with _free), how many were mined (more than those
+ * given when the cache kept only the most and the least frequent) and
+ * the lines mined, 0 when none are cached, -1 on an error.  _put
+ * replaces them (a no-op read-only).
  */
 int	 ofl_store_tmpl_get(struct ofl_store *, const char *,
-	    struct ofl_fmt_log_tmpl_info **, size_t *, uint64_t *);
+	    struct ofl_fmt_log_tmpl_info **, size_t *, size_t *, uint64_t *);
 void	 ofl_store_tmpl_free(struct ofl_fmt_log_tmpl_info *, size_t);
 int	 ofl_store_tmpl_put(struct ofl_store *, const char *,
 	    const struct ofl_fmt_log_tmpl *);
 /*
  * schema-log.c: the templates of a log artifact.  ofl_schema_log: from
  * the cache, or mined (and cached when the store is writable) if the
- * content holds at most max bytes (0: any size); 0 done, 1 not cached
- * and too large, -1 error.  ofl_schema_log_mine mines and caches.
+ * content holds at most max bytes (0: any size); with all, mined again
+ * when the cache kept part of them.  0 done, 1 not cached and too
+ * large, -1 error.  ofl_schema_log_mine mines and caches.
  */
 struct ofl_schema_log {
 	struct ofl_fmt_log_tmpl_info	*t;	/* most frequent first */
 	size_t				 n;
+	size_t				 total;	/* mined: n, or more when
+						   the cache kept part */
 	uint64_t			 lines;
 };
-int	 ofl_schema_log(struct ofl_store *, const char *, uint64_t,
+int	 ofl_schema_log(struct ofl_store *, const char *, uint64_t, int,
 	    struct ofl_schema_log *);
 void	 ofl_schema_log_free(struct ofl_schema_log *);
 int	 ofl_schema_log_mine(struct ofl_store *, const char *);

@@ -111,24 +111,31 @@ ofl_schema_log_mine(struct ofl_store *st, const char *id)
 
 /*
  * The templates of an artifact: from the cache, or mined (and cached on
- * a store open for writing) when it holds at most max bytes (0: any).
- * 0 with *out filled, 1 when not cached and larger than max, -1 on an
- * error.
+ * a store open for writing) when it holds at most max bytes (0: any);
+ * with all, mined again when the cache kept only part of them.  0 with
+ * *out filled, 1 when not cached and larger than max, -1 on an error.
  */
 int
-ofl_schema_log(struct ofl_store *st, const char *id, uint64_t max,
+ofl_schema_log(struct ofl_store *st, const char *id, uint64_t max, int all,
     struct ofl_schema_log *out)
 {
 	struct ofl_fmt_log_tmpl			*m;
 	const struct ofl_fmt_log_tmpl_info	*t;
 	struct ofl_meta				 meta;
 	size_t					 i;
-	int					 r;
+	int					 r, cached;
 
 	memset(out, 0, sizeof(*out));
-	if ((r = ofl_store_tmpl_get(st, id, &out->t, &out->n,
-	    &out->lines)) != 0)
-		return r == 1 ? 0 : -1;
+	if ((r = ofl_store_tmpl_get(st, id, &out->t, &out->n, &out->total,
+	    &out->lines)) == -1)
+		return -1;
+	if ((cached = r == 1) && (!all || out->total == out->n))
+		return 0;
+	if (cached) {
+		/* Part of them: mined again, whatever the size. */
+		ofl_schema_log_free(out);
+		max = 0;
+	}
 	if (ofl_store_meta(st, id, &meta) == -1)
 		return -1;
 	r = max > 0 && meta.bytes > max;
@@ -137,8 +144,9 @@ ofl_schema_log(struct ofl_store *st, const char *id, uint64_t max,
 		return 1;
 	if ((m = mine(st, id)) == NULL)
 		return -1;
-	(void)ofl_store_tmpl_put(st, id, m);
-	out->n = ofl_fmt_log_tmpl_count(m);
+	if (!cached)
+		(void)ofl_store_tmpl_put(st, id, m);
+	out->n = out->total = ofl_fmt_log_tmpl_count(m);
 	out->lines = ofl_fmt_log_tmpl_lines(m);
 	out->t = ofl_xcalloc(out->n + 1, sizeof(*out->t));
 	for (i = 0; i < out->n; i++) {
@@ -173,7 +181,7 @@ ofl_schema_log_map_open(struct ofl_store *st, const char *id, uint64_t max)
 	struct ofl_schema_log_map	*map;
 	struct ofl_schema_log		 sl;
 
-	if (ofl_schema_log(st, id, max == 0 ? 1 : max, &sl) != 0)
+	if (ofl_schema_log(st, id, max == 0 ? 1 : max, 0, &sl) != 0)
 		return NULL;
 	map = ofl_xcalloc(1, sizeof(*map));
 	map->mt = ofl_fmt_log_tmpl_match_new(sl.t, sl.n);

@@ -325,6 +325,24 @@ int	 store_sketch_put(sqlite3 *, sqlite3_stmt **, int64_t, uint64_t,
 int	 store_sketch_drop(sqlite3 *, int64_t);
 int	 store_sketch_sweep(sqlite3 *);
 
+/*
+ * store-tmpl.c, store-pg-tmpl.c: of a log's n templates, most frequent
+ * first, the cache keeps the TMPL_TOP most frequent and the TMPL_RARE
+ * least (what a notice names as rare); a log of many templates (free
+ * text) would otherwise cost the store a fraction of its size again.
+ * Row 0 says how many were mined.  A list that must be whole
+ * (ofl-schema) is mined again.
+ */
+#define TMPL_TOP	512
+#define TMPL_RARE	64
+
+static inline int
+tmpl_kept(size_t i, size_t n)
+{
+	return n <= TMPL_TOP + TMPL_RARE || i < TMPL_TOP ||
+	    i >= n - TMPL_RARE;
+}
+
 /* store-write.c */
 /* Salvage the artifacts whose writer died (on a read-write open). */
 void	 writer_recover(struct ofl_store *);

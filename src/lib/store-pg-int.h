@@ -122,7 +122,8 @@ int		 store_pg_fts_load(struct ofl_store *, struct ofl_tok *,
 
 /* store-pg-tmpl.c: as store-tmpl.c's calls, for a blob. */
 int		 store_pg_tmpl_get(struct ofl_store *, int64_t,
-		    struct ofl_fmt_log_tmpl_info **, size_t *, uint64_t *);
+		    struct ofl_fmt_log_tmpl_info **, size_t *, size_t *,
+		    uint64_t *);
 int		 store_pg_tmpl_put(struct ofl_store *, int64_t,
 		    const struct ofl_fmt_log_tmpl *);
 

@@ -1,8 +1,9 @@
 /*
  * store-pg-tmpl.c: the templates of a log cached by the PostgreSQL
  * engine, as store-tmpl.c caches them in SQLite: by content, row 0 of a
- * blob saying it was mined and how many lines it had, rows 1 to n its
- * templates, most frequent first.  They go with their blob (ON DELETE
+ * blob saying it was mined and how many lines and templates it had,
+ * rows 1 to n its templates, most frequent first, those tmpl_kept()
+ * keeps.  They go with their blob (ON DELETE
  * CASCADE), under the owner's row-level security.
  */
 #include "config.h"
@@ -21,7 +22,8 @@
 
 int
 store_pg_tmpl_get(struct ofl_store *st, int64_t blob,
-    struct ofl_fmt_log_tmpl_info **out, size_t *np, uint64_t *lines)
+    struct ofl_fmt_log_tmpl_info **out, size_t *np, size_t *total,
+    uint64_t *lines)
 {
 	struct store_pg_args		 a;
 	struct ofl_fmt_log_tmpl_info	*t = NULL, *o;
@@ -32,9 +34,10 @@ store_pg_tmpl_get(struct ofl_store *st, int64_t blob,
 
 	store_pg_args_init(&a);
 	store_pg_arg_int(&a, blob);
+	/* t.rank: "rank" alone is the text of the list's first column. */
 	if ((res = store_pg_run(st, "SELECT rank::text, tid, count::text,"
 	    " first_line::text, last_line::text, level, template FROM"
-	    " ofl.log_tmpl WHERE blob = $1 ORDER BY rank", &a, 1,
+	    " ofl.log_tmpl t WHERE blob = $1 ORDER BY t.rank", &a, 1,
 	    "log templates")) == NULL)
 		return -1;
 	nr = PQntuples(res);
@@ -45,6 +48,7 @@ store_pg_tmpl_get(struct ofl_store *st, int64_t blob,
 			found = strcmp(PQgetvalue(res, r, 1),
 			    OFL_TMPL_VERSION) == 0;
 			*lines = (uint64_t)store_pg_int(res, r, 2);
+			*total = (size_t)store_pg_int(res, r, 3);
 			continue;
 		}
 		o = &t[n++];
@@ -69,6 +73,8 @@ store_pg_tmpl_get(struct ofl_store *st, int64_t blob,
 	}
 	*out = t;
 	*np = n;
+	if (*total < n)
+		*total = n;
 	return 1;
 }
 
@@ -80,20 +86,23 @@ store_pg_tmpl_put(struct ofl_store *st, int64_t blob,
 	const struct ofl_fmt_log_tmpl_info	*t;
 	struct store_pg_args			 a, del;
 	struct ofl_buf				 v[7];
-	size_t					 i, k;
+	size_t					 i, k, n;
 	int					 rv = -1;
 
 	for (k = 0; k < 7; k++)
 		ofl_buf_init(&v[k]);
-	/* Row 0: mined, by which miner, and the lines it had. */
+	/* Row 0: mined, by which miner, the lines and templates it had. */
+	n = ofl_fmt_log_tmpl_count(m);
 	store_pg_arr_int(&v[0], 0);
 	store_pg_arr_text(&v[1], OFL_TMPL_VERSION);
 	store_pg_arr_int(&v[2], (int64_t)ofl_fmt_log_tmpl_lines(m));
-	store_pg_arr_int(&v[3], 0);
+	store_pg_arr_int(&v[3], (int64_t)n);
 	store_pg_arr_int(&v[4], 0);
 	store_pg_arr_text(&v[5], NULL);
 	store_pg_arr_bytes(&v[6], NULL, 0);
 	for (i = 0; (t = ofl_fmt_log_tmpl_get(m, i)) != NULL; i++) {
+		if (!tmpl_kept(i, n))
+			continue;
 		store_pg_arr_int(&v[0], (int64_t)i + 1);
 		store_pg_arr_text(&v[1], t->id);
 		store_pg_arr_int(&v[2], (int64_t)t->count);

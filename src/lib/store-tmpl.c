@@ -3,9 +3,11 @@
  * mined once (schema-log.c, when a log is indexed or first described)
  * and kept by content, like the index: artifacts with the same bytes
  * share them, and they go with their blob (store-gc.c).  Row 0 of a blob
- * says that it was mined, by which version of the miner (its tid) and
- * how many lines it had; rows 1 to n are its templates, most frequent
- * first.  Templates of another version are mined again.
+ * says that it was mined, by which version of the miner (its tid), how
+ * many lines it had (count) and how many templates (first_line; 0 from
+ * an ofl that kept them all); rows 1 to n are its templates, most
+ * frequent first, those that tmpl_kept() keeps (store-int.h).
+ * Templates of another version are mined again.
  */
 #include "config.h"
 
@@ -26,7 +28,8 @@
  */
 int
 ofl_store_tmpl_get(struct ofl_store *st, const char *id,
-    struct ofl_fmt_log_tmpl_info **out, size_t *np, uint64_t *lines)
+    struct ofl_fmt_log_tmpl_info **out, size_t *np, size_t *total,
+    uint64_t *lines)
 {
 	struct ofl_fmt_log_tmpl_info	*t = NULL, *o;
 	sqlite3_stmt			*stmt;
@@ -37,10 +40,11 @@ ofl_store_tmpl_get(struct ofl_store *st, const char *id,
 
 	*out = NULL;
 	*np = 0;
+	*total = 0;
 	*lines = 0;
 	if ((blob = ofl_store_blob(st, id)) < 0)
 		return -1;
-	STORE_PG(st, store_pg_tmpl_get(st, blob, out, np, lines));
+	STORE_PG(st, store_pg_tmpl_get(st, blob, out, np, total, lines));
 	if (sqlite3_prepare_v2(st->db, "SELECT rank, tid, count, first_line,"
 	    " last_line, level, template FROM log_tmpl WHERE blob = ?1"
 	    " ORDER BY rank", -1, &stmt, NULL) != SQLITE_OK)
@@ -52,6 +56,7 @@ ofl_store_tmpl_get(struct ofl_store *st, const char *id,
 			found = tx != NULL &&
 			    strcmp((const char *)tx, OFL_TMPL_VERSION) == 0;
 			*lines = (uint64_t)sqlite3_column_int64(stmt, 2);
+			*total = (size_t)sqlite3_column_int64(stmt, 3);
 			continue;
 		}
 		if (n == cap) {
@@ -85,6 +90,8 @@ ofl_store_tmpl_get(struct ofl_store *st, const char *id,
 	}
 	*out = t;
 	*np = n;
+	if (*total < n)
+		*total = n;
 	return 1;
 }
 
@@ -133,7 +140,7 @@ ofl_store_tmpl_put(struct ofl_store *st, const char *id,
 	struct ofl_fmt_log_tmpl_info		 head;
 	sqlite3_stmt				*del = NULL, *ins = NULL;
 	int64_t					 blob;
-	size_t					 i;
+	size_t					 i, n;
 	int					 rv = -1;
 
 	if (!st->rdwr)
@@ -153,11 +160,13 @@ ofl_store_tmpl_put(struct ofl_store *st, const char *id,
 	memset(&head, 0, sizeof(head));
 	snprintf(head.id, sizeof(head.id), "%s", OFL_TMPL_VERSION);
 	head.count = ofl_fmt_log_tmpl_lines(m);
+	head.first_line = n = ofl_fmt_log_tmpl_count(m);
 	if (sqlite3_step(del) != SQLITE_DONE ||
 	    put_row(ins, blob, 0, &head) == -1)
 		goto fail;
 	for (i = 0; (t = ofl_fmt_log_tmpl_get(m, i)) != NULL; i++)
-		if (put_row(ins, blob, (int64_t)i + 1, t) == -1)
+		if (tmpl_kept(i, n) &&
+		    put_row(ins, blob, (int64_t)i + 1, t) == -1)
 			goto fail;
 	if (ofl_store_commit(st) == -1)
 		goto fail;
