@@ -126,6 +126,33 @@ test_expect_success sqlite3,STOREDIR 'templates kept by another version of the m
 	! sqlite3 "$OFL_STORE/ofl.db" "SELECT template FROM log_tmpl" | grep -q stale
 '
 
+# An older ofl made the cache WITHOUT ROWID, keyed by blob and rank: a
+# writer makes it again as a table of row ids, its rows dropped.
+test_expect_success sqlite3,STOREDIR 'a template cache keyed by blob is made again, its templates mined again' '
+	id=$(cat trace.id) &&
+	ofl-schema "$id" >/dev/null &&
+	sqlite3 "$OFL_STORE/ofl.db" "CREATE TABLE t2 AS SELECT * FROM log_tmpl;
+	    DROP TABLE log_tmpl; CREATE TABLE log_tmpl (blob INTEGER NOT NULL,
+	    rank INTEGER NOT NULL, tid TEXT NOT NULL, count INTEGER NOT NULL,
+	    first_line INTEGER NOT NULL, last_line INTEGER NOT NULL, level TEXT,
+	    template BLOB, PRIMARY KEY (blob, rank)) WITHOUT ROWID;
+	    INSERT INTO log_tmpl SELECT * FROM t2; DROP TABLE t2" &&
+	test "$(sqlite3 "$OFL_STORE/ofl.db" "SELECT count(*) FROM log_tmpl")" -eq 9 &&
+	echo "hello" | ofl-capture >/dev/null &&
+	sqlite3 "$OFL_STORE/ofl.db" "SELECT sql LIKE \"%WITHOUT ROWID%\" FROM
+	    sqlite_master WHERE name = \"log_tmpl\"; SELECT count(*) FROM log_tmpl;
+	    SELECT name FROM sqlite_master WHERE tbl_name = \"log_tmpl\"
+	    ORDER BY name" >out &&
+	printf "0\n0\nlog_tmpl\nlog_tmpl_key\n" >expect &&
+	test_cmp expect out &&
+	ofl-schema "$id" | sed "s/$id/ID/" >out &&
+	test_cmp "$L/trace.tmpl" out &&
+	ofl-schema "$id" | sed "s/$id/ID/" >out &&
+	test_cmp "$L/trace.tmpl" out &&
+	test "$(sqlite3 "$OFL_STORE/ofl.db" "SELECT count(*) FROM log_tmpl WHERE
+	    blob = (SELECT blob FROM log_tmpl WHERE rank = 8)")" -eq 9
+'
+
 test_expect_success 'indexing mines and keeps the templates; gc drops them' '
 	id=$(cat trace.id) &&
 	ofl-index "$id" >/dev/null &&

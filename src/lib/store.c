@@ -110,6 +110,10 @@ static const char *schema_sql =
 /*
  * Schema 2: the templates of a log (store-tmpl.c), by content like the
  * index.  Row 0 of a blob says it was mined: count holds its lines.
+ * Rows go at the end of the table as they come, so that its pages fill;
+ * keyed by blob (WITHOUT ROWID, as schema 2 first made it), the rows
+ * of a log captured beside a longer one went between others and split
+ * the pages half empty (tmpl_table()).
  */
 static const char *schema2_sql =
 	"CREATE TABLE IF NOT EXISTS log_tmpl ("
@@ -120,13 +124,15 @@ static const char *schema2_sql =
 	" first_line INTEGER NOT NULL,"
 	" last_line INTEGER NOT NULL,"
 	" level TEXT,"
-	" template BLOB,"
-	" PRIMARY KEY (blob, rank)) WITHOUT ROWID;";
+	" template BLOB);"
+	"CREATE UNIQUE INDEX IF NOT EXISTS log_tmpl_key ON log_tmpl"
+	" (blob, rank);";
 
 static int	 check_owner(const char *, int, int);
 static int	 check_files(struct ofl_store *);
 static int	 mkdir_p(const char *);
 static int	 schema_init(struct ofl_store *);
+static int	 tmpl_table(struct ofl_store *);
 #ifdef HAVE_LIBPQ
 static struct ofl_store *store_open_pg(struct ofl_store *);
 #endif
@@ -388,7 +394,7 @@ schema_init(struct ofl_store *st)
 	if (schema_version(st, &version) == -1)
 		return -1;
 	if (version == SCHEMA_VERSION)
-		return 0;
+		return st->rdwr ? tmpl_table(st) : 0;
 	if (version > SCHEMA_VERSION) {
 		ofl_seterr(OFL_EXIT_FAIL, "store %s: made by a newer ofl "
 		    "(schema %d)", st->path, version);
@@ -434,6 +440,49 @@ out:
 		close(fd);
 	ofl_buf_free(&b);
 	return rv;
+}
+
+/*
+ * The template cache of a store made by an older ofl (keyed by blob,
+ * WITHOUT ROWID) made again as schema2_sql makes it: older ofl read and
+ * write both.  The templates cached are dropped, to be mined again when
+ * asked for.  A help, so nothing fails for it: a store busy or read
+ * only keeps its table until a later open.
+ */
+static int
+tmpl_table(struct ofl_store *st)
+{
+	static const char	*old = "SELECT 1 FROM sqlite_master WHERE"
+				    " name = 'log_tmpl' AND sql LIKE"
+				    " '%WITHOUT ROWID%'";
+	sqlite3_stmt		*stmt;
+	int			 have = 0, done = 0;
+
+	if (sqlite3_prepare_v2(st->db, old, -1, &stmt, NULL) != SQLITE_OK)
+		return 0;
+	have = sqlite3_step(stmt) == SQLITE_ROW;
+	sqlite3_finalize(stmt);
+	if (!have)
+		return 0;
+	/* Not worth a wait: the next open will do. */
+	sqlite3_busy_timeout(st->db, 100);
+	have = sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) ==
+	    SQLITE_OK;
+	sqlite3_busy_timeout(st->db, BUSY_MS);
+	if (!have)
+		return 0;
+	/* Another writer may have done it while we waited. */
+	if (sqlite3_prepare_v2(st->db, old, -1, &stmt, NULL) == SQLITE_OK) {
+		have = sqlite3_step(stmt) == SQLITE_ROW;
+		sqlite3_finalize(stmt);
+		done = !have || (sqlite3_exec(st->db, "DROP TABLE log_tmpl",
+		    NULL, NULL, NULL) == SQLITE_OK && sqlite3_exec(st->db,
+		    schema2_sql, NULL, NULL, NULL) == SQLITE_OK);
+	}
+	if (!done || sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL) !=
+	    SQLITE_OK)
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	return 0;
 }
 
 /*
