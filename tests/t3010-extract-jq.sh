@@ -120,6 +120,27 @@ test_expect_success 'a run-time error: reported, exit 3' '
 	grep -q "^ofl-extract: jq: error (at ofl:$pods): Cannot index string with string \"x\"" err
 '
 
+test_expect_success 'run-time errors on many inputs: the first three said, then the count' '
+	seq 1 2000 | cap >many &&
+	test_expect_code 3 ofl-extract "$(cat many)" ".x" >out 2>err &&
+	test ! -s out &&
+	test "$(wc -l <err)" -eq 4 &&
+	sed -n 3p err | grep -q "^ofl-extract: jq: error (at ofl:$(cat many) line 3): Cannot index number" &&
+	tail -n 1 err >last &&
+	echo "ofl-extract: jq: the filter failed on 2000 inputs (the first 3 said above)" >expect &&
+	test_cmp expect last
+'
+
+test_expect_success 'debug: the value on stderr as jq prints it, the result on stdout' '
+	echo "{\"a\":1}" | cap >dbg &&
+	ofl-extract "$(cat dbg)" -c ".a | debug | . + 1" >out 2>err &&
+	echo 2 >expect && test_cmp expect out &&
+	echo "ofl-extract: jq: [\"DEBUG:\",1]" >expect && test_cmp expect err &&
+	ofl-extract "$(cat dbg)" -c debug >out 2>err &&
+	echo "{\"a\":1}" >expect && test_cmp expect out &&
+	echo "ofl-extract: jq: [\"DEBUG:\",{\"a\":1}]" >expect && test_cmp expect err
+'
+
 test_expect_success 'content that is not JSON: exit 3' '
 	printf "{\"a\":\n" | cap >bad &&
 	test_expect_code 3 ofl-extract "$(cat bad)" . >out 2>err &&

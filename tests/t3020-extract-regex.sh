@@ -96,6 +96,20 @@ test_expect_success 'lines with NUL bytes are searched whole' '
 	cmp expect out
 '
 
+# The lines of a read buffer run on into the next ones: an expression
+# reads each line alone (the sanitizers' regexec reads a C string).
+test_expect_success 'an expression over a MiB of lines and one line of a MiB' '
+	yes a | head -c 1048576 | cap >mib &&
+	test_expect_code 1 ofl-extract "$(cat mib)" -e "z+y" >out &&
+	test ! -s out &&
+	{ yes a | head -n 100000; echo "the zzy line"; } | cap >mib2 &&
+	printf "100001:\tthe zzy line\n" >expect &&
+	ofl-extract "$(cat mib2)" -e "z+y" >out &&
+	test_cmp expect out &&
+	head -c 1048576 /dev/zero | tr "\000" b | cap >line &&
+	test_expect_code 1 ofl-extract "$(cat line)" -e "z+y" >out
+'
+
 test_expect_success '--json: match true and false' '
 	ofl-extract "$id" -e "^done" -C 1 --json >out &&
 	{

@@ -80,6 +80,15 @@ test_expect_success 'params absent, null or not an object: Invalid params' '
 	test "$(answer 6 out)" = "{\"jsonrpc\":\"2.0\",\"id\":6,\"result\":{}}"
 '
 
+test_expect_success 'a bad reference among ids: said once, whole' '
+	rpc 1 tools/call "{\"name\":\"ofl_search\",\"arguments\":{\"query\":\"x\",\"ids\":[\"zz z\"]}}" |
+	    ofl-mcp >out 2>err &&
+	text 1 out >actual &&
+	echo "ofl_search: ids: \"zz z\": not an artifact reference (ofl:ID, ID, @ or @N)" \
+	    >expect &&
+	test_cmp expect actual
+'
+
 # calls [BASE]: every tool with every kind of bad arguments, with the
 # ids BASE+1 on.
 calls() {

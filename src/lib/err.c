@@ -7,6 +7,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "ofl.h"
 #include "banned.h"
@@ -31,13 +32,15 @@ void
 ofl_seterr(int code, const char *fmt, ...)
 {
 	va_list	ap;
-
+	char	 msg[sizeof errbuf];
 	char	*p;
 	size_t	 n;
 
+	/* Formatted apart: the message may say the one before it. */
 	va_start(ap, fmt);
-	vsnprintf(errbuf, sizeof errbuf, fmt, ap);
+	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
+	memcpy(errbuf, msg, sizeof errbuf);
 	errcode = code;
 	/*
 	 * One line, safe for a terminal: names and messages from input or

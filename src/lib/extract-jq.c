@@ -22,6 +22,7 @@
 #include "extract.h"
 #include "banned.h"
 
+#define JQ_ERRORS_SAID	3	/* run-time errors said one a line */
 
 /*
  * jq filters, through libjq.  A filter runs with an empty environment
@@ -155,6 +156,22 @@ jq_quiet_cb(void *arg, jv msg)
 {
 	(void)arg;
 	jv_free(msg);
+}
+
+/*
+ * debug: the value on stderr as jq prints it, ["DEBUG:",VALUE] on one
+ * line.  libjq calls a debug callback it was never given.
+ */
+static void
+jq_debug_cb(void *arg, jv v)
+{
+	struct jqrun	*j = arg;
+	jv		 s;
+
+	s = jv_dump_string(JV_ARRAY(jv_string("DEBUG:"), v), 0);
+	if (jv_get_kind(s) == JV_KIND_STRING)
+		ofl_extract_warnf(j->x, "jq: %s", jv_string_value(s));
+	jv_free(s);
 }
 
 /* The next chunk of bytes of the scope; 0 at the end. */
@@ -683,8 +700,9 @@ jq_one(struct jqrun *j, jv v)
 	if (jv_invalid_has_msg(jv_copy(r))) {
 		jv	m = jv_invalid_get_msg(r);
 
-		j->errors++;
-		if (jv_get_kind(m) == JV_KIND_STRING)
+		if (++j->errors > JQ_ERRORS_SAID)
+			;
+		else if (jv_get_kind(m) == JV_KIND_STRING)
 			ofl_extract_warnf(x, "jq: error (at %s): %s", where,
 			    jv_string_value(m));
 		else {
@@ -805,6 +823,7 @@ ofl_extract_jq(struct ex *x)
 		goto out;
 	}
 	jq_set_error_cb(j.jq, jq_err_cb, &j);
+	jq_set_debug_cb(j.jq, jq_debug_cb, &j);
 	if (ofl_extract_oom_fn() != NULL)
 		jq_set_nomem_handler(j.jq, ofl_extract_oom_fn(), NULL);
 	jq_set_attr(j.jq, jv_string("JQ_LIBRARY_PATH"), jv_array());
@@ -820,6 +839,7 @@ ofl_extract_jq(struct ex *x)
 	    strstr(o->filter, "halt") == NULL &&
 	    (j.jqp = jq_init()) != NULL) {
 		jq_set_error_cb(j.jqp, jq_quiet_cb, NULL);
+		jq_set_debug_cb(j.jqp, jq_quiet_cb, NULL);
 		if (ofl_extract_oom_fn() != NULL)
 			jq_set_nomem_handler(j.jqp, ofl_extract_oom_fn(), NULL);
 		jq_set_attr(j.jqp, jv_string("JQ_LIBRARY_PATH"), jv_array());
@@ -883,6 +903,12 @@ marks:
 	}
 	if (j.in.failed)
 		goto out;
+	if (j.errors > JQ_ERRORS_SAID) {
+		ofl_seterr(OFL_EXIT_FAIL, "jq: the filter failed on %" PRIu64
+		    " inputs (the first %d said above)", j.errors,
+		    JQ_ERRORS_SAID);
+		goto out;
+	}
 	if (j.errors > 0) {
 		ofl_seterr(OFL_EXIT_FAIL, "jq: the filter failed on %" PRIu64
 		    " input%s", j.errors, j.errors > 1 ? "s" : "");

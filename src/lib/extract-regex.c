@@ -102,13 +102,21 @@ rx_match(struct rx *rx, const char *p, size_t len)
 		}
 		return memmem(p, len, rx->lit, rx->litlen) != NULL;
 	}
-#ifdef REG_STARTEND
-	m[0].rm_so = 0;
-	m[0].rm_eo = (regoff_t)len;
-	return regexec(&rx->re, p, 1, m, REG_STARTEND) == 0;
-#else
+	/*
+	 * A copy that ends in a NUL: the line in the read buffer is
+	 * followed by the next ones, and what reads it as a C string (a
+	 * regexec without REG_STARTEND, or a sanitizer's, which ignores
+	 * it) would run on past the buffer.
+	 */
 	ofl_buf_reset(&rx->low);
 	ofl_buf_add(&rx->low, p, len);
+#ifdef REG_STARTEND
+	/* And NUL bytes in the line are bytes like any other. */
+	m[0].rm_so = 0;
+	m[0].rm_eo = (regoff_t)len;
+	return regexec(&rx->re, ofl_buf_str(&rx->low), 1, m,
+	    REG_STARTEND) == 0;
+#else
 	(void)m;
 	return regexec(&rx->re, ofl_buf_str(&rx->low), 0, NULL, 0) == 0;
 #endif

@@ -432,8 +432,15 @@ limited(const struct ofl_extract *o, FILE *fp, const char *what,
 	    WTERMSIG(status) == SIGKILL) && o->time_limit > 0)
 		ofl_seterr(OFL_EXIT_FAIL, "%s used %u s of CPU time, the limit "
 		    "(--time-limit)", what, o->time_limit);
-	else if (o->mem_limit > 0 && ((WIFSIGNALED(status) &&
-	    (WTERMSIG(status) == SIGABRT || WTERMSIG(status) == SIGSEGV)) ||
+	else if (o->mem_limit > 0 && WIFSIGNALED(status) &&
+	    WTERMSIG(status) == SIGSEGV) {
+		/* A stack that cannot grow, or a bug: either may be. */
+		lim_size(size, sizeof size, o->mem_limit);
+		ofl_seterr(OFL_EXIT_FAIL, "%s crashed (signal %d): a bug, or it "
+		    "needs more than %s of memory, the limit (--memory-limit)",
+		    what, SIGSEGV, size);
+	} else if (o->mem_limit > 0 && ((WIFSIGNALED(status) &&
+	    WTERMSIG(status) == SIGABRT) ||
 	    (WIFEXITED(status) && WEXITSTATUS(status) != 0))) {
 		lim_size(size, sizeof size, o->mem_limit);
 		ofl_seterr(OFL_EXIT_FAIL, "%s needs more than %s of memory, "
