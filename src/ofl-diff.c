@@ -105,9 +105,11 @@ main(int argc, char *argv[])
 	if ((st = ofl_store_open(store, OFL_RDONLY)) == NULL)
 		errx(EXIT_TROUBLE, "%s", ofl_errmsg());
 	for (i = 0; i < 2; i++) {
-		if (ofl_ref_arg(argv[i], &ref) == -1 ||
-		    ofl_store_resolve(st, ofl_ref_name(&ref), id[i]) == -1)
+		if (ofl_ref_arg(argv[i], &ref) == -1)
 			errx(EXIT_TROUBLE, "%s: %s", argv[i], ofl_errmsg());
+		/* The store's message names the artifact already. */
+		if (ofl_store_resolve(st, ofl_ref_name(&ref), id[i]) == -1)
+			errx(EXIT_TROUBLE, "%s", ofl_errmsg());
 	}
 	ofl_buf_init(&out);
 	rv = ofl_diff(st, id[0], id[1], &o, &out);

@@ -219,6 +219,11 @@ parse_options(int argc, char *argv[], struct args *a)
 	}
 	if (optind != argc)
 		usage(OFL_EXIT_USAGE);
+	/* A dry run removes nothing; it would not change settings either. */
+	if (o->dry_run && (a->nsets > 0 || a->npins > 0))
+		errx(OFL_EXIT_USAGE, "--dry-run shows what gc would remove; "
+		    "it does not apply to --%s", a->nsets > 0 ? "set" :
+		    "pin or --unpin");
 	ofl_opt_free(&g);
 	check_purge(o);
 }

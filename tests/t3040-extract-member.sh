@@ -84,6 +84,16 @@ test_expect_success 'not an archive: exit 3' '
 	grep -q "not an archive" err
 '
 
+test_expect_success 'a compressed stream without its last byte: one line that says why' '
+	seq 1 10000 | gzip >f.gz &&
+	head -c -1 f.gz | cap >cut &&
+	test_expect_code 3 ofl-extract "$(cat cut)" --member x >out 2>err &&
+	test ! -s out &&
+	echo "ofl-extract: ofl:$(cat cut): not an archive: truncated or damaged" \
+	    >expect &&
+	test_cmp expect err
+'
+
 test_expect_success python3 'a zip member (read with seeks)' '
 	python3 -c "
 import zipfile

@@ -187,7 +187,9 @@ test_expect_success 'hostile: empty, binary, NUL, invalid UTF-8, a huge line' '
 
 test_expect_success 'an unknown ID or bad usage: exit 2, one line' '
 	test_expect_code 2 ofl-diff zzzzzzzz "$(cap s1)" >out 2>err &&
-	test ! -s out && test "$(wc -l <err)" -eq 1 &&
+	test ! -s out &&
+	echo "ofl-diff: zzzzzzzz: unknown artifact" >expect &&
+	test_cmp expect err &&
 	test_expect_code 2 ofl-diff "$(cap s1)" >out 2>err &&
 	test_expect_code 2 ofl-diff --bogus a b >out 2>err
 '

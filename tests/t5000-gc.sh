@@ -133,7 +133,12 @@ test_expect_success 'settings: set, show, reject bad ones' '
 	test_expect_code 2 ofl-gc --set bogus=1 2>err &&
 	grep "unknown setting" err &&
 	test_expect_code 2 ofl-gc --set ttl=soon 2>err &&
-	test_expect_code 2 ofl-gc --older-than yesterday 2>/dev/null
+	test_expect_code 2 ofl-gc --older-than yesterday 2>/dev/null &&
+	test_expect_code 2 ofl-gc --dry-run --set ttl=1d 2>err &&
+	echo "ofl-gc: --dry-run shows what gc would remove; it does not apply to --set" >expect &&
+	test_cmp expect err &&
+	ofl-gc --settings >out &&
+	grep "^ttl	3d	" out
 '
 
 test_expect_success 'automatic gc after a capture when over budget' '

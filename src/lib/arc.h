@@ -209,4 +209,13 @@ int	ofl_fmt_archive_member(struct ofl_arc *, const struct ofl_src *,
 	(ofl_arc_api.archive_set_error)
 #endif /* OFL_ARC_REAL */
 
+/* Why a read failed: libarchive's message, which may be none. */
+static inline const char *
+ofl_arc_why(struct archive *a)
+{
+	const char	*e = archive_error_string(a);
+
+	return e != NULL ? e : "truncated or damaged";
+}
+
 #endif /* OFL_ARC_H */

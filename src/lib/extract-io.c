@@ -275,8 +275,7 @@ ofl_extract_src_read(struct src *s, void *buf, size_t n)
 	got = archive_read_data(s->a, buf, n);
 	if (got < 0) {
 		ofl_seterr(OFL_EXIT_FAIL, "ofl:%s: %s: %s",
-		    ofl_reader_meta(s->r)->id, s->member,
-		    archive_error_string(s->a));
+		    ofl_reader_meta(s->r)->id, s->member, ofl_arc_why(s->a));
 		return -1;
 	}
 	s->pos += (uint64_t)got;

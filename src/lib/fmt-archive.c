@@ -320,7 +320,7 @@ member_find(struct ofl_arc *x, const struct ofl_src *src, const char *id,
 	    (raw ? OFL_ARC_RAW_ONLY : 0)) == -1) {
 		if (x->a != NULL)
 			ofl_seterr(OFL_EXIT_FAIL, "ofl:%s: not an archive: %s",
-			    id, archive_error_string(x->a));
+			    id, ofl_arc_why(x->a));
 		ofl_arc_close(x);
 		return -1;
 	}
@@ -359,7 +359,7 @@ member_find(struct ofl_arc *x, const struct ofl_src *src, const char *id,
 	else
 		/* A format error: worth trying as a raw stream. */
 		ofl_seterr(raw ? OFL_EXIT_FAIL : OFL_EXIT_USAGE, "ofl:%s: %s",
-		    id, archive_error_string(a));
+		    id, ofl_arc_why(a));
 	ofl_buf_free(&names);
 	ofl_arc_close(x);
 	return -1;
