@@ -1588,6 +1588,17 @@ from_client_line(char *line, size_t n)
 		send_server(line, n);
 		goto out;
 	}
+	if (method[0] == '\0' && !has_server) {
+		/*
+		 * Alone, ofl-mcp asks the client nothing: an answer is
+		 * dropped; a request without a method (or whose method is
+		 * not a string) is invalid.
+		 */
+		if (!jv_object_has(jv_copy(msg), jv_string("result")) &&
+		    !jv_object_has(jv_copy(msg), jv_string("error")))
+			send_error(key, -32600, "Invalid Request");
+		goto out;
+	}
 	if (method[0] == '\0') {
 		/* An answer to a request of the server. */
 		send_server(line, n);

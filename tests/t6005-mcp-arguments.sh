@@ -80,6 +80,22 @@ test_expect_success 'params absent, null or not an object: Invalid params' '
 	test "$(answer 6 out)" = "{\"jsonrpc\":\"2.0\",\"id\":6,\"result\":{}}"
 '
 
+test_expect_success 'no method, or one that is not a string: Invalid Request; an answer: dropped' '
+	{
+		echo "{\"jsonrpc\":\"2.0\",\"id\":22}"
+		echo "{\"jsonrpc\":\"2.0\",\"id\":10,\"method\":7}"
+		echo "{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{}}"
+		rpc 4 ping
+	} | ofl-mcp >out 2>err &&
+	cat >expect <<-\EOF &&
+	{"jsonrpc":"2.0","id":22,"error":{"code":-32600,"message":"Invalid Request"}}
+	{"jsonrpc":"2.0","id":10,"error":{"code":-32600,"message":"Invalid Request"}}
+	{"jsonrpc":"2.0","id":4,"result":{}}
+	EOF
+	test_cmp expect out &&
+	test ! -s err
+'
+
 test_expect_success 'a bad reference among ids: said once, whole' '
 	rpc 1 tools/call "{\"name\":\"ofl_search\",\"arguments\":{\"query\":\"x\",\"ids\":[\"zz z\"]}}" |
 	    ofl-mcp >out 2>err &&
