@@ -336,6 +336,11 @@ parse_options(int argc, char *argv[], struct args *a)
 			o->member = optarg;
 			break;
 		case OPT_ROLE:
+			if (*optarg == '\0') {
+				warnx("--role: give a role (button, link, "
+				    "textbox, heading, row, ...)");
+				usage(OFL_EXIT_USAGE);
+			}
 			o->role = optarg;
 			break;
 		case OPT_NAME:

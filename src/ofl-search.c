@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include <err.h>
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -261,7 +262,8 @@ store_missing(const char *path)
 	}
 	ofl_buf_init(&b);
 	ofl_buf_addf(&b, "%s/ofl.db", where);
-	missing = access(ofl_buf_str(&b), F_OK) == -1;
+	/* A file where the store should be is no missing store. */
+	missing = access(ofl_buf_str(&b), F_OK) == -1 && errno == ENOENT;
 	ofl_buf_free(&b);
 	free(where);
 	return missing;
@@ -439,7 +441,8 @@ progress(uint64_t done, uint64_t total, void *arg)
 
 /*
  * Operand at, before the query, is not an artifact: the query was likely
- * cut into words by the shell.  Say how to quote it.
+ * cut into words by the shell.  Say how to quote it; not for what was
+ * meant as a reference (@N, ofl:ID, ID:A-B).
  */
 static void
 quote_hint(int opdc, char *opdv[], size_t at)
@@ -448,7 +451,7 @@ quote_hint(int opdc, char *opdv[], size_t at)
 	char		*s;
 	int		 i;
 
-	if (opdv[at][0] == '@' || strncmp(opdv[at], "ofl:", 4) == 0 ||
+	if (opdv[at][0] == '@' || strchr(opdv[at], ':') != NULL ||
 	    strcmp(opdv[at], "-") == 0)
 		return;
 	ofl_buf_init(&b);

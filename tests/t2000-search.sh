@@ -184,6 +184,14 @@ test_expect_success 'several IDs: the last operand is the query' '
 	grep -q "^ofl:$(cat id.diff):" out
 '
 
+test_expect_success 'a bad range on an ID: its error alone, no advice to quote' '
+	test_expect_code 2 ofl-search "$(cat id.md):3-1" error >out 2>err &&
+	test ! -s out &&
+	echo "ofl-search: $(cat id.md):3-1: bad line range (ID:A-B, 1 <= A <= B)" \
+	    >expect &&
+	test_cmp expect err
+'
+
 test_expect_success 'no ID, -a: the whole store' '
 	ofl-search -a -q -n 20 "timeout" >out &&
 	grep -q "^ofl:$(cat id.log):" out

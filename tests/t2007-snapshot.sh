@@ -192,7 +192,13 @@ test_expect_success 'ofl-extract --role: nothing found is 1, another kind is 2' 
 	printf "a\nb\n" | ofl-capture -T 0 -q >tid &&
 	test_expect_code 2 ofl-extract "$(cat tid)" --role button 2>err &&
 	grep "need a browser snapshot or an HTML page; this artifact is text" err &&
-	test_expect_code 2 ofl-extract "$id" --role button -n 1-5
+	test_expect_code 2 ofl-extract "$id" --role button -n 1-5 &&
+	test_expect_code 2 ofl-extract "$id" --role "" >out 2>err &&
+	test ! -s out &&
+	head -n 1 err >first &&
+	echo "ofl-extract: --role: give a role (button, link, textbox, heading, row, ...)" \
+	    >expect &&
+	test_cmp expect first
 '
 
 test_expect_success 'the Chrome DevTools form by role' '

@@ -97,7 +97,11 @@ test_expect_success 'a store path that is a file is refused' '
 	OFL_STORE=$TEST_DIR/afile ofl-capture -T 0 <f >out 2>err
 	grep "not a directory" err &&
 	OFL_STORE=$TEST_DIR/afile test_expect_code 3 ofl-search -a 1 2>err &&
-	grep "not a directory" err
+	grep "not a directory" err &&
+	OFL_STORE=$TEST_DIR/afile test_expect_code 3 ofl-search >out 2>err &&
+	test ! -s out &&
+	echo "ofl-search: store $TEST_DIR/afile: not a directory" >expect &&
+	test_cmp expect err
 '
 
 # IDs that are paths, or try to be.
