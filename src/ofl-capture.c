@@ -452,9 +452,15 @@ parse_options(int argc, char *argv[], const char ***execs, size_t *nexec)
 	}
 	ofl_opt_free(&g);
 	/* "-" alone is standard input, as with no operand (not after --). */
-	if (argc - optind == 1 && strcmp(argv[optind], "-") == 0 &&
-	    strcmp(argv[optind - 1], "--") != 0)
+	if (argc - optind >= 1 && strcmp(argv[optind], "-") == 0 &&
+	    strcmp(argv[optind - 1], "--") != 0) {
+		if (argc - optind > 1) {
+			warnx("-: standard input takes no more operands; to "
+			    "run a command, give -- CMD");
+			usage(OFL_EXIT_USAGE);
+		}
 		optind++;
+	}
 	return optind;
 }
 

@@ -184,7 +184,13 @@ test_expect_success 'ofl-capture -: standard input; ofl-capture -- - runs "-"' '
 	test_cmp expect out &&
 	ofl-extract @ >out &&
 	test_cmp expect out &&
-	echo data | test_expect_code 127 ofl-capture -- - >out 2>err
+	echo data | test_expect_code 127 ofl-capture -- - >out 2>err &&
+	echo data | test_expect_code 2 ofl-capture - more >out 2>err &&
+	test ! -s out &&
+	head -n 1 err >first &&
+	echo "ofl-capture: -: standard input takes no more operands; to run a command, give -- CMD" \
+	    >expect &&
+	test_cmp expect first
 '
 
 # 3. A query cut into words.

@@ -94,6 +94,13 @@ test_expect_success 'a compressed stream without its last byte: one line that sa
 	test_cmp expect err
 '
 
+test_expect_success 'a compressed stream of NUL bytes is one member too' '
+	head -c 1000 /dev/zero >zeros &&
+	gzip -c zeros | cap >gzz &&
+	ofl-extract "$(cat gzz)" --member anything >out &&
+	cmp zeros out
+'
+
 test_expect_success python3 'a zip member (read with seeks)' '
 	python3 -c "
 import zipfile

@@ -312,7 +312,7 @@ member_find(struct ofl_arc *x, const struct ofl_src *src, const char *id,
 	struct archive_entry	*e;
 	struct ofl_buf		 names;
 	const char		*name;
-	int			 rv, n = 0;
+	int			 rv, n = 0, headers = 0;
 
 	if (ofl_src_seek(src, 0) == -1)
 		return -1;
@@ -327,6 +327,7 @@ member_find(struct ofl_arc *x, const struct ofl_src *src, const char *id,
 	a = x->a;
 	ofl_buf_init(&names);
 	while ((rv = archive_read_next_header(a, &e)) == ARCHIVE_OK) {
+		headers++;
 		name = archive_entry_pathname(e);
 		if (name == NULL)
 			continue;
@@ -352,7 +353,14 @@ member_find(struct ofl_arc *x, const struct ofl_src *src, const char *id,
 			ofl_buf_adds(&names, ", ...");
 		n++;
 	}
-	if (rv == ARCHIVE_EOF)
+	if (rv == ARCHIVE_EOF && headers == 0 && !raw &&
+	    archive_filter_code(a, 0) != ARCHIVE_FILTER_NONE)
+		/*
+		 * A compressed stream of NUL bytes reads as a tar archive
+		 * of no entry: it is one member, read as a raw stream.
+		 */
+		ofl_seterr(OFL_EXIT_USAGE, "ofl:%s: no entry", id);
+	else if (rv == ARCHIVE_EOF)
 		ofl_seterr(OFL_EXIT_FAIL, "ofl:%s: no member %s (%s%s)", id,
 		    member, n > 0 ? "members: " : "no members",
 		    n > 0 ? ofl_buf_str(&names) : "");
