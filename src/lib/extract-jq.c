@@ -159,9 +159,26 @@ jq_quiet_cb(void *arg, jv msg)
 }
 
 /*
- * debug: the value on stderr as jq prints it, ["DEBUG:",VALUE] on one
- * line.  libjq calls a debug callback it was never given.
+ * A jq state with its callbacks (libjq calls a debug callback it was
+ * never given), the memory handler and no module search path; NULL if
+ * none could be made.
  */
+static jq_state *
+jq_new(jq_msg_cb err, jq_msg_cb debug, void *arg)
+{
+	jq_state	*jq;
+
+	if ((jq = jq_init()) == NULL)
+		return NULL;
+	jq_set_error_cb(jq, err, arg);
+	jq_set_debug_cb(jq, debug, arg);
+	if (ofl_extract_oom_fn() != NULL)
+		jq_set_nomem_handler(jq, ofl_extract_oom_fn(), NULL);
+	jq_set_attr(jq, jv_string("JQ_LIBRARY_PATH"), jv_array());
+	return jq;
+}
+
+/* debug: the value on stderr as jq prints it, ["DEBUG:",VALUE] a line. */
 static void
 jq_debug_cb(void *arg, jv v)
 {
@@ -817,16 +834,11 @@ ofl_extract_jq(struct ex *x)
 			v = jv_string(o->args[i].value);
 		jargs = jv_object_set(jargs, jv_string(o->args[i].name), v);
 	}
-	if ((j.jq = jq_init()) == NULL) {
+	if ((j.jq = jq_new(jq_err_cb, jq_debug_cb, &j)) == NULL) {
 		ofl_seterr(OFL_EXIT_FAIL, "jq: cannot initialize");
 		jv_free(jargs);
 		goto out;
 	}
-	jq_set_error_cb(j.jq, jq_err_cb, &j);
-	jq_set_debug_cb(j.jq, jq_debug_cb, &j);
-	if (ofl_extract_oom_fn() != NULL)
-		jq_set_nomem_handler(j.jq, ofl_extract_oom_fn(), NULL);
-	jq_set_attr(j.jq, jv_string("JQ_LIBRARY_PATH"), jv_array());
 	if (!jq_compile_args(j.jq, o->filter, jv_copy(jargs))) {
 		ofl_seterr(OFL_EXIT_USAGE, "%s", j.compile_msg[0] != '\0' ?
 		    j.compile_msg : "jq: compile error");
@@ -837,12 +849,7 @@ ofl_extract_jq(struct ex *x)
 	    strstr(o->filter, "debug") == NULL &&
 	    strstr(o->filter, "stderr") == NULL &&
 	    strstr(o->filter, "halt") == NULL &&
-	    (j.jqp = jq_init()) != NULL) {
-		jq_set_error_cb(j.jqp, jq_quiet_cb, NULL);
-		jq_set_debug_cb(j.jqp, jq_quiet_cb, NULL);
-		if (ofl_extract_oom_fn() != NULL)
-			jq_set_nomem_handler(j.jqp, ofl_extract_oom_fn(), NULL);
-		jq_set_attr(j.jqp, jv_string("JQ_LIBRARY_PATH"), jv_array());
+	    (j.jqp = jq_new(jq_quiet_cb, jq_quiet_cb, NULL)) != NULL) {
 		ofl_buf_addf(&prog, "path(%s\n) as $__ofl_p | [$__ofl_p, "
 		    "getpath($__ofl_p)]", o->filter);
 		if (!jq_compile_args(j.jqp, ofl_buf_str(&prog), jv_copy(jargs)))
