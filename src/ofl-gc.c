@@ -522,14 +522,27 @@ main(int argc, char *argv[])
 		goto out;
 	}
 
-	if (ofl_gc_run(st, &o, on_removed, &o.dry_run, &rep) == -1)
+	if (ofl_gc_run(st, &o, on_removed, &o.dry_run, &rep) == -1) {
+		/*
+		 * Said by on_removed() for each artifact, or here: then
+		 * gc did not run, and there is no report to give.
+		 */
 		rv = rep.status != 0 ? rep.status : OFL_EXIT_FAIL;
-	else if (rep.unmet[0] != '\0') {
+		if (rep.errors == 0) {
+			warnx("%s", ofl_errmsg());
+			if (!opt_json)
+				goto out;
+		}
+	} else if (rep.unmet[0] != '\0') {
 		/* Ran fine, but the store is still over its budget. */
 		if (!autogc)
 			warnx("%s", rep.unmet);
 		rv = OFL_EXIT_NOMATCH;
 	}
+	if (rep.repeated > 0)
+		warnx("the same error for %llu more artifact%s",
+		    (unsigned long long)rep.repeated, rep.repeated > 1 ? "s" :
+		    "");
 	if (opt_json || !autogc)
 		print_report(&rep, o.dry_run);
 out:

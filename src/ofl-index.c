@@ -160,14 +160,14 @@ static int
 index_pending(const char *path, int quiet, int rebuild)
 {
 	struct ofl_store	*st;
-	int64_t			 n;
+	int64_t			 n, failed = 0;
 
 	if ((st = ofl_store_open(path, OFL_RDWR | OFL_NOCREATE)) == NULL)
 		errx(ofl_errcode(), "%s", ofl_errmsg());
 	/* Progress on a terminal: a background indexer has none. */
 	n = rebuild ? ofl_index_rebuild(st, isatty(STDERR_FILENO) ?
-	    pending_progress : NULL, NULL) : ofl_index_pending(st,
-	    isatty(STDERR_FILENO) ? pending_progress : NULL, NULL);
+	    pending_progress : NULL, NULL, &failed) : ofl_index_pending(st,
+	    isatty(STDERR_FILENO) ? pending_progress : NULL, NULL, &failed);
 	if (isatty(STDERR_FILENO))
 		pending_progress(1, 1, NULL);	/* the line cleared */
 	ofl_store_close(st);
@@ -178,6 +178,11 @@ index_pending(const char *path, int quiet, int rebuild)
 		    n == 1 ? "" : "s");
 	if (fflush(stdout) == EOF || ferror(stdout))
 		err(OFL_EXIT_FAIL, "stdout");
+	if (failed > 0) {
+		warnx("%lld artifact%s not indexed: %s", (long long)failed,
+		    failed == 1 ? "" : "s", ofl_errmsg());
+		return OFL_EXIT_FAIL;
+	}
 	return 0;
 }
 

@@ -120,6 +120,15 @@ test_expect_success 'indexing on a full disk fails with a clear message' '
 	test "$(wc -l <err)" -eq 1
 '
 
+test_expect_success '--pending on a full disk: the artifact it could not index said, exit 3' '
+	limited ofl-index --pending >out 2>err
+	rc=$?
+	cat out err >&2
+	test $rc -eq 3 &&
+	grep -E "^ofl-index: 1 artifact not indexed: .*(disk is full|No space left|File too large|disk full|disk I/O error)" err &&
+	test "$(wc -l <err)" -eq 1
+'
+
 test_expect_success 'searching on a full disk fails cleanly, never crashes' '
 	limited ofl-search "$tid" "code 42" >out 2>err
 	rc=$?

@@ -92,6 +92,35 @@ else
 	'
 fi
 
+# nobody's own store, its database made read-only (root ignores modes):
+# gc cannot run, and says why in one line, with no report.
+title='a store gc cannot write: one line that says why, exit 3'
+mkdir -p mine && chmod 777 mine &&
+    cp "$(command -v ofl-capture)" "$(command -v ofl-gc)" mine/ 2>/dev/null
+chmod 755 "$TEST_DIR"
+if [ -n "$reach" ] || ! test_user_reaches nobody "$TEST_DIR/mine/ofl-gc"; then
+	chmod 700 "$TEST_DIR"
+	test_skip "$title" "${reach:-nobody cannot run $TEST_DIR/mine/ofl-gc}"
+else
+	chmod 700 "$TEST_DIR"
+	test_expect_success "$title" '
+		chmod 755 "$TEST_DIR" &&
+		test_as_user nobody sh -c "
+		    export OFL_STORE=\$1/mine/store
+		    \$1/mine/ofl-capture -q -T 0 <f >/dev/null &&
+		    chmod 0400 \$OFL_STORE/ofl.db &&
+		    \$1/mine/ofl-gc --all >\$1/mine/out 2>\$1/mine/err
+		    echo \$? >\$1/mine/rc
+		    chmod 0600 \$OFL_STORE/ofl.db" sh "$TEST_DIR"
+		chmod 700 "$TEST_DIR"
+		echo 3 >expect && test_cmp expect mine/rc &&
+		test ! -s mine/out &&
+		echo "ofl-gc: store $TEST_DIR/mine/store: gc: attempt to write a readonly database" \
+		    >expect &&
+		test_cmp expect mine/err
+	'
+fi
+
 test_expect_success 'a store path that is a file is refused' '
 	: >afile &&
 	OFL_STORE=$TEST_DIR/afile ofl-capture -T 0 <f >out 2>err

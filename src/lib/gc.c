@@ -277,8 +277,14 @@ gc_one(struct ofl_store *st, const struct ofl_gc_opts *o, const char *id,
 	if (o->dry_run)
 		r = 1;
 	else if ((r = gc_remove(st, id, now, &freed, &file)) == -1) {
-		if (cb != NULL)
+		/* Said once, however many it stops. */
+		if (rep->errors > 0 && strncmp(rep->lasterr, ofl_errmsg(),
+		    sizeof rep->lasterr - 1) == 0)
+			rep->repeated++;
+		else if (cb != NULL)
 			cb(NULL, ofl_errmsg(), arg);
+		snprintf(rep->lasterr, sizeof rep->lasterr, "%s",
+		    ofl_errmsg());
 		rep->errors++;
 		rep->status = OFL_EXIT_FAIL;
 		ofl_meta_free(&m);

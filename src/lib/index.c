@@ -391,7 +391,7 @@ ofl_index_bg(void)
  */
 int64_t
 ofl_index_rebuild(struct ofl_store *st,
-    void (*progress)(int64_t, int64_t, void *), void *arg)
+    void (*progress)(int64_t, int64_t, void *), void *arg, int64_t *failed)
 {
 	int	fd, gfd, rc;
 
@@ -408,12 +408,34 @@ ofl_index_rebuild(struct ofl_store *st,
 	ofl_store_unlock(st, "gc.lock", gfd);
 	if (rc == -1)
 		return -1;
-	return ofl_index_pending(st, progress, arg);
+	return ofl_index_pending(st, progress, arg, failed);
+}
+
+/*
+ * 1 if artifact id is still being written (not a failure to index it):
+ * the error of the failure is left as it was.
+ */
+static int
+index_writing(struct ofl_store *st, const char *id)
+{
+	struct ofl_meta	 m;
+	char		 why[512];
+	int		 writing;
+
+	snprintf(why, sizeof why, "%s", ofl_errmsg());
+	if (ofl_store_meta(st, id, &m) == -1)
+		writing = 0;
+	else {
+		writing = m.state != OFL_STATE_COMPLETE;
+		ofl_meta_free(&m);
+	}
+	ofl_seterr(OFL_EXIT_FAIL, "%s", why);
+	return writing;
 }
 
 int64_t
 ofl_index_pending(struct ofl_store *st,
-    void (*progress)(int64_t, int64_t, void *), void *arg)
+    void (*progress)(int64_t, int64_t, void *), void *arg, int64_t *failed)
 {
 	struct ofl_filter	 any;
 	struct pending		 p;
@@ -447,10 +469,16 @@ ofl_index_pending(struct ofl_store *st,
 		/* What there is to do: what is left the first time. */
 		if (total < 0)
 			total = left;
+		/* The last round, which indexes none, counts the failures. */
+		if (failed != NULL)
+			*failed = 0;
 		for (i = indexed = 0; i < p.n; i++) {
 			if (ofl_index_artifact(st, p.ids[i], NULL, NULL,
 			    NULL) == 0)
 				indexed++;
+			else if (failed != NULL && !index_writing(st,
+			    p.ids[i]))
+				(*failed)++;
 			if (progress != NULL)
 				progress(done + (int64_t)indexed, total, arg);
 		}

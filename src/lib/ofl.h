@@ -1533,13 +1533,16 @@ int	ofl_index_state(struct ofl_store *, int64_t);
 /*
  * Index every artifact not indexed yet, one process at a time (another
  * waits at most); returns how many were indexed, or -1.  progress (or
- * NULL) is told the count done and the count there was to do.  Rebuild:
- * the same after the whole index is dropped (ofl-index --rebuild).
+ * NULL) is told the count done and the count there was to do.  *failed
+ * (when not NULL) counts the complete artifacts that could not be
+ * indexed, the last error saying why (one still being written is no
+ * failure).  Rebuild: the same after the whole index is dropped
+ * (ofl-index --rebuild).
  */
 int64_t	ofl_index_pending(struct ofl_store *,
-	    void (*)(int64_t, int64_t, void *), void *);
+	    void (*)(int64_t, int64_t, void *), void *, int64_t *);
 int64_t	ofl_index_rebuild(struct ofl_store *,
-	    void (*)(int64_t, int64_t, void *), void *);
+	    void (*)(int64_t, int64_t, void *), void *, int64_t *);
 /* 1 if captures index in the background (OFL_INDEX_BG is not 0). */
 int	ofl_index_bg(void);
 /*
@@ -2030,6 +2033,9 @@ struct ofl_gc_report {
 	uint64_t	 size;		/* store size afterwards */
 	uint64_t	 budget_seen;
 	uint64_t	 errors;
+	uint64_t	 repeated;	/* of which the one before again: a
+					   full disk says so of every one */
+	char		 lasterr[256];
 	int		 status;	/* OFL_EXIT_* the errors call for */
 	/*
 	 * The budget, when it is not met without taking what it never
