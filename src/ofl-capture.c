@@ -1250,7 +1250,7 @@ emit(struct capture *c, struct ofl_buf *out, int header)
 			ofl_buf_init(&t);
 			emit_failed(c, &t);
 			ofl_buf_adds(out, "{\"offloaded\":false,"
-			    "\"store_failed\":true,\"error\":");
+			    "\"stored\":false,\"error\":");
 			ofl_buf_add_json_str(out, c->werr, strlen(c->werr));
 			ofl_buf_adds(out, ",\"output\":");
 			ofl_buf_add_json_str(out, t.data, t.len);

@@ -130,7 +130,12 @@ test_expect_success 'a store path that is a file is refused' '
 	OFL_STORE=$TEST_DIR/afile test_expect_code 3 ofl-search >out 2>err &&
 	test ! -s out &&
 	echo "ofl-search: store $TEST_DIR/afile: not a directory" >expect &&
-	test_cmp expect err
+	test_cmp expect err &&
+	OFL_STORE=$TEST_DIR/afile ofl-capture -j -- echo hi >out 2>err &&
+	jq -e --arg e "store $TEST_DIR/afile: not a directory" "keys_unsorted ==
+	    [\"offloaded\", \"stored\", \"error\", \"output\"] and
+	    .offloaded == false and .stored == false and .error == \$e and
+	    .output == \"hi\\n\"" out
 '
 
 # IDs that are paths, or try to be.
