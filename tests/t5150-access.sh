@@ -119,6 +119,21 @@ else
 		    >expect &&
 		test_cmp expect mine/err
 	'
+	test_expect_success 'a content file gc cannot delete: said in one line, exit 3' '
+		chmod 755 "$TEST_DIR" &&
+		test_as_user nobody sh -c "
+		    export OFL_STORE=\$1/mine/store2
+		    id=\$(\$1/mine/ofl-capture -q -T 0 <f) &&
+		    chmod 0500 \$OFL_STORE/blobs/* &&
+		    \$1/mine/ofl-gc --purge \$id >\$1/mine/out 2>\$1/mine/err
+		    echo \$? >\$1/mine/rc
+		    chmod 0700 \$OFL_STORE/blobs/*" sh "$TEST_DIR"
+		chmod 700 "$TEST_DIR"
+		echo 3 >expect && test_cmp expect mine/rc &&
+		grep "^removed 1 artifact" mine/out &&
+		grep -q "^ofl-gc: store $TEST_DIR/mine/store2: blobs/[a-z0-9/]*: Permission denied (removed from the store; ofl-gc --repair deletes the file)\$" mine/err &&
+		test "$(wc -l <mine/err)" -eq 1
+	'
 fi
 
 test_expect_success 'a store path that is a file is refused' '

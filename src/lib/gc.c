@@ -258,6 +258,24 @@ plan_load(struct ofl_store *st, const struct ofl_gc_opts *o, int64_t now,
 }
 
 /*
+ * The error of a removal (ofl_errmsg()), told through cb once however
+ * many removals it stops (a full disk stops them all).
+ */
+static void
+gc_error(int (*cb)(const struct ofl_meta *, const char *, void *), void *arg,
+    struct ofl_gc_report *rep)
+{
+	if (rep->errors > 0 && strncmp(rep->lasterr, ofl_errmsg(),
+	    sizeof rep->lasterr - 1) == 0)
+		rep->repeated++;
+	else if (cb != NULL)
+		cb(NULL, ofl_errmsg(), arg);
+	snprintf(rep->lasterr, sizeof rep->lasterr, "%s", ofl_errmsg());
+	rep->errors++;
+	rep->status = OFL_EXIT_FAIL;
+}
+
+/*
  * Remove one planned artifact (or, in a dry run, say it goes) and
  * account for it.
  */
@@ -277,21 +295,13 @@ gc_one(struct ofl_store *st, const struct ofl_gc_opts *o, const char *id,
 	if (o->dry_run)
 		r = 1;
 	else if ((r = gc_remove(st, id, now, &freed, &file)) == -1) {
-		/* Said once, however many it stops. */
-		if (rep->errors > 0 && strncmp(rep->lasterr, ofl_errmsg(),
-		    sizeof rep->lasterr - 1) == 0)
-			rep->repeated++;
-		else if (cb != NULL)
-			cb(NULL, ofl_errmsg(), arg);
-		snprintf(rep->lasterr, sizeof rep->lasterr, "%s",
-		    ofl_errmsg());
-		rep->errors++;
-		rep->status = OFL_EXIT_FAIL;
+		gc_error(cb, arg, rep);
 		ofl_meta_free(&m);
 		return;
 	}
 	if (file != NULL) {
-		ofl_store_gc_unlink(st, file);
+		if (ofl_store_gc_unlink(st, file) == -1)
+			gc_error(cb, arg, rep);
 		free(file);
 	}
 	if (r == 1) {
@@ -351,8 +361,9 @@ gc_batch(struct ofl_store *st, const struct ofl_gc_opts *o, struct plan *p,
 	if (ofl_store_batch_end(st, !failed) == 0) {
 		for (j = 0; j < n; j++) {
 			x = &g[j];
-			if (x->file != NULL)
-				ofl_store_gc_unlink(st, x->file);
+			if (x->file != NULL &&
+			    ofl_store_gc_unlink(st, x->file) == -1)
+				gc_error(cb, arg, rep);
 			if (!x->have || x->r != 1)
 				continue;
 			rep->removed++;
@@ -935,7 +946,7 @@ check_orphans(struct ofl_store *st, struct checker *ck, int lost)
 		    !ck->repair ? "" : keep ? " (kept: it may be the content "
 		    "of an artifact whose row is damaged)" : " (removed)");
 		if (ck->repair && !keep)
-			ofl_store_gc_unlink(st, list[o]);
+			(void)ofl_store_gc_unlink(st, list[o]);
 	}
 	ofl_store_gc_orphans_free(list);
 }

@@ -1902,7 +1902,8 @@ int	 ofl_store_gc_row(struct ofl_store *, const char *,
 int	 ofl_store_gc_delete(struct ofl_store *, const char *, int64_t,
 	    int *);
 int	 ofl_store_gc_drop_blob(struct ofl_store *, int64_t);
-void	 ofl_store_gc_unlink(struct ofl_store *, const char *);
+/* -1 when the file is there still (the error says why). */
+int	 ofl_store_gc_unlink(struct ofl_store *, const char *);
 /*
  * Compacting: one small merge of the open generation's segments (1 if
  * it merged anything); one step

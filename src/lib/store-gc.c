@@ -357,19 +357,26 @@ ofl_store_gc_drop_blob(struct ofl_store *st, int64_t blob)
 /*
  * Only a name ofl makes is unlinked: a damaged or forged row ("../../x")
  * must not reach outside blobs/; such a file is left for --check to
- * report.
+ * report.  -1 when the file could not be removed.
  */
-void
+int
 ofl_store_gc_unlink(struct ofl_store *st, const char *file)
 {
 	char	*path;
+	int	 rv = 0;
 
-	STORE_PG_VOID(st, (void)file);	/* content is rows there */
+	STORE_PG(st, ((void)file, 0));	/* content is rows there */
 	if (!ofl_blob_name_valid(file))
-		return;
+		return 0;
 	path = store_blob_path(st, file);
-	unlink(path);
+	if (unlink(path) == -1 && errno != ENOENT) {
+		ofl_seterr(OFL_EXIT_FAIL, "store %s: blobs/%s: %s (removed from "
+		    "the store; ofl-gc --repair deletes the file)", st->path,
+		    file, strerror(errno));
+		rv = -1;
+	}
 	free(path);
+	return rv;
 }
 
 /* Compacting. */
