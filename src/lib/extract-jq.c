@@ -717,18 +717,19 @@ jq_one(struct jqrun *j, jv v)
 	if (jv_invalid_has_msg(jv_copy(r))) {
 		jv	m = jv_invalid_get_msg(r);
 
-		if (++j->errors > JQ_ERRORS_SAID)
-			;
-		else if (jv_get_kind(m) == JV_KIND_STRING)
-			ofl_extract_warnf(x, "jq: error (at %s): %s", where,
-			    jv_string_value(m));
-		else {
-			jv	d = jv_dump_string(jv_copy(m), 0);
+		/* The first few said; then only counted. */
+		if (++j->errors <= JQ_ERRORS_SAID) {
+			if (jv_get_kind(m) == JV_KIND_STRING)
+				ofl_extract_warnf(x, "jq: error (at %s): %s",
+				    where, jv_string_value(m));
+			else {
+				jv	d = jv_dump_string(jv_copy(m), 0);
 
-			ofl_extract_warnf(x,
-			    "jq: error (at %s) (not a string): %s", where,
-			    jv_string_value(d));
-			jv_free(d);
+				ofl_extract_warnf(x, "jq: error (at %s) (not "
+				    "a string): %s", where,
+				    jv_string_value(d));
+				jv_free(d);
+			}
 		}
 		jv_free(m);
 		return 0;

@@ -3,8 +3,8 @@
  * engine, as store-tmpl.c caches them in SQLite: by content, row 0 of a
  * blob saying it was mined and how many lines and templates it had,
  * rows 1 to n its templates, most frequent first, those tmpl_kept()
- * keeps.  They go with their blob (ON DELETE
- * CASCADE), under the owner's row-level security.
+ * keeps.  They go with their blob (ON DELETE CASCADE), under the
+ * owner's row-level security.
  */
 #include "config.h"
 

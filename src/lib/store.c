@@ -452,32 +452,32 @@ out:
 static int
 tmpl_table(struct ofl_store *st)
 {
-	static const char	*old = "SELECT 1 FROM sqlite_master WHERE"
-				    " name = 'log_tmpl' AND sql LIKE"
+	static const char	*old = "SELECT count(*) FROM sqlite_master"
+				    " WHERE name = 'log_tmpl' AND sql LIKE"
 				    " '%WITHOUT ROWID%'";
-	sqlite3_stmt		*stmt;
-	int			 have = 0, done = 0;
+	int			 begun, done;
 
-	if (sqlite3_prepare_v2(st->db, old, -1, &stmt, NULL) != SQLITE_OK)
-		return 0;
-	have = sqlite3_step(stmt) == SQLITE_ROW;
-	sqlite3_finalize(stmt);
-	if (!have)
+	if (store_query_int(st->db, old, 0) != 1)
 		return 0;
 	/* Not worth a wait: the next open will do. */
 	sqlite3_busy_timeout(st->db, 100);
-	have = sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) ==
+	begun = sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) ==
 	    SQLITE_OK;
 	sqlite3_busy_timeout(st->db, BUSY_MS);
-	if (!have)
+	if (!begun)
 		return 0;
-	/* Another writer may have done it while we waited. */
-	if (sqlite3_prepare_v2(st->db, old, -1, &stmt, NULL) == SQLITE_OK) {
-		have = sqlite3_step(stmt) == SQLITE_ROW;
-		sqlite3_finalize(stmt);
-		done = !have || (sqlite3_exec(st->db, "DROP TABLE log_tmpl",
-		    NULL, NULL, NULL) == SQLITE_OK && sqlite3_exec(st->db,
-		    schema2_sql, NULL, NULL, NULL) == SQLITE_OK);
+	/* Another writer may have done it while we waited (-1: an error). */
+	switch (store_query_int(st->db, old, -1)) {
+	case 0:
+		done = 1;
+		break;
+	case 1:
+		done = sqlite3_exec(st->db, "DROP TABLE log_tmpl", NULL, NULL,
+		    NULL) == SQLITE_OK && sqlite3_exec(st->db, schema2_sql,
+		    NULL, NULL, NULL) == SQLITE_OK;
+		break;
+	default:
+		done = 0;
 	}
 	if (!done || sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL) !=
 	    SQLITE_OK)
