@@ -285,14 +285,14 @@ on_removed(const struct ofl_meta *m, const char *why, void *arg)
 }
 
 static int
-on_problem(const char *msg, void *arg)
+on_problem(const char *msg, int counted, void *arg)
 {
 	(void)arg;
 	if (opt_json) {
 		struct ofl_buf	b;
 
 		ofl_buf_init(&b);
-		ofl_buf_adds(&b, "{\"problem\":");
+		ofl_buf_adds(&b, counted ? "{\"problem\":" : "{\"note\":");
 		ofl_buf_add_json_str(&b, msg, strlen(msg));
 		ofl_buf_adds(&b, "}\n");
 		fwrite(b.data, 1, b.len, stdout);

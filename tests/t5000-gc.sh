@@ -114,6 +114,54 @@ test_expect_success STOREDIR '--repair removes orphan files; then --check is cle
 	test ! -e "$OFL_STORE/blobs/zz/zz234567"
 '
 
+# half_removed ID: what a gc killed between its commit of ofl.db and its
+# commit of ofl-ix.db leaves: the artifact and its content gone, its
+# index rows kept.
+half_removed() {
+	_b=$(store_sql "SELECT blob FROM artifact WHERE id = '$1'") &&
+	_f=$(store_sql "SELECT file FROM blob WHERE id = $_b") &&
+	store_sql "BEGIN; DELETE FROM artifact WHERE blob = $_b;
+	    DELETE FROM frame WHERE blob = $_b;
+	    DELETE FROM log_tmpl WHERE blob = $_b;
+	    DELETE FROM blob WHERE id = $_b; COMMIT" &&
+	rm "$OFL_STORE/blobs/$_f"
+}
+
+test_expect_success STOREDIR 'index rows an interrupted gc left: said, no problem; the next gc removes them' '
+	keep=$(test_lines "kept %d quinceword" 1 300 | ofl-capture -q -T 0) &&
+	gone=$(test_lines "gone %d medlarword" 1 300 | ofl-capture -q -T 0) &&
+	ofl-index -q "${keep#ofl:}" "${gone#ofl:}" &&
+	half_removed "${gone#ofl:}" &&
+	ofl-gc --check >out &&
+	grep -x "index: 1 indexed content of no artifact, left by an interrupted gc (the next gc removes it)" out &&
+	grep ": 0 problems$" out &&
+	ofl-gc --check -j >out &&
+	grep "^{\"note\":\"index: 1 indexed content of no artifact" out &&
+	! grep "\"problem\":\"" out &&
+	test_expect_code 1 ofl-search -a medlarword >out &&
+	! grep medlarword out &&
+	n=$(store_sql "SELECT count(*) FROM ix_blob") &&
+	ofl-gc --wait >/dev/null &&
+	ofl-gc --check >out &&
+	! grep "no artifact" out &&
+	test "$(store_sql "SELECT count(*) FROM ix_blob")" = $((n - 1)) &&
+	ofl-search -a quinceword >out &&
+	grep -q "kept 1 quinceword" out
+'
+
+test_expect_success STOREDIR '--repair removes them, and keeps the rest of the index' '
+	gone=$(test_lines "gone %d loquatword" 1 300 | ofl-capture -q -T 0) &&
+	ofl-index -q "${gone#ofl:}" &&
+	n=$(store_sql "SELECT count(*) FROM ix_blob") &&
+	half_removed "${gone#ofl:}" &&
+	ofl-gc --repair >out &&
+	grep -x "index: 1 indexed content of no artifact, left by an interrupted gc (removed)" out &&
+	grep ": 0 problems$" out &&
+	test "$(store_sql "SELECT count(*) FROM ix_blob")" = $((n - 1)) &&
+	ofl-gc --check >out &&
+	! grep "no artifact" out
+'
+
 test_expect_success '--stats reports bytes kept out, by day and label' '
 	seq 1 20000 | ofl-capture >/dev/null &&
 	ofl-gc --stats >out &&

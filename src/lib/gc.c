@@ -38,6 +38,7 @@
 #define BATCH_MS	250	/* and the time it may hold the lock */
 #define VACUUM_MS	1000	/* of giving pages back in one run */
 #define REHOME_MAX	64	/* blobs indexed anew between two tidies */
+#define SWEEP_MAX	4096	/* index rows of no artifact swept a run */
 
 static void	 gc_yield(void);
 
@@ -651,6 +652,9 @@ ofl_gc_run(struct ofl_store *st, const struct ofl_gc_opts *o,
 	if (o->dry_run)
 		rep->freed = p.freed;
 
+	/* What a gc killed between its two files' commits left. */
+	if (!o->dry_run && ofl_store_gc_index_sweep(st, SWEEP_MAX) == -1)
+		ofl_clearerr();		/* the next run sweeps them */
 	if (!o->dry_run && rep->removed > 0)
 		gc_compact(st, max_size > 0 && p.size < ofl_store_size(st) ?
 		    MERGE_BUDGET_MS : MERGE_MS);
@@ -678,29 +682,54 @@ fail:
 
 /* Checking. */
 
-/* What a check tells its caller: each problem, counted. */
+/*
+ * What a check tells its caller: each problem, counted, and what is not
+ * one (a note: cb's second argument 0).
+ */
 struct checker {
-	int	(*cb)(const char *, void *);
+	int	(*cb)(const char *, int, void *);
 	void	*arg;
 	int	 n;
 	int	 repair;
 };
 
 static void
+say(struct checker *, int, const char *, va_list) OFL_PRINTF(3, 0);
+static void
+note(struct checker *, const char *, ...) OFL_PRINTF(2, 3);
+
+static void
 problem(struct checker *ck, const char *fmt, ...) OFL_PRINTF(2, 3);
+
+static void
+say(struct checker *ck, int counted, const char *fmt, va_list ap)
+{
+	char	msg[1024];
+
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	ck->n += counted;
+	if (ck->cb != NULL)
+		ck->cb(msg, counted, ck->arg);
+}
 
 static void
 problem(struct checker *ck, const char *fmt, ...)
 {
-	char	msg[1024];
 	va_list	ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	say(ck, 1, fmt, ap);
 	va_end(ap);
-	ck->n++;
-	if (ck->cb != NULL)
-		ck->cb(msg, ck->arg);
+}
+
+static void
+note(struct checker *ck, const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	say(ck, 0, fmt, ap);
+	va_end(ap);
 }
 
 /*
@@ -737,11 +766,12 @@ keep_prefix(struct ofl_store *st, const char *id, uint64_t good)
 /*
  * Index rows of no content: an ix_blob row whose blob no artifact uses,
  * chunks of no ix_blob row or past the end of their content, FTS rows of
- * no chunk.  A gc that raced an indexer (before both re-checked inside
- * their transactions) left them, and with a blob number used again they
- * gave hits in other content.  They cannot be told from good rows one by
- * one (FTS5 needs the text to delete a row), so repair clears the index:
- * searches index again.
+ * no chunk.  The first are no problem: a gc killed between its two
+ * files' commits leaves them, searches never reach them (a blob number
+ * is never used again), and the next gc buries them, as repair does.
+ * The others cannot be told from good rows one by one (FTS5 needs the
+ * text to delete a row), so repair clears the index: searches index
+ * again.
  */
 static void
 check_index(struct ofl_store *st, struct checker *ck)
@@ -752,9 +782,16 @@ check_index(struct ofl_store *st, struct checker *ck)
 		return;
 	if (ofl_store_gc_index_check(st, &c) == -1)
 		return;		/* no index */
-	if (c.blobs > 0)
-		problem(ck, "index: %lld indexed content%s of no artifact",
-		    (long long)c.blobs, c.blobs == 1 ? "" : "s");
+	if (c.blobs > 0 && ck->repair &&
+	    ofl_store_gc_index_sweep(st, (size_t)c.blobs) == c.blobs)
+		note(ck, "index: %lld indexed content%s of no artifact, left "
+		    "by an interrupted gc (removed)", (long long)c.blobs,
+		    c.blobs == 1 ? "" : "s");
+	else if (c.blobs > 0)
+		note(ck, "index: %lld indexed content%s of no artifact, left "
+		    "by an interrupted gc (the next gc removes %s)",
+		    (long long)c.blobs, c.blobs == 1 ? "" : "s",
+		    c.blobs == 1 ? "it" : "them");
 	if (c.chunks > 0)
 		problem(ck, "index: %lld chunk%s of no indexed content",
 		    (long long)c.chunks, c.chunks == 1 ? "" : "s");
@@ -765,7 +802,7 @@ check_index(struct ofl_store *st, struct checker *ck)
 	if (c.fts > 0)
 		problem(ck, "index: %lld full-text row%s of no chunk",
 		    (long long)c.fts, c.fts == 1 ? "" : "s");
-	if (!ck->repair || c.blobs + c.chunks + c.past_end + c.fts == 0)
+	if (!ck->repair || c.chunks + c.past_end + c.fts == 0)
 		return;
 	if (ofl_store_gc_index_clear(st) == -1)
 		return;
@@ -953,7 +990,7 @@ check_orphans(struct ofl_store *st, struct checker *ck, int lost)
 
 int
 ofl_gc_check(struct ofl_store *st, int repair,
-    int (*cb)(const char *, void *), void *arg)
+    int (*cb)(const char *, int, void *), void *arg)
 {
 	struct checker	ck;
 	char		why[512];

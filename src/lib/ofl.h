@@ -1970,6 +1970,11 @@ int	 ofl_store_gc_index_check(struct ofl_store *,
 	    struct ofl_store_gc_ixcheck *);
 int	 ofl_store_gc_index_clear(struct ofl_store *);
 /*
+ * Bury up to max index rows of no artifact (what a gc killed between its
+ * two files' commits left), in one transaction: the count, or -1.
+ */
+int64_t	 ofl_store_gc_index_sweep(struct ofl_store *, size_t);
+/*
  * The files under blobs/ that no blob row names (and, with idle, that no
  * writer holds), as "ab/abcd2345" names in a NULL-terminated list (or
  * NULL).  Any other name found there goes to cb (may be NULL).
@@ -2063,9 +2068,13 @@ int	 ofl_gc_run(struct ofl_store *, const struct ofl_gc_opts *,
 /* Pin (1) or unpin (0) an artifact: neither expiry nor the budget
  * removes a pinned one. */
 int	 ofl_gc_pin(struct ofl_store *, const char *, int);
-/* Returns the number of problems found (and fixed, with repair). */
+/*
+ * Returns the number of problems found (and fixed, with repair).  The
+ * callback gets each line, and 1 for a problem, 0 for a note (what is
+ * said but no problem).
+ */
 int	 ofl_gc_check(struct ofl_store *, int,
-	    int (*)(const char *, void *), void *);
+	    int (*)(const char *, int, void *), void *);
 
 /*
  * redact.c: mask common secrets in what ofl prints, a line at a time,

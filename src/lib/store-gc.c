@@ -779,6 +779,57 @@ out:
 	return ret;
 }
 
+/*
+ * Index rows of no artifact, up to max of them, buried in one
+ * transaction (store-gen.c): what a gc killed between its two files'
+ * commits left (store-ixdb.c).  The count, or -1.
+ */
+int64_t
+ofl_store_gc_index_sweep(struct ofl_store *st, size_t max)
+{
+	static const char *const strays = "SELECT x.blob FROM ix_blob x"
+	    " WHERE NOT EXISTS (SELECT 1 FROM artifact a WHERE a.blob ="
+	    " x.blob) LIMIT ?1";
+	sqlite3		*db = st->db;
+	sqlite3_stmt	*s;
+	int64_t		*blobs = NULL, n = 0, i;
+	int		 rc;
+
+	STORE_PG(st, 0);	/* one database: removals take their rows */
+	/* Mostly there are none: no write lock to find that out. */
+	if (store_stmt(db, strays, &s) == -1)
+		return ofl_store_gc_fail(st, "index sweep");
+	sqlite3_bind_int64(s, 1, 1);
+	rc = sqlite3_step(s);
+	store_stmt_done(s);
+	if (rc == SQLITE_DONE)
+		return 0;
+	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+		return ofl_store_gc_fail(st, "index sweep");
+	if (store_stmt(db, strays, &s) == -1)
+		goto fail;
+	sqlite3_bind_int64(s, 1, (int64_t)max);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		blobs = ofl_xrealloc(blobs, (size_t)(n + 1) * sizeof *blobs);
+		blobs[n++] = sqlite3_column_int64(s, 0);
+	}
+	store_stmt_done(s);
+	if (rc != SQLITE_DONE)
+		goto fail;
+	for (i = 0; i < n; i++)
+		if (ofl_store_fts_forget(st, blobs[i]) == -1)
+			goto fail;
+	if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+		goto fail;
+	free(blobs);
+	return n;
+fail:
+	ofl_store_gc_fail(st, "index sweep");
+	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	free(blobs);
+	return -1;
+}
+
 int
 ofl_store_gc_index_clear(struct ofl_store *st)
 {

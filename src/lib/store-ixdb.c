@@ -19,7 +19,7 @@
  * and its FTS rows commit together); what spans both files (a gc that
  * deletes an artifact in ofl.db and buries its index rows in ofl-ix.db)
  * may commit one half if killed between, which leaves rows of no content
- * (swept by ofl-gc --repair, ignored by searches, as blob numbers are
+ * (swept by the next gc, ignored by searches, as blob numbers are
  * never used twice) or content not indexed (indexed again).
  */
 #include "config.h"
