@@ -89,7 +89,7 @@ cc_one "$srcdir/tests/fuzz/common.c" "$obj/common.o" \
     "-fsanitize=fuzzer-no-link"
 
 status=0
-summary=
+: >"$out/summary.txt"
 for t in $FUZZ_TARGETS; do
 	cc_one "$srcdir/tests/fuzz/fuzz-$t.c" "$obj/fuzz-$t.o" \
 	    "-fsanitize=fuzzer-no-link"
@@ -98,10 +98,16 @@ for t in $FUZZ_TARGETS; do
 	$FUZZ_CC $san -fsanitize=fuzzer "$obj/fuzz-$t.o" "$obj/common.o" \
 	    $libobjs $LIBS -o "$out/fuzz-$t" || exit 2
 done
-# The harnesses make their temporary stores here; a crash leaves one.
-TMPDIR=$out/tmp
-export TMPDIR
-for t in $FUZZ_TARGETS; do
+# fuzz_one TARGET: replay the target's regression inputs, then fuzz it
+# for FUZZ_SECONDS.  What it says goes to $out/run-TARGET.out, its line
+# of the summary to $out/run-TARGET.sum; its exit status is 1 if it
+# found something.  Each target makes its temporary stores in a
+# directory of its own (a crash leaves one), so that two can run at once.
+fuzz_one() {
+	t=$1
+	TMPDIR=$out/tmp/$t
+	export TMPDIR
+	status=0
 	rm -rf "$TMPDIR"
 	mkdir -p "$TMPDIR"
 	corpus=$out/corpus/$t
@@ -120,7 +126,7 @@ for t in $FUZZ_TARGETS; do
 		[ -f "$f" ] || continue
 		name=$(basename "$f")
 		if (cd "$out" && "$out/fuzz-$t" -runs=1 "$f") \
-		    >"$out/replay.log" 2>&1; then
+		    >"$out/replay-$t.log" 2>&1; then
 			case $name in
 			open-*) fixed="$fixed $name" ;;
 			esac
@@ -134,7 +140,7 @@ for t in $FUZZ_TARGETS; do
 			status=1
 			echo "  fuzz-$t: regression: $name fails again:"
 			grep -m 5 -E 'ERROR|runtime error|fuzz-[a-z]+:' \
-			    "$out/replay.log" | sed 's/^/    /'
+			    "$out/replay-$t.log" | sed 's/^/    /'
 			;;
 		esac
 	done
@@ -169,8 +175,7 @@ for t in $FUZZ_TARGETS; do
 	found=$(find "$crashes" -type f | wc -l | tr -d ' ')
 	line="fuzz-$t: $execs executions, ${cov:-cov: ?}, $found crash files"
 	echo "  $line"
-	summary="$summary$line
-"
+	echo "$line" >"$out/run-$t.sum"
 	if [ "$rc" -ne 0 ] || [ "$found" -gt 0 ]; then
 		status=1
 		grep -m 5 -E 'ERROR|runtime error|fuzz-[a-z]+:' "$log" |
@@ -179,9 +184,35 @@ for t in $FUZZ_TARGETS; do
 		echo "    add each input to tests/data/fuzz/$t/ (open-NAME" \
 		    "while the bug is open)"
 	fi
+	rm -rf "$TMPDIR"
+	return $status
+}
+
+# The targets, as many at a time as there are processors (one when each
+# target runs parallel jobs of its own), each one's report in turn.
+par=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+[ "$FUZZ_JOBS" -gt 1 ] && par=1
+# shellcheck disable=SC2086
+set -- $FUZZ_TARGETS
+while [ $# -gt 0 ]; do
+	batch= n=0
+	while [ $# -gt 0 ] && [ $n -lt "$par" ]; do
+		batch="$batch $1"
+		n=$((n + 1))
+		shift
+	done
+	for t in $batch; do
+		(fuzz_one "$t" >"$out/run-$t.out" 2>&1; echo $? >"$out/run-$t.rc") &
+	done
+	wait
+	for t in $batch; do
+		cat "$out/run-$t.out"
+		[ "$(cat "$out/run-$t.rc")" = 0 ] || status=1
+		cat "$out/run-$t.sum" >>"$out/summary.txt" 2>/dev/null
+		rm -f "$out/run-$t.out" "$out/run-$t.rc" "$out/run-$t.sum"
+	done
 done
-rm -rf "$TMPDIR"
-printf '%s' "$summary" >"$out/summary.txt"
+rm -rf "$out/tmp"
 echo "summary:"
 sed 's/^/  /' "$out/summary.txt"
 exit $status
