@@ -61,6 +61,34 @@ pg_cluster_stop() {
 	PG_DIR=
 }
 
+# The data directory as initdb makes it is kept under the build tree
+# (tests/pg-template, removed by make clean) and copied by the scripts
+# after the first: initdb is most of a cluster's start.
+PG_TEMPLATE=$OFL_BUILDDIR/tests/pg-template
+
+# pg_cluster_copy: $PG_DIR/data from the template of this PG_BIN, or 1.
+pg_cluster_copy() {
+	[ -f "$PG_TEMPLATE/data/PG_VERSION" ] &&
+	[ "$(cat "$PG_TEMPLATE/bin" 2>/dev/null)" = "$PG_BIN" ] &&
+	cp -Rp "$PG_TEMPLATE/data" "$PG_DIR/data" 2>/dev/null && return 0
+	rm -rf "$PG_DIR/data"
+	return 1
+}
+
+# pg_cluster_initdb: $PG_DIR/data anew, then kept as the template unless
+# there is one (made by another script meanwhile: ours goes).
+pg_cluster_initdb() {
+	pg_as "$PG_BIN/initdb" -D "$PG_DIR/data" -U ofl -A trust \
+	    -E UTF8 --locale=C >"$PG_DIR/initdb.log" 2>&1 || return 1
+	_t=$(mktemp -d "$PG_TEMPLATE.XXXXXX" 2>/dev/null) || return 0
+	if cp -Rp "$PG_DIR/data" "$_t/data" && echo "$PG_BIN" >"$_t/bin" &&
+	    mv -T "$_t" "$PG_TEMPLATE" 2>/dev/null; then
+		return 0
+	fi
+	rm -rf "$_t"
+	return 0
+}
+
 pg_cluster_start() {
 	pg_cluster_try || test_skip_all "$PG_SKIP"
 }
@@ -97,8 +125,7 @@ pg_cluster_try() {
 	[ -z "$PG_AS" ] || chown "$PG_AS" "$PG_DIR"
 	chmod 0755 "$PG_DIR"
 	PG_SOCK=$PG_DIR
-	if ! pg_as "$PG_BIN/initdb" -D "$PG_DIR/data" -U ofl -A trust \
-	    -E UTF8 --locale=C >"$PG_DIR/initdb.log" 2>&1; then
+	if ! pg_cluster_copy && ! pg_cluster_initdb; then
 		sed 's/^/# /' "$PG_DIR/initdb.log" | tail -n 20
 		PG_SKIP="initdb failed (see above)"
 		return 1
