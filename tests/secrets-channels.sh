@@ -47,6 +47,7 @@ secrets_run() {
 	mkdir -p "$_d/out"
 	grep -v '^#' "$SECRETS_DATA/table.tsv" >"$_d/table"
 	: >"$_d/rows.ndjson"
+	: >"$_d/mcp.in"
 	_i=0
 	while IFS='	' read -r _type _name _line _needle; do
 		_i=$((_i + 1))
@@ -86,13 +87,11 @@ secrets_row() {
 	ofl-extract "$_id" -n -5 >"$_o.extract-n" 2>>"$_d/stderr"
 	ofl-extract -j "$_id" -n -5 >"$_o.extract-n-json" 2>>"$_d/stderr"
 	ofl-extract "$_id" -e zqcase >"$_o.extract-e" 2>>"$_d/stderr"
-	{
-		secrets_call 1 ofl_extract "{\"id\":\"$_id\",\"lines\":[\"-5\"]}"
-		secrets_call 2 ofl_search \
-		    "{\"ids\":[\"$_id\"],\"query\":\"zqcase\"}"
-	} | ofl-mcp >"$_o.mcp" 2>/dev/null
-	secrets_text_of 1 "$_o.mcp" >"$_o.mcp-extract"
-	secrets_text_of 2 "$_o.mcp" >"$_o.mcp-search"
+	# The MCP calls of every row go to one ofl-mcp (secrets_batch).
+	secrets_call $((2 * _i - 1)) ofl_extract \
+	    "{\"id\":\"$_id\",\"lines\":[\"-5\"]}" >>"$_d/mcp.in"
+	secrets_call $((2 * _i)) ofl_search \
+	    "{\"ids\":[\"$_id\"],\"query\":\"zqcase\"}" >>"$_d/mcp.in"
 
 	jq -cn --arg i "$_i" --arg l "$_text" '{i: $i, line: $l}' \
 	    >>"$_d/rows.ndjson"
@@ -102,6 +101,16 @@ secrets_row() {
 # their outputs cut into one file a row.
 secrets_batch() {
 	_d=$1
+
+	ofl-mcp <"$_d/mcp.in" >"$_d/mcp.out" 2>/dev/null
+	_i=0
+	while IFS='	' read -r _type _name _line _needle; do
+		_i=$((_i + 1))
+		secrets_text_of $((2 * _i - 1)) "$_d/mcp.out" \
+		    >"$_d/out/$_name.mcp-extract"
+		secrets_text_of $((2 * _i)) "$_d/mcp.out" \
+		    >"$_d/out/$_name.mcp-search"
+	done <"$_d/table"
 
 	ofl-search -n 1000 >"$_d/listing" 2>>"$_d/stderr"
 	ofl-search -j -n 1000 >"$_d/listing-json" 2>>"$_d/stderr"
