@@ -38,20 +38,27 @@ capture() {
 	    sed -n 's/^ofl:\([a-z0-9]*\).*/\1/p'
 }
 
+# errors_of ID: ofl-extract --errors of ID, asked once (an artifact
+# never changes).
+errors_of() {
+	[ -f "$TEST_DIR/errors.$1" ] || ofl-extract "$1" --errors \
+	    --max-bytes 0 >"$TEST_DIR/errors.$1"
+	cat "$TEST_DIR/errors.$1"
+}
+
 # failing ID: the failing tests ofl names, sorted.
 failing() {
-	ofl-extract "$1" --errors --max-bytes 0 |
+	errors_of "$1" |
 	    sed -n -e 's/^\[failed\] \([^	]*\).*/\1/p' \
 	    -e 's/^\[errored\] \([^	]*\).*/\1/p' | sort
 }
 
 rerun_of() {
-	ofl-extract "$1" --errors --max-bytes 0 | sed -n 's/^\[rerun\] //p'
+	errors_of "$1" | sed -n 's/^\[rerun\] //p'
 }
 
 counts_of() {
-	ofl-extract "$1" --errors --max-bytes 0 |
-	    sed -n 's/^\[test-run [^]]*\] //p'
+	errors_of "$1" | sed -n 's/^\[test-run [^]]*\] //p'
 }
 
 # check NAME DIR WANT CMD...: the failing list of CMD is WANT (a file);
