@@ -105,6 +105,45 @@ if [ -n "$mounted" ]; then
 		echo after >expect && test_cmp expect out
 	'
 	umount mnt 2>/dev/null
+
+	# An index filling the disk: gc must give its space back there.
+	mount -t tmpfs -o size=16m tmpfs mnt 2>/dev/null
+	test_expect_success 'tmpfs of 16 MB filled by indexed logs' '
+		OFL_STORE=$PWD/mnt/store ofl-gc --set auto-gc=off &&
+		i=0 && : >ids &&
+		while [ $i -lt 300 ]; do
+			i=$((i + 1))
+			awk -v s=$i "BEGIN { srand(s); for (j = 0; j < 3000; j++)
+			    printf \"line %d word%d tok%x run%d\\n\", j,
+			    int(rand() * 100000), int(rand() * 1e9), s }" >log &&
+			OFL_STORE=$PWD/mnt/store OFL_INDEX_BG=0 \
+			    ofl-capture -q -T 0 <log >>ids 2>err || break
+			OFL_STORE=$PWD/mnt/store ofl-index -q --pending \
+			    2>/dev/null || break
+		done &&
+		test $i -lt 300 &&
+		test "$(df -k mnt | awk "NR == 2 { print \$4 }")" -lt 1024
+	'
+	test_expect_success 'a budget gc on the full disk gives the space back' '
+		OFL_STORE=$PWD/mnt/store ofl-gc --wait --max-size 4M \
+		    --grace 0 >out 2>err &&
+		grep "^removed" out &&
+		test "$(du -sk mnt | cut -f1)" -lt 8192 || {
+			ls -l mnt/store >&2; df -k mnt >&2; cat out err >&2
+			false
+		}
+	'
+	test_expect_success 'what is kept reads back, and searches find it' '
+		# The newest is the capture the full disk cut short.
+		id=$(OFL_STORE=$PWD/mnt/store ofl-search -q | sed -n 2p) &&
+		run=$(OFL_STORE=$PWD/mnt/store ofl-extract "$id" -n 1 |
+		    sed "s/.* run//") &&
+		OFL_STORE=$PWD/mnt/store ofl-search "$id" "run$run" >out &&
+		grep -q "run$run" out &&
+		OFL_STORE=$PWD/mnt/store ofl-gc --check >out &&
+		grep ": 0 problems" out
+	'
+	umount mnt 2>/dev/null
 else
 	test_count=$((test_count + 1))
 	test_skipped=$((test_skipped + 1))

@@ -23,6 +23,9 @@
  */
 #include "config.h"
 
+#include <sys/types.h>
+#include <sys/statvfs.h>
+
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +42,8 @@
 #define VACUUM_MS	1000	/* of giving pages back in one run */
 #define REHOME_MAX	64	/* blobs indexed anew between two tidies */
 #define SWEEP_MAX	4096	/* index rows of no artifact swept a run */
+#define ROOM_PER_BYTE	2	/* free bytes to index a byte anew */
+#define ROOM_SPARE	(1024 * 1024)	/* and some more */
 
 static void	 gc_yield(void);
 
@@ -426,31 +431,55 @@ gc_yield(void)
 	nanosleep(&ts, NULL);
 }
 
+/* Whether the store's file system has bytes free. */
+static int
+gc_room(struct ofl_store *st, uint64_t bytes)
+{
+	struct statvfs	vfs;
+
+	if (statvfs(ofl_store_path(st), &vfs) == -1)
+		return 1;	/* the write will say */
+	return (uint64_t)vfs.f_bavail * vfs.f_frsize >= bytes;
+}
+
 /*
  * Index blob anew, into the open generation: an artifact to read it
  * through, its rows buried where they were, its chunks written again.
+ * Short of room for that (a full disk, where the generation's table must
+ * go before anything else can be written), or if it fails, the blob is
+ * left unindexed, so that its generation can go all the same: a search
+ * or ofl-index --pending indexes it again.  1 once its rows are buried,
+ * 0 if they are not (no artifact reads it: a stray, swept elsewhere).
  */
 static int
 gc_rehome(struct ofl_store *st, int64_t blob)
 {
-	char	id[OFL_ID_MAX + 1];
+	char		id[OFL_ID_MAX + 1];
+	uint64_t	need;
 
-	if (ofl_store_fts_blob_art(st, blob, NULL, id, sizeof id) != 1 ||
-	    ofl_index_drop(st, blob) == -1 ||
-	    ofl_index_artifact(st, id, NULL, NULL, NULL) == -1) {
-		ofl_clearerr();	/* indexed when next searched */
+	if (ofl_store_fts_blob_art(st, blob, NULL, id, sizeof id) != 1) {
+		ofl_clearerr();
 		return 0;
 	}
+	need = ROOM_PER_BYTE * ofl_store_fts_blob_bytes(st, blob) + ROOM_SPARE;
+	if (ofl_index_drop(st, blob) == -1) {
+		ofl_clearerr();
+		return 0;
+	}
+	if (!gc_room(st, need) ||
+	    ofl_index_artifact(st, id, NULL, NULL, NULL) == -1)
+		ofl_clearerr();	/* indexed again later */
 	return 1;
 }
 
 /*
  * Compact the index: drop its generations whose content is all gone,
  * index anew what is left of those that keep little (store-gen.c),
- * merge the open generation's segments; then give pages back.
+ * merge the open generation's segments (with merge); then give pages
+ * back.
  */
 static void
-gc_compact(struct ofl_store *st, int64_t max_ms)
+gc_compact(struct ofl_store *st, int64_t max_ms, int merge)
 {
 	int64_t	t0 = ofl_mono_ms(), *blobs;
 	size_t	n, j, moved;
@@ -472,7 +501,14 @@ gc_compact(struct ofl_store *st, int64_t max_ms)
 		for (j = moved = 0; j < n && ofl_mono_ms() - t0 < max_ms; j++)
 			moved += (size_t)gc_rehome(st, blobs[j]);
 		free(blobs);
-		/* Done, out of time, or stuck on blobs of no artifact. */
+		/*
+		 * Done, out of time, or stuck on blobs of no artifact.  Out
+		 * of time, a generation emptied meanwhile goes all the same.
+		 */
+		if (j < n && moved > 0 &&
+		    ofl_store_fts_tidy(st, &blobs, &n, 0) != -1)
+			free(blobs);
+		ofl_clearerr();
 		if (n == 0 || j < n || moved == 0)
 			break;
 		gc_yield();
@@ -481,7 +517,7 @@ gc_compact(struct ofl_store *st, int64_t max_ms)
 	 * Merge the open generation's segments, in small steps, each its
 	 * own transaction, while there is time: writers wait for each.
 	 */
-	for (i = 0; ofl_index_init(st) == 0 && i < 100000 &&
+	for (i = 0; merge && ofl_index_init(st) == 0 && i < 100000 &&
 	    ofl_mono_ms() - t0 < max_ms; i++) {
 		if (!ofl_store_gc_fts_merge(st))
 			break;
@@ -657,7 +693,11 @@ ofl_gc_run(struct ofl_store *st, const struct ofl_gc_opts *o,
 		ofl_clearerr();		/* the next run sweeps them */
 	if (!o->dry_run && rep->removed > 0)
 		gc_compact(st, max_size > 0 && p.size < ofl_store_size(st) ?
-		    MERGE_BUDGET_MS : MERGE_MS);
+		    MERGE_BUDGET_MS : MERGE_MS, 1);
+	else if (!o->dry_run && ofl_store_fts_untidy(st) == 1)
+		/* What an earlier run could not finish (out of time, room). */
+		gc_compact(st, MERGE_MS, 0);
+	ofl_clearerr();
 	rep->kept = ofl_store_gc_count(st);
 	if (o->dry_run) {
 		rep->kept = rep->kept > rep->removed ? rep->kept - rep->removed :

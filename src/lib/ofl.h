@@ -1434,6 +1434,10 @@ int	ofl_store_fts_forget_tx(struct ofl_store *, int64_t);
  * the caller to index anew.  Returns the generations dropped, or -1.
  */
 int	ofl_store_fts_tidy(struct ofl_store *, int64_t **, size_t *, size_t);
+/* 1 if ofl_store_fts_tidy() has work to do, 0 if not, -1 on error. */
+int	ofl_store_fts_untidy(struct ofl_store *);
+/* The content bytes indexed of blob (0 if it is not indexed). */
+uint64_t ofl_store_fts_blob_bytes(struct ofl_store *, int64_t);
 /* Bytes of index pages that hold buried rows, as estimated. */
 uint64_t ofl_store_fts_buried_bytes(struct ofl_store *);
 /* Check the tables; appends what is wrong, returns the count or -1. */

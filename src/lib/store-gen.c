@@ -288,15 +288,36 @@ ix_gen_of(sqlite3 *db, int64_t blob)
 	    -1);
 }
 
-/* Drop generation gen, its table and tombstones, in a transaction. */
+/*
+ * Drop generation gen, its table and tombstones, in a transaction.
+ * SQLite built with SECURE_DELETE (as Debian's is) writes every freed
+ * page again, zeroed (and "fast" still writes most): dropping a table of
+ * 10 MB took more than 5 MB of WAL, which a full disk has not got, the
+ * very disk whose space the drop is to give back.  So the drop frees its
+ * pages as they are; gc's incremental vacuum then moves live pages over
+ * them and cuts them off the file, as the content files of the removed
+ * artifacts are unlinked, not wiped.
+ */
 int
 ix_gen_drop(sqlite3 *db, int64_t gen)
 {
-	char	name[32], sql[64];
+	char	name[32], sql[96];
+	int64_t	was;
+	int	rc;
 
 	ix_gen_name(gen, name, sizeof name);
+	snprintf(sql, sizeof sql, "PRAGMA %s.secure_delete", ix_sch(db));
+	was = gen_int(db, sql, 0, -1);
+	snprintf(sql, sizeof sql, "PRAGMA %s.secure_delete = OFF", ix_sch(db));
+	(void)sqlite3_exec(db, sql, NULL, NULL, NULL);
 	snprintf(sql, sizeof sql, "DROP TABLE IF EXISTS %s", name);
-	if (ix_exec(db, sql, GEN_WHAT) == -1 ||
+	rc = ix_exec(db, sql, GEN_WHAT);
+	if (was >= 0) {
+		snprintf(sql, sizeof sql, "PRAGMA %s.secure_delete = %d",
+		    ix_sch(db), (int)was);
+		(void)sqlite3_exec(db, sql, NULL, NULL, NULL);
+	}
+	if (rc == -1 ||
 	    gen_int(db, "DELETE FROM ix_dead WHERE gen = ?1", gen, 0) == -2 ||
 	    gen_int(db, "DELETE FROM ix_gen WHERE gen = ?1", gen, 0) == -2)
 		return -1;
@@ -415,6 +436,44 @@ fail:
 	*blobs = NULL;
 	*n = 0;
 	return -1;
+}
+
+/* Whether g is one that tidy drops, closes or compacts. */
+static int
+gen_untidy(const struct ix_gen *g)
+{
+	if (g->blobs == 0 && (g->bytes > 0 || !g->open))
+		return 1;
+	if (g->open)
+		return g->dead > 0 && g->dead * 2 >= g->bytes;
+	return (uint64_t)(g->bytes - g->dead) < ix_gen_limit() / 2;
+}
+
+int
+ofl_store_fts_untidy(struct ofl_store *st)
+{
+	struct ix_gen	*g = NULL;
+	size_t		 ng, i;
+	int		 untidy = 0;
+
+	STORE_PG(st, 0);
+	if (ix_gen_list(st->db, 1, &g, &ng) == -1)
+		return -1;
+	for (i = 0; i < ng && !untidy; i++)
+		untidy = gen_untidy(&g[i]);
+	free(g);
+	return untidy;
+}
+
+uint64_t
+ofl_store_fts_blob_bytes(struct ofl_store *st, int64_t blob)
+{
+	int64_t	n;
+
+	STORE_PG(st, 0);
+	n = gen_int(st->db, "SELECT coalesce(bytes, 0) FROM ix_blob WHERE"
+	    " blob = ?1", blob, 0);
+	return n > 0 ? (uint64_t)n : 0;
 }
 
 /* The bytes of the pages of gen's table (a walk of them). */
