@@ -438,17 +438,12 @@ fail:
 	return -1;
 }
 
-/* Whether g is one that tidy drops, closes or compacts. */
-static int
-gen_untidy(const struct ix_gen *g)
-{
-	if (g->blobs == 0 && (g->bytes > 0 || !g->open))
-		return 1;
-	if (g->open)
-		return g->dead > 0 && g->dead * 2 >= g->bytes;
-	return (uint64_t)(g->bytes - g->dead) < ix_gen_limit() / 2;
-}
-
+/*
+ * Whether tidy has a generation to drop, close or compact, from the
+ * bytes alone (counting blobs is a walk of ix_blob): one whose blobs are
+ * all gone has them all dead, so it is half buried (open) or keeps less
+ * than half a generation (closed).
+ */
 int
 ofl_store_fts_untidy(struct ofl_store *st)
 {
@@ -457,10 +452,15 @@ ofl_store_fts_untidy(struct ofl_store *st)
 	int		 untidy = 0;
 
 	STORE_PG(st, 0);
-	if (ix_gen_list(st->db, 1, &g, &ng) == -1)
+	if (ix_gen_list(st->db, 0, &g, &ng) == -1)
 		return -1;
-	for (i = 0; i < ng && !untidy; i++)
-		untidy = gen_untidy(&g[i]);
+	for (i = 0; i < ng && !untidy; i++) {
+		if (g[i].open)
+			untidy = g[i].dead > 0 && g[i].dead * 2 >= g[i].bytes;
+		else
+			untidy = (uint64_t)(g[i].bytes - g[i].dead) <
+			    ix_gen_limit() / 2;
+	}
 	free(g);
 	return untidy;
 }
