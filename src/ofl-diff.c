@@ -107,6 +107,9 @@ main(int argc, char *argv[])
 	for (i = 0; i < 2; i++) {
 		if (ofl_ref_arg(argv[i], &ref) == -1)
 			errx(EXIT_TROUBLE, "%s: %s", argv[i], ofl_errmsg());
+		if (ref.from != 0)
+			errx(EXIT_TROUBLE, "%s: ofl-diff compares whole "
+			    "artifacts, not line ranges", argv[i]);
 		/* The store's message names the artifact already. */
 		if (ofl_store_resolve(st, ofl_ref_name(&ref), id[i]) == -1)
 			errx(EXIT_TROUBLE, "%s", ofl_errmsg());

@@ -194,4 +194,12 @@ test_expect_success 'an unknown ID or bad usage: exit 2, one line' '
 	test_expect_code 2 ofl-diff --bogus a b >out 2>err
 '
 
+test_expect_success 'a line range: exit 2, said, not ignored' '
+	a=$(cap s1) &&
+	test_expect_code 2 ofl-diff "$a:1-2" "$a" >out 2>err &&
+	test ! -s out &&
+	echo "ofl-diff: $a:1-2: ofl-diff compares whole artifacts, not line ranges" >expect &&
+	test_cmp expect err
+'
+
 test_done
