@@ -100,4 +100,13 @@ test_expect_success 'ofl-schema on a table: types and exact value counts' '
 	ofl-schema -j "$(cat t)" | grep "\"column\":\"STATUS\"" | grep -F "\"Running\":2628"
 '
 
+test_expect_success 'a CSV that starts with a byte order mark: its first column named without it' '
+	printf "\357\273\277id,name\r\n1,a\r\n2,b\r\n" | ofl-capture -q -T 0 >bom &&
+	ofl-extract -c "$(cat bom)" ".id" >out &&
+	printf "1\n2\n" >expect &&
+	test_cmp expect out &&
+	ofl-schema "$(cat bom)" >out &&
+	grep "^  id: integer 1\.\.2$" out
+'
+
 test_done

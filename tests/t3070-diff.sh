@@ -185,6 +185,59 @@ test_expect_success 'hostile: empty, binary, NUL, invalid UTF-8, a huge line' '
 	done
 '
 
+test_expect_success JQ 'a line diff with --json: JSON Lines, a record a line' '
+	printf "a\n1\nb\n" >l1 && printf "a\n2\nb\n" >l2 &&
+	a=$(cap l1) && b=$(cap l2) &&
+	test_expect_code 1 ofl-diff -j "$a" "$b" >out &&
+	jq -c "del(.old_kind, .new_kind) | del(select(.new | type == \"string\") | .old, .new)" out >actual &&
+	cat >expect <<-\EOT &&
+	{}
+	{"change":"hunk","old":1,"old_lines":3,"new":1,"new_lines":3}
+	{"change":"line","op":" ","old":1,"new":1,"text":"a"}
+	{"change":"line","op":"-","old":2,"text":"1"}
+	{"change":"line","op":"+","new":2,"text":"2"}
+	{"change":"line","op":" ","old":3,"new":3,"text":"b"}
+	EOT
+	test_cmp expect actual
+'
+
+test_expect_success 'tables under other columns: said, and compared as lines' '
+	printf "NAME    STATUS   AGE\nweb-1   Running  3d\nweb-2   Running  1d\n" >h1 &&
+	printf "NAMESPACE  NAME    STATUS   AGE\ndefault    web-1   Running  3d\ndefault    web-2   Running  1d\n" >h2 &&
+	a=$(cap h1) && b=$(cap h2) &&
+	test_expect_code 1 ofl-diff "$a" "$b" >out &&
+	sed -n 2p out >actual &&
+	echo "columns: NAME STATUS AGE -> NAMESPACE NAME STATUS AGE: the rows compared as lines" >expect &&
+	test_cmp expect actual &&
+	grep -x "+default    web-2   Running  1d" out
+'
+
+test_expect_success 'bytes that differ are never "same content"' '
+	printf "{\"a\":1,\"b\":[]}\n" >j1 && printf "{\"a\":1}\n" >j2 &&
+	a=$(cap j1) && b=$(cap j2) &&
+	test_expect_code 1 ofl-diff "$a" "$b" >out &&
+	grep -x "no change by json; the text differs:" out &&
+	grep -x "+{\"a\":1}" out &&
+	! grep "same content" out &&
+	printf "x\ny\n" >n1 && printf "x\ny" >n2 &&
+	a=$(cap n1) && b=$(cap n2) &&
+	test_expect_code 1 ofl-diff "$a" "$b" >out &&
+	grep -x "lines: the same, but not their ends (a CR, or the newline after the last)" out &&
+	! grep "same content" out
+'
+
+test_expect_success 'the budget: a head of the report, cut at the first line that does not fit' '
+	{ printf "a\nb\n"; printf "%0190d\n" 0; printf "c\nd\n"; } >c1 &&
+	printf "a\nb\nshort\nc\nd\n" >c2 &&
+	a=$(cap c1) && b=$(cap c2) &&
+	test_expect_code 1 ofl-diff -m 300 "$a" "$b" >out &&
+	! grep "^+short" out &&
+	tail -n 1 out | grep "^\[\.\.\. [0-9]* more lines not shown: ofl-diff -m 0 $a $b\]$" &&
+	test_expect_code 1 ofl-diff -m 1 "$a" "$b" >out &&
+	test "$(wc -l <out)" -eq 2 &&
+	head -n 1 out | grep "^ofl:$a text -> ofl:$b text$"
+'
+
 test_expect_success 'an unknown ID or bad usage: exit 2, one line' '
 	test_expect_code 2 ofl-diff zzzzzzzz "$(cap s1)" >out 2>err &&
 	test ! -s out &&

@@ -24,6 +24,7 @@
 #include <sys/types.h>
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -200,7 +201,13 @@ sset_sorted(struct sset *s)
 static int
 emit(struct dctx *d, const struct ofl_buf *line)
 {
-	if (d->budget != 0 && d->out->len + line->len + 120 > d->budget) {
+	/*
+	 * Once a line does not fit, none after it is shown either: the
+	 * output is a head of the whole, not lines picked from it.  The
+	 * first line, which names the two, always is.
+	 */
+	if (d->cut > 0 || (d->budget != 0 && d->out->len > 0 &&
+	    d->out->len + line->len + 120 > d->budget)) {
 		d->cut++;
 		return 0;
 	}
@@ -404,6 +411,33 @@ myers(const uint64_t *a, size_t n, const uint64_t *b, size_t m, size_t maxd,
 	return 0;
 }
 
+/*
+ * A line of a hunk as JSON: {"change":"line","op":"-","old":N,"new":M,
+ * "text":T}, "old" for a line of the old artifact, "new" of the new.
+ */
+static void
+line_json(struct dctx *d, const struct lines *la, const struct lines *lb,
+    char op, size_t x, size_t y, struct ofl_buf *l)
+{
+	struct ofl_buf	t;
+
+	ofl_buf_init(&t);
+	if (op == 'I')
+		line_text(&d->src[1], lb, y, &t);
+	else
+		line_text(&d->src[0], la, x, &t);
+	ofl_buf_addf(l, "{\"change\":\"line\",\"op\":\"%c\"",
+	    op == 'E' ? ' ' : op == 'D' ? '-' : '+');
+	if (op != 'I')
+		ofl_buf_addf(l, ",\"old\":%zu", x + 1);
+	if (op != 'D')
+		ofl_buf_addf(l, ",\"new\":%zu", y + 1);
+	ofl_buf_adds(l, ",\"text\":");
+	ofl_buf_add_json_str(l, t.data != NULL ? t.data : "", t.len);
+	ofl_buf_adds(l, "}\n");
+	ofl_buf_free(&t);
+}
+
 /* The hunks of an edit script, as diff -u prints them. */
 static void
 unified_hunks(struct dctx *d, const struct lines *la, const struct lines *lb,
@@ -441,18 +475,27 @@ unified_hunks(struct dctx *d, const struct lines *la, const struct lines *lb,
 			bn += ops[k] != 'D';
 		}
 		ofl_buf_reset(&l);
-		ofl_buf_addf(&l, "@@ -%zu,%zu +%zu,%zu @@\n", an ? x + 1 : x,
-		    an, bn ? y + 1 : y, bn);
+		if (d->o->json)
+			ofl_buf_addf(&l, "{\"change\":\"hunk\",\"old\":%zu,"
+			    "\"old_lines\":%zu,\"new\":%zu,\"new_lines\":%zu}"
+			    "\n", an ? x + 1 : x, an, bn ? y + 1 : y, bn);
+		else
+			ofl_buf_addf(&l, "@@ -%zu,%zu +%zu,%zu @@\n",
+			    an ? x + 1 : x, an, bn ? y + 1 : y, bn);
 		emit(d, &l);
 		for (k = i; k < j; k++) {
 			ofl_buf_reset(&l);
-			ofl_buf_addc(&l, ops[k] == 'E' ? ' ' : ops[k] == 'D' ?
-			    '-' : '+');
-			if (ops[k] == 'I')
-				line_text(&d->src[1], lb, y, &l);
-			else
-				line_text(&d->src[0], la, x, &l);
-			ofl_buf_addc(&l, '\n');
+			if (d->o->json)
+				line_json(d, la, lb, ops[k], x, y, &l);
+			else {
+				ofl_buf_addc(&l, ops[k] == 'E' ? ' ' :
+				    ops[k] == 'D' ? '-' : '+');
+				if (ops[k] == 'I')
+					line_text(&d->src[1], lb, y, &l);
+				else
+					line_text(&d->src[0], la, x, &l);
+				ofl_buf_addc(&l, '\n');
+			}
 			if (ops[k] != 'I')
 				x++;
 			if (ops[k] != 'D')
@@ -464,6 +507,31 @@ unified_hunks(struct dctx *d, const struct lines *la, const struct lines *lb,
 		s = prevj = j;
 	}
 	ofl_buf_free(&l);
+}
+
+static void
+lines_said(struct dctx *, struct ofl_buf *, const char *, ...)
+    OFL_PRINTF(3, 4);
+
+/* A line of diff_lines' own, as text or as {"change":"lines",...}. */
+static void
+lines_said(struct dctx *d, struct ofl_buf *l, const char *fmt, ...)
+{
+	char	t[512];
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vsnprintf(t, sizeof t, fmt, ap);
+	va_end(ap);
+	ofl_buf_reset(l);
+	if (d->o->json) {
+		ofl_buf_adds(l, "{\"change\":\"lines\",\"text\":");
+		ofl_buf_add_json_cstr(l, t);
+		ofl_buf_adds(l, "}\n");
+	} else {
+		ofl_buf_adds(l, t);
+		ofl_buf_addc(l, '\n');
+	}
 }
 
 /*
@@ -487,8 +555,8 @@ diff_lines(struct dctx *d)
 	    lines_read(&d->src[1], &lb) == -1)
 		goto out;
 	if (la.over || lb.over) {
-		ofl_buf_addf(&l, "lines: over %d, too many to compare line "
-		    "by line: the content differs\n", DIFF_LINES);
+		lines_said(d, &l, "lines: over %d, too many to compare line "
+		    "by line: the content differs", DIFF_LINES);
 		d->changes++;
 		goto coarse;
 	}
@@ -501,6 +569,13 @@ diff_lines(struct dctx *d)
 		sb--;
 	}
 	if (p == la.n && p == lb.n) {
+		/* Lines alike, bytes not: the last newline, or a CR. */
+		if (strcmp(d->m[0]->hash, d->m[1]->hash) != 0) {
+			lines_said(d, &l, "lines: the same, but not their "
+			    "ends (a CR, or the newline after the last)");
+			d->changes++;
+			goto coarse;
+		}
 		rv = 0;
 		goto out;
 	}
@@ -512,8 +587,8 @@ diff_lines(struct dctx *d)
 	sb += k;
 	if (myers(la.h + p, sa - p, lb.h + p, sb - p, DIFF_MAXD, &ops,
 	    &nops) == -1) {
-		ofl_buf_addf(&l, "lines: over %d differ: lines %zu-%zu of "
-		    "ofl:%s are replaced by lines %zu-%zu of ofl:%s\n",
+		lines_said(d, &l, "lines: over %d differ: lines %zu-%zu of "
+		    "ofl:%s are replaced by lines %zu-%zu of ofl:%s",
 		    DIFF_MAXD, p + 1, sa, d->m[0]->id, p + 1, sb,
 		    d->m[1]->id);
 		emit(d, &l);
@@ -521,9 +596,11 @@ diff_lines(struct dctx *d)
 		rv = 1;
 		goto out;
 	}
-	ofl_buf_addf(&l, "--- ofl:%s\n+++ ofl:%s\n", d->m[0]->id,
-	    d->m[1]->id);
-	emit(d, &l);
+	if (!d->o->json) {
+		ofl_buf_addf(&l, "--- ofl:%s\n+++ ofl:%s\n", d->m[0]->id,
+		    d->m[1]->id);
+		emit(d, &l);
+	}
 	unified_hunks(d, &la, &lb, p, p, ops, nops);
 	rv = 1;
 	goto out;
@@ -654,21 +731,43 @@ row_changes(struct ofl_records *r, const struct sent *e, struct ofl_buf *b,
 	}
 }
 
-/* Read one side's rows into the set; -1, 0, or 1 if the set is full. */
+/*
+ * Read one side's rows into the set; -1, 0, 1 if the set is full, 2 if
+ * the new side's columns are not the old side's (cols: the old side's
+ * names, then " -> " and the new side's).
+ */
 static int
 table_side(struct dctx *d, int side, struct sset *s, struct ofl_records **rp,
-    size_t *kc, size_t *nk)
+    size_t *kc, size_t *nk, struct ofl_buf *cols)
 {
 	struct ofl_records	*r;
 	struct ofl_buf		 k, c;
 	struct sent		*e;
 	uint64_t		 line;
+	size_t			 i;
 	int			 rv;
 
 	if ((r = ofl_records_open(&d->src[side], d->m[side]->kind)) == NULL)
 		return -1;
 	if (side == 0)
 		*nk = table_key(r, kc);
+	/* The columns, by name: rows are compared only under one header. */
+	ofl_buf_init(&k);
+	for (i = 0; i < ofl_records_ncols(r); i++) {
+		ofl_buf_adds(&k, i > 0 ? " " : "");
+		ofl_buf_adds(&k, ofl_records_name(r, i));
+	}
+	if (side == 0)
+		ofl_buf_add(cols, k.data, k.len);
+	else if (k.len != cols->len || (k.len > 0 &&
+	    memcmp(k.data, cols->data, k.len) != 0)) {
+		ofl_buf_adds(cols, " -> ");
+		ofl_buf_add(cols, k.data, k.len);
+		ofl_buf_free(&k);
+		ofl_records_close(r);
+		return 2;
+	}
+	ofl_buf_free(&k);
 	ofl_buf_init(&k);
 	ofl_buf_init(&c);
 	while ((rv = ofl_records_next(r, &line)) == 1) {
@@ -699,18 +798,24 @@ diff_table(struct dctx *d)
 	struct sset		 s;
 	struct ofl_records	*r = NULL;
 	struct sent		**v = NULL;
-	struct ofl_buf		 l;
+	struct ofl_buf		 l, cols;
 	size_t			 kc[2], nk = 1, i, pass;
 	uint64_t		 add = 0, del = 0, chg = 0;
 	int			 rv = -1, t;
 
 	sset_init(&s, DIFF_ROWS);
 	ofl_buf_init(&l);
-	if ((t = table_side(d, 0, &s, &r, kc, &nk)) == -1)
+	ofl_buf_init(&cols);
+	if ((t = table_side(d, 0, &s, &r, kc, &nk, &cols)) == -1)
 		goto out;
-	if (t == 1 || (t = table_side(d, 1, &s, &r, kc, &nk)) != 0) {
+	if (t == 1 || (t = table_side(d, 1, &s, &r, kc, &nk, &cols)) != 0) {
 		if (t == -1)
 			goto out;
+		if (t == 2)
+			lines_said(d, &l, "columns: %.200s: the rows compared "
+			    "as lines", ofl_buf_str(&cols));
+		if (t == 2)
+			emit(d, &l);
 		rv = diff_lines(d);	/* too many rows to key */
 		goto out;
 	}
@@ -780,6 +885,7 @@ out:
 	ofl_records_close(r);
 	sset_free(&s);
 	ofl_buf_free(&l);
+	ofl_buf_free(&cols);
 	return rv;
 }
 
@@ -1245,6 +1351,7 @@ diff_snapshot(struct dctx *d)
 {
 	struct ofl_buf	 r, l;
 	const char	*p, *e, *nl;
+	size_t		 more;
 	int		 rv = -1;
 
 	ofl_buf_init(&r);
@@ -1258,6 +1365,12 @@ diff_snapshot(struct dctx *d)
 	while (p != NULL && p < e) {
 		if ((nl = memchr(p, '\n', e - p)) == NULL)
 			nl = e;
+		/* Its own cut: said as every other kind's, at the end. */
+		if (sscanf(p, "[... %zu more not shown]", &more) == 1) {
+			d->cut += (int)more;
+			p = nl + 1;
+			continue;
+		}
 		ofl_buf_reset(&l);
 		if (d->o->json) {
 			json_begin(&l, "snapshot", "line", p, nl - p);
@@ -1331,6 +1444,18 @@ ofl_diff(struct ofl_store *st, const char *old, const char *new,
 		rv = 0;
 	else if ((rv = diff_kind(&d)) == -1)
 		goto out;
+	else if (rv == 0) {
+		/*
+		 * The bytes differ where the kind's comparison saw no change
+		 * (an empty array gone, a key twice, rows reordered, a
+		 * page's title): the lines say what.
+		 */
+		lines_said(&d, &l, "no change by %s; the text differs:",
+		    ofl_kind_name(d.m[0]->kind));
+		emit(&d, &l);
+		if ((rv = diff_lines(&d)) == -1)
+			goto out;
+	}
 	if (rv == 0 && !o->json) {
 		ofl_buf_reset(&l);
 		ofl_buf_adds(&l, "same content\n");

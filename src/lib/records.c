@@ -157,7 +157,14 @@ take_names(struct ofl_records *r)
 		ofl_buf_init(&nb);
 		if (r->kind == OFL_KIND_TABLE && r->t.named)
 			ofl_buf_adds(&nb, r->t.name[i]);
-		else if (r->len[i] == 0) {
+		else if (i == 0 && r->len[i] >= 3 &&
+		    memcmp(r->base + r->off[i], "\xef\xbb\xbf", 3) == 0 &&
+		    r->len[i] > 3)
+			/* A byte order mark (Excel's CSV) is no name's. */
+			ofl_buf_add(&nb, r->base + r->off[i] + 3,
+			    r->len[i] - 3);
+		else if (r->len[i] == 0 || (i == 0 && r->len[i] == 3 &&
+		    memcmp(r->base + r->off[i], "\xef\xbb\xbf", 3) == 0)) {
 			snprintf(buf, sizeof buf, "column %zu", i + 1);
 			ofl_buf_adds(&nb, buf);
 		} else

@@ -698,6 +698,13 @@ csv_field(struct ofl_schema *s)
 		    sizeof(*s->cols));
 		c = &s->cols[s->ncols++];
 		memset(c, 0, sizeof(*c));
+		/* A byte order mark (Excel's CSV) is no name's. */
+		if (s->col == 0 && s->field.len >= 3 &&
+		    memcmp(s->field.data, "\xef\xbb\xbf", 3) == 0) {
+			memmove(s->field.data, s->field.data + 3,
+			    s->field.len - 3);
+			s->field.len -= 3;
+		}
 		c->name = ofl_xmalloc(s->field.len + 1);
 		memcpy(c->name, s->field.data ? s->field.data : "",
 		    s->field.len);
