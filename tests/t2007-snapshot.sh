@@ -248,4 +248,16 @@ test_expect_success 'weak hits leave their share: the answer'"'"'s long line is 
 	grep "^more: ofl-search .* -n 10 -m 3000$" out
 '
 
+test_expect_success '--name matches the name, not its quoting' '
+	printf -- "- main [ref=e1]:\n  - button \"Next \\\\\"page\\\\\"\" [ref=e4]\n  - button \"back\\\\\\\\slash\" [ref=e5]\n  - button \"Other\" [ref=e6]\n" >quoted.txt &&
+	grep -F "button \"Next \\\"page\\\"\" [ref=e4]" quoted.txt &&
+	id=$(ofl-capture -q -T 0 <quoted.txt) &&
+	ofl-extract "$id" --role button --name "Next \"page\"" >out &&
+	grep -c "ref=e4" out && ! grep "ref=e5" out &&
+	ofl-extract "$id" --role button --name "back\\slash" >out &&
+	grep "ref=e5" out && ! grep "ref=e4" out &&
+	ofl-extract "$id" --role button --name "\\" >out &&
+	grep "ref=e5" out && ! grep "ref=e4" out
+'
+
 test_done

@@ -1131,18 +1131,36 @@ ofl_fmt_snapshot_under(const char *const *p, const size_t *n, size_t nl)
  * Queries by role and name.
  */
 
-/* Does hay (n bytes) hold needle, ignoring ASCII case? */
+/*
+ * Does the name hay (n bytes, as the snapshot quotes it: \" and \\ for "
+ * and \) hold needle, ignoring ASCII case?  The name is read unquoted:
+ * --name 'Next "page"' finds button "Next \"page\"".
+ */
 static int
 holds_ci(const char *hay, size_t n, const char *needle)
 {
-	size_t	k = strlen(needle), i;
+	size_t	k = strlen(needle), i, j;
+	char	*u;
+	int	found = 0;
 
 	if (k == 0)
 		return 1;
-	for (i = 0; i + k <= n; i++)
-		if (strncasecmp(hay + i, needle, k) == 0)
-			return 1;
-	return 0;
+	if (memchr(hay, '\\', n) == NULL) {
+		for (i = 0; i + k <= n; i++)
+			if (strncasecmp(hay + i, needle, k) == 0)
+				return 1;
+		return 0;
+	}
+	u = ofl_xmalloc(n + 1);
+	for (i = j = 0; i < n; i++) {
+		if (hay[i] == '\\' && i + 1 < n)
+			i++;
+		u[j++] = hay[i];
+	}
+	for (i = 0; i + k <= j && !found; i++)
+		found = strncasecmp(u + i, needle, k) == 0;
+	free(u);
+	return found;
 }
 
 /* A match held back until the next line says the element's name. */
