@@ -109,4 +109,17 @@ test_expect_success 'a CSV that starts with a byte order mark: its first column 
 	grep "^  id: integer 1\.\.2$" out
 '
 
+test_expect_success 'records cut (fields past the 1,024th, a line over 64 KiB) are said' '
+	awk "BEGIN { for (r = 0; r < 6; r++) { for (i = 0; i < 1100; i++)
+	    printf \"%s%s\", i ? \",\" : \"\", r ? r * 10000 + i : \"c\" i;
+	    print \"\" } }" >wide.csv &&
+	id=$(ofl-capture -q -T 0 <wide.csv) &&
+	ofl-extract -c "$id" ".c1" >out 2>err &&
+	test "$(wc -l <out)" -eq 5 &&
+	echo "ofl-extract: 6 records cut: a line over 64 KiB, a record over 1 MiB or fields past the 1,024th are left out" >expect &&
+	test_cmp expect err &&
+	ofl-extract -c "$(cat t)" ".NAME" >out 2>err &&
+	test ! -s err
+'
+
 test_done

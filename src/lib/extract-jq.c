@@ -917,6 +917,11 @@ marks:
 		    JQ_ERRORS_SAID);
 		goto out;
 	}
+	if (j.in.rec != NULL && ofl_records_cut(j.in.rec) > 0)
+		ofl_extract_warnf(x, "%" PRIu64 " record%s cut: a line over "
+		    "64 KiB, a record over 1 MiB or fields past the 1,024th "
+		    "are left out", ofl_records_cut(j.in.rec),
+		    ofl_records_cut(j.in.rec) == 1 ? "" : "s");
 	if (j.errors > 0) {
 		ofl_seterr(OFL_EXIT_FAIL, "jq: the filter failed on %" PRIu64
 		    " input%s", j.errors, j.errors > 1 ? "s" : "");

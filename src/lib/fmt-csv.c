@@ -337,7 +337,8 @@ ofl_fmt_csv_complete(const char *p, size_t n, int delim)
 /*
  * A record's fields, quotes undone ("a ""b""" is a "b"), appended to
  * out one after another; off[i] and len[i] say where each is in out.
- * Returns the number of fields, at most max (the rest are dropped).
+ * Returns the number of fields; past max of them, the rest are counted
+ * but not kept.
  */
 size_t
 ofl_fmt_csv_split(const char *p, size_t n, int delim, struct ofl_buf *out,
@@ -369,8 +370,9 @@ ofl_fmt_csv_split(const char *p, size_t n, int delim, struct ofl_buf *out,
 		if (nf < max) {
 			off[nf] = start;
 			len[nf] = out->len - start;
-			nf++;
-		}
+		} else
+			out->len = start;	/* not kept */
+		nf++;
 		if (i >= n)
 			break;
 		i++;		/* the delimiter */

@@ -725,6 +725,8 @@ rd_next(struct ofl_fmt_table_rd *r, struct tline *l)
 			while (l->n > 0 && l->p[l->n - 1] == '\r')
 				l->n--;
 			r->skip = nl == NULL && !r->eof;
+			if (r->skip && !was)
+				r->cut++;
 			r->lo = nl != NULL ? e + 1 : e;
 			if (was)
 				continue;

@@ -1119,6 +1119,7 @@ struct ofl_fmt_table_rd {
 	size_t			 lo, hi;
 	uint64_t		 read;
 	uint64_t		 max;
+	uint64_t		 cut;		/* lines cut at 64 KiB */
 	int			 eof;
 	int			 skip;
 };
@@ -1713,6 +1714,11 @@ int	ofl_records_type(const struct ofl_records *, size_t);
 int	ofl_records_next(struct ofl_records *, uint64_t *);
 /* A cell of the row (NULL past its end), and the row as JSON. */
 const char *ofl_records_cell(const struct ofl_records *, size_t, size_t *);
+/*
+ * The records read so far that were cut: a line over 64 KiB, a CSV
+ * record over 1 MiB, or fields past the 1,024th.
+ */
+uint64_t ofl_records_cut(const struct ofl_records *);
 void	ofl_records_json(const struct ofl_records *, struct ofl_buf *);
 /* What a cell of the row gives: null, a number's text, or a string. */
 enum { OFL_RECORDS_VNULL, OFL_RECORDS_VNUM, OFL_RECORDS_VSTR };

@@ -46,6 +46,7 @@ struct ofl_records {
 	size_t			*off;
 	size_t			*len;
 	size_t			 nf;
+	uint64_t		 cut;		/* records cut (CSV, TSV) */
 };
 
 int
@@ -136,6 +137,11 @@ rec_next(struct ofl_records *r)
 		}
 		r->nf = ofl_fmt_csv_split(r->rec.data, r->rec.len, r->delim,
 		    &r->cells, r->off, r->len, RECORDS_COLS);
+		if (r->nf > RECORDS_COLS || (r->rec.len >= RECORDS_REC &&
+		    !ofl_fmt_csv_complete(r->rec.data, r->rec.len, r->delim)))
+			r->cut++;
+		if (r->nf > RECORDS_COLS)
+			r->nf = RECORDS_COLS;
 		r->base = r->cells.data != NULL ? r->cells.data : "";
 		return 1;
 	}
@@ -248,8 +254,10 @@ ofl_records_open(const struct ofl_src *src, int kind)
 		goto fail;
 	}
 	take_names(r);
-	if (find_types(r) == -1 || rd_start(r, 0) == -1 ||
-	    rec_next(r) == -1)
+	if (find_types(r) == -1)
+		goto fail;
+	r->cut = 0;	/* counted again as the rows are read */
+	if (rd_start(r, 0) == -1 || rec_next(r) == -1)
 		goto fail;
 	return r;
 fail:
@@ -277,6 +285,12 @@ ofl_records_close(struct ofl_records *r)
 	if (r->kind == OFL_KIND_TABLE)
 		ofl_fmt_table_free(&r->t);
 	free(r);
+}
+
+uint64_t
+ofl_records_cut(const struct ofl_records *r)
+{
+	return r->cut + r->rd.cut;
 }
 
 size_t
