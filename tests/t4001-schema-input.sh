@@ -163,4 +163,24 @@ test_expect_success '-s names the store' '
 	test_cmp expect out
 '
 
+test_expect_success 'CSV: rows longer than the header are ragged, and said so' '
+	printf "a,b\n1,2,3,4\n5\n6,7\n8,9\n" >r.csv &&
+	ofl-schema -k csv <r.csv >out 2>err &&
+	echo "ofl-schema: 2 fields past the header'"'"'s 2 left out" >expect &&
+	sed "s/^ofl-schema: [0-9a-z]*: /ofl-schema: /" err >actual &&
+	test_cmp expect actual &&
+	head -n 1 out | grep "^csv: 4 rows, 2 columns, 2 ragged rows$"
+'
+
+test_expect_success 'CSV: more columns than kept, and no row ragged' '
+	awk "BEGIN { for (r = 0; r < 3; r++) { for (i = 0; i < 1200; i++)
+	    printf \"%s%s\", i ? \",\" : \"\", r ? r * 10000 + i : \"c\" i;
+	    print \"\" } }" >w.csv &&
+	ofl-schema -k csv <w.csv >out 2>err &&
+	echo "ofl-schema: 600 fields beyond 1000 columns left out" >expect &&
+	sed "s/^ofl-schema: [0-9a-z]*: /ofl-schema: /" err >actual &&
+	test_cmp expect actual &&
+	head -n 1 out | grep "^csv: 2 rows, 1,000 columns$"
+'
+
 test_done

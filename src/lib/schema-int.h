@@ -135,7 +135,9 @@ struct ofl_schema {
 	struct column	*cols;
 	size_t		 ncols;
 	uint64_t	 ragged;
-	uint64_t	 extracols;
+	uint64_t	 extracols;	/* fields past MAX_COLS columns */
+	uint64_t	 extrafields;	/* fields past the header's */
+	size_t		 hdrfields;	/* the header's, MAX_COLS or not */
 
 	/* Tables (fmt-table.c): read as CSV once the layout is known. */
 	struct ofl_fmt_table tab;

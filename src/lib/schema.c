@@ -160,6 +160,10 @@ ofl_schema_warning(struct ofl_schema *s)
 		ofl_buf_addf(&s->warning, "%s%llu fields beyond %d columns "
 		    "left out", s->warning.len ? "; " : "",
 		    (unsigned long long)s->extracols, MAX_COLS);
+	if (s->extrafields > 0)
+		ofl_buf_addf(&s->warning, "%s%llu fields past the header's "
+		    "%zu left out", s->warning.len ? "; " : "",
+		    (unsigned long long)s->extrafields, s->hdrfields);
 	return s->warning.len ? ofl_buf_str(&s->warning) : NULL;
 }
 
@@ -690,6 +694,7 @@ csv_field(struct ofl_schema *s)
 	size_t maxlen;
 
 	if (!s->header) {
+		s->hdrfields++;
 		if (s->ncols == MAX_COLS) {
 			s->extracols++;
 			goto out;
@@ -716,7 +721,10 @@ csv_field(struct ofl_schema *s)
 		goto out;
 	}
 	if (s->col >= s->ncols) {
-		s->extracols++;
+		if (s->col >= s->hdrfields)
+			s->extrafields++;
+		else
+			s->extracols++;
 		goto out;
 	}
 	c = &s->cols[s->col];
@@ -744,7 +752,7 @@ csv_endrow(struct ofl_schema *s)
 		s->header = 1;
 	else {
 		s->values++;
-		if (s->col != s->ncols)
+		if (s->col != s->hdrfields)
 			s->ragged++;
 		for (i = s->col; i < s->ncols; i++)
 			s->cols[i].empty++;
