@@ -795,6 +795,19 @@ jq_records(struct ex *x, struct jqin *in)
 	return 1;
 }
 
+/* Rows of a table, CSV or TSV that were read only in part, said. */
+static void
+records_cut(struct ex *x, const struct ofl_records *rec)
+{
+	uint64_t	n;
+
+	if (rec == NULL || (n = ofl_records_cut(rec)) == 0)
+		return;
+	ofl_extract_warnf(x, "%" PRIu64 " record%s cut: a line over 64 KiB, "
+	    "a record over 1 MiB or fields past the 1,024th are left out", n,
+	    n == 1 ? "" : "s");
+}
+
 int
 ofl_extract_jq(struct ex *x)
 {
@@ -917,11 +930,7 @@ marks:
 		    JQ_ERRORS_SAID);
 		goto out;
 	}
-	if (j.in.rec != NULL && ofl_records_cut(j.in.rec) > 0)
-		ofl_extract_warnf(x, "%" PRIu64 " record%s cut: a line over "
-		    "64 KiB, a record over 1 MiB or fields past the 1,024th "
-		    "are left out", ofl_records_cut(j.in.rec),
-		    ofl_records_cut(j.in.rec) == 1 ? "" : "s");
+	records_cut(x, j.in.rec);
 	if (j.errors > 0) {
 		ofl_seterr(OFL_EXIT_FAIL, "jq: the filter failed on %" PRIu64
 		    " input%s", j.errors, j.errors > 1 ? "s" : "");
