@@ -106,7 +106,7 @@ main(int argc, char *argv[])
 		errx(EXIT_TROUBLE, "%s", ofl_errmsg());
 	for (i = 0; i < 2; i++) {
 		if (ofl_ref_arg(argv[i], &ref) == -1)
-			errx(EXIT_TROUBLE, "%s: %s", argv[i], ofl_errmsg());
+			errx(EXIT_TROUBLE, "%s", ofl_errmsg());
 		if (ref.from != 0)
 			errx(EXIT_TROUBLE, "%s: ofl-diff compares whole "
 			    "artifacts, not line ranges", argv[i]);
