@@ -257,7 +257,13 @@ test_expect_success '--name matches the name, not its quoting' '
 	ofl-extract "$id" --role button --name "back\\slash" >out &&
 	grep "ref=e5" out && ! grep "ref=e4" out &&
 	ofl-extract "$id" --role button --name "\\" >out &&
-	grep "ref=e5" out && ! grep "ref=e4" out
+	grep "ref=e5" out && ! grep "ref=e4" out &&
+	printf -- "- main [ref=e1]:\n  - textbox [ref=e2]: C:\\\\temp\\\\dir\n  - button \"Other\" [ref=e6]\n" >plain.txt &&
+	grep -F "C:\\temp\\dir" plain.txt &&
+	id=$(ofl-capture -q -T 0 <plain.txt) &&
+	ofl-extract "$id" --role textbox --name "C:\\temp" >out &&
+	grep "ref=e2" out &&
+	test_expect_code 1 ofl-extract "$id" --role textbox --name "C:temp"
 '
 
 test_done

@@ -138,6 +138,7 @@ parse_pw(const char *p, size_t n, size_t i, struct ofl_fmt_snapshot_el *e)
 		i = quoted(p, kend, s);
 		e->name = p + s;
 		e->namelen = i - s;
+		e->nameq = 1;
 		if (i < kend)
 			i++;
 	}
@@ -154,6 +155,7 @@ parse_pw(const char *p, size_t n, size_t i, struct ofl_fmt_snapshot_el *e)
 		if (e->valuelen >= 2 && p[i] == '"' && p[n - 1] == '"') {
 			e->value++;
 			e->valuelen -= 2;
+			e->valueq = 1;
 		}
 	}
 	e->prop = e->role[0] == '/';
@@ -1132,12 +1134,12 @@ ofl_fmt_snapshot_under(const char *const *p, const size_t *n, size_t nl)
  */
 
 /*
- * Does the name hay (n bytes, as the snapshot quotes it: \" and \\ for "
- * and \) hold needle, ignoring ASCII case?  The name is read unquoted:
- * --name 'Next "page"' finds button "Next \"page\"".
+ * Does hay (n bytes) hold needle, ignoring ASCII case?  A quoted name or
+ * value (q: \" and \\ for " and \) is read unquoted: --name 'Next
+ * "page"' finds button "Next \"page\"".
  */
 static int
-holds_ci(const char *hay, size_t n, const char *needle)
+holds_ci(const char *hay, size_t n, const char *needle, int q)
 {
 	size_t	k = strlen(needle), i, j;
 	char	*u;
@@ -1145,7 +1147,7 @@ holds_ci(const char *hay, size_t n, const char *needle)
 
 	if (k == 0)
 		return 1;
-	if (memchr(hay, '\\', n) == NULL) {
+	if (!q || memchr(hay, '\\', n) == NULL) {
 		for (i = 0; i + k <= n; i++)
 			if (strncasecmp(hay + i, needle, k) == 0)
 				return 1;
@@ -1175,7 +1177,7 @@ struct pending {
 
 /* Hand the pending match to cb, with the name its child gave, if any. */
 static int
-pending_flush(struct pending *pd, const char *name, size_t n,
+pending_flush(struct pending *pd, const char *name, size_t n, int q,
     const char *want, int (*cb)(void *,
     const struct ofl_fmt_snapshot_match *), void *arg)
 {
@@ -1185,7 +1187,7 @@ pending_flush(struct pending *pd, const char *name, size_t n,
 		return 0;
 	pd->on = 0;
 	if (!pd->named && want != NULL && (name == NULL ||
-	    !holds_ci(name, n, want)))
+	    !holds_ci(name, n, want, q)))
 		return 0;
 	if (!pd->named && name != NULL && n > 0) {
 		ofl_buf_adds(&pd->line, "  # ");
@@ -1233,9 +1235,10 @@ ofl_fmt_snapshot_find(const struct ofl_src *src, const char *role,
 			    (e->namelen > 0 || e->valuelen > 0))
 				stop = pending_flush(&pd, e->namelen > 0 ?
 				    e->name : e->value, e->namelen > 0 ?
-				    e->namelen : e->valuelen, name, cb, arg);
+				    e->namelen : e->valuelen, e->namelen > 0 ?
+				    e->nameq : e->valueq, name, cb, arg);
 			else if (e->depth <= pd.depth || !e->prop)
-				stop = pending_flush(&pd, NULL, 0, name, cb,
+				stop = pending_flush(&pd, NULL, 0, 0, name, cb,
 				    arg);
 			if (stop)
 				break;
@@ -1249,9 +1252,9 @@ ofl_fmt_snapshot_find(const struct ofl_src *src, const char *role,
 		own = (e->name != NULL && e->namelen > 0) ||
 		    (e->value != NULL && e->valuelen > 0);
 		if (name != NULL && own && !(e->name != NULL &&
-		    holds_ci(e->name, e->namelen, name)) &&
+		    holds_ci(e->name, e->namelen, name, e->nameq)) &&
 		    !(e->value != NULL && holds_ci(e->value, e->valuelen,
-		    name)))
+		    name, e->valueq)))
 			continue;
 		n = ofl_chunk_body_len(w.l.p, w.l.len);
 		ofl_buf_reset(&pd.line);
@@ -1263,10 +1266,10 @@ ofl_fmt_snapshot_find(const struct ofl_src *src, const char *role,
 		pd.named = own;
 		pd.on = 1;
 		if (own)
-			stop = pending_flush(&pd, NULL, 0, name, cb, arg);
+			stop = pending_flush(&pd, NULL, 0, 0, name, cb, arg);
 	}
 	if (!stop && r == 0)
-		stop = pending_flush(&pd, NULL, 0, name, cb, arg);
+		stop = pending_flush(&pd, NULL, 0, 0, name, cb, arg);
 	ofl_buf_free(&pd.line);
 	ofl_buf_free(&pd.path);
 	ofl_fmt_snapshot_walk_free(&w);

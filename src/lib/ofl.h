@@ -1235,6 +1235,8 @@ struct ofl_fmt_snapshot_el {
 	size_t		 reflen;
 	const char	*value;		/* after "role ...:", or a URL */
 	size_t		 valuelen;
+	int		 nameq;		/* name in "", with \" and \\ */
+	int		 valueq;	/* value likewise */
 	int		 level;		/* of a heading */
 	int		 prop;		/* "/url:", "/placeholder:" */
 	int		 text;		/* a text node */
