@@ -70,7 +70,9 @@ PG_TEMPLATE=$OFL_BUILDDIR/tests/pg-template
 pg_cluster_copy() {
 	[ -f "$PG_TEMPLATE/data/PG_VERSION" ] &&
 	[ "$(cat "$PG_TEMPLATE/bin" 2>/dev/null)" = "$PG_BIN" ] &&
-	cp -Rp "$PG_TEMPLATE/data" "$PG_DIR/data" 2>/dev/null && return 0
+	cp -Rp "$PG_TEMPLATE/data" "$PG_DIR/data" 2>/dev/null &&
+	    { [ -z "$PG_AS" ] || chown -R "$PG_AS" "$PG_DIR/data"; } &&
+	    return 0
 	rm -rf "$PG_DIR/data"
 	return 1
 }

@@ -106,6 +106,11 @@ test_expect_success 'a CSV that starts with a byte order mark: its first column 
 	printf "1\n2\n" >expect &&
 	test_cmp expect out &&
 	ofl-schema "$(cat bom)" >out &&
+	grep "^  id: integer 1\.\.2$" out &&
+	printf "\357\273\277\"id\",name\r\n1,a\r\n2,b\r\n" | ofl-capture -q -T 0 >bomq &&
+	ofl-extract -c "$(cat bomq)" ".id" >out &&
+	test_cmp expect out &&
+	ofl-schema "$(cat bomq)" >out &&
 	grep "^  id: integer 1\.\.2$" out
 '
 

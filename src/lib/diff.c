@@ -70,6 +70,7 @@ struct dctx {
 	const struct ofl_meta		*m[2];
 	struct ofl_src			 src[2];
 	size_t				 budget;
+	int				 differ;	/* the bytes are known to */
 	int				 cut;		/* something left out */
 	uint64_t			 changes;
 };
@@ -570,7 +571,7 @@ diff_lines(struct dctx *d)
 	}
 	if (p == la.n && p == lb.n) {
 		/* Lines alike, bytes not: the last newline, or a CR. */
-		if (strcmp(d->m[0]->hash, d->m[1]->hash) != 0) {
+		if (d->differ) {
 			lines_said(d, &l, "lines: the same, but not their "
 			    "ends (a CR, or the newline after the last)");
 			d->changes++;
@@ -754,14 +755,14 @@ table_side(struct dctx *d, int side, struct sset *s, struct ofl_records **rp,
 	/* The columns, by name: rows are compared only under one header. */
 	ofl_buf_init(&k);
 	for (i = 0; i < ofl_records_ncols(r); i++) {
-		ofl_buf_adds(&k, i > 0 ? " " : "");
+		ofl_buf_addc(&k, '\037');
 		ofl_buf_adds(&k, ofl_records_name(r, i));
 	}
 	if (side == 0)
 		ofl_buf_add(cols, k.data, k.len);
 	else if (k.len != cols->len || (k.len > 0 &&
 	    memcmp(k.data, cols->data, k.len) != 0)) {
-		ofl_buf_adds(cols, " -> ");
+		ofl_buf_adds(cols, "\036");
 		ofl_buf_add(cols, k.data, k.len);
 		ofl_buf_free(&k);
 		ofl_records_close(r);
@@ -792,6 +793,37 @@ table_side(struct dctx *d, int side, struct sset *s, struct ofl_records **rp,
 	return s->full;
 }
 
+/*
+ * "columns: A B -> C A B: the rows compared as lines", from the names
+ * of both sides (each after a US, the sides apart by an RS).
+ */
+static void
+columns_said(struct dctx *d, struct ofl_buf *l, const struct ofl_buf *cols)
+{
+	struct ofl_buf	t;
+	const char	*p = cols->data, *e = cols->data + cols->len;
+	size_t		 n;
+
+	ofl_buf_init(&t);
+	ofl_buf_adds(&t, "columns:");
+	for (; p < e; p += n) {
+		if (*p == '\036') {
+			ofl_buf_adds(&t, " ->");
+			n = 1;
+			continue;
+		}
+		p++;		/* the US */
+		for (n = 0; p + n < e && p[n] != '\037' && p[n] != '\036'; n++)
+			;
+		ofl_buf_addc(&t, ' ');
+		add_safe(&t, p, n, DIFF_VALMAX);
+	}
+	ofl_buf_adds(&t, ": the rows compared as lines");
+	lines_said(d, l, "%.400s", ofl_buf_str(&t));
+	emit(d, l);
+	ofl_buf_free(&t);
+}
+
 static int
 diff_table(struct dctx *d)
 {
@@ -812,10 +844,7 @@ diff_table(struct dctx *d)
 		if (t == -1)
 			goto out;
 		if (t == 2)
-			lines_said(d, &l, "columns: %.200s: the rows compared "
-			    "as lines", ofl_buf_str(&cols));
-		if (t == 2)
-			emit(d, &l);
+			columns_said(d, &l, &cols);
 		rv = diff_lines(d);	/* too many rows to key */
 		goto out;
 	}
@@ -1439,16 +1468,25 @@ ofl_diff(struct ofl_store *st, const char *old, const char *new,
 		    ofl_kind_name(d.m[1]->kind));
 	}
 	emit(&d, &l);
-	if (strcmp(d.m[0]->hash, d.m[1]->hash) == 0 &&
-	    d.m[0]->bytes == d.m[1]->bytes)
+	/*
+	 * A hash is empty while an artifact is written, or when a repair
+	 * kept only part of it: then the sizes alone can tell.
+	 */
+	d.differ = d.m[0]->bytes != d.m[1]->bytes || (*d.m[0]->hash !=
+	    '\0' && *d.m[1]->hash != '\0' && strcmp(d.m[0]->hash,
+	    d.m[1]->hash) != 0);
+	if (*d.m[0]->hash != '\0' && strcmp(d.m[0]->hash, d.m[1]->hash) ==
+	    0 && d.m[0]->bytes == d.m[1]->bytes)
 		rv = 0;
 	else if ((rv = diff_kind(&d)) == -1)
 		goto out;
-	else if (rv == 0) {
+	else if (rv == 0 && d.differ &&
+	    d.m[0]->kind != OFL_KIND_SNAPSHOT) {
 		/*
 		 * The bytes differ where the kind's comparison saw no change
-		 * (an empty array gone, a key twice, rows reordered, a
-		 * page's title): the lines say what.
+		 * (an empty array gone, a key twice, rows reordered): the
+		 * lines say what.  Not for snapshots, whose refs renumbered
+		 * are no change.
 		 */
 		lines_said(&d, &l, "no change by %s; the text differs:",
 		    ofl_kind_name(d.m[0]->kind));
@@ -1456,7 +1494,7 @@ ofl_diff(struct ofl_store *st, const char *old, const char *new,
 		if ((rv = diff_lines(&d)) == -1)
 			goto out;
 	}
-	if (rv == 0 && !o->json) {
+	if (rv == 0 && !o->json && !d.differ) {
 		ofl_buf_reset(&l);
 		ofl_buf_adds(&l, "same content\n");
 		emit(&d, &l);

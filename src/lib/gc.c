@@ -42,6 +42,7 @@
 #define VACUUM_MS	1000	/* of giving pages back in one run */
 #define REHOME_MAX	64	/* blobs indexed anew between two tidies */
 #define SWEEP_MAX	4096	/* index rows of no artifact swept a run */
+#define SWEEP_BATCH	256	/* and in one transaction */
 #define ROOM_PER_BYTE	2	/* free bytes to index a byte anew */
 #define ROOM_SPARE	(1024 * 1024)	/* and some more */
 
@@ -689,8 +690,15 @@ ofl_gc_run(struct ofl_store *st, const struct ofl_gc_opts *o,
 		rep->freed = p.freed;
 
 	/* What a gc killed between its two files' commits left. */
-	if (!o->dry_run && ofl_store_gc_index_sweep(st, SWEEP_MAX) == -1)
-		ofl_clearerr();		/* the next run sweeps them */
+	for (i = 0; !o->dry_run && i < SWEEP_MAX / SWEEP_BATCH; i++) {
+		int64_t	swept = ofl_store_gc_index_sweep(st, SWEEP_BATCH);
+
+		if (swept == -1)
+			ofl_clearerr();		/* the next run sweeps them */
+		if (swept < SWEEP_BATCH)
+			break;
+		gc_yield();
+	}
 	if (!o->dry_run && rep->removed > 0)
 		gc_compact(st, max_size > 0 && p.size < ofl_store_size(st) ?
 		    MERGE_BUDGET_MS : MERGE_MS, 1);
@@ -822,7 +830,11 @@ check_index(struct ofl_store *st, struct checker *ck)
 		return;
 	if (ofl_store_gc_index_check(st, &c) == -1)
 		return;		/* no index */
-	if (c.blobs > 0 && ck->repair &&
+	if (c.blobs > 0 && ofl_store_remote(ofl_store_path(st)))
+		/* One database: a removal takes its rows, always. */
+		problem(ck, "index: %lld indexed content%s of no artifact",
+		    (long long)c.blobs, c.blobs == 1 ? "" : "s");
+	else if (c.blobs > 0 && ck->repair &&
 	    ofl_store_gc_index_sweep(st, (size_t)c.blobs) == c.blobs)
 		note(ck, "index: %lld indexed content%s of no artifact, left "
 		    "by an interrupted gc (removed)", (long long)c.blobs,

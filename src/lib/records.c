@@ -135,6 +135,12 @@ rec_next(struct ofl_records *r)
 			ofl_buf_addc(&r->rec, '\n');
 			ofl_buf_add(&r->rec, p, n);
 		}
+		/* A byte order mark (Excel's CSV) is no part of the data. */
+		if (r->recline == 1 && r->rec.len >= 3 &&
+		    memcmp(r->rec.data, "\xef\xbb\xbf", 3) == 0) {
+			memmove(r->rec.data, r->rec.data + 3, r->rec.len - 3);
+			r->rec.len -= 3;
+		}
 		r->nf = ofl_fmt_csv_split(r->rec.data, r->rec.len, r->delim,
 		    &r->cells, r->off, r->len, RECORDS_COLS);
 		if (r->nf > RECORDS_COLS || (r->rec.len >= RECORDS_REC &&
@@ -163,14 +169,7 @@ take_names(struct ofl_records *r)
 		ofl_buf_init(&nb);
 		if (r->kind == OFL_KIND_TABLE && r->t.named)
 			ofl_buf_adds(&nb, r->t.name[i]);
-		else if (i == 0 && r->len[i] >= 3 &&
-		    memcmp(r->base + r->off[i], "\xef\xbb\xbf", 3) == 0 &&
-		    r->len[i] > 3)
-			/* A byte order mark (Excel's CSV) is no name's. */
-			ofl_buf_add(&nb, r->base + r->off[i] + 3,
-			    r->len[i] - 3);
-		else if (r->len[i] == 0 || (i == 0 && r->len[i] == 3 &&
-		    memcmp(r->base + r->off[i], "\xef\xbb\xbf", 3) == 0)) {
+		else if (r->len[i] == 0) {
 			snprintf(buf, sizeof buf, "column %zu", i + 1);
 			ofl_buf_adds(&nb, buf);
 		} else

@@ -617,6 +617,12 @@ csv_feed(struct ofl_schema *s, const unsigned char *b, size_t n)
 	size_t i, start;
 	int c;
 
+	/* A byte order mark (Excel's CSV) is no part of the data. */
+	if (s->csvfed == 0 && n >= 3 && memcmp(b, "\xef\xbb\xbf", 3) == 0) {
+		b += 3;
+		n -= 3;
+	}
+	s->csvfed += n;
 	for (i = 0; i < n; i++) {
 		c = b[i];
 		switch (s->cst) {
@@ -703,13 +709,6 @@ csv_field(struct ofl_schema *s)
 		    sizeof(*s->cols));
 		c = &s->cols[s->ncols++];
 		memset(c, 0, sizeof(*c));
-		/* A byte order mark (Excel's CSV) is no name's. */
-		if (s->col == 0 && s->field.len >= 3 &&
-		    memcmp(s->field.data, "\xef\xbb\xbf", 3) == 0) {
-			memmove(s->field.data, s->field.data + 3,
-			    s->field.len - 3);
-			s->field.len -= 3;
-		}
 		c->name = ofl_xmalloc(s->field.len + 1);
 		memcpy(c->name, s->field.data ? s->field.data : "",
 		    s->field.len);

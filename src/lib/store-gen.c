@@ -301,20 +301,25 @@ ix_gen_of(sqlite3 *db, int64_t blob)
 int
 ix_gen_drop(sqlite3 *db, int64_t gen)
 {
-	char	name[32], sql[96];
-	int64_t	was;
-	int	rc;
+	static const char *const mode[] = { "OFF", "ON", "FAST" };
+	sqlite3_stmt	*s;
+	char		 name[32], sql[96];
+	int		 was = -1, rc;
 
 	ix_gen_name(gen, name, sizeof name);
 	snprintf(sql, sizeof sql, "PRAGMA %s.secure_delete", ix_sch(db));
-	was = gen_int(db, sql, 0, -1);
+	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) == SQLITE_OK) {
+		if (sqlite3_step(s) == SQLITE_ROW)
+			was = sqlite3_column_int(s, 0);
+		sqlite3_finalize(s);
+	}
 	snprintf(sql, sizeof sql, "PRAGMA %s.secure_delete = OFF", ix_sch(db));
 	(void)sqlite3_exec(db, sql, NULL, NULL, NULL);
 	snprintf(sql, sizeof sql, "DROP TABLE IF EXISTS %s", name);
 	rc = ix_exec(db, sql, GEN_WHAT);
-	if (was >= 0) {
-		snprintf(sql, sizeof sql, "PRAGMA %s.secure_delete = %d",
-		    ix_sch(db), (int)was);
+	if (was >= 0 && was <= 2) {
+		snprintf(sql, sizeof sql, "PRAGMA %s.secure_delete = %s",
+		    ix_sch(db), mode[was]);
 		(void)sqlite3_exec(db, sql, NULL, NULL, NULL);
 	}
 	if (rc == -1 ||
@@ -458,7 +463,8 @@ ofl_store_fts_untidy(struct ofl_store *st)
 		if (g[i].open)
 			untidy = g[i].dead > 0 && g[i].dead * 2 >= g[i].bytes;
 		else
-			untidy = (uint64_t)(g[i].bytes - g[i].dead) <
+			untidy = g[i].dead >= g[i].bytes ||
+			    (uint64_t)(g[i].bytes - g[i].dead) <
 			    ix_gen_limit() / 2;
 	}
 	free(g);
