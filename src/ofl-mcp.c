@@ -1303,11 +1303,31 @@ start_local(struct call *c, int tool, jv args)
 		ofl_buf_free(&b);
 		return;
 	}
-	/* Close-on-exec, so that no other child holds them open. */
-	if (pipe2(out, O_CLOEXEC) == -1 || pipe2(errp, O_CLOEXEC) == -1)
-		err(OFL_EXIT_FAIL, "pipe");
-	if ((pid = fork()) == -1)
-		err(OFL_EXIT_FAIL, "fork");
+	/*
+	 * Close-on-exec, so that no other child holds them open.  Out of
+	 * descriptors or processes, the call fails, not the proxy: the
+	 * client's other calls and the server go on.
+	 */
+	out[0] = out[1] = errp[0] = errp[1] = -1;
+	if (pipe2(out, O_CLOEXEC) == -1 || pipe2(errp, O_CLOEXEC) == -1 ||
+	    (pid = fork()) == -1) {
+		struct ofl_buf	b;
+		int		e = errno, i;
+
+		for (i = 0; i < 2; i++) {
+			if (out[i] != -1)
+				close(out[i]);
+			if (errp[i] != -1)
+				close(errp[i]);
+		}
+		ofl_buf_init(&b);
+		ofl_buf_addf(&b, "%s: cannot start: %s (too many calls at "
+		    "once?)", names[tool], strerror(e));
+		send_result_text(c, b.data, b.len, 1);
+		ofl_buf_free(&b);
+		ofl_mcp_argv_free(argv);
+		return;
+	}
 	if (pid == 0) {
 		int	null;
 

@@ -172,4 +172,18 @@ test_expect_success 'SIGTERM: passed on to the server, both end' '
 	! kill -0 $spid 2>/dev/null
 '
 
+test_expect_success JQ 'calls past the descriptors left: each answered, an error each, the proxy lives' '
+	echo hi | ofl-capture -q -T 0 >/dev/null &&
+	i=0 && : >many.jsonl &&
+	while [ $i -lt 20 ]; do
+		i=$((i + 1))
+		printf "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"tools/call\",\"params\":{\"name\":\"ofl_list\",\"arguments\":{\"limit\":5}}}\n" $i >>many.jsonl
+	done &&
+	(ulimit -n 14 && ofl-mcp <many.jsonl >many.out 2>many.err) &&
+	test "$(jq -s length many.out)" -eq 20 &&
+	jq -r "select(.result.isError) | .result.content[0].text" many.out >errs &&
+	test -s errs &&
+	! grep -v "^ofl_list: cannot start: .* (too many calls at once?)$" errs
+'
+
 test_done
