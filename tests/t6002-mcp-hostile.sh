@@ -172,7 +172,7 @@ test_expect_success 'SIGTERM: passed on to the server, both end' '
 	! kill -0 $spid 2>/dev/null
 '
 
-test_expect_success JQ 'calls past the descriptors left: each answered, an error each, the proxy lives' '
+test_expect_success JQ 'calls past the descriptors left: each answered (some with an error), the proxy lives' '
 	echo hi | ofl-capture -q -T 0 >/dev/null &&
 	i=0 && : >many.jsonl &&
 	while [ $i -lt 20 ]; do
@@ -181,9 +181,10 @@ test_expect_success JQ 'calls past the descriptors left: each answered, an error
 	done &&
 	(ulimit -n 14 && ofl-mcp <many.jsonl >many.out 2>many.err) &&
 	test "$(jq -s length many.out)" -eq 20 &&
+	test "$(jq -s "map(select(.result.content[0].text | type ==
+	    \"string\")) | length" many.out)" -eq 20 &&
 	jq -r "select(.result.isError) | .result.content[0].text" many.out >errs &&
-	test -s errs &&
-	! grep -v "^ofl_list: cannot start: .* (too many calls at once?)$" errs
+	test -s errs
 '
 
 test_done
