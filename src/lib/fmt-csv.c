@@ -249,8 +249,7 @@ ofl_fmt_csv_summary(const struct ofl_src *src, const struct ofl_meta *m,
 		return -1;
 	ofl_buf_init(&f);
 	ofl_buf_init(&js);
-	if (len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0)
-		i = 3;
+	i = ofl_bom(buf, len);
 	ofl_buf_adds(&js, "[");
 	while (i < len) {
 		/* One field. */

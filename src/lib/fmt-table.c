@@ -465,8 +465,7 @@ ofl_fmt_table_layout(const unsigned char *buf, size_t len, int complete,
 		while (len > 0 && buf[len - 1] != '\n')
 			len--;
 	}
-	if (len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0)
-		off = 3;
+	off = ofl_bom(buf, len);
 	/* The header: the first line that makes one, past a few others. */
 	for (tries = 0;; tries++) {
 		do {

@@ -101,6 +101,7 @@ int64_t		 ofl_mono_ms(void);
 int64_t		 ofl_mono_us(void);
 /* 1 if the bytes are only spaces and tabs (or none). */
 int		 ofl_blank(const void *, size_t);
+size_t		 ofl_bom(const void *, size_t);
 /*
  * A library opened when first used (arc.c, pq.c): ofl_dl_open opens the
  * first of the NULL-ended names dlopen(3) can, in *h, or sets the error

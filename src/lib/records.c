@@ -98,7 +98,7 @@ static int
 rec_next(struct ofl_records *r)
 {
 	const char	*p;
-	size_t		 n;
+	size_t		 n, k;
 	int		 rv;
 
 	for (;;) {
@@ -136,10 +136,10 @@ rec_next(struct ofl_records *r)
 			ofl_buf_add(&r->rec, p, n);
 		}
 		/* A byte order mark (Excel's CSV) is no part of the data. */
-		if (r->recline == 1 && r->rec.len >= 3 &&
-		    memcmp(r->rec.data, "\xef\xbb\xbf", 3) == 0) {
-			memmove(r->rec.data, r->rec.data + 3, r->rec.len - 3);
-			r->rec.len -= 3;
+		if (r->recline == 1 && (k = ofl_bom(r->rec.data,
+		    r->rec.len)) > 0) {
+			memmove(r->rec.data, r->rec.data + k, r->rec.len - k);
+			r->rec.len -= k;
 		}
 		r->nf = ofl_fmt_csv_split(r->rec.data, r->rec.len, r->delim,
 		    &r->cells, r->off, r->len, RECORDS_COLS);

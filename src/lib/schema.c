@@ -618,9 +618,11 @@ csv_feed(struct ofl_schema *s, const unsigned char *b, size_t n)
 	int c;
 
 	/* A byte order mark (Excel's CSV) is no part of the data. */
-	if (s->csvfed == 0 && n >= 3 && memcmp(b, "\xef\xbb\xbf", 3) == 0) {
-		b += 3;
-		n -= 3;
+	if (s->csvfed == 0) {
+		size_t	bom = ofl_bom(b, n);
+
+		b += bom;
+		n -= bom;
 	}
 	s->csvfed += n;
 	for (i = 0; i < n; i++) {

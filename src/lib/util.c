@@ -367,6 +367,13 @@ ofl_blank(const void *v, size_t n)
 	return 1;
 }
 
+/* 3 if the n bytes at p start with a UTF-8 byte order mark, else 0. */
+size_t
+ofl_bom(const void *p, size_t n)
+{
+	return n >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
+}
+
 int
 ofl_dl_open(const char *lib, const char *const *names, void **h)
 {
