@@ -1142,25 +1142,21 @@ static int
 holds_ci(const char *hay, size_t n, const char *needle, int q)
 {
 	size_t	k = strlen(needle), i, j;
-	char	*u;
+	char	*u = NULL;
 	int	found = 0;
 
-	if (k == 0)
-		return 1;
-	if (!q || memchr(hay, '\\', n) == NULL) {
-		for (i = 0; i + k <= n; i++)
-			if (strncasecmp(hay + i, needle, k) == 0)
-				return 1;
-		return 0;
+	if (q && memchr(hay, '\\', n) != NULL) {
+		u = ofl_xmalloc(n + 1);
+		for (i = j = 0; i < n; i++) {
+			if (hay[i] == '\\' && i + 1 < n)
+				i++;
+			u[j++] = hay[i];
+		}
+		hay = u;
+		n = j;
 	}
-	u = ofl_xmalloc(n + 1);
-	for (i = j = 0; i < n; i++) {
-		if (hay[i] == '\\' && i + 1 < n)
-			i++;
-		u[j++] = hay[i];
-	}
-	for (i = 0; i + k <= j && !found; i++)
-		found = strncasecmp(u + i, needle, k) == 0;
+	for (i = 0; i + k <= n && !found; i++)
+		found = strncasecmp(hay + i, needle, k) == 0;
 	free(u);
 	return found;
 }
