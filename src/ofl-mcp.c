@@ -1277,6 +1277,26 @@ send_item(struct call *c, jv args)
 	return 1;
 }
 
+static void	local_error(struct call *, int, const char *, ...)
+		    OFL_PRINTF(3, 4);
+
+/* A call of one of our tools that did not run: "TOOL: WHY". */
+static void
+local_error(struct call *c, int tool, const char *fmt, ...)
+{
+	struct ofl_buf	b;
+	char		why[1024];
+	va_list		ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof why, fmt, ap);
+	va_end(ap);
+	ofl_buf_init(&b);
+	ofl_buf_addf(&b, "%s: %s", names[tool], why);
+	send_result_text(c, b.data, b.len, 1);
+	ofl_buf_free(&b);
+}
+
 /* Run one of our tools: its binary, with an argument vector. */
 static void
 start_local(struct call *c, int tool, jv args)
@@ -1295,12 +1315,7 @@ start_local(struct call *c, int tool, jv args)
 	argv = ofl_mcp_tool_argv(tool, args, bindir,
 	    opt_threshold * 4);
 	if (argv == NULL) {
-		struct ofl_buf	b;
-
-		ofl_buf_init(&b);
-		ofl_buf_addf(&b, "%s: %s", names[tool], ofl_errmsg());
-		send_result_text(c, b.data, b.len, 1);
-		ofl_buf_free(&b);
+		local_error(c, tool, "%s", ofl_errmsg());
 		return;
 	}
 	/*
@@ -1311,8 +1326,7 @@ start_local(struct call *c, int tool, jv args)
 	out[0] = out[1] = errp[0] = errp[1] = -1;
 	if (pipe2(out, O_CLOEXEC) == -1 || pipe2(errp, O_CLOEXEC) == -1 ||
 	    (pid = fork()) == -1) {
-		struct ofl_buf	b;
-		int		e = errno, i;
+		int	e = errno, i;
 
 		for (i = 0; i < 2; i++) {
 			if (out[i] != -1)
@@ -1320,11 +1334,8 @@ start_local(struct call *c, int tool, jv args)
 			if (errp[i] != -1)
 				close(errp[i]);
 		}
-		ofl_buf_init(&b);
-		ofl_buf_addf(&b, "%s: cannot start: %s (too many calls at "
-		    "once?)", names[tool], strerror(e));
-		send_result_text(c, b.data, b.len, 1);
-		ofl_buf_free(&b);
+		local_error(c, tool, "cannot start: %s (too many calls at "
+		    "once?)", strerror(e));
 		ofl_mcp_argv_free(argv);
 		return;
 	}
