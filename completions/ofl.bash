@@ -86,6 +86,7 @@ _ofl_opts_mcp='
 	--combined=
 	-H= --head=
 	-h --help
+	--jobs=
 	--max-binary=
 	--max-line=
 	--name=

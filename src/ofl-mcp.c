@@ -107,6 +107,9 @@ struct call {
 	int		 wstatus;
 	int		 reaped;
 	int		 killed;
+	/* Waiting for a free slot (--jobs), with its arguments. */
+	int		 queued;
+	jv		 qargs;
 };
 
 /*
@@ -138,6 +141,8 @@ static struct ofl_notice_opts nopts;
 static long long	 opt_threshold = 6000;
 static long long	 opt_combined = 10000;
 static int64_t		 opt_timeout_ms;	/* 0: none */
+static long long	 opt_jobs;	/* 0: twice the processors */
+static long long	 nrunning;	/* our tools' processes */
 static uint64_t		 opt_max_binary = 1024 * 1024;
 static uint64_t		 opt_max_line = 256 * 1024 * 1024;
 static int64_t		 opt_ttl;
@@ -188,6 +193,7 @@ static volatile sig_atomic_t got_signal;
 
 enum {
 	O_COMBINED = OFL_OPT_BASE,
+	O_JOBS,
 	O_MAXBINARY,
 	O_MAXLINE,
 	O_NAME,
@@ -204,6 +210,9 @@ static const struct ofl_opt opts[] = {
 	    "budget of calls in flight together (10000)", 0, NULL },
 	{ O_TIMEOUT, "timeout", required_argument, "seconds",
 	    "answer an error when the server is silent (0: never)", 0, NULL },
+	{ O_JOBS, "jobs", required_argument, "n",
+	    "run at most n ofl tools at once (twice the processors)", 0,
+	    NULL },
 	{ O_MAXBINARY, "max-binary", required_argument, "bytes",
 	    "offload images and blobs above this size (1M)", 0, NULL },
 	{ O_MAXLINE, "max-line", required_argument, "bytes",
@@ -270,6 +279,8 @@ static void		from_client_line(char *, size_t);
 static void		from_server_line(char *, size_t);
 static void		serve_local(jv, const char *, const char *);
 static void		start_local(struct call *, int, jv);
+static void		start_queued(void);
+static void		spawn_local(struct call *, jv);
 static void		finish_local(struct call *);
 static void		tool_answer(struct call *, jv, const char *, size_t);
 static void		offload(struct call *, int);
@@ -387,6 +398,13 @@ parse_options(int argc, char *argv[], const char **storep)
 			break;
 		case 'h':
 			usage(0);
+		case O_JOBS:
+			if (ofl_parse_num(optarg, 1, 4096, &v) == -1) {
+				warnx("--jobs: %s", ofl_errmsg());
+				usage(OFL_EXIT_USAGE);
+			}
+			opt_jobs = v;
+			break;
 		case 'n':
 		case O_NAME:
 			opt_name = optarg;
@@ -940,6 +958,7 @@ call_new(jv id, const char *method)
 	c->start = ofl_mono_ms();
 	c->deadline = opt_timeout_ms > 0 ? c->start + opt_timeout_ms : 0;
 	c->msg = jv_invalid();
+	c->qargs = jv_invalid();
 	c->pid = -1;
 	c->outfd = -1;
 	c->errfd = -1;
@@ -989,6 +1008,7 @@ call_free(struct call *c)
 	batch_release(c);
 	jv_free(c->id);
 	jv_free(c->msg);
+	jv_free(c->qargs);
 	free(c->key);
 	free(c->method);
 	free(c->tool);
@@ -1297,14 +1317,14 @@ local_error(struct call *c, int tool, const char *fmt, ...)
 	ofl_buf_free(&b);
 }
 
-/* Run one of our tools: its binary, with an argument vector. */
+/*
+ * Run one of our tools: its binary, with an argument vector; or, with
+ * --jobs of them running already, queue the call until one is done
+ * (start_queued()), in the order the calls came.
+ */
 static void
 start_local(struct call *c, int tool, jv args)
 {
-	char	**argv;
-	int	  out[2], errp[2];
-	pid_t	  pid;
-
 	c->local = tool;
 	c->is_tool = 1;
 	group_size++;
@@ -1312,6 +1332,51 @@ start_local(struct call *c, int tool, jv args)
 		jv_free(args);
 		return;
 	}
+	if (nrunning >= opt_jobs) {
+		c->queued = 1;
+		c->qargs = args;
+		return;
+	}
+	spawn_local(c, args);
+}
+
+/*
+ * Start the calls that waited for a slot, oldest first; a waiting call
+ * that was cancelled or timed out meanwhile goes without an answer (one
+ * was sent).  Starting one may send and free others: the walk starts
+ * again after each.
+ */
+static void
+start_queued(void)
+{
+	struct call	*c;
+	jv		 args;
+
+again:
+	for (c = calls; c != NULL && nrunning < opt_jobs; c = c->next) {
+		if (!c->queued)
+			continue;
+		c->queued = 0;
+		args = c->qargs;
+		c->qargs = jv_invalid();
+		if (c->state != CALL_PENDING) {
+			jv_free(args);
+			call_unlink(c);
+			call_free(c);
+			group_end();
+		} else
+			spawn_local(c, args);
+		goto again;
+	}
+}
+
+static void
+spawn_local(struct call *c, jv args)
+{
+	char	**argv;
+	int	  out[2], errp[2], tool = c->local;
+	pid_t	  pid;
+
 	argv = ofl_mcp_tool_argv(tool, args, bindir,
 	    opt_threshold * 4);
 	if (argv == NULL) {
@@ -1361,6 +1426,7 @@ start_local(struct call *c, int tool, jv args)
 	}
 	close(out[1]);
 	close(errp[1]);
+	nrunning++;
 	c->pid = pid;
 	c->outfd = out[0];
 	c->errfd = errp[0];
@@ -2068,8 +2134,8 @@ check_timeouts(int64_t now)
 		if (c->pid != -1) {
 			kill(c->pid, SIGKILL);
 			c->killed = 1;
-		} else if (strcmp(c->method, "initialize") != 0 &&
-		    !server_gone) {
+		} else if (c->local == -1 &&
+		    strcmp(c->method, "initialize") != 0 && !server_gone) {
 			ofl_buf_init(&b);
 			ofl_buf_addf(&b, "{\"jsonrpc\":\"2.0\",\"method\":"
 			    "\"notifications/cancelled\",\"params\":"
@@ -2221,7 +2287,7 @@ calls_busy(void)
 	struct call	*c;
 
 	for (c = calls; c != NULL; c = c->next)
-		if (c->pid != -1)
+		if (c->pid != -1 || (c->queued && c->state == CALL_PENDING))
 			return 1;
 	return 0;
 }
@@ -2453,7 +2519,9 @@ again:
 		read_local(c);
 		if (c->outfd == -1 && c->errfd == -1 && c->reaped) {
 			c->pid = -1;
+			nrunning--;
 			finish_local(c);
+			start_queued();
 			goto again;
 		}
 	}
@@ -2574,6 +2642,11 @@ main(int argc, char *argv[])
 	ofl_setprogname("ofl-mcp");
 	ofl_notice_opts_init(&nopts);
 	optind = parse_options(argc, argv, &opt_store);
+	if (opt_jobs == 0) {
+		long	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+		opt_jobs = ncpu > 0 ? 2 * ncpu : 2;
+	}
 	argc -= optind;
 	argv += optind;
 	if (optind > 0 && argc == 0 && strcmp(argv[-1], "--") == 0) {

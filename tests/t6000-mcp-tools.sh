@@ -178,6 +178,51 @@ test_expect_success 'a server that cannot be run: 127, 126' '
 	test_expect_code 126 ofl-mcp -- ./noexec </dev/null 2>err
 '
 
+test_expect_success 'calls beyond --jobs wait for a slot, in the order they came' '
+	mkdir -p jobs/bin jobs/running &&
+	cp "$(command -v ofl-mcp)" jobs/bin/ &&
+	cat >jobs/bin/ofl-search <<-EOF &&
+	#!/bin/sh
+	: >"$PWD/jobs/running/\$\$"
+	echo "\$(ls "$PWD/jobs/running" | wc -l) \$*" >>"$PWD/jobs/log"
+	sleep 0.2
+	rm "$PWD/jobs/running/\$\$"
+	echo "found \$*"
+	EOF
+	chmod +x jobs/bin/ofl-search &&
+	for i in 1 2 3 4 5 6; do
+		call $i ofl_search "{\"query\":\"q$i\"}"
+	done >calls &&
+	jobs/bin/ofl-mcp --jobs 1 <calls >out 2>err &&
+	test $(wc -l <out) -eq 6 &&
+	for i in 1 2 3 4 5 6; do
+		text $i out | grep "^found .*q$i\$" || return 1
+	done &&
+	sed "s/ .* / /" jobs/log >got &&
+	printf "1 q%s\n" 1 2 3 4 5 6 >expect &&
+	test_cmp expect got &&
+	rm jobs/log &&
+	jobs/bin/ofl-mcp --jobs 3 <calls >out 2>err &&
+	test $(wc -l <out) -eq 6 &&
+	cut -d" " -f1 jobs/log | sort -n | tail -n 1 >max &&
+	test "$(cat max)" -le 3 && test "$(cat max)" -ge 2 &&
+	rm jobs/log &&
+	{
+		call 1 ofl_search "{\"query\":\"q1\"}"
+		call 2 ofl_search "{\"query\":\"q2\"}"
+		echo "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":2}}"
+		call 3 ofl_search "{\"query\":\"q3\"}"
+	} | jobs/bin/ofl-mcp --jobs 1 >out 2>err &&
+	jq -r .id out >ids &&
+	printf "%s\n" 1 3 >expect &&
+	test_cmp expect ids &&
+	sed "s/ .* / /" jobs/log >got &&
+	printf "1 q%s\n" 1 3 >expect &&
+	test_cmp expect got &&
+	test_expect_code 2 ofl-mcp --jobs 0 </dev/null 2>err &&
+	grep -- "--jobs" err
+'
+
 test_expect_success 'end of input: exits 0 at once' '
 	: | ofl-mcp >out &&
 	test ! -s out
