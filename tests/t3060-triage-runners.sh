@@ -20,6 +20,12 @@ GOFLAGS=-mod=mod
 export RUSTUP_HOME CARGO_HOME GOCACHE GOPATH GOFLAGS
 # make check runs this script: its make is not the projects' parent.
 unset MAKELEVEL MAKEFLAGS MFLAGS
+# The runners take minutes and the sanitizers do not change them: the
+# gate runs this once, in the plain make check; what ofl makes of their
+# output is read again under the sanitizers by t3061, from the same
+# runners' output kept in tests/data/triage.
+[ -z "${OFL_TEST_ONCE_DONE-}" ] ||
+    test_skip_all "run once already (OFL_TEST_ONCE_DONE is set)"
 
 # project NAME [MODULES]: a copy of its project to run in (the tree may
 # be read-only), with MODULES (from npm_modules) as its node_modules.
