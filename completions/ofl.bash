@@ -103,6 +103,7 @@ _ofl_opts_diff='
 	-h --help
 	-j --json
 	-m= --max-bytes=
+	--no-redact
 	-s= --store=
 	-V --version'
 _ofl_opts_schema='

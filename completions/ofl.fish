@@ -210,6 +210,7 @@ complete -c ofl-diff -f
 __ofl_complete diff -s h -l help -d 'Print the usage'
 __ofl_complete diff -s j -l json -d 'JSON Lines: a summary, then a change a line'
 __ofl_complete diff -s m -l max-bytes -x -d 'Cap the output at this size'
+__ofl_complete diff -l no-redact -d 'Show secrets unmasked'
 __ofl_complete diff -s s -l store -x -a '(__fish_complete_directories)' -d 'Store directory'
 __ofl_complete diff -s V -l version -d 'Print the version'
 __ofl_complete diff -a '(__ofl_ids)' -d 'Artifact'

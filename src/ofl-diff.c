@@ -20,12 +20,18 @@
 #define EXIT_DIFFER	1
 #define EXIT_TROUBLE	2
 
+enum {
+	O_NOREDACT = OFL_OPT_BASE
+};
+
 /* The options, in the order of --help; tests/t9040 checks the rest. */
 static const struct ofl_opt opts[] = {
 	{ 'j', "json", no_argument, NULL,
 	    "print JSON Lines: a summary, then a change a line", 0, NULL },
 	{ 'm', "max-bytes", required_argument, "bytes",
 	    "cap the output at BYTES (default 2000, 0: none)", 0, NULL },
+	{ O_NOREDACT, "no-redact", no_argument, NULL,
+	    "show secrets unmasked", OFL_OPT_NOSYN, NULL },
 	{ 's', "store", required_argument, "store",
 	    "store (default $OFL_STORE)", 0, NULL },
 	{ 'V', "version", no_argument, NULL, "print the version",
@@ -84,6 +90,9 @@ main(int argc, char *argv[])
 				    optarg, ofl_errmsg());
 			o.budget = (size_t)max;
 			break;
+		case O_NOREDACT:
+			ofl_redact_force(0);
+			break;
 		case 's':
 			store = optarg;
 			break;
@@ -114,12 +123,20 @@ main(int argc, char *argv[])
 		if (ofl_store_resolve(st, ofl_ref_name(&ref), id[i]) == -1)
 			errx(EXIT_TROUBLE, "%s", ofl_errmsg());
 	}
+	/* After the store is open: its "redact" setting counts. */
+	if (ofl_redact_wanted())
+		o.red = ofl_redactor_new();
 	ofl_buf_init(&out);
 	rv = ofl_diff(st, id[0], id[1], &o, &out);
 	if (rv == -1)
 		errx(EXIT_TROUBLE, "%s", ofl_errmsg());
 	fwrite(out.data, 1, out.len, stdout);
 	ofl_buf_free(&out);
+	if (o.red != NULL && ofl_redactor_count(o.red) > 0)
+		warnx("%llu secret%s masked (OFL_REDACT=off shows them)",
+		    (unsigned long long)ofl_redactor_count(o.red),
+		    ofl_redactor_count(o.red) > 1 ? "s" : "");
+	ofl_redactor_free(o.red);
 	ofl_store_close(st);
 	if (fflush(stdout) == EOF || ferror(stdout))
 		err(EXIT_TROUBLE, "stdout");

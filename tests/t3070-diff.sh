@@ -255,4 +255,46 @@ test_expect_success 'a line range: exit 2, said, not ignored' '
 	test_cmp expect err
 '
 
+test_expect_success 'secrets are masked in lines, values and JSON records; --no-redact shows them' '
+	S=$DATA/secrets &&
+	grep "^S	" "$S/table.tsv" | cut -f 3 | grep -v "^@" >secrets &&
+	grep "^S	" "$S/table.tsv" | grep -v "	@" | cut -f 4 >needles &&
+	test $(wc -l <secrets) -ge 20 &&
+	awk "{ print \"old \" NR \": \" \$0 }" secrets >s.old &&
+	awk "{ print \"new \" NR \": \" \$0 }" secrets >s.new &&
+	a=$(cap s.old) && b=$(cap s.new) &&
+	test_expect_code 1 ofl-diff -m 0 "$a" "$b" >out 2>err &&
+	test $(grep -c "^-old" out) -eq $(wc -l <secrets) &&
+	! grep -F -f needles out &&
+	grep "^ofl-diff: [0-9]* secrets masked (OFL_REDACT=off shows them)\$" err &&
+	test_expect_code 1 ofl-diff -j -m 0 "$a" "$b" >out 2>err &&
+	! grep -F -f needles out &&
+	jq -c . out >/dev/null &&
+	test_expect_code 1 ofl-diff --no-redact -m 0 "$a" "$b" >out 2>err &&
+	grep -c -F -f needles out >n &&
+	test $(cat n) -ge 20 &&
+	test ! -s err &&
+	jq -Rn "{rows: [inputs]}" <secrets >j.old &&
+	jq "{rows: [.rows[] | \"v: \" + .]}" j.old >j.new &&
+	a=$(cap j.old) && b=$(cap j.new) &&
+	test_expect_code 1 ofl-diff -m 0 "$a" "$b" >out 2>err &&
+	grep "^~ .rows\[0\]" out &&
+	! grep -F -f needles out &&
+	test_expect_code 1 ofl-diff -j -m 0 "$a" "$b" >out 2>err &&
+	! grep -F -f needles out &&
+	jq -c . out >/dev/null
+'
+
+test_expect_success 'the body of a private key in a hunk that starts inside it is masked' '
+	key=$DATA/secrets/fake-rsa.pem &&
+	{ seq 1 40; cat "$key"; seq 41 80; } >k.old &&
+	{ seq 1 40; sed "20s/^./x/" "$key"; seq 41 80; } >k.new &&
+	a=$(cap k.old) && b=$(cap k.new) &&
+	test_expect_code 1 ofl-diff -m 0 "$a" "$b" >out 2>err &&
+	grep "^@@" out &&
+	grep -v -e "^-----" -e BEGIN -e END "$key" >body &&
+	! grep -F -f body out &&
+	grep "redacted" out
+'
+
 test_done

@@ -42,6 +42,7 @@
 #define DIFF_CTX	3		/* context lines of a hunk */
 #define DIFF_LINEMAX	200		/* bytes of a line shown */
 #define DIFF_VALMAX	80		/* bytes of a value shown */
+#define DIFF_MASKMORE	512		/* and read past it to mask */
 #define DIFF_SIGS	50000		/* error signatures kept */
 
 /* A set of strings with two counts and a value each. */
@@ -73,6 +74,7 @@ struct dctx {
 	int				 differ;	/* the bytes are known to */
 	int				 cut;		/* something left out */
 	uint64_t			 changes;
+	struct ofl_buf			 mask;		/* emit()'s */
 };
 
 static uint64_t
@@ -199,9 +201,26 @@ sset_sorted(struct sset *s)
  * Output under the budget: a line that does not fit is counted, and the
  * last line says how many were left out and how to see them.
  */
+/*
+ * Secrets are masked in whatever is printed: the lines, the values of
+ * tables and JSON, the names of tests (line_text() masks a line read,
+ * which knows a key's body by the lines before it, before it is cut to
+ * the width shown).
+ */
+static const struct ofl_buf *
+masked(struct dctx *d, const struct ofl_buf *line)
+{
+	if (d->o->red == NULL)
+		return line;
+	ofl_buf_reset(&d->mask);
+	ofl_redact(d->o->red, line->data, line->len, &d->mask);
+	return &d->mask;
+}
+
 static int
 emit(struct dctx *d, const struct ofl_buf *line)
 {
+	line = masked(d, line);
 	/*
 	 * Once a line does not fit, none after it is shown either: the
 	 * output is a head of the whole, not lines picked from it.  The
@@ -216,15 +235,28 @@ emit(struct dctx *d, const struct ofl_buf *line)
 	return 1;
 }
 
+/*
+ * Text of an artifact, rendered on one line and cut at max bytes: its
+ * secrets masked before the cut, so that none is shown in part.
+ */
 static void
-add_safe(struct ofl_buf *b, const char *s, size_t n, size_t max)
+add_safe(struct dctx *d, struct ofl_buf *b, const char *s, size_t n,
+    size_t max)
 {
-	size_t	used;
+	struct ofl_buf	m;
+	size_t		used;
 
+	ofl_buf_init(&m);
+	if (d->o->red != NULL && n > 0) {
+		ofl_redact_line(d->o->red, s, n, &m);
+		s = m.data != NULL ? m.data : "";
+		n = m.len;
+	}
 	ofl_render(b, (const unsigned char *)s, n, max, OFL_RENDER_ONELINE,
 	    &used);
 	if (used < n)
 		ofl_buf_adds(b, "...");
+	ofl_buf_free(&m);
 }
 
 /* A JSON Lines record: {"change":C,"key":K,...}. */
@@ -300,24 +332,28 @@ lines_free(struct lines *l)
 	free(l->off);
 }
 
-/* Line i of a source (without its newline), rendered, into b. */
+/*
+ * Line i of a source (without its newline), rendered, into b; its
+ * secrets masked first, over more of it than is shown, so that a secret
+ * across the cut is masked whole.
+ */
 static void
-line_text(const struct ofl_src *src, const struct lines *l, size_t i,
-    struct ofl_buf *b)
+line_text(struct dctx *d, const struct ofl_src *src, const struct lines *l,
+    size_t i, struct ofl_buf *b)
 {
-	char	buf[DIFF_LINEMAX + 8];
-	ssize_t	k;
-	size_t	n, want = DIFF_LINEMAX + 4;
-	char	*nl;
+	char		buf[DIFF_LINEMAX + DIFF_MASKMORE];
+	ssize_t		k;
+	size_t		n;
+	char		*nl;
 
-	if ((k = ofl_src_pread(src, buf, want, l->off[i])) <= 0)
+	if ((k = ofl_src_pread(src, buf, sizeof buf, l->off[i])) <= 0)
 		return;
 	n = (size_t)k;
 	if ((nl = memchr(buf, '\n', n)) != NULL)
 		n = (size_t)(nl - buf);
 	if (n > 0 && buf[n - 1] == '\r')
 		n--;
-	add_safe(b, buf, n, DIFF_LINEMAX);
+	add_safe(d, b, buf, n, DIFF_LINEMAX);
 }
 
 /*
@@ -424,9 +460,9 @@ line_json(struct dctx *d, const struct lines *la, const struct lines *lb,
 
 	ofl_buf_init(&t);
 	if (op == 'I')
-		line_text(&d->src[1], lb, y, &t);
+		line_text(d, &d->src[1], lb, y, &t);
 	else
-		line_text(&d->src[0], la, x, &t);
+		line_text(d, &d->src[0], la, x, &t);
 	ofl_buf_addf(l, "{\"change\":\"line\",\"op\":\"%c\"",
 	    op == 'E' ? ' ' : op == 'D' ? '-' : '+');
 	if (op != 'I')
@@ -492,9 +528,9 @@ unified_hunks(struct dctx *d, const struct lines *la, const struct lines *lb,
 				ofl_buf_addc(&l, ops[k] == 'E' ? ' ' :
 				    ops[k] == 'D' ? '-' : '+');
 				if (ops[k] == 'I')
-					line_text(&d->src[1], lb, y, &l);
+					line_text(d, &d->src[1], lb, y, &l);
 				else
-					line_text(&d->src[0], la, x, &l);
+					line_text(d, &d->src[0], la, x, &l);
 				ofl_buf_addc(&l, '\n');
 			}
 			if (ops[k] != 'I')
@@ -683,8 +719,8 @@ next_cell(const char **p, const char *end, size_t *n)
 
 /* "COL old -> new, ..." or "COL value, ..." (added). */
 static void
-row_changes(struct ofl_records *r, const struct sent *e, struct ofl_buf *b,
-    int json)
+row_changes(struct dctx *d, struct ofl_records *r, const struct sent *e,
+    struct ofl_buf *b, int json)
 {
 	const char	*po, *pn, *eo, *en, *co, *cn;
 	size_t		 i, no = 0, nn = 0, shown = 0;
@@ -720,13 +756,13 @@ row_changes(struct ofl_records *r, const struct sent *e, struct ofl_buf *b,
 			ofl_buf_adds(b, ofl_records_name(r, i));
 			ofl_buf_addc(b, ' ');
 			if (co != NULL && cn != NULL) {
-				add_safe(b, co, no, DIFF_VALMAX);
+				add_safe(d, b, co, no, DIFF_VALMAX);
 				ofl_buf_adds(b, " -> ");
 			}
 			if (cn != NULL)
-				add_safe(b, cn, nn, DIFF_VALMAX);
+				add_safe(d, b, cn, nn, DIFF_VALMAX);
 			else if (co != NULL)
-				add_safe(b, co, no, DIFF_VALMAX);
+				add_safe(d, b, co, no, DIFF_VALMAX);
 		}
 		shown++;
 	}
@@ -816,7 +852,7 @@ columns_said(struct dctx *d, struct ofl_buf *l, const struct ofl_buf *cols)
 		for (n = 0; p + n < e && p[n] != '\037' && p[n] != '\036'; n++)
 			;
 		ofl_buf_addc(&t, ' ');
-		add_safe(&t, p, n, DIFF_VALMAX);
+		add_safe(d, &t, p, n, DIFF_VALMAX);
 	}
 	ofl_buf_adds(&t, ": the rows compared as lines");
 	lines_said(d, l, "%.400s", ofl_buf_str(&t));
@@ -894,15 +930,15 @@ diff_table(struct dctx *d)
 				    e->klen);
 				ofl_buf_addf(&l, ",\"line\":%" PRIu64 ",\"cells\":{",
 				    e->line[kind == 1 ? 0 : 1]);
-				row_changes(r, e, &l, 1);
+				row_changes(d, r, e, &l, 1);
 				ofl_buf_adds(&l, "}}\n");
 			} else {
 				ofl_buf_adds(&l, kind == 0 ? "+ " : kind == 1 ?
 				    "- " : "~ ");
-				add_safe(&l, e->key, e->klen, DIFF_VALMAX);
+				add_safe(d, &l, e->key, e->klen, DIFF_VALMAX);
 				ofl_buf_addf(&l, " (line %" PRIu64 "):",
 				    e->line[kind == 1 ? 0 : 1]);
-				row_changes(r, e, &l, 0);
+				row_changes(d, r, e, &l, 0);
 				ofl_buf_addc(&l, '\n');
 			}
 			emit(d, &l);
@@ -1079,14 +1115,14 @@ diff_json(struct dctx *d)
 			} else {
 				ofl_buf_adds(&l, kind == 0 ? "+ " : kind == 1 ?
 				    "- " : "~ ");
-				add_safe(&l, e->key, e->klen, DIFF_LINEMAX);
+				add_safe(d, &l, e->key, e->klen, DIFF_LINEMAX);
 				ofl_buf_adds(&l, ": ");
 				if (kind == 2) {
-					add_safe(&l, e->val[0], e->vlen[0],
+					add_safe(d, &l, e->val[0], e->vlen[0],
 					    DIFF_VALMAX);
 					ofl_buf_adds(&l, " -> ");
 				}
-				add_safe(&l, e->val[kind == 1 ? 0 : 1],
+				add_safe(d, &l, e->val[kind == 1 ? 0 : 1],
 				    e->vlen[kind == 1 ? 0 : 1], DIFF_VALMAX);
 				ofl_buf_addc(&l, '\n');
 			}
@@ -1166,7 +1202,7 @@ log_entry(struct dctx *d, const char *what, const char *change,
 		    ",\"new\":%" PRIu64 "}\n", e->line[side], e->n[0], e->n[1]);
 	} else {
 		ofl_buf_addf(&l, "  %s ", change);
-		add_safe(&l, e->key, e->klen, DIFF_LINEMAX);
+		add_safe(d, &l, e->key, e->klen, DIFF_LINEMAX);
 		if (counts)
 			ofl_buf_addf(&l, "  (x%" PRIu64 " -> x%" PRIu64 ")",
 			    e->n[0], e->n[1]);
@@ -1302,6 +1338,7 @@ ofl_diff_opts_init(struct ofl_diff_opts *o)
 static int
 diff_snapshot(struct dctx *d)
 {
+	const struct ofl_buf *m;
 	struct ofl_buf	 r, l;
 	const char	*p, *e, *nl;
 	size_t		 more;
@@ -1332,7 +1369,8 @@ diff_snapshot(struct dctx *d)
 			ofl_buf_add(&l, p, nl - p);
 			ofl_buf_addc(&l, '\n');
 		}
-		ofl_buf_add(d->out, l.data, l.len);
+		m = masked(d, &l);
+		ofl_buf_add(d->out, m->data, m->len);
 		p = nl + 1;
 	}
 	rv = d->changes > 0;
@@ -1373,6 +1411,7 @@ ofl_diff(struct ofl_store *st, const char *old, const char *new,
 	d.st = st;
 	d.o = o;
 	d.out = out;
+	ofl_buf_init(&d.mask);
 	d.budget = o->budget;
 	ofl_buf_init(&l);
 	for (i = 0; i < 2; i++) {
@@ -1438,5 +1477,6 @@ out:
 	for (i = 0; i < 2; i++)
 		ofl_reader_close(r[i]);
 	ofl_buf_free(&l);
+	ofl_buf_free(&d.mask);
 	return rv;
 }

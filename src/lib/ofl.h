@@ -1739,6 +1739,8 @@ int	ofl_records_value(const struct ofl_records *, size_t, const char **,
 struct ofl_diff_opts {
 	size_t		 budget;
 	int		 json;
+	/* Masks the secrets of what is printed; NULL: none (the caller's). */
+	struct ofl_redactor *red;
 };
 void	ofl_diff_opts_init(struct ofl_diff_opts *);
 /* 0 the same, 1 different, -1 with ofl_errmsg(). */

@@ -718,10 +718,18 @@ redact_span(struct ofl_redactor *r, const char *s, const char *p,
 				/*
 				 * The block goes on below when its header
 				 * ends the line; else (a key in a string cut
-				 * short) the rest of this line is masked.
+				 * short) the rest of this line is masked, up
+				 * to a quote that ends the string: base64 has
+				 * none, and a JSON record stays whole.
 				 */
 				mask(r, out, "private-key");
 				begin += 5;
+				if ((stop = memchr(begin, '"',
+				    (size_t)(end - begin))) != NULL) {
+					r->in_run = 0;
+					p = stop;
+					continue;
+				}
 				while (begin < end && isspace((unsigned char)*begin))
 					begin++;
 				r->in_key = begin == end;
