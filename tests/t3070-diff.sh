@@ -297,4 +297,26 @@ test_expect_success 'the body of a private key in a hunk that starts inside it i
 	grep "redacted" out
 '
 
+test_expect_success 'snapshots: another URL or title is a change, said; refs renumbered alone are not' '
+	snap=$DATA/snapshot/bc-manual.txt &&
+	a=$(cap "$snap") &&
+	sed "s/ref=f4e/ref=f9e/g" "$snap" >renum &&
+	b=$(cap renum) &&
+	ofl-diff "$a" "$b" >out &&
+	sed -n 2p out | grep "^no changes: [0-9]* tree lines, refs left out\$" &&
+	sed -e "s|^- Page URL: .*|- Page URL: http://127.0.0.1:8765/bc/bc.html#Variables|" \
+	    -e "s|^- Page Title: .*|- Page Title: bc: Variables|" renum >moved &&
+	c=$(cap moved) &&
+	test_expect_code 1 ofl-diff "$a" "$c" >out &&
+	sed -n "3,4p" out >actual &&
+	cat >expect <<-\EOT &&
+	url: http://127.0.0.1:8765/bc/bc.html -> http://127.0.0.1:8765/bc/bc.html#Variables
+	title: bc Command Manual -> bc: Variables
+	EOT
+	test_cmp expect actual &&
+	sed -n 2p out | grep "^changes: 0 regions added, 0 removed, 0 elements changed" &&
+	test_expect_code 1 ofl-diff -j "$a" "$c" >out &&
+	grep -F "{\"change\":\"snapshot\",\"line\":\"title: bc Command Manual -> bc: Variables\"}" out
+'
+
 test_done

@@ -49,6 +49,8 @@ struct dent {
 struct dside {
 	struct dent	*e;
 	size_t		 n, cap;
+	char		 url[256];	/* the page's, from the wrapper */
+	char		 title[256];
 	uint64_t	*occ;		/* open addressing: base keys */
 	size_t		*occn;
 	size_t		 occcap, occused;
@@ -183,9 +185,27 @@ diff_read(struct ofl_src *src, struct dside *d)
 		if (de->last > d->e[de->parent].last)
 			d->e[de->parent].last = de->last;
 	}
+	memcpy(d->url, w.url, sizeof d->url);
+	memcpy(d->title, w.title, sizeof d->title);
 	ofl_buf_free(&tmp);
 	ofl_fmt_snapshot_walk_free(&w);
 	return r == 0 ? 0 : -1;
+}
+
+/* "title: OLD -> NEW" when the page's title (or URL) changed. */
+static int
+diff_page(struct ofl_buf *out, const char *what, const char *a, const char *b)
+{
+	if (strcmp(a, b) == 0)
+		return 0;
+	ofl_buf_addf(out, "%s: ", what);
+	ofl_render(out, (const unsigned char *)a, strlen(a), DIFF_LINE,
+	    OFL_RENDER_ONELINE, NULL);
+	ofl_buf_adds(out, " -> ");
+	ofl_render(out, (const unsigned char *)b, strlen(b), DIFF_LINE,
+	    OFL_RENDER_ONELINE, NULL);
+	ofl_buf_addc(out, '\n');
+	return 1;
 }
 
 static int
@@ -365,7 +385,8 @@ ofl_fmt_snapshot_diff(struct ofl_src *old, struct ofl_src *new, size_t budget,
 		ofl_seterr(OFL_EXIT_FAIL, "cannot read the snapshots");
 		goto out;
 	}
-	if (nit == 0) {
+	if (nit == 0 && strcmp(a.url, b.url) == 0 &&
+	    strcmp(a.title, b.title) == 0) {
 		ofl_buf_addf(out, "no changes: %zu tree lines, refs left "
 		    "out\n", b.n);
 		rv = 0;
@@ -376,6 +397,9 @@ ofl_fmt_snapshot_diff(struct ofl_src *old, struct ofl_src *new, size_t budget,
 	    "left out)\n", counts[0], counts[0] == 1 ? "" : "s", counts[1],
 	    counts[2], counts[2] == 1 ? "" : "s", ne[0], ne[1], ne[2], a.n,
 	    b.n);
+	/* The page itself: another URL, another title. */
+	diff_page(out, "url", a.url, b.url);
+	diff_page(out, "title", a.title, b.title);
 	for (i = 0; i < nit; i++) {
 		e = it[i].old ? &a.e[it[i].ent] : &b.e[it[i].ent];
 		ofl_buf_reset(&one);
