@@ -319,4 +319,19 @@ test_expect_success 'snapshots: another URL or title is a change, said; refs ren
 	grep -F "{\"change\":\"snapshot\",\"line\":\"title: bc Command Manual -> bc: Variables\"}" out
 '
 
+test_expect_success 'a CR before the newline: shown where the line ends differ, left out where every line has one' '
+	printf "a\r\nb\r\nc\r\n" >crlf &&
+	printf "a\nb\r\nc\r\n" >mixed &&
+	printf "a\r\nB\r\nc\r\n" >crlf2 &&
+	a=$(cap crlf) &&
+	test_expect_code 1 ofl-diff "$a" "$(cap mixed)" >out &&
+	sed -n "5,6p" out >actual &&
+	printf "%s\n" "-a\\x0d" "+a" >expect &&
+	test_cmp expect actual &&
+	test_expect_code 1 ofl-diff "$a" "$(cap crlf2)" >out &&
+	sed -n "6,7p" out >actual &&
+	printf "%s\n" "-b" "+B" >expect &&
+	test_cmp expect actual
+'
+
 test_done

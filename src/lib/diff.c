@@ -73,6 +73,7 @@ struct dctx {
 	size_t				 budget;
 	int				 differ;	/* the bytes are known to */
 	int				 cut;		/* something left out */
+	int				 showcr;	/* line ends differ */
 	uint64_t			 changes;
 	struct ofl_buf			 mask;		/* emit()'s */
 };
@@ -278,6 +279,7 @@ struct lines {
 	uint64_t	*off;
 	size_t		 n;
 	size_t		 cap;
+	size_t		 cr;		/* lines that end in CR LF */
 	int		 over;
 };
 
@@ -288,7 +290,7 @@ lines_read(const struct ofl_src *src, struct lines *l)
 	uint64_t	 pos = 0, h = FNV0;
 	ssize_t		 k;
 	ssize_t		 i;
-	int		 open = 0;
+	int		 open = 0, prev = 0;
 
 	memset(l, 0, sizeof *l);
 	if (ofl_src_seek(src, 0) == -1)
@@ -313,9 +315,11 @@ lines_read(const struct ofl_src *src, struct lines *l)
 			}
 			if (buf[i] == '\n') {
 				l->h[l->n++] = h;
+				l->cr += prev == '\r';
 				open = 0;
 			} else
 				h = fnv(buf + i, 1, h);
+			prev = buf[i];
 		}
 	}
 	if (k == -1)
@@ -351,7 +355,7 @@ line_text(struct dctx *d, const struct ofl_src *src, const struct lines *l,
 	n = (size_t)k;
 	if ((nl = memchr(buf, '\n', n)) != NULL)
 		n = (size_t)(nl - buf);
-	if (n > 0 && buf[n - 1] == '\r')
+	if (n > 0 && buf[n - 1] == '\r' && !d->showcr)
 		n--;
 	add_safe(d, b, buf, n, DIFF_LINEMAX);
 }
@@ -591,6 +595,12 @@ diff_lines(struct dctx *d)
 	if (lines_read(&d->src[0], &la) == -1 ||
 	    lines_read(&d->src[1], &lb) == -1)
 		goto out;
+	/*
+	 * A CR before the newline is left out of the lines shown when
+	 * every line of both ends so; else it is shown (\x0d), or a line
+	 * that differs by it alone would look the same on both sides.
+	 */
+	d->showcr = la.cr != la.n || lb.cr != lb.n;
 	if (la.over || lb.over) {
 		lines_said(d, &l, "lines: over %d, too many to compare line "
 		    "by line: the content differs", DIFF_LINES);
