@@ -183,4 +183,14 @@ test_expect_success 'CSV: more columns than kept, and no row ragged' '
 	head -n 1 out | grep "^csv: 2 rows, 1,000 columns$"
 '
 
+test_expect_success 'CSV: a repeated or empty header name is the one a jq filter of ofl-extract uses' '
+	printf "id,name,name,\n1,a,b,c\n2,d,e,f\n" >dup.csv &&
+	id=$(ofl-capture -q -T 0 <dup.csv | sed "s/^ofl://") &&
+	ofl-schema -j "$id" | jq -r .column >names &&
+	printf "%s\n" id name name_3 "column 4" >expect &&
+	test_cmp expect names &&
+	ofl-extract -r "$id" "keys_unsorted[]" | head -n 4 >keys &&
+	test_cmp expect keys
+'
+
 test_done

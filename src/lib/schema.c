@@ -695,6 +695,33 @@ csv_feed(struct ofl_schema *s, const unsigned char *b, size_t n)
 	}
 }
 
+/*
+ * The name of the header's next column as the records reader gives it
+ * to jq (records.c), so that a name ofl-schema prints is one a filter
+ * can use: an empty one is "column N", a repeated one NAME_N (N counts
+ * from 1).
+ */
+static void
+col_name(struct ofl_schema *s, struct column *c)
+{
+	struct ofl_buf	nb;
+	size_t		i, n = s->ncols;
+
+	ofl_buf_init(&nb);
+	if (s->field.len == 0)
+		ofl_buf_addf(&nb, "column %zu", n);
+	else
+		ofl_buf_add(&nb, s->field.data, s->field.len);
+	for (i = 0; i + 1 < n; i++)
+		if (strcmp(s->cols[i].name, ofl_buf_str(&nb)) == 0) {
+			ofl_buf_addf(&nb, "_%zu", n);
+			break;
+		}
+	c->namelen = nb.len;
+	c->name = ofl_xstrdup(ofl_buf_str(&nb));
+	ofl_buf_free(&nb);
+}
+
 static void
 csv_field(struct ofl_schema *s)
 {
@@ -711,11 +738,7 @@ csv_field(struct ofl_schema *s)
 		    sizeof(*s->cols));
 		c = &s->cols[s->ncols++];
 		memset(c, 0, sizeof(*c));
-		c->name = ofl_xmalloc(s->field.len + 1);
-		memcpy(c->name, s->field.data ? s->field.data : "",
-		    s->field.len);
-		c->name[s->field.len] = '\0';
-		c->namelen = s->field.len;
+		col_name(s, c);
 		c->types = C_ALL;
 		c->secret = s->redact && ofl_redact_secret_key(c->name,
 		    c->namelen);
