@@ -102,16 +102,11 @@ secrets_row() {
 secrets_batch() {
 	_d=$1
 
-	# Sixteen rows (32 calls) to an ofl-mcp, which runs a call as it
-	# reads it; with no budget for the answers together, so that each
-	# row's answer is judged, not a notice that offloads it.
-	: >"$_d/mcp.out"
-	split -l 32 "$_d/mcp.in" "$_d/mcp.in."
-	for _f in "$_d"/mcp.in.*; do
-		OFL_COMBINED=1000000000 ofl-mcp <"$_f" >>"$_d/mcp.out" \
-		    2>/dev/null
-	done
-	rm -f "$_d"/mcp.in.*
+	# Every row's calls to one ofl-mcp, which runs --jobs of them at a
+	# time; with no budget for the answers together, so that each row's
+	# answer is judged, not a notice that offloads it.
+	OFL_COMBINED=1000000000 ofl-mcp <"$_d/mcp.in" >"$_d/mcp.out" \
+	    2>/dev/null
 	_i=0
 	while IFS='	' read -r _type _name _line _needle; do
 		_i=$((_i + 1))
