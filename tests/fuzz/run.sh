@@ -81,7 +81,7 @@ done
 FUZZ_CFLAGS="$cflags -fsanitize=fuzzer-no-link"
 export FUZZ_CC FUZZ_CFLAGS
 # shellcheck disable=SC2016
-xargs -n 2 -P "$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)" \
+xargs -r -n 2 -P "$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)" \
     sh -c 'echo "  CC (fuzz) $0"; exec $FUZZ_CC $FUZZ_CFLAGS -c "$0" -o "$1"' \
     <"$obj/todo" || exit 2
 rm -f "$obj/todo"
@@ -190,6 +190,21 @@ fuzz_one() {
 
 # The targets, as many at a time as there are processors (one when each
 # target runs parallel jobs of its own), each one's report in turn.
+# Each runs in a process group of its own (set -m), which an interrupt,
+# a hangup or a TERM of this script ends with it: a signal to the script
+# alone (a supervisor's TERM, the hangup of its terminal) left the
+# fuzzers running for the rest of their time.
+pids=
+stop() {
+	for p in $pids; do
+		kill -TERM -- "-$p" 2>/dev/null
+	done
+	exit "$1"
+}
+trap 'stop 130' INT
+trap 'stop 129' HUP
+trap 'stop 143' TERM
+set -m
 par=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 [ "$FUZZ_JOBS" -gt 1 ] && par=1
 # shellcheck disable=SC2086
@@ -201,10 +216,13 @@ while [ $# -gt 0 ]; do
 		n=$((n + 1))
 		shift
 	done
+	pids=
 	for t in $batch; do
 		(fuzz_one "$t" >"$out/run-$t.out" 2>&1; echo $? >"$out/run-$t.rc") &
+		pids="$pids $!"
 	done
 	wait
+	pids=
 	for t in $batch; do
 		cat "$out/run-$t.out"
 		[ "$(cat "$out/run-$t.rc")" = 0 ] || status=1
