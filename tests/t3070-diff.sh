@@ -334,4 +334,18 @@ test_expect_success 'a CR before the newline: shown where the line ends differ, 
 	test_cmp expect actual
 '
 
+test_expect_success 'a private key added: its lines masked, each with its + mark, and the lines after it shown' '
+	key=$DATA/secrets/fake-rsa.pem &&
+	{ seq 1 10; seq 11 100 | sed "s/^/line /"; } >p.old &&
+	{ seq 1 5; cat "$key"; seq 6 10; seq 11 100 | sed "s/^/line /" |
+	    sed "s/^line 50\$/line fifty/"; } >p.new &&
+	a=$(cap p.old) && b=$(cap p.new) &&
+	test_expect_code 1 ofl-diff -m 0 "$a" "$b" >out 2>err &&
+	grep -v -e "^-----" -e BEGIN -e END "$key" >body &&
+	! grep -F -f body out &&
+	test $(grep -c "^+\[redacted: private-key\]\$" out) -eq 26 &&
+	grep "^+line fifty\$" out &&
+	! sed 1,3d out | grep -v "^[-+ @]"
+'
+
 test_done

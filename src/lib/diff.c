@@ -76,6 +76,12 @@ struct dctx {
 	int				 showcr;	/* line ends differ */
 	uint64_t			 changes;
 	struct ofl_buf			 mask;		/* emit()'s */
+	/*
+	 * The lines and values as they are read, apart from o->red, which
+	 * masks the lines printed: a private key's BEGIN line read must not
+	 * make the redactor mask the printed lines after it.
+	 */
+	struct ofl_redactor		*sred;
 };
 
 static uint64_t
@@ -248,8 +254,8 @@ add_safe(struct dctx *d, struct ofl_buf *b, const char *s, size_t n,
 	size_t		used;
 
 	ofl_buf_init(&m);
-	if (d->o->red != NULL && n > 0) {
-		ofl_redact_line(d->o->red, s, n, &m);
+	if (d->sred != NULL && n > 0) {
+		ofl_redact_line(d->sred, s, n, &m);
 		s = m.data != NULL ? m.data : "";
 		n = m.len;
 	}
@@ -1422,6 +1428,8 @@ ofl_diff(struct ofl_store *st, const char *old, const char *new,
 	d.o = o;
 	d.out = out;
 	ofl_buf_init(&d.mask);
+	if (o->red != NULL)
+		d.sred = ofl_redactor_new();
 	d.budget = o->budget;
 	ofl_buf_init(&l);
 	for (i = 0; i < 2; i++) {
@@ -1488,5 +1496,9 @@ out:
 		ofl_reader_close(r[i]);
 	ofl_buf_free(&l);
 	ofl_buf_free(&d.mask);
+	if (d.sred != NULL) {
+		ofl_redactor_add(o->red, ofl_redactor_count(d.sred));
+		ofl_redactor_free(d.sred);
+	}
 	return rv;
 }

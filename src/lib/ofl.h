@@ -2099,6 +2099,8 @@ struct ofl_redactor;
 struct ofl_redactor *ofl_redactor_new(void);
 void	 ofl_redactor_free(struct ofl_redactor *);
 uint64_t ofl_redactor_count(struct ofl_redactor *);
+/* Count n more secrets masked (by another redactor, say). */
+void	 ofl_redactor_add(struct ofl_redactor *, uint64_t);
 /* One line, without its newline; appends the masked line to out. */
 void	 ofl_redact_line(struct ofl_redactor *, const char *, size_t,
 	    struct ofl_buf *);

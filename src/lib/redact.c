@@ -466,6 +466,12 @@ ofl_redactor_count(struct ofl_redactor *r)
 	return r->masked;
 }
 
+void
+ofl_redactor_add(struct ofl_redactor *r, uint64_t n)
+{
+	r->masked += n;
+}
+
 /*
  * Is the line (n bytes, leading blanks and a trailing CR aside) a full
  * line of a PEM body: 64 base64 characters (70 in OpenSSH keys), of mixed
