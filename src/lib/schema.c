@@ -712,13 +712,16 @@ col_name(struct ofl_schema *s, struct column *c)
 		ofl_buf_addf(&nb, "column %zu", n);
 	else
 		ofl_buf_add(&nb, s->field.data, s->field.len);
+	/* A name may hold a NUL: it is namelen bytes. */
 	for (i = 0; i + 1 < n; i++)
-		if (strcmp(s->cols[i].name, ofl_buf_str(&nb)) == 0) {
+		if (s->cols[i].namelen == nb.len &&
+		    memcmp(s->cols[i].name, ofl_buf_str(&nb), nb.len) == 0) {
 			ofl_buf_addf(&nb, "_%zu", n);
 			break;
 		}
 	c->namelen = nb.len;
-	c->name = ofl_xstrdup(ofl_buf_str(&nb));
+	c->name = ofl_xmalloc(nb.len + 1);
+	memcpy(c->name, ofl_buf_str(&nb), nb.len + 1);
 	ofl_buf_free(&nb);
 }
 
