@@ -76,12 +76,7 @@ struct dctx {
 	int				 showcr;	/* line ends differ */
 	uint64_t			 changes;
 	struct ofl_buf			 mask;		/* emit()'s */
-	/*
-	 * The lines and values as they are read, apart from o->red, which
-	 * masks the lines printed: a private key's BEGIN line read must not
-	 * make the redactor mask the printed lines after it.
-	 */
-	struct ofl_redactor		*sred;
+	struct ofl_redactor		*sred;		/* masks what is read */
 };
 
 static uint64_t
@@ -209,10 +204,10 @@ sset_sorted(struct sset *s)
  * last line says how many were left out and how to see them.
  */
 /*
- * Secrets are masked in whatever is printed: the lines, the values of
- * tables and JSON, the names of tests (line_text() masks a line read,
- * which knows a key's body by the lines before it, before it is cut to
- * the width shown).
+ * Secrets are masked in whatever is printed (o->red), and in what is
+ * read before it is cut to the width shown (sred, add_safe()): two
+ * redactors, as a key's BEGIN line read must not make the lines printed
+ * after it masked whole.
  */
 static const struct ofl_buf *
 masked(struct dctx *d, const struct ofl_buf *line)
