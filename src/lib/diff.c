@@ -200,10 +200,6 @@ sset_sorted(struct sset *s)
 }
 
 /*
- * Output under the budget: a line that does not fit is counted, and the
- * last line says how many were left out and how to see them.
- */
-/*
  * Secrets are masked in whatever is printed (o->red), and in what is
  * read before it is cut to the width shown (sred, add_safe()): two
  * redactors, as a key's BEGIN line read must not make the lines printed
@@ -219,6 +215,10 @@ masked(struct dctx *d, const struct ofl_buf *line)
 	return &d->mask;
 }
 
+/*
+ * Output under the budget: a line that does not fit is counted, and the
+ * last line says how many were left out and how to see them.
+ */
 static int
 emit(struct dctx *d, const struct ofl_buf *line)
 {

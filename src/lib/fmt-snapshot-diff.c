@@ -193,11 +193,11 @@ diff_read(struct ofl_src *src, struct dside *d)
 }
 
 /* "title: OLD -> NEW" when the page's title (or URL) changed. */
-static int
+static void
 diff_page(struct ofl_buf *out, const char *what, const char *a, const char *b)
 {
 	if (strcmp(a, b) == 0)
-		return 0;
+		return;
 	ofl_buf_addf(out, "%s: ", what);
 	ofl_render(out, (const unsigned char *)a, strlen(a), DIFF_LINE,
 	    OFL_RENDER_ONELINE, NULL);
@@ -205,7 +205,6 @@ diff_page(struct ofl_buf *out, const char *what, const char *a, const char *b)
 	ofl_render(out, (const unsigned char *)b, strlen(b), DIFF_LINE,
 	    OFL_RENDER_ONELINE, NULL);
 	ofl_buf_addc(out, '\n');
-	return 1;
 }
 
 static int
