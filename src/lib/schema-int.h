@@ -138,7 +138,8 @@ struct ofl_schema {
 	uint64_t	 extracols;	/* fields past MAX_COLS columns */
 	uint64_t	 extrafields;	/* fields past the header's */
 	size_t		 hdrfields;	/* the header's, MAX_COLS or not */
-	uint64_t	 csvfed;	/* CSV bytes fed so far */
+	int		 bomdone;	/* past a byte order mark, or none */
+	size_t		 bomheld;	/* its bytes held so far */
 
 	/* Tables (fmt-table.c): read as CSV once the layout is known. */
 	struct ofl_fmt_table tab;

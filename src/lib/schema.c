@@ -62,6 +62,7 @@ static int	is_time(const char *, size_t, int);
 static double	num_value(const char *, size_t);
 
 static void	csv_feed(struct ofl_schema *, const unsigned char *, size_t);
+static void	csv_bytes(struct ofl_schema *, const unsigned char *, size_t);
 static void	csv_field(struct ofl_schema *);
 static void	csv_endrow(struct ofl_schema *);
 static void	column_value(struct column *, const char *, size_t, size_t);
@@ -611,20 +612,38 @@ formats(const char *s, size_t n, unsigned int want)
 
 /* CSV and TSV. */
 
+/*
+ * A byte order mark (Excel's CSV) is no part of the data.  It may come
+ * in pieces: its bytes are held until they are a mark or are not.
+ */
 static void
 csv_feed(struct ofl_schema *s, const unsigned char *b, size_t n)
+{
+	static const unsigned char	 bom[] = "\xef\xbb\xbf";
+
+	if (s->bomdone) {
+		csv_bytes(s, b, n);
+		return;
+	}
+	while (n > 0 && s->bomheld < 3 && *b == bom[s->bomheld]) {
+		s->bomheld++;
+		b++;
+		n--;
+	}
+	if (s->bomheld < 3 && n == 0)
+		return;
+	s->bomdone = 1;
+	if (s->bomheld < 3)
+		csv_bytes(s, bom, s->bomheld);
+	csv_bytes(s, b, n);
+}
+
+static void
+csv_bytes(struct ofl_schema *s, const unsigned char *b, size_t n)
 {
 	size_t i, start;
 	int c;
 
-	/* A byte order mark (Excel's CSV) is no part of the data. */
-	if (s->csvfed == 0) {
-		size_t	bom = ofl_bom(b, n);
-
-		b += bom;
-		n -= bom;
-	}
-	s->csvfed += n;
 	for (i = 0; i < n; i++) {
 		c = b[i];
 		switch (s->cst) {
@@ -1015,6 +1034,12 @@ ofl_schema_finish(struct ofl_schema *s)
 		return s->failed ? -1 : 0;
 	}
 	if (s->parser == NULL) {
+		/* The start of a byte order mark, and no more: data. */
+		if (!s->bomdone) {
+			s->bomdone = 1;
+			csv_bytes(s, (const unsigned char *)"\xef\xbb",
+			    s->bomheld);
+		}
 		if (!s->rowempty) {
 			csv_field(s);
 			csv_endrow(s);
