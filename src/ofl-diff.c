@@ -69,8 +69,8 @@ main(int argc, char *argv[])
 	struct ofl_store	*st;
 	struct ofl_ref		 ref;
 	struct ofl_buf		 out;
-	const char		*store = NULL;
-	char			 id[2][OFL_ID_MAX + 1];
+	const char		*store = NULL, *note;
+	char			 id[2][OFL_ID_MAX + 1], nb[80];
 	uint64_t		 max;
 	int			 ch, i, rv;
 
@@ -132,10 +132,8 @@ main(int argc, char *argv[])
 		errx(EXIT_TROUBLE, "%s", ofl_errmsg());
 	fwrite(out.data, 1, out.len, stdout);
 	ofl_buf_free(&out);
-	if (o.red != NULL && ofl_redactor_count(o.red) > 0)
-		warnx("%llu secret%s masked (OFL_REDACT=off shows them)",
-		    (unsigned long long)ofl_redactor_count(o.red),
-		    ofl_redactor_count(o.red) > 1 ? "s" : "");
+	if ((note = ofl_redactor_note(o.red, nb, sizeof nb)) != NULL)
+		warnx("%s", note);
 	ofl_redactor_free(o.red);
 	ofl_store_close(st);
 	if (fflush(stdout) == EOF || ferror(stdout))

@@ -473,6 +473,8 @@ static int
 run_limited(void *arg)
 {
 	struct ex	*x = arg;
+	const char	*note;
+	char		 nb[80];
 	int		 rv;
 
 	switch (x->o->mode) {
@@ -497,11 +499,8 @@ run_limited(void *arg)
 	}
 	if (x->werr)
 		rv = -1;
-	if (x->red != NULL && ofl_redactor_count(x->red) > 0)
-		ofl_extract_warnf(x,
-		    "%" PRIu64 " secret%s masked (OFL_REDACT=off shows "
-		    "them)", ofl_redactor_count(x->red),
-		    ofl_redactor_count(x->red) > 1 ? "s" : "");
+	if ((note = ofl_redactor_note(x->red, nb, sizeof nb)) != NULL)
+		ofl_extract_warnf(x, "%s", note);
 	return rv;
 }
 

@@ -1710,6 +1710,14 @@ int	ofl_records_supports(int);
 /* Reads the header and finds the types; NULL with ofl_errmsg(). */
 struct ofl_records *ofl_records_open(const struct ofl_src *, int);
 void	ofl_records_close(struct ofl_records *);
+/*
+ * The name of the header's column n (from 1), appended to a buffer: its
+ * field of len bytes, "column N" when empty, with "_N" after it when
+ * taken(arg, name, its length) says a column before it has that name.
+ * ofl-schema names columns so, for its names to be ones a filter can use.
+ */
+void	ofl_records_colname(struct ofl_buf *, const char *, size_t, size_t,
+	    int (*)(void *, const char *, size_t), void *);
 size_t	ofl_records_ncols(const struct ofl_records *);
 const char *ofl_records_name(const struct ofl_records *, size_t);
 int	ofl_records_type(const struct ofl_records *, size_t);
@@ -2099,6 +2107,8 @@ struct ofl_redactor;
 struct ofl_redactor *ofl_redactor_new(void);
 void	 ofl_redactor_free(struct ofl_redactor *);
 uint64_t ofl_redactor_count(struct ofl_redactor *);
+/* The line for stderr that says how many were masked; NULL for none. */
+const char *ofl_redactor_note(struct ofl_redactor *, char *, size_t);
 /* Count n more secrets masked (by another redactor, say). */
 void	 ofl_redactor_add(struct ofl_redactor *, uint64_t);
 /* One line, without its newline; appends the masked line to out. */

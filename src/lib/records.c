@@ -32,6 +32,8 @@ struct ofl_records {
 	struct ofl_fmt_table	 t;
 	size_t			 ncols;
 	char			**names;
+	size_t			*namelen;	/* a name may hold a NUL */
+	size_t			 named;		/* names taken so far */
 	int			*type;
 	struct ofl_fmt_table_rd	 rd;
 	int			 rd_open;
@@ -153,35 +155,60 @@ rec_next(struct ofl_records *r)
 	}
 }
 
+static int	name_taken(void *, const char *, size_t);
+
 /* The header's names: empty ones "column N", repeated ones "NAME_N". */
 static void
 take_names(struct ofl_records *r)
 {
-	size_t	i, j;
-	char	buf[32];
+	size_t	i;
 
 	r->ncols = r->nf;
 	r->names = ofl_xcalloc(r->ncols, sizeof *r->names);
+	r->namelen = ofl_xcalloc(r->ncols, sizeof *r->namelen);
 	r->type = ofl_xcalloc(r->ncols, sizeof *r->type);
-	for (i = 0; i < r->ncols; i++) {
+	for (r->named = 0; r->named < r->ncols; r->named++) {
 		struct ofl_buf	nb;
 
+		i = r->named;
 		ofl_buf_init(&nb);
 		if (r->kind == OFL_KIND_TABLE && r->t.named)
-			ofl_buf_adds(&nb, r->t.name[i]);
-		else if (r->len[i] == 0) {
-			snprintf(buf, sizeof buf, "column %zu", i + 1);
-			ofl_buf_adds(&nb, buf);
-		} else
-			ofl_buf_add(&nb, r->base + r->off[i], r->len[i]);
-		for (j = 0; j < i; j++)
-			if (strcmp(r->names[j], ofl_buf_str(&nb)) == 0) {
-				ofl_buf_addf(&nb, "_%zu", i + 1);
-				break;
-			}
+			ofl_records_colname(&nb, r->t.name[i],
+			    strlen(r->t.name[i]), i + 1, name_taken, r);
+		else
+			ofl_records_colname(&nb, r->base + r->off[i],
+			    r->len[i], i + 1, name_taken, r);
+		r->namelen[i] = nb.len;
 		r->names[i] = ofl_buf_str(&nb);
 		r->type[i] = OFL_RECORDS_INTEGER;
 	}
+}
+
+/* Whether a column before the one being named has the name. */
+static int
+name_taken(void *arg, const char *s, size_t n)
+{
+	struct ofl_records	*r = arg;
+	size_t			 i;
+
+	for (i = 0; i < r->named; i++)
+		if (r->namelen[i] == n && memcmp(r->names[i], s, n) == 0)
+			return 1;
+	return 0;
+}
+
+void
+ofl_records_colname(struct ofl_buf *nb, const char *s, size_t n, size_t col,
+    int (*taken)(void *, const char *, size_t), void *arg)
+{
+	size_t	start = nb->len;
+
+	if (n == 0)
+		ofl_buf_addf(nb, "column %zu", col);
+	else
+		ofl_buf_add(nb, s, n);
+	if (taken(arg, ofl_buf_str(nb) + start, nb->len - start))
+		ofl_buf_addf(nb, "_%zu", col);
 }
 
 /* The types: one pass over the rows. */
@@ -276,6 +303,7 @@ ofl_records_close(struct ofl_records *r)
 	for (i = 0; i < r->ncols; i++)
 		free(r->names[i]);
 	free(r->names);
+	free(r->namelen);
 	free(r->type);
 	free(r->off);
 	free(r->len);

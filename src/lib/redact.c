@@ -23,7 +23,9 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <inttypes.h>
 #include <regex.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -464,6 +466,16 @@ uint64_t
 ofl_redactor_count(struct ofl_redactor *r)
 {
 	return r->masked;
+}
+
+const char *
+ofl_redactor_note(struct ofl_redactor *r, char *buf, size_t size)
+{
+	if (r == NULL || r->masked == 0)
+		return NULL;
+	snprintf(buf, size, "%" PRIu64 " secret%s masked (OFL_REDACT=off"
+	    " shows them)", r->masked, r->masked > 1 ? "s" : "");
+	return buf;
 }
 
 void

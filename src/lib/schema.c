@@ -714,6 +714,20 @@ csv_bytes(struct ofl_schema *s, const unsigned char *b, size_t n)
 	}
 }
 
+/* Whether a column before the last has the name (which may hold a NUL). */
+static int
+col_taken(void *arg, const char *name, size_t n)
+{
+	struct ofl_schema	*s = arg;
+	size_t			 i;
+
+	for (i = 0; i + 1 < s->ncols; i++)
+		if (s->cols[i].namelen == n &&
+		    memcmp(s->cols[i].name, name, n) == 0)
+			return 1;
+	return 0;
+}
+
 /*
  * The name of the header's next column as the records reader gives it
  * to jq (records.c), so that a name ofl-schema prints is one a filter
@@ -724,20 +738,10 @@ static void
 col_name(struct ofl_schema *s, struct column *c)
 {
 	struct ofl_buf	nb;
-	size_t		i, n = s->ncols;
 
 	ofl_buf_init(&nb);
-	if (s->field.len == 0)
-		ofl_buf_addf(&nb, "column %zu", n);
-	else
-		ofl_buf_add(&nb, s->field.data, s->field.len);
-	/* A name may hold a NUL: it is namelen bytes. */
-	for (i = 0; i + 1 < n; i++)
-		if (s->cols[i].namelen == nb.len &&
-		    memcmp(s->cols[i].name, ofl_buf_str(&nb), nb.len) == 0) {
-			ofl_buf_addf(&nb, "_%zu", n);
-			break;
-		}
+	ofl_records_colname(&nb, s->field.data, s->field.len, s->ncols,
+	    col_taken, s);
 	c->namelen = nb.len;
 	c->name = ofl_xmalloc(nb.len + 1);
 	memcpy(c->name, ofl_buf_str(&nb), nb.len + 1);
