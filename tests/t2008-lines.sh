@@ -480,4 +480,28 @@ test_expect_success 'a diff: the side the question asks for comes first' '
 	grep "^  9: -	flags.BoolVar(&opts.gone" first
 '
 
+test_expect_success 'a log line that is the detail of an error comes with the error' '
+	cat >pg.log <<-\EOF &&
+	2026-12-05 13:32:52.100 UTC [16198] app@shop LOG:  statement: UPDATE stock SET n = n - 1 WHERE id = 20;
+	2026-12-05 13:32:52.150 UTC [16198] app@shop LOG:  process 16198 still waiting for ShareLock on transaction 751 after 200.3 ms
+	2026-12-05 13:32:52.374 UTC [16251] app@shop ERROR:  deadlock detected
+	2026-12-05 13:32:52.374 UTC [16251] app@shop DETAIL:  Process 16251 waits for ShareLock on transaction 750; blocked by process 16198.
+		Process 16198 waits for ShareLock on transaction 751; blocked by process 16251.
+	2026-12-05 13:32:52.374 UTC [16251] app@shop HINT:  See server log for query details.
+	2026-12-05 13:32:52.380 UTC [16251] app@shop LOG:  disconnection: session time: 0:00:01.2
+	2026-12-05 13:32:53.000 UTC [16300] app@shop ERROR:  permission denied for table prices
+	2026-12-05 13:32:53.000 UTC [16300] app@shop STATEMENT:  UPDATE prices SET amount = 1 WHERE id = 1;
+	2026-12-05 13:32:53.100 UTC [16300] app@shop LOG:  disconnection: session time: 0:00:00.3
+	EOF
+	ofl-capture -q -T 0 <pg.log | sed "s/^ofl://" >pgid &&
+	ofl-search "$(cat pgid)" "each waits on the other process blocked" \
+	    -m 500 >out &&
+	grep "^  3[-:] .* ERROR:  deadlock detected\$" out &&
+	grep "^  4: .* DETAIL:  Process 16251 waits" out &&
+	ofl-search "$(cat pgid)" "why could it not change the prices amount" \
+	    -m 500 >out &&
+	grep "^  8[-:] .* ERROR:  permission denied for table prices\$" out &&
+	grep "^  9: .* STATEMENT:  UPDATE prices" out
+'
+
 test_done

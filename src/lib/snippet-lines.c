@@ -47,6 +47,9 @@
 #define RECORD_HEAD	4		/* lines of a record's head shown whole */
 #define RECORD_SCAN	64		/* lines of its body looked up through */
 #define JSON_SCAN	64		/* lines of a JSON object looked through */
+#define DETAIL_SCAN	160		/* bytes of a line looked through for
+					   its field name ("DETAIL:") */
+#define DETAIL_UP	12		/* lines looked up for its error */
 
 static void	 term_weights(const struct line *, size_t, const double *,
 		    double *);
@@ -70,6 +73,8 @@ static int	 diff_changed(const struct line *);
 static int	 traceback(const struct line *);
 static int	 indented(const struct line *);
 static size_t	 traceback_end(const struct line *, size_t, size_t);
+static int	 detail(const struct line *);
+static size_t	 detail_head(const struct line *, size_t, size_t);
 static void	 order_add(struct line *, size_t, size_t *, size_t *, size_t);
 static int	 name_sep(int);
 static int	 marked(const struct search *, size_t, size_t, size_t);
@@ -524,6 +529,54 @@ traceback_end(const struct line *l, size_t nl, size_t c)
 	for (i = tb + 1; i < nl && i <= tb + TB_SCAN; i++)
 		if (!indented(&l[i]))
 			return l[i].n == 0 || traceback(&l[i]) ? nl : i;
+	return nl;
+}
+
+/*
+ * Whether a log line is a field of the message above it rather than a
+ * message: PostgreSQL writes an error's detail, hint, statement and
+ * context each on a line of its own, with the same header ("... [16251]
+ * app@shop DETAIL:  Process 16251 waits for ShareLock ...").
+ */
+static int
+detail(const struct line *l)
+{
+	static const char *const names[] = { "DETAIL:", "HINT:",
+		"STATEMENT:", "CONTEXT:", "QUERY:", "LOCATION:", NULL };
+	size_t	i, k, n = l->n < DETAIL_SCAN ? l->n : DETAIL_SCAN;
+
+	for (i = 0; i < n; i++) {
+		if (l->s[i] != ' ' || i + 1 >= n || !isupper((unsigned char)
+		    l->s[i + 1]))
+			continue;
+		for (k = 0; names[k] != NULL; k++)
+			if (n - i - 1 >= strlen(names[k]) + 1 &&
+			    memcmp(l->s + i + 1, names[k], strlen(names[k])) ==
+			    0 && l->s[i + 1 + strlen(names[k])] == ' ')
+				return 1;
+	}
+	return 0;
+}
+
+/*
+ * The message line c is a field of (the "ERROR:  deadlock detected" of
+ * its DETAIL line), or an indented line that goes on a field: up
+ * through its other fields and such lines; nl if none, or if c is
+ * neither.
+ */
+static size_t
+detail_head(const struct line *l, size_t nl, size_t c)
+{
+	size_t	k, f = c;
+
+	while (f < nl && f > 0 && c - f < DETAIL_UP && indented(&l[f]))
+		f--;
+	if (f >= nl || !detail(&l[f]))
+		return nl;
+	for (k = f; k > 0 && c - k < DETAIL_UP; k--)
+		if (!blank(&l[k - 1]) && !indented(&l[k - 1]) &&
+		    !detail(&l[k - 1]))
+			return k - 1;
 	return nl;
 }
 
@@ -1118,6 +1171,9 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 	for (j = 0; j < ncover; j++)
 		order_add(l, nl, order, &norder, traceback_end(l, nl,
 		    order[j]));
+	/* The error a log line is the detail of. */
+	for (j = 0; j < ncover; j++)
+		order_add(l, nl, order, &norder, detail_head(l, nl, order[j]));
 	/* The head of an item a line continues (an option's name). */
 	for (j = 0; j < ncover; j++)
 		order_add(l, nl, order, &norder, item_head(l, nl, order[j]));
