@@ -504,4 +504,38 @@ test_expect_success 'a log line that is the detail of an error comes with the er
 	grep "^  9: .* STATEMENT:  UPDATE prices" out
 '
 
+test_expect_success 'a heading inside a Markdown hit comes before a line that names it in passing' '
+	cat >g.md <<-\EOF &&
+	# Guide
+
+	## Running tests
+
+	To run the tests, use `make test`. The documentation of the test runner
+	says more about the options it takes, for those who need them.
+
+	#### Building the documentation
+
+	To build it:
+
+	```
+	make doc
+	```
+
+	#### Coverage
+
+	Coverage reports go to out/coverage, next to the documentation sources.
+	EOF
+	ofl-capture -q -T 0 <g.md | sed "s/^ofl://" >gid &&
+	ofl-search "$(cat gid)" documentation -m 300 >out &&
+	sed "s/$(cat gid)/ID/" out >actual &&
+	cat >expect <<-\EOF &&
+	ofl:ID:3-18  Guide > Running tests  (0.0)
+	  8: #### Building the documentation
+	  10- To build it:
+	  13: make doc
+	more: ofl-extract ID -n 3-18
+	EOF
+	test_cmp expect actual
+'
+
 test_done

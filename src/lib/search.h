@@ -180,6 +180,7 @@ struct search {
 	size_t				 snapind;	/* its hit's common
 							   indent, not shown */
 	int				 curdiff;	/* a unified diff */
+	int				 curmd;		/* Markdown */
 	int				 curprose;	/* Markdown, HTML, a
 							   snapshot: names are
 							   words of the text */

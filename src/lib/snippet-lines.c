@@ -34,6 +34,8 @@
 #define WHOLE		0.5		/* more for a term as a word alone */
 #define TB_SCAN		64		/* lines of a traceback looked through */
 #define DIFF_CHANGED	2.0		/* a diff's changed line against context */
+#define MD_HEADING	1.5		/* a heading inside a Markdown hit: it
+					   names the section that answers */
 #define DIFF_ASKED	1.5		/* more, the side the question asks:
 					   "new", "added"; "removed" */
 #define COUNT_NEAR	2.0		/* "how many": a number by a match;
@@ -1131,6 +1133,10 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 		if (diff_changed(&l[i]))
 			d[i] = DIFF_CHANGED * (l[i].s[0] == side ? DIFF_ASKED :
 			    1);
+	for (i = 0; s != NULL && s->curmd && i < nl && i < ORDER_SCAN; i++)
+		if (i > 0 && l[i].n > 2 && l[i].s[0] == '#' &&
+		    memchr(l[i].s, ' ', l[i].n < 7 ? l[i].n : 7) != NULL)
+			d[i] = MD_HEADING;
 	if (s != NULL && !snap && s->m != NULL)
 		question_weigh(s, l, nl, d);
 	for (j = 0; j < 5; j++) {

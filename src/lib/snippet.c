@@ -540,6 +540,7 @@ hit_kind(struct search *s, const struct hit *h)
 
 	s->cursnap = kind == OFL_KIND_SNAPSHOT;
 	s->curdiff = kind == OFL_KIND_DIFF;
+	s->curmd = kind == OFL_KIND_MARKDOWN;
 	s->curprose = kind == OFL_KIND_SNAPSHOT || kind ==
 	    OFL_KIND_MARKDOWN || kind == OFL_KIND_HTML;
 	s->curtm = hit_tmpl(s, h);
