@@ -538,4 +538,22 @@ test_expect_success 'a heading inside a Markdown hit comes before a line that na
 	test_cmp expect actual
 '
 
+test_expect_success 'JSON: of members that hold the same terms, the one whose key holds them first' '
+	cat >scripts.json <<-\EOF &&
+	{
+	  "name": "bundler",
+	  "scripts": {
+	    "build": "npm run build:wasm && npm run build:js && npm run build:types && npm run build:docs && npm run build:licenses",
+	    "build:js": "rollup -c",
+	    "build:wasm": "wasm-pack build rust/bindings --target web",
+	    "test": "vitest run"
+	  }
+	}
+	EOF
+	ofl-capture -q -T 0 <scripts.json | sed "s/^ofl://" >sid &&
+	ofl-search "$(cat sid)" "wasm build" -m 300 >out &&
+	grep "^  6: .*build:wasm.: .wasm-pack build" out &&
+	! grep "^  4:" out
+'
+
 test_done

@@ -80,6 +80,9 @@ static size_t	 detail_head(const struct line *, size_t, size_t);
 static void	 order_add(struct line *, size_t, size_t *, size_t *, size_t);
 static int	 name_sep(int);
 static int	 marked(const struct search *, size_t, size_t, size_t);
+static uint64_t	 key_terms(const struct search *, const struct line *,
+		    size_t);
+static void	 md_headings(const struct line *, size_t, double *);
 static int	 asks(const struct search *, const char *const *, int);
 static int	 count_near(const struct search *, const struct line *, size_t);
 static int	 time_question(const struct search *);
@@ -1081,7 +1084,52 @@ ofl_snippet_lines_word_byte(int c)
 }
 
 /*
- * Of lines i and c, worth as much, 1 if i goes first: the one whose
+ * The factor of a Markdown heading inside a hit (not its first line, its
+ * title already), outside code blocks, where "# To install" is a comment.
+ */
+static void
+md_headings(const struct line *l, size_t nl, double *d)
+{
+	size_t	i, h;
+	int	code = 0;
+
+	for (i = 0; i < nl && i < ORDER_SCAN; i++) {
+		if (l[i].n >= 3 && (memcmp(l[i].s, "```", 3) == 0 ||
+		    memcmp(l[i].s, "~~~", 3) == 0)) {
+			code = !code;
+			continue;
+		}
+		for (h = 0; h < l[i].n && h < 6 && l[i].s[h] == '#'; h++)
+			;
+		if (!code && i > 0 && h > 0 && h < l[i].n && l[i].s[h] == ' ')
+			d[i] = MD_HEADING;
+	}
+}
+
+/*
+ * The terms a JSON member's key holds ("build:wasm" of a question on
+ * the wasm build), as a mask; 0 for a line that is no member.
+ */
+static uint64_t
+key_terms(const struct search *s, const struct line *l, size_t i)
+{
+	size_t		 k, base, colon, ind;
+	uint64_t	 mask = 0;
+
+	if ((colon = json_member(&l[i], &ind)) == 0)
+		return 0;
+	base = (size_t)(l[i].s - l[0].s);
+	for (k = l[i].mark0; k < s->nm && s->m[k].start < base + colon; k++)
+		if (s->m[k].start >= base && s->m[k].target >= 0 &&
+		    s->m[k].target < 64)
+			mask |= (uint64_t)1 << s->m[k].target;
+	return mask;
+}
+
+/*
+ * Of lines i and c, worth as much, 1 if i goes first: in JSON, the
+ * member whose key holds more of the terms (the member named by the
+ * question more than one that names it in its value); the one whose
  * names hold fewer words the query does not ask (in records, where a
  * name is what a line is about: "python3" more than "python3-pip"; in
  * prose, "--download-archive" is as much about downloads), the one with
@@ -1091,6 +1139,11 @@ static int
 tie_better(const struct search *s, const struct line *l, size_t i, size_t c,
     int snap, const size_t *order, size_t norder)
 {
+	int	ki, kc;
+
+	if (s != NULL && s->curjson && (ki = __builtin_popcountll(key_terms(s,
+	    l, i))) != (kc = __builtin_popcountll(key_terms(s, l, c))))
+		return ki > kc;
 	if (s != NULL && !s->curprose && l[i].other != l[c].other)
 		return l[i].other < l[c].other;
 	if (l[i].nspans != l[c].nspans)
@@ -1133,10 +1186,8 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 		if (diff_changed(&l[i]))
 			d[i] = DIFF_CHANGED * (l[i].s[0] == side ? DIFF_ASKED :
 			    1);
-	for (i = 0; s != NULL && s->curmd && i < nl && i < ORDER_SCAN; i++)
-		if (i > 0 && l[i].n > 2 && l[i].s[0] == '#' &&
-		    memchr(l[i].s, ' ', l[i].n < 7 ? l[i].n : 7) != NULL)
-			d[i] = MD_HEADING;
+	if (s != NULL && s->curmd)
+		md_headings(l, nl, d);
 	if (s != NULL && !snap && s->m != NULL)
 		question_weigh(s, l, nl, d);
 	for (j = 0; j < 5; j++) {
