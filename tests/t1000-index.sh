@@ -147,6 +147,24 @@ test_expect_success 'a binary artifact indexes to nothing' '
 	test_expect_code 1 ofl-search "$id" zebra
 '
 
+test_expect_success '--rebuild drops the index and makes it again: the same answers' '
+	printf "rebuild one says aardvark\n" | ofl-capture -q -T 0 >r1 &&
+	printf "rebuild two says bandicoot\n" | ofl-capture -q -T 0 >r2 &&
+	ofl-index --pending -q &&
+	ofl-search -a bandicoot >before &&
+	ofl-index --rebuild >out 2>err &&
+	test ! -s err &&
+	grep "^[0-9][0-9]* artifacts indexed$" out &&
+	n=$(sed "s/ .*//" out) &&
+	test "$n" -ge 2 &&
+	ofl-search -a bandicoot >after &&
+	test_cmp before after &&
+	grep "^$(cat r2):1 " after &&
+	ofl-index --check >chk &&
+	test_expect_code 2 ofl-index --pending --rebuild 2>err &&
+	grep "^usage: ofl-index " err
+'
+
 test_expect_success '--check with IDs: usage error' '
 	test_expect_code 2 ofl-index --check @ 2>err &&
 	grep "^usage: ofl-index " err

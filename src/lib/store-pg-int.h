@@ -95,6 +95,7 @@ int		 store_pg_fts_write(struct ofl_store *, struct ofl_tok *,
 		    int64_t, const char *, const struct ofl_fts_chunk *, size_t,
 		    int64_t, int, int, uint64_t);
 int		 store_pg_fts_forget(struct ofl_store *, int64_t);
+int		 store_pg_fts_forget_all(struct ofl_store *);
 int		 store_pg_fts_check(struct ofl_store *, struct ofl_buf *);
 int64_t		 store_pg_fts_unindexed(struct ofl_store *,
 		    const struct ofl_filter *,
