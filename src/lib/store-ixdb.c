@@ -350,7 +350,7 @@ ofl_store_ix_drop_all(struct ofl_store *st)
 	size_t		 i;
 	int		 rc;
 
-	STORE_PG(st, store_pg_fts_forget_all(st));
+	STORE_PG(st, store_pg_ix_forget_all(st));
 	if ((rc = store_ix_attach(st, 0)) <= 0)
 		return rc == 0 ? 0 : ofl_store_ix_reset(st);
 	if (strcmp(ix_sch(db), "ix") == 0)

@@ -426,22 +426,6 @@ store_pg_fts_forget(struct ofl_store *st, int64_t blob)
 	    "dropping");
 }
 
-/*
- * ofl-index --rebuild: the rows of every content the role can see, but
- * a content an indexer holds now (its lock), which is being made anew.
- */
-int
-store_pg_fts_forget_all(struct ofl_store *st)
-{
-	struct store_pg_args	a;
-
-	store_pg_args_init(&a);
-	store_pg_arg_int(&a, PG_LOCK_INDEX);
-	return store_pg_do(st, "DELETE FROM ofl.ix_blob WHERE"
-	    " pg_try_advisory_xact_lock($1::int4, (blob & 2147483647)::int4)",
-	    &a, "dropping the index");
-}
-
 int
 store_pg_fts_check(struct ofl_store *st, struct ofl_buf *report)
 {

@@ -26,6 +26,8 @@ int		 store_pg_open(struct ofl_store *);
 void		 store_pg_close(struct ofl_store *);
 /* What the engine cannot do yet: -1 and a one-line message. */
 int		 store_pg_unsupported(struct ofl_store *, const char *);
+/* ofl-index --rebuild: every content's index rows (store-pg-fts.c). */
+int		 store_pg_ix_forget_all(struct ofl_store *);
 int		 store_pg_begin(struct ofl_store *);
 int		 store_pg_commit(struct ofl_store *);
 void		 store_pg_rollback(struct ofl_store *);
@@ -95,7 +97,6 @@ int		 store_pg_fts_write(struct ofl_store *, struct ofl_tok *,
 		    int64_t, const char *, const struct ofl_fts_chunk *, size_t,
 		    int64_t, int, int, uint64_t);
 int		 store_pg_fts_forget(struct ofl_store *, int64_t);
-int		 store_pg_fts_forget_all(struct ofl_store *);
 int		 store_pg_fts_check(struct ofl_store *, struct ofl_buf *);
 int64_t		 store_pg_fts_unindexed(struct ofl_store *,
 		    const struct ofl_filter *,
