@@ -273,6 +273,24 @@ test_expect_success 'a log of bare messages: a line that seems to start with a t
 	test_cmp expect out
 '
 
+test_expect_success 'another program'"'"'s lines between timestamped ones are records; an exception goes on its record' '
+	awk "BEGIN { for (i = 0; i < 20; i++) {
+	    printf \"2024-05-02 10:11:%02d INFO worker %d processed batch %d\\n\", i, i % 3, i
+	    if (i % 4 == 1)
+		printf \"src/mod%d.c:%d:3: warning: unused variable %c\\n\", i, 10 + i, 97 + i
+	    if (i == 6) {
+		print \"java.lang.IllegalStateException: pool exhausted\"
+		printf \"\\tat com.example.Pool.get(Pool.java:12)\\n\"
+		print \"Caused by: java.io.IOException: closed\"
+	    } } }" >mixed.log &&
+	"$TMPL" -t mixed.log >out &&
+	cat >expect <<-\EOF &&
+	f1d2e9a22e7d 20 1 28 INFO worker <*> processed batch <*>
+	7d29c2f775c5 5 3 26 - <*>:<*>:<*>: warning: unused variable <*>
+	EOF
+	test_cmp expect out
+'
+
 test_expect_success 'a name with a colon after a header, and the same words without one: each line counted where the second pass puts it' '
 	awk "BEGIN { for (i = 0; i < 40; i++) {
 	    if (i % 8 == 3)
@@ -415,7 +433,7 @@ test_expect_success 'the templates alone classify every line as mining did' '
 		awk "\$1 != \$2 { print; bad = 1 } END { exit bad }" pairs ||
 		    return 1
 	done &&
-	test "$(wc -l <pairs)" -eq 2699
+	test "$(wc -l <pairs)" -eq 2701
 '
 
 test_expect_success 'hostile lines: invalid UTF-8, a line of 100 MB' '

@@ -23,9 +23,13 @@
  * pass ends.
  * A line with no header under a line with a timestamp (a stack trace,
  * "Caused by:") belongs to the record of that line and to its template,
- * when it is indented or when more than a quarter of the lines so far
- * that are not have a timestamp: in a log of bare messages, one that
- * seems to start with a time does not swallow the lines after it.
+ * when it is indented, or when more than a quarter of the lines so far
+ * that are not have a timestamp and the line is an exception's or a
+ * traceback's ("java.lang.IllegalStateException: ...", "Traceback",
+ * "ValueError: ...") or follows a line that went on the record: in a log
+ * of bare messages, one that seems to start with a time does not swallow
+ * the lines after it, and lines of another program's output between
+ * timestamped ones (a compiler's warnings) are records of their own.
  *
  * Memory is bounded: at most TM_MAXCLU groups.  When they are full the
  * miner merges what it can; a line of a new shape past that counts under
@@ -347,8 +351,9 @@ tokenize(struct line *l, struct rdst *rd, const char *p, size_t n)
 	l->cont = 0;
 	indent = n > 0 && (cls[(unsigned char)p[0]] & 4);
 	if (rd->cur != -1 || rd->cur_other) {
-		if (nw == 0 || (rd->head_ts && !l->ts &&
-		    (indent || rd->flush_ts * 4 > rd->flush)))
+		if (nw == 0 || (rd->head_ts && !l->ts && (indent ||
+		    (rd->flush_ts * 4 > rd->flush && (rd->lastcont ||
+		    ofl_fmt_log_head_goes_on(p, n))))))
 			l->cont = 1;
 		else if (!rd->head_ts && (cls[(unsigned char)p[0]] & 4) &&
 		    nw > 0 && ((wl[0] == 2 && memcmp(wp[0], "at", 2) == 0) ||
@@ -359,6 +364,7 @@ tokenize(struct line *l, struct rdst *rd, const char *p, size_t n)
 		rd->flush++;
 		rd->flush_ts += l->ts != 0;
 	}
+	rd->lastcont = l->cont;
 	if (l->cont)
 		return;
 	l->ntok = 0;

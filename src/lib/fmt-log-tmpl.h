@@ -26,6 +26,7 @@ struct rdst {
 	int		 head_ts;	/* the record's first line has a timestamp */
 	int		 cur;		/* the record's group, -1 none */
 	int		 cur_other;	/* the record is in the catch-all */
+	int		 lastcont;	/* the line before went on a record */
 };
 
 /* One line, tokenized. */
@@ -53,6 +54,8 @@ int	 ofl_fmt_log_head_words(const char *, size_t, const char **, size_t *,
 	    int);
 int	 ofl_fmt_log_head(const char **, const size_t *, int, int *, int *,
 	    int *);
+/* 1 if a line goes on a record at the margin: an exception's first. */
+int	 ofl_fmt_log_head_goes_on(const char *, size_t);
 
 /* fmt-log-tmpl.c: a line as the miner tokenizes it. */
 void	 ofl_fmt_log_tmpl_tokenize(struct line *, const char *, size_t);
