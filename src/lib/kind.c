@@ -25,6 +25,7 @@ struct features {
 	size_t	lines;		/* complete lines looked at */
 	size_t	nonblank;
 	size_t	loglike;
+	size_t	indented;	/* non-blank lines that start with a blank */
 	int	first_loglike;	/* the first non-blank line looks like a log */
 	size_t	diffhdr;	/* "diff --git" or "--- a" + "+++ b" pairs */
 	size_t	hunks;		/* "@@ -" lines */
@@ -120,7 +121,13 @@ ofl_kind_detect(const unsigned char *buf, size_t len, int complete)
 	if (!csv && !tsv && (hdr = ofl_fmt_table_detect(buf, len,
 	    complete)) > 0 && (!f.first_loglike || hdr > 1))
 		return OFL_KIND_TABLE;
-	if (f.loglike >= 2 && f.loglike * 10 >= f.nonblank * 6)
+	/*
+	 * A log: most lines at the margin look like a log's (the indented
+	 * ones go on records: stack traces, a statement's lines), and a
+	 * good part of all of them.
+	 */
+	if (f.loglike >= 2 && f.loglike * 10 >= (f.nonblank - f.indented) * 6 &&
+	    f.loglike * 10 >= f.nonblank * 3)
 		return OFL_KIND_LOG;
 	if (csv || tsv)
 		return csv ? OFL_KIND_CSV : OFL_KIND_TSV;
@@ -290,6 +297,8 @@ features(const unsigned char *buf, size_t len, int complete,
 			continue;
 		}
 		f->nonblank++;
+		if (p[0] == ' ' || p[0] == '\t')
+			f->indented++;
 		if (ofl_fmt_log_line(p, n)) {
 			f->loglike++;
 			if (f->first_loglike == -1)

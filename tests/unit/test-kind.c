@@ -175,6 +175,16 @@ check_inline(void)
 	    ".000Z] three\n", OFL_KIND_LOG, "CI task lines");
 	is_kind("INFO starting\nDEBUG x=1\nERROR failed\nINFO done\n",
 	    OFL_KIND_LOG, "level tokens");
+	is_kind("2024-01-02 10:00:00 UTC [7] LOG:  statement: SELECT a\n"
+	    "\t  FROM t\n\t  WHERE b = 1\n\t  ORDER BY a;\n"
+	    "2024-01-02 10:00:01 UTC [7] ERROR:  division by zero\n"
+	    "2024-01-02 10:00:02 UTC [9] LOG:  automatic vacuum of t\n"
+	    "\tpages: 0 removed\n\ttuples: 3 removed\n", OFL_KIND_LOG,
+	    "a log whose records go on in indented lines");
+	is_kind("2024-01-02 10:00:00 report\n    one\n    two\n    three\n"
+	    "    four\n2024-01-02 10:00:09 end\n    five\n    six\n"
+	    "    seven\n    eight\n", OFL_KIND_TEXT,
+	    "two time stamps over an indented text");
 	is_kind("I0102 12:00:00.000000 1 main.go:1] a\nW0102 12:00:01.000000 "
 	    "1 main.go:2] b\n", OFL_KIND_LOG, "glog");
 	is_kind("[Sun Dec 04 04:47:44 2005] [notice] a\n[Sun Dec 04 04:47:44 "
