@@ -144,6 +144,16 @@ ofl_fmt_md_blank(struct ofl_fmt_md_lines *md)
 }
 
 int
+ofl_fmt_md_heading(int *infence, const unsigned char *p, size_t n)
+{
+	if (fence_line(p, n)) {
+		*infence = !*infence;
+		return 0;
+	}
+	return !*infence && atx_heading(p, n);
+}
+
+int
 ofl_fmt_md_line(struct ofl_fmt_md_lines *md, const unsigned char *p,
     size_t n, int first)
 {

@@ -1043,6 +1043,8 @@ void	ofl_fmt_md_lines_init(struct ofl_fmt_md_lines *);
 int	ofl_fmt_md_line(struct ofl_fmt_md_lines *, const unsigned char *,
 	    size_t, int);
 void	ofl_fmt_md_blank(struct ofl_fmt_md_lines *);
+/* Lines in order: 1 for an ATX heading outside the fences *infence follows. */
+int	ofl_fmt_md_heading(int *, const unsigned char *, size_t);
 /* 1 if lines counted so, out of nonblank lines, make Markdown. */
 int	ofl_fmt_md_detect(const struct ofl_fmt_md_lines *, size_t);
 int	ofl_fmt_md_chunk(struct ofl_chunker *, struct ofl_chunk_in *);

@@ -1090,20 +1090,13 @@ ofl_snippet_lines_word_byte(int c)
 static void
 md_headings(const struct line *l, size_t nl, double *d)
 {
-	size_t	i, h;
+	size_t	i;
 	int	code = 0;
 
-	for (i = 0; i < nl && i < ORDER_SCAN; i++) {
-		if (l[i].n >= 3 && (memcmp(l[i].s, "```", 3) == 0 ||
-		    memcmp(l[i].s, "~~~", 3) == 0)) {
-			code = !code;
-			continue;
-		}
-		for (h = 0; h < l[i].n && h < 6 && l[i].s[h] == '#'; h++)
-			;
-		if (!code && i > 0 && h > 0 && h < l[i].n && l[i].s[h] == ' ')
+	for (i = 0; i < nl && i < ORDER_SCAN; i++)
+		if (ofl_fmt_md_heading(&code, (const unsigned char *)l[i].s,
+		    l[i].n) && i > 0)
 			d[i] = MD_HEADING;
-	}
 }
 
 /*
