@@ -587,37 +587,3 @@ ofl_fmt_log_head(const char **wp, const size_t *wl, int nw, int *ts,
 {
 	return header(wp, wl, nw, ts, level, compw);
 }
-
-/*
- * A line that goes on a record at the margin: an exception's or a
- * traceback's first line ("java.lang.IllegalStateException: pool
- * exhausted", "Caused by: ...", "Traceback (most recent call last):",
- * "ValueError: bad", "panic: ...").
- */
-int
-ofl_fmt_log_head_goes_on(const char *p, size_t n)
-{
-	static const char *const starts[] = { "Caused by:", "Suppressed:",
-	    "Traceback (", "During handling of", "The above exception",
-	    "panic:", "goroutine ", NULL };
-	static const char *const names[] = { "Exception", "Error",
-	    "Throwable", "Interrupt", "Exit", NULL };
-	size_t	w, k, e;
-
-	for (k = 0; starts[k] != NULL; k++)
-		if (n >= strlen(starts[k]) &&
-		    memcmp(p, starts[k], strlen(starts[k])) == 0)
-			return 1;
-	/* A first word that names an exception, then a colon or nothing. */
-	for (w = 0; w < n && w < 256 && p[w] != ' ' && p[w] != ':';
-	    w++)
-		;
-	if (w == 0 || (w < n && p[w] != ':'))
-		return 0;
-	for (k = 0; names[k] != NULL; k++) {
-		e = strlen(names[k]);
-		if (w >= e && memcmp(p + w - e, names[k], e) == 0)
-			return 1;
-	}
-	return 0;
-}

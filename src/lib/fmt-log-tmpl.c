@@ -52,6 +52,7 @@
 #include <xxhash.h>
 
 #include "ofl.h"
+#include "fmt-log.h"
 #include "fmt-log-tmpl.h"
 #include "banned.h"
 
@@ -353,7 +354,7 @@ tokenize(struct line *l, struct rdst *rd, const char *p, size_t n)
 	if (rd->cur != -1 || rd->cur_other) {
 		if (nw == 0 || (rd->head_ts && !l->ts && (indent ||
 		    (rd->flush_ts * 4 > rd->flush && (rd->lastcont ||
-		    ofl_fmt_log_head_goes_on(p, n))))))
+		    ofl_fmt_log_goes_on(p, n))))))
 			l->cont = 1;
 		else if (!rd->head_ts && (cls[(unsigned char)p[0]] & 4) &&
 		    nw > 0 && ((wl[0] == 2 && memcmp(wp[0], "at", 2) == 0) ||

@@ -54,8 +54,6 @@ int	 ofl_fmt_log_head_words(const char *, size_t, const char **, size_t *,
 	    int);
 int	 ofl_fmt_log_head(const char **, const size_t *, int, int *, int *,
 	    int *);
-/* 1 if a line goes on a record at the margin: an exception's first. */
-int	 ofl_fmt_log_head_goes_on(const char *, size_t);
 
 /* fmt-log-tmpl.c: a line as the miner tokenizes it. */
 void	 ofl_fmt_log_tmpl_tokenize(struct line *, const char *, size_t);

@@ -147,9 +147,9 @@ msg_start(const char *s, size_t q)
 	return k >= 8 && memcmp(s + k - 8, "Uncaught", 8) == 0;
 }
 
-/* "Name: msg" or "Name" where Name ends in Error or Exception. */
-static int
-exc_header(const char *c, size_t n)
+/* The end of a "Name: msg" or "Name" at the start of c; 0 if none. */
+static size_t
+exc_name(const char *c, size_t n)
 {
 	size_t	e = 0;
 
@@ -157,10 +157,50 @@ exc_header(const char *c, size_t n)
 		e++;
 	if (e == 0 || (e < n && c[e] != ':' && c[e] != '\r'))
 		return 0;
-	if ((e >= 5 && memcmp(c + e - 5, "Error", 5) == 0) ||
-	    (e >= 9 && memcmp(c + e - 9, "Exception", 9) == 0))
+	return e;
+}
+
+/* Whether the name of e bytes at c ends in the word. */
+static int
+name_ends(const char *c, size_t e, const char *word)
+{
+	size_t	k = strlen(word);
+
+	return e >= k && memcmp(c + e - k, word, k) == 0;
+}
+
+/* "Name: msg" or "Name" where Name ends in Error or Exception. */
+static int
+exc_header(const char *c, size_t n)
+{
+	size_t	e = exc_name(c, n);
+
+	return e > 0 && (name_ends(c, e, "Error") ||
+	    name_ends(c, e, "Exception"));
+}
+
+/*
+ * A line that goes on a record at the margin, for the template miner
+ * (fmt-log-tmpl.c): an exception's or a traceback's first line
+ * ("java.lang.IllegalStateException: pool exhausted", "Caused by: ...",
+ * "Traceback (most recent call last):", "KeyboardInterrupt", "panic:").
+ */
+int
+ofl_fmt_log_goes_on(const char *c, size_t n)
+{
+	static const char *const lits[] = { "Caused by:", "Suppressed:",
+	    "Traceback (", "During handling of", "The above exception",
+	    "panic:", "goroutine ", NULL };
+	size_t	k, e;
+
+	for (k = 0; lits[k] != NULL; k++)
+		if (starts(c, n, lits[k]))
+			return 1;
+	if (exc_header(c, n))
 		return 1;
-	return 0;
+	e = exc_name(c, n);
+	return e > 0 && (name_ends(c, e, "Throwable") ||
+	    name_ends(c, e, "Interrupt") || name_ends(c, e, "Exit"));
 }
 
 /* "==== TITLE ====" with the given words inside. */

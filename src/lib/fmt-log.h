@@ -94,6 +94,8 @@ ssize_t	ofl_fmt_log_loc_before(const char *, size_t);
 int	ofl_fmt_log_pytest_section(const char *, size_t, const char *);
 int	ofl_fmt_log_cont(struct ofl_logblk *, const char *, size_t,
 	    const char *, size_t);
+/* 1 if a line goes on a record at the margin (an exception's first). */
+int	ofl_fmt_log_goes_on(const char *, size_t);
 
 /* Small tests on a line, shared by fmt-log-trace.c and extract-errors.c. */
 static inline int
