@@ -743,9 +743,7 @@ col_name(struct ofl_schema *s, struct column *c)
 	ofl_records_colname(&nb, s->field.data, s->field.len, s->ncols,
 	    col_taken, s);
 	c->namelen = nb.len;
-	c->name = ofl_xmalloc(nb.len + 1);
-	memcpy(c->name, ofl_buf_str(&nb), nb.len + 1);
-	ofl_buf_free(&nb);
+	c->name = ofl_buf_str(&nb);	/* the buffer's bytes, now its */
 }
 
 static void
