@@ -546,19 +546,19 @@ traceback_end(const struct line *l, size_t nl, size_t c)
 static int
 detail(const struct line *l)
 {
-	static const char *const names[] = { "DETAIL:", "HINT:",
-		"STATEMENT:", "CONTEXT:", "QUERY:", "LOCATION:", NULL };
-	size_t	i, k, n = l->n < DETAIL_SCAN ? l->n : DETAIL_SCAN;
+	static const char *const names[] = { "DETAIL: ", "HINT: ",
+		"STATEMENT: ", "CONTEXT: ", "QUERY: ", "LOCATION: ", NULL };
+	size_t	i, k, w, n = l->n < DETAIL_SCAN ? l->n : DETAIL_SCAN;
 
-	for (i = 0; i < n; i++) {
-		if (l->s[i] != ' ' || i + 1 >= n || !isupper((unsigned char)
-		    l->s[i + 1]))
+	for (i = 0; i + 1 < n; i++) {
+		if (l->s[i] != ' ' || !isupper((unsigned char)l->s[i + 1]))
 			continue;
-		for (k = 0; names[k] != NULL; k++)
-			if (n - i - 1 >= strlen(names[k]) + 1 &&
-			    memcmp(l->s + i + 1, names[k], strlen(names[k])) ==
-			    0 && l->s[i + 1 + strlen(names[k])] == ' ')
+		for (k = 0; names[k] != NULL; k++) {
+			w = strlen(names[k]);
+			if (i + 1 + w <= n &&
+			    memcmp(l->s + i + 1, names[k], w) == 0)
 				return 1;
+		}
 	}
 	return 0;
 }
