@@ -11,6 +11,10 @@
 
 L="$DATA/schema/log"
 TMPL="$OFL_BUILDDIR/tests/unit/tmpl-ids"
+# The store keeps the templates of every log here, however small (by
+# default those of a log under 64k are mined again when asked for).
+OFL_TMPL_KEEP=0
+export OFL_TMPL_KEEP
 
 # peak_kb CMD...: run CMD, print its peak RSS in KiB (GNU time).
 peak_kb() {
@@ -171,6 +175,33 @@ test_expect_success 'indexing mines and keeps the templates; gc drops them' '
 		n2=$(pg_sql "SELECT count(*) FROM ofl.log_tmpl" ofl) &&
 		test "$n2" -eq $((n - 9))
 	fi
+'
+
+# tmpl_rows: the rows of the template cache, whatever the engine.
+tmpl_rows() {
+	if test_have_prereq sqlite3,STOREDIR; then
+		sqlite3 "$OFL_STORE/ofl.db" "SELECT count(*) FROM log_tmpl"
+	elif ! test_have_prereq STOREDIR; then
+		pg_sql "SELECT count(*) FROM ofl.log_tmpl" ofl
+	else
+		echo "${1:-0}"
+	fi
+}
+
+test_expect_success 'a log under OFL_TMPL_KEEP bytes: its templates are mined, not kept' '
+	n=$(tmpl_rows) &&
+	id=$(OFL_TMPL_KEEP=64k ofl-capture -q -T 0 <"$L/trace.log") &&
+	id=${id#ofl:} &&
+	OFL_TMPL_KEEP=64k ofl-index "$id" >/dev/null &&
+	OFL_TMPL_KEEP=64k ofl-schema "$id" | sed "s/$id/ID/" >out &&
+	test_cmp "$L/trace.tmpl" out &&
+	OFL_TMPL_KEEP= ofl-search "$id" "reload requested" >found &&
+	grep -q "reload requested by admin" found &&
+	test "$(tmpl_rows $n)" -eq "$n" &&
+	# From 1k bytes on (the log holds 1,861), they are kept.
+	OFL_TMPL_KEEP=1k ofl-schema "$id" | sed "s/$id/ID/" >out &&
+	test_cmp "$L/trace.tmpl" out &&
+	test "$(tmpl_rows $((n + 9)))" -eq $((n + 9))
 '
 
 # A log of free text: a template a line or so, thousands of them.

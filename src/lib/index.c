@@ -234,8 +234,9 @@ flush(struct indexer *ix, int last)
 }
 
 /*
- * A log's templates are mined as it is indexed, unless they are cached;
- * they are a help, so a failure leaves them to be mined when asked for.
+ * A log's templates are mined as it is indexed, unless they are cached
+ * or too small to be kept (ofl_store_tmpl_kept()); they are a help, so a
+ * failure leaves them to be mined when asked for.
  */
 static void
 log_templates(struct ofl_store *st, const char *id)
@@ -327,7 +328,7 @@ ofl_index_artifact(struct ofl_store *st, const char *id,
 	batch_free(&ix.b);
 out:
 	ofl_reader_close(r);
-	if (ret == 0 && m.kind == OFL_KIND_LOG)
+	if (ret == 0 && m.kind == OFL_KIND_LOG && ofl_store_tmpl_kept(m.bytes))
 		log_templates(st, id);
 	ofl_meta_free(&m);
 	return ret;

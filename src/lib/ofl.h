@@ -1802,8 +1802,12 @@ void		 ofl_schema_jsonl(struct ofl_schema *, struct ofl_buf *);
  * templates (free with _free), how many were mined (more than those
  * given when the cache kept only the most and the least frequent) and
  * the lines mined, 0 when none are cached, -1 on an error.  _put
- * replaces them (a no-op read-only).
+ * replaces them (a no-op read-only, or for a log _kept() says is mined
+ * again rather than kept).  _kept: 1 if the templates of a log of that
+ * many bytes are kept: from OFL_TMPL_KEEP bytes on (default 64k; 0:
+ * all), as mining a smaller one costs less than its rows.
  */
+int	 ofl_store_tmpl_kept(uint64_t);
 int	 ofl_store_tmpl_get(struct ofl_store *, const char *,
 	    struct ofl_fmt_log_tmpl_info **, size_t *, size_t *, uint64_t *);
 void	 ofl_store_tmpl_free(struct ofl_fmt_log_tmpl_info *, size_t);

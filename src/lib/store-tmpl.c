@@ -7,7 +7,9 @@
  * many lines it had (count) and how many templates (first_line; 0 from
  * an ofl that kept them all); rows 1 to n are its templates, most
  * frequent first, those that tmpl_kept() keeps (store-int.h).
- * Templates of another version are mined again.
+ * Templates of another version are mined again.  A log under
+ * OFL_TMPL_KEEP bytes keeps none: mining it again when asked costs less
+ * than its rows, of which a log of free text has about one a line.
  */
 #include "config.h"
 
@@ -128,9 +130,23 @@ put_row(sqlite3_stmt *stmt, int64_t blob, int64_t rank,
 	return sqlite3_step(stmt) == SQLITE_DONE ? 0 : -1;
 }
 
+#define KEEP_FROM	(64 * 1024)	/* bytes of a log whose are kept */
+
+int
+ofl_store_tmpl_kept(uint64_t bytes)
+{
+	const char	*e = getenv("OFL_TMPL_KEEP");
+	uint64_t	 from = KEEP_FROM;
+
+	if (e != NULL && *e != '\0' && ofl_parse_size(e, &from) == -1)
+		from = KEEP_FROM;
+	return bytes >= from;
+}
+
 /*
  * Cache the templates of a finished miner for an artifact's content, in
- * place of any.  Nothing is done (and 0 returned) on a read-only store.
+ * place of any.  Nothing is done (and 0 returned) on a read-only store,
+ * nor for a log too small for them to be kept.
  */
 int
 ofl_store_tmpl_put(struct ofl_store *st, const char *id,
@@ -138,12 +154,19 @@ ofl_store_tmpl_put(struct ofl_store *st, const char *id,
 {
 	const struct ofl_fmt_log_tmpl_info	*t;
 	struct ofl_fmt_log_tmpl_info		 head;
+	struct ofl_meta				 meta;
 	sqlite3_stmt				*del = NULL, *ins = NULL;
 	int64_t					 blob;
 	size_t					 i, n;
-	int					 rv = -1;
+	int					 keep, rv = -1;
 
 	if (!st->rdwr)
+		return 0;
+	if (ofl_store_meta(st, id, &meta) == -1)
+		return -1;
+	keep = ofl_store_tmpl_kept(meta.bytes);
+	ofl_meta_free(&meta);
+	if (!keep)
 		return 0;
 	if ((blob = ofl_store_blob(st, id)) < 0)
 		return -1;
