@@ -504,6 +504,28 @@ test_expect_success 'a log line that is the detail of an error comes with the er
 	grep "^  9: .* STATEMENT:  UPDATE prices" out
 '
 
+test_expect_success 'a compiler note comes with the error or warning it goes on' '
+	awk "BEGIN { for (i = 1; i <= 30; i++)
+	    printf \"cc -Wall -O2 -c -o obj%d.o src/file%d.c\n\", i, i }" >cc.log &&
+	cat >>cc.log <<-\EOF &&
+	util.c:12:5: warning: unused variable ‘n’ [-Wunused-variable]
+	   12 |     int n;
+	      |         ^
+	cc -Wall -c -o pack.o pack.c
+	pack.c: In function ‘run_tests’:
+	pack.c:135:23: error: ‘pack_error’ undeclared (first use in this function); did you mean ‘check_error’?
+	  135 |     if (json_pack_ex(&pack_error, 0, "s?+", "test", "ing"))
+	      |                       ^~~~~~~~~~
+	      |                       check_error
+	pack.c:135:23: note: each undeclared identifier is reported only once for each function it appears in
+	make: *** [Makefile:12: pack.o] Error 1
+	EOF
+	ofl-capture -q -T 0 <cc.log | sed "s/^ofl://" >ccid &&
+	ofl-search "$(cat ccid)" "identifier reported only once" >out &&
+	grep "^  36[-:] pack.c:135:23: error: ‘pack_error’ undeclared" out &&
+	grep "^  40: pack.c:135:23: note: each undeclared identifier" out
+'
+
 test_expect_success 'a heading inside a Markdown hit comes before a line that names it in passing' '
 	cat >g.md <<-\EOF &&
 	# Guide

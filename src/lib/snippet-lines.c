@@ -564,15 +564,60 @@ detail(const struct line *l)
 }
 
 /*
+ * A compiler's diagnostic ("f.c:135:23: error: 'x' undeclared"): 2 for
+ * an error or a warning, 1 for a note that goes on the one above it
+ * ("f.c:135:23: note: each undeclared identifier is reported only
+ * once"), 0 if the line is neither.  Its place (a file, a line number)
+ * comes first.
+ */
+static int
+diagnostic(const struct line *l)
+{
+	static const struct {
+		const char	*s;
+		size_t		 n;
+		int		 v;
+	} kinds[] = {
+		{ ": note: ", 8, 1 }, { ": error: ", 9, 2 },
+		{ ": warning: ", 11, 2 }, { ": fatal error: ", 15, 2 },
+		{ NULL, 0, 0 }
+	};
+	size_t	i, k, n = l->n < DETAIL_SCAN ? l->n : DETAIL_SCAN;
+
+	if (indented(l))
+		return 0;
+	for (i = 1; i + 1 < n; i++) {
+		if (l->s[i] != ':' || !isdigit((unsigned char)l->s[i - 1]))
+			continue;
+		for (k = 0; kinds[k].s != NULL; k++)
+			if (i + kinds[k].n <= n &&
+			    memcmp(l->s + i, kinds[k].s, kinds[k].n) == 0)
+				return kinds[k].v;
+	}
+	return 0;
+}
+
+/*
  * The message line c is a field of (the "ERROR:  deadlock detected" of
  * its DETAIL line), or an indented line that goes on a field: up
- * through its other fields and such lines; nl if none, or if c is
- * neither.
+ * through its other fields and such lines; the error or warning a
+ * compiler's note goes on, up through the source lines it quotes and
+ * other notes; nl if none, or if c is none of these.
  */
 static size_t
 detail_head(const struct line *l, size_t nl, size_t c)
 {
 	size_t	k, f = c;
+
+	if (c < nl && diagnostic(&l[c]) == 1) {
+		for (k = c; k > 0 && c - k < DETAIL_UP; k--) {
+			if (blank(&l[k - 1]) || indented(&l[k - 1]))
+				continue;
+			if ((f = (size_t)diagnostic(&l[k - 1])) != 1)
+				return f == 2 ? k - 1 : nl;
+		}
+		return nl;
+	}
 
 	while (f < nl && f > 0 && c - f < DETAIL_UP && indented(&l[f]))
 		f--;
