@@ -67,6 +67,15 @@ main(void)
 	g = match("logins today", &len);
 	ok(g >= 0 && len == 1 && has_form(g, "accepted password"),
 	    "a plural: the group of its singular");
+	g = match("primary", &len);
+	ok(g >= 0 && has_form(g, "master"), "primary: master");
+	g = match("replica", &len);
+	ok(g >= 0 && has_form(g, "slave"), "replica: slave");
+	g = match("compiler", &len);
+	ok(g >= 0 && has_form(g, "gcc") && has_form(g, "clang"),
+	    "compiler: gcc, clang");
+	g = match("executable", &len);
+	ok(g >= 0 && has_form(g, "bin"), "executable: bin");
 	g = match("banana split", &len);
 	ok(g < 0 && len == 0, "no form: -1");
 	g = match("connection reset by peer", &len);
