@@ -526,6 +526,25 @@ test_expect_success 'a compiler note comes with the error or warning it goes on'
 	grep "^  40: pack.c:135:23: note: each undeclared identifier" out
 '
 
+test_expect_success 'a line of a pytest failure report comes with what was raised' '
+	{
+	printf "tests/test_a.py::test_one PASSED\n" &&
+	printf "tests/test_a.py::test_berlin_offset FAILED\n" &&
+	printf "%s\n" "=================================== FAILURES ===================================" &&
+	printf "%s\n" "_______________________________ test_berlin_offset _______________________________" &&
+	printf "\n    def test_berlin_offset():\n" &&
+	awk "BEGIN { for (i = 1; i <= 30; i++) printf \"        step%d = prepare(%d)\n\", i, i }" &&
+	printf ">       assert t.utcoffset() == timedelta(hours=1)\n" &&
+	printf "E       AssertionError: assert datetime.timedelta(seconds=7200) == datetime.timedelta(seconds=3600)\n" &&
+	printf "\ntests/test_a.py:40: AssertionError\n" &&
+	printf "%s\n" "=========================== short test summary info ============================" &&
+	printf "FAILED tests/test_a.py::test_berlin_offset - AssertionError\n"
+	} >py.out &&
+	ofl-capture -q -T 0 <py.out | sed "s/^ofl://" >pyid &&
+	ofl-search "$(cat pyid)" "berlin offset" -m 400 >out &&
+	grep "^  38[-:] E       AssertionError: assert datetime.timedelta(seconds=7200)" out
+'
+
 test_expect_success 'a heading inside a Markdown hit comes before a line that names it in passing' '
 	cat >g.md <<-\EOF &&
 	# Guide

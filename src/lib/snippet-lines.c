@@ -75,6 +75,8 @@ static int	 diff_changed(const struct line *);
 static int	 traceback(const struct line *);
 static int	 indented(const struct line *);
 static size_t	 traceback_end(const struct line *, size_t, size_t);
+static int	 pytest_rule(const struct line *);
+static size_t	 pytest_end(const struct line *, size_t, size_t);
 static int	 detail(const struct line *);
 static size_t	 detail_head(const struct line *, size_t, size_t);
 static void	 order_add(struct line *, size_t, size_t *, size_t *, size_t);
@@ -498,6 +500,45 @@ indented(const struct line *l)
 	return l->n > 0 && (l->s[0] == ' ' || l->s[0] == '\t');
 }
 
+/* A line of pytest's: a failure's head ("____ test_x ____") or a rule. */
+static int
+pytest_rule(const struct line *l)
+{
+	return l->n >= 7 && (memcmp(l->s, "___", 3) == 0 ||
+	    memcmp(l->s, "=====", 5) == 0) && l->s[l->n - 1] == l->s[0] &&
+	    memchr(l->s, ' ', l->n) != NULL;
+}
+
+/*
+ * In pytest's report of a failure (its head, the test's source, the
+ * frames below it), the first line of what was raised ("E   ValueError:
+ * ..."), which says what failed: from line c down to the next failure's
+ * head.  nl if c is not in such a report or there is no such line.
+ */
+static size_t
+pytest_end(const struct line *l, size_t nl, size_t c)
+{
+	size_t	i;
+
+	if (l[c].n > 2 && l[c].s[0] == 'E' && l[c].s[1] == ' ')
+		return nl;
+	if (!pytest_rule(&l[c]) || l[c].s[0] != '_') {
+		/* In a failure's report: a rule above, its head. */
+		for (i = c; i > 0 && c - i < TB_SCAN; i--)
+			if (pytest_rule(&l[i - 1]))
+				break;
+		if (i == 0 || c - i >= TB_SCAN || l[i - 1].s[0] != '_')
+			return nl;
+	}
+	for (i = c + 1; i < nl && i <= c + TB_SCAN; i++) {
+		if (pytest_rule(&l[i]))
+			return nl;
+		if (l[i].n > 2 && l[i].s[0] == 'E' && l[i].s[1] == ' ')
+			return i;
+	}
+	return nl;
+}
+
 /*
  * The line that ends the Python traceback line c is in, or that a
  * test's header line heads ("FAIL: test_x (...)", a rule, then the
@@ -511,6 +552,8 @@ traceback_end(const struct line *l, size_t nl, size_t c)
 
 	if (c >= nl)
 		return nl;
+	if ((i = pytest_end(l, nl, c)) != nl)
+		return i;
 	if (traceback(&l[c]))
 		tb = c;
 	else if (indented(&l[c])) {
