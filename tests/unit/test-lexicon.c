@@ -76,6 +76,9 @@ main(void)
 	    "compiler: gcc, clang");
 	g = match("executable", &len);
 	ok(g >= 0 && has_form(g, "bin"), "executable: bin");
+	g = match("unexpectedly passed", &len);
+	ok(g >= 0 && len == 2 && has_form(g, "xpass"),
+	    "unexpectedly passed: XPASS");
 	g = match("banana split", &len);
 	ok(g < 0 && len == 0, "no form: -1");
 	g = match("connection reset by peer", &len);
