@@ -79,6 +79,11 @@ main(void)
 	g = match("unexpectedly passed", &len);
 	ok(g >= 0 && len == 2 && has_form(g, "xpass"),
 	    "unexpectedly passed: XPASS");
+	g = match("regular expressions", &len);
+	ok(g >= 0 && len == 2 && has_form(g, "regex"),
+	    "regular expressions: regex");
+	g = match("denial of service", &len);
+	ok(g >= 0 && len == 3 && has_form(g, "dos"), "denial of service: DoS");
 	g = match("banana split", &len);
 	ok(g < 0 && len == 0, "no form: -1");
 	g = match("connection reset by peer", &len);
