@@ -266,4 +266,21 @@ test_expect_success '--name matches the name, not its quoting' '
 	test_expect_code 1 ofl-extract "$id" --role textbox --name "C:temp"
 '
 
+test_expect_success 'a button shown brings the field it goes with' '
+	{
+	printf -- "### Page\n- Page URL: http://127.0.0.1/api.html\n- Page Title: API\n### Snapshot\n\`\`\`yaml\n" &&
+	printf -- "- table [ref=e1]:\n  - rowgroup [ref=e2]:\n    - row \"API Menu\" [ref=e3]:\n      - cell \"API Menu\" [ref=e4]\n" &&
+	printf -- "    - row [ref=e5]:\n      - cell [ref=e6]:\n        - textbox [ref=e7]\n        - button \"Search ...\" [ref=e8]\n" &&
+	i=10 && while [ $i -lt 60 ]; do
+		printf -- "    - row [ref=e%d]:\n      - link \"Menu item %d\" [ref=e%d] [cursor=pointer]:\n        - /url: item%d.html\n" $i $i $((i + 100)) $i
+		i=$((i + 1))
+	done &&
+	printf -- "\`\`\`\n"
+	} >form.txt &&
+	id=$(ofl-capture -q -T 0 <form.txt) &&
+	ofl-search "$id" "the search box of the API menu" >out &&
+	grep "button \"Search ...\" \[ref=e8\]" out &&
+	grep "textbox \[ref=e7\]" out
+'
+
 test_done

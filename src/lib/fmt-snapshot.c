@@ -1129,6 +1129,27 @@ ofl_fmt_snapshot_under(const char *const *p, const size_t *n, size_t nl)
 	return nl;
 }
 
+size_t
+ofl_fmt_snapshot_field(const char *const *p, const size_t *n, size_t nl)
+{
+	struct ofl_fmt_snapshot_el e, a;
+	size_t		 k;
+
+	if (nl < 2 || !ofl_fmt_snapshot_parse(p[nl - 1], n[nl - 1], &e) ||
+	    !role_is(&e, "button"))
+		return nl;
+	for (k = nl - 1; k > 0; k--) {
+		if (!ofl_fmt_snapshot_parse(p[k - 1], n[k - 1], &a) ||
+		    a.depth < e.depth)
+			return nl;
+		if (a.depth > e.depth)
+			continue;
+		return (role_is(&a, "textbox") || role_is(&a, "searchbox") ||
+		    role_is(&a, "combobox")) && acts(&a) ? k - 1 : nl;
+	}
+	return nl;
+}
+
 /*
  * Queries by role and name.
  */

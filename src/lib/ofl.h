@@ -1278,6 +1278,12 @@ int	ofl_fmt_snapshot_control(const char *const *, const size_t *, size_t,
  * link under "Next topic"); nl if line 0 is no heading or has none.
  */
 size_t	ofl_fmt_snapshot_under(const char *const *, const size_t *, size_t);
+/*
+ * The last line of p[0..nl) a button: the field it goes with, the
+ * textbox, searchbox or combobox just before it at its depth (a search
+ * form's box before its "Search" button); nl if none.
+ */
+size_t	ofl_fmt_snapshot_field(const char *const *, const size_t *, size_t);
 /* The bytes of a line's role, name and value: no indent, no attributes. */
 size_t	ofl_fmt_snapshot_words(const char *, size_t);
 /* fmt-snapshot-name.c: an element named by a question's words. */

@@ -96,6 +96,7 @@ static int	 tie_better(const struct search *, const struct line *,
 		    size_t, size_t, int, const size_t *, size_t);
 static double	 snap_density(const struct line *);
 static size_t	 snap_under(const struct line *, size_t, size_t);
+static size_t	 snap_field(const struct line *, size_t);
 static uint64_t	 snap_sig(const char *, size_t);
 static void	 snap_weigh(struct search *, const struct line *, size_t,
 		    double *, double *);
@@ -888,6 +889,21 @@ snap_under(const struct line *l, size_t nl, size_t c)
 	return (u = ofl_fmt_snapshot_under(p, n, k)) < k ? c + u : nl;
 }
 
+/* The field a button line c goes with (fmt-snapshot.c); nl if none. */
+static size_t
+snap_field(const struct line *l, size_t c)
+{
+	const char	*p[SNAP_UNDER + 1];
+	size_t		 n[SNAP_UNDER + 1], k, a, f;
+
+	a = c > SNAP_UNDER ? c - SNAP_UNDER : 0;
+	for (k = 0; a + k <= c; k++) {
+		p[k] = l[a + k].s;
+		n[k] = l[a + k].n;
+	}
+	return (f = ofl_fmt_snapshot_field(p, n, k)) < k ? a + f : SIZE_MAX;
+}
+
 static void
 order_add(struct line *l, size_t nl, size_t *order, size_t *norder, size_t i)
 {
@@ -1083,6 +1099,9 @@ snap_order(struct line *l, size_t nl, const double *w, const double *d,
 		all |= l[order[j]].mask;
 	for (j = 0, ncover = norder; j < ncover; j++) {
 		b = norder;
+		order_add(l, nl, order, &norder, snap_field(l, order[j]));
+		if (norder > b)
+			continue;
 		order_add(l, nl, order, &norder, snap_under(l, nl, order[j]));
 		/*
 		 * Right after the heading unless the lines found hold a
