@@ -283,4 +283,17 @@ test_expect_success 'a button shown brings the field it goes with' '
 	grep "textbox \[ref=e7\]" out
 '
 
+test_expect_success 'a term asked for as typed, punctuation and all, comes first' '
+	{
+	printf -- "### Page\n- Page URL: http://127.0.0.1/bash.html\n- Page Title: Man page of BASH\n### Snapshot\n\`\`\`yaml\n" &&
+	printf -- "- heading \"Parameter Expansion\" [level=4] [ref=e1]\n- generic [ref=e2]:\n" &&
+	sed -n "1116,1131p" "$DATA/snapshot/bash-manual.txt" | sed "s/^  //" &&
+	printf -- "\`\`\`\n"
+	} >param.txt &&
+	id=$(ofl-capture -q -T 0 <param.txt) &&
+	ofl-search "$id" "what does \${parameter:-word}, do" -m 400 >out &&
+	grep "term \[ref=f5e750\]: \"\${parameter:-word}\"" out &&
+	grep "definition \[ref=f5e751\]: Use Default Values" out
+'
+
 test_done

@@ -34,6 +34,8 @@
 #define WHOLE		0.5		/* more for a term as a word alone */
 #define TB_SCAN		64		/* lines of a traceback looked through */
 #define DIFF_CHANGED	2.0		/* a diff's changed line against context */
+#define LITERAL		2.0		/* a line that holds a term as typed,
+					   punctuation and all */
 #define MD_HEADING	1.5		/* a heading inside a Markdown hit: it
 					   names the section that answers */
 #define DIFF_ASKED	1.5		/* more, the side the question asks:
@@ -97,6 +99,10 @@ static int	 tie_better(const struct search *, const struct line *,
 static double	 snap_density(const struct line *);
 static size_t	 snap_under(const struct line *, size_t, size_t);
 static size_t	 snap_field(const struct line *, size_t);
+static void	 literal_weigh(const struct search *, const struct line *,
+		    size_t, double *);
+static int	 name_byte(int);
+static int	 holds_literal(const struct line *, const char *, size_t);
 static uint64_t	 snap_sig(const char *, size_t);
 static void	 snap_weigh(struct search *, const struct line *, size_t,
 		    double *, double *);
@@ -904,6 +910,76 @@ snap_field(const struct line *l, size_t c)
 	return (f = ofl_fmt_snapshot_field(p, n, k)) < k ? a + f : SIZE_MAX;
 }
 
+/*
+ * A term typed with punctuation inside ("${parameter:-word}", "5.0.0",
+ * "-Wl,--as-needed") is matched by its words, which other lines hold as
+ * well ("${parameter:=word}", "5.0.0-alpha.5"): a line that holds it as
+ * typed, not inside a longer name, weighs LITERAL more.
+ */
+static void
+literal_weigh(const struct search *s, const struct line *l, size_t nl,
+    double *d)
+{
+	const struct term	*t;
+	const char		*p;
+	size_t			 i, k, n;
+
+	for (k = 0; k < s->nt; k++) {
+		t = &s->t[k];
+		/* As a sentence has it: "explains ${parameter:-word}, the" */
+		for (p = t->text, n = t->len; n > 0 && *p == '('; n--)
+			p++;
+		while (n > 0 && strchr(",.;:?!)", p[n - 1]) != NULL)
+			n--;
+		if (n < 3 || t->prefix || strspn(p, "abcdefghijklmnopqrstuvwxyz"
+		    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") >= n)
+			continue;
+		for (i = 0; i < nl && i < ORDER_SCAN; i++)
+			if (l[i].nmarks > 0 && holds_literal(&l[i], p, n))
+				d[i] *= LITERAL;
+	}
+}
+
+/* 1 if a byte goes on a name: a letter, a digit, or '_'. */
+static int
+name_byte(int c)
+{
+	return isalnum(c) || c == '_';
+}
+
+/*
+ * Does line l hold p (n bytes, any case) where a name neither goes on
+ * before it nor after it ("5.0.0" in "\"5.0.0\":", not in "5.0.0-rc.1")?
+ */
+static int
+holds_literal(const struct line *l, const char *p, size_t n)
+{
+	size_t	i, e;
+
+	for (i = 0; i + n <= l->n; i++) {
+		if (strncasecmp(l->s + i, p, n) != 0)
+			continue;
+		e = i + n;
+		if (i > 0 && name_byte((unsigned char)l->s[i - 1]) &&
+		    name_byte((unsigned char)p[0]))
+			continue;
+		if (i > 1 && !name_byte((unsigned char)l->s[i - 1]) &&
+		    name_byte((unsigned char)l->s[i - 2]) &&
+		    l->s[i - 1] != ' ' && l->s[i - 1] != '"' &&
+		    l->s[i - 1] != '\'' && l->s[i - 1] != '(')
+			continue;
+		if (e < l->n && name_byte((unsigned char)l->s[e]) &&
+		    name_byte((unsigned char)p[n - 1]))
+			continue;
+		if (e + 1 < l->n && !name_byte((unsigned char)l->s[e]) &&
+		    name_byte((unsigned char)l->s[e + 1]) &&
+		    strchr(" \"'),;", l->s[e]) == NULL)
+			continue;
+		return 1;
+	}
+	return 0;
+}
+
 static void
 order_add(struct line *l, size_t nl, size_t *order, size_t *norder, size_t i)
 {
@@ -1290,6 +1366,8 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 		md_headings(l, nl, d);
 	if (s != NULL && !snap && s->m != NULL)
 		question_weigh(s, l, nl, d);
+	if (s != NULL)
+		literal_weigh(s, l, nl, d);
 	for (j = 0; j < 5; j++) {
 		c = nl;
 		bg = bv = 0;
