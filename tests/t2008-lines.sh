@@ -545,6 +545,18 @@ test_expect_success 'a line of a pytest failure report comes with what was raise
 	grep "^  38[-:] E       AssertionError: assert datetime.timedelta(seconds=7200)" out
 '
 
+test_expect_success 'a question of versions, of a diff: the hunks of manifests first' '
+	ofl-capture -q -T 0 <"$DATA/diff/gotestsum-v1.10.0..v1.13.0.diff" |
+	    sed "s/^ofl://" >verid &&
+	ofl-index -q "$(cat verid)" &&
+	ofl-search "$(cat verid)" "which fsnotify version now" >out &&
+	sed -n 1p out | grep "^ofl:$(cat verid):[0-9-]*  go.mod @@" &&
+	grep "^  [0-9]*[-:] +	github.com/fsnotify/fsnotify v1.9.0" out &&
+	# Not a question of versions: the order of the index.
+	ofl-search "$(cat verid)" "fsnotify watcher event" >out &&
+	! sed -n 1p out | grep "go.mod @@"
+'
+
 test_expect_success 'a heading inside a Markdown hit comes before a line that names it in passing' '
 	cat >g.md <<-\EOF &&
 	# Guide

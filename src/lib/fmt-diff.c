@@ -534,3 +534,30 @@ ofl_fmt_diff_summary(const struct ofl_src *src, const struct ofl_meta *m,
 		free(d.first[i]);
 	return rv == 0 ? 0 : -1;
 }
+
+/*
+ * Whether a chunk's title ("a/package.json @@ -1,5 +1,5 @@") names a
+ * file where a package's version and dependencies are set.
+ */
+int
+ofl_fmt_diff_manifest(const char *title)
+{
+	static const char *const names[] = { "package.json", "go.mod",
+	    "Cargo.toml", "pyproject.toml", "setup.py", "setup.cfg",
+	    "requirements.txt", "Gemfile", "pom.xml", "build.gradle",
+	    "build.gradle.kts", "composer.json", "mix.exs", "Package.swift",
+	    "meson.build", "configure.ac", NULL };
+	const char	*e, *b;
+	size_t		 k, n;
+
+	if ((e = strstr(title, " @@")) == NULL)
+		return 0;
+	for (b = e; b > title && b[-1] != '/'; b--)
+		;
+	for (k = 0; names[k] != NULL; k++) {
+		n = strlen(names[k]);
+		if ((size_t)(e - b) == n && memcmp(b, names[k], n) == 0)
+			return 1;
+	}
+	return (size_t)(e - b) > 8 && memcmp(e - 8, ".gemspec", 8) == 0;
+}

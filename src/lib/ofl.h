@@ -514,6 +514,8 @@ int	 ofl_fmt_log_tmpl_match(const struct ofl_fmt_log_tmpl_match *,
 /* fmt-diff.c: unified diffs. */
 /* 1 if a line can be part of a diff (a header, hunk or context line). */
 int	 ofl_fmt_diff_line(const unsigned char *, size_t);
+/* 1 if a diff's chunk title ("path @@ ...") is a package manifest's. */
+int	 ofl_fmt_diff_manifest(const char *);
 /* How many files the diff changes, and the first names. */
 int	 ofl_fmt_diff_summary(const struct ofl_src *, const struct ofl_meta *,
 	    struct ofl_summary *);

@@ -621,3 +621,20 @@ lex_targets(struct search *s, size_t i)
 	}
 	s->addlex = 0;
 }
+
+int
+ofl_query_terms_versions(const struct search *s)
+{
+	static const char *const w[] = { "version", "depend", "upgrad",
+	    "downgrad", "bump", "requir", NULL };
+	size_t	i, k, n;
+
+	for (i = 0; i < s->nt; i++)
+		for (k = 0; w[k] != NULL; k++) {
+			n = strlen(w[k]);
+			if (s->t[i].len >= n &&
+			    strncasecmp(s->t[i].text, w[k], n) == 0)
+				return 1;
+		}
+	return 0;
+}

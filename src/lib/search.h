@@ -238,6 +238,8 @@ void	 ofl_query_terms_targets(struct search *, const char *);
 char	*ofl_query_terms_fts(struct search *, const char *);
 char	*ofl_query_terms_lex(struct search *, int);
 void	 ofl_query_terms_lex_find(struct search *);
+/* 1 if the query asks of versions, dependencies or upgrades. */
+int	 ofl_query_terms_versions(const struct search *);
 int	 ofl_query_terms_target_cb(void *, int, const char *, int, int,
 	    int);
 void	 ofl_query_terms_target_add(struct search *, const char *, size_t,

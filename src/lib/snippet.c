@@ -76,6 +76,7 @@ static void	 render_line(struct ofl_buf *, struct search *,
 		    const struct line *, size_t, size_t);
 static int	 hit_json(const struct search *, const struct hit *);
 static void	 hits_prepare(struct search *, size_t);
+static int	 manifest_hit(const struct search *, const struct hit *);
 static size_t	 digits(uint64_t);
 static int	 select_lines(struct search *, struct line *, size_t, size_t,
 		    size_t);
@@ -1241,6 +1242,14 @@ add_more_search(struct ofl_buf *out, struct search *s, const char *const *ids,
  * templates are known, a line's template.  The hits left
  * come first; s->nvis counts them.
  */
+/* A hunk of a diff in a package manifest (fmt-diff.c). */
+static int
+manifest_hit(const struct search *s, const struct hit *h)
+{
+	return h->member == NULL && s->a[h->art].kind == OFL_KIND_DIFF &&
+	    h->title != NULL && ofl_fmt_diff_manifest(h->title);
+}
+
 static void
 hits_prepare(struct search *s, size_t k)
 {
@@ -1312,6 +1321,19 @@ hits_prepare(struct search *s, size_t k)
 		s->h[j].nsim++;
 		h->nsim = (size_t)-1;	/* folded */
 	}
+	/* Asked of versions, a diff's manifests (go.mod, ...) first. */
+	if (ofl_query_terms_versions(s))
+		for (i = 1; i < k; i++) {
+			if (!manifest_hit(s, &s->h[i]))
+				continue;
+			for (j = i; j > 0 && !manifest_hit(s, &s->h[j - 1]); j--)
+				;
+			if (j == i)
+				continue;
+			tmp = s->h[i];
+			memmove(&s->h[j + 1], &s->h[j], (i - j) * sizeof *s->h);
+			s->h[j] = tmp;
+		}
 	for (i = 0, nv = 0; i < s->nh; i++) {
 		if (i < k && s->h[i].nsim == (size_t)-1)
 			continue;
