@@ -557,6 +557,14 @@ test_expect_success 'a question of versions, of a diff: the hunks of manifests f
 	! sed -n 1p out | grep "go.mod @@"
 '
 
+test_expect_success 'a hit that holds a version as typed comes before its pre-releases' '
+	ofl-capture -q -T 0 <"$DATA/eval/fresh3/npm-view-webpack.json" |
+	    sed "s/^ofl://" >wpid &&
+	ofl-index -q "$(cat wpid)" &&
+	ofl-search "$(cat wpid)" "when was 5.0.0 published" >out &&
+	grep "^  1573[-:]     \"5.0.0\": \"2024-12-07T08:37:38.482000+00:00\"," out
+'
+
 test_expect_success 'a heading inside a Markdown hit comes before a line that names it in passing' '
 	cat >g.md <<-\EOF &&
 	# Guide

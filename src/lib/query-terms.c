@@ -35,6 +35,7 @@ static void	 lower_add(struct ofl_buf *, const char *, size_t);
 static int	 count_cb(void *, int, const char *, int, int, int);
 static int	 exact_cb(void *, int, const char *, int, int, int);
 static void	 add_fts_string(struct ofl_buf *, const char *, size_t);
+static int	 name_byte(int);
 static void	 add_fts_term(struct ofl_buf *, const struct term *);
 static void	 lex_form(struct ofl_buf *, const char *);
 static void	 lex_targets(struct search *, size_t);
@@ -636,5 +637,62 @@ ofl_query_terms_versions(const struct search *s)
 			    strncasecmp(s->t[i].text, w[k], n) == 0)
 				return 1;
 		}
+	return 0;
+}
+
+int
+ofl_query_terms_typed(const struct search *s, size_t k, const char **pp,
+    size_t *np)
+{
+	const struct term	*t = &s->t[k];
+	const char		*p;
+	size_t			 n;
+
+	/* As a sentence has it: "explains ${parameter:-word}, the" */
+	for (p = t->text, n = t->len; n > 0 && *p == '('; n--)
+		p++;
+	while (n > 0 && strchr(",.;:?!)", p[n - 1]) != NULL)
+		n--;
+	if (n < 3 || t->prefix || strspn(p, "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") >= n)
+		return 0;
+	*pp = p;
+	*np = n;
+	return 1;
+}
+
+/* 1 if a byte goes on a name: a letter, a digit, or '_'. */
+static int
+name_byte(int c)
+{
+	return isalnum(c) || c == '_';
+}
+
+/* "5.0.0" in "\"5.0.0\":", not in "5.0.0-rc.1" nor "v15.0.0". */
+int
+ofl_query_terms_literal(const char *s, size_t len, const char *p, size_t n)
+{
+	size_t	i, e;
+
+	for (i = 0; i + n <= len; i++) {
+		if (strncasecmp(s + i, p, n) != 0)
+			continue;
+		e = i + n;
+		if (i > 0 && name_byte((unsigned char)s[i - 1]) &&
+		    name_byte((unsigned char)p[0]))
+			continue;
+		if (i > 1 && !name_byte((unsigned char)s[i - 1]) &&
+		    name_byte((unsigned char)s[i - 2]) && s[i - 1] != ' ' &&
+		    s[i - 1] != '"' && s[i - 1] != '\'' && s[i - 1] != '(')
+			continue;
+		if (e < len && name_byte((unsigned char)s[e]) &&
+		    name_byte((unsigned char)p[n - 1]))
+			continue;
+		if (e + 1 < len && !name_byte((unsigned char)s[e]) &&
+		    name_byte((unsigned char)s[e + 1]) &&
+		    strchr(" \"'),;", s[e]) == NULL)
+			continue;
+		return 1;
+	}
 	return 0;
 }

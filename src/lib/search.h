@@ -93,6 +93,7 @@ struct hit {
 	int		 cutr;		/* and ends inside one */
 	size_t		 nsim;		/* hits folded into it */
 	uint64_t	 sim[SIM_SHOW];	/* their best lines */
+	int		 typed;		/* terms it holds as typed */
 };
 
 struct mark {
@@ -217,6 +218,14 @@ struct ofl_reader *ofl_snippet_reader(struct search *, size_t);
 void		 ofl_snippet_output(struct search *, struct ofl_buf *,
 		    const char *const *, size_t);
 
+/*
+ * snippet-rank.c: the order of the hits looked at before the first are
+ * shown.  _typed: the terms with dots, colons and the like that a hit's
+ * text holds as typed; _rank: the first k hits reordered by it, and,
+ * asked of versions, a diff's manifests first.
+ */
+int	 ofl_snippet_rank_typed(const struct search *, const char *, size_t);
+void	 ofl_snippet_rank(struct search *, size_t);
 
 /* snippet-snap.c: the order of the hits in browser snapshots. */
 #define OFL_SNAP_RANK_MAX	64	/* hits fetched and weighed again */
@@ -240,6 +249,14 @@ char	*ofl_query_terms_lex(struct search *, int);
 void	 ofl_query_terms_lex_find(struct search *);
 /* 1 if the query asks of versions, dependencies or upgrades. */
 int	 ofl_query_terms_versions(const struct search *);
+/*
+ * Term k typed with punctuation inside ("${parameter:-word}", "5.0.0"):
+ * 1 with its bytes, the punctuation of a sentence around it left out.
+ */
+int	 ofl_query_terms_typed(const struct search *, size_t, const char **,
+	    size_t *);
+/* 1 if text holds p as typed (any case), not inside a longer name. */
+int	 ofl_query_terms_literal(const char *, size_t, const char *, size_t);
 int	 ofl_query_terms_target_cb(void *, int, const char *, int, int,
 	    int);
 void	 ofl_query_terms_target_add(struct search *, const char *, size_t,

@@ -101,8 +101,6 @@ static size_t	 snap_under(const struct line *, size_t, size_t);
 static size_t	 snap_field(const struct line *, size_t);
 static void	 literal_weigh(const struct search *, const struct line *,
 		    size_t, double *);
-static int	 name_byte(int);
-static int	 holds_literal(const struct line *, const char *, size_t);
 static uint64_t	 snap_sig(const char *, size_t);
 static void	 snap_weigh(struct search *, const struct line *, size_t,
 		    double *, double *);
@@ -920,64 +918,17 @@ static void
 literal_weigh(const struct search *s, const struct line *l, size_t nl,
     double *d)
 {
-	const struct term	*t;
-	const char		*p;
-	size_t			 i, k, n;
+	const char	*p;
+	size_t		 i, k, n;
 
 	for (k = 0; k < s->nt; k++) {
-		t = &s->t[k];
-		/* As a sentence has it: "explains ${parameter:-word}, the" */
-		for (p = t->text, n = t->len; n > 0 && *p == '('; n--)
-			p++;
-		while (n > 0 && strchr(",.;:?!)", p[n - 1]) != NULL)
-			n--;
-		if (n < 3 || t->prefix || strspn(p, "abcdefghijklmnopqrstuvwxyz"
-		    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") >= n)
+		if (!ofl_query_terms_typed(s, k, &p, &n))
 			continue;
 		for (i = 0; i < nl && i < ORDER_SCAN; i++)
-			if (l[i].nmarks > 0 && holds_literal(&l[i], p, n))
+			if (l[i].nmarks > 0 &&
+			    ofl_query_terms_literal(l[i].s, l[i].n, p, n))
 				d[i] *= LITERAL;
 	}
-}
-
-/* 1 if a byte goes on a name: a letter, a digit, or '_'. */
-static int
-name_byte(int c)
-{
-	return isalnum(c) || c == '_';
-}
-
-/*
- * Does line l hold p (n bytes, any case) where a name neither goes on
- * before it nor after it ("5.0.0" in "\"5.0.0\":", not in "5.0.0-rc.1")?
- */
-static int
-holds_literal(const struct line *l, const char *p, size_t n)
-{
-	size_t	i, e;
-
-	for (i = 0; i + n <= l->n; i++) {
-		if (strncasecmp(l->s + i, p, n) != 0)
-			continue;
-		e = i + n;
-		if (i > 0 && name_byte((unsigned char)l->s[i - 1]) &&
-		    name_byte((unsigned char)p[0]))
-			continue;
-		if (i > 1 && !name_byte((unsigned char)l->s[i - 1]) &&
-		    name_byte((unsigned char)l->s[i - 2]) &&
-		    l->s[i - 1] != ' ' && l->s[i - 1] != '"' &&
-		    l->s[i - 1] != '\'' && l->s[i - 1] != '(')
-			continue;
-		if (e < l->n && name_byte((unsigned char)l->s[e]) &&
-		    name_byte((unsigned char)p[n - 1]))
-			continue;
-		if (e + 1 < l->n && !name_byte((unsigned char)l->s[e]) &&
-		    name_byte((unsigned char)l->s[e + 1]) &&
-		    strchr(" \"'),;", l->s[e]) == NULL)
-			continue;
-		return 1;
-	}
-	return 0;
 }
 
 static void

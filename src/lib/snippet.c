@@ -76,7 +76,6 @@ static void	 render_line(struct ofl_buf *, struct search *,
 		    const struct line *, size_t, size_t);
 static int	 hit_json(const struct search *, const struct hit *);
 static void	 hits_prepare(struct search *, size_t);
-static int	 manifest_hit(const struct search *, const struct hit *);
 static size_t	 digits(uint64_t);
 static int	 select_lines(struct search *, struct line *, size_t, size_t,
 		    size_t);
@@ -1242,14 +1241,6 @@ add_more_search(struct ofl_buf *out, struct search *s, const char *const *ids,
  * templates are known, a line's template.  The hits left
  * come first; s->nvis counts them.
  */
-/* A hunk of a diff in a package manifest (fmt-diff.c). */
-static int
-manifest_hit(const struct search *s, const struct hit *h)
-{
-	return h->member == NULL && s->a[h->art].kind == OFL_KIND_DIFF &&
-	    h->title != NULL && ofl_fmt_diff_manifest(h->title);
-}
-
 static void
 hits_prepare(struct search *s, size_t k)
 {
@@ -1270,10 +1261,12 @@ hits_prepare(struct search *s, size_t k)
 	for (i = 0; i < k; i++) {
 		h = &s->h[i];
 		h->sig = 0;
+		h->typed = 0;
 		/* An archive member's text costs a pass over the archive. */
 		if (h->member != NULL || hit_text(s, h, &text, &rcut) == -1)
 			continue;
 		mark_text(s, text.data != NULL ? text.data : "", text.len);
+		h->typed = ofl_snippet_rank_typed(s, text.data, text.len);
 		l = NULL;
 		nl = split_lines(s, h, &text, &l);
 		s->curjson = 0;
@@ -1321,19 +1314,7 @@ hits_prepare(struct search *s, size_t k)
 		s->h[j].nsim++;
 		h->nsim = (size_t)-1;	/* folded */
 	}
-	/* Asked of versions, a diff's manifests (go.mod, ...) first. */
-	if (ofl_query_terms_versions(s))
-		for (i = 1; i < k; i++) {
-			if (!manifest_hit(s, &s->h[i]))
-				continue;
-			for (j = i; j > 0 && !manifest_hit(s, &s->h[j - 1]); j--)
-				;
-			if (j == i)
-				continue;
-			tmp = s->h[i];
-			memmove(&s->h[j + 1], &s->h[j], (i - j) * sizeof *s->h);
-			s->h[j] = tmp;
-		}
+	ofl_snippet_rank(s, k);
 	for (i = 0, nv = 0; i < s->nh; i++) {
 		if (i < k && s->h[i].nsim == (size_t)-1)
 			continue;

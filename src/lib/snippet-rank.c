@@ -1,0 +1,76 @@
+/*
+ * snippet-rank.c: the order of the hits looked at before the first of
+ * them are shown, on what their text says beyond the index's score.
+ *
+ * The index ranks by stems and words: "5.0.0" is the words 5, 0, 0,
+ * which every pre-release holds as well, and a manifest's hunk in a
+ * diff says a version in fewer words than the code around it.  Once the
+ * text of the first hits is read (snippet.c), a hit that holds more of
+ * the terms as typed comes first, and a question of versions puts the
+ * hunks of manifests first.  Each move keeps the order of the others.
+ */
+#include "config.h"
+
+#include <sys/types.h>
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ofl.h"
+#include "search.h"
+#include "banned.h"
+
+static int	 manifest_hit(const struct search *, const struct hit *);
+
+int
+ofl_snippet_rank_typed(const struct search *s, const char *text, size_t len)
+{
+	const char	*p;
+	size_t		 k, n;
+	int		 c = 0;
+
+	for (k = 0; text != NULL && k < s->nt; k++)
+		if (ofl_query_terms_typed(s, k, &p, &n) &&
+		    strcspn(p, ".:$/=@#") < n &&
+		    ofl_query_terms_literal(text, len, p, n))
+			c++;
+	return c;
+}
+
+/* A hunk of a diff in a package manifest (fmt-diff.c). */
+static int
+manifest_hit(const struct search *s, const struct hit *h)
+{
+	return h->member == NULL && s->a[h->art].kind == OFL_KIND_DIFF &&
+	    h->title != NULL && ofl_fmt_diff_manifest(h->title);
+}
+
+void
+ofl_snippet_rank(struct search *s, size_t k)
+{
+	struct hit	tmp;
+	size_t		i, j;
+
+	if (k > s->nh)
+		k = s->nh;
+	for (i = 1; i < k; i++) {
+		tmp = s->h[i];
+		for (j = i; j > 0 && s->h[j - 1].typed < tmp.typed; j--)
+			s->h[j] = s->h[j - 1];
+		s->h[j] = tmp;
+	}
+	if (!ofl_query_terms_versions(s))
+		return;
+	for (i = 1; i < k; i++) {
+		if (!manifest_hit(s, &s->h[i]))
+			continue;
+		for (j = i; j > 0 && !manifest_hit(s, &s->h[j - 1]); j--)
+			;
+		if (j == i)
+			continue;
+		tmp = s->h[i];
+		memmove(&s->h[j + 1], &s->h[j], (i - j) * sizeof *s->h);
+		s->h[j] = tmp;
+	}
+}
