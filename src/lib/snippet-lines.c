@@ -656,13 +656,14 @@ static size_t
 detail_head(const struct line *l, size_t nl, size_t c)
 {
 	size_t	k, f = c;
+	int	d;
 
 	if (c < nl && diagnostic(&l[c]) == 1) {
 		for (k = c; k > 0 && c - k < DETAIL_UP; k--) {
 			if (blank(&l[k - 1]) || indented(&l[k - 1]))
 				continue;
-			if ((f = (size_t)diagnostic(&l[k - 1])) != 1)
-				return f == 2 ? k - 1 : nl;
+			if ((d = diagnostic(&l[k - 1])) != 1)
+				return d == 2 ? k - 1 : nl;
 		}
 		return nl;
 	}

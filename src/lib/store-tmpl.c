@@ -130,7 +130,7 @@ put_row(sqlite3_stmt *stmt, int64_t blob, int64_t rank,
 	return sqlite3_step(stmt) == SQLITE_DONE ? 0 : -1;
 }
 
-#define KEEP_FROM	(64 * 1024)	/* bytes of a log whose are kept */
+#define KEEP_FROM	(64 * 1024)	/* a log from this size keeps its own */
 
 int
 ofl_store_tmpl_kept(uint64_t bytes)
