@@ -78,6 +78,7 @@ static int	 traceback(const struct line *);
 static int	 indented(const struct line *);
 static size_t	 traceback_end(const struct line *, size_t, size_t);
 static int	 pytest_rule(const struct line *);
+static int	 pytest_raised(const struct line *);
 static size_t	 pytest_end(const struct line *, size_t, size_t);
 static int	 detail(const struct line *);
 static size_t	 detail_head(const struct line *, size_t, size_t);
@@ -98,7 +99,7 @@ static int	 tie_better(const struct search *, const struct line *,
 		    size_t, size_t, int, const size_t *, size_t);
 static double	 snap_density(const struct line *);
 static size_t	 snap_under(const struct line *, size_t, size_t);
-static size_t	 snap_field(const struct line *, size_t);
+static size_t	 snap_field(const struct line *, size_t, size_t);
 static void	 literal_weigh(const struct search *, const struct line *,
 		    size_t, double *);
 static uint64_t	 snap_sig(const char *, size_t);
@@ -514,6 +515,13 @@ pytest_rule(const struct line *l)
 	    memchr(l->s, ' ', l->n) != NULL;
 }
 
+/* A line of what a failing test raised: "E       AssertionError: ...". */
+static int
+pytest_raised(const struct line *l)
+{
+	return l->n > 2 && l->s[0] == 'E' && l->s[1] == ' ';
+}
+
 /*
  * In pytest's report of a failure (its head, the test's source, the
  * frames below it), the first line of what was raised ("E   ValueError:
@@ -525,7 +533,7 @@ pytest_end(const struct line *l, size_t nl, size_t c)
 {
 	size_t	i;
 
-	if (l[c].n > 2 && l[c].s[0] == 'E' && l[c].s[1] == ' ')
+	if (pytest_raised(&l[c]))
 		return nl;
 	if (!pytest_rule(&l[c]) || l[c].s[0] != '_') {
 		/* In a failure's report: a rule above, its head. */
@@ -538,7 +546,7 @@ pytest_end(const struct line *l, size_t nl, size_t c)
 	for (i = c + 1; i < nl && i <= c + TB_SCAN; i++) {
 		if (pytest_rule(&l[i]))
 			return nl;
-		if (l[i].n > 2 && l[i].s[0] == 'E' && l[i].s[1] == ' ')
+		if (pytest_raised(&l[i]))
 			return i;
 	}
 	return nl;
@@ -896,7 +904,7 @@ snap_under(const struct line *l, size_t nl, size_t c)
 
 /* The field a button line c goes with (fmt-snapshot.c); nl if none. */
 static size_t
-snap_field(const struct line *l, size_t c)
+snap_field(const struct line *l, size_t nl, size_t c)
 {
 	const char	*p[SNAP_UNDER + 1];
 	size_t		 n[SNAP_UNDER + 1], k, a, f;
@@ -906,7 +914,7 @@ snap_field(const struct line *l, size_t c)
 		p[k] = l[a + k].s;
 		n[k] = l[a + k].n;
 	}
-	return (f = ofl_fmt_snapshot_field(p, n, k)) < k ? a + f : SIZE_MAX;
+	return (f = ofl_fmt_snapshot_field(p, n, k)) < k ? a + f : nl;
 }
 
 /*
@@ -1127,7 +1135,7 @@ snap_order(struct line *l, size_t nl, const double *w, const double *d,
 		all |= l[order[j]].mask;
 	for (j = 0, ncover = norder; j < ncover; j++) {
 		b = norder;
-		order_add(l, nl, order, &norder, snap_field(l, order[j]));
+		order_add(l, nl, order, &norder, snap_field(l, nl, order[j]));
 		if (norder > b)
 			continue;
 		order_add(l, nl, order, &norder, snap_under(l, nl, order[j]));

@@ -22,6 +22,7 @@
 #include "banned.h"
 
 static int	 manifest_hit(const struct search *, const struct hit *);
+static int	 rank_key(const struct search *, const struct hit *, int);
 
 int
 ofl_snippet_rank_typed(const struct search *s, const char *text, size_t len)
@@ -46,31 +47,33 @@ manifest_hit(const struct search *s, const struct hit *h)
 	    h->title != NULL && ofl_fmt_diff_manifest(h->title);
 }
 
+/*
+ * Where a hit goes among the first: asked of versions, a manifest's
+ * before all others, then by the terms it holds as typed.
+ */
+static int
+rank_key(const struct search *s, const struct hit *h, int versions)
+{
+	return (versions && manifest_hit(s, h) ? (int)s->nt + 1 : 0) +
+	    h->typed;
+}
+
 void
 ofl_snippet_rank(struct search *s, size_t k)
 {
 	struct hit	tmp;
 	size_t		i, j;
+	int		versions = ofl_query_terms_versions(s), key;
 
 	if (k > s->nh)
 		k = s->nh;
+	/* A stable sort: hits of one key keep the index's order. */
 	for (i = 1; i < k; i++) {
 		tmp = s->h[i];
-		for (j = i; j > 0 && s->h[j - 1].typed < tmp.typed; j--)
+		key = rank_key(s, &tmp, versions);
+		for (j = i; j > 0 && rank_key(s, &s->h[j - 1], versions) < key;
+		    j--)
 			s->h[j] = s->h[j - 1];
-		s->h[j] = tmp;
-	}
-	if (!ofl_query_terms_versions(s))
-		return;
-	for (i = 1; i < k; i++) {
-		if (!manifest_hit(s, &s->h[i]))
-			continue;
-		for (j = i; j > 0 && !manifest_hit(s, &s->h[j - 1]); j--)
-			;
-		if (j == i)
-			continue;
-		tmp = s->h[i];
-		memmove(&s->h[j + 1], &s->h[j], (i - j) * sizeof *s->h);
 		s->h[j] = tmp;
 	}
 }
