@@ -296,4 +296,116 @@ test_expect_success 'a term asked for as typed, punctuation and all, comes first
 	grep "definition \[ref=f5e751\]: Use Default Values" out
 '
 
+# A page of filler sections around what each test below asks for, so
+# that the answer is one hit among others.
+filler() {
+	i=$1
+	while [ $i -lt $2 ]; do
+		printf -- "- heading \"Section %d\" [level=2] [ref=e%d]\n- paragraph [ref=e%d]: Filler words about topic number %d of the manual.\n" \
+		    $i $((i * 3 + 1000)) $((i * 3 + 1001)) $i
+		i=$((i + 1))
+	done
+}
+page() {
+	printf -- "### Page\n- Page URL: http://127.0.0.1/doc.html\n- Page Title: Doc\n### Snapshot\n\`\`\`yaml\n" &&
+	filler 0 40 &&
+	cat &&
+	filler 40 80 &&
+	printf -- "\`\`\`\n"
+}
+
+test_expect_success 'a row header shown brings the value it names' '
+	page >rows.txt <<-\EOT &&
+	- table [ref=e1]:
+	  - rowgroup [ref=e2]:
+	    - row [ref=e3]:
+	      - rowheader [ref=e4]:
+	        - link "Syntax:" [ref=e5] [cursor=pointer]:
+	          - /url: dict.html#Syntax
+	      - cell [ref=e6]:
+	        - code [ref=e7]: Widget on|off
+	    - row [ref=e8]:
+	      - rowheader [ref=e9]:
+	        - link "Default:" [ref=e10] [cursor=pointer]:
+	          - /url: dict.html#Default
+	      - cell [ref=e11]:
+	        - code [ref=e12]: Widget off
+	    - row [ref=e13]:
+	      - rowheader [ref=e14]:
+	        - link "Context:" [ref=e15] [cursor=pointer]:
+	          - /url: dict.html#Context
+	      - cell [ref=e16]: server config
+	EOT
+	id=$(ofl-capture -q -T 0 <rows.txt) &&
+	ofl-search "$id" "what is the default" >out &&
+	grep "link \"Default:\" \[ref=e10\]" out &&
+	grep "code \[ref=e12\]: Widget off" out
+'
+
+test_expect_success 'a term shown brings the other term of its entry above it' '
+	page >terms.txt <<-\EOT &&
+	- term [ref=e20]: "-x <cmd>"
+	- term [ref=e21]: "--exec <cmd>"
+	- definition [ref=e22]:
+	  - paragraph [ref=e23]:
+	    - text: Append a line that runs the command after each line creating a commit.
+	EOT
+	id=$(ofl-capture -q -T 0 <terms.txt) &&
+	ofl-search "$id" "run a command after each commit" >out &&
+	grep "term \[ref=e21\]: \"--exec <cmd>\"" out &&
+	grep "term \[ref=e20\]: \"-x <cmd>\"" out
+'
+
+test_expect_success 'a text that runs on into a link brings the link' '
+	page >license.txt <<-\EOT &&
+	- paragraph [ref=e30]:
+	  - generic [ref=e31]:
+	    - text: Copyright the authors. Freely redistributable under the terms of the
+	    - link "Zork license" [ref=e32] [cursor=pointer]:
+	      - /url: http://example.org/license.html
+	    - text: .
+	EOT
+	id=$(ofl-capture -q -T 0 <license.txt) &&
+	ofl-search "$id" "terms under which it may be redistributed" >out &&
+	grep "text: Copyright the authors" out &&
+	grep "link \"Zork license\" \[ref=e32\]" out
+'
+
+test_expect_success 'the first words of a section bring its heading' '
+	page >api.txt <<-\EOT &&
+	- heading "frob_widget ()" [level=3] [ref=e40]
+	- generic [ref=e41]:
+	  - table [ref=e42]:
+	    - row [ref=e43]:
+	      - cell "int frob_widget" [ref=e44]
+	      - cell "(" [ref=e45]
+	      - cell "struct widget *w" [ref=e46]
+	      - cell ")" [ref=e47]
+	  - paragraph [ref=e48]: Turns the widget inside out and back again.
+	  - paragraph [ref=e49]: Returns zero.
+	EOT
+	id=$(ofl-capture -q -T 0 <api.txt) &&
+	ofl-search "$id" "turn a widget inside out" >out &&
+	grep "paragraph \[ref=e48\]: Turns the widget inside out" out &&
+	grep "heading \"frob_widget ()\" \[level=3\] \[ref=e40\]" out
+'
+
+test_expect_success 'a heading is named by its text, not by an anchor sign' '
+	{
+	printf -- "### Page\n- Page URL: http://127.0.0.1/doc.html\n- Page Title: Doc\n### Snapshot\n\`\`\`yaml\n" &&
+	cat <<-\EOT &&
+	- heading [level=2] [ref=e50]:
+	  - link "◆" [ref=e51] [cursor=pointer]:
+	    - /url: "#a1b2"
+	  - text: FROB_MUSTLOCK
+	- paragraph [ref=e52]: Evaluates to true when the frob must be locked.
+	EOT
+	filler 0 80 &&
+	printf -- "\`\`\`\n"
+	} >anchor.txt &&
+	ofl-capture -T 0 <anchor.txt >notice &&
+	grep "^headings: .*## FROB_MUSTLOCK" notice &&
+	! grep "^headings: .*◆" notice
+'
+
 test_done

@@ -35,6 +35,7 @@
 #define PATH_NAME	40		/* bytes of a name in a path */
 #define TERM_UP		3		/* levels up to a term, at most */
 #define TERM_SCAN	8		/* lines of a term for its name */
+#define SECTION_UP	24		/* lines up to a section's heading */
 
 static size_t	 quoted(const char *, size_t, size_t);
 static void	 attrs(const char *, size_t, size_t,
@@ -49,6 +50,12 @@ static void	 node_set(struct snode *, const struct ofl_fmt_snapshot_el *,
 static int	 landmark(const char *);
 static int	 is_cell(const struct ofl_fmt_snapshot_el *);
 static size_t	 row_head(const char *const *, const size_t *, size_t);
+static size_t	 term_alias(const char *const *, const size_t *, size_t);
+static int	 in_rowheader(const char *const *, const size_t *, size_t);
+static int	 has_word(const char *, size_t);
+static size_t	 section_head(const char *const *, const size_t *, size_t);
+static size_t	 text_link(const char *const *, const size_t *, size_t,
+		    size_t);
 static size_t	 entry_head(const char *const *, const size_t *, size_t,
 		    size_t);
 static size_t	 entry_term(const char *const *, const size_t *, size_t,
@@ -361,8 +368,12 @@ ofl_fmt_snapshot_walk_next(struct walk *w)
 		return 1;
 	w->elem = 1;
 	if (w->headopen && e->depth > w->head.depth && !e->prop &&
-	    (e->namelen > 0 || e->valuelen > 0)) {
-		/* A heading named by its link or its text. */
+	    (e->namelen > 0 ? has_word(e->name, e->namelen) :
+	    has_word(e->value, e->valuelen))) {
+		/*
+		 * A heading named by its link or its text; not by an
+		 * anchor's sign ("◆", "¶") before its text.
+		 */
 		if (e->namelen > 0)
 			copy(w->head.name, sizeof w->head.name, e->name,
 			    e->namelen);
@@ -402,6 +413,26 @@ ofl_fmt_snapshot_walk_next(struct walk *w)
 	}
 	w->push = 1;
 	return 1;
+}
+
+/*
+ * Does s (n bytes) hold a letter or a digit?  Of UTF-8, all but the
+ * signs of U+0080 to U+00BF ("¶", "§") and U+2000 to U+2FFF ("◆", "→")
+ * count as letters.
+ */
+static int
+has_word(const char *s, size_t n)
+{
+	size_t		i;
+	unsigned char	c;
+
+	for (i = 0; i < n; i++) {
+		c = (unsigned char)s[i];
+		if (isalnum(c) || (c >= 0xc3 && c != 0xe2 && (c & 0xc0) !=
+		    0x80))
+			return 1;
+	}
+	return 0;
 }
 
 /* The roles a page's map names as its regions. */
@@ -760,8 +791,11 @@ ofl_fmt_snapshot_words(const char *p, size_t n)
  * an element with a ref of its own, only a link, a button or another
  * element one acts on: the code inside a link), and the nearest named
  * one when that one has no name; and in a description list, the head
- * of the entry (entry_head()).  Their indices go to out[]; returns how
- * many (0 to 3).
+ * of the entry (entry_head()) and the term right above that one (the
+ * entry's other name), or in a table row's header, the value it
+ * names (its follower), or for a text that runs on into a link, that
+ * link; and for the first words of a section, its heading.  Their
+ * indices go to out[]; returns how many (0 to 3).
  */
 size_t
 ofl_fmt_snapshot_owners(const char *const *p, const size_t *n, size_t nl,
@@ -791,9 +825,114 @@ ofl_fmt_snapshot_owners(const char *const *p, const size_t *n, size_t nl,
 			break;
 	}
 	if ((j = entry_head(p, n, nl, i)) < nl && (k == 0 || out[0] != j) &&
-	    (k < 2 || out[1] != j))
+	    (k < 2 || out[1] != j)) {
+		out[k++] = j;
+		if (k < 3 && (j = term_alias(p, n, j)) < nl && j != i)
+			out[k++] = j;
+	} else if (k < 3 && in_rowheader(p, n, i) &&
+	    (j = ofl_fmt_snapshot_follower(p, n, nl, i, 0)) < nl && j != i)
+		out[k++] = j;
+	else if (k < 3 && (j = text_link(p, n, nl, i)) < nl)
+		out[k++] = j;
+	if (k < 3 && (j = section_head(p, n, i)) < nl)
 		out[k++] = j;
 	return k;
+}
+
+/*
+ * The heading of the section whose first words line i is: the heading
+ * a few lines above it with only its own lines, signatures and tables
+ * between; else SIZE_MAX.
+ */
+static size_t
+section_head(const char *const *p, const size_t *n, size_t i)
+{
+	struct ofl_fmt_snapshot_el e, a;
+	size_t		 j, par = 0;
+
+	if (!ofl_fmt_snapshot_parse(p[i], n[i], &e) || (!e.text &&
+	    !role_is(&e, "paragraph")))
+		return SIZE_MAX;
+	for (j = i; j > 0 && i - j < SECTION_UP; j--) {
+		if (!ofl_fmt_snapshot_parse(p[j - 1], n[j - 1], &a))
+			continue;
+		if (role_is(&a, "heading"))
+			return j - 1;
+		if (role_is(&a, "paragraph") && ++par > 1)
+			return SIZE_MAX;
+	}
+	return SIZE_MAX;
+}
+
+/*
+ * A text whose sentence runs on into the link after it ("Freely
+ * available under the terms of the" link "Lua license"): that link's
+ * line, else nl.
+ */
+static size_t
+text_link(const char *const *p, const size_t *n, size_t nl, size_t i)
+{
+	struct ofl_fmt_snapshot_el e, a;
+	char		 c;
+
+	if (i + 1 >= nl || !ofl_fmt_snapshot_parse(p[i], n[i], &e) ||
+	    !e.text || e.valuelen == 0)
+		return nl;
+	c = e.value[e.valuelen - 1];
+	if (c == '"' && e.valuelen > 1)
+		c = e.value[e.valuelen - 2];
+	if (strchr(".:;!?)", c) != NULL ||
+	    !ofl_fmt_snapshot_parse(p[i + 1], n[i + 1], &a) ||
+	    a.depth != e.depth || !role_is(&a, "link") || a.namelen == 0 ||
+	    a.ref == NULL)
+		return nl;
+	return i + 1;
+}
+
+/*
+ * The term right above the term at line t, the same entry's other name
+ * ("-x <cmd>" over "--exec <cmd>"): its line, else SIZE_MAX.
+ */
+static size_t
+term_alias(const char *const *p, const size_t *n, size_t t)
+{
+	struct ofl_fmt_snapshot_el e, a;
+	size_t		 j;
+
+	if (!ofl_fmt_snapshot_parse(p[t], n[t], &e) || !role_is(&e, "term"))
+		return SIZE_MAX;
+	for (j = t; j > 0; j--) {
+		if (!ofl_fmt_snapshot_parse(p[j - 1], n[j - 1], &a) ||
+		    a.depth > e.depth)
+			continue;
+		return a.depth == e.depth && role_is(&a, "term") ? j - 1 :
+		    SIZE_MAX;
+	}
+	return SIZE_MAX;
+}
+
+/* Is line i a table row's header or inside one ("Default:")? */
+static int
+in_rowheader(const char *const *p, const size_t *n, size_t i)
+{
+	struct ofl_fmt_snapshot_el e, a;
+	size_t		 j;
+
+	if (!ofl_fmt_snapshot_parse(p[i], n[i], &e))
+		return 0;
+	if (role_is(&e, "rowheader"))
+		return 1;
+	for (j = i; j > 0; j--) {
+		if (!ofl_fmt_snapshot_parse(p[j - 1], n[j - 1], &a) ||
+		    a.depth >= e.depth)
+			continue;
+		if (role_is(&a, "rowheader"))
+			return 1;
+		if (!inline_role(&a) && !acts(&a))
+			return 0;
+		e = a;
+	}
+	return 0;
 }
 
 /* Roles that run inside a block of text, not blocks of their own. */
@@ -817,13 +956,14 @@ inline_role(const struct ofl_fmt_snapshot_el *e)
 
 /*
  * What line i leads to, when it introduces what comes next: for a
- * heading, a term, a paragraph, a table's cell or a text (or a line
- * inside one of them), the next block at its depth, past the inline
- * elements and texts of its sentence: the code after "compiled with the
- * command line", the definition after its term, the first block of a
- * heading's section, the cell beside a parameter's name.  When that block is a container without words of its own,
- * its first element with a ref that is not a control.  With any, the
- * block after line i whatever it is.  nl if none in p[0..nl).
+ * heading, a term, a paragraph, a table's cell or row header or a text
+ * (or a line inside one of them), the next block at its depth, past the
+ * inline elements and texts of its sentence: the code after "compiled
+ * with the command line", the definition after its term, the first
+ * block of a heading's section, the cell beside a parameter's name or
+ * beside a row's header.  When that block is a container without words
+ * of its own, its first element with a ref that is not a control.  With
+ * any, the block after line i whatever it is.  nl if none in p[0..nl).
  */
 size_t
 ofl_fmt_snapshot_follower(const char *const *p, const size_t *n, size_t nl,
@@ -835,9 +975,9 @@ ofl_fmt_snapshot_follower(const char *const *p, const size_t *n, size_t nl,
 	if (i >= nl || !ofl_fmt_snapshot_parse(p[i], n[i], &e))
 		return nl;
 	/*
-	 * A line inside a term, a paragraph or a table's cell: from that
-	 * line (a parameter's cell leads to the cell that says what it
-	 * is).
+	 * A line inside a term, a paragraph or a table's cell or row
+	 * header: from that line (a parameter's cell leads to the cell
+	 * that says what it is, "Default:" to the default).
 	 */
 	if (!role_is(&e, "heading")) {
 		depth = e.depth;
@@ -845,9 +985,9 @@ ofl_fmt_snapshot_follower(const char *const *p, const size_t *n, size_t nl,
 			if (!ofl_fmt_snapshot_parse(p[j - 1], n[j - 1], &a) ||
 			    a.depth >= depth)
 				continue;
-			if (role_is(&a, "cell") || ((e.text || e.prop ||
-			    inline_role(&e)) && (role_is(&a, "term") ||
-			    role_is(&a, "paragraph")))) {
+			if (role_is(&a, "cell") || role_is(&a, "rowheader") ||
+			    ((e.text || e.prop || inline_role(&e)) &&
+			    (role_is(&a, "term") || role_is(&a, "paragraph")))) {
 				i = j - 1;
 				e = a;
 			}
@@ -855,7 +995,8 @@ ofl_fmt_snapshot_follower(const char *const *p, const size_t *n, size_t nl,
 		}
 	}
 	if (!any && !role_is(&e, "heading") && !role_is(&e, "term") &&
-	    !role_is(&e, "paragraph") && !role_is(&e, "cell") && !e.text)
+	    !role_is(&e, "paragraph") && !role_is(&e, "cell") &&
+	    !role_is(&e, "rowheader") && !e.text)
 		return nl;
 	for (j = i + 1; j < nl; j++) {
 		if (!ofl_fmt_snapshot_parse(p[j], n[j], &a))
