@@ -277,4 +277,9 @@ void	 ofl_snippet_lines_similar(struct line *, size_t, size_t);
 void	 ofl_snippet_lines_add_similar(struct ofl_buf *, size_t,
 	    const uint64_t *);
 
+/* snippet-records.c: the lines a record's line brings. */
+int	 ofl_snippet_records_blank(const struct line *);
+size_t	 ofl_snippet_records_end(const struct line *, size_t, size_t);
+size_t	 ofl_snippet_records_head(const struct line *, size_t, size_t);
+
 #endif /* SEARCH_H */

@@ -32,7 +32,6 @@
 					   lacks */
 #define ORDER_SCAN	4096		/* lines weighed for their length */
 #define WHOLE		0.5		/* more for a term as a word alone */
-#define TB_SCAN		64		/* lines of a traceback looked through */
 #define DIFF_CHANGED	2.0		/* a diff's changed line against context */
 #define LITERAL		2.0		/* a line that holds a term as typed,
 					   punctuation and all */
@@ -51,16 +50,12 @@
 #define RECORD_HEAD	4		/* lines of a record's head shown whole */
 #define RECORD_SCAN	64		/* lines of its body looked up through */
 #define JSON_SCAN	64		/* lines of a JSON object looked through */
-#define DETAIL_SCAN	160		/* bytes of a line looked through for
-					   its field name ("DETAIL:") */
-#define DETAIL_UP	12		/* lines looked up for its error */
 
 static void	 term_weights(const struct line *, size_t, const double *,
 		    double *);
 static double	 mask_weight(uint64_t, const double *);
 static double	 line_worth(const struct line *, const double *, uint64_t,
 		    uint64_t);
-static int	 blank(const struct line *);
 static int	 line_opens(const struct line *);
 static size_t	 json_member(const struct line *, size_t *);
 static int	 json_key(const struct line *, const char *const *, size_t *);
@@ -74,14 +69,6 @@ static int	 stanza(const struct line *, size_t, size_t, size_t *,
 static int	 record_head(const struct line *, size_t, size_t, size_t *,
 		    size_t *);
 static int	 diff_changed(const struct line *);
-static int	 traceback(const struct line *);
-static int	 indented(const struct line *);
-static size_t	 traceback_end(const struct line *, size_t, size_t);
-static int	 pytest_rule(const struct line *);
-static int	 pytest_raised(const struct line *);
-static size_t	 pytest_end(const struct line *, size_t, size_t);
-static int	 detail(const struct line *);
-static size_t	 detail_head(const struct line *, size_t, size_t);
 static void	 order_add(struct line *, size_t, size_t *, size_t *, size_t);
 static int	 name_sep(int);
 static int	 marked(const struct search *, size_t, size_t, size_t);
@@ -345,18 +332,6 @@ line_worth(const struct line *l, const double *w, uint64_t covered,
 	    mask_weight(l->wmask & ~wcovered, w);
 }
 
-static int
-blank(const struct line *l)
-{
-	size_t	i;
-
-	/* Nor does a bracket alone, or a comma. */
-	for (i = 0; i < l->n; i++)
-		if (strchr(" \t{}[](),;", l->s[i]) == NULL)
-			return 0;
-	return 1;
-}
-
 /*
  * A line whose answer is below it: it opens an object or a list (JSON,
  * YAML), ends in a colon, or is a Markdown heading.
@@ -403,7 +378,7 @@ item_head(const struct line *l, size_t nl, size_t c)
 	if (c >= nl || (ind = indent(&l[c])) < HEAD_INDENT)
 		return nl;
 	for (k = c; k > 0 && c - k < HEAD_SCAN; k--) {
-		if (blank(&l[k - 1]))
+		if (ofl_snippet_records_blank(&l[k - 1]))
 			return nl;
 		if (indent(&l[k - 1]) < ind)
 			return k - 1;
@@ -458,17 +433,17 @@ record_head(const struct line *l, size_t nl, size_t c, size_t *first,
 	const char	*p[STANZA_MAX];
 	size_t		 n[STANZA_MAX], a, z, k;
 
-	if (c >= nl || blank(&l[c]) || indent(&l[c]) == 0)
+	if (c >= nl || ofl_snippet_records_blank(&l[c]) || indent(&l[c]) == 0)
 		return 0;
 	for (k = c; k > 0 && c - k < RECORD_SCAN; k--)
-		if (!blank(&l[k - 1]) && indent(&l[k - 1]) == 0)
+		if (!ofl_snippet_records_blank(&l[k - 1]) && indent(&l[k - 1]) == 0)
 			break;
-	if (k == 0 || c - k >= RECORD_SCAN || !blank(&l[k]))
+	if (k == 0 || c - k >= RECORD_SCAN || !ofl_snippet_records_blank(&l[k]))
 		return 0;
 	z = k - 1;
-	for (a = z; a > 0 && !blank(&l[a - 1]) && z - a + 1 < STANZA_MAX; a--)
+	for (a = z; a > 0 && !ofl_snippet_records_blank(&l[a - 1]) && z - a + 1 < STANZA_MAX; a--)
 		;
-	if (a > 0 && !blank(&l[a - 1]))
+	if (a > 0 && !ofl_snippet_records_blank(&l[a - 1]))
 		return 0;
 	for (k = a; k <= z; k++) {
 		p[k - a] = l[k].s;
@@ -489,202 +464,6 @@ diff_changed(const struct line *l)
 		return 0;
 	return !(l->n >= 4 && (memcmp(l->s, "+++ ", 4) == 0 ||
 	    memcmp(l->s, "--- ", 4) == 0));
-}
-
-/* A Python traceback's first line. */
-static int
-traceback(const struct line *l)
-{
-	static const char tb[] = "Traceback (most recent call last):";
-
-	return l->n >= sizeof tb - 1 && memcmp(l->s, tb, sizeof tb - 1) == 0;
-}
-
-static int
-indented(const struct line *l)
-{
-	return l->n > 0 && (l->s[0] == ' ' || l->s[0] == '\t');
-}
-
-/* A line of pytest's: a failure's head ("____ test_x ____") or a rule. */
-static int
-pytest_rule(const struct line *l)
-{
-	return l->n >= 7 && (memcmp(l->s, "___", 3) == 0 ||
-	    memcmp(l->s, "=====", 5) == 0) && l->s[l->n - 1] == l->s[0] &&
-	    memchr(l->s, ' ', l->n) != NULL;
-}
-
-/* A line of what a failing test raised: "E       AssertionError: ...". */
-static int
-pytest_raised(const struct line *l)
-{
-	return l->n > 2 && l->s[0] == 'E' && l->s[1] == ' ';
-}
-
-/*
- * In pytest's report of a failure (its head, the test's source, the
- * frames below it), the first line of what was raised ("E   ValueError:
- * ..."), which says what failed: from line c down to the next failure's
- * head.  nl if c is not in such a report or there is no such line.
- */
-static size_t
-pytest_end(const struct line *l, size_t nl, size_t c)
-{
-	size_t	i;
-
-	if (pytest_raised(&l[c]))
-		return nl;
-	if (!pytest_rule(&l[c]) || l[c].s[0] != '_') {
-		/* In a failure's report: a rule above, its head. */
-		for (i = c; i > 0 && c - i < TB_SCAN; i--)
-			if (pytest_rule(&l[i - 1]))
-				break;
-		if (i == 0 || c - i >= TB_SCAN || l[i - 1].s[0] != '_')
-			return nl;
-	}
-	for (i = c + 1; i < nl && i <= c + TB_SCAN; i++) {
-		if (pytest_rule(&l[i]))
-			return nl;
-		if (pytest_raised(&l[i]))
-			return i;
-	}
-	return nl;
-}
-
-/*
- * The line that ends the Python traceback line c is in, or that a
- * test's header line heads ("FAIL: test_x (...)", a rule, then the
- * traceback): the exception and its message ("AssertionError: 1500.0
- * != 1628.89"), which says what failed.  nl if none.
- */
-static size_t
-traceback_end(const struct line *l, size_t nl, size_t c)
-{
-	size_t	i, tb = nl;
-
-	if (c >= nl)
-		return nl;
-	if ((i = pytest_end(l, nl, c)) != nl)
-		return i;
-	if (traceback(&l[c]))
-		tb = c;
-	else if (indented(&l[c])) {
-		for (i = c; i > 0 && c - i < TB_SCAN; i--) {
-			if (traceback(&l[i - 1])) {
-				tb = i - 1;
-				break;
-			}
-			if (!indented(&l[i - 1]))
-				break;
-		}
-	} else {
-		for (i = c + 1; i < nl && i <= c + 2 && l[i].n > 0 &&
-		    strspn(l[i].s, "-=") == l[i].n; i++)
-			;
-		if (i < nl && i > c + 1 && traceback(&l[i]))
-			tb = i;
-	}
-	if (tb == nl)
-		return nl;
-	for (i = tb + 1; i < nl && i <= tb + TB_SCAN; i++)
-		if (!indented(&l[i]))
-			return l[i].n == 0 || traceback(&l[i]) ? nl : i;
-	return nl;
-}
-
-/*
- * Whether a log line is a field of the message above it rather than a
- * message: PostgreSQL writes an error's detail, hint, statement and
- * context each on a line of its own, with the same header ("... [16251]
- * app@shop DETAIL:  Process 16251 waits for ShareLock ...").
- */
-static int
-detail(const struct line *l)
-{
-	static const char *const names[] = { "DETAIL: ", "HINT: ",
-		"STATEMENT: ", "CONTEXT: ", "QUERY: ", "LOCATION: ", NULL };
-	size_t	i, k, w, n = l->n < DETAIL_SCAN ? l->n : DETAIL_SCAN;
-
-	for (i = 0; i + 1 < n; i++) {
-		if (l->s[i] != ' ' || !isupper((unsigned char)l->s[i + 1]))
-			continue;
-		for (k = 0; names[k] != NULL; k++) {
-			w = strlen(names[k]);
-			if (i + 1 + w <= n &&
-			    memcmp(l->s + i + 1, names[k], w) == 0)
-				return 1;
-		}
-	}
-	return 0;
-}
-
-/*
- * A compiler's diagnostic ("f.c:135:23: error: 'x' undeclared"): 2 for
- * an error or a warning, 1 for a note that goes on the one above it
- * ("f.c:135:23: note: each undeclared identifier is reported only
- * once"), 0 if the line is neither.  Its place (a file, a line number)
- * comes first.
- */
-static int
-diagnostic(const struct line *l)
-{
-	static const struct {
-		const char	*s;
-		size_t		 n;
-		int		 v;
-	} kinds[] = {
-		{ ": note: ", 8, 1 }, { ": error: ", 9, 2 },
-		{ ": warning: ", 11, 2 }, { ": fatal error: ", 15, 2 },
-		{ NULL, 0, 0 }
-	};
-	size_t	i, k, n = l->n < DETAIL_SCAN ? l->n : DETAIL_SCAN;
-
-	if (indented(l))
-		return 0;
-	for (i = 1; i + 1 < n; i++) {
-		if (l->s[i] != ':' || !isdigit((unsigned char)l->s[i - 1]))
-			continue;
-		for (k = 0; kinds[k].s != NULL; k++)
-			if (i + kinds[k].n <= n &&
-			    memcmp(l->s + i, kinds[k].s, kinds[k].n) == 0)
-				return kinds[k].v;
-	}
-	return 0;
-}
-
-/*
- * The message line c is a field of (the "ERROR:  deadlock detected" of
- * its DETAIL line), or an indented line that goes on a field: up
- * through its other fields and such lines; the error or warning a
- * compiler's note goes on, up through the source lines it quotes and
- * other notes; nl if none, or if c is none of these.
- */
-static size_t
-detail_head(const struct line *l, size_t nl, size_t c)
-{
-	size_t	k, f = c;
-	int	d;
-
-	if (c < nl && diagnostic(&l[c]) == 1) {
-		for (k = c; k > 0 && c - k < DETAIL_UP; k--) {
-			if (blank(&l[k - 1]) || indented(&l[k - 1]))
-				continue;
-			if ((d = diagnostic(&l[k - 1])) != 1)
-				return d == 2 ? k - 1 : nl;
-		}
-		return nl;
-	}
-
-	while (f < nl && f > 0 && c - f < DETAIL_UP && indented(&l[f]))
-		f--;
-	if (f >= nl || !detail(&l[f]))
-		return nl;
-	for (k = f; k > 0 && c - k < DETAIL_UP; k--)
-		if (!blank(&l[k - 1]) && !indented(&l[k - 1]) &&
-		    !detail(&l[k - 1]))
-			return k - 1;
-	return nl;
 }
 
 /*
@@ -945,7 +724,7 @@ order_add(struct line *l, size_t nl, size_t *order, size_t *norder, size_t i)
 {
 	/* A blank line is shown only as a hit's one line. */
 	if (i >= nl || l[i].chosen || *norder >= ORDER_MAX ||
-	    (*norder > 0 && blank(&l[i])))
+	    (*norder > 0 && ofl_snippet_records_blank(&l[i])))
 		return;
 	l[i].chosen = 2;
 	order[(*norder)++] = i;
@@ -1364,11 +1143,11 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 	ncover = norder;
 	/* The failure a traceback ends with, what it is about. */
 	for (j = 0; j < ncover; j++)
-		order_add(l, nl, order, &norder, traceback_end(l, nl,
+		order_add(l, nl, order, &norder, ofl_snippet_records_end(l, nl,
 		    order[j]));
 	/* The error a log line is the detail of. */
 	for (j = 0; j < ncover; j++)
-		order_add(l, nl, order, &norder, detail_head(l, nl, order[j]));
+		order_add(l, nl, order, &norder, ofl_snippet_records_head(l, nl, order[j]));
 	/* The head of an item a line continues (an option's name). */
 	for (j = 0; j < ncover; j++)
 		order_add(l, nl, order, &norder, item_head(l, nl, order[j]));
@@ -1389,7 +1168,7 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 		c = order[j];
 		if (line_opens(&l[c])) {
 			/* A blank line under a heading says nothing. */
-			if (c + 1 < nl && blank(&l[c + 1]))
+			if (c + 1 < nl && ofl_snippet_records_blank(&l[c + 1]))
 				c++;
 			order_add(l, nl, order, &norder, c + 1);
 			if (j == 0)
@@ -1430,9 +1209,9 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 			break;
 		order_add(l, nl, order, &norder, c);
 		/* Its answer below it ("# To install with pip:"). */
-		if (line_opens(&l[c]) && c + 1 < nl && !blank(&l[c + 1]))
+		if (line_opens(&l[c]) && c + 1 < nl && !ofl_snippet_records_blank(&l[c + 1]))
 			order_add(l, nl, order, &norder, c + 1);
-		order_add(l, nl, order, &norder, traceback_end(l, nl, c));
+		order_add(l, nl, order, &norder, ofl_snippet_records_end(l, nl, c));
 	}
 	/* The line above the best, then more around it. */
 	if (b > 0)
