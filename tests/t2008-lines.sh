@@ -565,6 +565,22 @@ test_expect_success 'a hit that holds a version as typed comes before its pre-re
 	grep "^  1573[-:]     \"5.0.0\": \"2024-12-07T08:37:38.482000+00:00\"," out
 '
 
+test_expect_success 'a failing go test shows the first line it logged' '
+	{
+	awk "BEGIN { for (i = 1; i <= 40; i++) printf \"=== RUN   TestRead/Case%d\n    --- PASS: TestRead/Case%d (0.00s)\n\", i, i }" &&
+	printf "=== RUN   TestWrite\n" &&
+	printf "    writer_test.go:65: #23: out=\"x.\" want \"y.\"\n" &&
+	printf "    writer_test.go:70: one more line it logged\n" &&
+	printf -- "--- FAIL: TestWrite (0.00s)\n" &&
+	printf "=== RUN   TestError\n--- PASS: TestError (0.00s)\n" &&
+	printf "FAIL\nFAIL\texample.com/tally/csvx\t0.031s\n"
+	} >go.out &&
+	ofl-capture -q -T 0 <go.out | sed "s/^ofl://" >goid &&
+	ofl-search "$(cat goid)" "failed" -m 400 >out &&
+	grep "^  84: --- FAIL: TestWrite (0.00s)" out &&
+	grep "^  82- *writer_test.go:65: #23: out=" out
+'
+
 test_expect_success 'a heading inside a Markdown hit comes before a line that names it in passing' '
 	cat >g.md <<-\EOF &&
 	# Guide

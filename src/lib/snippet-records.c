@@ -29,6 +29,7 @@ static int	 pytest_raised(const struct line *);
 static size_t	 pytest_end(const struct line *, size_t, size_t);
 static int	 detail(const struct line *);
 static int	 diagnostic(const struct line *);
+static size_t	 gotest_end(const struct line *, size_t, size_t);
 
 /* A line that says nothing: blank, or a bracket or a comma alone. */
 int
@@ -104,10 +105,40 @@ pytest_end(const struct line *l, size_t nl, size_t c)
 }
 
 /*
+ * For go test's verdict on a test ("--- FAIL: TestWrite (0.00s)"), the
+ * first line the test logged ("    writer_test.go:65: got ..."): up from
+ * line c through the test's indented output to its "=== RUN" or
+ * "=== CONT" line.  nl if c is no such verdict or the test logged none.
+ */
+static size_t
+gotest_end(const struct line *l, size_t nl, size_t c)
+{
+	static const char fail[] = "--- FAIL: ";
+	size_t	i, k, first = nl;
+
+	for (k = 0; k < l[c].n && l[c].s[k] == ' '; k++)
+		;
+	if (l[c].n - k < sizeof fail - 1 || memcmp(l[c].s + k, fail,
+	    sizeof fail - 1) != 0)
+		return nl;
+	for (i = c; i > 0 && c - i < TB_SCAN; i--) {
+		if (!indented(&l[i - 1]))
+			break;
+		first = i - 1;
+	}
+	if (first == nl || i == 0 || l[i - 1].n < 8 ||
+	    (memcmp(l[i - 1].s, "=== RUN ", 8) != 0 &&
+	    memcmp(l[i - 1].s, "=== CONT", 8) != 0))
+		return nl;
+	return first;
+}
+
+/*
  * The line that ends the Python traceback line c is in, or that a
  * test's header line heads ("FAIL: test_x (...)", a rule, then the
  * traceback): the exception and its message ("AssertionError: 1500.0
- * != 1628.89"), which says what failed.  nl if none.
+ * != 1628.89"), which says what failed; what a failing go test logged
+ * first.  nl if none.
  */
 size_t
 ofl_snippet_records_end(const struct line *l, size_t nl, size_t c)
@@ -116,7 +147,8 @@ ofl_snippet_records_end(const struct line *l, size_t nl, size_t c)
 
 	if (c >= nl)
 		return nl;
-	if ((i = pytest_end(l, nl, c)) != nl)
+	if ((i = pytest_end(l, nl, c)) != nl ||
+	    (i = gotest_end(l, nl, c)) != nl)
 		return i;
 	if (traceback(&l[c]))
 		tb = c;
