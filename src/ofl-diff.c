@@ -124,8 +124,11 @@ main(int argc, char *argv[])
 			errx(EXIT_TROUBLE, "%s", ofl_errmsg());
 	}
 	/* After the store is open: its "redact" setting counts. */
-	if (ofl_redact_wanted())
+	if (ofl_redact_wanted()) {
 		o.red = ofl_redactor_new();
+		/* A line whose secret changed is not the line it replaced. */
+		ofl_redactor_distinct(o.red, NULL);
+	}
 	ofl_buf_init(&out);
 	rv = ofl_diff(st, id[0], id[1], &o, &out);
 	if (rv == -1)

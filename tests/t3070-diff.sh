@@ -297,6 +297,26 @@ test_expect_success 'the body of a private key in a hunk that starts inside it i
 	grep "redacted" out
 '
 
+test_expect_success 'a secret that alone changed is numbered apart; one that did not keeps its number' '
+	t1=ghp_abcdefghijklmnopqrstuvwxyz0123456789 &&
+	t2=ghp_zyxwvutsrqponmlkjihgfedcba9876543210 &&
+	t3=ghp_SAMEabcdefghijklmnopqrstuvwxyz012345 &&
+	printf "one\nexport API_TOKEN=%s\nkeep=%s\nthree\n" $t1 $t3 >s.old &&
+	printf "one\nexport API_TOKEN=%s\nkeep=%s\nthree\n" $t2 $t3 >s.new &&
+	a=$(cap s.old) && b=$(cap s.new) &&
+	test_expect_code 1 ofl-diff "$a" "$b" >out 2>err &&
+	grep "^-export API_TOKEN=\[redacted: github-token #1\]\$" out &&
+	grep "^+export API_TOKEN=\[redacted: github-token #2\]\$" out &&
+	grep "^ keep=\[redacted: github-token #3\]\$" out &&
+	! grep -e "$t1" -e "$t2" -e "$t3" out &&
+	grep "secrets masked" err &&
+	printf "{\"token\":\"%s\"}\n" $t1 >j.old &&
+	printf "{\"token\":\"%s\"}\n" $t2 >j.new &&
+	a=$(cap j.old) && b=$(cap j.new) &&
+	test_expect_code 1 ofl-diff "$a" "$b" >out &&
+	grep "^~ .token: \"\[redacted: github-token #1\]\" -> \"\[redacted: github-token #2\]\"\$" out
+'
+
 test_expect_success 'snapshots: another URL or title is a change, said; refs renumbered alone are not' '
 	snap=$DATA/snapshot/bc-manual.txt &&
 	a=$(cap "$snap") &&

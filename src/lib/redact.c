@@ -44,7 +44,17 @@ struct ofl_redactor {
 	struct extra	*extra;
 	size_t		 nextra;
 	uint64_t	 masked;
+	struct seen	*seen;		/* number each secret: those seen */
 };
+
+/* The hashes of the secrets numbered, in order; shared by redactors. */
+struct seen {
+	char		(*h)[OFL_HASH_HEX];
+	size_t		  n;
+	int		  refs;
+};
+
+#define DISTINCT_MAX	4096		/* secrets numbered, at most */
 
 /*
  * Assignment keys whose value is a secret (matched as a word suffix).
@@ -167,12 +177,61 @@ upper_alnum(int c)
 	return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
 
+/*
+ * A secret's mask, "[redacted: KIND]".  A redactor told to tell them
+ * apart numbers each secret (v, n bytes) by the order it was first seen,
+ * "[redacted: KIND #2]", so that a line whose secret changed does not
+ * print as the line it replaced; its hash is kept, never the secret.
+ */
 static void
-mask(struct ofl_redactor *r, struct ofl_buf *out, const char *kind)
+mask(struct ofl_redactor *r, struct ofl_buf *out, const char *kind,
+    const char *v, size_t n)
 {
-	ofl_buf_addf(out, "[redacted: %s]", kind);
+	struct ofl_hash	 h;
+	struct seen	*sn;
+	char		 hex[OFL_HASH_HEX];
+	size_t		 i;
+
 	if (r != NULL)
 		r->masked++;
+	if (r == NULL || (sn = r->seen) == NULL || v == NULL || n == 0) {
+		ofl_buf_addf(out, "[redacted: %s]", kind);
+		return;
+	}
+	ofl_hash_init(&h);
+	ofl_hash_update(&h, v, n);
+	ofl_hash_final_hex(&h, hex);
+	for (i = 0; i < sn->n; i++)
+		if (strcmp(sn->h[i], hex) == 0)
+			break;
+	if (i == sn->n && sn->n < DISTINCT_MAX) {
+		if ((sn->n & (sn->n - 1)) == 0)
+			sn->h = ofl_xrealloc(sn->h, (sn->n == 0 ? 1 :
+			    sn->n * 2) * sizeof *sn->h);
+		memcpy(sn->h[sn->n++], hex, sizeof hex);
+	}
+	if (i < sn->n)
+		ofl_buf_addf(out, "[redacted: %s #%zu]", kind, i + 1);
+	else
+		ofl_buf_addf(out, "[redacted: %s]", kind);
+}
+
+void
+ofl_redactor_distinct(struct ofl_redactor *r, struct ofl_redactor *like)
+{
+	if (r->seen != NULL)
+		return;
+	if (like != NULL && like->seen != NULL)
+		r->seen = like->seen;
+	else
+		r->seen = ofl_xcalloc(1, sizeof *r->seen);
+	r->seen->refs++;
+}
+
+int
+ofl_redactor_distinct_on(const struct ofl_redactor *r)
+{
+	return r != NULL && r->seen != NULL;
 }
 
 /*
@@ -459,6 +518,10 @@ ofl_redactor_free(struct ofl_redactor *r)
 		free(r->extra[i].name);
 	}
 	free(r->extra);
+	if (r->seen != NULL && --r->seen->refs == 0) {
+		free(r->seen->h);
+		free(r->seen);
+	}
 	free(r);
 }
 
@@ -615,12 +678,12 @@ pem_carry(struct ofl_redactor *r, const char *s, size_t n,
 	if (r->in_key) {
 		if ((end = memmem(s, n, "-----END ", 9)) == NULL) {
 			if (n > 0)
-				mask(r, out, "private-key");
+				mask(r, out, "private-key", NULL, 0);
 			return 1;
 		}
 		r->in_key = 0;
 		if (end > s)
-			mask(r, out, "private-key");
+			mask(r, out, "private-key", NULL, 0);
 		*pp = end;
 	} else if (r->in_pub) {
 		if (memmem(s, n, "-----END ", 9) != NULL)
@@ -628,12 +691,12 @@ pem_carry(struct ofl_redactor *r, const char *s, size_t n,
 	} else if (n >= 64 && n <= 80 && pem_body_line(s, n)) {
 		/* The body of a PEM block whose BEGIN line was not seen. */
 		r->in_run = 1;
-		mask(r, out, "pem-body");
+		mask(r, out, "pem-body", NULL, 0);
 		return 1;
 	} else if (r->in_run) {
 		if ((more = pem_more_line(s, n)) != 0) {
 			r->in_run = more == 2;
-			mask(r, out, "pem-body");
+			mask(r, out, "pem-body", NULL, 0);
 			return 1;
 		}
 		r->in_run = 0;
@@ -676,7 +739,7 @@ url_creds(struct ofl_redactor *r, struct ofl_buf *out, const char *p,
 	/* The user part is masked as a line of its own would be. */
 	redact_span(r, u, u, colon, out);
 	ofl_buf_addc(out, ':');
-	mask(r, out, "url-password");
+	mask(r, out, "url-password", colon + 1, (size_t)(q - colon - 1));
 	return q;
 }
 
@@ -740,7 +803,7 @@ redact_span(struct ofl_redactor *r, const char *s, const char *p,
 				 * to a quote that ends the string: base64 has
 				 * none, and a JSON record stays whole.
 				 */
-				mask(r, out, "private-key");
+				mask(r, out, "private-key", NULL, 0);
 				begin += 5;
 				if ((stop = memchr(begin, '"',
 				    (size_t)(end - begin))) != NULL) {
@@ -755,7 +818,7 @@ redact_span(struct ofl_redactor *r, const char *s, const char *p,
 			}
 			stop = memmem(stop + 9, (size_t)(end - stop - 9),
 			    "-----", 5);
-			mask(r, out, "private-key");
+			mask(r, out, "private-key", NULL, 0);
 			p = stop != NULL ? stop + 5 : end;
 			continue;
 		}
@@ -780,7 +843,7 @@ redact_span(struct ofl_redactor *r, const char *s, const char *p,
 			    is_b64token)) >= 12) {
 				ofl_buf_add(out, p, k);
 				mask(r, out, k == 7 ? "bearer-token" :
-				    "basic-auth");
+				    "basic-auth", p + k, len);
 				p += k + len;
 				continue;
 			}
@@ -791,13 +854,13 @@ redact_span(struct ofl_redactor *r, const char *s, const char *p,
 			ofl_buf_add(out, p, off);
 			if (token_at(v, v + vlen, &kind) == 0)
 				kind = "secret";
-			mask(r, out, kind);
+			mask(r, out, kind, v, vlen);
 			p = v + vlen;
 			continue;
 		}
 		if (p == s || !is_tok(p[-1])) {
 			if ((len = token_at(p, end, &kind)) > 0) {
-				mask(r, out, kind);
+				mask(r, out, kind, p, len);
 				p += len;
 				continue;
 			}
@@ -817,7 +880,7 @@ redact_span(struct ofl_redactor *r, const char *s, const char *p,
 						kind = memmem(v, vlen,
 						    "PRIVATE KEY", 11) != NULL ?
 						    "private-key" : "secret";
-					mask(r, out, kind);
+					mask(r, out, kind, v, vlen);
 					p = k + len + off + vlen;
 					continue;
 				}
@@ -855,7 +918,8 @@ ofl_redact_line(struct ofl_redactor *r, const char *s, size_t n,
 		while (left > 0 && regexec(&r->extra[i].re, p, 1, &m,
 		    0) == 0 && m.rm_eo > m.rm_so) {
 			ofl_buf_add(&next, p, (size_t)m.rm_so);
-			mask(r, &next, r->extra[i].name);
+			mask(r, &next, r->extra[i].name, p + m.rm_so,
+			    (size_t)(m.rm_eo - m.rm_so));
 			p += m.rm_eo;
 			left -= (size_t)m.rm_eo;
 		}
