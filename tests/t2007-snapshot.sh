@@ -390,6 +390,25 @@ test_expect_success 'the first words of a section bring its heading' '
 	grep "heading \"frob_widget ()\" \[level=3\] \[ref=e40\]" out
 '
 
+test_expect_success 'a picture that names a link brings the link' '
+	page >nav.txt <<-\EOT &&
+	- table [ref=e60]:
+	  - row [ref=e61]:
+	    - cell [ref=e62]:
+	      - link [ref=e63] [cursor=pointer]:
+	        - /url: index.html
+	        - img "Home" [ref=e64]
+	    - cell [ref=e65]:
+	      - link [ref=e66] [cursor=pointer]:
+	        - /url: chapter.html
+	        - img "Up" [ref=e67]
+	EOT
+	id=$(ofl-capture -q -T 0 <nav.txt) &&
+	ofl-search "$id" "up one level" >out &&
+	grep "img \"Up\" \[ref=e67\]" out &&
+	grep "link \[ref=e66\]" out
+'
+
 test_expect_success 'a heading is named by its text, not by an anchor sign' '
 	{
 	printf -- "### Page\n- Page URL: http://127.0.0.1/doc.html\n- Page Title: Doc\n### Snapshot\n\`\`\`yaml\n" &&

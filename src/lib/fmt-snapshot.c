@@ -51,6 +51,7 @@ static int	 landmark(const char *);
 static int	 is_cell(const struct ofl_fmt_snapshot_el *);
 static size_t	 row_head(const char *const *, const size_t *, size_t);
 static size_t	 term_alias(const char *const *, const size_t *, size_t);
+static size_t	 nameless_control(const char *const *, const size_t *, size_t);
 static int	 in_rowheader(const char *const *, const size_t *, size_t);
 static int	 has_word(const char *, size_t);
 static size_t	 section_head(const char *const *, const size_t *, size_t);
@@ -786,8 +787,10 @@ ofl_fmt_snapshot_words(const char *p, size_t n)
 
 /*
  * The lines to show beside line i of a hit's lines p[0..nl) (lengths
- * n[]): when line i is a child line without a ref ("/url:", "text:") or
- * a nameless element, the nearest element above it that holds it (for
+ * n[]): for a picture or another named element inside a link without a
+ * name ("img "Up""), that link; when line i is a child line without a
+ * ref ("/url:", "text:") or a nameless element, the nearest element
+ * above it that holds it (for
  * an element with a ref of its own, only a link, a button or another
  * element one acts on: the code inside a link), and the nearest named
  * one when that one has no name; and in a description list, the head
@@ -809,6 +812,10 @@ ofl_fmt_snapshot_owners(const char *const *p, const size_t *n, size_t nl,
 		return 0;
 	named = e.namelen > 0;
 	depth = e.depth;
+	/* A picture that names a link ("img "Up"" in a nameless link). */
+	if (named && !interactive(&e) && (j = nameless_control(p, n, i)) <
+	    nl)
+		out[k++] = j;
 	for (j = i; j > 0 && k < 2 && !(acts(&e) && named); j--) {
 		if (!ofl_fmt_snapshot_parse(p[j - 1], n[j - 1], &a) ||
 		    a.depth >= depth)
@@ -887,6 +894,28 @@ text_link(const char *const *p, const size_t *n, size_t nl, size_t i)
 	    a.ref == NULL)
 		return nl;
 	return i + 1;
+}
+
+/*
+ * The element that holds line i when it is a link, a button or another
+ * control without a name of its own: its line, else SIZE_MAX.
+ */
+static size_t
+nameless_control(const char *const *p, const size_t *n, size_t i)
+{
+	struct ofl_fmt_snapshot_el e, a;
+	size_t		 j;
+
+	if (!ofl_fmt_snapshot_parse(p[i], n[i], &e))
+		return SIZE_MAX;
+	for (j = i; j > 0; j--) {
+		if (!ofl_fmt_snapshot_parse(p[j - 1], n[j - 1], &a) ||
+		    a.depth >= e.depth)
+			continue;
+		return interactive(&a) && a.namelen == 0 && a.ref != NULL ?
+		    j - 1 : SIZE_MAX;
+	}
+	return SIZE_MAX;
 }
 
 /*
