@@ -86,6 +86,8 @@ main(void)
 	ok(g >= 0 && len == 3 && has_form(g, "dos"), "denial of service: DoS");
 	g = match("previous", &len);
 	ok(g >= 0 && has_form(g, "prev"), "previous: prev");
+	g = match("following page", &len);
+	ok(g >= 0 && len == 1 && has_form(g, "next"), "following: next");
 	g = match("banana split", &len);
 	ok(g < 0 && len == 0, "no form: -1");
 	g = match("connection reset by peer", &len);
