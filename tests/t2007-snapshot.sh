@@ -409,6 +409,25 @@ test_expect_success 'a picture that names a link brings the link' '
 	grep "link \[ref=e66\]" out
 '
 
+test_expect_success 'three lines shown under one heading bring the heading' '
+	page >styles.txt <<-\EOT &&
+	- heading "Styles for Widgets" [level=2] [ref=e70]
+	- paragraph [ref=e71]: The style attribute changes how a widget looks, with the values below.
+	- generic [ref=e72]:
+	  - term [ref=e73]: shaded
+	  - definition [ref=e74]: The inside is painted with the fill colour.
+	  - term [ref=e75]: dashed
+	  - definition [ref=e76]: The border is drawn as a broken line.
+	  - term [ref=e77]: heavy
+	  - definition [ref=e78]: The border is drawn twice as thick.
+	EOT
+	id=$(ofl-capture -q -T 0 <styles.txt) &&
+	ofl-search "$id" "widget values like shaded, dashed or heavy" >out &&
+	grep "term \[ref=e73\]: shaded" out &&
+	grep "term \[ref=e77\]: heavy" out &&
+	grep "heading \"Styles for Widgets\" \[level=2\] \[ref=e70\]" out
+'
+
 test_expect_success 'a heading is named by its text, not by an anchor sign' '
 	{
 	printf -- "### Page\n- Page URL: http://127.0.0.1/doc.html\n- Page Title: Doc\n### Snapshot\n\`\`\`yaml\n" &&

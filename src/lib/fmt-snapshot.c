@@ -896,6 +896,21 @@ text_link(const char *const *p, const size_t *n, size_t nl, size_t i)
 	return i + 1;
 }
 
+/* The nearest heading above line i of p[0..i), else SIZE_MAX. */
+size_t
+ofl_fmt_snapshot_heading_above(const char *const *p, const size_t *n,
+    size_t i)
+{
+	struct ofl_fmt_snapshot_el a;
+	size_t		 j;
+
+	for (j = i; j > 0; j--)
+		if (ofl_fmt_snapshot_parse(p[j - 1], n[j - 1], &a) &&
+		    role_is(&a, "heading"))
+			return j - 1;
+	return SIZE_MAX;
+}
+
 /*
  * The element that holds line i when it is a link, a button or another
  * control without a name of its own: its line, else SIZE_MAX.

@@ -1259,6 +1259,9 @@ int	ofl_fmt_snapshot_chunk(struct ofl_chunker *, struct ofl_chunk_in *);
  */
 int	ofl_fmt_snapshot_summary(const struct ofl_src *,
 	    const struct ofl_meta *, struct ofl_summary *);
+/* The nearest heading above a line of a hit's lines; SIZE_MAX if none. */
+size_t	ofl_fmt_snapshot_heading_above(const char *const *, const size_t *,
+	    size_t);
 /*
  * A search hit's line i, of lines p[] (lengths n[]): the lines of the
  * element that holds it when it is a child line or has no name.

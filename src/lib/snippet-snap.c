@@ -34,6 +34,8 @@
 #define SNAP_HEAD_MAX	100		/* bytes of its head kept on a cut */
 #define SNAP_WEAK	0.33		/* of the best hit's score, at least */
 #define SNAP_NAV	2.0		/* a hit in the navigation asked for */
+#define HEAD_OVER	3		/* lines shown under one heading that
+					   bring it */
 
 /* A hit and its new score, for the sort. */
 struct rank {
@@ -42,6 +44,8 @@ struct rank {
 };
 
 static int	 rank_cmp(const void *, const void *);
+static size_t	 common_heading(const struct line *, size_t, const char **,
+		    const size_t *);
 static void	 lines_of(const struct line *, size_t, const char ***,
 		    size_t **);
 static void	 show(struct line *, size_t);
@@ -284,8 +288,46 @@ ofl_snippet_snap_owners(struct line *l, size_t nl)
 			added++;
 		}
 	}
+	/*
+	 * The heading over HEAD_OVER lines shown or more names what they
+	 * have in common ("Styles for Nodes" over filled, dashed, bold).
+	 */
+	if ((i = common_heading(l, nl, p, n)) < nl)
+		show(&l[i], SNAP_OWNER_SHOW);
 	free(p);
 	free(n);
+}
+
+/*
+ * The heading right above HEAD_OVER chosen lines with matches or more,
+ * when it is not shown; nl if none.
+ */
+static size_t
+common_heading(const struct line *l, size_t nl, const char **p,
+    const size_t *n)
+{
+	size_t	i, h, last = nl;
+	int	count = 0;
+
+	for (i = 0; i < nl; i++) {
+		if (l[i].chosen != 1 || l[i].nmarks == 0)
+			continue;
+		h = ofl_fmt_snapshot_heading_above(p, n, i);
+		if (h >= nl || h == i || l[h].chosen) {
+			last = nl;
+			count = 0;
+			continue;
+		}
+		if (h == last)
+			count++;
+		else {
+			last = h;
+			count = 1;
+		}
+		if (count >= HEAD_OVER)
+			return h;
+	}
+	return nl;
 }
 
 /*
