@@ -127,7 +127,7 @@ main(int argc, char *argv[])
 	if (ofl_redact_wanted()) {
 		o.red = ofl_redactor_new();
 		/* A line whose secret changed is not the line it replaced. */
-		ofl_redactor_distinct(o.red, NULL);
+		ofl_redactor_distinct(o.red);
 	}
 	ofl_buf_init(&out);
 	rv = ofl_diff(st, id[0], id[1], &o, &out);

@@ -1423,12 +1423,8 @@ ofl_diff(struct ofl_store *st, const char *old, const char *new,
 	d.o = o;
 	d.out = out;
 	ofl_buf_init(&d.mask);
-	if (o->red != NULL) {
-		d.sred = ofl_redactor_new();
-		/* One number a secret, in lines and in values alike. */
-		if (ofl_redactor_distinct_on(o->red))
-			ofl_redactor_distinct(d.sred, o->red);
-	}
+	if (o->red != NULL)
+		d.sred = ofl_redactor_new_like(o->red);
 	d.budget = o->budget;
 	ofl_buf_init(&l);
 	for (i = 0; i < 2; i++) {

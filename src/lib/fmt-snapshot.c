@@ -912,8 +912,8 @@ ofl_fmt_snapshot_heading_above(const char *const *p, const size_t *n,
 }
 
 /*
- * The element that holds line i when it is a link, a button or another
- * control without a name of its own: its line, else SIZE_MAX.
+ * The element that holds line i when it is a link or a button without a
+ * name of its own: its line, else SIZE_MAX.
  */
 static size_t
 nameless_control(const char *const *p, const size_t *n, size_t i)
@@ -927,8 +927,8 @@ nameless_control(const char *const *p, const size_t *n, size_t i)
 		if (!ofl_fmt_snapshot_parse(p[j - 1], n[j - 1], &a) ||
 		    a.depth >= e.depth)
 			continue;
-		return interactive(&a) && a.namelen == 0 && a.ref != NULL ?
-		    j - 1 : SIZE_MAX;
+		return (role_is(&a, "link") || role_is(&a, "button")) &&
+		    a.namelen == 0 && a.ref != NULL ? j - 1 : SIZE_MAX;
 	}
 	return SIZE_MAX;
 }

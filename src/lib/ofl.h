@@ -2126,13 +2126,10 @@ void	 ofl_redactor_free(struct ofl_redactor *);
 uint64_t ofl_redactor_count(struct ofl_redactor *);
 /* The line for stderr that says how many were masked; NULL for none. */
 const char *ofl_redactor_note(struct ofl_redactor *, char *, size_t);
-/*
- * Number each secret masked from now on, "[redacted: KIND #2]", in one
- * sequence with like's when like numbers its own (NULL: a sequence of
- * its own); whether a redactor numbers them.
- */
-void	 ofl_redactor_distinct(struct ofl_redactor *, struct ofl_redactor *);
-int	 ofl_redactor_distinct_on(const struct ofl_redactor *);
+/* Number each secret masked from now on: "[redacted: KIND #2]". */
+void	 ofl_redactor_distinct(struct ofl_redactor *);
+/* A new redactor that numbers secrets in like's sequence, if like does. */
+struct ofl_redactor *ofl_redactor_new_like(struct ofl_redactor *);
 /* Count n more secrets masked (by another redactor, say). */
 void	 ofl_redactor_add(struct ofl_redactor *, uint64_t);
 /* One line, without its newline; appends the masked line to out. */

@@ -217,21 +217,23 @@ mask(struct ofl_redactor *r, struct ofl_buf *out, const char *kind,
 }
 
 void
-ofl_redactor_distinct(struct ofl_redactor *r, struct ofl_redactor *like)
+ofl_redactor_distinct(struct ofl_redactor *r)
 {
 	if (r->seen != NULL)
 		return;
-	if (like != NULL && like->seen != NULL)
-		r->seen = like->seen;
-	else
-		r->seen = ofl_xcalloc(1, sizeof *r->seen);
+	r->seen = ofl_xcalloc(1, sizeof *r->seen);
 	r->seen->refs++;
 }
 
-int
-ofl_redactor_distinct_on(const struct ofl_redactor *r)
+struct ofl_redactor *
+ofl_redactor_new_like(struct ofl_redactor *like)
 {
-	return r != NULL && r->seen != NULL;
+	struct ofl_redactor	*r;
+
+	r = ofl_redactor_new();
+	if ((r->seen = like->seen) != NULL)
+		r->seen->refs++;
+	return r;
 }
 
 /*
