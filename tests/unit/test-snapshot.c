@@ -241,6 +241,69 @@ test_owners(void)
 	ok(k == 0, "the first cell needs nothing more");
 }
 
+/* What a line brings that is beside it or above it, not inside it. */
+static void
+test_owners_beside(void)
+{
+	const char *nav[] = {
+		"- cell [ref=e1]:",
+		"  - link [ref=e2] [cursor=pointer]:",
+		"    - /url: chapter.html",
+		"    - img \"Up\" [ref=e3]",
+	};
+	const char *rows[] = {
+		"- row [ref=e1]:",
+		"  - rowheader [ref=e2]:",
+		"    - link \"Default:\" [ref=e3] [cursor=pointer]:",
+		"      - /url: dict.html#Default",
+		"  - cell [ref=e4]:",
+		"    - code [ref=e5]: Widget off",
+	};
+	const char *terms[] = {
+		"- term [ref=e1]: \"-x <cmd>\"",
+		"- term [ref=e2]: \"--exec <cmd>\"",
+		"- definition [ref=e3]:",
+		"  - paragraph [ref=e4]: Runs the command after each commit.",
+	};
+	const char *link[] = {
+		"- paragraph [ref=e1]:",
+		"  - text: Freely available under the terms of the",
+		"  - link \"Zork license\" [ref=e2] [cursor=pointer]:",
+		"  - text: Nothing follows this sentence.",
+		"  - link \"Other\" [ref=e3] [cursor=pointer]:",
+	};
+	const char *sec[] = {
+		"- heading \"frob ()\" [level=3] [ref=e1]",
+		"- generic [ref=e2]: int frob (void);",
+		"- paragraph [ref=e3]: Turns the widget inside out.",
+		"- paragraph [ref=e4]: Returns zero.",
+		"- paragraph [ref=e5]: Never fails.",
+	};
+	size_t	own[3], k, n[8], i;
+
+	k = owners(nav, 4, 3, own);
+	ok(k == 1 && own[0] == 1, "a picture in a nameless link: the link");
+	k = owners(rows, 6, 2, own);
+	ok(k == 1 && own[0] == 5, "a row's header: the value beside it");
+	k = owners(terms, 4, 3, own);
+	ok(k >= 2 && own[k - 2] == 1 && own[k - 1] == 0,
+	    "a definition: its term, then the entry's other term");
+	k = owners(link, 5, 1, own);
+	ok(k == 2 && own[0] == 0 && own[1] == 2,
+	    "a text that runs on: its paragraph, the link after it");
+	k = owners(link, 5, 3, own);
+	ok(k == 1 && own[0] == 0, "a text that ends its sentence: no link");
+	k = owners(sec, 5, 2, own);
+	ok(k == 1 && own[0] == 0, "a section's first words: its heading");
+	k = owners(sec, 5, 4, own);
+	ok(k == 0, "past its second paragraph: none");
+	for (i = 0; i < 5; i++)
+		n[i] = strlen(sec[i]);
+	ok(ofl_fmt_snapshot_heading_above(sec, n, 4) == 0 &&
+	    ofl_fmt_snapshot_heading_above(sec, n, 0) == SIZE_MAX,
+	    "the heading above a line");
+}
+
 /* An element named by the words of a question. */
 static void
 test_named(void)
@@ -454,6 +517,7 @@ main(int argc, char *argv[])
 		return compare(argv[1], argv[2], argv[3]);
 	test_parse();
 	test_owners();
+	test_owners_beside();
 	test_named();
 	test_diff_expand();
 	test_diff_renumbered(srcdir());
