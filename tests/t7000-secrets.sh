@@ -149,4 +149,22 @@ test_expect_success 'ofl-schema masks CSV columns named like secrets' '
 	grep hunter2x raw
 '
 
+test_expect_success 'the changes since the last run mask the secrets that changed, numbered' '
+	t1=ghp_abcdefghijklmnopqrstuvwxyz0123456789 &&
+	t2=ghp_zyxwvutsrqponmlkjihgfedcba9876543210 &&
+	{ echo "line one" && echo "export API_TOKEN=$t1" &&
+	    seq 1 3000 | sed "s/^/filler line number /"; } >run.txt &&
+	ofl-capture --changes -- cat run.txt >/dev/null &&
+	sed -i "s/$t1/$t2/" run.txt &&
+	ofl-capture --changes -- cat run.txt >out &&
+	grep "^changes since ofl:" out &&
+	! grep -e "$t1" -e "$t2" out &&
+	grep "^-export API_TOKEN=\[redacted: github-token #1\]\$" out &&
+	grep "^+export API_TOKEN=\[redacted: github-token #2\]\$" out &&
+	sed -i "s/$t2/$t1/" run.txt &&
+	ofl-capture -j --changes -- cat run.txt >out.json &&
+	! grep -e "$t1" -e "$t2" out.json &&
+	grep "redacted: github-token #1" out.json
+'
+
 test_done

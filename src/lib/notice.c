@@ -1053,9 +1053,16 @@ notice_changes(struct ctx *c, struct ofl_store *st, const struct ofl_meta *m)
 	}
 	ofl_diff_opts_init(&o);
 	o.budget = CHANGES_MAX;
+	/* Secrets masked as ofl-diff masks them, numbered. */
+	if (ofl_redact_wanted()) {
+		o.red = ofl_redactor_new();
+		ofl_redactor_distinct(o.red);
+	}
 	ofl_buf_init(&d);
 	ofl_buf_init(&t);
-	if ((r = ofl_diff(st, prev, m->id, &o, &d)) == -1) {
+	r = ofl_diff(st, prev, m->id, &o, &d);
+	ofl_redactor_free(o.red);
+	if (r == -1) {
 		ofl_clearerr();
 		goto out;
 	}
