@@ -50,6 +50,8 @@ static void	 node_set(struct snode *, const struct ofl_fmt_snapshot_el *,
 static int	 landmark(const char *);
 static int	 is_cell(const struct ofl_fmt_snapshot_el *);
 static size_t	 row_head(const char *const *, const size_t *, size_t);
+static size_t	 above(const char *const *, const size_t *, size_t, size_t,
+		    int, struct ofl_fmt_snapshot_el *);
 static size_t	 term_alias(const char *const *, const size_t *, size_t);
 static size_t	 nameless_control(const char *const *, const size_t *, size_t);
 static int	 in_rowheader(const char *const *, const size_t *, size_t);
@@ -912,6 +914,23 @@ ofl_fmt_snapshot_heading_above(const char *const *p, const size_t *n,
 }
 
 /*
+ * The nearest element above line i less deep than depth (or as deep,
+ * with same), parsed into *a: its line, else SIZE_MAX.
+ */
+static size_t
+above(const char *const *p, const size_t *n, size_t i, size_t depth,
+    int same, struct ofl_fmt_snapshot_el *a)
+{
+	size_t	j;
+
+	for (j = i; j > 0; j--)
+		if (ofl_fmt_snapshot_parse(p[j - 1], n[j - 1], a) &&
+		    (a->depth < depth || (same && a->depth == depth)))
+			return j - 1;
+	return SIZE_MAX;
+}
+
+/*
  * The element that holds line i when it is a link or a button without a
  * name of its own: its line, else SIZE_MAX.
  */
@@ -921,16 +940,11 @@ nameless_control(const char *const *p, const size_t *n, size_t i)
 	struct ofl_fmt_snapshot_el e, a;
 	size_t		 j;
 
-	if (!ofl_fmt_snapshot_parse(p[i], n[i], &e))
+	if (!ofl_fmt_snapshot_parse(p[i], n[i], &e) ||
+	    (j = above(p, n, i, e.depth, 0, &a)) == SIZE_MAX)
 		return SIZE_MAX;
-	for (j = i; j > 0; j--) {
-		if (!ofl_fmt_snapshot_parse(p[j - 1], n[j - 1], &a) ||
-		    a.depth >= e.depth)
-			continue;
-		return (role_is(&a, "link") || role_is(&a, "button")) &&
-		    a.namelen == 0 && a.ref != NULL ? j - 1 : SIZE_MAX;
-	}
-	return SIZE_MAX;
+	return (role_is(&a, "link") || role_is(&a, "button")) &&
+	    a.namelen == 0 && a.ref != NULL ? j : SIZE_MAX;
 }
 
 /*
@@ -943,16 +957,10 @@ term_alias(const char *const *p, const size_t *n, size_t t)
 	struct ofl_fmt_snapshot_el e, a;
 	size_t		 j;
 
-	if (!ofl_fmt_snapshot_parse(p[t], n[t], &e) || !role_is(&e, "term"))
+	if (!ofl_fmt_snapshot_parse(p[t], n[t], &e) || !role_is(&e, "term") ||
+	    (j = above(p, n, t, e.depth, 1, &a)) == SIZE_MAX)
 		return SIZE_MAX;
-	for (j = t; j > 0; j--) {
-		if (!ofl_fmt_snapshot_parse(p[j - 1], n[j - 1], &a) ||
-		    a.depth > e.depth)
-			continue;
-		return a.depth == e.depth && role_is(&a, "term") ? j - 1 :
-		    SIZE_MAX;
-	}
-	return SIZE_MAX;
+	return a.depth == e.depth && role_is(&a, "term") ? j : SIZE_MAX;
 }
 
 /* Is line i a table row's header or inside one ("Default:")? */
@@ -966,15 +974,11 @@ in_rowheader(const char *const *p, const size_t *n, size_t i)
 		return 0;
 	if (role_is(&e, "rowheader"))
 		return 1;
-	for (j = i; j > 0; j--) {
-		if (!ofl_fmt_snapshot_parse(p[j - 1], n[j - 1], &a) ||
-		    a.depth >= e.depth)
-			continue;
+	for (j = i; (j = above(p, n, j, e.depth, 0, &a)) != SIZE_MAX; e = a) {
 		if (role_is(&a, "rowheader"))
 			return 1;
 		if (!inline_role(&a) && !acts(&a))
 			return 0;
-		e = a;
 	}
 	return 0;
 }
@@ -1207,14 +1211,10 @@ entry_term(const char *const *p, const size_t *n, size_t nl, size_t d)
 
 	if (!ofl_fmt_snapshot_parse(p[d], n[d], &e))
 		return nl;
-	for (j = d; j > 0; j--) {
-		if (!ofl_fmt_snapshot_parse(p[j - 1], n[j - 1], &a) ||
-		    a.depth > e.depth)
-			continue;
-		if (a.depth < e.depth)
-			break;
+	for (j = d; (j = above(p, n, j, e.depth, 1, &a)) != SIZE_MAX &&
+	    a.depth == e.depth; ) {
 		if (role_is(&a, "term"))
-			return j - 1;
+			return j;
 		if (!role_is(&a, "definition"))
 			break;
 	}
