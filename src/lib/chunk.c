@@ -854,6 +854,22 @@ chunk_src(struct ofl_chunker *ck, struct ofl_chunk_in *s, int kind,
 	}
 }
 
+int
+ofl_chunk_is_bytes(int kind)
+{
+	switch (kind) {
+	case OFL_KIND_TEXT:
+	case OFL_KIND_LOG:
+	case OFL_KIND_JSON:
+	case OFL_KIND_NDJSON:
+	case OFL_KIND_MARKDOWN:
+	case OFL_KIND_DIFF:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 void
 ofl_chunk_limits(uint64_t bytes, uint64_t members)
 {

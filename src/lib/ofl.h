@@ -883,6 +883,12 @@ struct ofl_chunk {
 #define OFL_ARCHIVE_MAX	(1024ULL * 1024 * 1024)
 int	ofl_chunk_src(const struct ofl_src *, int kind,
 	    int (*)(const struct ofl_chunk *, void *), void *);
+/*
+ * 1 if each chunk of kind has for text the bytes it spans, byte for byte
+ * (no header, no tags taken out), so that its text can be read back from
+ * the content without chunking it again.
+ */
+int	ofl_chunk_is_bytes(int kind);
 
 /*
  * chunk-io.c: the plumbing the formats' chunkers share.  A chunker reads an

@@ -1,6 +1,5 @@
 /*
- * store-fts-query.c: searching the full-text index, its vocabulary and
- * the chunks a hit names.
+ * store-fts-query.c: searching the full-text index, and its vocabulary.
  *
  * A query runs on every generation of the index (store-gen.c) that may
  * hold what it asks for, leaving buried rows out, and the hits of all
@@ -10,7 +9,8 @@
  * matches more rows than its cap ranks those of the newest contents
  * only: their row ids are counted first, highest first, which reads at
  * most the cap's rows of each generation, where ranking all would score
- * every row.
+ * every row.  A generation that keeps no places of words is queried
+ * through store-fts-pos.c.
  */
 #include "config.h"
 
@@ -28,6 +28,11 @@
 #include "banned.h"
 
 #define CHUNK_MAX	OFL_FTS_CHUNK_MAX
+/* Rows of a generation without places ranked again on their text. */
+#define RETEXT_MAX	1024
+/* Rows ranked again for each asked for: in one content, in many. */
+#define RETEXT_ONE	16
+#define RETEXT_MANY	2
 
 /* Searching. */
 
@@ -70,6 +75,8 @@ struct hits {
 	size_t		 cap;
 };
 
+static int	 hit_cmp(const void *, const void *);
+
 /*
  * The statement of fq on generation gen, in buf: ranked, or with scan
  * set, its rows by row id, highest first.  Row ids from ?7 to below ?8.
@@ -78,7 +85,7 @@ static void
 query_sql(const struct ofl_fts_query *fq, int64_t gen, int buried,
     int scan, char *buf, size_t size)
 {
-	const char	*where;
+	const char	*where, *rank;
 	char		 t[32];
 
 	ix_gen_name(gen, t, sizeof t);
@@ -93,12 +100,13 @@ query_sql(const struct ofl_fts_query *fq, int64_t gen, int buried,
 		where = " AND rowid / ?5 IN (SELECT blob FROM temp.ix_scope)";
 	else
 		where = "";
-	snprintf(buf, size, "SELECT rowid%s FROM %s WHERE %s MATCH ?1%s"
-	    " AND rowid >= ?7 AND rowid < ?8%s%s ORDER BY %s LIMIT ?4",
-	    scan ? "" : ", -rank", t, t, scan ? "" : " AND rank MATCH '"
-	    OFL_INDEX_RANK "'", where, buried ? " AND rowid / ?5 NOT IN"
-	    " (SELECT blob FROM ix_dead WHERE gen = ?12)" : "",
-	    scan ? "rowid DESC" : "rank");
+	rank = scan == 1 ? "" : scan == 2 ? " AND rank MATCH '" IX_RANK_KEEP
+	    "'" : " AND rank MATCH '" OFL_INDEX_RANK "'";
+	snprintf(buf, size, "SELECT rowid%s FROM %s WHERE %s MATCH ?1"
+	    " AND rowid >= ?7 AND rowid < ?8%s%s%s ORDER BY %s LIMIT ?4",
+	    scan == 1 ? "" : ", -rank", t, t, rank, where, buried ?
+	    " AND rowid / ?5 NOT IN (SELECT blob FROM ix_dead WHERE gen ="
+	    " ?12)" : "", scan == 1 ? "rowid DESC" : "rank, rowid");
 }
 
 /* Bind fq's parameters to q, a statement of query_sql(). */
@@ -153,26 +161,32 @@ query_err(sqlite3 *db, const struct ofl_fts_query *fq)
 	return -1;
 }
 
+static void
+hit_add(struct hits *h, int64_t id, double score)
+{
+	if (h->n == h->cap) {
+		h->cap = h->cap ? h->cap * 2 : 64;
+		h->v = ofl_xrealloc(h->v, h->cap * sizeof *h->v);
+	}
+	h->v[h->n].id = id;
+	h->v[h->n].score = score;
+	h->n++;
+}
+
 /* Run fq on generation gen, its rows from low on, adding them to h. */
 static int
 query_gen(sqlite3 *db, const struct ofl_fts_query *fq, int64_t gen,
-    int buried, int64_t low, struct hits *h)
+    int buried, int64_t low, struct hits *h, int keep)
 {
 	sqlite3_stmt	*q;
 	int		 rc;
 
-	if ((q = query_prep(db, fq, gen, buried, 0, low, INT64_MAX,
+	if ((q = query_prep(db, fq, gen, buried, keep ? 2 : 0, low, INT64_MAX,
 	    (int64_t)fq->limit)) == NULL)
 		return -1;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		if (h->n == h->cap) {
-			h->cap = h->cap ? h->cap * 2 : 64;
-			h->v = ofl_xrealloc(h->v, h->cap * sizeof *h->v);
-		}
-		h->v[h->n].id = sqlite3_column_int64(q, 0);
-		h->v[h->n].score = sqlite3_column_double(q, 1);
-		h->n++;
-	}
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+		hit_add(h, sqlite3_column_int64(q, 0),
+		    sqlite3_column_double(q, 1));
 	if (rc != SQLITE_DONE) {
 		query_err(db, fq);
 		sqlite3_finalize(q);
@@ -180,6 +194,106 @@ query_gen(sqlite3 *db, const struct ofl_fts_query *fq, int64_t gen,
 	}
 	sqlite3_finalize(q);
 	return 0;
+}
+
+/*
+ * Run fq on the generations of g that keep no places of words, as rq
+ * (fq, or fq relaxed: store-fts-pos.c): the best rows of all, more than
+ * fq's limit, are ranked again on their text and checked by fq itself
+ * when rq is fq relaxed; more are asked for while too few pass.  The
+ * rows ranked again are the best of all the generations, so that how
+ * the index is cut into generations changes nothing.
+ */
+static int
+query_gens_pos(struct ofl_store *st, const struct ofl_fts_query *fq,
+    const struct ofl_fts_query *rq, const struct fts_relaxed *rx,
+    const struct ix_gen *g, size_t ng, int64_t low, struct hits *h)
+{
+	struct ofl_fts_query	 aq = *rq;
+	struct hits		 c = { NULL, 0, 0 };
+	unsigned char		*ok = NULL;
+	int64_t			*rows = NULL;
+	double			*score = NULL;
+	size_t			 lim, i, j, kept, got;
+	int			 relaxed = rq->match != fq->match, ret = -1;
+
+	lim = fq->limit > (size_t)INT32_MAX ? (size_t)INT64_MAX : fq->blob >= 0 ?
+	    fq->limit * RETEXT_ONE + 64 : fq->limit * RETEXT_MANY + 16;
+	for (;;) {
+		c.n = 0;
+		aq.limit = lim;
+		/* No statistics of another query (or connection) are left. */
+		store_fts_rank_forget();
+		for (j = 0; j < ng; j++)
+			if (g[j].nopos && query_gen(ofl_store_db(st), &aq,
+			    g[j].gen, g[j].buried, low, &c, 1) == -1)
+				goto out;
+		got = c.n;
+		if (c.n > 1)
+			qsort(c.v, c.n, sizeof *c.v, hit_cmp);
+		if (c.n > lim)
+			c.n = lim;
+		if (!relaxed && c.n > RETEXT_MAX) {
+			/* So many: each word counts once a column. */
+			for (i = 0; i < c.n; i++)
+				hit_add(h, c.v[i].id, c.v[i].score);
+			ret = 0;
+			goto out;
+		}
+		rows = ofl_xrealloc(rows, (c.n + 1) * sizeof *rows);
+		score = ofl_xrealloc(score, (c.n + 1) * sizeof *score);
+		ok = ofl_xrealloc(ok, c.n + 1);
+		for (i = 0; i < c.n; i++) {
+			rows[i] = c.v[i].id;
+			score[i] = c.v[i].score;
+		}
+		if (store_fts_keep(st, fq->match, relaxed ? rx : NULL, fq->raw,
+		    rows, c.n, ok, c.n <= RETEXT_MAX ? score : NULL) == -1)
+			goto out;
+		for (i = kept = 0; i < c.n; i++)
+			kept += ok[i];
+		if (got <= lim || kept >= fq->limit || lim >= (size_t)INT64_MAX)
+			break;
+		lim = lim > (size_t)INT64_MAX / 4 ? (size_t)INT64_MAX : lim * 4;
+	}
+	for (i = 0; i < c.n; i++)
+		if (ok[i])
+			hit_add(h, c.v[i].id, score[i]);
+	ret = 0;
+out:
+	store_fts_rank_forget();
+	free(c.v);
+	free(rows);
+	free(ok);
+	free(score);
+	return ret;
+}
+
+/*
+ * Which generations of g keep no places of words, and, when one does and
+ * the query needs places, the query relaxed for them in rx.
+ */
+static int
+gens_pos(struct ofl_store *st, struct ix_gen *g, size_t ng,
+    const char *match, struct fts_relaxed *rx)
+{
+	struct ofl_tok	*tk;
+	size_t		 i;
+	int		 any = 0, rc;
+
+	memset(rx, 0, sizeof *rx);
+	for (i = 0; i < ng; i++) {
+		if ((rc = ix_gen_nopos(ofl_store_db(st), g[i].gen)) == -1)
+			return -1;
+		any |= g[i].nopos = rc;
+	}
+	if (!any)
+		return 0;
+	if ((tk = ofl_store_fts_tok(st)) == NULL)
+		return -1;
+	rc = store_fts_relax(tk, match, rx);
+	ofl_tok_free(tk);
+	return rc == -1 ? -1 : 0;
 }
 
 /* The scan's next row id in *row, -1 there at its end; -1 on error. */
@@ -202,13 +316,15 @@ scan_step(sqlite3 *db, const struct ofl_fts_query *fq, sqlite3_stmt *q,
  * the generations g[0..ng): the first row of the content of the cap'th
  * highest row id, so that every content ranked is ranked with all its
  * rows (its statistics are its own); 0 when no row below that is left
- * out (or there is no cap).  The generations' row ids, highest first,
+ * out (or there is no cap); rq is fq relaxed, for the generations that
+ * keep no places.  The generations' row ids, highest first,
  * are merged: contents are numbered as they come, and a generation may
  * hold any (a rebuild indexes the newest first).
  */
 static int
-cap_low(sqlite3 *db, const struct ofl_fts_query *fq, const struct ix_gen *g,
-    size_t ng, int64_t *low)
+cap_low(sqlite3 *db, const struct ofl_fts_query *fq,
+    const struct ofl_fts_query *rq, const struct ix_gen *g, size_t ng,
+    int64_t *low)
 {
 	sqlite3_stmt	**q;
 	int64_t		 *cur, n = 0, last = 0, lo, cap = (int64_t)fq->cap;
@@ -221,8 +337,8 @@ cap_low(sqlite3 *db, const struct ofl_fts_query *fq, const struct ix_gen *g,
 	q = ofl_xcalloc(ng, sizeof *q);
 	cur = ofl_xcalloc(ng, sizeof *cur);
 	for (i = 0; i < ng; i++)
-		if ((q[i] = query_prep(db, fq, g[i].gen, g[i].buried, 1, 0,
-		    INT64_MAX, cap)) == NULL ||
+		if ((q[i] = query_prep(db, g[i].nopos ? rq : fq, g[i].gen,
+		    g[i].buried, 1, 0, INT64_MAX, cap)) == NULL ||
 		    scan_step(db, fq, q[i], &cur[i]) == -1)
 			goto out;
 	while (n < cap) {
@@ -242,8 +358,8 @@ cap_low(sqlite3 *db, const struct ofl_fts_query *fq, const struct ix_gen *g,
 	lo = ix_rowid(last >> IX_CHUNK_BITS, 0);
 	for (i = 0; i < ng && *low == 0; i++) {
 		sqlite3_finalize(q[i]);
-		if ((q[i] = query_prep(db, fq, g[i].gen, g[i].buried, 1, 0,
-		    lo, 1)) == NULL ||
+		if ((q[i] = query_prep(db, g[i].nopos ? rq : fq, g[i].gen,
+		    g[i].buried, 1, 0, lo, 1)) == NULL ||
 		    scan_step(db, fq, q[i], &cur[i]) == -1)
 			goto out;
 		if (cur[i] >= 0) {
@@ -310,6 +426,8 @@ ofl_store_fts_query(struct ofl_store *st, const struct ofl_fts_query *fq,
 	sqlite3		*db = ofl_store_db(st);
 	struct ix_gen	*g = NULL, one;
 	struct hits	 h = { NULL, 0, 0 };
+	struct ofl_fts_query rq;
+	struct fts_relaxed rx;
 #ifdef HAVE_LIBPQ
 	struct ofl_fts_query pq;
 	struct ofl_tok	*tk;
@@ -317,8 +435,9 @@ ofl_store_fts_query(struct ofl_store *st, const struct ofl_fts_query *fq,
 #endif
 	size_t		 ng = 0, i;
 	int64_t		 low;
-	int		 tx = 0, ret = -1;
+	int		 tx = 0, pg = 0, ret = -1;
 
+	memset(&rx, 0, sizeof rx);
 	if (sqlite3_get_autocommit(db)) {
 		if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
 			ofl_seterr(OFL_EXIT_FAIL, "search: %s",
@@ -340,6 +459,7 @@ ofl_store_fts_query(struct ofl_store *st, const struct ofl_fts_query *fq,
 		ofl_tok_free(tk);
 		if (rc == -1)
 			goto out;
+		pg = 1;
 		pq = *fq;
 		pq.scoped = 0;
 		pq.filter = NULL;
@@ -361,11 +481,21 @@ ofl_store_fts_query(struct ofl_store *st, const struct ofl_fts_query *fq,
 	    (!fq->scoped && fq->filter != NULL &&
 	    scope_filter(db, fq->filter) == -1))
 		goto out;
-	if (cap_low(db, fq, g, ng, &low) == -1)
+	if (!pg && gens_pos(st, g, ng, fq->match, &rx) == -1)
+		goto out;
+	rq = *fq;
+	if (rx.match != NULL)
+		rq.match = rx.match;
+	if (cap_low(db, fq, &rq, g, ng, &low) == -1)
 		goto out;
 	for (i = 0; i < ng; i++)
-		if (query_gen(db, fq, g[i].gen, g[i].buried, low, &h) == -1)
+		if (!g[i].nopos && query_gen(db, fq, g[i].gen, g[i].buried,
+		    low, &h, 0) == -1)
 			goto out;
+	for (i = 0; i < ng && !g[i].nopos; i++)
+		;
+	if (i < ng && query_gens_pos(st, fq, &rq, &rx, g, ng, low, &h) == -1)
+		goto out;
 	if (h.n > 1)
 		qsort(h.v, h.n, sizeof *h.v, hit_cmp);
 	if (h.n > fq->limit)
@@ -380,153 +510,8 @@ out:
 		sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
 	free(g);
 	free(h.v);
+	store_fts_relaxed_free(&rx);
 	return ret;
-}
-
-/*
- * The newest finished artifact of blob that the filter (NULL: any)
- * lets through: 1 and its ID in id, 0 if there is none, -1 on error.
- */
-int
-ofl_store_fts_blob_art(struct ofl_store *st, int64_t blob,
-    const struct ofl_filter *f, char *id, size_t size)
-{
-	sqlite3		*db = ofl_store_db(st);
-	sqlite3_stmt	*q;
-	struct ofl_filter any;
-	int		 rc;
-
-	STORE_PG(st, store_pg_fts_blob_art(st, blob, f, id, size));
-	if (f == NULL) {
-		ofl_filter_init(&any);
-		f = &any;
-	}
-	if (ix_prep(db, "SELECT a.id FROM artifact a WHERE a.blob = ?1 AND"
-	    FILTER_SQL " ORDER BY a.seq DESC LIMIT 1", &q) == -1)
-		return -1;
-	sqlite3_bind_int64(q, 1, blob);
-	store_filter_bind(q, f);
-	if ((rc = sqlite3_step(q)) == SQLITE_ROW)
-		snprintf(id, size, "%s", (const char *)sqlite3_column_text(q,
-		    0));
-	sqlite3_finalize(q);
-	if (rc == SQLITE_ROW)
-		return 1;
-	if (rc == SQLITE_DONE)
-		return 0;
-	return ix_err(db, "search");
-}
-
-/*
- * The artifacts the filter lets through whose content is not indexed
- * (or only in part), one per content, newest first: cb(id, blob, arg)
- * for each, until it returns non-zero.  Returns how many there are.
- */
-int64_t
-ofl_store_fts_unindexed(struct ofl_store *st, const struct ofl_filter *f,
-    int (*cb)(const char *, int64_t, void *), void *arg)
-{
-	sqlite3		*db = ofl_store_db(st);
-	sqlite3_stmt	*q;
-	int64_t		 n = 0;
-	int		 rc, stop = 0;
-
-	STORE_PG(st, store_pg_fts_unindexed(st, f, cb, arg));
-	if (ix_prep(db, "SELECT a.id, a.blob FROM artifact a LEFT JOIN ix_blob b"
-	    " ON b.blob = a.blob WHERE" FILTER_SQL " AND (b.blob IS NULL OR"
-	    " b.state != 1 OR b.tokver != ?6) GROUP BY a.blob"
-	    " ORDER BY max(a.seq) DESC", &q) == -1)
-		return -1;
-	sqlite3_bind_int(q, 6, OFL_TOK_VERSION);
-	store_filter_bind(q, f);
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		n++;
-		if (!stop && cb != NULL)
-			stop = cb((const char *)sqlite3_column_text(q, 0),
-			    sqlite3_column_int64(q, 1), arg);
-	}
-	sqlite3_finalize(q);
-	if (rc != SQLITE_DONE)
-		return ix_err(db, "search");
-	return n;
-}
-
-int
-ofl_store_fts_chunk(struct ofl_store *st, int64_t blob, int64_t seq,
-    struct ofl_fts_row *row)
-{
-	sqlite3		*db = ofl_store_db(st);
-	sqlite3_stmt	*q;
-	int		 rc;
-
-	STORE_PG(st, store_pg_fts_chunk(st, blob, seq, row));
-	memset(row, 0, sizeof *row);
-	if (sqlite3_prepare_v2(db, "SELECT member, title, byte_start,"
-	    " byte_end, line_start, line_end FROM ix_chunk WHERE id = ?1", -1,
-	    &q, NULL) != SQLITE_OK) {
-		ofl_seterr(OFL_EXIT_FAIL, "search: %s", sqlite3_errmsg(db));
-		return -1;
-	}
-	sqlite3_bind_int64(q, 1, ix_rowid(blob, seq));
-	if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		if (sqlite3_column_type(q, 0) != SQLITE_NULL)
-			row->member = ofl_xstrdup((const char *)
-			    sqlite3_column_text(q, 0));
-		if (sqlite3_column_type(q, 1) != SQLITE_NULL)
-			row->title = ofl_xstrdup((const char *)
-			    sqlite3_column_text(q, 1));
-		row->byte_start = (uint64_t)sqlite3_column_int64(q, 2);
-		row->byte_end = (uint64_t)sqlite3_column_int64(q, 3);
-		row->line_start = (uint64_t)sqlite3_column_int64(q, 4);
-		row->line_end = (uint64_t)sqlite3_column_int64(q, 5);
-	}
-	sqlite3_finalize(q);
-	if (rc == SQLITE_ROW)
-		return 1;
-	if (rc == SQLITE_DONE)
-		return 0;
-	ofl_seterr(OFL_EXIT_FAIL, "search: %s", sqlite3_errmsg(db));
-	return -1;
-}
-
-void
-ofl_store_fts_row_free(struct ofl_fts_row *row)
-{
-	free(row->member);
-	free(row->title);
-	row->member = row->title = NULL;
-}
-
-/* Titles of the chunks that hold lines; left NULL where none is found. */
-void
-ofl_store_fts_titles(struct ofl_store *st, struct ofl_fts_title *t, size_t n)
-{
-	sqlite3		*db = ofl_store_db(st);
-	sqlite3_stmt	*q;
-	size_t		 i;
-
-	STORE_PG_VOID(st, store_pg_fts_titles(st, t, n));
-	if (n == 0 || sqlite3_prepare_v2(db, "SELECT id, title FROM ix_chunk"
-	    " WHERE id BETWEEN ?1 AND ?2 AND line_start <= ?3 AND"
-	    " line_end >= ?3 ORDER BY id LIMIT 1", -1, &q, NULL) != SQLITE_OK)
-		return;
-	for (i = 0; i < n; i++) {
-		if (t[i].seq >= 0) {
-			/* The very chunk, found by its number. */
-			sqlite3_bind_int64(q, 1, ix_rowid(t[i].blob, t[i].seq));
-			sqlite3_bind_int64(q, 2, ix_rowid(t[i].blob, t[i].seq));
-		} else {
-			sqlite3_bind_int64(q, 1, ix_rowid(t[i].blob, 0));
-			sqlite3_bind_int64(q, 2, ix_rowid(t[i].blob + 1, 0) - 1);
-		}
-		sqlite3_bind_int64(q, 3, (int64_t)t[i].line);
-		if (sqlite3_step(q) == SQLITE_ROW &&
-		    sqlite3_column_type(q, 1) != SQLITE_NULL)
-			t[i].title = ofl_xstrdup((const char *)
-			    sqlite3_column_text(q, 1));
-		sqlite3_reset(q);
-	}
-	sqlite3_finalize(q);
 }
 
 /*

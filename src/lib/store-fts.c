@@ -76,10 +76,11 @@ struct rank_blob;
 static struct rank_blob *rank_probe(struct rank_aux *, int64_t);
 static struct rank_blob *rank_slot(struct rank_aux *, int64_t, int);
 static void	 rank_aux_free(void *);
+static void	 rank_merge(struct rank_aux *, struct rank_aux *);
 static int	 rank_count(const Fts5ExtensionApi *, Fts5Context *, void *);
 static void	 rank_blob_stats(struct rank_aux *, struct rank_blob *);
 static struct rank_aux *rank_aux_get(const Fts5ExtensionApi *, Fts5Context *,
-		    int);
+		    int, int);
 static void	 rank_func(const Fts5ExtensionApi *, Fts5Context *,
 		    sqlite3_context *, int, sqlite3_value **);
 static fts5_api	*fts5_get(sqlite3 *);
@@ -208,6 +209,7 @@ struct rank_blob {
 };
 
 struct rank_aux {
+	int		  mode;		/* 1: kept when done, 2: from the kept */
 	int		  nphrase;
 	size_t		  cap;		/* slots, a power of two */
 	size_t		  n;
@@ -267,6 +269,41 @@ rank_slot(struct rank_aux *ra, int64_t blob, int add)
 	return b;
 }
 
+/*
+ * The statistics of the last query ranked with IX_RANK_KEEP, for the
+ * query that ranks its rows again with IX_RANK_TEXT (one at a time: the
+ * library runs one query at a time).
+ */
+static struct rank_aux	*rank_kept;
+
+/*
+ * Or given (IX_RANK_GIVEN): for each blob, how many of its rows hold
+ * each phrase, counted by store-fts-pos.c for a query whose rows are
+ * ranked on their text alone.
+ */
+static struct rank_aux	*rank_given;
+
+/* The blobs of ra whose statistics are read, moved into into; ra freed. */
+static void
+rank_merge(struct rank_aux *into, struct rank_aux *ra)
+{
+	struct rank_blob	*b;
+	size_t			 i;
+
+	for (i = 0; i < ra->cap; i++) {
+		if (ra->tab[i].blob < 0 || ra->tab[i].nrow < 0 ||
+		    rank_slot(into, ra->tab[i].blob, 0) != NULL)
+			continue;
+		b = rank_slot(into, ra->tab[i].blob, 1);
+		free(b->nhit);
+		free(b->idf);
+		*b = ra->tab[i];
+		ra->tab[i].nhit = NULL;
+		ra->tab[i].idf = NULL;
+	}
+	rank_aux_free(ra);
+}
+
 static void
 rank_aux_free(void *p)
 {
@@ -275,6 +312,21 @@ rank_aux_free(void *p)
 
 	if (ra == NULL)
 		return;
+	if (ra->mode == 1) {
+		/* Its statement would keep the database from closing. */
+		sqlite3_finalize(ra->nrow);
+		ra->nrow = NULL;
+		ra->mode = 0;
+		if (rank_kept != NULL && rank_kept->nphrase == ra->nphrase &&
+		    rank_kept->db == ra->db) {
+			/* Another generation's: its blobs are others. */
+			rank_merge(rank_kept, ra);
+			return;
+		}
+		store_fts_rank_forget();
+		rank_kept = ra;
+		return;
+	}
 	for (i = 0; i < ra->cap; i++) {
 		free(ra->tab[i].nhit);
 		free(ra->tab[i].idf);
@@ -327,20 +379,65 @@ rank_blob_stats(struct rank_aux *ra, struct rank_blob *b)
 	b->cheap = total > RANK_CHEAP;
 }
 
+void
+store_fts_rank_forget(void)
+{
+	struct rank_aux	*ra = rank_kept;
+
+	rank_kept = NULL;
+	rank_aux_free(ra);
+	ra = rank_given;
+	rank_given = NULL;
+	rank_aux_free(ra);
+}
+
+void
+store_fts_rank_give(int64_t blob, int nphrase, const int64_t *nhit)
+{
+	struct rank_blob	*b;
+	int			 i;
+
+	if (nphrase > RANK_PHRASES)
+		nphrase = RANK_PHRASES;
+	if (rank_given == NULL) {
+		rank_given = ofl_xcalloc(1, sizeof *rank_given);
+		rank_given->nphrase = nphrase;
+	}
+	if (rank_given->nphrase != nphrase)
+		return;
+	b = rank_slot(rank_given, blob, 1);
+	for (i = 0; i < nphrase; i++)
+		b->nhit[i] = nhit[i];
+}
+
 static struct rank_aux *
-rank_aux_get(const Fts5ExtensionApi *api, Fts5Context *fts, int nphrase)
+rank_aux_get(const Fts5ExtensionApi *api, Fts5Context *fts, int nphrase,
+    int mode)
 {
 	struct rank_aux	*ra;
 	int		 i;
 
 	if ((ra = api->xGetAuxdata(fts, 0)) != NULL)
 		return ra;
-	ra = ofl_xcalloc(1, sizeof *ra);
-	ra->nphrase = nphrase;
-	ra->db = api->xUserData(fts);
-	for (i = 0; i < nphrase; i++) {
-		ra->phrase = i;
-		(void)api->xQueryPhrase(fts, i, ra, rank_count);
+	if (mode == 2 && rank_kept != NULL && rank_kept->nphrase == nphrase &&
+	    rank_kept->db == api->xUserData(fts)) {
+		/* The rows' own statistics, from the index. */
+		ra = rank_kept;
+		rank_kept = NULL;
+	} else if (mode == 3 && rank_given != NULL &&
+	    rank_given->nphrase == nphrase) {
+		ra = rank_given;
+		rank_given = NULL;
+		ra->db = api->xUserData(fts);
+	} else {
+		ra = ofl_xcalloc(1, sizeof *ra);
+		ra->nphrase = nphrase;
+		ra->db = api->xUserData(fts);
+		for (i = 0; i < nphrase; i++) {
+			ra->phrase = i;
+			(void)api->xQueryPhrase(fts, i, ra, rank_count);
+		}
+		ra->mode = mode == 1;
 	}
 	if (api->xSetAuxdata(fts, ra, rank_aux_free) != SQLITE_OK)
 		return NULL;
@@ -354,7 +451,11 @@ rank_aux_get(const Fts5ExtensionApi *api, Fts5Context *fts, int nphrase)
  * spares a lookup per matching row.  When the phrases match many rows
  * of the artifact, a phrase counts once per column it occurs in, not
  * once per occurrence: far cheaper, and term frequency saturates
- * quickly anyway.
+ * quickly anyway.  A third argument, 1: so always (a generation that
+ * keeps no places of words, where a phrase is in a column or not),
+ * keeping the statistics for the rows to be ranked again on their text
+ * by the same query with 2, or with 3 by the statistics that
+ * store_fts_rank_give() gave (store-fts-pos.c).
  */
 static void
 rank_func(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context *ctx,
@@ -364,12 +465,13 @@ rank_func(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context *ctx,
 	struct rank_blob	*b;
 	Fts5PhraseIter		 it;
 	double			 tf[RANK_PHRASES], score = 0.0, w;
-	int			 nphrase, ninst, i, ph, col, off;
+	int			 nphrase, ninst, i, ph, col, off, mode;
 
 	nphrase = api->xPhraseCount(fts);
 	if (nphrase > RANK_PHRASES)
 		nphrase = RANK_PHRASES;
-	if ((ra = rank_aux_get(api, fts, nphrase)) == NULL) {
+	mode = nval > 2 ? sqlite3_value_int(val[2]) : 0;
+	if ((ra = rank_aux_get(api, fts, nphrase, mode)) == NULL) {
 		sqlite3_result_error_nomem(ctx);
 		return;
 	}
@@ -378,7 +480,7 @@ rank_func(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context *ctx,
 		rank_blob_stats(ra, b);
 	for (i = 0; i < nphrase; i++)
 		tf[i] = 0.0;
-	if (b->cheap) {
+	if (b->cheap || mode == 1) {
 		for (i = 0; i < nphrase; i++)
 			for (api->xPhraseFirstColumn(fts, i, &it, &col);
 			    col >= 0; api->xPhraseNextColumn(fts, &it, &col))

@@ -34,6 +34,7 @@ struct ofl_store {
 	struct store_pg	*pg;		/* the PostgreSQL engine, or NULL */
 	sqlite3_stmt	*meta;		/* ofl_store_meta()'s, kept */
 	int		 ix;		/* index reachable (store-ixdb.c) */
+	ZSTD_DCtx	*dctx;		/* a closed reader's, for the next */
 };
 
 /* A row of the frame table: one zstd frame of a blob file. */
@@ -245,6 +246,7 @@ struct ix_gen {
 	int64_t		 bytes;		/* content indexed into it */
 	int64_t		 dead;		/* of which removed */
 	int64_t		 blobs;		/* blobs in it now */
+	int		 nopos;		/* keeps no places of words */
 };
 
 static inline int
@@ -313,6 +315,41 @@ int	 ix_gen_drop(sqlite3 *, int64_t);
 int	 ix_gen_close(sqlite3 *, int64_t);
 int64_t	 ix_gen_rows(sqlite3 *, int64_t, int);
 uint64_t ix_gen_index_bytes(sqlite3 *);
+int	 ix_gen_nopos(sqlite3 *, int64_t);
+
+/*
+ * store-fts-pos.c: queries that need places of words, on generations
+ * that keep none.  A query relaxed to find a superset of its rows (1 and
+ * the new query, 0: it needs no places); the rows of those it matches as
+ * written, by their text chunked again (ok[i] set for rows[i]).
+ */
+struct fts_phrase {
+	char		*q;		/* as written */
+	char		*and;		/* its words' AND */
+	size_t		 ntok;
+};
+struct fts_relaxed {
+	char		*match;		/* the query relaxed */
+	struct fts_phrase *p;		/* the query's phrases, in order */
+	size_t		 n;
+};
+int	 store_fts_relax(struct ofl_tok *, const char *,
+	    struct fts_relaxed *);
+void	 store_fts_relaxed_free(struct fts_relaxed *);
+int	 store_fts_keep(struct ofl_store *, const char *,
+	    const struct fts_relaxed *, int, const int64_t *, size_t,
+	    unsigned char *, double *);
+/*
+ * The ranking of a generation that keeps no places counts each word once
+ * a column; its statistics are kept (IX_RANK_KEEP) for its rows to be
+ * ranked again on their text (IX_RANK_TEXT, IX_RANK_GIVEN), each word as
+ * often as it occurs, as on an index with places (store-fts.c).
+ */
+#define IX_RANK_KEEP	"oflrank(4.0, 1.0, 1)"
+#define IX_RANK_TEXT	"oflrank(4.0, 1.0, 2)"
+#define IX_RANK_GIVEN	"oflrank(4.0, 1.0, 3)"
+void	 store_fts_rank_forget(void);
+void	 store_fts_rank_give(int64_t, int, const int64_t *);
 
 /* store-stmt.c: statements kept prepared between calls (see there). */
 int	 store_stmt(sqlite3 *, const char *, sqlite3_stmt **);

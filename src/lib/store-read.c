@@ -599,7 +599,11 @@ ofl_reader_close(struct ofl_reader *r)
 		return;
 	if (r->fd != -1)
 		close(r->fd);
-	ZSTD_freeDCtx(r->dctx);
+	/* Made again for each content, it cost more than reading one. */
+	if (r->st != NULL && r->st->dctx == NULL)
+		r->st->dctx = r->dctx;
+	else
+		ZSTD_freeDCtx(r->dctx);
 	ofl_meta_free(&r->meta);
 	free(r->frames);
 	free(r->fbuf);
@@ -640,13 +644,18 @@ reader_load(struct ofl_reader *r, ssize_t k)
 
 	if (r->cur == k)
 		return 0;
+	if (r->dctx == NULL) {
+		r->dctx = r->st->dctx;
+		r->st->dctx = NULL;
+	}
 	if (r->dctx == NULL && (r->dctx = ZSTD_createDCtx()) == NULL) {
 		ofl_seterr(OFL_EXIT_FAIL, "out of memory");
 		return -1;
 	}
-	if (r->fcap < FRAME_MAX) {
-		r->fbuf = ofl_xrealloc(r->fbuf, FRAME_MAX);
-		r->fcap = FRAME_MAX;
+	/* A frame's own size: a small content's reader stays small. */
+	if (r->fcap < f->raw_len || r->fbuf == NULL) {
+		r->fcap = f->raw_len > 0 ? f->raw_len : 1;
+		r->fbuf = ofl_xrealloc(r->fbuf, r->fcap);
 	}
 	if (reader_fetch(r, k) == -1)
 		return -1;

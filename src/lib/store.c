@@ -656,7 +656,13 @@ ofl_store_open(const char *path, int flags)
 		    &one);
 	}
 	sqlite3_extended_result_codes(st->db, 0);
+	/*
+	 * Temporary tables in memory: a search's scope and the rows it
+	 * ranks again on their text (store-fts-pos.c) are small, and a
+	 * file for them costs a write a page.
+	 */
 	if (store_exec(st, "PRAGMA synchronous = NORMAL") == -1 ||
+	    store_exec(st, "PRAGMA temp_store = MEMORY") == -1 ||
 	    store_exec(st, "PRAGMA journal_size_limit = 4194304") == -1 ||
 	    sqlite3_wal_autocheckpoint(st->db, WAL_PAGES) != SQLITE_OK)
 		goto fail;
@@ -730,6 +736,7 @@ ofl_store_close(struct ofl_store *st)
 	}
 	if (st->gclock != -1)
 		close(st->gclock);
+	ZSTD_freeDCtx(st->dctx);
 	free(st->blobdir);
 	free(st->dbpath);
 	free(st->path);

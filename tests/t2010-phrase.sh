@@ -1,0 +1,103 @@
+#!/bin/sh
+#
+# t2010-phrase: queries that need the places of words.  The index keeps,
+# for each word, the chunks it is in but not where in them (FTS5's
+# detail=column, about half the bytes); a phrase, "a + b", NEAR and "^"
+# run on it relaxed and are checked on the text of the chunks found, so
+# they find what they found when the index kept places, and no more.
+
+. "$(dirname "$0")/lib.sh"
+
+capture() {
+	ofl-capture -q -T 0 <"$1" | sed 's/^ofl://'
+}
+
+# hits QUERY...: the IDs of the hits of ofl-search, sorted, as letters.
+hits() {
+	ofl-search -q -a -n 50 "$@" >raw
+	rc=$?
+	sed 's/^ofl:\([^:]*\).*/\1/' raw | while read -r i; do
+		for n in adj rev far; do
+			[ "$i" = "$(cat id.$n)" ] && echo $n
+		done
+	done | sort -u | tr '\n' ' '
+	return $rc
+}
+
+test_expect_success 'setup: the same words, next to each other or not' '
+	echo "the alpha beta gamma" >adj.txt &&
+	echo "beta something alpha gamma" >rev.txt &&
+	echo "alpha one two three four beta gamma" >far.txt &&
+	for n in adj rev far; do
+		capture $n.txt >id.$n || return 1
+	done &&
+	ofl-index -q $(cat id.adj id.rev id.far)
+'
+
+test_expect_success STOREDIR 'the index keeps no places of words' '
+	store_sql "SELECT count(*) FROM ix.sqlite_master WHERE name GLOB
+	    '"'"'ix_fts*'"'"' AND sql LIKE '"'"'%detail=column%'"'"'" >n &&
+	test "$(cat n)" -ge 1 &&
+	store_sql "SELECT count(*) FROM ix.sqlite_master WHERE name GLOB
+	    '"'"'ix_fts*'"'"' AND type = '"'"'table'"'"' AND
+	    sql LIKE '"'"'%fts5(%'"'"' AND sql NOT LIKE
+	    '"'"'%detail=column%'"'"'" >n &&
+	test "$(cat n)" = 0
+'
+
+test_expect_success 'words: every content that has them' '
+	test "$(hits "alpha beta")" = "adj far rev "
+'
+
+test_expect_success 'a phrase: only where its words follow each other' '
+	test "$(hits "\"alpha beta\"")" = "adj " &&
+	test "$(hits "\"beta something alpha\"")" = "rev " &&
+	test "$(hits "\"beta gamma\"")" = "adj far "
+'
+
+test_expect_success 'a phrase nowhere: exit 1, nothing printed' '
+	test_expect_code 1 ofl-search -a "\"gamma alpha\"" >out &&
+	test ! -s out
+'
+
+test_expect_success 'a phrase of identifier parts and a prefix phrase (--fts)' '
+	test "$(hits --fts "\"alpha be\" *")" = "adj " &&
+	test "$(hits --fts "alpha + beta")" = "adj "
+'
+
+test_expect_success 'NEAR, by the distance it gives (--fts)' '
+	test "$(hits --fts "NEAR(alpha gamma, 0)")" = "rev " &&
+	test "$(hits --fts "NEAR(alpha gamma, 1)")" = "adj rev " &&
+	test "$(hits --fts "NEAR(alpha beta, 4)")" = "adj far rev "
+'
+
+test_expect_success '"^": the first word of a column (--fts)' '
+	test "$(hits --fts "^beta")" = "rev " &&
+	test "$(hits --fts "^alpha")" = "far "
+'
+
+test_expect_success 'NOT a phrase keeps what holds its words apart (--fts)' '
+	test "$(hits --fts "gamma NOT \"alpha beta\"")" = "far rev " &&
+	test "$(hits --fts "(alpha OR beta) NOT \"beta gamma\"")" = "rev "
+'
+
+test_expect_success 'a bad NEAR is a usage error, as before' '
+	test_expect_code 2 ofl-search -a --fts "NEAR(\"alpha\" \"beta\"" \
+	    2>err &&
+	grep "^ofl-search: --fts: fts5: syntax error" err
+'
+
+# Many chunks hold both words apart, one late chunk holds the phrase: the
+# relaxed query finds more rows than a search keeps, and is asked again.
+test_expect_success 'the phrase in the last of many chunks that hold its words' '
+	awk "BEGIN { for (i = 1; i <= 4000; i++)
+	    printf \"delta row %d epsilon\n\", i
+	    print \"the delta epsilon together\" }" >many.txt &&
+	capture many.txt >id.many &&
+	ofl-index -q $(cat id.many) &&
+	ofl-search -n 1 "$(cat id.many)" "\"delta epsilon\"" >out &&
+	grep -F "4001: the delta epsilon together" out &&
+	test "$(grep -c "^ofl:" out)" = 1
+'
+
+test_done
