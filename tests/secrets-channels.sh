@@ -15,7 +15,7 @@
 SECRETS_DATA=$OFL_SRCDIR/tests/data/secrets
 SECRETS_CHANNELS="notice passthrough snippet snippet-json extract-n
 extract-n-json extract-e jq jq-raw schema-json schema-csv listing
-listing-json mcp-extract mcp-search mcp-list"
+listing-json mcp-extract mcp-search mcp-list diff diff-json"
 
 # secrets_text LINE: the row's text; "@FILE" is that file of the data.
 secrets_text() {
@@ -48,6 +48,11 @@ secrets_run() {
 	grep -v '^#' "$SECRETS_DATA/table.tsv" >"$_d/table"
 	: >"$_d/rows.ndjson"
 	: >"$_d/mcp.in"
+	# The large text of each row (secrets_row) with no row in it.
+	{
+		seq -f 'filler line %g' 3000
+		seq -f 'more filler %g' 8
+	} | ofl-capture -q -T 0 | sed 's/^ofl://' >"$_d/before"
 	_i=0
 	while IFS='	' read -r _type _name _line _needle; do
 		_i=$((_i + 1))
@@ -87,6 +92,10 @@ secrets_row() {
 	ofl-extract "$_id" -n -5 >"$_o.extract-n" 2>>"$_d/stderr"
 	ofl-extract -j "$_id" -n -5 >"$_o.extract-n-json" 2>>"$_d/stderr"
 	ofl-extract "$_id" -e zqcase >"$_o.extract-e" 2>>"$_d/stderr"
+	# What changed since the same text without the row (secrets_run).
+	ofl-diff "$(cat "$_d/before")" "$_id" >"$_o.diff" 2>>"$_d/stderr"
+	ofl-diff -j "$(cat "$_d/before")" "$_id" >"$_o.diff-json" \
+	    2>>"$_d/stderr"
 	# The MCP calls of every row go to one ofl-mcp (secrets_batch).
 	secrets_call $((2 * _i - 1)) ofl_extract \
 	    "{\"id\":\"$_id\",\"lines\":[\"-5\"]}" >>"$_d/mcp.in"

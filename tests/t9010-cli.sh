@@ -73,6 +73,20 @@ test_expect_success 'nothing near: no suggestion, exit 2' '
 	test_cmp expect err
 '
 
+test_expect_success 'a command whose program is missing: exit 3, which one' '
+	mkdir alone &&
+	cp "$OFL_SRCDIR/bin/ofl" alone/ &&
+	test_expect_code 3 env PATH=/usr/bin:/bin sh alone/ofl search x \
+	    >out 2>err &&
+	test ! -s out &&
+	echo "ofl: '"'"'search'"'"' is an ofl command, but ofl-search is not found beside ofl or in PATH" \
+	    >expect &&
+	test_cmp expect err &&
+	test_expect_code 3 env PATH=/usr/bin:/bin sh alone/ofl list \
+	    >out 2>err &&
+	test_cmp expect err
+'
+
 test_expect_success 'ofl help lists list' '
 	ofl help >out &&
 	grep -q "^   list  " out
