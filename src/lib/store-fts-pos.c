@@ -718,11 +718,8 @@ store_fts_keep(struct ofl_store *st, const char *query,
 	int		 ret = -1;
 
 	memset(ok, 0, n);
-	if (n == 0) {
-		store_fts_rank_forget();
-		return 0;
-	}
-	id = ofl_xcalloc(n, sizeof *id);
+	/* No row: the query as written is still judged (a bad NEAR). */
+	id = ofl_xcalloc(n + 1, sizeof *id);
 	for (i = 0; i < n; i++) {
 		id[i].id = rows[i];
 		id[i].i = i;
