@@ -865,6 +865,9 @@ ofl_chunk_is_bytes(int kind)
 	case OFL_KIND_MARKDOWN:
 	case OFL_KIND_DIFF:
 		return 1;
+	case OFL_KIND_CSV:
+	case OFL_KIND_TSV:
+		return 2;
 	default:
 		return 0;
 	}

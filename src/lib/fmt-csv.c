@@ -193,9 +193,10 @@ ofl_fmt_csv_chunk(struct ofl_chunker *ck, struct ofl_chunk_in *s, int sep,
 			}
 			hlend = l.lineno;
 			hlen += l.len;
-			if (w.text.len < 16384)
-				ofl_buf_add(&w.text, l.p, l.len < 16384 -
-				    w.text.len ? l.len : 16384 - w.text.len);
+			if (w.text.len < OFL_CHUNK_HEADER_MAX)
+				ofl_buf_add(&w.text, l.p, l.len <
+				    OFL_CHUNK_HEADER_MAX - w.text.len ? l.len :
+				    OFL_CHUNK_HEADER_MAX - w.text.len);
 		} else
 			ofl_chunk_win_add(&w, &l);
 		rec += l.len;

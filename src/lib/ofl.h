@@ -886,9 +886,12 @@ int	ofl_chunk_src(const struct ofl_src *, int kind,
 /*
  * 1 if each chunk of kind has for text the bytes it spans, byte for byte
  * (no header, no tags taken out), so that its text can be read back from
- * the content without chunking it again.
+ * the content without chunking it again; 2 if the text is led by the
+ * content's header, the bytes before its first chunk (at most
+ * OFL_CHUNK_HEADER_MAX of them: CSV and TSV); 0 if neither.
  */
 int	ofl_chunk_is_bytes(int kind);
+#define OFL_CHUNK_HEADER_MAX	16384
 
 /*
  * chunk-io.c: the plumbing the formats' chunkers share.  A chunker reads an

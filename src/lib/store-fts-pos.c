@@ -395,25 +395,67 @@ keep_chunk(const struct ofl_chunk *c, void *arg)
 }
 
 /*
- * The rows of k's blob read back from its bytes, where its kind's chunks
- * are their bytes (never an archive's members); -1 on error.
+ * The header that leads each chunk's text, for a kind whose chunks are
+ * their bytes after it: the bytes before the first chunk, at the start
+ * of *buf (their count returned, -1 on error).
  */
-static int
-keep_bytes(struct ofl_store *st, struct ofl_reader *r, struct keep *k)
+static ssize_t
+keep_header(struct keep *k, struct ofl_reader *r, char **buf)
 {
 	sqlite3_stmt	*s;
+	int64_t		 n = 0;
+	int		 rc;
+
+	if (store_stmt(k->db, "SELECT byte_start FROM ix_chunk WHERE id = ?1",
+	    &s) == -1)
+		return keep_err(k->db, 0);
+	sqlite3_bind_int64(s, 1, ix_rowid(k->blob, 0));
+	if ((rc = sqlite3_step(s)) == SQLITE_ROW)
+		n = sqlite3_column_int64(s, 0);
+	store_stmt_done(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return keep_err(k->db, 0);
+	if (n > OFL_CHUNK_HEADER_MAX)
+		n = OFL_CHUNK_HEADER_MAX;
+	if (n <= 0)
+		return 0;
+	*buf = ofl_xrealloc(*buf, (size_t)n);
+	if (ofl_reader_seek(r, 0) == -1 ||
+	    ofl_reader_read_full(r, *buf, (size_t)n) != (ssize_t)n)
+		return -1;
+	return (ssize_t)n;
+}
+
+/*
+ * The rows of k's blob read back from its bytes, where its kind's chunks
+ * are their bytes (never an archive's members), after its header when
+ * header is set; -1 on error.
+ */
+static int
+keep_bytes(struct keep *k, struct ofl_reader *r, int header)
+{
+	sqlite3_stmt	*s = NULL;
 	struct ofl_chunk c;
-	size_t		 end = k->next;
+	size_t		 end = k->next, at = 0;
+	ssize_t		 h;
 	int64_t		 row;
 	char		*buf = NULL;
 	int		 rc, ret = -1;
 
 	while (end < k->n && k->id[end].id >> IX_CHUNK_BITS == k->blob)
 		end++;
+	if (header) {
+		if ((h = keep_header(k, r, &buf)) == -1)
+			goto out;
+		at = (size_t)h;
+	}
 	if (store_stmt(k->db, "SELECT id, title, byte_start, byte_end FROM"
 	    " ix_chunk WHERE id BETWEEN ?1 AND ?2 AND member IS NULL"
-	    " ORDER BY id", &s) == -1)
-		return keep_err(k->db, 0);
+	    " ORDER BY id", &s) == -1) {
+		s = NULL;
+		keep_err(k->db, 0);
+		goto out;
+	}
 	sqlite3_bind_int64(s, 1, k->id[k->next].id);
 	sqlite3_bind_int64(s, 2, k->id[end - 1].id);
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
@@ -429,12 +471,13 @@ keep_bytes(struct ofl_store *st, struct ofl_reader *r, struct keep *k)
 		c.title_len = (size_t)sqlite3_column_bytes(s, 1);
 		c.len = (size_t)(sqlite3_column_int64(s, 3) -
 		    sqlite3_column_int64(s, 2));
-		buf = ofl_xrealloc(buf, c.len + 1);
+		buf = ofl_xrealloc(buf, at + c.len + 1);
 		if (ofl_reader_seek(r, (uint64_t)sqlite3_column_int64(s,
-		    2)) == -1 || ofl_reader_read_full(r, buf, c.len) !=
+		    2)) == -1 || ofl_reader_read_full(r, buf + at, c.len) !=
 		    (ssize_t)c.len)
 			goto out;
 		c.text = buf;
+		c.len += at;
 		if (keep_insert(k, &c, row) == -1)
 			goto out;
 	}
@@ -445,7 +488,8 @@ keep_bytes(struct ofl_store *st, struct ofl_reader *r, struct keep *k)
 	k->next = end;
 	ret = 0;
 out:
-	store_stmt_done(s);
+	if (s != NULL)
+		store_stmt_done(s);
 	free(buf);
 	return ret;
 }
@@ -476,8 +520,8 @@ keep_blob(struct ofl_store *st, struct keep *k)
 	if ((r = ofl_reader_open(st, id)) == NULL)
 		return -1;
 	k->seq = 0;
-	if (ofl_chunk_is_bytes(kind))
-		rc = keep_bytes(st, r, k);
+	if (ofl_chunk_is_bytes(kind) > 0)
+		rc = keep_bytes(k, r, ofl_chunk_is_bytes(kind) == 2);
 	else
 		rc = ofl_reader_chunks(r, kind < 0 ? OFL_KIND_TEXT : kind,
 		    keep_chunk, k) < 0 && k->failed ? -1 : 0;

@@ -31,7 +31,7 @@
 /* Rows of a generation without places ranked again on their text. */
 #define RETEXT_MAX	1024
 /* Rows ranked again for each asked for: in one content, in many. */
-#define RETEXT_ONE	16
+#define RETEXT_ONE	8
 #define RETEXT_MANY	2
 
 /* Searching. */
