@@ -163,6 +163,21 @@ ofl_buf_str(struct ofl_buf *b)
 	return b->data;
 }
 
+/* p[0..n) as an FTS5 string: in double quotes, each of its own doubled. */
+void
+ofl_buf_add_fts_string(struct ofl_buf *b, const char *p, size_t n)
+{
+	size_t	i;
+
+	ofl_buf_addc(b, '"');
+	for (i = 0; i < n; i++) {
+		if (p[i] == '"')
+			ofl_buf_addc(b, '"');
+		ofl_buf_addc(b, p[i]);
+	}
+	ofl_buf_addc(b, '"');
+}
+
 /* s quoted for a POSIX shell, as it is when that is safe. */
 char *
 ofl_shquote(const char *s)

@@ -191,6 +191,8 @@ void	ofl_buf_add_json_str(struct ofl_buf *, const char *, size_t);
 char	*ofl_buf_str(struct ofl_buf *);
 /* Shell-quote s into a freshly allocated string ('it'\''s). */
 char	*ofl_shquote(const char *);
+/* An FTS5 string literal: p[0..n) in double quotes, its own doubled. */
+void	 ofl_buf_add_fts_string(struct ofl_buf *, const char *, size_t);
 /* "41,230" and "2.4 MB" (ofl_fmt_count, ofl_fmt_size), appended. */
 void	ofl_buf_add_count(struct ofl_buf *, uint64_t);
 void	ofl_buf_add_size(struct ofl_buf *, uint64_t);

@@ -34,7 +34,6 @@ static void	 compound_forms(struct ofl_buf *, const char *);
 static void	 lower_add(struct ofl_buf *, const char *, size_t);
 static int	 count_cb(void *, int, const char *, int, int, int);
 static int	 exact_cb(void *, int, const char *, int, int, int);
-static void	 add_fts_string(struct ofl_buf *, const char *, size_t);
 static int	 name_byte(int);
 static void	 add_fts_term(struct ofl_buf *, const struct term *);
 static void	 lex_form(struct ofl_buf *, const char *);
@@ -308,20 +307,6 @@ ofl_query_terms_targets(struct search *s, const char *raw)
 	}
 }
 
-static void
-add_fts_string(struct ofl_buf *b, const char *p, size_t n)
-{
-	size_t	i;
-
-	ofl_buf_addc(b, '"');
-	for (i = 0; i < n; i++) {
-		if (p[i] == '"')
-			ofl_buf_addc(b, '"');
-		ofl_buf_addc(b, p[i]);
-	}
-	ofl_buf_addc(b, '"');
-}
-
 /*
  * A term as an FTS5 expression: its string, as a prefix when it is one,
  * or'ed with its exact form when it has one.
@@ -334,10 +319,10 @@ add_fts_term(struct ofl_buf *b, const struct term *t)
 	if (t->exact != NULL) {
 		snprintf(tmp, sizeof tmp, "%c%s", OFL_TOK_EXACT, t->exact);
 		ofl_buf_addc(b, '(');
-		add_fts_string(b, tmp, strlen(tmp));
+		ofl_buf_add_fts_string(b, tmp, strlen(tmp));
 		ofl_buf_adds(b, " OR ");
 	}
-	add_fts_string(b, t->text, t->len);
+	ofl_buf_add_fts_string(b, t->text, t->len);
 	if (t->prefix)
 		ofl_buf_adds(b, " *");
 	if (t->exact != NULL)
@@ -365,7 +350,7 @@ ofl_query_terms_fts(struct search *s, const char *op)
 
 			snprintf(tmp, sizeof tmp, "%c%s", OFL_TOK_EXACT,
 			    t->spell);
-			add_fts_string(&b, tmp, strlen(tmp));
+			ofl_buf_add_fts_string(&b, tmp, strlen(tmp));
 			continue;
 		}
 		add_fts_term(&b, t);
@@ -495,12 +480,12 @@ lex_form(struct ofl_buf *b, const char *form)
 		    !stop_word(p, (size_t)(e - p)))) {
 			if (n++ > 0)
 				ofl_buf_adds(b, " AND ");
-			add_fts_string(b, p, (size_t)(e - p));
+			ofl_buf_add_fts_string(b, p, (size_t)(e - p));
 		}
 		p = *e == ' ' ? e + 1 : e;
 	}
 	if (n == 0)
-		add_fts_string(b, form, strlen(form));
+		ofl_buf_add_fts_string(b, form, strlen(form));
 	ofl_buf_addc(b, ')');
 }
 
@@ -558,7 +543,7 @@ compound_forms(struct ofl_buf *b, const char *forms)
 		if ((e = strchr(p, ' ')) == NULL)
 			e = p + strlen(p);
 		ofl_buf_adds(b, " OR ");
-		add_fts_string(b, p, (size_t)(e - p));
+		ofl_buf_add_fts_string(b, p, (size_t)(e - p));
 		p = *e == ' ' ? e + 1 : e;
 	}
 }
@@ -585,7 +570,7 @@ lex_term(struct search *s, struct ofl_buf *b, size_t i, const char *op)
 			continue;
 		if (k++ > 0)
 			ofl_buf_adds(b, op);
-		add_fts_string(b, s->t[j].text, s->t[j].len);
+		ofl_buf_add_fts_string(b, s->t[j].text, s->t[j].len);
 	}
 	ofl_buf_addc(b, ')');
 	for (k = 0; (f = ofl_lexicon_form(t->lex, k)) != NULL; k++) {

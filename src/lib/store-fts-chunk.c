@@ -38,15 +38,16 @@ ofl_store_fts_blob_art(struct ofl_store *st, int64_t blob,
 		ofl_filter_init(&any);
 		f = &any;
 	}
-	if (ix_prep(db, "SELECT a.id FROM artifact a WHERE a.blob = ?1 AND"
+	/* Kept prepared: it runs for each hit, and each content re-read. */
+	if (store_stmt(db, "SELECT a.id FROM artifact a WHERE a.blob = ?1 AND"
 	    FILTER_SQL " ORDER BY a.seq DESC LIMIT 1", &q) == -1)
-		return -1;
+		return ix_err(db, "search");
 	sqlite3_bind_int64(q, 1, blob);
 	store_filter_bind(q, f);
 	if ((rc = sqlite3_step(q)) == SQLITE_ROW)
 		snprintf(id, size, "%s", (const char *)sqlite3_column_text(q,
 		    0));
-	sqlite3_finalize(q);
+	store_stmt_done(q);
 	if (rc == SQLITE_ROW)
 		return 1;
 	if (rc == SQLITE_DONE)

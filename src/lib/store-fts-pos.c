@@ -60,20 +60,6 @@ struct words {
 	struct relax	*r;
 };
 
-static void
-quote_add(struct ofl_buf *b, const char *p, size_t n)
-{
-	size_t	i;
-
-	ofl_buf_addc(b, '"');
-	for (i = 0; i < n; i++) {
-		if (p[i] == '"')
-			ofl_buf_addc(b, '"');
-		ofl_buf_addc(b, p[i]);
-	}
-	ofl_buf_addc(b, '"');
-}
-
 static int
 word_cb(void *arg, int flags, const char *tok, int n, int start, int end)
 {
@@ -86,10 +72,10 @@ word_cb(void *arg, int flags, const char *tok, int n, int start, int end)
 		return 0;
 	if (w->n++ > 0)
 		ofl_buf_adds(&w->q, " AND ");
-	quote_add(&w->q, w->text + start, (size_t)(end - start));
+	ofl_buf_add_fts_string(&w->q, w->text + start, (size_t)(end - start));
 	if (w->r->any.len > 0)
 		ofl_buf_adds(&w->r->any, " OR ");
-	quote_add(&w->r->any, w->text + start, (size_t)(end - start));
+	ofl_buf_add_fts_string(&w->r->any, w->text + start, (size_t)(end - start));
 	return 0;
 }
 
@@ -498,33 +484,22 @@ out:
 static int
 keep_blob(struct ofl_store *st, struct keep *k)
 {
-	sqlite3_stmt		*s;
 	struct ofl_reader	*r;
 	char			 id[64];
 	int			 kind, rc;
 
-	/* The newest complete artifact of the blob, and its kind. */
-	if (store_stmt(k->db, "SELECT id, kind FROM artifact WHERE blob = ?1"
-	    " AND state = 1 ORDER BY seq DESC LIMIT 1", &s) == -1)
-		return keep_err(k->db, 0);
-	sqlite3_bind_int64(s, 1, k->blob);
-	if ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		snprintf(id, sizeof id, "%s", (const char *)
-		    sqlite3_column_text(s, 0));
-		kind = ofl_kind_from_name((const char *)
-		    sqlite3_column_text(s, 1));
-	}
-	store_stmt_done(s);
-	if (rc != SQLITE_ROW)
-		return rc == SQLITE_DONE ? 0 : keep_err(k->db, 0);
+	if ((rc = ofl_store_fts_blob_art(st, k->blob, NULL, id,
+	    sizeof id)) != 1)
+		return rc;
 	if ((r = ofl_reader_open(st, id)) == NULL)
 		return -1;
+	kind = ofl_reader_meta(r)->kind;
 	k->seq = 0;
 	if (ofl_chunk_is_bytes(kind) > 0)
 		rc = keep_bytes(k, r, ofl_chunk_is_bytes(kind) == 2);
 	else
-		rc = ofl_reader_chunks(r, kind < 0 ? OFL_KIND_TEXT : kind,
-		    keep_chunk, k) < 0 && k->failed ? -1 : 0;
+		rc = ofl_reader_chunks(r, kind, keep_chunk, k) < 0 &&
+		    k->failed ? -1 : 0;
 	ofl_reader_close(r);
 	return k->failed || rc == -1 ? -1 : 0;
 }

@@ -271,7 +271,8 @@ out:
 
 /*
  * Which generations of g keep no places of words, and, when one does and
- * the query needs places, the query relaxed for them in rx.
+ * the query needs places, the query relaxed for them in rx.  Returns
+ * whether one does, -1 on error.
  */
 static int
 gens_pos(struct ofl_store *st, struct ix_gen *g, size_t ng,
@@ -293,7 +294,7 @@ gens_pos(struct ofl_store *st, struct ix_gen *g, size_t ng,
 		return -1;
 	rc = store_fts_relax(tk, match, rx);
 	ofl_tok_free(tk);
-	return rc == -1 ? -1 : 0;
+	return rc == -1 ? -1 : 1;
 }
 
 /* The scan's next row id in *row, -1 there at its end; -1 on error. */
@@ -435,7 +436,7 @@ ofl_store_fts_query(struct ofl_store *st, const struct ofl_fts_query *fq,
 #endif
 	size_t		 ng = 0, i;
 	int64_t		 low;
-	int		 tx = 0, pg = 0, ret = -1;
+	int		 tx = 0, pg = 0, nopos = 0, ret = -1;
 
 	memset(&rx, 0, sizeof rx);
 	if (sqlite3_get_autocommit(db)) {
@@ -481,7 +482,7 @@ ofl_store_fts_query(struct ofl_store *st, const struct ofl_fts_query *fq,
 	    (!fq->scoped && fq->filter != NULL &&
 	    scope_filter(db, fq->filter) == -1))
 		goto out;
-	if (!pg && gens_pos(st, g, ng, fq->match, &rx) == -1)
+	if (!pg && (nopos = gens_pos(st, g, ng, fq->match, &rx)) == -1)
 		goto out;
 	rq = *fq;
 	if (rx.match != NULL)
@@ -492,9 +493,7 @@ ofl_store_fts_query(struct ofl_store *st, const struct ofl_fts_query *fq,
 		if (!g[i].nopos && query_gen(db, fq, g[i].gen, g[i].buried,
 		    low, &h, 0) == -1)
 			goto out;
-	for (i = 0; i < ng && !g[i].nopos; i++)
-		;
-	if (i < ng && query_gens_pos(st, fq, &rq, &rx, g, ng, low, &h) == -1)
+	if (nopos && query_gens_pos(st, fq, &rq, &rx, g, ng, low, &h) == -1)
 		goto out;
 	if (h.n > 1)
 		qsort(h.v, h.n, sizeof *h.v, hit_cmp);

@@ -209,7 +209,7 @@ struct rank_blob {
 };
 
 struct rank_aux {
-	int		  mode;		/* 1: kept when done, 2: from the kept */
+	int		  mode;		/* 1: kept when done (rank_kept) */
 	int		  nphrase;
 	size_t		  cap;		/* slots, a power of two */
 	size_t		  n;
