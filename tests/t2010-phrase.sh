@@ -1,10 +1,11 @@
 #!/bin/sh
 #
 # t2010-phrase: queries that need the places of words.  The index keeps,
-# for each word, the chunks it is in but not where in them (FTS5's
-# detail=column, about half the bytes); a phrase, "a + b", NEAR and "^"
-# run on it relaxed and are checked on the text of the chunks found, so
-# they find what they found when the index kept places, and no more.
+# for each word, the chunks it is in but not where in them nor in which
+# column (FTS5's detail=none, about a third of the bytes); a phrase,
+# "a + b", NEAR, "^" and a column filter run on it relaxed and are
+# checked on the text of the chunks found, so they find what they found
+# when the index kept places, and no more.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -34,14 +35,14 @@ test_expect_success 'setup: the same words, next to each other or not' '
 	ofl-index -q $(cat id.adj id.rev id.far)
 '
 
-test_expect_success STOREDIR 'the index keeps no places of words' '
+test_expect_success STOREDIR 'the index keeps no places of words, nor columns' '
 	store_sql "SELECT count(*) FROM ix.sqlite_master WHERE name GLOB
-	    '"'"'ix_fts*'"'"' AND sql LIKE '"'"'%detail=column%'"'"'" >n &&
+	    '"'"'ix_fts*'"'"' AND sql LIKE '"'"'%detail=none%'"'"'" >n &&
 	test "$(cat n)" -ge 1 &&
 	store_sql "SELECT count(*) FROM ix.sqlite_master WHERE name GLOB
 	    '"'"'ix_fts*'"'"' AND type = '"'"'table'"'"' AND
 	    sql LIKE '"'"'%fts5(%'"'"' AND sql NOT LIKE
-	    '"'"'%detail=column%'"'"'" >n &&
+	    '"'"'%detail=none%'"'"'" >n &&
 	test "$(cat n)" = 0
 '
 
@@ -87,6 +88,43 @@ test_expect_success 'a bad NEAR is a usage error, as before, found or not' '
 	grep "^ofl-search: --fts: fts5: syntax error" err &&
 	test_expect_code 2 ofl-search -a --fts "NEAR(zzyzx beta" 2>err &&
 	grep "^ofl-search: --fts: fts5: syntax error" err
+'
+
+# A traceback's headline is its chunk's title, and in its body too.
+test_expect_success 'a column filter: the words of that column only (--fts)' '
+	printf "%s\n" "2026-01-01 start worker" \
+	    "Traceback (most recent call last):" \
+	    "  File \"x.py\", line 1, in <module>" \
+	    "ValueError: bad quokka input" "2026-01-01 stop worker" >tb.log &&
+	capture tb.log >id.tb &&
+	ofl-index -q $(cat id.tb) &&
+	for q in "title:quokka" "body:worker" "{title}: quokka" \
+	    "-title:worker" "- {title} : quokka" "title:(quokka OR worker)" \
+	    "quokka NOT title:worker"; do
+		ofl-search -q -a --fts "$q" >out &&
+		test "$(sed -n "s/^ofl:\([^:]*\):.*/\1/p" out)" = \
+		    "$(cat id.tb)" || { echo "failed: $q"; return 1; }
+	done &&
+	for q in "title:worker" "{title}: start" "worker NOT title:quokka"; do
+		test_expect_code 1 ofl-search -q -a --fts "$q" >out &&
+		test ! -s out || { echo "failed: $q"; return 1; }
+	done
+'
+
+# Every row holds one word, one late row the other too: the index tells
+# which rows hold each word, so that row is among the best of the first
+# ranking and is ranked again on its text, not only the first rows.
+test_expect_success 'the row that holds the rarer word too comes first' '
+	awk "BEGIN { for (i = 1; i <= 6000; i++) printf \"blue row %d\n\", i
+	    print \"red and blue together\"
+	    for (i = 1; i <= 3000; i++) printf \"blue row %d\n\", i }" \
+	    >rb.txt &&
+	capture rb.txt >id.rb &&
+	ofl-index -q $(cat id.rb) &&
+	ofl-search -n 1 "$(cat id.rb)" --fts "red OR blue" >out &&
+	grep -F "6001: red and blue together" out &&
+	ofl-search -n 1 -a --fts "blue OR red" >out &&
+	grep -F "6001: red and blue together" out
 '
 
 # Many chunks hold both words apart, one late chunk holds the phrase: the

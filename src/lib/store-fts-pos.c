@@ -2,18 +2,22 @@
  * store-fts-pos.c: what needs the places of words, on generations of the
  * index that do not keep them.
  *
- * A generation keeps, for each word, the chunks and the columns it is in
- * but not where in them (FTS5's detail=column): about half the bytes of
- * an index that keeps places too.  Two things need places.
+ * A generation keeps, for each word, the chunks it is in but not where
+ * in them nor in which column (FTS5's detail=none): about a third of the
+ * bytes of an index that keeps places.  (Generations made by an older
+ * ofl may keep columns, detail=column, and are queried the same way.)
+ * Two things need more.
  *
- * A query with a phrase of several words, "a + b", NEAR or "^" runs
- * there relaxed: each phrase made the AND of its words, NEAR the AND of
- * its phrases (store_fts_relax()), which finds every chunk the query
- * finds and some more.  Those are checked by the query as written, on an
- * FTS5 table in memory that holds their text (store_fts_keep()).
+ * A query with a phrase of several words, "a + b", NEAR, "^" or a
+ * column filter runs there relaxed: each phrase made the AND of its
+ * words, NEAR the AND of its phrases, a column filter left out
+ * (store_fts_relax()), which finds every chunk the query finds and some
+ * more.  Those are checked by the query as written, on an FTS5 table in
+ * memory that holds their text (store_fts_keep()).
  *
- * Ranking counts a word as often as it occurs in a chunk (store-fts.c);
- * a generation without places tells only whether it occurs.  So the
+ * Ranking counts a word as often as it occurs in a chunk, and more in a
+ * title (store-fts.c); a generation without places tells only whether
+ * it occurs.  So the
  * best rows of a query, more than it shows, are ranked again on that
  * table, with the statistics (each artifact's rows, and how many hold
  * each phrase) of the query's first run on the index, or for a relaxed
@@ -21,7 +25,7 @@
  *
  * A chunk's text is read back from the content where a kind's chunks are
  * their bytes, else chunked again as the indexer chunked it.  Generations
- * made by an older ofl keep places and are queried as before.
+ * made before the index kept no places are queried as before.
  */
 #include "config.h"
 
@@ -250,6 +254,39 @@ column_name(const struct relax *r)
 	return r->q[i] == ':';
 }
 
+/*
+ * A column filter at r->at ("title:", "{title body}:", "-body:"), passed
+ * over: the generations keep no columns, and the query as written checks
+ * them on the text.  0 if there is none there.
+ */
+static int
+column_set(struct relax *r)
+{
+	size_t	save = r->at;
+
+	if (r->q[r->at] == '-') {
+		r->at++;
+		skip_space(r);
+	}
+	if (r->q[r->at] == '{') {
+		while (r->q[r->at] != '\0' && r->q[r->at] != '}')
+			r->at++;
+		if (r->q[r->at] == '}')
+			r->at++;
+		skip_space(r);
+	} else if (column_name(r)) {
+		while (bare_byte((unsigned char)r->q[r->at]))
+			r->at++;
+		skip_space(r);
+	}
+	if (r->q[r->at] != ':') {
+		r->at = save;
+		return 0;
+	}
+	r->at++;
+	return 1;
+}
+
 void
 store_fts_relaxed_free(struct fts_relaxed *rx)
 {
@@ -293,13 +330,9 @@ store_fts_relax(struct ofl_tok *tk, const char *q, struct fts_relaxed *rx)
 				r.at = save;
 				phrase_relax(&r);
 			}
-		} else if (column_name(&r)) {
-			while (bare_byte((unsigned char)q[r.at]))
-				ofl_buf_addc(&r.out, q[r.at++]);
-		} else if (q[r.at] == '{') {
-			while (q[r.at] != '\0' && q[r.at] != '}')
-				ofl_buf_addc(&r.out, q[r.at++]);
-		} else if (q[r.at] == '"' || bare_byte((unsigned char)q[r.at]))
+		} else if (column_set(&r))
+			r.changed = 1;
+		else if (q[r.at] == '"' || bare_byte((unsigned char)q[r.at]))
 			phrase_relax(&r);
 		else if (q[r.at] == '^') {
 			r.changed = 1;

@@ -101,7 +101,8 @@ query_sql(const struct ofl_fts_query *fq, int64_t gen, int buried,
 	else
 		where = "";
 	rank = scan == 1 ? "" : scan == 2 ? " AND rank MATCH '" IX_RANK_KEEP
-	    "'" : " AND rank MATCH '" OFL_INDEX_RANK "'";
+	    "'" : scan == 3 ? " AND rank MATCH '" IX_RANK_ROWS "'" :
+	    " AND rank MATCH '" OFL_INDEX_RANK "'";
 	snprintf(buf, size, "SELECT rowid%s FROM %s WHERE %s MATCH ?1"
 	    " AND rowid >= ?7 AND rowid < ?8%s%s%s ORDER BY %s LIMIT ?4",
 	    scan == 1 ? "" : ", -rank", t, t, rank, where, buried ?
@@ -173,7 +174,11 @@ hit_add(struct hits *h, int64_t id, double score)
 	h->n++;
 }
 
-/* Run fq on generation gen, its rows from low on, adding them to h. */
+/*
+ * Run fq on generation gen, its rows from low on, adding them to h;
+ * keep: ranked to be ranked again, on a generation that keeps no places
+ * (1) or no columns either (2).
+ */
 static int
 query_gen(sqlite3 *db, const struct ofl_fts_query *fq, int64_t gen,
     int buried, int64_t low, struct hits *h, int keep)
@@ -181,8 +186,8 @@ query_gen(sqlite3 *db, const struct ofl_fts_query *fq, int64_t gen,
 	sqlite3_stmt	*q;
 	int		 rc;
 
-	if ((q = query_prep(db, fq, gen, buried, keep ? 2 : 0, low, INT64_MAX,
-	    (int64_t)fq->limit)) == NULL)
+	if ((q = query_prep(db, fq, gen, buried, keep ? keep + 1 : 0, low,
+	    INT64_MAX, (int64_t)fq->limit)) == NULL)
 		return -1;
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
 		hit_add(h, sqlite3_column_int64(q, 0),
@@ -226,7 +231,7 @@ query_gens_pos(struct ofl_store *st, const struct ofl_fts_query *fq,
 		store_fts_rank_forget();
 		for (j = 0; j < ng; j++)
 			if (g[j].nopos && query_gen(ofl_store_db(st), &aq,
-			    g[j].gen, g[j].buried, low, &c, 1) == -1)
+			    g[j].gen, g[j].buried, low, &c, g[j].nopos) == -1)
 				goto out;
 		got = c.n;
 		if (c.n > 1)

@@ -45,6 +45,7 @@
 #define RANK_PHRASES	64		/* phrases ranked */
 #define RANK_K1		1.2
 #define RANK_CHEAP	4000		/* rows matched: count columns only */
+#define RANK_HAS_MAX	(4 * 1024 * 1024) /* rows a phrase's list keeps */
 
 /* tok.c speaks FTS5's flags. */
 #if OFL_TOK_QUERY != FTS5_TOKENIZE_QUERY || \
@@ -73,11 +74,15 @@ static int	 otok_tokenize(Fts5Tokenizer *, void *, int, const char *,
 		    int, int (*)(void *, int, const char *, int, int, int));
 struct rank_aux;
 struct rank_blob;
+struct rank_rows;
 static struct rank_blob *rank_probe(struct rank_aux *, int64_t);
 static struct rank_blob *rank_slot(struct rank_aux *, int64_t, int);
 static void	 rank_aux_free(void *);
 static void	 rank_merge(struct rank_aux *, struct rank_aux *);
 static int	 rank_count(const Fts5ExtensionApi *, Fts5Context *, void *);
+static void	 rank_rows_add(struct rank_rows *, int64_t);
+static int	 rank_rows_has(struct rank_rows *, int64_t);
+static void	 rank_rows_free(struct rank_aux *);
 static void	 rank_blob_stats(struct rank_aux *, struct rank_blob *);
 static struct rank_aux *rank_aux_get(const Fts5ExtensionApi *, Fts5Context *,
 		    int, int);
@@ -208,9 +213,19 @@ struct rank_blob {
 	double		*idf;
 };
 
+/* The rows that hold a phrase, in order; all: too many to keep. */
+struct rank_rows {
+	int64_t		*id;
+	size_t		 n;
+	size_t		 cap;
+	int		 all;
+	int		 sorted;
+};
+
 struct rank_aux {
 	int		  mode;		/* 1: kept when done (rank_kept) */
 	int		  nphrase;
+	struct rank_rows *has;		/* per phrase, on an index of rows */
 	size_t		  cap;		/* slots, a power of two */
 	size_t		  n;
 	struct rank_blob *tab;
@@ -312,6 +327,7 @@ rank_aux_free(void *p)
 
 	if (ra == NULL)
 		return;
+	rank_rows_free(ra);
 	if (ra->mode == 1) {
 		/* Its statement would keep the database from closing. */
 		sqlite3_finalize(ra->nrow);
@@ -344,7 +360,77 @@ rank_count(const Fts5ExtensionApi *api, Fts5Context *fts, void *arg)
 
 	b = rank_slot(ra, api->xRowid(fts) >> CHUNK_BITS, 1);
 	b->nhit[ra->phrase]++;
+	if (ra->has != NULL)
+		rank_rows_add(&ra->has[ra->phrase], api->xRowid(fts));
 	return SQLITE_OK;
+}
+
+static void
+rank_rows_add(struct rank_rows *r, int64_t id)
+{
+	if (r->all)
+		return;
+	if (r->n == RANK_HAS_MAX) {
+		/* As if every row held it: each row then scores alike. */
+		free(r->id);
+		memset(r, 0, sizeof *r);
+		r->all = 1;
+		return;
+	}
+	if (r->n == r->cap) {
+		r->cap = r->cap ? r->cap * 2 : 256;
+		r->id = ofl_xrealloc(r->id, r->cap * sizeof *r->id);
+	}
+	if (r->n == 0)
+		r->sorted = 1;
+	else if (r->id[r->n - 1] >= id)
+		r->sorted = 0;
+	r->id[r->n++] = id;
+}
+
+static int
+id_cmp(const void *a, const void *b)
+{
+	int64_t	x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Whether row id holds the phrase of r. */
+static int
+rank_rows_has(struct rank_rows *r, int64_t id)
+{
+	size_t	lo = 0, hi, mid;
+
+	if (r->all)
+		return 1;
+	if (!r->sorted) {
+		qsort(r->id, r->n, sizeof *r->id, id_cmp);
+		r->sorted = 1;
+	}
+	for (hi = r->n; lo < hi; ) {
+		mid = lo + (hi - lo) / 2;
+		if (r->id[mid] == id)
+			return 1;
+		if (r->id[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+static void
+rank_rows_free(struct rank_aux *ra)
+{
+	int	i;
+
+	if (ra->has == NULL)
+		return;
+	for (i = 0; i < ra->nphrase; i++)
+		free(ra->has[i].id);
+	free(ra->has);
+	ra->has = NULL;
 }
 
 /* A blob's chunks, and so its phrases' weights. */
@@ -433,11 +519,14 @@ rank_aux_get(const Fts5ExtensionApi *api, Fts5Context *fts, int nphrase,
 		ra = ofl_xcalloc(1, sizeof *ra);
 		ra->nphrase = nphrase;
 		ra->db = api->xUserData(fts);
+		if (mode == 4)
+			ra->has = ofl_xcalloc((size_t)nphrase + 1,
+			    sizeof *ra->has);
 		for (i = 0; i < nphrase; i++) {
 			ra->phrase = i;
 			(void)api->xQueryPhrase(fts, i, ra, rank_count);
 		}
-		ra->mode = mode == 1;
+		ra->mode = mode == 1 || mode == 4;
 	}
 	if (api->xSetAuxdata(fts, ra, rank_aux_free) != SQLITE_OK)
 		return NULL;
@@ -455,7 +544,10 @@ rank_aux_get(const Fts5ExtensionApi *api, Fts5Context *fts, int nphrase,
  * keeps no places of words, where a phrase is in a column or not),
  * keeping the statistics for the rows to be ranked again on their text
  * by the same query with 2, or with 3 by the statistics that
- * store_fts_rank_give() gave (store-fts-pos.c).
+ * store_fts_rank_give() gave (store-fts-pos.c).  With 4, as with 1 on a
+ * generation that keeps only which rows hold a word, not in which
+ * column: the rows of each phrase are listed as they are counted, and a
+ * row scores each phrase it holds as a match in the body.
  */
 static void
 rank_func(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context *ctx,
@@ -480,7 +572,12 @@ rank_func(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context *ctx,
 		rank_blob_stats(ra, b);
 	for (i = 0; i < nphrase; i++)
 		tf[i] = 0.0;
-	if (b->cheap || mode == 1) {
+	if (mode == 4) {
+		w = nval > 1 ? sqlite3_value_double(val[1]) : 1.0;
+		for (i = 0; i < nphrase; i++)
+			if (rank_rows_has(&ra->has[i], api->xRowid(fts)))
+				tf[i] = w;
+	} else if (b->cheap || mode == 1) {
 		for (i = 0; i < nphrase; i++)
 			for (api->xPhraseFirstColumn(fts, i, &it, &col);
 			    col >= 0; api->xPhraseNextColumn(fts, &it, &col))

@@ -155,7 +155,7 @@ gen_create(sqlite3 *db, int64_t gen)
 
 	ix_gen_name(gen, name, sizeof name);
 	snprintf(sql, sizeof sql, "CREATE VIRTUAL TABLE %s.%s USING fts5("
-	    "title, body, content='', detail=column, tokenize='ofl');"
+	    "title, body, content='', detail=none, tokenize='ofl');"
 	    " INSERT INTO %s(%s, rank) VALUES('rank', '" OFL_INDEX_RANK "')",
 	    ix_sch(db), name, name, name);
 	if (ix_exec(db, sql, GEN_WHAT) == -1)
@@ -281,20 +281,23 @@ ix_gen_list(sqlite3 *db, int full, struct ix_gen **out, size_t *n)
 }
 
 /*
- * 1 if generation gen keeps no places of words (detail=column), 0 if it
- * does (made by an older ofl, or the in-memory one of the PostgreSQL
- * engine), -1 on error.
+ * 0 if generation gen keeps the places of words (made by an older ofl,
+ * or the in-memory one of the PostgreSQL engine), 1 if it keeps only
+ * their columns (detail=column, made by an older ofl), 2 if only the
+ * rows that hold them (detail=none); -1 on error.
  */
 int
 ix_gen_nopos(sqlite3 *db, int64_t gen)
 {
 	sqlite3_stmt	*s;
-	char		 name[32], sql[160];
+	char		 name[32], sql[224];
 	int		 rc, n = 0;
 
 	ix_gen_name(gen, name, sizeof name);
-	snprintf(sql, sizeof sql, "SELECT sql LIKE '%%detail=column%%' FROM"
-	    " %s.sqlite_master WHERE name = ?1", ix_sch(db));
+	snprintf(sql, sizeof sql, "SELECT CASE WHEN sql LIKE"
+	    " '%%detail=column%%' THEN 1 WHEN sql LIKE '%%detail=none%%'"
+	    " THEN 2 ELSE 0 END FROM %s.sqlite_master WHERE name = ?1",
+	    ix_sch(db));
 	if (ix_prep(db, sql, &s) == -1)
 		return -1;
 	sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);

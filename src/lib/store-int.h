@@ -246,7 +246,8 @@ struct ix_gen {
 	int64_t		 bytes;		/* content indexed into it */
 	int64_t		 dead;		/* of which removed */
 	int64_t		 blobs;		/* blobs in it now */
-	int		 nopos;		/* keeps no places of words */
+	int		 nopos;		/* keeps no places of words (1), no
+					   columns either (2) */
 };
 
 static inline int
@@ -348,6 +349,8 @@ int	 store_fts_keep(struct ofl_store *, const char *,
 #define IX_RANK_KEEP	"oflrank(4.0, 1.0, 1)"
 #define IX_RANK_TEXT	"oflrank(4.0, 1.0, 2)"
 #define IX_RANK_GIVEN	"oflrank(4.0, 1.0, 3)"
+/* IX_RANK_KEEP on a generation that keeps no columns either. */
+#define IX_RANK_ROWS	"oflrank(4.0, 1.0, 4)"
 void	 store_fts_rank_forget(void);
 void	 store_fts_rank_give(int64_t, int, const int64_t *);
 
