@@ -404,6 +404,8 @@ rank_rows_has(struct rank_rows *r, int64_t id)
 
 	if (r->all)
 		return 1;
+	if (r->n == 0)
+		return 0;
 	if (!r->sorted) {
 		qsort(r->id, r->n, sizeof *r->id, id_cmp);
 		r->sorted = 1;
