@@ -11,12 +11,12 @@
 # reads FTS5's instances back) with each of detail=full, column and
 # none, with and without columnsize=0, and with the rowids as the store
 # has them (artifact << 24 | chunk) or dense.  The rebuild with the
-# store's own options (detail=column, artifact << 24) is the check: it
+# store's own options (detail=none, artifact << 24) is the check: it
 # should weigh what the index weighs.  The index keeps no places of words
-# now, so the rebuilds with detail=full put each column's words at the
-# places fts5vocab gives for them there and weigh less than an index with
-# places; an index built by ofl before the index kept none (0.636 of raw
-# with places on 1,000 artifacts, README) reads them back whole.  Run from a build directory (or set
+# nor columns now, so the other rebuilds put every word in the body at
+# one place and weigh less than an index that kept them; an index built
+# by ofl before the index kept no places (0.636 of raw with places on
+# 1,000 artifacts, README) reads them back whole.  Run from a build directory (or set
 # OFL_BUILDDIR); needs python3 and the sqlite3 shell.  1,000 artifacts
 # take about a minute.
 set -eu
