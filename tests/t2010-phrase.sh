@@ -140,4 +140,40 @@ test_expect_success 'the phrase in the last of many chunks that hold its words' 
 	test "$(grep -c "^ofl:" out)" = 1
 '
 
+# A store indexed by the ofl before this one keeps columns in its
+# generations (OFL_INDEX_DETAIL=column makes them so); new ones keep
+# rows alone.  A search asks each in its own way and merges the hits.
+test_expect_success STOREDIR 'generations with columns and without, searched together' '
+	echo "mixone mixed words here mixtwo" >mixa.txt &&
+	echo "mixed other words mixone mixtwo" >mixb.txt &&
+	printf "%s\n" "2026-01-01 mixone start" \
+	    "Traceback (most recent call last):" \
+	    "ValueError: mixtitle failed" >mixc.log &&
+	capture mixa.txt >id.mixa &&
+	capture mixb.txt >id.mixb &&
+	capture mixc.log >id.mixc &&
+	OFL_INDEX_GEN=1 OFL_INDEX_DETAIL=column ofl-index -q \
+	    $(cat id.mixa id.mixc) &&
+	OFL_INDEX_GEN=1 ofl-index -q $(cat id.mixb) &&
+	store_sql "SELECT count(*) FROM ix.sqlite_master WHERE name GLOB
+	    '"'"'ix_fts*'"'"' AND sql LIKE '"'"'%detail=column%'"'"'" >n &&
+	test "$(cat n)" -ge 1 &&
+	store_sql "SELECT count(*) FROM ix.sqlite_master WHERE name GLOB
+	    '"'"'ix_fts*'"'"' AND sql LIKE '"'"'%detail=none%'"'"'" >n &&
+	test "$(cat n)" -ge 2 &&
+	mixhits() {
+		ofl-search -q -a -n 50 "$@" |
+		    sed -n "s/^ofl:\([^:]*\).*/\1/p" | sort -u | tr "\n" " "
+	} &&
+	sorted() { printf "%s\n" "$@" | sort | tr "\n" " "; } &&
+	test "$(mixhits mixtwo)" = "$(sorted $(cat id.mixa id.mixb))" &&
+	test "$(mixhits mixone)" = \
+	    "$(sorted $(cat id.mixa id.mixb id.mixc))" &&
+	test "$(mixhits "\"mixed words\"")" = "$(sorted $(cat id.mixa))" &&
+	test "$(mixhits --fts "mixone + mixtwo")" = "$(sorted $(cat id.mixb))" &&
+	test "$(mixhits --fts "title:mixtitle")" = "$(sorted $(cat id.mixc))" &&
+	test "$(mixhits --fts "mixone NOT title:mixtitle")" = \
+	    "$(sorted $(cat id.mixa id.mixb))"
+'
+
 test_done

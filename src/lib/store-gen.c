@@ -45,6 +45,7 @@
 #define GEN_WHAT	"index generations"	/* what its errors say */
 
 static int64_t	 gen_int(sqlite3 *, const char *, int64_t, int64_t);
+static const char *gen_detail(void);
 static int	 gen_create(sqlite3 *, int64_t);
 static int	 gen_blobs(sqlite3 *, int64_t, int64_t **, size_t *, size_t);
 static uint64_t	 gen_pages(sqlite3 *, int64_t);
@@ -145,6 +146,20 @@ ix_gen_setup(sqlite3 *db)
 	return 0;
 }
 
+/*
+ * What a new generation keeps of each word: the rows that hold it
+ * (none), or their columns too (column) when OFL_INDEX_DETAIL says so,
+ * as ofl made them before it kept rows alone: for comparing the two and
+ * testing a store that holds both.
+ */
+static const char *
+gen_detail(void)
+{
+	const char	*e = getenv("OFL_INDEX_DETAIL");
+
+	return e != NULL && strcmp(e, "column") == 0 ? "column" : "none";
+}
+
 /* A new generation's table, open, in a write transaction. */
 static int
 gen_create(sqlite3 *db, int64_t gen)
@@ -155,9 +170,9 @@ gen_create(sqlite3 *db, int64_t gen)
 
 	ix_gen_name(gen, name, sizeof name);
 	snprintf(sql, sizeof sql, "CREATE VIRTUAL TABLE %s.%s USING fts5("
-	    "title, body, content='', detail=none, tokenize='ofl');"
+	    "title, body, content='', detail=%s, tokenize='ofl');"
 	    " INSERT INTO %s(%s, rank) VALUES('rank', '" OFL_INDEX_RANK "')",
-	    ix_sch(db), name, name, name);
+	    ix_sch(db), name, gen_detail(), name, name);
 	if (ix_exec(db, sql, GEN_WHAT) == -1)
 		return -1;
 	if (ix_prep(db, "INSERT INTO ix_gen(gen, open) VALUES(?1, 1)",
