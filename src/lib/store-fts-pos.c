@@ -17,11 +17,10 @@
  *
  * Ranking counts a word as often as it occurs in a chunk, and more in a
  * title (store-fts.c); a generation without places tells only whether
- * it occurs.  So the
- * best rows of a query, more than it shows, are ranked again on that
- * table, with the statistics (each artifact's rows, and how many hold
- * each phrase) of the query's first run on the index, or for a relaxed
- * query those of the query as written, counted here.
+ * it occurs.  So the best rows of a query, more than it shows, are
+ * ranked again on that table, with the statistics (each artifact's rows,
+ * and how many hold each phrase) of the query's first run on the index,
+ * or for a relaxed query those of the query as written, counted here.
  *
  * A chunk's text is read back from the content where a kind's chunks are
  * their bytes, else chunked again as the indexer chunked it.  Generations
