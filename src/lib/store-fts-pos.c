@@ -512,19 +512,33 @@ out:
 	return ret;
 }
 
-/* The chunks of one blob among k's rows, read back or chunked again. */
+/*
+ * The chunks of one blob among k's rows, read back or chunked again; 0
+ * and none kept when the blob is gone (a gc removed its artifacts since
+ * the query found them).
+ */
 static int
 keep_blob(struct ofl_store *st, struct keep *k)
 {
 	struct ofl_reader	*r;
+	struct ofl_meta		 m;
 	char			 id[64];
-	int			 kind, rc;
+	int			 kind, rc, tries;
 
-	if ((rc = ofl_store_fts_blob_art(st, k->blob, NULL, id,
-	    sizeof id)) != 1)
-		return rc;
-	if ((r = ofl_reader_open(st, id)) == NULL)
-		return -1;
+	for (tries = 0;; tries++) {
+		if ((rc = ofl_store_fts_blob_art(st, k->blob, NULL, id,
+		    sizeof id)) != 1)
+			return rc;
+		if ((r = ofl_reader_open(st, id)) != NULL)
+			break;
+		/* Removed since it was looked up: another may hold it. */
+		if (tries == 2 || ofl_store_meta(st, id, &m) == 0) {
+			if (tries < 2)
+				ofl_meta_free(&m);
+			return -1;
+		}
+		ofl_clearerr();
+	}
 	kind = ofl_reader_meta(r)->kind;
 	k->seq = 0;
 	if (ofl_chunk_is_bytes(kind) > 0)
