@@ -40,6 +40,7 @@
 #define BATCH_MAX	1024	/* removals in one transaction */
 #define BATCH_MS	250	/* and the time it may hold the lock */
 #define VACUUM_MS	1000	/* of giving pages back in one run */
+#define VACUUM_BUDGET_MS 10000	/* the same, when over the budget */
 #define REHOME_MAX	64	/* blobs indexed anew between two tidies */
 #define SWEEP_MAX	4096	/* index rows of no artifact swept a run */
 #define SWEEP_BATCH	256	/* and in one transaction */
@@ -526,16 +527,36 @@ gc_compact(struct ofl_store *st, int64_t max_ms, int merge)
 	}
 	/*
 	 * Give pages back in small steps, so captures do not wait, for a
-	 * while: the next run goes on.
+	 * while (longer over the budget, where the pages are what it asks
+	 * for): the next run goes on.
 	 */
 	t0 = ofl_mono_ms();
-	for (i = 0; i < 100000 && ofl_mono_ms() - t0 < VACUUM_MS; i++) {
+	for (i = 0; i < 100000 && ofl_mono_ms() - t0 < (max_ms > MERGE_MS ?
+	    VACUUM_BUDGET_MS : VACUUM_MS); i++) {
 		if (!ofl_store_gc_vacuum_step(st))
 			break;
 		gc_yield();
 	}
 	/* Give the WAL's space back too (bounded by the busy wait). */
 	ofl_store_gc_checkpoint(st);
+}
+
+/*
+ * Whether the store is still over max_size after the removals of plan
+ * p: by its size, if the removals gave back less than p counted on, or
+ * on the disk, where the index pages of the removed content still are
+ * until the index is compacted (on a full disk, what the budget is for).
+ */
+static int
+over_budget(struct ofl_store *st, const struct plan *p, uint64_t max_size)
+{
+	uint64_t	size;
+
+	if (max_size == 0)
+		return 0;
+	size = ofl_store_size(st);
+	return p->size < size ||
+	    size + ofl_store_fts_buried_bytes(st) > max_size;
 }
 
 /* "budget 40 MB not met: ..." from what the plan could not take. */
@@ -700,8 +721,8 @@ ofl_gc_run(struct ofl_store *st, const struct ofl_gc_opts *o,
 		gc_yield();
 	}
 	if (!o->dry_run && rep->removed > 0)
-		gc_compact(st, max_size > 0 && p.size < ofl_store_size(st) ?
-		    MERGE_BUDGET_MS : MERGE_MS, 1);
+		gc_compact(st, over_budget(st, &p, max_size) ? MERGE_BUDGET_MS :
+		    MERGE_MS, 1);
 	else if (!o->dry_run && ofl_store_fts_untidy(st) == 1)
 		/* What an earlier run could not finish (out of time, room). */
 		gc_compact(st, MERGE_MS, 0);
