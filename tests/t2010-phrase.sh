@@ -25,6 +25,16 @@ hits() {
 	return $rc
 }
 
+# gens [NOT] DETAIL: how many generations of the index are (not) made
+# with detail=DETAIL.
+gens() {
+	not=
+	[ "$1" = NOT ] && { not=NOT; shift; }
+	store_sql "SELECT count(*) FROM ix.sqlite_master WHERE name GLOB
+	    'ix_fts*' AND type = 'table' AND sql LIKE '%fts5(%' AND
+	    sql $not LIKE '%detail=$1%'"
+}
+
 test_expect_success 'setup: the same words, next to each other or not' '
 	echo "the alpha beta gamma" >adj.txt &&
 	echo "beta something alpha gamma" >rev.txt &&
@@ -36,14 +46,8 @@ test_expect_success 'setup: the same words, next to each other or not' '
 '
 
 test_expect_success STOREDIR 'the index keeps no places of words, nor columns' '
-	store_sql "SELECT count(*) FROM ix.sqlite_master WHERE name GLOB
-	    '"'"'ix_fts*'"'"' AND sql LIKE '"'"'%detail=none%'"'"'" >n &&
-	test "$(cat n)" -ge 1 &&
-	store_sql "SELECT count(*) FROM ix.sqlite_master WHERE name GLOB
-	    '"'"'ix_fts*'"'"' AND type = '"'"'table'"'"' AND
-	    sql LIKE '"'"'%fts5(%'"'"' AND sql NOT LIKE
-	    '"'"'%detail=none%'"'"'" >n &&
-	test "$(cat n)" = 0
+	test "$(gens none)" -ge 1 &&
+	test "$(gens NOT none)" = 0
 '
 
 test_expect_success 'words: every content that has them' '
@@ -155,12 +159,8 @@ test_expect_success STOREDIR 'generations with columns and without, searched tog
 	OFL_INDEX_GEN=1 OFL_INDEX_DETAIL=column ofl-index -q \
 	    $(cat id.mixa id.mixc) &&
 	OFL_INDEX_GEN=1 ofl-index -q $(cat id.mixb) &&
-	store_sql "SELECT count(*) FROM ix.sqlite_master WHERE name GLOB
-	    '"'"'ix_fts*'"'"' AND sql LIKE '"'"'%detail=column%'"'"'" >n &&
-	test "$(cat n)" -ge 1 &&
-	store_sql "SELECT count(*) FROM ix.sqlite_master WHERE name GLOB
-	    '"'"'ix_fts*'"'"' AND sql LIKE '"'"'%detail=none%'"'"'" >n &&
-	test "$(cat n)" -ge 2 &&
+	test "$(gens column)" -ge 1 &&
+	test "$(gens none)" -ge 2 &&
 	mixhits() {
 		ofl-search -q -a -n 50 "$@" |
 		    sed -n "s/^ofl:\([^:]*\).*/\1/p" | sort -u | tr "\n" " "

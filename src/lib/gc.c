@@ -478,12 +478,14 @@ gc_rehome(struct ofl_store *st, int64_t blob)
  * Compact the index: drop its generations whose content is all gone,
  * index anew what is left of those that keep little (store-gen.c),
  * merge the open generation's segments (with merge); then give pages
- * back.
+ * back.  Each for a while, longer when the store is over its budget
+ * (over).
  */
 static void
-gc_compact(struct ofl_store *st, int64_t max_ms, int merge)
+gc_compact(struct ofl_store *st, int over, int merge)
 {
 	int64_t	t0 = ofl_mono_ms(), *blobs;
+	int64_t	max_ms = over ? MERGE_BUDGET_MS : MERGE_MS;
 	size_t	n, j, moved;
 	int	i;
 
@@ -527,11 +529,10 @@ gc_compact(struct ofl_store *st, int64_t max_ms, int merge)
 	}
 	/*
 	 * Give pages back in small steps, so captures do not wait, for a
-	 * while (longer over the budget, where the pages are what it asks
-	 * for): the next run goes on.
+	 * while: the next run goes on.
 	 */
 	t0 = ofl_mono_ms();
-	for (i = 0; i < 100000 && ofl_mono_ms() - t0 < (max_ms > MERGE_MS ?
+	for (i = 0; i < 100000 && ofl_mono_ms() - t0 < (over ?
 	    VACUUM_BUDGET_MS : VACUUM_MS); i++) {
 		if (!ofl_store_gc_vacuum_step(st))
 			break;
@@ -721,11 +722,10 @@ ofl_gc_run(struct ofl_store *st, const struct ofl_gc_opts *o,
 		gc_yield();
 	}
 	if (!o->dry_run && rep->removed > 0)
-		gc_compact(st, over_budget(st, &p, max_size) ? MERGE_BUDGET_MS :
-		    MERGE_MS, 1);
+		gc_compact(st, over_budget(st, &p, max_size), 1);
 	else if (!o->dry_run && ofl_store_fts_untidy(st) == 1)
 		/* What an earlier run could not finish (out of time, room). */
-		gc_compact(st, MERGE_MS, 0);
+		gc_compact(st, 0, 0);
 	ofl_clearerr();
 	rep->kept = ofl_store_gc_count(st);
 	if (o->dry_run) {

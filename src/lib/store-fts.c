@@ -559,6 +559,7 @@ rank_func(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context *ctx,
 	struct rank_blob	*b;
 	Fts5PhraseIter		 it;
 	double			 tf[RANK_PHRASES], score = 0.0, w;
+	sqlite3_int64		 row = api->xRowid(fts);
 	int			 nphrase, ninst, i, ph, col, off, mode;
 
 	nphrase = api->xPhraseCount(fts);
@@ -569,7 +570,7 @@ rank_func(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context *ctx,
 		sqlite3_result_error_nomem(ctx);
 		return;
 	}
-	b = rank_slot(ra, api->xRowid(fts) >> CHUNK_BITS, 1);
+	b = rank_slot(ra, row >> CHUNK_BITS, 1);
 	if (b->nrow < 0)
 		rank_blob_stats(ra, b);
 	for (i = 0; i < nphrase; i++)
@@ -577,7 +578,7 @@ rank_func(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context *ctx,
 	if (mode == 4) {
 		w = nval > 1 ? sqlite3_value_double(val[1]) : 1.0;
 		for (i = 0; i < nphrase; i++)
-			if (rank_rows_has(&ra->has[i], api->xRowid(fts)))
+			if (rank_rows_has(&ra->has[i], row))
 				tf[i] = w;
 	} else if (b->cheap || mode == 1) {
 		for (i = 0; i < nphrase; i++)
