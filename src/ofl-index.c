@@ -346,6 +346,7 @@ main(int argc, char *argv[])
 	}
 	free(done);
 	free(refs);
+	ofl_index_done(st);
 	ofl_store_close(st);
 	if (fflush(stdout) == EOF || ferror(stdout))
 		err(OFL_EXIT_FAIL, "stdout");

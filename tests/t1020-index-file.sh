@@ -146,4 +146,48 @@ test_expect_success 'ofl-index --rebuild makes its own file again; with anything
 	test "$(grep -c "^usage: ofl-index" err)" = 4
 '
 
+# segments TABLE: the segments of FTS5 table TABLE, from its structure
+# record (row 10 of %_data): a 4-byte cookie, a 2-byte mark in newer
+# SQLite, then varints: the levels, the segments.
+segments() {
+	sqlite3 "$OFL_STORE/ofl-ix.db" \
+	    "SELECT hex(substr(block, 1, 32)) FROM $1_data WHERE id = 10" |
+	awk '
+	function byte(k) { return index("0123456789ABCDEF",
+	    substr($0, 2 * k + 1, 1)) * 16 - 16 + index("0123456789ABCDEF",
+	    substr($0, 2 * k + 2, 1)) - 1 }
+	function varint() { v = 0
+		do { b = byte(k++); v = v * 128 + b % 128 } while (b >= 128)
+		return v }
+	{ k = 4; if (byte(4) == 255 && byte(5) == 0) k = 6
+	  varint(); print varint() }'
+}
+
+# Merging the index's segments frees pages while indexing goes on; the
+# indexer gives them back to the file system when it is done.  A full
+# generation's segments are merged into one; the open one's are not.
+test_expect_success 'a full generation is one segment; no free pages are left' '
+	i=0 &&
+	while [ $i -lt 60 ]; do
+		log $((40 + i)) | sed "s/job/part${i}job/" |
+		    OFL_INDEX_BG=0 ofl-capture -q -T 0 | sed "s/^ofl://" >>ids ||
+		    return 1
+		i=$((i + 1))
+	done &&
+	for id in $(cat ids); do
+		OFL_INDEX_GEN=100K ofl-index -q "$id" || return 1
+	done &&
+	test "$(sqlite3 "$OFL_STORE/ofl-ix.db" "PRAGMA freelist_count")" = 0 &&
+	sqlite3 "$OFL_STORE/ofl-ix.db" "SELECT gen, open FROM ix_gen" >gens &&
+	grep -q "|0$" gens && grep -q "|1$" gens &&
+	while IFS="|" read -r g open; do
+		t=ix_fts && [ "$g" = 0 ] || t=ix_fts$g
+		echo "$open $(segments $t)" || return 1
+	done <gens >segs &&
+	awk "\$1 == 0 && \$2 != 1 { bad = 1 } \$1 == 1 && \$2 > 1 { more = 1 }
+	    END { exit bad || !more }" segs &&
+	ofl-index --check >chk &&
+	hits part59job40x >out && grep -c "^ofl:" out >n && test "$(cat n)" = 1
+'
+
 test_done

@@ -37,6 +37,7 @@
 /* In the background, shorter holds of the write lock: captures come first. */
 #define BG_BATCH_BYTES	(1024 * 1024)
 #define BG_BATCH_MS	250
+#define GIVE_BACK_MS	200	/* ofl_index_done() gives pages back */
 
 static size_t	batch_bytes = BATCH_BYTES;
 static int64_t	batch_ms = BATCH_MS;
@@ -334,6 +335,12 @@ out:
 	return ret;
 }
 
+void
+ofl_index_done(struct ofl_store *st)
+{
+	ofl_store_fts_give_back(st, GIVE_BACK_MS);
+}
+
 int
 ofl_index_forget(struct ofl_store *st, int64_t blob)
 {
@@ -486,6 +493,8 @@ ofl_index_pending(struct ofl_store *st,
 		done += (int64_t)indexed;
 	} while (indexed > 0);
 	free(p.ids);
+	if (done > 0)
+		ofl_index_done(st);
 	ofl_store_unlock(st, "index.lock", fd);
 	return done;
 }

@@ -1462,6 +1462,11 @@ int	ofl_store_fts_forget_tx(struct ofl_store *, int64_t);
  * the caller to index anew.  Returns the generations dropped, or -1.
  */
 int	ofl_store_fts_tidy(struct ofl_store *, int64_t **, size_t *, size_t);
+/*
+ * Give the index's free pages back to the file system, 256 at a time for
+ * up to max_ms: what merging its segments freed, once indexing is done.
+ */
+void	ofl_store_fts_give_back(struct ofl_store *, int64_t);
 /* 1 if ofl_store_fts_tidy() has work to do, 0 if not, -1 on error. */
 int	ofl_store_fts_untidy(struct ofl_store *);
 /* The content bytes indexed of blob (0 if it is not indexed). */
@@ -1562,6 +1567,11 @@ int	ofl_index_artifact(struct ofl_store *, const char *,
 	    struct ofl_index_stats *);
 /* 1 if the blob is indexed, 0 if not, -1 on error. */
 int	ofl_index_state(struct ofl_store *, int64_t);
+/*
+ * What a run of indexing ends with: the pages its merges freed given
+ * back to the file system, for a moment at most (gc gives the rest).
+ */
+void	ofl_index_done(struct ofl_store *);
 /*
  * Index every artifact not indexed yet, one process at a time (another
  * waits at most); returns how many were indexed, or -1.  progress (or

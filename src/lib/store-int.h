@@ -313,7 +313,7 @@ int	 ix_gen_bury(sqlite3 *, int64_t);
 int	 ix_gen_list(sqlite3 *, int, struct ix_gen **, size_t *);
 int64_t	 ix_gen_of(sqlite3 *, int64_t);
 int	 ix_gen_drop(sqlite3 *, int64_t);
-int	 ix_gen_close(sqlite3 *, int64_t);
+int	 ix_gen_close(sqlite3 *, int64_t, int);
 int64_t	 ix_gen_rows(sqlite3 *, int64_t, int);
 uint64_t ix_gen_index_bytes(sqlite3 *);
 int	 ix_gen_nopos(sqlite3 *, int64_t);

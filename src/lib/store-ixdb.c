@@ -259,6 +259,31 @@ store_vacuum_step(struct ofl_store *st)
 	return rv;
 }
 
+void
+ofl_store_fts_give_back(struct ofl_store *st, int64_t max_ms)
+{
+	const char	*sch;
+	char		 sql[64];
+	int64_t		 end = ofl_now_ms() + max_ms;
+	int		 before, after;
+
+	STORE_PG_VOID(st, (void)0);	/* the server's autovacuum */
+	/* An index in ofl.db (an older store's) is left to gc. */
+	if (!store_ix_own(st)) {
+		ofl_clearerr();
+		return;
+	}
+	sch = ix_sch(st->db);
+	snprintf(sql, sizeof sql, "PRAGMA %s.incremental_vacuum(256)", sch);
+	while ((before = freelist(st->db, sch)) > 0) {
+		if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) != SQLITE_OK ||
+		    (after = freelist(st->db, sch)) < 0 || after >= before ||
+		    ofl_now_ms() >= end)
+			break;
+	}
+	ofl_clearerr();
+}
+
 /*
  * The index's own file: sound (1), or not (0, with the first problem
  * said).  No file, or an index in ofl.db, is sound here.
