@@ -180,7 +180,8 @@ test_expect_success STOREDIR 'generations with columns and without, searched tog
 # its rows are counted from FTS5's own count less the buried ones; one
 # made with columns keeps sizes and is counted row by row.  Either way
 # the checks find every row's chunk, after removals as before them,
-# and a chunk row lost is a problem found.
+# and a chunk row lost is a problem found.  A store of the ofl before
+# this one, whose tombstones have no count of rows, gets the column.
 test_expect_success STOREDIR 'generations with row sizes and without: the checks count both' '
 	test "$(store_sql "SELECT count(*) FROM ix.sqlite_master WHERE
 	    name GLOB '\''ix_fts*_docsize'\''")" = "$(gens column)" &&
@@ -189,16 +190,19 @@ test_expect_success STOREDIR 'generations with row sizes and without: the checks
 	echo "countone words" >cnt1.txt && capture cnt1.txt >id.cnt1 &&
 	echo "counttwo words" >cnt2.txt && capture cnt2.txt >id.cnt2 &&
 	ofl-index -q $(cat id.cnt1 id.cnt2) &&
+	store_sql "ALTER TABLE ix_dead DROP COLUMN rows" &&
 	ofl-gc --purge "$(cat id.cnt1)" --purge "$(cat id.mixa)" >out &&
 	test "$(store_sql "SELECT count(*) FROM ix_dead WHERE rows = 1")" = 1 &&
 	ofl-index --check >chk &&
 	ofl-gc --check >chk && grep " 0 problems" chk &&
-	store_sql "DELETE FROM ix_chunk WHERE id >> 24 =
-	    (SELECT blob FROM artifact WHERE id = '\''$(cat id.mixc)'\'')" &&
+	for n in mixc cnt2; do
+		store_sql "DELETE FROM ix_chunk WHERE id >> 24 = (SELECT blob
+		    FROM artifact WHERE id = '\''$(cat id.$n)'\'')" || return 1
+	done &&
 	test_expect_code 3 ofl-index --check 2>chk &&
 	grep "^chunks: [0-9]*, rows of the full-text index: [0-9]*$" chk &&
 	test_expect_code 3 ofl-gc --check >chk &&
-	grep "index: [0-9]* full-text rows\{0,1\} of no chunk" chk
+	grep "index: 2 full-text rows of no chunk" chk
 '
 
 test_done

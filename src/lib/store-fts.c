@@ -678,11 +678,13 @@ ofl_store_fts_init(struct ofl_store *st)
 	if (store_ix_attach(st, 1) == -1)
 		return -1;
 	/*
-	 * Made, with its generations (store-gen.c), and one open; no table
-	 * ix_gen (the statement fails) is an index to make or migrate.
+	 * Made, with its generations (store-gen.c), one open, and the
+	 * tombstones' count of rows; no table ix_gen (the statement fails)
+	 * or no column rows is an index to make or migrate.
 	 */
-	if (sqlite3_prepare_v2(db, "SELECT 1 FROM ix_gen WHERE open = 1", -1,
-	    &s, NULL) == SQLITE_OK) {
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM ix_gen WHERE open = 1 AND"
+	    " EXISTS (SELECT 1 FROM pragma_table_info('ix_dead') WHERE name ="
+	    " 'rows')", -1, &s, NULL) == SQLITE_OK) {
 		have = sqlite3_step(s) == SQLITE_ROW;
 		sqlite3_finalize(s);
 	}
@@ -804,7 +806,7 @@ claim_row(sqlite3 *db, int64_t blob, int64_t *resume, int64_t *gen,
 			*resume = sqlite3_column_int64(s, 3);
 			*gen = sqlite3_column_int64(s, 5);
 		}
-		else if (state != 0)
+		else	/* its rows buried first: a row is never written twice */
 			ret = OFL_FTS_STALE;
 	} else if (rc != SQLITE_DONE)
 		ret = ix_err(db, "index state");

@@ -396,16 +396,18 @@ ix_gen_drop(sqlite3 *db, int64_t gen)
 int
 ix_gen_close(sqlite3 *db, int64_t gen, int merge)
 {
-	char	name[32], sql[96];
+	char	name[32], sql[128];
 
 	if (gen_int(db, "UPDATE ix_gen SET open = 0 WHERE gen = ?1", gen,
 	    0) == -2)
 		return -1;
 	ix_gen_name(gen, name, sizeof name);
-	snprintf(sql, sizeof sql, "INSERT INTO %s(%s) VALUES('optimize')",
-	    name, name);
-	if (merge && ix_exec(db, sql, GEN_WHAT) == -1)
-		return -1;
+	snprintf(sql, sizeof sql, "SAVEPOINT merge; INSERT INTO %s(%s)"
+	    " VALUES('optimize'); RELEASE merge", name, name);
+	/* Unmerged is as good, only larger: a full disk stops no indexing. */
+	if (merge && sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		sqlite3_exec(db, "ROLLBACK TO merge; RELEASE merge", NULL,
+		    NULL, NULL);
 	return gen_measure(db, gen);
 }
 
@@ -421,9 +423,9 @@ int64_t
 ix_gen_rows(sqlite3 *db, int64_t gen, int orphans)
 {
 	sqlite3_stmt	*s;
-	int64_t		 n, total = 0;
+	int64_t		 n = 0, total = 0;
 	char		 name[32], sql[320];
-	int		 sized;
+	int		 sized, rc;
 
 	ix_gen_name(gen, name, sizeof name);
 	if ((sized = gen_sized(db, name)) == -1 ||
@@ -449,11 +451,13 @@ ix_gen_rows(sqlite3 *db, int64_t gen, int orphans)
 	sqlite3_bind_int64(s, 1, gen);
 	if (!sized)
 		sqlite3_bind_int64(s, 2, total);
-	n = sqlite3_step(s) == SQLITE_ROW ? sqlite3_column_int64(s, 0) : -1;
+	if ((rc = sqlite3_step(s)) == SQLITE_ROW)
+		n = sqlite3_column_int64(s, 0);
 	sqlite3_finalize(s);
-	if (n == -1)
-		ix_err(db, GEN_WHAT);
-	return n;
+	if (rc != SQLITE_ROW)
+		return ix_err(db, GEN_WHAT);
+	/* Counted, not listed: chunks of no row are not fewer rows. */
+	return n > 0 ? n : 0;
 }
 
 /* 1 if table name keeps each row's size (%_docsize), 0 if not, or -1. */

@@ -259,29 +259,29 @@ store_vacuum_step(struct ofl_store *st)
 	return rv;
 }
 
+/*
+ * Best effort: what fails here is left to gc, and the caller's error (a
+ * failure to index that it reports next) is kept as it was.
+ */
 void
 ofl_store_fts_give_back(struct ofl_store *st, int64_t max_ms)
 {
-	const char	*sch;
-	char		 sql[64];
+	char		 sql[64], why[1024];
 	int64_t		 end = ofl_now_ms() + max_ms;
-	int		 before, after;
+	int		 before, after, code = ofl_errcode();
 
 	STORE_PG_VOID(st, (void)0);	/* the server's autovacuum */
+	snprintf(why, sizeof why, "%s", ofl_errmsg());
 	/* An index in ofl.db (an older store's) is left to gc. */
-	if (!store_ix_own(st)) {
-		ofl_clearerr();
-		return;
+	if (store_ix_own(st)) {
+		snprintf(sql, sizeof sql, "PRAGMA ix.incremental_vacuum(256)");
+		while ((before = freelist(st->db, "ix")) > 0 &&
+		    sqlite3_exec(st->db, sql, NULL, NULL, NULL) == SQLITE_OK &&
+		    (after = freelist(st->db, "ix")) >= 0 && after < before &&
+		    ofl_now_ms() < end)
+			;
 	}
-	sch = ix_sch(st->db);
-	snprintf(sql, sizeof sql, "PRAGMA %s.incremental_vacuum(256)", sch);
-	while ((before = freelist(st->db, sch)) > 0) {
-		if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) != SQLITE_OK ||
-		    (after = freelist(st->db, sch)) < 0 || after >= before ||
-		    ofl_now_ms() >= end)
-			break;
-	}
-	ofl_clearerr();
+	ofl_seterr(code, "%s", why);	/* reads back the same if none */
 }
 
 /*
