@@ -23,14 +23,17 @@
 #	ttl gc spread	removing every tenth of the rest, spread over the
 #			store (the same figures)
 #	budget gc	removing about 10% more by size budget (ms per removal)
-#	bytes/raw	store and index bytes per raw byte
+#	bytes/raw	store and index bytes per raw byte, and where they are:
+#			content files, ofl.db, the index, directories and logs
 #
 # Timings are hyperfine medians (warm cache) unless said otherwise; a
 # search that finds nothing (exit 1) is timed like one that does.
-# 1k runs in about two minutes, 10k in about ten; 100k needs about 2 GB
-# of disk for the raw texts and the store and an hour or more:
+# 1k runs in about two minutes, 10k in about four; 100k needs about 2 GB
+# of disk for the raw texts and the store and about 40 minutes, 25 of
+# them building it (about 70 captures a second on two cores), so 1M
+# needs about four hours for its build alone:
 #
-#	tests/bench-scale.sh 1000 10000 100000
+#	tests/bench-scale.sh 100 10000 100000
 #	BENCH_DIR=/big/disk tests/bench-scale.sh 1000000	(1M: 16 GB raw)
 #
 # BENCH_KEEP=1 keeps the generated texts and stores in $BENCH_DIR for a
@@ -82,6 +85,15 @@ index_bytes() {
 		    FROM dbstat WHERE name LIKE 'ix_%' OR
 		    name LIKE 'sqlite_autoindex_ix_%'"
 	fi
+}
+# parts STORE INDEX RAW: where the store's bytes are, per raw byte: the
+# content files, ofl.db, the index, and the rest (the directories of
+# blobs/, each a block or more, and the write-ahead logs).
+parts() {
+	cb=$(find "$OFL_STORE/blobs" -type f -printf '%s\n' |
+	    awk '{ n += $1 } END { print n + 0 }')
+	mb=$(wc -c <"$OFL_STORE/ofl.db")
+	echo "$1 $2 $3 $cb $mb" | awk '{ printf "content %.3f, ofl.db %.3f, index %.3f, directories and logs %.3f", $4 / $3, $5 / $3, $2 / $3, ($1 - $2 - $4 - $5) / $3 }'
 }
 # The store's size as gc measures it against a budget (the WAL and free
 # pages left out): a budget taken from store_bytes may already be met.
@@ -170,6 +182,7 @@ for n in "$@"; do
 	sb=$(store_bytes)
 	ib=$(index_bytes)
 	row bytes/raw "$(echo "$sb $ib $rawbytes" | awk '{ printf "store %.3f (index %.3f) per raw byte", $1 / $3, $2 / $3 }')"
+	row "  of which" "$(parts "$sb" "$ib" "$rawbytes")"
 
 	gb=$(gc_bytes)
 	row "gc -n" "$(median 3 "ofl-gc --dry-run --grace 0s --max-size $((gb * 9 / 10))") ms"
