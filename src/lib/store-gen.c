@@ -436,15 +436,12 @@ ix_gen_rows(sqlite3 *db, int64_t gen, int orphans)
 		    " WHERE d.id >> %d NOT IN (SELECT blob FROM ix_dead WHERE"
 		    " gen = ?1)%s", name, IX_CHUNK_BITS, orphans ? " AND NOT"
 		    " EXISTS (SELECT 1 FROM ix_chunk c WHERE c.id = d.id)" : "");
-	else if (!orphans)
-		snprintf(sql, sizeof sql, "SELECT ?2 - (SELECT coalesce(sum(rows),"
-		    " 0) FROM ix_dead WHERE gen = ?1)");
 	else
 		snprintf(sql, sizeof sql, "SELECT ?2 - (SELECT coalesce(sum(rows),"
-		    " 0) FROM ix_dead WHERE gen = ?1) - (SELECT count(*) FROM"
-		    " ix_blob b JOIN ix_chunk c ON c.id BETWEEN b.blob << %d AND"
-		    " (b.blob + 1 << %d) - 1 WHERE b.gen = ?1)", IX_CHUNK_BITS,
-		    IX_CHUNK_BITS);
+		    " 0) FROM ix_dead WHERE gen = ?1)%s", orphans ? " - (SELECT"
+		    " count(*) FROM ix_blob b JOIN ix_chunk c ON c.id BETWEEN"
+		    " b.blob << 24 AND (b.blob + 1 << 24) - 1 WHERE b.gen = ?1)" :
+		    "");
 	/* Text of its own, never kept: gen_int keeps literals only. */
 	if (ix_prep(db, sql, &s) == -1)
 		return -1;

@@ -46,6 +46,7 @@ static int	ix_in_main(sqlite3 *);
 static void	ix_path(struct ofl_buf *, struct ofl_store *, const char *);
 static int	ix_file_exists(struct ofl_store *);
 static int	freelist(sqlite3 *, const char *);
+static int	vacuum_step(sqlite3 *, const char *);
 
 /* An index made in ofl.db: 1, or 0, or -1. */
 static int
@@ -235,6 +236,20 @@ freelist(sqlite3 *db, const char *sch)
 	return (int)store_query_int(db, sql, -1);
 }
 
+/* Give 256 free pages of schema sch back: 1 if some came back, else 0. */
+static int
+vacuum_step(sqlite3 *db, const char *sch)
+{
+	char	sql[64];
+	int	before, after;
+
+	if ((before = freelist(db, sch)) <= 0)
+		return 0;
+	snprintf(sql, sizeof sql, "PRAGMA %s.incremental_vacuum(256)", sch);
+	return sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK &&
+	    (after = freelist(db, sch)) >= 0 && after < before;
+}
+
 /*
  * Give free pages back, 256 of each database: 1 if some came back, 0
  * when none did (none left, or a store made without auto_vacuum).
@@ -243,19 +258,12 @@ int
 store_vacuum_step(struct ofl_store *st)
 {
 	const char	*sch[2];
-	char		 sql[64];
-	int		 i, n, before, after, rv = 0;
+	int		 i, n, rv = 0;
 
 	n = store_ix_schemas(st, sch);
-	for (i = 0; i < n; i++) {
-		if ((before = freelist(st->db, sch[i])) <= 0)
-			continue;
-		snprintf(sql, sizeof sql, "PRAGMA %s.incremental_vacuum(256)",
-		    sch[i]);
-		if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) == SQLITE_OK &&
-		    (after = freelist(st->db, sch[i])) >= 0 && after < before)
+	for (i = 0; i < n; i++)
+		if (vacuum_step(st->db, sch[i]))
 			rv = 1;
-	}
 	return rv;
 }
 
@@ -266,21 +274,16 @@ store_vacuum_step(struct ofl_store *st)
 void
 ofl_store_fts_give_back(struct ofl_store *st, int64_t max_ms)
 {
-	char		 sql[64], why[1024];
+	char		 why[1024];
 	int64_t		 end = ofl_now_ms() + max_ms;
-	int		 before, after, code = ofl_errcode();
+	int		 code = ofl_errcode();
 
 	STORE_PG_VOID(st, (void)0);	/* the server's autovacuum */
 	snprintf(why, sizeof why, "%s", ofl_errmsg());
 	/* An index in ofl.db (an older store's) is left to gc. */
-	if (store_ix_own(st)) {
-		snprintf(sql, sizeof sql, "PRAGMA ix.incremental_vacuum(256)");
-		while ((before = freelist(st->db, "ix")) > 0 &&
-		    sqlite3_exec(st->db, sql, NULL, NULL, NULL) == SQLITE_OK &&
-		    (after = freelist(st->db, "ix")) >= 0 && after < before &&
-		    ofl_now_ms() < end)
+	if (store_ix_own(st))
+		while (vacuum_step(st->db, "ix") && ofl_now_ms() < end)
 			;
-	}
 	ofl_seterr(code, "%s", why);	/* reads back the same if none */
 }
 
