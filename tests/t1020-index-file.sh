@@ -212,4 +212,87 @@ test_expect_success 'a job of an older tokenizer: indexed anew, rows buried firs
 	hits oldtok250x >out && test "$(grep -c "^ofl:" out)" = 1
 '
 
+# The mark: every artifact up to ix_mark.seq is indexed or a hole, so
+# that a pass of the indexer and a whole-store search look at what is
+# new and at the holes only, not at the whole store.
+ixq() {
+	sqlite3 -cmd ".timeout 5000" "$OFL_STORE/ofl-ix.db" "$1"
+}
+maxseq() {
+	sqlite3 "$OFL_STORE/ofl.db" "SELECT max(seq) FROM artifact"
+}
+seqof() {
+	sqlite3 "$OFL_STORE/ofl.db" "SELECT seq FROM artifact WHERE id = '$1'"
+}
+
+test_expect_success 'a drained store is marked up to its newest artifact, with no hole' '
+	log 200 | sed "s/job/markone/" | OFL_INDEX_BG=0 ofl-capture -q -T 0 \
+	    >/dev/null &&
+	ofl-index --pending >out &&
+	test "$(ixq "SELECT seq FROM ix_mark")" = "$(maxseq)" &&
+	test "$(ixq "SELECT count(*) FROM ix_hole")" = 0 &&
+	ofl-index --pending >out && grep -q "^0 artifacts indexed" out
+'
+
+test_expect_success 'an artifact being written is a hole until it is complete, then indexed' '
+	rm -f fifo && mkfifo fifo &&
+	{ OFL_INDEX_BG=0 ofl-capture -q -T 0 <fifo >id.hole & } &&
+	exec 3>fifo &&
+	log 300 | sed "s/job/markhole/" >&3 &&
+	n=0 && while test "$(sqlite3 "$OFL_STORE/ofl.db" "SELECT count(*)
+	    FROM artifact WHERE state = 0")" != 1 && test $n -lt 100; do
+		sleep 0.1; n=$((n + 1))
+	done &&
+	ofl-index --pending >out && grep -q "^0 artifacts indexed" out &&
+	test "$(ixq "SELECT seq FROM ix_mark")" = "$(maxseq)" &&
+	test "$(ixq "SELECT count(*) FROM ix_hole")" = 1 &&
+	exec 3>&- && wait &&
+	id=$(sed "s/^ofl://" id.hole) &&
+	test "$(ixq "SELECT seq FROM ix_hole")" = "$(seqof "$id")" &&
+	ofl-index --pending >out && grep -q "^1 artifact indexed" out &&
+	test "$(ixq "SELECT count(*) FROM ix_hole")" = 0 &&
+	hits markhole150x >out && test "$(grep -c "^ofl:$id:" out)" = 1
+'
+
+test_expect_success 'an artifact whose index is dropped below the mark becomes a hole' '
+	log 300 | sed "s/job/markdrop/" | OFL_INDEX_BG=0 ofl-capture -q -T 0 |
+	    sed "s/^ofl://" >id.drop &&
+	id=$(cat id.drop) &&
+	ofl-index --pending >out && grep -q "^1 artifact indexed" out &&
+	blob=$(sqlite3 "$OFL_STORE/ofl.db" "SELECT blob FROM artifact WHERE
+	    id = '\''$id'\''") &&
+	ixq "UPDATE ix_blob SET tokver = 0 WHERE blob = $blob" &&
+	ofl-index -q "$id" &&
+	test "$(ixq "SELECT group_concat(seq) FROM ix_hole")" = "$(seqof "$id")" &&
+	ofl-index --pending >out && grep -q "^0 artifacts indexed" out &&
+	test "$(ixq "SELECT count(*) FROM ix_hole")" = 0 &&
+	ofl-gc --check >chk && grep -q " 0 problems" chk
+'
+
+test_expect_success 'content not indexed below the mark, no hole: gc --check says so, --repair resets the mark' '
+	id=$(cat id.drop) &&
+	blob=$(sqlite3 "$OFL_STORE/ofl.db" "SELECT blob FROM artifact WHERE
+	    id = '\''$id'\''") &&
+	ixq "UPDATE ix_blob SET tokver = 0 WHERE blob = $blob" &&
+	ofl-index --pending >out && grep -q "^0 artifacts indexed" out &&
+	test_expect_code 3 ofl-gc --check >chk &&
+	grep -q "index: 1 artifact below the mark of what is indexed not indexed (--repair resets the mark)" chk &&
+	ofl-gc --check --repair >chk &&
+	test "$(ixq "SELECT seq FROM ix_mark")" = 0 &&
+	ofl-index --pending >out && grep -q "^1 artifact indexed" out &&
+	test "$(ixq "SELECT seq FROM ix_mark")" = "$(maxseq)"
+'
+
+test_expect_success 'an index without a mark gets one; another tokenizer'\''s mark is 0' '
+	ixq "DROP TABLE ix_mark; DROP TABLE ix_hole" &&
+	ofl-index --pending >out && grep -q "^0 artifacts indexed" out &&
+	test "$(ixq "SELECT seq FROM ix_mark")" = "$(maxseq)" &&
+	log 100 | sed "s/job/marktok/" | OFL_INDEX_BG=0 ofl-capture -q -T 0 \
+	    >/dev/null &&
+	ixq "UPDATE ix_mark SET tokver = 1" &&
+	ofl-index --pending >out && grep -q "^1 artifact indexed" out &&
+	test "$(ixq "SELECT seq FROM ix_mark")" = "$(maxseq)" &&
+	test "$(ixq "SELECT tokver FROM ix_mark")" -gt 1
+'
+
 test_done

@@ -875,6 +875,16 @@ check_index(struct ofl_store *st, struct checker *ck)
 	if (c.fts > 0)
 		problem(ck, "index: %lld full-text row%s of no chunk",
 		    (long long)c.fts, c.fts == 1 ? "" : "s");
+	if (c.unmarked > 0 && ck->repair &&
+	    ofl_store_gc_index_unmark(st) == 0)
+		note(ck, "index: %lld artifact%s below the mark of what is "
+		    "indexed not indexed (the mark reset: indexing looks at "
+		    "every artifact again)", (long long)c.unmarked,
+		    c.unmarked == 1 ? "" : "s");
+	else if (c.unmarked > 0)
+		problem(ck, "index: %lld artifact%s below the mark of what is "
+		    "indexed not indexed (--repair resets the mark)",
+		    (long long)c.unmarked, c.unmarked == 1 ? "" : "s");
 	if (!ck->repair || c.chunks + c.past_end + c.fts == 0)
 		return;
 	if (ofl_store_gc_index_clear(st) == -1)

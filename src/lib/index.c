@@ -441,6 +441,18 @@ index_writing(struct ofl_store *st, const char *id)
 	return writing;
 }
 
+/* Move the mark of what is indexed; the caller's error is kept. */
+static void
+settle(struct ofl_store *st)
+{
+	char	why[512];
+	int	code = ofl_errcode();
+
+	snprintf(why, sizeof why, "%s", ofl_errmsg());
+	(void)ofl_store_fts_settle(st);
+	ofl_seterr(code, "%s", why);
+}
+
 int64_t
 ofl_index_pending(struct ofl_store *st,
     void (*progress)(int64_t, int64_t, void *), void *arg, int64_t *failed)
@@ -493,6 +505,12 @@ ofl_index_pending(struct ofl_store *st,
 		done += (int64_t)indexed;
 	} while (indexed > 0);
 	free(p.ids);
+	/*
+	 * Drained: later passes and searches look above the mark.  A mark
+	 * not moved (a full disk) only costs the next pass a longer look.
+	 */
+	if (done != -1)
+		settle(st);
 	if (done > 0)
 		ofl_index_done(st);
 	ofl_store_unlock(st, "index.lock", fd);

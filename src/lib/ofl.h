@@ -1545,6 +1545,8 @@ int	ofl_store_frame_sketches(struct ofl_store *, int64_t, uint64_t,
 int64_t	ofl_store_fts_unindexed(struct ofl_store *,
 	    const struct ofl_filter *, int (*)(const char *, int64_t, void *),
 	    void *);
+/* Move the mark of what is indexed up to the newest artifact. */
+int	ofl_store_fts_settle(struct ofl_store *);
 
 /*
  * index.c: the indexer (an artifact's chunks into the full-text index).
@@ -2026,10 +2028,13 @@ struct ofl_store_gc_ixcheck {
 	int64_t		 chunks;
 	int64_t		 past_end;
 	int64_t		 fts;
+	int64_t		 unmarked;	/* not indexed, below the mark */
 };
 int	 ofl_store_gc_index_check(struct ofl_store *,
 	    struct ofl_store_gc_ixcheck *);
 int	 ofl_store_gc_index_clear(struct ofl_store *);
+/* The mark of what is indexed back to 0: every artifact looked at. */
+int	 ofl_store_gc_index_unmark(struct ofl_store *);
 /*
  * Bury up to max index rows of no artifact (what a gc killed between its
  * two files' commits left), in one transaction: the count, or -1.

@@ -21,6 +21,16 @@
 #define FILTER_SQL	" a.state = 1 AND" STORE_FILTER_SQL
 
 /*
+ * Artifact a's content not indexed (or only in part, or by another
+ * tokenizer than ?6), and the mark for tokenizer ?6 (0: none).
+ */
+#define UNSETTLED_SQL(t) \
+	" (b.blob IS NULL OR b.state != 1 OR b.tokver != " t ")"
+#define MARK_SQL(t) \
+	"coalesce((SELECT CASE WHEN tokver = " t " THEN seq ELSE 0 END FROM" \
+	" ix_mark), 0)"
+
+/*
  * The newest finished artifact of blob that the filter (NULL: any)
  * lets through: 1 and its ID in id, 0 if there is none, -1 on error.
  */
@@ -70,10 +80,12 @@ ofl_store_fts_unindexed(struct ofl_store *st, const struct ofl_filter *f,
 	int		 rc, stop = 0;
 
 	STORE_PG(st, store_pg_fts_unindexed(st, f, cb, arg));
-	if (ix_prep(db, "SELECT a.id, a.blob FROM artifact a LEFT JOIN ix_blob b"
-	    " ON b.blob = a.blob WHERE" FILTER_SQL " AND (b.blob IS NULL OR"
-	    " b.state != 1 OR b.tokver != ?6) GROUP BY a.blob"
-	    " ORDER BY max(a.seq) DESC", &q) == -1)
+	/* Above the mark, and the holes below it (ofl_store_fts_settle()). */
+	if (ix_prep(db, "SELECT a.id, a.blob FROM (SELECT seq FROM artifact"
+	    " WHERE seq > " MARK_SQL("?6") " UNION SELECT seq FROM ix_hole) c"
+	    " JOIN artifact a ON a.seq = c.seq LEFT JOIN ix_blob b ON b.blob ="
+	    " a.blob WHERE" FILTER_SQL " AND" UNSETTLED_SQL("?6") " GROUP BY"
+	    " a.blob ORDER BY max(a.seq) DESC", &q) == -1)
 		return -1;
 	sqlite3_bind_int(q, 6, OFL_TOK_VERSION);
 	store_filter_bind(q, f);
@@ -87,6 +99,73 @@ ofl_store_fts_unindexed(struct ofl_store *st, const struct ofl_filter *f,
 	if (rc != SQLITE_DONE)
 		return ix_err(db, "search");
 	return n;
+}
+
+/*
+ * The mark below which the unindexed are not looked for, so that a
+ * background pass and a whole-store search cost what is new rather than
+ * the size of the store: every artifact up to ix_mark.seq has its
+ * content indexed by the tokenizer ix_mark.tokver, or is a hole (a row
+ * of ix_hole): being written, failed, or its content's rows dropped
+ * since (ofl_store_fts_forget() makes those).  The indexer moves it up
+ * when it has drained the store, in one short write of the index alone
+ * that reads the artifacts above it and the holes: the holes that are
+ * indexed or gone leave, the artifacts above it that are not become
+ * holes.  Another tokenizer's mark is 0: everything is looked at again.
+ */
+int
+ofl_store_fts_settle(struct ofl_store *st)
+{
+	static const char *const steps[] = {
+		/* The index's write lock first, then what the store holds. */
+		"DELETE FROM ix_hole WHERE (SELECT tokver FROM ix_mark) != ?1",
+		"UPDATE ix_mark SET seq = 0, tokver = ?1 WHERE tokver != ?1",
+		"DELETE FROM ix_hole WHERE NOT EXISTS (SELECT 1 FROM artifact a"
+		" LEFT JOIN ix_blob b ON b.blob = a.blob WHERE a.seq ="
+		" ix_hole.seq AND (a.state != 1 OR" UNSETTLED_SQL("?1") "))",
+		"INSERT OR IGNORE INTO ix_hole(seq) SELECT a.seq FROM artifact a"
+		" LEFT JOIN ix_blob b ON b.blob = a.blob WHERE a.seq > (SELECT"
+		" seq FROM ix_mark) AND (a.state != 1 OR" UNSETTLED_SQL("?1") ")",
+		"UPDATE ix_mark SET seq = max(seq, (SELECT coalesce(max(seq), 0)"
+		" FROM artifact))",
+	};
+	sqlite3		*db = ofl_store_db(st);
+	sqlite3_stmt	*q;
+	size_t		 i;
+	int		 rc;
+
+	STORE_PG(st, 0);	/* a PostgreSQL store looks at every artifact */
+	/* Nothing new and no hole: no write. */
+	if (ix_prep(db, "SELECT (SELECT coalesce(max(seq), 0) FROM artifact) >"
+	    " " MARK_SQL("?1") " OR EXISTS (SELECT 1 FROM ix_hole)", &q) == -1)
+		return -1;
+	sqlite3_bind_int(q, 1, OFL_TOK_VERSION);
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW && sqlite3_column_int(q, 0) == 0)
+		rc = SQLITE_DONE;
+	sqlite3_finalize(q);
+	if (rc == SQLITE_DONE)
+		return 0;
+	if (rc != SQLITE_ROW)
+		return ix_err(db, "index state");
+	if (ix_exec(db, "BEGIN", "database") == -1)
+		return -1;
+	for (i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+		if (ix_prep(db, steps[i], &q) == -1)
+			goto fail;
+		sqlite3_bind_int(q, 1, OFL_TOK_VERSION);
+		rc = sqlite3_step(q);
+		sqlite3_finalize(q);
+		if (rc != SQLITE_DONE) {
+			ix_err(db, "index state");
+			goto fail;
+		}
+	}
+	if (ix_exec(db, "COMMIT", "database") == 0)
+		return 0;
+fail:
+	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
 }
 
 int

@@ -118,6 +118,12 @@ static const char *const ix_schema[] = {
 	" byte_end INTEGER NOT NULL,"
 	" line_start INTEGER NOT NULL,"
 	" line_end INTEGER NOT NULL)",
+	"ix_mark ("				/* store-fts-chunk.c */
+	" k INTEGER PRIMARY KEY CHECK (k = 0),"
+	" seq INTEGER NOT NULL,"		/* artifacts up to it settled */
+	" tokver INTEGER NOT NULL)",		/* by this tokenizer */
+	"ix_hole ("				/* but these, at or below it */
+	" seq INTEGER PRIMARY KEY)",
 	NULL
 };
 
@@ -678,13 +684,15 @@ ofl_store_fts_init(struct ofl_store *st)
 	if (store_ix_attach(st, 1) == -1)
 		return -1;
 	/*
-	 * Made, with its generations (store-gen.c), one open, and the
-	 * tombstones' count of rows; no table ix_gen (the statement fails)
-	 * or no column rows is an index to make or migrate.
+	 * Made, with its generations (store-gen.c), one open, the
+	 * tombstones' count of rows and the mark of what is indexed
+	 * (store-fts-chunk.c); no table ix_gen or ix_mark (the statement
+	 * fails) or no column rows is an index to make or migrate.
 	 */
 	if (sqlite3_prepare_v2(db, "SELECT 1 FROM ix_gen WHERE open = 1 AND"
 	    " EXISTS (SELECT 1 FROM pragma_table_info('ix_dead') WHERE name ="
-	    " 'rows')", -1, &s, NULL) == SQLITE_OK) {
+	    " 'rows') AND EXISTS (SELECT 1 FROM ix_mark)", -1, &s,
+	    NULL) == SQLITE_OK) {
 		have = sqlite3_step(s) == SQLITE_ROW;
 		sqlite3_finalize(s);
 	}
@@ -693,6 +701,8 @@ ofl_store_fts_init(struct ofl_store *st)
 	if (ix_exec(db, "BEGIN IMMEDIATE", "database") == -1)
 		return -1;
 	if (ix_ddl(db, ix_schema) == -1 || ix_gen_setup(db) == -1 ||
+	    ix_exec(db, "INSERT OR IGNORE INTO ix_mark(k, seq, tokver)"
+	    " VALUES (0, 0, 0)", "database") == -1 ||
 	    ix_exec(db, "COMMIT", "database") == -1) {
 		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 		return -1;
@@ -1051,22 +1061,24 @@ ofl_store_fts_forget(struct ofl_store *st, int64_t blob)
 {
 	sqlite3		*db = ofl_store_db(st);
 	sqlite3_stmt	*s;
-	int		 rc, have, gens;
+	int		 rc, have, gens, holes;
 
 	STORE_PG(st, store_pg_fts_forget(st, blob));
 	if ((rc = store_ix_attach(st, 0)) <= 0)
 		return rc;	/* no index, or an error said */
 	/* Two statements, as store_stmt() keeps one per literal. */
 	if (store_stmt(db, strcmp(ix_sch(db), "ix") == 0 ?
-	    "SELECT count(*), sum(name = 'ix_gen') FROM ix.sqlite_master"
-	    " WHERE name IN ('ix_blob', 'ix_gen')" :
-	    "SELECT count(*), sum(name = 'ix_gen') FROM main.sqlite_master"
-	    " WHERE name IN ('ix_blob', 'ix_gen')", &s) == -1)
+	    "SELECT count(*), sum(name = 'ix_gen'), sum(name = 'ix_hole') FROM"
+	    " ix.sqlite_master WHERE name IN ('ix_blob', 'ix_gen', 'ix_hole')" :
+	    "SELECT count(*), sum(name = 'ix_gen'), sum(name = 'ix_hole') FROM"
+	    " main.sqlite_master WHERE name IN ('ix_blob', 'ix_gen',"
+	    " 'ix_hole')", &s) == -1)
 		return ix_err(db, "database");
-	have = gens = 0;
+	have = gens = holes = 0;
 	if (sqlite3_step(s) == SQLITE_ROW) {
 		have = sqlite3_column_int(s, 0) > 0;
 		gens = sqlite3_column_int(s, 1) > 0;
+		holes = sqlite3_column_int(s, 2) > 0;
 	}
 	store_stmt_done(s);
 	if (!have)
@@ -1084,6 +1096,18 @@ ofl_store_fts_forget(struct ofl_store *st, int64_t blob)
 	if (rc != SQLITE_DONE)
 		return ix_err(db, "dropping");
 	if (store_stmt(db, "DELETE FROM ix_blob WHERE blob = ?1", &s) == -1)
+		return ix_err(db, "database");
+	sqlite3_bind_int64(s, 1, blob);
+	rc = sqlite3_step(s);
+	store_stmt_done(s);
+	if (rc != SQLITE_DONE)
+		return ix_err(db, "dropping");
+	/* Its artifacts below the mark are not indexed now: holes. */
+	if (!holes)
+		return 0;
+	if (store_stmt(db, "INSERT OR IGNORE INTO ix_hole(seq) SELECT seq FROM"
+	    " artifact WHERE blob = ?1 AND seq <= (SELECT seq FROM ix_mark)",
+	    &s) == -1)
 		return ix_err(db, "database");
 	sqlite3_bind_int64(s, 1, blob);
 	rc = sqlite3_step(s);

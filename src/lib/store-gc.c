@@ -763,6 +763,16 @@ ofl_store_gc_index_check(struct ofl_store *st,
 		c->past_end = sqlite3_column_int64(stmt, 2);
 	}
 	sqlite3_finalize(stmt);
+	/*
+	 * Artifacts below the mark whose content is not indexed and that
+	 * are not holes (store-fts-chunk.c): an earlier version that does
+	 * not keep the mark dropped their rows.  No mark: none.
+	 */
+	c->unmarked = store_query_int(st->db, "SELECT count(*) FROM artifact a"
+	    " JOIN ix_mark m ON m.tokver = " IX_TOKVER_SQL " AND a.seq <= m.seq"
+	    " LEFT JOIN ix_blob b ON b.blob = a.blob WHERE a.state = 1 AND"
+	    " (b.blob IS NULL OR b.state != 1 OR b.tokver != m.tokver) AND NOT"
+	    " EXISTS (SELECT 1 FROM ix_hole h WHERE h.seq = a.seq)", 0);
 	/* Rows of no chunk, buried ones left out, in every generation. */
 	if (ix_gen_list(st->db, 0, &g, &ng) == -1)
 		goto out;
@@ -777,6 +787,16 @@ out:
 	ofl_clearerr();
 	free(g);
 	return ret;
+}
+
+int
+ofl_store_gc_index_unmark(struct ofl_store *st)
+{
+	STORE_PG(st, 0);	/* no mark there */
+	if (sqlite3_exec(st->db, "UPDATE ix_mark SET seq = 0", NULL, NULL,
+	    NULL) != SQLITE_OK)
+		return ix_err(st->db, "index state");
+	return 0;
 }
 
 /*
@@ -838,15 +858,18 @@ ofl_store_gc_index_clear(struct ofl_store *st)
 	size_t		 ng = 0, i;
 
 	STORE_PG(st, store_pg_unsupported(st, GC_PG));
-	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+	/* An index of an earlier layout is brought up to date first. */
+	if (ofl_store_fts_init(st) == -1 ||
+	    sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
 		return -1;
 	if (ix_gen_list(db, 0, &g, &ng) == -1)
 		goto fail;
 	for (i = 0; i < ng; i++)
 		if (ix_gen_drop(db, g[i].gen) == -1)
 			goto fail;
-	if (sqlite3_exec(db, "DELETE FROM ix_chunk; DELETE FROM ix_blob",
-	    NULL, NULL, NULL) != SQLITE_OK || ix_gen_setup(db) == -1 ||
+	if (sqlite3_exec(db, "DELETE FROM ix_chunk; DELETE FROM ix_blob;"
+	    " DELETE FROM ix_hole; UPDATE ix_mark SET seq = 0", NULL, NULL,
+	    NULL) != SQLITE_OK || ix_gen_setup(db) == -1 ||
 	    sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
 		goto fail;
 	free(g);

@@ -714,7 +714,7 @@ uint64_t
 ix_gen_index_bytes(sqlite3 *db)
 {
 	static const char *const tab[] = { "ix_chunk", "ix_blob", "ix_gen",
-	    "ix_dead" };
+	    "ix_dead", "ix_mark", "ix_hole" };
 	sqlite3_stmt	*s;
 	uint64_t	 n = 0;
 	size_t		 i;

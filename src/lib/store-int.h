@@ -283,6 +283,11 @@ store_query_int(sqlite3 *db, const char *sql, int64_t def)
 	return v;
 }
 
+/* The tokenizer's version as SQL text, for statements kept literal. */
+#define IX_STR_(x)	#x
+#define IX_STR(x)	IX_STR_(x)
+#define IX_TOKVER_SQL	IX_STR(OFL_TOK_VERSION)
+
 /* Run sql; a failure is said as what's (ix_err()). */
 static inline int
 ix_exec(sqlite3 *db, const char *sql, const char *what)

@@ -371,7 +371,7 @@ int
 ofl_store_ix_drop_all(struct ofl_store *st)
 {
 	static const char *const tab[] = { "ix_blob", "ix_chunk", "ix_gen",
-	    "ix_dead" };
+	    "ix_dead", "ix_mark", "ix_hole" };
 	sqlite3		*db = st->db;
 	sqlite3_stmt	*s;
 	struct ofl_buf	 b;
