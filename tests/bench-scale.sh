@@ -8,30 +8,41 @@
 # parallel captures, and reports, one line each:
 #
 #	build		captures per second while building it
-#	capture		one 1 KiB capture into the full store (ms)
+#	first search	the first whole-store search on the fresh store (s),
+#			against rg over the raw files, right after the build
+#
+# Then, once what each build left running has finished (the background
+# indexer, the writing back of the page cache), the rows that should not
+# grow with the store, every size side by side ("a | b"), so that they
+# see the same machine:
+#
+#	capture		one 1 KiB capture into the full store (ms), the
+#			sizes taking turns
 #	list -n 20	the first 20 lines of the listing (ms)
 #	meta by ID	one artifact's metadata (ofl-search --meta -j ID) (ms)
 #	search one	a search inside one artifact, the same 390 kB CI log
 #			at every size (ms)
-#	first search	the first whole-store search on the fresh store (s),
-#			against rg over the raw files, right after the build
 #	rare / common	a repeated whole-store search for a rare word and for
 #			a common one, against rg over the same raw texts
+#
+# And last, size by size, what removes artifacts:
+#
+#	bytes/raw	store and index bytes per raw byte, and where they are:
+#			content files, ofl.db, the index, directories and logs
 #	gc -n		ofl-gc --dry-run over the store (ms)
 #	ttl gc old	removing the oldest 10% (backdated) (s, ms per
 #			removal, and CPU seconds where /usr/bin/time is found)
 #	ttl gc spread	removing every tenth of the rest, spread over the
 #			store (the same figures)
 #	budget gc	removing about 10% more by size budget (ms per removal)
-#	bytes/raw	store and index bytes per raw byte, and where they are:
-#			content files, ofl.db, the index, directories and logs
 #
 # Timings are hyperfine medians (warm cache) unless said otherwise; a
 # search that finds nothing (exit 1) is timed like one that does.
 # 1k runs in about two minutes, 10k in about four; 100k needs about 2 GB
 # of disk for the raw texts and the store and about 40 minutes, 25 of
 # them building it (about 70 captures a second on two cores), so 1M
-# needs about four hours for its build alone:
+# needs about four hours for its build alone.  Every size's texts and
+# store are kept until its gc rows, so the disk must hold them all at once:
 #
 #	tests/bench-scale.sh 100 10000 100000
 #	BENCH_DIR=/big/disk tests/bench-scale.sh 1000000	(1M: 16 GB raw)
@@ -146,38 +157,75 @@ for n in "$@"; do
 	t1=$(now)
 	row "first search" "$first s (rg cold-ish $(secs "$t0" "$t1") s); $(grep -c '^ofl:' "$work/first" || true) hit(s); $(tr '\n' ' ' <"$work/first.err" | cut -c1-120)"
 
-	# Capture into the full store: 20 unique 1 KiB inputs.
-	i=0
-	t0=$(now)
-	while [ $i -lt 20 ]; do
-		head -c 1024 "$raw/0000001.txt" | sed "1s/^/cap $i $(now) /" |
-		    ofl-capture -q >/dev/null
-		i=$((i + 1))
+	# Then what the build left running is let finish (the background
+	# indexer, the page cache's writing back), so that the rows below
+	# time the commands and not what a build of this size leaves behind.
+	# One artifact of the same content at every size: a 390 kB CI log of
+	# the repo, captured into the full store and indexed.
+	ofl-index -q --pending
+	ofl-capture -q <"$top/tests/data/ci/treeherder-taskcluster-timeout.log" |
+	    sed 's/^ofl://' >"$work/one-$n"
+	ofl-index -q "$(cat "$work/one-$n")"
+	ofl-search -q -n 1000000 | sed -n "$((n / 2 + 20))p" >"$work/id-$n"
+	sync
+done
+
+# The rows that should not grow with the store, side by side: each is
+# timed on every size in one go, so that the sizes see the same machine.
+unset OFL_STORE
+echo "== side by side: $(echo "$@" | sed 's/ / | /g') artifacts"
+# each CMD: CMD with N for every size, as hyperfine's medians "a | b".
+each() {
+	runs=$1 cmd=$2
+	set --
+	for n in $sizes; do
+		set -- "$@" "env OFL_STORE=$work/store-$n $(echo "$cmd" |
+		    sed "s|@ONE@|$(cat "$work/one-$n")|; s|@ID@|$(cat "$work/id-$n")|")"
 	done
-	t1=$(now)
-	row capture "$(echo "$(secs "$t0" "$t1")" | awk '{ printf "%.1f ms", $1 * 1000 / 20 }')"
-
-	row "list -n 20" "$(median 10 "ofl-search --no-pager -n 20") ms"
-	id=$(ofl-search -q -n 1000000 | sed -n "$((n / 2 + 20))p")
-	# By ID: ofl-search --meta where it is known, else the whole listing.
-	if ofl-search --meta -j "$id" >/dev/null 2>&1; then
-		row "meta by ID" "$(median 10 "ofl-search --meta -j $id") ms"
-	else
-		row "meta by ID" "$(median 5 "ofl-search -j --no-pager -n 1000000") ms (the whole listing)"
-	fi
-	# One artifact of the same content at every size: a 390 kB CI log
-	# of the repo, captured into the full store and indexed.
-	one=$(ofl-capture -q <"$top/tests/data/ci/treeherder-taskcluster-timeout.log" |
-	    sed 's/^ofl://')
-	ofl-index -q "$one"
-	row "search one" "$(median 10 "ofl-search --no-pager $one timeout") ms"
-
-	for w in quokkafrost request; do
-		o=$(median 5 "ofl-search -a --no-pager $w")
-		r=$(median 5 "rg -i $w $raw")
-		row "all: $w" "ofl $o ms, rg $r ms, ratio $(echo "$o $r" | awk '{ printf "%.2f", $1 / $2 }')"
+	hyperfine -N -i -w 1 -r "$runs" --export-json "$work/h.json" "$@" \
+	    >/dev/null 2>&1 || { echo "nan"; return; }
+	python3 -c 'import json,sys; print(" | ".join("%.1f ms" % (1000 * r["median"]) for r in json.load(open(sys.argv[1]))["results"]))' "$work/h.json"
+}
+sizes="$*"
+# Capture: 20 unique 1 KiB inputs per size, the sizes taking turns.
+i=0
+for n in $sizes; do
+	echo 0 >"$work/cap-$n"
+done
+while [ $i -lt 20 ]; do
+	for n in $sizes; do
+		head -c 1024 "$work/raw-$n/0000001.txt" |
+		    sed "1s/^/cap $i $n $(now) /" >"$work/cap-in"
+		t0=$(now)
+		OFL_STORE=$work/store-$n ofl-capture -q <"$work/cap-in" >/dev/null
+		t1=$(now)
+		echo "$(cat "$work/cap-$n") $(secs "$t0" "$t1")" |
+		    awk '{ print $1 + $2 }' >"$work/cap-$n.new"
+		mv "$work/cap-$n.new" "$work/cap-$n"
 	done
+	i=$((i + 1))
+done
+row capture "$(for n in $sizes; do awk '{ printf "%.1f ms\n", $1 * 1000 / 20 }' "$work/cap-$n"; done | paste -sd'|' | sed 's/|/ | /g')"
+row "list -n 20" "$(each 30 "ofl-search --no-pager -n 20")"
+row "meta by ID" "$(each 30 "ofl-search --meta -j @ID@")"
+row "search one" "$(each 30 "ofl-search --no-pager @ONE@ timeout")"
+for w in quokkafrost request; do
+	line=
+	for n in $sizes; do
+		o=$(median 5 "env OFL_STORE=$work/store-$n ofl-search -a --no-pager $w")
+		r=$(median 5 "rg -i $w $work/raw-$n")
+		line="$line${line:+ | }ofl $o ms, rg $r ms, ratio $(echo "$o $r" | awk '{ printf "%.2f", $1 / $2 }')"
+	done
+	row "all: $w" "$line"
+done
 
+# What removes artifacts last, size by size.
+for n in $sizes; do
+	raw=$work/raw-$n
+	OFL_STORE=$work/store-$n
+	export OFL_STORE
+	rawbytes=$(du -sb "$raw" | cut -f1)
+	echo "== $n artifacts: bytes and gc"
 	db=$OFL_STORE/ofl.db
 	sb=$(store_bytes)
 	ib=$(index_bytes)
