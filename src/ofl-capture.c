@@ -296,8 +296,10 @@ auto_gc(void)
  * full starts it at most once in INDEX_QUIET seconds (the store's stamp
  * "index" says when one last started), so that a stream of small
  * captures does not start one each, and yet whole-store searches do not
- * scan more and more artifacts that are not indexed.  OFL_INDEX_BG=0
- * turns it off (the tests do, to stay deterministic).
+ * scan more and more artifacts that are not indexed.  None starts while
+ * one waits for its turn: that one will find this output (many captures
+ * at once so start few processes).  OFL_INDEX_BG=0 turns it off (the
+ * tests do, to stay deterministic).
  */
 #define INDEX_QUIET	30
 
@@ -310,6 +312,8 @@ auto_index(struct capture *cs, size_t n)
 		return;
 	for (i = 0; i < n && !cs[i].offload; i++)
 		;
+	if (ofl_index_waiting(store))
+		return;
 	if (ofl_store_stamp(store, "index", i == n ? INDEX_QUIET : 0))
 		return;
 	run_detached("ofl-index", "--pending", 10);

@@ -224,6 +224,33 @@ test_expect_success sqlite3 'output printed in full is indexed in the background
 	indexed 3
 '
 
+test_expect_success sqlite3 'setup: a store indexed in the background' '
+	OFL_STORE=$PWD/waiting &&
+	export OFL_STORE &&
+	seq 1 20000 | sed "s/^/first /" | OFL_INDEX_BG=1 ofl-capture -q >/dev/null &&
+	indexed 1
+'
+
+test_expect_success sqlite3 'no indexer is started while one waits for its turn; it indexes what came' '
+	OFL_STORE=$PWD/waiting
+	export OFL_STORE
+	flock -o "$OFL_STORE/index.wait" sleep 60 &
+	pid=$!
+	n=0 && while flock -n "$OFL_STORE/index.wait" true; do
+		n=$((n + 1)); test $n -lt 100 || break; sleep 0.1
+	done &&
+	touch -d "2020-01-01 00:00" "$OFL_STORE/index.lock" &&
+	seq 1 20000 | sed "s/^/second /" | OFL_INDEX_BG=1 ofl-capture -q >/dev/null &&
+	sleep 0.5 &&
+	ls -l --time-style=+%Y "$OFL_STORE/index.lock" >stamp;
+	kill $pid; wait;
+	grep -q " 2020 " stamp &&
+	test "$(store_sql "SELECT count(*) FROM ix_blob")" = 1 &&
+	: with nobody waiting, the next capture starts one, which finds both &&
+	seq 1 20000 | sed "s/^/third /" | OFL_INDEX_BG=1 ofl-capture -q >/dev/null &&
+	indexed 3
+'
+
 test_expect_success sqlite3 'a search during indexing: the index, then a scan' '
 	sleep 60 &
 	pid=$!

@@ -392,6 +392,29 @@ ofl_index_bg(void)
 }
 
 /*
+ * 1 if an indexer waits for its turn (it holds index.wait): it looks for
+ * what is not indexed once the one at work is done, so it will find
+ * what was committed before this was asked, and a capture need not
+ * start one more, only for it to leave at once.  On PostgreSQL the
+ * locks are the server's: 0, always.
+ */
+int
+ofl_index_waiting(struct ofl_store *st)
+{
+	int	fd;
+
+	if (ofl_store_remote(ofl_store_path(st)))
+		return 0;
+	if ((fd = ofl_store_lock(st, "index.wait", 0)) == -2)
+		return 1;
+	if (fd >= 0)
+		ofl_store_unlock(st, "index.wait", fd);
+	else
+		ofl_clearerr();
+	return 0;
+}
+
+/*
  * The whole index dropped and made again (ofl-index --rebuild), under
  * the index's lock and gc's, which wait for what runs: every artifact
  * is indexed anew, into the index's own file (store-ixdb.c).  Returns

@@ -1589,6 +1589,8 @@ int64_t	ofl_index_rebuild(struct ofl_store *,
 	    void (*)(int64_t, int64_t, void *), void *, int64_t *);
 /* 1 if captures index in the background (OFL_INDEX_BG is not 0). */
 int	ofl_index_bg(void);
+/* 1 if an indexer waits for its turn: it will see what is committed now. */
+int	ofl_index_waiting(struct ofl_store *);
 /*
  * Remove a blob from the index (its rows buried, store-gen.c), in a
  * transaction of its own (drop) or in the caller's, the one that removes
