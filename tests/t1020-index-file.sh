@@ -295,4 +295,12 @@ test_expect_success 'an index without a mark gets one; another tokenizer'\''s ma
 	test "$(ixq "SELECT tokver FROM ix_mark")" -gt 1
 '
 
+test_expect_success 'an index gc cannot check is a problem it says, not a store without one' '
+	ixq "DROP TABLE ix_chunk" &&
+	test_expect_code 3 ofl-gc --check >chk 2>err &&
+	grep -q "^index: not checked: search index: index check: no such table: ix_chunk$" chk &&
+	ofl-index -q --rebuild &&
+	ofl-gc --check >chk && grep -q " 0 problems" chk
+'
+
 test_done

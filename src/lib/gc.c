@@ -849,8 +849,10 @@ check_index(struct ofl_store *st, struct checker *ck)
 
 	if (ofl_index_init(st) == -1)
 		return;
-	if (ofl_store_gc_index_check(st, &c) == -1)
-		return;		/* no index */
+	if (ofl_store_gc_index_check(st, &c) == -1) {
+		problem(ck, "index: not checked: %s", ofl_errmsg());
+		return;
+	}
 	if (c.blobs > 0 && ofl_store_remote(ofl_store_path(st)))
 		/* One database: a removal takes its rows, always. */
 		problem(ck, "index: %lld indexed content%s of no artifact",

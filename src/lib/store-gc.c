@@ -755,8 +755,10 @@ ofl_store_gc_index_check(struct ofl_store *st,
 	    " ix_blob x WHERE x.blob = c.id >> 24)),"
 	    " (SELECT count(*) FROM ix_chunk c JOIN blob b ON b.id = c.id >> 24"
 	    " WHERE c.member IS NULL AND c.byte_end > b.bytes)", -1, &stmt,
-	    NULL) != SQLITE_OK)
-		goto out;		/* no index */
+	    NULL) != SQLITE_OK) {
+		ix_err(st->db, "index check");
+		goto out;
+	}
 	if (sqlite3_step(stmt) == SQLITE_ROW) {
 		c->blobs = sqlite3_column_int64(stmt, 0);
 		c->chunks = sqlite3_column_int64(stmt, 1);
@@ -784,7 +786,6 @@ ofl_store_gc_index_check(struct ofl_store *st,
 	ret = 0;
 out:
 	sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL);
-	ofl_clearerr();
 	free(g);
 	return ret;
 }
