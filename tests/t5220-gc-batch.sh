@@ -109,4 +109,39 @@ test_expect_success 'the content files left are those of the blobs left' '
 	ofl-gc --check >chk && grep " 0 problems" chk
 '
 
+test_expect_success 'the bytes stored, kept by triggers, are the sum of the contents left' '
+	test "$(sql "SELECT n FROM blob_stored")" = \
+	    "$(sql "SELECT sum(stored) FROM blob")" &&
+	test "$(sql "SELECT count(*) FROM sqlite_master WHERE name IN
+	    ('\''artifact_created'\'', '\''artifact_expires'\'')")" = 2
+'
+
+test_expect_success 'a store without them gets them at its next capture, with the right sum' '
+	sql "DROP TRIGGER blob_stored_add; DROP TRIGGER blob_stored_set;
+	    DROP TRIGGER blob_stored_del; DROP TABLE blob_stored;
+	    DROP INDEX artifact_created; DROP INDEX artifact_expires" &&
+	text 400 | ofl-capture -q -T 0 >/dev/null &&
+	test "$(sql "SELECT n FROM blob_stored")" = \
+	    "$(sql "SELECT sum(stored) FROM blob")" &&
+	test "$(sql "SELECT count(*) FROM blob")" = 31 &&
+	test "$(sql "SELECT count(*) FROM sqlite_master WHERE name IN
+	    ('\''artifact_created'\'', '\''artifact_expires'\'')")" = 2
+'
+
+test_expect_success 'a capture finds a due gc by those indexes: an expired artifact starts one' '
+	ofl-gc --set auto-gc=on &&
+	text 401 | ofl-capture -q -T 0 --ttl 1s >/dev/null &&
+	sleep 1.2 &&
+	rm -f "$OFL_STORE/gc.lock" &&
+	text 402 | OFL_INDEX_BG=0 ofl-capture -q -T 0 >/dev/null &&
+	n=0 && while test "$(sql "SELECT count(*) FROM artifact")" != 32 &&
+	    test $n -lt 100; do
+		sleep 0.1; n=$((n + 1))
+	done &&
+	test "$(sql "SELECT count(*) FROM artifact")" = 32 &&
+	test_expect_code 1 ofl-search -a -q uniqword401x &&
+	test "$(sql "SELECT n FROM blob_stored")" = \
+	    "$(sql "SELECT sum(stored) FROM blob")"
+'
+
 test_done

@@ -206,13 +206,16 @@ ofl_store_expired(struct ofl_store *st, int64_t ttl_ms)
 	int		 found = 0;
 
 	STORE_PG(st, store_pg_expired(st, ttl_ms));
-	if (store_prepare(st, "SELECT 1 FROM artifact WHERE state = 1 AND"
-	    " ((expires IS NOT NULL AND expires <= ?1) OR (expires IS NULL AND"
-	    " ?2 > 0 AND created <= ?1 - ?2)) LIMIT 1", &stmt) == -1)
+	/* Each half from its index (store_count_init()), the oldest first. */
+	if (store_prepare(st, "SELECT EXISTS (SELECT 1 FROM artifact WHERE"
+	    " expires <= ?1 AND state = 1) OR (?2 > 0 AND EXISTS (SELECT 1"
+	    " FROM artifact WHERE created <= ?1 - ?2 AND expires IS NULL AND"
+	    " state = 1))", &stmt) == -1)
 		return 0;
 	sqlite3_bind_int64(stmt, 1, now);
 	sqlite3_bind_int64(stmt, 2, ttl_ms);
-	found = sqlite3_step(stmt) == SQLITE_ROW;
+	found = sqlite3_step(stmt) == SQLITE_ROW &&
+	    sqlite3_column_int(stmt, 0) != 0;
 	sqlite3_finalize(stmt);
 	return found;
 }
@@ -257,9 +260,13 @@ ofl_store_list(struct ofl_store *st, const struct ofl_filter *f,
 
 /*
  * The count of artifacts, kept by two triggers in table artifact_n, so
- * that a listing's last line costs nothing however large the store.  A
- * read-write open that finds it missing (a store made before it) makes
- * it; an older ofl keeps it right too, since SQLite runs the triggers.
+ * that a listing's last line costs nothing however large the store; and
+ * so the bytes stored, by three in blob_stored, and the indexes that
+ * find the first artifact past its time, so that a capture's look at
+ * whether a gc is due (ofl_store_size(), ofl_store_expired()) does not
+ * read the whole store.  A read-write open that finds them missing (a
+ * store made before them) makes them; an older ofl keeps them right
+ * too, since SQLite runs the triggers and keeps the indexes.
  */
 #define COUNT_SQL							\
 	"CREATE TABLE artifact_n (n INTEGER NOT NULL);"			\
@@ -268,35 +275,59 @@ ofl_store_list(struct ofl_store *st, const struct ofl_filter *f,
 	" BEGIN UPDATE artifact_n SET n = n + 1; END;"			\
 	"CREATE TRIGGER artifact_n_del AFTER DELETE ON artifact"	\
 	" BEGIN UPDATE artifact_n SET n = n - 1; END;"
+#define STORED_SQL							\
+	"CREATE TABLE blob_stored (n INTEGER NOT NULL);"		\
+	"INSERT INTO blob_stored SELECT coalesce(sum(stored), 0) FROM"	\
+	" blob;"							\
+	"CREATE TRIGGER blob_stored_add AFTER INSERT ON blob"		\
+	" BEGIN UPDATE blob_stored SET n = n + NEW.stored; END;"	\
+	"CREATE TRIGGER blob_stored_set AFTER UPDATE OF stored ON blob"	\
+	" BEGIN UPDATE blob_stored SET n = n + NEW.stored - OLD.stored;"	\
+	" END;"								\
+	"CREATE TRIGGER blob_stored_del AFTER DELETE ON blob"		\
+	" BEGIN UPDATE blob_stored SET n = n - OLD.stored; END;"	\
+	"CREATE INDEX IF NOT EXISTS artifact_created ON artifact(created);" \
+	"CREATE INDEX IF NOT EXISTS artifact_expires ON artifact(expires)" \
+	" WHERE expires IS NOT NULL;"
 
+/* 1 if the trigger made last (name) is there, 0 if not, -1. */
 static int
-count_kept(sqlite3 *db)
+count_kept(sqlite3 *db, const char *name)
 {
 	sqlite3_stmt	*s;
 	int		 rc;
 
 	if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE"
-	    " type = 'trigger' AND name = 'artifact_n_del'", -1, &s,
-	    NULL) != SQLITE_OK)
+	    " type = 'trigger' AND name = ?1", -1, &s, NULL) != SQLITE_OK)
 		return -1;
+	sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
 	rc = sqlite3_step(s);
 	sqlite3_finalize(s);
 	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
 }
 
-/* Make artifact_n when it is missing; a failure only costs counts. */
-void
-store_count_init(struct ofl_store *st)
+/* Make sql's tables when name is missing; a failure only costs time. */
+static void
+count_make(struct ofl_store *st, const char *name, const char *sql)
 {
-	if (!st->rdwr || count_kept(st->db) != 0)
+	if (count_kept(st->db, name) != 0)
 		return;
 	if (sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) !=
 	    SQLITE_OK)
 		return;
-	if (count_kept(st->db) != 0 ||
-	    sqlite3_exec(st->db, COUNT_SQL, NULL, NULL, NULL) != SQLITE_OK ||
+	if (count_kept(st->db, name) != 0 ||
+	    sqlite3_exec(st->db, sql, NULL, NULL, NULL) != SQLITE_OK ||
 	    sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
 		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+void
+store_count_init(struct ofl_store *st)
+{
+	if (!st->rdwr)
+		return;
+	count_make(st, "artifact_n_del", COUNT_SQL);
+	count_make(st, "blob_stored_del", STORED_SQL);
 }
 
 /* How many artifacts the filter lets through (its limit aside), or -1. */

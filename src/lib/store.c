@@ -921,7 +921,13 @@ ofl_store_size(struct ofl_store *st)
 	uint64_t	 n = 0, b;
 
 	STORE_PG(st, store_pg_size(st));
-	if (sqlite3_prepare_v2(db, "SELECT (SELECT coalesce(sum(stored), 0)"
+	/* The bytes stored as the triggers keep them, or added up. */
+	if (sqlite3_prepare_v2(db, "SELECT (SELECT n FROM blob_stored) +"
+	    " (SELECT page_count FROM pragma_page_count()) * (SELECT page_size"
+	    " FROM pragma_page_size()) - (SELECT freelist_count FROM"
+	    " pragma_freelist_count()) * (SELECT page_size FROM"
+	    " pragma_page_size())", -1, &stmt, NULL) == SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "SELECT (SELECT coalesce(sum(stored), 0)"
 	    " FROM blob) + (SELECT page_count FROM pragma_page_count()) *"
 	    " (SELECT page_size FROM pragma_page_size()) - (SELECT"
 	    " freelist_count FROM pragma_freelist_count()) * (SELECT page_size"
