@@ -224,8 +224,14 @@ ix_gen_take(sqlite3 *db, int64_t blob, uint64_t bytes)
 	sqlite3_finalize(s);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return ix_err(db, GEN_WHAT);
+	/*
+	 * Closed unmeasured (pages 0): merged and measured after this
+	 * claim commits (ix_gen_merge()), not inside it, which holds the
+	 * write locks of ofl.db too and so would keep captures waiting.
+	 */
 	if (gen >= 0 && full) {
-		if (ix_gen_close(db, gen, 1) == -1)
+		if (gen_int(db, "UPDATE ix_gen SET open = 0, pages = 0 WHERE"
+		    " gen = ?1", gen, 0) == -2)
 			return -1;
 		gen = -1;
 	}
@@ -388,27 +394,53 @@ ix_gen_drop(sqlite3 *db, int64_t gen)
 /*
  * Close the open generation gen, in a transaction, and note the bytes of
  * its table: it takes no more content, so they are known from now on
- * without a walk of its pages.  With merge, its segments are merged into
- * one first (FTS5's optimize), as they will stay: each word's list of
- * rows once, not once in each segment, about 5% fewer bytes, for about
- * a tenth of the time its content took to index.
+ * without a walk of its pages.
  */
 int
-ix_gen_close(sqlite3 *db, int64_t gen, int merge)
+ix_gen_close(sqlite3 *db, int64_t gen)
 {
-	char	name[32], sql[128];
-
 	if (gen_int(db, "UPDATE ix_gen SET open = 0 WHERE gen = ?1", gen,
 	    0) == -2)
 		return -1;
-	ix_gen_name(gen, name, sizeof name);
-	snprintf(sql, sizeof sql, "SAVEPOINT merge; INSERT INTO %s(%s)"
-	    " VALUES('optimize'); RELEASE merge", name, name);
-	/* Unmerged is as good, only larger: a full disk stops no indexing. */
-	if (merge && sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK)
-		sqlite3_exec(db, "ROLLBACK TO merge; RELEASE merge", NULL,
-		    NULL, NULL);
 	return gen_measure(db, gen);
+}
+
+/*
+ * Merge the segments of each generation closed full since the last time
+ * (closed, pages 0: ix_gen_take()) into one, as they will stay (FTS5's
+ * optimize): each word's list of rows once, not once in each segment,
+ * about 5% fewer bytes, for about a tenth of the time its content took
+ * to index; then note its bytes.  Each in a transaction that writes the
+ * index alone, so captures, which write ofl.db, do not wait for it;
+ * until end (ms), at least one.  Unmerged is as good, only larger: a
+ * failure (a full disk) leaves it for the next time.
+ */
+void
+ix_gen_merge(sqlite3 *db, int64_t end)
+{
+	sqlite3_stmt	*s;
+	int64_t		 gen;
+	char		 name[32], sql[160];
+
+	do {
+		if (ix_prep(db, "SELECT gen FROM ix_gen WHERE open = 0 AND"
+		    " pages = 0 ORDER BY gen LIMIT 1", &s) == -1)
+			return;
+		gen = sqlite3_step(s) == SQLITE_ROW ?
+		    sqlite3_column_int64(s, 0) : -1;
+		sqlite3_finalize(s);
+		if (gen < 0)
+			return;
+		ix_gen_name(gen, name, sizeof name);
+		snprintf(sql, sizeof sql, "BEGIN; INSERT INTO %s(%s)"
+		    " VALUES('optimize')", name, name);
+		if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK ||
+		    gen_measure(db, gen) == -1 ||
+		    sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+			sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+			return;
+		}
+	} while (ofl_now_ms() < end);
 }
 
 /*
@@ -565,7 +597,7 @@ ofl_store_fts_tidy(struct ofl_store *st, int64_t **blobs, size_t *n,
 		}
 		/* Half buried and open: closed (and measured), compacted. */
 		if (g[i].open && g[i].dead > 0 && g[i].dead * 2 >= g[i].bytes) {
-			if (ix_gen_close(db, g[i].gen, 0) == -1)
+			if (ix_gen_close(db, g[i].gen) == -1)
 				goto fail;
 			g[i].open = 0;
 		}
