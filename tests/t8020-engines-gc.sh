@@ -62,7 +62,7 @@ engine_gc() {
 		sleep 1 &&
 		ofl-extract "$id3" >/dev/null &&
 		ofl-extract "$c" >/dev/null &&
-		ofl-gc -v --max-size 700k --grace 0 >$e/out &&
+		ofl-gc -v --max-size 750k --grace 0 >$e/out &&
 		grep "	ofl:$b	budget" $e/out &&
 		test "$(grep -c "	budget" $e/out)" = 1 &&
 		ofl-extract "$id3" | cmp r3 - &&

@@ -338,7 +338,11 @@ out:
 void
 ofl_index_done(struct ofl_store *st)
 {
-	ofl_store_fts_give_back(st, GIVE_BACK_MS);
+	int64_t	t0 = ofl_now_ms();
+
+	/* The generations closed full merged, then their old pages back. */
+	ofl_store_fts_merge(st, GIVE_BACK_MS);
+	ofl_store_fts_give_back(st, GIVE_BACK_MS - (ofl_now_ms() - t0));
 }
 
 int

@@ -1545,6 +1545,8 @@ int	ofl_store_frame_sketches(struct ofl_store *, int64_t, uint64_t,
 int64_t	ofl_store_fts_unindexed(struct ofl_store *,
 	    const struct ofl_filter *, int (*)(const char *, int64_t, void *),
 	    void *);
+/* Merge the generations closed full, for max_ms (at least one). */
+void	ofl_store_fts_merge(struct ofl_store *, int64_t);
 /* Move the mark of what is indexed up to the newest artifact. */
 int	ofl_store_fts_settle(struct ofl_store *);
 

@@ -280,8 +280,6 @@ ofl_store_fts_give_back(struct ofl_store *st, int64_t max_ms)
 
 	STORE_PG_VOID(st, (void)0);	/* the server's autovacuum */
 	snprintf(why, sizeof why, "%s", ofl_errmsg());
-	/* The generations closed full, merged: their old pages free. */
-	ix_gen_merge(st->db, end);
 	/* An index in ofl.db (an older store's) is left to gc. */
 	if (store_ix_own(st))
 		while (vacuum_step(st->db, "ix") && ofl_now_ms() < end)
