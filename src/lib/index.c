@@ -335,14 +335,36 @@ out:
 	return ret;
 }
 
+/*
+ * What follows indexing, best effort, the caller's error (a failure to
+ * index that it reports next) kept as it was: with mark, the mark of
+ * what is indexed moved up (a mark not moved, on a full disk, only
+ * costs the next pass a longer look); with merge, the generations
+ * closed full merged and the pages they freed given back, within
+ * GIVE_BACK_MS (what is left is gc's).
+ */
+static void
+after_indexing(struct ofl_store *st, int mark, int merge)
+{
+	char	why[1024];
+	int64_t	t0 = ofl_now_ms();
+	int	code = ofl_errcode();
+
+	snprintf(why, sizeof why, "%s", ofl_errmsg());
+	if (mark)
+		(void)ofl_store_fts_settle(st);
+	if (merge) {
+		ofl_store_fts_merge(st, GIVE_BACK_MS);
+		ofl_store_fts_give_back(st, GIVE_BACK_MS -
+		    (ofl_now_ms() - t0));
+	}
+	ofl_seterr(code, "%s", why);	/* reads back the same if none */
+}
+
 void
 ofl_index_done(struct ofl_store *st)
 {
-	int64_t	t0 = ofl_now_ms();
-
-	/* The generations closed full merged, then their old pages back. */
-	ofl_store_fts_merge(st, GIVE_BACK_MS);
-	ofl_store_fts_give_back(st, GIVE_BACK_MS - (ofl_now_ms() - t0));
+	after_indexing(st, 0, 1);
 }
 
 int
@@ -468,18 +490,6 @@ index_writing(struct ofl_store *st, const char *id)
 	return writing;
 }
 
-/* Move the mark of what is indexed; the caller's error is kept. */
-static void
-settle(struct ofl_store *st)
-{
-	char	why[512];
-	int	code = ofl_errcode();
-
-	snprintf(why, sizeof why, "%s", ofl_errmsg());
-	(void)ofl_store_fts_settle(st);
-	ofl_seterr(code, "%s", why);
-}
-
 int64_t
 ofl_index_pending(struct ofl_store *st,
     void (*progress)(int64_t, int64_t, void *), void *arg, int64_t *failed)
@@ -532,14 +542,9 @@ ofl_index_pending(struct ofl_store *st,
 		done += (int64_t)indexed;
 	} while (indexed > 0);
 	free(p.ids);
-	/*
-	 * Drained: later passes and searches look above the mark.  A mark
-	 * not moved (a full disk) only costs the next pass a longer look.
-	 */
+	/* Drained: later passes and searches look above the mark. */
 	if (done != -1)
-		settle(st);
-	if (done > 0)
-		ofl_index_done(st);
+		after_indexing(st, 1, done > 0);
 	ofl_store_unlock(st, "index.lock", fd);
 	return done;
 }

@@ -1572,8 +1572,9 @@ int	ofl_index_artifact(struct ofl_store *, const char *,
 /* 1 if the blob is indexed, 0 if not, -1 on error. */
 int	ofl_index_state(struct ofl_store *, int64_t);
 /*
- * What a run of indexing ends with: the pages its merges freed given
- * back to the file system, for a moment at most (gc gives the rest).
+ * What a run of indexing ends with: the generations it closed merged and
+ * the pages that freed given back to the file system, for a moment at
+ * most (gc gives the rest); the caller's error is kept.
  */
 void	ofl_index_done(struct ofl_store *);
 /*

@@ -20,12 +20,7 @@
 /* The artifacts of a filter that are complete, as SQL (store-int.h). */
 #define FILTER_SQL	" a.state = 1 AND" STORE_FILTER_SQL
 
-/*
- * Artifact a's content not indexed (or only in part, or by another
- * tokenizer than ?6), and the mark for tokenizer ?6 (0: none).
- */
-#define UNSETTLED_SQL(t) \
-	" (b.blob IS NULL OR b.state != 1 OR b.tokver != " t ")"
+/* The mark for tokenizer t (0: none); UNSETTLED_SQL is store-int.h's. */
 #define MARK_SQL(t) \
 	"coalesce((SELECT CASE WHEN tokver = " t " THEN seq ELSE 0 END FROM" \
 	" ix_mark), 0)"

@@ -1051,19 +1051,15 @@ fail:
 	return -1;
 }
 
-/* The generations closed full, merged (ix_gen_merge()). */
+/* The generations closed full, merged (ix_gen_merge()); best effort. */
 void
 ofl_store_fts_merge(struct ofl_store *st, int64_t max_ms)
 {
 	int64_t	 end = ofl_now_ms() + max_ms;
-	char	 why[1024];
-	int	 code = ofl_errcode();
 
 	STORE_PG_VOID(st, (void)0);	/* no generations there */
-	snprintf(why, sizeof why, "%s", ofl_errmsg());
 	if (store_ix_attach(st, 0) > 0)
 		ix_gen_merge(ofl_store_db(st), end);
-	ofl_seterr(code, "%s", why);	/* the caller's error kept */
 }
 
 /*

@@ -773,8 +773,8 @@ ofl_store_gc_index_check(struct ofl_store *st,
 	c->unmarked = store_query_int(st->db, "SELECT count(*) FROM artifact a"
 	    " JOIN ix_mark m ON m.tokver = " IX_TOKVER_SQL " AND a.seq <= m.seq"
 	    " LEFT JOIN ix_blob b ON b.blob = a.blob WHERE a.state = 1 AND"
-	    " (b.blob IS NULL OR b.state != 1 OR b.tokver != m.tokver) AND NOT"
-	    " EXISTS (SELECT 1 FROM ix_hole h WHERE h.seq = a.seq)", 0);
+	    UNSETTLED_SQL("m.tokver") " AND NOT EXISTS (SELECT 1 FROM ix_hole h"
+	    " WHERE h.seq = a.seq)", 0);
 	/* Rows of no chunk, buried ones left out, in every generation. */
 	if (ix_gen_list(st->db, 0, &g, &ng) == -1)
 		goto out;

@@ -283,6 +283,14 @@ store_query_int(sqlite3 *db, const char *sql, int64_t def)
 	return v;
 }
 
+/*
+ * Artifact a's content, ix_blob b, not indexed (or only in part, or by
+ * another tokenizer than t): what the mark of what is indexed leaves out
+ * (store-fts-chunk.c).
+ */
+#define UNSETTLED_SQL(t) \
+	" (b.blob IS NULL OR b.state != 1 OR b.tokver != " t ")"
+
 /* The tokenizer's version as SQL text, for statements kept literal. */
 #define IX_STR_(x)	#x
 #define IX_STR(x)	IX_STR_(x)

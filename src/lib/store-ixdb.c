@@ -267,24 +267,17 @@ store_vacuum_step(struct ofl_store *st)
 	return rv;
 }
 
-/*
- * Best effort: what fails here is left to gc, and the caller's error (a
- * failure to index that it reports next) is kept as it was.
- */
+/* Best effort (index.c keeps its caller's error): the rest is gc's. */
 void
 ofl_store_fts_give_back(struct ofl_store *st, int64_t max_ms)
 {
-	char		 why[1024];
-	int64_t		 end = ofl_now_ms() + max_ms;
-	int		 code = ofl_errcode();
+	int64_t	end = ofl_now_ms() + max_ms;
 
 	STORE_PG_VOID(st, (void)0);	/* the server's autovacuum */
-	snprintf(why, sizeof why, "%s", ofl_errmsg());
 	/* An index in ofl.db (an older store's) is left to gc. */
 	if (store_ix_own(st))
 		while (vacuum_step(st->db, "ix") && ofl_now_ms() < end)
 			;
-	ofl_seterr(code, "%s", why);	/* reads back the same if none */
 }
 
 /*
