@@ -633,4 +633,32 @@ test_expect_success 'JSON: of members that hold the same terms, the one whose ke
 	! grep "^  4:" out
 '
 
+test_expect_success 'Markdown: the example a paragraph leads to comes with it' '
+	cat >redir.md <<-\EOF &&
+	# Guide
+
+	## Redirects
+
+	A server may answer with a redirect: a code in the 300s and a new
+	address for the page in the Location header ([RFC 9110](rfc.md)).
+
+	The client does not follow such answers by default, but will show
+	them as it shows every answer.  It has an option that makes it follow
+	them to the end.
+
+	To tell it to do so:
+
+	    fetch --location http://www.example.com
+
+	## Cookies
+
+	Cookies are kept in a [jar](jar.md).
+	EOF
+	ofl-capture -q -T 0 <redir.md | sed "s/^ofl://" >rid &&
+	ofl-search "$(cat rid)" "option to follow redirects" >out &&
+	sed "s/$(cat rid)/ID/" out >actual &&
+	grep "^  14-  *fetch --location http://www.example.com$" actual &&
+	! grep "^  18:" actual
+'
+
 test_done

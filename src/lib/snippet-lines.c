@@ -44,6 +44,7 @@
 #define COUNT_AFTER	16		/* bytes after a match looked through */
 #define HEAD_INDENT	8		/* columns of a line that goes on one */
 #define HEAD_SCAN	8		/* lines looked up for it */
+#define CODE_SCAN	12		/* lines down to a paragraph's example */
 #define NAME_SPAN	64		/* bytes of a name either side of a
 					   mark looked at */
 #define STANZA_MAX	12		/* lines of a record of fields */
@@ -63,6 +64,8 @@ static size_t	 identity_line(const struct line *, size_t);
 static size_t	 message_line(const struct line *, size_t, size_t);
 static size_t	 indent(const struct line *);
 static size_t	 item_head(const struct line *, size_t, size_t);
+static int	 prose_line(const struct line *);
+static size_t	 code_after(const struct line *, size_t, size_t);
 static int	 field(const struct line *);
 static int	 stanza(const struct line *, size_t, size_t, size_t *,
 		    size_t *);
@@ -382,6 +385,70 @@ item_head(const struct line *l, size_t nl, size_t c)
 			return nl;
 		if (indent(&l[k - 1]) < ind)
 			return k - 1;
+	}
+	return nl;
+}
+
+/*
+ * A line of a paragraph's text: not empty, not a heading, a fence, a
+ * table's row, a quote, a list's item or code (indented 4 or more).
+ */
+static int
+prose_line(const struct line *l)
+{
+	size_t	i = 0;
+
+	while (i < l->n && l->s[i] == ' ')
+		i++;
+	if (i == l->n || i >= 4 || strchr("#|>`\t", l->s[i]) != NULL)
+		return 0;
+	if (strchr("-*+", l->s[i]) != NULL && i + 1 < l->n &&
+	    l->s[i + 1] == ' ')
+		return 0;
+	while (i < l->n && isdigit((unsigned char)l->s[i]))
+		i++;
+	return i == l->n || l->s[i] != '.' || i + 1 >= l->n ||
+	    l->s[i + 1] != ' ';
+}
+
+/*
+ * The first line of the example that the paragraph of line c leads to:
+ * code (in a fence, or indented 4 or more after an empty line or a line
+ * that ends in a colon) at most CODE_SCAN lines below, before a heading
+ * and within three paragraphs.  nl if none.
+ */
+static size_t
+code_after(const struct line *l, size_t nl, size_t c)
+{
+	size_t	k, i, paras = 0;
+	int	blank, fence, colon = 0;
+
+	if (c >= nl || !prose_line(&l[c]))
+		return nl;
+	for (k = c + 1; k < nl && k - c <= CODE_SCAN; k++) {
+		blank = ofl_snippet_records_blank(&l[k]);
+		for (i = 0; i < l[k].n && l[k].s[i] == ' '; i++)
+			;
+		fence = l[k].n - i >= 3 && memcmp(l[k].s + i, "```", 3) == 0;
+		if (!blank && l[k].s[0] == '#')
+			return nl;
+		if (fence) {
+			if (k + 1 < nl && !ofl_snippet_records_blank(&l[k + 1]))
+				return k + 1;
+			return nl;
+		}
+		if (!blank && (i >= 4 || l[k].s[0] == '\t') &&
+		    (colon || ofl_snippet_records_blank(&l[k - 1])))
+			return k;
+		if (blank && !ofl_snippet_records_blank(&l[k - 1]) &&
+		    ++paras > 3)
+			return nl;
+		if (!blank) {
+			i = l[k].n;
+			while (i > 0 && l[k].s[i - 1] == ' ')
+				i--;
+			colon = i > 0 && l[k].s[i - 1] == ':';
+		}
 	}
 	return nl;
 }
@@ -1151,6 +1218,9 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 	/* The head of an item a line continues (an option's name). */
 	for (j = 0; j < ncover; j++)
 		order_add(l, nl, order, &norder, item_head(l, nl, order[j]));
+	/* The example the best line's paragraph leads to ("use:"). */
+	if (s != NULL && s->curmd && ncover > 0)
+		order_add(l, nl, order, &norder, code_after(l, nl, order[0]));
 	/* A record of fields: where it starts and where it ends. */
 	if (stanza(l, nl, b, &c, &id)) {
 		order_add(l, nl, order, &norder, c);
