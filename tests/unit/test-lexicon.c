@@ -142,6 +142,22 @@ main(void)
 		ok(!ofl_lexicon_around(g, l3, 5, 0, 7),
 		    "around: not past the line's end");
 	}
+	g = match("misspelled variable", &len);
+	ok(g >= 0 && len == 1 && has_form(g, "undeclared"),
+	    "misspelled: undeclared, as a compiler says it");
+	g = match("connection limit reached", &len);
+	ok(g >= 0 && len == 2 && has_form(g, "too many clients"),
+	    "connection limit: too many clients");
+	g = match("below zero", &len);
+	ok(g >= 0 && len == 2 && has_form(g, "negative"), "below zero: negative");
+	g = match("address already in use", &len);
+	ok(g >= 0 && len == 4 && has_form(g, "eaddrinuse"),
+	    "address already in use: EADDRINUSE");
+	g = match("formatter added", &len);
+	ok(g >= 0 && len == 1 && has_form(g, "prettier") &&
+	    has_form(g, "gofmt"), "formatter: the names formatters go by");
+	g = match("too many requests", &len);
+	ok(g >= 0 && len == 3 && has_form(g, "429"), "too many requests: 429");
 	ok(ofl_lexicon_form(-1, 0) == NULL && ofl_lexicon_form(100000, 0) ==
 	    NULL, "no such group: NULL");
 	/* Every group has two forms or more, each lowercase words. */
