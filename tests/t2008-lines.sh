@@ -661,4 +661,25 @@ test_expect_success 'Markdown: the example a paragraph leads to comes with it' '
 	! grep "^  18:" actual
 '
 
+test_expect_success 'a diff: what changed in the file the question names, not lines that name it' '
+	{
+		printf "diff --git a/go.mod b/go.mod\n--- a/go.mod\n+++ b/go.mod\n"
+		printf "@@ -1,6 +1,8 @@\n module example.com/tool\n \n"
+		printf "+go 1.22.0\n+\n require (\n"
+		printf "+\texample.com/lib/doc v0.2.2\n"
+		printf " \texample.com/lib/flag v1.0.7\n )\n"
+		printf "diff --git a/go.sum b/go.sum\n--- a/go.sum\n+++ b/go.sum\n"
+		printf "@@ -1,2 +1,4 @@\n"
+		for m in doc/v0.2.2 flag/v1.0.7 color/v1.13.0 color/v1.18.0; do
+			printf "+example.com/lib/%s/go.mod h1:%s=\n" \
+			    "${m%%/*} ${m#*/}" AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA
+		done
+	} >mod.diff &&
+	ofl-capture -q -T 0 <mod.diff | sed "s/^ofl://" >did &&
+	ofl-search "$(cat did)" "new dependency in go.mod" >out &&
+	grep "^  10- +	example.com/lib/doc v0.2.2$" out &&
+	grep "^  7- +go 1.22.0$" out &&
+	! grep "^  8- +$" out
+'
+
 test_done

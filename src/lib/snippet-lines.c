@@ -39,6 +39,9 @@
 					   names the section that answers */
 #define DIFF_ASKED	1.5		/* more, the side the question asks:
 					   "new", "added"; "removed" */
+#define DIFF_FILE	2.0		/* a line of the file the question
+					   names ("go.mod") */
+#define DIFF_FILE_SHOW	3		/* of its changed lines, shown first */
 #define COUNT_NEAR	2.0		/* "how many": a number by a match;
 					   "how long": a time taken */
 #define COUNT_AFTER	16		/* bytes after a match looked through */
@@ -72,6 +75,9 @@ static int	 stanza(const struct line *, size_t, size_t, size_t *,
 static int	 record_head(const struct line *, size_t, size_t, size_t *,
 		    size_t *);
 static int	 diff_changed(const struct line *);
+static int	 has_word(const struct line *);
+static int	 diff_file_asked(const struct search *, const struct line *,
+		    size_t, size_t *, size_t *);
 static void	 order_add(struct line *, size_t, size_t *, size_t *, size_t);
 static int	 name_sep(int);
 static int	 marked(const struct search *, size_t, size_t, size_t);
@@ -531,6 +537,63 @@ diff_changed(const struct line *l)
 		return 0;
 	return !(l->n >= 4 && (memcmp(l->s, "+++ ", 4) == 0 ||
 	    memcmp(l->s, "--- ", 4) == 0));
+}
+
+/* 1 if a line holds a letter or a digit. */
+static int
+has_word(const struct line *l)
+{
+	size_t	i;
+
+	for (i = 0; i < l->n; i++)
+		if (isalnum((unsigned char)l->s[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * The lines of the file of a diff that the question names as typed, its
+ * path or its base name ("go.mod", not the go.sum lines that hold
+ * "/go.mod"): from its "+++ " line to the next file's, in *from and *to.
+ * 0 if the question names no file of the hit.
+ */
+static int
+diff_file_asked(const struct search *s, const struct line *l, size_t nl,
+    size_t *from, size_t *to)
+{
+	const char	*p, *path, *base;
+	size_t		 i, k, n, np, nb;
+
+	for (i = 0; i < nl; i++) {
+		if (l[i].n <= 4 || memcmp(l[i].s, "+++ ", 4) != 0)
+			continue;
+		path = l[i].s + 4;
+		for (np = 0; 4 + np < l[i].n && path[np] != '\t' &&
+		    path[np] != ' '; np++)
+			;
+		for (nb = np; nb > 0 && path[nb - 1] != '/'; nb--)
+			;
+		base = path + nb;
+		nb = np - nb;
+		for (k = 0; k < s->nt; k++) {
+			if (!ofl_query_terms_typed(s, k, &p, &n))
+				continue;
+			if ((n == nb && memcmp(p, base, n) == 0) || (n < np &&
+			    path[np - n - 1] == '/' &&
+			    memcmp(p, path + np - n, n) == 0))
+				break;
+		}
+		if (k == s->nt)
+			continue;
+		*from = i;
+		for (i++; i < nl; i++)
+			if (l[i].n >= 5 && (memcmp(l[i].s, "diff ", 5) == 0 ||
+			    memcmp(l[i].s, "--- ", 4) == 0))
+				break;
+		*to = i;
+		return 1;
+	}
+	return 0;
 }
 
 /*
@@ -1152,7 +1215,7 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 {
 	double		 w[64], d[ORDER_SCAN], nf[ORDER_SCAN], g, bg, bv, v;
 	uint64_t	 covered = 0, wcovered = 0;
-	size_t		 norder = 0, ncover, i, j, b, c, id;
+	size_t		 norder = 0, ncover, i, j, b, c, id, fa = 0, fb = 0;
 	int		 snap = s != NULL && s->cursnap, side;
 
 	term_weights(l, nl, s != NULL ? s->hitw : NULL, w);
@@ -1168,6 +1231,11 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 		if (diff_changed(&l[i]))
 			d[i] = DIFF_CHANGED * (l[i].s[0] == side ? DIFF_ASKED :
 			    1);
+	if (s != NULL && s->curdiff && diff_file_asked(s, l, nl, &fa, &fb))
+		for (i = fa; i < fb && i < ORDER_SCAN; i++)
+			d[i] *= DIFF_FILE;
+	else
+		fa = fb = 0;
 	if (s != NULL && s->curmd)
 		md_headings(l, nl, d);
 	if (s != NULL && !snap && s->m != NULL)
@@ -1218,6 +1286,12 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 	/* The head of an item a line continues (an option's name). */
 	for (j = 0; j < ncover; j++)
 		order_add(l, nl, order, &norder, item_head(l, nl, order[j]));
+	/* What changed in the file the question names, marked or not. */
+	for (i = fa, j = 0; i < fb && j < DIFF_FILE_SHOW; i++)
+		if (diff_changed(&l[i]) && has_word(&l[i])) {
+			order_add(l, nl, order, &norder, i);
+			j++;
+		}
 	/* The example the best line's paragraph leads to ("use:"). */
 	if (s != NULL && s->curmd && ncover > 0)
 		order_add(l, nl, order, &norder, code_after(l, nl, order[0]));
