@@ -78,6 +78,8 @@ static int	 diff_changed(const struct line *);
 static int	 has_word(const struct line *);
 static int	 diff_file_asked(const struct search *, const struct line *,
 		    size_t, size_t *, size_t *);
+static void	 diff_weigh(const struct search *, const struct line *, size_t,
+		    double *, size_t *, size_t *);
 static void	 order_add(struct line *, size_t, size_t *, size_t *, size_t);
 static int	 name_sep(int);
 static int	 marked(const struct search *, size_t, size_t, size_t);
@@ -594,6 +596,30 @@ diff_file_asked(const struct search *s, const struct line *l, size_t nl,
 		return 1;
 	}
 	return 0;
+}
+
+/*
+ * A diff's weights: what changed is the answer, its context less, the
+ * side the question asks more, the file it names more; that file's
+ * lines in [*fa, *fb) (both 0 if none).
+ */
+static void
+diff_weigh(const struct search *s, const struct line *l, size_t nl,
+    double *d, size_t *fa, size_t *fb)
+{
+	size_t	i;
+	int	side = diff_side(s);
+
+	for (i = 0; i < nl && i < ORDER_SCAN; i++)
+		if (diff_changed(&l[i]))
+			d[i] = DIFF_CHANGED * (l[i].s[0] == side ? DIFF_ASKED :
+			    1);
+	if (!diff_file_asked(s, l, nl, fa, fb)) {
+		*fa = *fb = 0;
+		return;
+	}
+	for (i = *fa; i < *fb && i < ORDER_SCAN; i++)
+		d[i] *= DIFF_FILE;
 }
 
 /*
@@ -1216,7 +1242,7 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 	double		 w[64], d[ORDER_SCAN], nf[ORDER_SCAN], g, bg, bv, v;
 	uint64_t	 covered = 0, wcovered = 0;
 	size_t		 norder = 0, ncover, i, j, b, c, id, fa = 0, fb = 0;
-	int		 snap = s != NULL && s->cursnap, side;
+	int		 snap = s != NULL && s->cursnap;
 
 	term_weights(l, nl, s != NULL ? s->hitw : NULL, w);
 	if (s != NULL)
@@ -1225,17 +1251,8 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 		d[i] = nf[i] = 1;
 	if (snap)
 		snap_weigh(s, l, nl, d, nf);
-	/* In a diff, what changed is the answer; its context, less. */
-	side = s != NULL && s->curdiff ? diff_side(s) : 0;
-	for (i = 0; s != NULL && s->curdiff && i < nl && i < ORDER_SCAN; i++)
-		if (diff_changed(&l[i]))
-			d[i] = DIFF_CHANGED * (l[i].s[0] == side ? DIFF_ASKED :
-			    1);
-	if (s != NULL && s->curdiff && diff_file_asked(s, l, nl, &fa, &fb))
-		for (i = fa; i < fb && i < ORDER_SCAN; i++)
-			d[i] *= DIFF_FILE;
-	else
-		fa = fb = 0;
+	if (s != NULL && s->curdiff)
+		diff_weigh(s, l, nl, d, &fa, &fb);
 	if (s != NULL && s->curmd)
 		md_headings(l, nl, d);
 	if (s != NULL && !snap && s->m != NULL)
