@@ -66,7 +66,7 @@ test_expect_success 'the shape of a small document' '
 	printf "%s" "{\"apiVersion\":\"v1\",\"items\":[{\"metadata\":{\"name\":\"a\",\"labels\":{\"app\":\"x\"}},\"status\":{\"phase\":\"Running\"}},{\"metadata\":{\"name\":\"b\"},\"status\":{\"phase\":\"Pending\"}},{\"metadata\":{\"name\":\"c\"},\"status\":{\"phase\":\"Running\"}},{\"metadata\":{\"name\":\"d\"},\"status\":{\"phase\":\"Running\"}}],\"kind\":\"List\"}" >pods.json &&
 	ofl-schema <pods.json >actual &&
 	cat >expect <<-\EOT &&
-	{apiVersion: "v1", items: [{metadata: {name: string, labels?: {app: "x"} 25%}, status: {phase: "Running"|"Pending"}}] x4,
+	{apiVersion: "v1", items: [{metadata: {name: string, labels?: {app: "x"} 25%}, status: {phase: "Running" (3)|"Pending" (1)}}] x4,
 	  kind: "List"}
 	EOT
 	test_cmp expect actual

@@ -450,13 +450,23 @@ static void
 sh_strings(struct ofl_buf *b, const struct strset *e, uint64_t count,
     unsigned int fmt, const char *plain)
 {
-	size_t i;
+	size_t i, j, ord[ENUM_MAX];
 
 	if (enum_ok(e, count)) {
+		/* Of several, how many of each, the most first. */
+		for (i = 0; i < e->n; i++) {
+			for (j = i; j > 0 && e->count[ord[j - 1]] <
+			    e->count[i]; j--)
+				ord[j] = ord[j - 1];
+			ord[j] = i;
+		}
 		for (i = 0; i < e->n; i++) {
 			if (i > 0)
 				ofl_buf_addc(b, '|');
-			add_str(b, SS_STR(e, i), e->len[i]);
+			add_str(b, SS_STR(e, ord[i]), e->len[ord[i]]);
+			if (e->n > 1)
+				ofl_buf_addf(b, " (%llu)",
+				    (unsigned long long)e->count[ord[i]]);
 		}
 		return;
 	}

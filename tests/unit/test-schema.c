@@ -234,8 +234,8 @@ check_shape(void)
 	    "{\"phase\":\"Pending\"},{\"phase\":\"Running\"},{\"phase\":"
 	    "\"Failed\"},{\"phase\":\"Running\"},{\"phase\":\"Running\"}],"
 	    "\"kind\":\"List\"}", 0, 0,
-	    "{items: [{phase: \"Running\"|\"Pending\"|\"Failed\"}] x6, "
-	    "kind: \"List\"}\n");
+	    "{items: [{phase: \"Running\" (4)|\"Pending\" (1)|\"Failed\" (1)}] "
+	    "x6, kind: \"List\"}\n");
 	shape_is(OFL_KIND_JSON, "[{\"a\":1,\"l\":\"x\"},{\"a\":2}]", 0, 0,
 	    "[{a: integer 1..2, l?: \"x\" 50%}] x2\n");
 	shape_is(OFL_KIND_JSON, "[{\"a\":1.5,\"t\":[]},{\"a\":-2,\"t\":[1]},"
