@@ -41,6 +41,7 @@ struct render {
 static void	sh_wrap(struct render *);
 static void	sh_node(struct render *, struct snode *, size_t);
 static void	sh_object(struct render *, struct snode *, size_t);
+static void	enum_order(const struct strset *, size_t *);
 static int	enum_ok(const struct strset *, uint64_t);
 static void	sh_strings(struct ofl_buf *, const struct strset *,
 		    uint64_t, unsigned int, const char *);
@@ -431,6 +432,19 @@ sh_wrap(struct render *r)
 		ofl_buf_adds(r->out, ", ");
 }
 
+/* The indexes of e's strings, the most counted first, ties as seen. */
+static void
+enum_order(const struct strset *e, size_t *ord)
+{
+	size_t i, j;
+
+	for (i = 0; i < e->n; i++) {
+		for (j = i; j > 0 && e->count[ord[j - 1]] < e->count[i]; j--)
+			ord[j] = ord[j - 1];
+		ord[j] = i;
+	}
+}
+
 /* A few distinct strings that repeat, or a single one, make an enum. */
 static int
 enum_ok(const struct strset *e, uint64_t count)
@@ -450,16 +464,11 @@ static void
 sh_strings(struct ofl_buf *b, const struct strset *e, uint64_t count,
     unsigned int fmt, const char *plain)
 {
-	size_t i, j, ord[ENUM_MAX];
+	size_t i, ord[ENUM_MAX];
 
 	if (enum_ok(e, count)) {
 		/* Of several, how many of each, the most first. */
-		for (i = 0; i < e->n; i++) {
-			for (j = i; j > 0 && e->count[ord[j - 1]] <
-			    e->count[i]; j--)
-				ord[j] = ord[j - 1];
-			ord[j] = i;
-		}
+		enum_order(e, ord);
 		for (i = 0; i < e->n; i++) {
 			if (i > 0)
 				ofl_buf_addc(b, '|');
@@ -847,15 +856,11 @@ static int
 col_counts(struct ofl_buf *b, const struct column *c)
 {
 	const struct strset	*e = &c->en;
-	size_t			 i, j, ord[ENUM_MAX];
+	size_t			 i, ord[ENUM_MAX];
 
 	if (e->over || e->n == 0 || (e->n > 1 && e->n * 2 > c->count))
 		return 0;
-	for (i = 0; i < e->n; i++) {
-		for (j = i; j > 0 && e->count[ord[j - 1]] < e->count[i]; j--)
-			ord[j] = ord[j - 1];
-		ord[j] = i;
-	}
+	enum_order(e, ord);
 	ofl_buf_adds(b, c->types & C_DATE ? "date: " : c->types &
 	    C_DATETIME ? "date-time: " : c->types & C_TIME ? "time: " :
 	    "string: ");

@@ -278,6 +278,8 @@ void	 ofl_snippet_lines_add_similar(struct ofl_buf *, size_t,
 	    const uint64_t *);
 
 /* snippet-records.c: the lines a record's line brings. */
+/* 1 if p[0..n) holds a letter or a digit. */
+int	 ofl_snippet_has_alnum(const char *, size_t);
 int	 ofl_snippet_records_blank(const struct line *);
 size_t	 ofl_snippet_records_end(const struct line *, size_t, size_t);
 size_t	 ofl_snippet_records_head(const struct line *, size_t, size_t);

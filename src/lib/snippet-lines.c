@@ -75,7 +75,6 @@ static int	 stanza(const struct line *, size_t, size_t, size_t *,
 static int	 record_head(const struct line *, size_t, size_t, size_t *,
 		    size_t *);
 static int	 diff_changed(const struct line *);
-static int	 has_word(const struct line *);
 static int	 diff_file_asked(const struct search *, const struct line *,
 		    size_t, size_t *, size_t *);
 static void	 diff_weigh(const struct search *, const struct line *, size_t,
@@ -539,18 +538,6 @@ diff_changed(const struct line *l)
 		return 0;
 	return !(l->n >= 4 && (memcmp(l->s, "+++ ", 4) == 0 ||
 	    memcmp(l->s, "--- ", 4) == 0));
-}
-
-/* 1 if a line holds a letter or a digit. */
-static int
-has_word(const struct line *l)
-{
-	size_t	i;
-
-	for (i = 0; i < l->n; i++)
-		if (isalnum((unsigned char)l->s[i]))
-			return 1;
-	return 0;
 }
 
 /*
@@ -1305,7 +1292,8 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 		order_add(l, nl, order, &norder, item_head(l, nl, order[j]));
 	/* What changed in the file the question names, marked or not. */
 	for (i = fa, j = 0; i < fb && j < DIFF_FILE_SHOW; i++)
-		if (diff_changed(&l[i]) && has_word(&l[i])) {
+		if (diff_changed(&l[i]) &&
+		    ofl_snippet_has_alnum(l[i].s, l[i].n)) {
 			order_add(l, nl, order, &norder, i);
 			j++;
 		}

@@ -31,6 +31,18 @@ static int	 detail(const struct line *);
 static int	 diagnostic(const struct line *);
 static size_t	 gotest_end(const struct line *, size_t, size_t);
 
+/* 1 if p[0..n) holds a letter or a digit. */
+int
+ofl_snippet_has_alnum(const char *p, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		if (isalnum((unsigned char)p[i]))
+			return 1;
+	return 0;
+}
+
 /* A line that says nothing: blank, or a bracket or a comma alone. */
 int
 ofl_snippet_records_blank(const struct line *l)

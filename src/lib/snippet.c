@@ -64,7 +64,6 @@ static struct ofl_schema_log_map *hit_tmpl(struct search *,
 		    const struct hit *);
 static int	 mark_at(const struct search *, size_t, size_t, size_t,
 		    size_t);
-static int	 has_alnum(const char *, size_t);
 static size_t	 split_lines(struct search *, const struct hit *,
 		    const struct ofl_buf *, struct line **);
 static size_t	 line_window(struct search *, const struct line *, size_t,
@@ -520,18 +519,6 @@ lex_whole(const struct search *s, const char *text, size_t j, size_t lstart,
 	    m->start - lstart, m->end - lstart);
 }
 
-/* 1 if p[0..n) holds a letter or a digit. */
-static int
-has_alnum(const char *p, size_t n)
-{
-	size_t	i;
-
-	for (i = 0; i < n; i++)
-		if (isalnum((unsigned char)p[i]))
-			return 1;
-	return 0;
-}
-
 /* What the hit's text is, for the choice of its lines. */
 static void
 hit_kind(struct search *s, const struct hit *h)
@@ -583,7 +570,7 @@ split_lines(struct search *s, const struct hit *h, const struct ofl_buf *text,
 			t = s->tg[s->m[j].target].term;
 			if (pt >= 0 && t == pt + 1 && s->m[j].start >= pend &&
 			    s->m[j].start - pend <= ADJ_GAP &&
-			    !has_alnum(text->data + pend, s->m[j].start -
+			    !ofl_snippet_has_alnum(text->data + pend, s->m[j].start -
 			    pend))
 				l[nl].adj++;
 			if (t != pt || s->m[j].end > pend) {
