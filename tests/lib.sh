@@ -45,10 +45,10 @@ export HOME OFL_STORE
 OFL_INDEX_BG=0
 export OFL_INDEX_BG
 # Under AddressSanitizer, LeakSanitizer costs every process about 25 ms
-# at its exit (it reads the sanitizer runtimes' megabytes of globals),
-# as much as a test's own work: with OFL_TEST_LEAKS set, only the
-# scripts it names (t0000-basic ...) check for leaks, the others run
-# with detect_leaks=0 (.ci/run).
+# at its exit (it scans the globals and the heap), as much as a test's
+# own work: with OFL_TEST_LEAKS set, only the scripts it names
+# (t0000-basic ...) check for leaks, the others run with detect_leaks=0
+# (.ci/run).
 if [ -n "${OFL_TEST_LEAKS:-}" ]; then
 	# One name a word, however the list is spaced.
 	case " $(printf '%s ' $OFL_TEST_LEAKS)" in
