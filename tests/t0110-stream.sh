@@ -101,6 +101,10 @@ test_expect_success 'the cut does not depend on how the lines arrive' '
 	grep "^--- ofl: output over 10 tokens: lines 1-16 passed through above" a
 '
 
+# A line begun passes PARTIAL_MS (500 ms) after its last bytes, and no
+# sooner than FLOOD_MAX_MS (200 ms) after the first: the pause before
+# "def" is 2 s, room for a slow start (1 s was once too short under the
+# sanitizers on a busy machine).
 test_expect_success 'a line passed in part: the line says so' '
 	(printf abc; sleep 1; seq 1 20) | ofl-capture -T 10 >out &&
 	printf "abc" >expect &&
@@ -108,7 +112,7 @@ test_expect_success 'a line passed in part: the line says so' '
 	echo "--- ofl: output over 10 tokens: lines 1-15 passed through above, the rest withheld; the notice below covers the whole output ---" \
 	    >>expect &&
 	head -n 16 out >got && test_cmp expect got &&
-	(printf abc; sleep 1; printf def; seq 1 20) |
+	(printf abc; sleep 2; printf def; seq 1 20) |
 	    ofl-capture -T 1 >out &&
 	printf "abc\n--- ofl: output over 1 tokens: passed through above up to part of line 1, the rest withheld; the notice below covers the whole output ---\n" \
 	    >expect &&

@@ -682,4 +682,25 @@ test_expect_success 'a diff: what changed in the file the question names, not li
 	! grep "^  8- +$" out
 '
 
+test_expect_success 'a diff: a removed "-- comment" line does not end the file the question names' '
+	{
+		printf "diff --git a/db/schema.sql b/db/schema.sql\n"
+		printf -- "--- a/db/schema.sql\n+++ b/db/schema.sql\n"
+		printf "@@ -1,4 +1,5 @@\n"
+		printf -- "--- accounts of the site\n"
+		printf "+-- accounts of the site, with a role each\n"
+		printf " CREATE TABLE accounts (\n"
+		printf -- "-  handle text\n+  handle text NOT NULL,\n"
+		printf "+  role text\n );\n"
+		printf "diff --git a/NOTES b/NOTES\n--- a/NOTES\n+++ b/NOTES\n"
+		printf "@@ -1,1 +1,2 @@\n keep schema.sql and the code in step\n"
+		printf "+schema.sql: accounts get a role, see schema.sql\n"
+	} >sql.diff &&
+	ofl-capture -q -T 0 <sql.diff | sed "s/^ofl://" >sqlid &&
+	ofl-search "$(cat sqlid)" "what changed in schema.sql" >out &&
+	grep "^  5[-:] --- accounts of the site$" out &&
+	grep "^  6[-:] +-- accounts of the site, with a role each$" out &&
+	grep "^  8[-:] -  handle text$" out
+'
+
 test_done

@@ -10,6 +10,13 @@
 
 . "$(dirname "$0")/lib.sh"
 
+# The set-up's files and the hook's shell are what this checks, python3
+# and node most of its work: the gate runs it once, in the plain make
+# check; the ofl-capture the hook ends in runs under the sanitizers in
+# the capture tests.
+[ -z "${OFL_TEST_ONCE_DONE-}" ] ||
+    test_skip_all "run once already (OFL_TEST_ONCE_DONE is set)"
+
 test_have_prereq JQ || test_skip_all "jq is needed"
 command -v python3 >/dev/null 2>&1 || test_skip_all "python3 is needed"
 python3 -c 'import tomllib' 2>/dev/null ||

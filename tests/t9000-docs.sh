@@ -6,6 +6,12 @@
 
 . "$(dirname "$0")/lib.sh"
 
+# The manuals, --help and the completions do not change under the
+# sanitizers: the gate runs this once, in the plain make check (and in
+# make distcheck, from the tarball's read-only tree).
+[ -z "${OFL_TEST_ONCE_DONE-}" ] ||
+    test_skip_all "run once already (OFL_TEST_ONCE_DONE is set)"
+
 SRC=$OFL_SRCDIR
 BUILD=$OFL_BUILDDIR
 BINS='ofl-capture ofl-extract ofl-gc ofl-index ofl-mcp ofl-schema ofl-search ofl-diff'

@@ -74,7 +74,8 @@ static int	 stanza(const struct line *, size_t, size_t, size_t *,
 		    size_t *);
 static int	 record_head(const struct line *, size_t, size_t, size_t *,
 		    size_t *);
-static int	 diff_changed(const struct line *);
+static int	 diff_header(const struct line *, size_t, size_t);
+static int	 diff_changed(const struct line *, size_t, size_t);
 static int	 diff_file_asked(const struct search *, const struct line *,
 		    size_t, size_t *, size_t *);
 static void	 diff_weigh(const struct search *, const struct line *, size_t,
@@ -530,14 +531,34 @@ record_head(const struct line *l, size_t nl, size_t c, size_t *first,
 	return 1;
 }
 
-/* A line a diff adds or removes, not a file's header. */
+/*
+ * 1 if line i of a diff's hit is a file's header: "--- " before "+++ "
+ * (or last, where the hit cuts the pair), "+++ " after "--- " or before
+ * "@@".  A removed "-- comment" is "--- comment" too, an added "++i;"
+ * "+++i;" or so: their neighbours tell them apart.
+ */
 static int
-diff_changed(const struct line *l)
+diff_header(const struct line *l, size_t nl, size_t i)
 {
-	if (l->n == 0 || (l->s[0] != '+' && l->s[0] != '-'))
+	if (l[i].n < 4)
 		return 0;
-	return !(l->n >= 4 && (memcmp(l->s, "+++ ", 4) == 0 ||
-	    memcmp(l->s, "--- ", 4) == 0));
+	if (memcmp(l[i].s, "--- ", 4) == 0)
+		return i + 1 == nl || (l[i + 1].n >= 4 &&
+		    memcmp(l[i + 1].s, "+++ ", 4) == 0);
+	if (memcmp(l[i].s, "+++ ", 4) == 0)
+		return (i > 0 && l[i - 1].n >= 4 &&
+		    memcmp(l[i - 1].s, "--- ", 4) == 0) || i + 1 == nl ||
+		    (l[i + 1].n >= 2 && memcmp(l[i + 1].s, "@@", 2) == 0);
+	return 0;
+}
+
+/* Line i of a diff's hit adds or removes a line; it is not a header. */
+static int
+diff_changed(const struct line *l, size_t nl, size_t i)
+{
+	if (l[i].n == 0 || (l[i].s[0] != '+' && l[i].s[0] != '-'))
+		return 0;
+	return !diff_header(l, nl, i);
 }
 
 /*
@@ -554,7 +575,8 @@ diff_file_asked(const struct search *s, const struct line *l, size_t nl,
 	size_t		 i, k, n, np, nb;
 
 	for (i = 0; i < nl; i++) {
-		if (l[i].n <= 4 || memcmp(l[i].s, "+++ ", 4) != 0)
+		if (l[i].n <= 4 || memcmp(l[i].s, "+++ ", 4) != 0 ||
+		    !diff_header(l, nl, i))
 			continue;
 		path = l[i].s + 4;
 		for (np = 0; 4 + np < l[i].n && path[np] != '\t' &&
@@ -576,8 +598,9 @@ diff_file_asked(const struct search *s, const struct line *l, size_t nl,
 			continue;
 		*from = i;
 		for (i++; i < nl; i++)
-			if (l[i].n >= 5 && (memcmp(l[i].s, "diff ", 5) == 0 ||
-			    memcmp(l[i].s, "--- ", 4) == 0))
+			if ((l[i].n >= 5 && memcmp(l[i].s, "diff ", 5) == 0) ||
+			    (l[i].n > 0 && l[i].s[0] == '-' &&
+			    diff_header(l, nl, i)))
 				break;
 		*to = i;
 		return 1;
@@ -598,7 +621,7 @@ diff_weigh(const struct search *s, const struct line *l, size_t nl,
 	int	side = diff_side(s);
 
 	for (i = 0; i < nl && i < ORDER_SCAN; i++)
-		if (diff_changed(&l[i]))
+		if (diff_changed(l, nl, i))
 			d[i] = DIFF_CHANGED * (l[i].s[0] == side ? DIFF_ASKED :
 			    1);
 	if (!diff_file_asked(s, l, nl, fa, fb)) {
@@ -1292,7 +1315,7 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 		order_add(l, nl, order, &norder, item_head(l, nl, order[j]));
 	/* What changed in the file the question names, marked or not. */
 	for (i = fa, j = 0; i < fb && j < DIFF_FILE_SHOW; i++)
-		if (diff_changed(&l[i]) &&
+		if (diff_changed(l, nl, i) &&
 		    ofl_snippet_has_alnum(l[i].s, l[i].n)) {
 			order_add(l, nl, order, &norder, i);
 			j++;
