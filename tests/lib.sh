@@ -217,6 +217,14 @@ test_skip_all() {
 	exit 0
 }
 
+# test_once: skip the whole script when the gate has run it already
+# (.ci/run sets OFL_TEST_ONCE_DONE after the plain make check and make
+# distcheck; each script that calls this says why once is enough).
+test_once() {
+	[ -z "${OFL_TEST_ONCE_DONE-}" ] ||
+	    test_skip_all "run once already (OFL_TEST_ONCE_DONE is set)"
+}
+
 test_done() {
 	echo "1..$test_count"
 	[ "$test_failed" -eq 0 ]

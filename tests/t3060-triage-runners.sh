@@ -24,8 +24,7 @@ unset MAKELEVEL MAKEFLAGS MFLAGS
 # gate runs this once, in the plain make check; what ofl makes of their
 # output is read again under the sanitizers by t3061, from the same
 # runners' output kept in tests/data/triage.
-[ -z "${OFL_TEST_ONCE_DONE-}" ] ||
-    test_skip_all "run once already (OFL_TEST_ONCE_DONE is set)"
+test_once
 
 # project NAME [MODULES]: a copy of its project to run in (the tree may
 # be read-only), with MODULES (from npm_modules) as its node_modules.

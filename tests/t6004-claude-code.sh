@@ -12,8 +12,7 @@ test_have_prereq JQ || test_skip_all "jq is needed"
 # The run drives shell scripts and the real binary for minutes; the gate
 # runs it once, in the plain make check, not again under the sanitizers
 # or in make distcheck.
-[ -z "${OFL_TEST_ONCE_DONE-}" ] ||
-    test_skip_all "run once already (OFL_TEST_ONCE_DONE is set)"
+test_once
 command -v node >/dev/null 2>&1 ||
     test_skip_all "node is needed for the stand-in model API"
 # Claude Code is a pinned peer of tests/mcp (a devDependency), installed

@@ -14,8 +14,7 @@
 # and node most of its work: the gate runs it once, in the plain make
 # check; the ofl-capture the hook ends in runs under the sanitizers in
 # the capture tests.
-[ -z "${OFL_TEST_ONCE_DONE-}" ] ||
-    test_skip_all "run once already (OFL_TEST_ONCE_DONE is set)"
+test_once
 
 test_have_prereq JQ || test_skip_all "jq is needed"
 command -v python3 >/dev/null 2>&1 || test_skip_all "python3 is needed"

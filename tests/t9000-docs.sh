@@ -9,8 +9,7 @@
 # The manuals, --help and the completions do not change under the
 # sanitizers: the gate runs this once, in the plain make check (and in
 # make distcheck, from the tarball's read-only tree).
-[ -z "${OFL_TEST_ONCE_DONE-}" ] ||
-    test_skip_all "run once already (OFL_TEST_ONCE_DONE is set)"
+test_once
 
 SRC=$OFL_SRCDIR
 BUILD=$OFL_BUILDDIR

@@ -11,8 +11,7 @@
 
 # The README and the package list do not change under the sanitizers:
 # the gate runs this once, in the plain make check.
-[ -z "${OFL_TEST_ONCE_DONE-}" ] ||
-    test_skip_all "run once already (OFL_TEST_ONCE_DONE is set)"
+test_once
 
 SRC=$OFL_SRCDIR
 BUILD=$OFL_BUILDDIR

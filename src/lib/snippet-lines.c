@@ -575,8 +575,7 @@ diff_file_asked(const struct search *s, const struct line *l, size_t nl,
 	size_t		 i, k, n, np, nb;
 
 	for (i = 0; i < nl; i++) {
-		if (l[i].n <= 4 || memcmp(l[i].s, "+++ ", 4) != 0 ||
-		    !diff_header(l, nl, i))
+		if (l[i].n <= 4 || l[i].s[0] != '+' || !diff_header(l, nl, i))
 			continue;
 		path = l[i].s + 4;
 		for (np = 0; 4 + np < l[i].n && path[np] != '\t' &&

@@ -570,8 +570,8 @@ split_lines(struct search *s, const struct hit *h, const struct ofl_buf *text,
 			t = s->tg[s->m[j].target].term;
 			if (pt >= 0 && t == pt + 1 && s->m[j].start >= pend &&
 			    s->m[j].start - pend <= ADJ_GAP &&
-			    !ofl_snippet_has_alnum(text->data + pend, s->m[j].start -
-			    pend))
+			    !ofl_snippet_has_alnum(text->data + pend,
+			    s->m[j].start - pend))
 				l[nl].adj++;
 			if (t != pt || s->m[j].end > pend) {
 				pt = t;
