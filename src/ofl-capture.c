@@ -826,14 +826,15 @@ capture_finish(struct capture *c, int incomplete)
 	fin.has_exit = c->has_exit;
 	fin.exit_status = c->status;
 	fin.duration_ms = c->end > 0 ? c->end - c->start : -1;
-	if (c->cwd != NULL && c->has_exit && c->status != 0)
-		record_changed(ofl_writer_id(c->w), c->cwd);
 	if (ofl_writer_finish(c->w, &fin, &c->meta) == -1) {
 		if (c->werr[0] == '\0')
 			snprintf(c->werr, sizeof c->werr, "%s", ofl_errmsg());
 	} else if (c->werr[0] == '\0')
 		c->stored = 1;
 	c->w = NULL;
+	/* Once its artifact is recorded (its rows may wait for the end). */
+	if (c->stored && c->cwd != NULL && c->has_exit && c->status != 0)
+		record_changed(c->meta.id, c->cwd);
 }
 
 /*

@@ -87,4 +87,63 @@ test_expect_success sqlite3,STOREDIR 'a capture waits out a write lock held past
 	ofl-gc --check >chk && grep " 0 problems" chk
 '
 
+# Another process holds the write lock (here until it has seen the
+# capture's first line pass through, or for 30 s): the capture's rows wait
+# for its first commit, and its output is not held up meanwhile.
+test_expect_success sqlite3,STOREDIR 'a capture streams while another process holds the write lock' '
+	: >pass.out &&
+	{ { echo "BEGIN IMMEDIATE;"; echo ".print held";
+	    i=0; while [ $i -lt 300 ] && ! grep -q "^abc$" pass.out; do
+		sleep 0.1; i=$((i + 1)); done
+	    if [ $i -lt 300 ]; then echo ".print saw"; fi
+	    echo "COMMIT;"; echo ".print released"; } |
+	    sqlite3 "$OFL_STORE/ofl.db" >held.out & } &&
+	i=0 && while [ $i -lt 300 ] && ! grep -q held held.out; do
+		sleep 0.1; i=$((i + 1)); done &&
+	{ echo abc
+	  i=0; while [ $i -lt 300 ] && ! grep -q released held.out; do
+		sleep 0.1; i=$((i + 1)); done
+	  echo def; } | ofl-capture >pass.out 2>err &&
+	wait &&
+	test ! -s err &&
+	printf "held\nsaw\nreleased\n" >expect && test_cmp expect held.out &&
+	printf "abc\ndef\n" >expect && test_cmp expect pass.out &&
+	id=$(db "SELECT id FROM artifact ORDER BY rowid DESC LIMIT 1") &&
+	ofl-extract "$id" >back && test_cmp expect back &&
+	test "$(db "SELECT state FROM artifact WHERE id = '\''$id'\''")" = 1 &&
+	ofl-gc --check >chk && grep " 0 problems" chk
+'
+
+# A writer killed before it could record its rows (the lock held by
+# another process all along) leaves an empty file that names nothing:
+# --check notes it, not as a problem, and --repair removes it; nothing
+# stored is touched.
+test_expect_success sqlite3,STOREDIR 'an empty file a killed writer left is noted and repaired' '
+	a=$(echo kept | ofl-capture -q -T 0 | ofl_id) &&
+	ls "$OFL_STORE"/blobs/*/* | sort >files.before &&
+	{ { echo "BEGIN IMMEDIATE;"; echo ".print held";
+	    i=0; while [ $i -lt 300 ] && [ ! -f killed ]; do
+		sleep 0.1; i=$((i + 1)); done
+	    echo "COMMIT;"; } | sqlite3 "$OFL_STORE/ofl.db" >held.out & } &&
+	i=0 && while [ $i -lt 300 ] && ! grep -q held held.out; do
+		sleep 0.1; i=$((i + 1)); done &&
+	{ { echo abc; i=0; while [ $i -lt 300 ] && [ ! -f killed ]; do
+		sleep 0.1; i=$((i + 1)); done; } | ofl-capture >pass.out & } &&
+	cpid=$! &&
+	i=0 && while [ $i -lt 300 ] && ! grep -q "^abc$" pass.out; do
+		sleep 0.1; i=$((i + 1)); done &&
+	kill -KILL $cpid && : >killed && wait &&
+	ls "$OFL_STORE"/blobs/*/* | sort | comm -13 files.before - >new &&
+	test "$(wc -l <new)" -eq 1 &&
+	f=$(cat new) && test ! -s "$f" &&
+	touch -d "1 hour ago" "$f" &&
+	ofl-gc --check >chk &&
+	grep " 0 problems" chk &&
+	grep "^blobs/.*: an empty file of no content row" chk &&
+	ofl-gc --check --repair >chk &&
+	grep "left by a writer stopped before its first commit (removed)" chk &&
+	test ! -e "$f" &&
+	echo kept >expect && ofl-extract "$a" >back && test_cmp expect back
+'
+
 test_done

@@ -1063,6 +1063,19 @@ check_orphans(struct ofl_store *st, struct checker *ck, int lost)
 
 	list = ofl_store_gc_orphans(st, 1, odd_name, ck);
 	for (o = 0; list != NULL && list[o] != NULL; o++) {
+		/*
+		 * A writer stopped before it first committed: its rows wait
+		 * for that while another process holds the write lock.  It
+		 * held nothing.
+		 */
+		if (ofl_store_gc_file_empty(st, list[o])) {
+			note(ck, "blobs/%s: an empty file of no content row, left"
+			    " by a writer stopped before its first commit%s",
+			    list[o], ck->repair ? " (removed)" : "");
+			if (ck->repair)
+				(void)ofl_store_gc_unlink(st, list[o]);
+			continue;
+		}
 		keep = lost || ofl_store_gc_names_artifact(st, list[o]);
 		problem(ck, "blobs/%s: file of no content row%s", list[o],
 		    !ck->repair ? "" : keep ? " (kept: it may be the content "

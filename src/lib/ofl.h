@@ -1972,6 +1972,8 @@ int	 ofl_store_gc_delete(struct ofl_store *, const char *, int64_t,
 int	 ofl_store_gc_drop_blob(struct ofl_store *, int64_t);
 /* -1 when the file is there still (the error says why). */
 int	 ofl_store_gc_unlink(struct ofl_store *, const char *);
+/* 1 when the blob file is there and empty. */
+int	 ofl_store_gc_file_empty(struct ofl_store *, const char *);
 /*
  * Compacting: one small merge of the open generation's segments (1 if
  * it merged anything); one step

@@ -379,6 +379,24 @@ ofl_store_gc_unlink(struct ofl_store *st, const char *file)
 	return rv;
 }
 
+/* Whether blob file is there and empty (a writer's that never committed). */
+int
+ofl_store_gc_file_empty(struct ofl_store *st, const char *file)
+{
+	struct stat	 sb;
+	char		*path;
+	int		 empty;
+
+	STORE_PG(st, ((void)file, 0));
+	if (!ofl_blob_name_valid(file))
+		return 0;
+	path = store_blob_path(st, file);
+	empty = lstat(path, &sb) == 0 && S_ISREG(sb.st_mode) &&
+	    sb.st_size == 0;
+	free(path);
+	return empty;
+}
+
 /* Compacting. */
 
 int

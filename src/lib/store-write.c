@@ -56,6 +56,14 @@ struct ofl_writer {
 	char			 id[OFL_ID_MAX + 1];
 	int64_t			 blob;
 	char			*file;
+	/*
+	 * Rows not recorded yet (another process held the write lock when
+	 * the writer began), and what they will say: ofl_writer_begin().
+	 */
+	int			 unrecorded;
+	char			 name[32];	/* the blob file's, XX/ID */
+	struct ofl_meta		 init;		/* its own copies */
+	int64_t			 created;
 	int			 fd;
 	struct ofl_hash		 hash;
 	unsigned char		*buf;		/* pending raw bytes */
@@ -321,68 +329,105 @@ fail:
 	return -1;
 }
 
+static char *
+dup_null(const char *s)
+{
+	return s != NULL ? ofl_xstrdup(s) : NULL;
+}
+
 /*
- * Record the writer's blob (file name) and its artifact, in state
- * "writing", in one transaction.  The caller's init gives the metadata
- * known at the start.
+ * Take the write lock if no other process holds it, without waiting: 1
+ * taken (a transaction begun), 0 held elsewhere, -1 an error.
  */
 static int
-writer_rows(struct ofl_writer *w, const char *name,
-    const struct ofl_meta *init)
+writer_lock_try(struct ofl_store *st)
+{
+	int	rc;
+
+	sqlite3_busy_handler(st->db, NULL, NULL);
+	rc = sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+	sqlite3_busy_handler(st->db, writer_busy, NULL);
+	if (rc == SQLITE_OK)
+		return 1;
+	if ((rc & 0xff) == SQLITE_BUSY)
+		return 0;
+	return store_fail(st, "database");
+}
+
+/*
+ * Record the writer's blob (its file's name) and its artifact, in state
+ * "writing", inside the caller's transaction.
+ */
+static int
+writer_rows(struct ofl_writer *w)
 {
 	struct ofl_store	*st = w->st;
+	const struct ofl_meta	*init = &w->init;
 	sqlite3_stmt		*stmt = NULL;
-	int64_t			 now = ofl_now_ms();
 
-	if (store_exec(st, "BEGIN IMMEDIATE") == -1)
+	if ((w->blob = blob_new(st, w->name, w->created)) == -1)
 		return -1;
-	if ((w->blob = blob_new(st, name, now)) == -1)
-		goto rollback;
 	if (store_prepare(st, "INSERT INTO artifact (id, blob, state, pid,"
 	    " created, used, expires, label, command, cwd, session)"
 	    " VALUES (?1, ?2, 0, ?3, ?4, ?4, ?5, ?6, ?7, ?8, ?9)",
 	    &stmt) == -1)
-		goto rollback;
+		return -1;
 	sqlite3_bind_text(stmt, 1, w->id, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(stmt, 2, w->blob);
 	sqlite3_bind_int64(stmt, 3, (int64_t)getpid());
-	sqlite3_bind_int64(stmt, 4, now);
-	if (init != NULL && init->expires > 0)
+	sqlite3_bind_int64(stmt, 4, w->created);
+	if (init->expires > 0)
 		sqlite3_bind_int64(stmt, 5, init->expires);
-	if (init != NULL) {
-		if (init->label != NULL)
-			sqlite3_bind_text(stmt, 6, init->label, -1,
-			    SQLITE_STATIC);
-		if (init->command != NULL)
-			sqlite3_bind_text(stmt, 7, init->command, -1,
-			    SQLITE_STATIC);
-		if (init->cwd != NULL)
-			sqlite3_bind_text(stmt, 8, init->cwd, -1,
-			    SQLITE_STATIC);
-		if (init->session != NULL)
-			sqlite3_bind_text(stmt, 9, init->session, -1,
-			    SQLITE_STATIC);
-	}
+	if (init->label != NULL)
+		sqlite3_bind_text(stmt, 6, init->label, -1, SQLITE_STATIC);
+	if (init->command != NULL)
+		sqlite3_bind_text(stmt, 7, init->command, -1, SQLITE_STATIC);
+	if (init->cwd != NULL)
+		sqlite3_bind_text(stmt, 8, init->cwd, -1, SQLITE_STATIC);
+	if (init->session != NULL)
+		sqlite3_bind_text(stmt, 9, init->session, -1, SQLITE_STATIC);
 	if (sqlite3_step(stmt) != SQLITE_DONE) {
 		store_fail(st, "new artifact");
-		goto rollback;
+		sqlite3_finalize(stmt);
+		return -1;
 	}
 	sqlite3_finalize(stmt);
-	stmt = NULL;
-	if (store_exec(st, "COMMIT") == -1)
-		goto rollback;
 	return 0;
-rollback:
-	sqlite3_finalize(stmt);
-	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
-	return -1;
 }
 
+/*
+ * The rows recorded, in a transaction the caller began and commits
+ * (locked: 1), or in one of their own, begun when the lock is free.
+ */
+static int
+writer_record(struct ofl_writer *w, int locked)
+{
+	struct ofl_store	*st = w->st;
+
+	if (!locked && store_exec(st, "BEGIN IMMEDIATE") == -1)
+		return -1;
+	if (writer_rows(w) == -1 ||
+	    (!locked && store_exec(st, "COMMIT") == -1)) {
+		if (!locked)
+			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	w->unrecorded = 0;
+	return 0;
+}
+
+/*
+ * A writer makes and locks its blob file, then records it and its
+ * artifact.  When another process holds the store's write lock (a gc, an
+ * indexer, another writer's commit), the rows wait for the first frame
+ * and the writer starts at once: a command's first output is not held
+ * up by someone else's commit.  The file, locked, is no orphan to a gc
+ * meanwhile, and an artifact whose rows are not there yet is not listed.
+ */
 struct ofl_writer *
 ofl_writer_begin(struct ofl_store *st, const struct ofl_meta *init)
 {
 	struct ofl_writer	*w;
-	char			 name[32];
 
 	STORE_PG(st, writer_pg_begin(st, init));
 	if (!st->rdwr) {
@@ -396,14 +441,33 @@ ofl_writer_begin(struct ofl_store *st, const struct ofl_meta *init)
 	w->last_byte = -1;
 	w->line_start = 1;
 	w->lf.lineno = 1;
-	if (writer_file(w, name, sizeof name) == -1)
+	w->created = ofl_now_ms();
+	if (init != NULL) {
+		w->init.expires = init->expires;
+		w->init.label = dup_null(init->label);
+		w->init.command = dup_null(init->command);
+		w->init.cwd = dup_null(init->cwd);
+		w->init.session = dup_null(init->session);
+	}
+	w->unrecorded = 1;
+	if (writer_file(w, w->name, sizeof w->name) == -1)
 		goto fail;
 	/* From here on, the writer waits for the lock as long as needed. */
 	if (st->writers++ == 0)
 		sqlite3_busy_handler(st->db, writer_busy, NULL);
-	if (writer_rows(w, name, init) == -1) {
-		writer_unbusy(st);
-		goto fail;
+	switch (writer_lock_try(st)) {
+	case 1:
+		if (writer_record(w, 1) == -1 ||
+		    store_exec(st, "COMMIT") == -1) {
+			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+			w->unrecorded = 1;
+			goto fail_busy;
+		}
+		break;
+	case 0:
+		break;		/* at the first frame */
+	default:
+		goto fail_busy;
 	}
 
 	if (store_prepare(st, "INSERT INTO frame (blob, raw_off, raw_len,"
@@ -419,18 +483,24 @@ ofl_writer_begin(struct ofl_store *st, const struct ofl_meta *init)
 	ofl_hash_init(&w->hash);
 	return w;
 
+fail_busy:
+	writer_unbusy(st);
 fail:
 	if (w->fd != -1) {
 		unlink(w->file);
 		close(w->fd);
 	}
+	ofl_meta_free(&w->init);
 	free(w->file);
 	free(w);
 	return NULL;
 fail_rows:
-	/* The rows exist: leave them to recovery, as after a crash. */
+	/* Rows recorded are left to recovery, as after a crash. */
+	if (w->unrecorded)
+		unlink(w->file);
 	writer_unbusy(st);
 	sqlite3_finalize(w->ins_frame);
+	ofl_meta_free(&w->init);
 	free(w->buf);
 	free(w->head);
 	close(w->fd);
@@ -779,6 +849,8 @@ writer_frame(struct ofl_writer *w)
 
 	if (w->len == 0)
 		return 0;
+	if (w->unrecorded && writer_record(w, 0) == -1)
+		return -1;
 	len = w->len;
 	if (len == FRAME_MAX && w->buf[len - 1] != '\n' &&
 	    (nl = memrchr(w->buf + len - CUT_MAX, '\n', CUT_MAX)) != NULL) {
@@ -876,12 +948,39 @@ ofl_writer_write(struct ofl_writer *w, const void *data, size_t n)
 	return 0;
 }
 
+/*
+ * What is pending, committed now.  Compressed here, a frame is not worth
+ * a wait for the lock: while another process holds it, nothing is done
+ * (0), and the next flush or the full frame commits it.
+ */
 int
 ofl_writer_flush(struct ofl_writer *w)
 {
-	STORE_PG(w->st, store_pg_writer_flush(w->pg));
+	struct ofl_store	*st = w->st;
+	int			 was = w->unrecorded;
+
+	STORE_PG(st, store_pg_writer_flush(w->pg));
 	if (w->failed)
 		return -1;
+	if (w->nwork == 0 && w->len > 0) {
+		switch (writer_lock_try(st)) {
+		case 0:
+			return 0;
+		case 1:
+			break;
+		default:
+			w->failed = 1;
+			return -1;
+		}
+		if ((w->unrecorded && writer_record(w, 1) == -1) ||
+		    writer_frame(w) == -1 || store_exec(st, "COMMIT") == -1) {
+			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+			w->unrecorded = was;
+			w->failed = 1;
+			return -1;
+		}
+		return 0;
+	}
 	if (writer_frame(w) == -1) {
 		w->failed = 1;
 		return -1;
@@ -1180,7 +1279,8 @@ ofl_writer_finish(struct ofl_writer *w, const struct ofl_meta *fin,
 	int		 rv = 0, failed = w->failed;
 
 	STORE_PG(w->st, writer_pg_finish(w, fin, out));
-	if (!failed && writer_frame(w) == -1)
+	if (!failed && ((w->unrecorded && writer_record(w, 0) == -1) ||
+	    writer_frame(w) == -1))
 		failed = 1;
 	if (writer_thread_stop(w) == -1)
 		failed = 1;
@@ -1207,6 +1307,9 @@ ofl_writer_finish(struct ofl_writer *w, const struct ofl_meta *fin,
 		w->ins_frame = NULL;
 		sqlite3_finalize(w->ins_sketch);
 		w->ins_sketch = NULL;
+		/* No rows name the file: nothing in it to salvage. */
+		if (w->unrecorded)
+			unlink(w->file);
 		close(w->fd);
 		w->fd = -1;
 		writer_recover(w->st);
@@ -1241,11 +1344,13 @@ ofl_writer_finish(struct ofl_writer *w, const struct ofl_meta *fin,
 		goto out;
 	}
 out:
-	if (out != NULL && ofl_store_meta(w->st, w->id, out) == -1 && rv == 0)
+	if (out != NULL && (w->unrecorded || ofl_store_meta(w->st, w->id,
+	    out) == -1) && rv == 0)
 		rv = -1;
 	if (w->fd != -1)
 		close(w->fd);
 	writer_unbusy(w->st);
+	ofl_meta_free(&w->init);
 	cz_free(&w->cz);
 	free(w->buf);
 	free(w->carry);
