@@ -48,6 +48,7 @@ static void	 test_salvage(void);
 static void	 test_resolve(void);
 static int	 names_first_two(const char *, char [][OFL_ID_MAX + 1], int,
 		    char);
+static int	 pair_first(char [][OFL_ID_MAX + 1], int);
 static void	 test_modes(void);
 static int	 rm_one(const char *, const struct stat *, int, struct FTW *);
 static void	 rm_tree(const char *);
@@ -1221,6 +1222,22 @@ names_first_two(const char *msg, char ids[][OFL_ID_MAX + 1], int n, char c)
 	    strstr(msg, second) != NULL;
 }
 
+/* The first of n IDs whose first character exactly one other has, or -1. */
+static int
+pair_first(char ids[][OFL_ID_MAX + 1], int n)
+{
+	int	i, j, k;
+
+	for (i = 0; i < n; i++) {
+		for (j = k = 0; j < n; j++)
+			if (ids[j][0] == ids[i][0])
+				k++;
+		if (k == 2)
+			return i;
+	}
+	return -1;
+}
+
 static void
 test_resolve(void)
 {
@@ -1259,6 +1276,17 @@ test_resolve(void)
 		else
 			a = -1;
 	}
+	/* And on until exactly two share one (a bucket of three stays). */
+	while (a != -1 && n < 70 && pair_first(ids, n) == -1) {
+		char	text[32];
+
+		snprintf(text, sizeof text, "artifact %d\n", n);
+		if (store_bytes(st, text, strlen(text), NULL, &m) == -1)
+			break;
+		snprintf(ids[n], sizeof ids[n], "%s", m.id);
+		ofl_meta_free(&m);
+		n++;
+	}
 	ok(a != -1 && b != -1, "%d artifacts, three share a first character",
 	    n);
 	if (a == -1)
@@ -1296,24 +1324,15 @@ test_resolve(void)
 	    "an ambiguous prefix: usage error");
 	ok(names_first_two(ofl_errmsg(), ids, n, ids[a][0]),
 	    "the message names the two first candidates");
-	/* A prefix exactly two IDs share, if there is one. */
-	for (i = 0; i < n; i++) {
-		int	k = 0;
-
-		for (j = 0; j < n; j++)
-			if (ids[j][0] == ids[i][0])
-				k++;
-		if (k == 2)
-			break;
-	}
-	if (i < n) {
+	/* A prefix exactly two IDs share. */
+	if ((i = pair_first(ids, n)) != -1) {
 		snprintf(ref, sizeof ref, "%.1s", ids[i]);
 		ok(ofl_store_resolve(st, ref, id) == -1 &&
 		    ofl_errcode() == OFL_EXIT_USAGE &&
 		    names_first_two(ofl_errmsg(), ids, n, ids[i][0]),
 		    "two candidates: both named, in clean text");
 	} else
-		ok(1, "# skip no prefix shared by exactly two IDs");
+		ok(0, "no first character shared by exactly two of %d IDs", n);
 	ok(ofl_store_resolve(st, "@", id) == 0 && strcmp(id, ids[n - 1]) == 0,
 	    "@ is the latest");
 	ok(ofl_store_resolve(st, "ofl:@", id) == 0 &&
