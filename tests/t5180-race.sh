@@ -103,14 +103,16 @@ test_expect_success sqlite3,STOREDIR 'a capture streams while another process ho
 	{ echo abc
 	  i=0; while [ $i -lt 300 ] && ! grep -q released held.out; do
 		sleep 0.1; i=$((i + 1)); done
-	  echo def; } | ofl-capture >pass.out 2>err &&
+	  echo def; } | ofl-capture -l late --ttl 1h >pass.out 2>err &&
 	wait &&
 	test ! -s err &&
 	printf "held\nsaw\nreleased\n" >expect && test_cmp expect held.out &&
 	printf "abc\ndef\n" >expect && test_cmp expect pass.out &&
 	id=$(db "SELECT id FROM artifact ORDER BY rowid DESC LIMIT 1") &&
 	ofl-extract "$id" >back && test_cmp expect back &&
-	test "$(db "SELECT state FROM artifact WHERE id = '\''$id'\''")" = 1 &&
+	db "SELECT state, label, cwd, expires - created BETWEEN 3590000 AND
+	    3600000 FROM artifact WHERE id = '\''$id'\''" >row &&
+	echo "1|late|$PWD|1" >expect && test_cmp expect row &&
 	ofl-gc --check >chk && grep " 0 problems" chk
 '
 
