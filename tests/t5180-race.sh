@@ -91,8 +91,9 @@ test_expect_success sqlite3,STOREDIR 'a capture waits out a write lock held past
 # capture's first line pass through, or for 30 s): the capture's rows wait
 # for its first commit, and its output is not held up meanwhile.
 test_expect_success sqlite3,STOREDIR 'a capture streams while another process holds the write lock' '
-	: >pass.out &&
-	{ { echo "BEGIN IMMEDIATE;"; echo ".print held";
+	rm -f held.out && : >pass.out &&
+	{ { echo ".bail on"; echo ".timeout 60000"; echo "BEGIN IMMEDIATE;";
+	    echo ".print held";
 	    i=0; while [ $i -lt 300 ] && ! grep -q "^abc$" pass.out; do
 		sleep 0.1; i=$((i + 1)); done
 	    if [ $i -lt 300 ]; then echo ".print saw"; fi
@@ -123,16 +124,18 @@ test_expect_success sqlite3,STOREDIR 'a capture streams while another process ho
 test_expect_success sqlite3,STOREDIR 'an empty file a killed writer left is noted and repaired' '
 	a=$(echo kept | ofl-capture -q -T 0 | ofl_id) &&
 	ls "$OFL_STORE"/blobs/*/* | sort >files.before &&
-	{ { echo "BEGIN IMMEDIATE;"; echo ".print held";
+	: >pass7.out &&
+	{ { echo ".bail on"; echo ".timeout 60000"; echo "BEGIN IMMEDIATE;";
+	    echo ".print held";
 	    i=0; while [ $i -lt 300 ] && [ ! -f killed ]; do
 		sleep 0.1; i=$((i + 1)); done
-	    echo "COMMIT;"; } | sqlite3 "$OFL_STORE/ofl.db" >held.out & } &&
-	i=0 && while [ $i -lt 300 ] && ! grep -q held held.out; do
+	    echo "COMMIT;"; } | sqlite3 "$OFL_STORE/ofl.db" >held7.out & } &&
+	i=0 && while [ $i -lt 300 ] && ! grep -q held held7.out; do
 		sleep 0.1; i=$((i + 1)); done &&
 	{ { echo abc; i=0; while [ $i -lt 300 ] && [ ! -f killed ]; do
-		sleep 0.1; i=$((i + 1)); done; } | ofl-capture >pass.out & } &&
+		sleep 0.1; i=$((i + 1)); done; } | ofl-capture >pass7.out & } &&
 	cpid=$! &&
-	i=0 && while [ $i -lt 300 ] && ! grep -q "^abc$" pass.out; do
+	i=0 && while [ $i -lt 300 ] && ! grep -q "^abc$" pass7.out; do
 		sleep 0.1; i=$((i + 1)); done &&
 	kill -KILL $cpid && : >killed && wait &&
 	ls "$OFL_STORE"/blobs/*/* | sort | comm -13 files.before - >new &&
