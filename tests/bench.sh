@@ -1,6 +1,7 @@
 #!/bin/sh
 # bench.sh: the capture benchmarks, as ratios against the tools a user
-# would otherwise use, in one run.  Needs hyperfine and GNU time.
+# would otherwise use, in one run.  Needs hyperfine, GNU time and
+# sqlite3.
 #
 #	tests/bench.sh [SIZE_MB]	(default 1024)
 #
@@ -12,7 +13,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 build=${OFL_BUILDDIR:-$(pwd)}
 PATH="$build:$top/bin:$PATH"
 export PATH
-for t in hyperfine /usr/bin/time ofl-capture ofl-extract; do
+for t in hyperfine /usr/bin/time sqlite3 ofl-capture ofl-extract; do
 	command -v "$t" >/dev/null 2>&1 || { echo "bench: $t missing" >&2; exit 2; }
 done
 work=$(mktemp -d "${BENCH_DIR:-${TMPDIR:-/tmp}}/ofl-bench.XXXXXX")
@@ -81,3 +82,23 @@ a=$((lines - 100))
 hyperfine -w 3 -r 30 -N \
     "ofl-extract $id -n $a-$((a + 20))" \
     "tail -n 101 $work/big.log" 2>&1 | grep -E 'Benchmark|Time|±|faster' || true
+
+echo "== 4. the first line passed through while another process holds the write lock"
+# Another process holds the store's write lock for 2 s; a command prints
+# a line, then another a second later.  Both tee and ofl-capture pass
+# the first line on at once: ofl-capture records its artifact at its
+# first commit, when the lock is free.
+ms() {
+	date +%s%N | cut -c1-13
+}
+first_line() {
+	t0=$(ms)
+	{ echo first; sleep 1; echo second; } | "$@" |
+	    { head -n 1 >/dev/null; echo $(($(ms) - t0)); cat >/dev/null; }
+}
+{ echo "BEGIN IMMEDIATE;"; sleep 2; echo "COMMIT;"; } |
+    sqlite3 "$OFL_STORE/ofl.db" &
+sleep 0.3
+echo "ofl-capture: $(first_line ofl-capture) ms to its first line"
+wait
+echo "tee: $(first_line tee /dev/null) ms to its first line"
