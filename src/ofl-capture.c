@@ -805,6 +805,7 @@ static void
 capture_finish(struct capture *c, int incomplete)
 {
 	struct ofl_meta	fin;
+	int		finished;
 
 	if (c->w == NULL)
 		return;
@@ -826,14 +827,14 @@ capture_finish(struct capture *c, int incomplete)
 	fin.has_exit = c->has_exit;
 	fin.exit_status = c->status;
 	fin.duration_ms = c->end > 0 ? c->end - c->start : -1;
-	if (ofl_writer_finish(c->w, &fin, &c->meta) == -1) {
+	if ((finished = ofl_writer_finish(c->w, &fin, &c->meta)) == -1) {
 		if (c->werr[0] == '\0')
 			snprintf(c->werr, sizeof c->werr, "%s", ofl_errmsg());
 	} else if (c->werr[0] == '\0')
 		c->stored = 1;
 	c->w = NULL;
 	/* Once its artifact is recorded (its rows may wait for the end). */
-	if (c->stored && c->cwd != NULL && c->has_exit && c->status != 0)
+	if (finished == 0 && c->cwd != NULL && c->has_exit && c->status != 0)
 		record_changed(c->meta.id, c->cwd);
 }
 
@@ -905,7 +906,8 @@ reap(struct capture *c, int status)
 
 /*
  * Read every stream to its end.  A quiet stream's bytes are committed
- * every IDLE_FLUSH_MS, so a capture killed with SIGKILL keeps them.
+ * every IDLE_FLUSH_MS when the store's write lock is free, so a capture
+ * killed with SIGKILL keeps them.
  */
 static void
 run_loop(struct capture *cs, size_t n, int from_stdin)

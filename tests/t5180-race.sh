@@ -101,6 +101,7 @@ test_expect_success sqlite3,STOREDIR 'a capture streams while another process ho
 	    sqlite3 "$OFL_STORE/ofl.db" >held.out & } &&
 	i=0 && while [ $i -lt 300 ] && ! grep -q held held.out; do
 		sleep 0.1; i=$((i + 1)); done &&
+	test $i -lt 300 &&
 	{ echo abc
 	  i=0; while [ $i -lt 300 ] && ! grep -q released held.out; do
 		sleep 0.1; i=$((i + 1)); done
@@ -132,11 +133,13 @@ test_expect_success sqlite3,STOREDIR 'an empty file a killed writer left is note
 	    echo "COMMIT;"; } | sqlite3 "$OFL_STORE/ofl.db" >held7.out & } &&
 	i=0 && while [ $i -lt 300 ] && ! grep -q held held7.out; do
 		sleep 0.1; i=$((i + 1)); done &&
+	test $i -lt 300 &&
 	{ { echo abc; i=0; while [ $i -lt 300 ] && [ ! -f killed ]; do
 		sleep 0.1; i=$((i + 1)); done; } | ofl-capture >pass7.out & } &&
 	cpid=$! &&
 	i=0 && while [ $i -lt 300 ] && ! grep -q "^abc$" pass7.out; do
 		sleep 0.1; i=$((i + 1)); done &&
+	test $i -lt 300 &&
 	kill -KILL $cpid && : >killed && wait &&
 	ls "$OFL_STORE"/blobs/*/* | sort | comm -13 files.before - >new &&
 	test "$(wc -l <new)" -eq 1 &&

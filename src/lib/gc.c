@@ -1065,13 +1065,14 @@ check_orphans(struct ofl_store *st, struct checker *ck, int lost)
 	for (o = 0; list != NULL && list[o] != NULL; o++) {
 		/*
 		 * A writer stopped before it first committed: its rows wait
-		 * for that while another process holds the write lock.  It
-		 * held nothing.
+		 * for that while another process holds the write lock, and
+		 * no frame is written before them.  It held nothing.
 		 */
 		if (ofl_store_gc_file_empty(st, list[o])) {
-			note(ck, "blobs/%s: an empty file of no content row, left"
-			    " by a writer stopped before its first commit%s",
-			    list[o], ck->repair ? " (removed)" : "");
+			note(ck, "blobs/%s: an empty file of no content row,"
+			    " left by a writer stopped before its first"
+			    " commit%s", list[o], ck->repair ? " (removed)" :
+			    "");
 			if (ck->repair)
 				(void)ofl_store_gc_unlink(st, list[o]);
 			continue;

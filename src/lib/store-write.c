@@ -3,7 +3,8 @@
  * comes, and the recovery of artifacts whose writer died.
  *
  * A writer creates and locks its blob file, then records the artifact
- * (state "writing").  Content is cut into frames of FRAME_MAX bytes or
+ * (state "writing"): at once when the write lock is free, else before
+ * its first frame (ofl_writer_begin()).  Content is cut into frames of FRAME_MAX bytes or
  * a little less (at the end of the last line within CUT_MAX of the end),
  * each compressed and appended to the file, then recorded in the frame
  * table, so the frames in the database are always readable.  Past the
@@ -452,7 +453,10 @@ ofl_writer_begin(struct ofl_store *st, const struct ofl_meta *init)
 	w->unrecorded = 1;
 	if (writer_file(w, w->name, sizeof w->name) == -1)
 		goto fail;
-	/* From here on, the writer waits for the lock as long as needed. */
+	/*
+	 * From here on, a wait for the lock lasts as long as needed; the
+	 * rows do not wait for it.
+	 */
 	if (st->writers++ == 0)
 		sqlite3_busy_handler(st->db, writer_busy, NULL);
 	switch (writer_lock_try(st)) {
@@ -951,18 +955,21 @@ ofl_writer_write(struct ofl_writer *w, const void *data, size_t n)
 /*
  * What is pending, committed now.  Compressed here, a frame is not worth
  * a wait for the lock: while another process holds it, nothing is done
- * (0), and the next flush or the full frame commits it.
+ * (0), and the next flush or the full frame commits it.  The rows of a
+ * writer that began while the lock was held are committed first (even
+ * with nothing pending: its artifact is listed), so that no frame is
+ * ever written to a file no row names.  Frames that worker threads
+ * compress are waited for.
  */
 int
 ofl_writer_flush(struct ofl_writer *w)
 {
 	struct ofl_store	*st = w->st;
-	int			 was = w->unrecorded;
 
 	STORE_PG(st, store_pg_writer_flush(w->pg));
 	if (w->failed)
 		return -1;
-	if (w->nwork == 0 && w->len > 0) {
+	if (w->nwork == 0 && (w->len > 0 || w->unrecorded)) {
 		switch (writer_lock_try(st)) {
 		case 0:
 			return 0;
@@ -972,14 +979,16 @@ ofl_writer_flush(struct ofl_writer *w)
 			w->failed = 1;
 			return -1;
 		}
-		if ((w->unrecorded && writer_record(w, 1) == -1) ||
-		    writer_frame(w) == -1 || store_exec(st, "COMMIT") == -1) {
+		if (!w->unrecorded) {
+			/* Free a moment ago: the frame is compressed unlocked. */
 			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
-			w->unrecorded = was;
+		} else if (writer_record(w, 1) == -1 ||
+		    store_exec(st, "COMMIT") == -1) {
+			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+			w->unrecorded = 1;
 			w->failed = 1;
 			return -1;
 		}
-		return 0;
 	}
 	if (writer_frame(w) == -1) {
 		w->failed = 1;
