@@ -3,14 +3,14 @@
  * comes, and the recovery of artifacts whose writer died.
  *
  * A writer creates and locks its blob file, then records the artifact
- * (state "writing"): at once when the write lock is free, else before
- * its first frame (ofl_writer_begin()).  Content is cut into frames of FRAME_MAX bytes or
- * a little less (at the end of the last line within CUT_MAX of the end),
- * each compressed and appended to the file, then recorded in the frame
- * table, so the frames in the database are always readable.  Past the
- * first SKETCH_FROM, a frame that starts and ends at a line's end is
- * sketched too (store-sketch.c).  Finishing hashes the content and
- * shares an existing blob with the same bytes.
+ * (state "writing"): at once when the write lock is free, else when it
+ * next is, before any frame (ofl_writer_begin()).  Content is cut into
+ * frames of FRAME_MAX bytes or a little less (at the end of the last
+ * line within CUT_MAX of the end), each compressed and appended to the
+ * file, then recorded in the frame table, so the frames in the database
+ * are always readable.  Past the first SKETCH_FROM, a frame that starts
+ * and ends at a line's end is sketched too (store-sketch.c).  Finishing
+ * hashes the content and shares an existing blob with the same bytes.
  */
 #include "config.h"
 
