@@ -63,8 +63,8 @@ struct ofl_writer {
 	 */
 	int			 unrecorded;
 	char			 name[32];	/* the blob file's, XX/ID */
-	struct ofl_meta		 init;		/* its own copies */
-	int64_t			 created;
+	struct ofl_meta		 init;		/* its own copies, and when
+						   it began */
 	int			 fd;
 	struct ofl_hash		 hash;
 	unsigned char		*buf;		/* pending raw bytes */
@@ -366,7 +366,7 @@ writer_rows(struct ofl_writer *w)
 	const struct ofl_meta	*init = &w->init;
 	sqlite3_stmt		*stmt = NULL;
 
-	if ((w->blob = blob_new(st, w->name, w->created)) == -1)
+	if ((w->blob = blob_new(st, w->name, init->created)) == -1)
 		return -1;
 	if (store_prepare(st, "INSERT INTO artifact (id, blob, state, pid,"
 	    " created, used, expires, label, command, cwd, session)"
@@ -376,7 +376,7 @@ writer_rows(struct ofl_writer *w)
 	sqlite3_bind_text(stmt, 1, w->id, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(stmt, 2, w->blob);
 	sqlite3_bind_int64(stmt, 3, (int64_t)getpid());
-	sqlite3_bind_int64(stmt, 4, w->created);
+	sqlite3_bind_int64(stmt, 4, init->created);
 	if (init->expires > 0)
 		sqlite3_bind_int64(stmt, 5, init->expires);
 	if (init->label != NULL)
@@ -397,20 +397,19 @@ writer_rows(struct ofl_writer *w)
 }
 
 /*
- * The rows recorded, in a transaction the caller began and commits
- * (locked: 1), or in one of their own, begun when the lock is free.
+ * The rows recorded and committed, in the transaction the caller began
+ * (begun: 1, writer_lock_try()) or in one begun here when the lock is
+ * free.
  */
 static int
-writer_record(struct ofl_writer *w, int locked)
+writer_record(struct ofl_writer *w, int begun)
 {
 	struct ofl_store	*st = w->st;
 
-	if (!locked && store_exec(st, "BEGIN IMMEDIATE") == -1)
+	if (!begun && store_exec(st, "BEGIN IMMEDIATE") == -1)
 		return -1;
-	if (writer_rows(w) == -1 ||
-	    (!locked && store_exec(st, "COMMIT") == -1)) {
-		if (!locked)
-			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	if (writer_rows(w) == -1 || store_exec(st, "COMMIT") == -1) {
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 		return -1;
 	}
 	w->unrecorded = 0;
@@ -420,8 +419,8 @@ writer_record(struct ofl_writer *w, int locked)
 /*
  * A writer makes and locks its blob file, then records it and its
  * artifact.  When another process holds the store's write lock (a gc, an
- * indexer, another writer's commit), the rows wait for the first frame
- * and the writer starts at once: a command's first output is not held
+ * indexer, another writer's commit), the rows wait until it is free (an
+ * idle flush, the first frame) and the writer starts at once: a command's first output is not held
  * up by someone else's commit.  The file, locked, is no orphan to a gc
  * meanwhile, and an artifact whose rows are not there yet is not listed.
  */
@@ -442,7 +441,7 @@ ofl_writer_begin(struct ofl_store *st, const struct ofl_meta *init)
 	w->last_byte = -1;
 	w->line_start = 1;
 	w->lf.lineno = 1;
-	w->created = ofl_now_ms();
+	w->init.created = ofl_now_ms();
 	if (init != NULL) {
 		w->init.expires = init->expires;
 		w->init.label = dup_null(init->label);
@@ -461,15 +460,11 @@ ofl_writer_begin(struct ofl_store *st, const struct ofl_meta *init)
 		sqlite3_busy_handler(st->db, writer_busy, NULL);
 	switch (writer_lock_try(st)) {
 	case 1:
-		if (writer_record(w, 1) == -1 ||
-		    store_exec(st, "COMMIT") == -1) {
-			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
-			w->unrecorded = 1;
+		if (writer_record(w, 1) == -1)
 			goto fail_busy;
-		}
 		break;
 	case 0:
-		break;		/* at the first frame */
+		break;		/* when the lock is free */
 	default:
 		goto fail_busy;
 	}
@@ -982,10 +977,7 @@ ofl_writer_flush(struct ofl_writer *w)
 		if (!w->unrecorded) {
 			/* Free a moment ago: the frame is compressed unlocked. */
 			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
-		} else if (writer_record(w, 1) == -1 ||
-		    store_exec(st, "COMMIT") == -1) {
-			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
-			w->unrecorded = 1;
+		} else if (writer_record(w, 1) == -1) {
 			w->failed = 1;
 			return -1;
 		}
