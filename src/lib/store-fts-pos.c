@@ -29,7 +29,9 @@
 #include "config.h"
 
 #include <sys/types.h>
+#include <sys/stat.h>
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -513,16 +515,48 @@ out:
 }
 
 /*
+ * The path of blob's content file when its row is there and the file is
+ * not, or NULL.  A query reads one snapshot of the store, in which the
+ * rows of a blob stay after a gc has removed them and then unlinked the
+ * file (it unlinks after its commit): asked again once the snapshot is
+ * over, a file still missing is damage.
+ */
+char *
+store_fts_file_missing(struct ofl_store *st, int64_t blob)
+{
+	sqlite3_stmt	*stmt;
+	struct stat	 sb;
+	char		*path = NULL;
+
+	if (st->pg != NULL)
+		return NULL;	/* no files */
+	if (store_prepare(st, "SELECT file FROM blob WHERE id = ?1",
+	    &stmt) == -1)
+		return NULL;
+	sqlite3_bind_int64(stmt, 1, blob);
+	if (sqlite3_step(stmt) == SQLITE_ROW &&
+	    sqlite3_column_type(stmt, 0) == SQLITE_TEXT)
+		path = store_blob_path(st,
+		    (const char *)sqlite3_column_text(stmt, 0));
+	sqlite3_finalize(stmt);
+	if (path != NULL && (lstat(path, &sb) == 0 || errno != ENOENT)) {
+		free(path);
+		path = NULL;
+	}
+	return path;
+}
+
+/*
  * The chunks of one blob among k's rows, read back or chunked again; 0
- * and none kept when the blob is gone (a gc removed its artifacts since
- * the query found them).
+ * and none kept when the blob is gone (a gc removed its artifacts, or
+ * its file, since the query found them).
  */
 static int
 keep_blob(struct ofl_store *st, struct keep *k)
 {
 	struct ofl_reader	*r;
 	struct ofl_meta		 m;
-	char			 id[64];
+	char			 id[64], *path;
 	int			 kind, rc, tries;
 
 	for (tries = 0;; tries++) {
@@ -531,6 +565,14 @@ keep_blob(struct ofl_store *st, struct keep *k)
 			return rc;
 		if ((r = ofl_reader_open(st, id)) != NULL)
 			break;
+		if ((path = store_fts_file_missing(st, k->blob)) != NULL) {
+			/* Looked at again when the query is over. */
+			free(path);
+			if (st->fts_missing == 0)
+				st->fts_missing = k->blob;
+			ofl_clearerr();
+			return 0;
+		}
 		/* Removed since it was looked up: another may hold it. */
 		if (tries == 2 || ofl_store_meta(st, id, &m) == 0) {
 			if (tries < 2)

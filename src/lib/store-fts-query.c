@@ -16,6 +16,7 @@
 
 #include <sys/types.h>
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -441,6 +442,7 @@ ofl_store_fts_query(struct ofl_store *st, const struct ofl_fts_query *fq,
 #endif
 	size_t		 ng = 0, i;
 	int64_t		 low;
+	char		*path;
 	int		 tx = 0, pg = 0, nopos = 0, ret = -1;
 
 	memset(&rx, 0, sizeof rx);
@@ -510,8 +512,17 @@ ofl_store_fts_query(struct ofl_store *st, const struct ofl_fts_query *fq,
 			goto out;
 	ret = (int)h.n;
 out:
-	if (tx)
+	if (tx) {
 		sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+		if (st->fts_missing > 0 && ret >= 0 && (path =
+		    store_fts_file_missing(st, st->fts_missing)) != NULL) {
+			ofl_seterr(OFL_EXIT_FAIL, "content missing: %s: %s "
+			    "(run ofl-gc --check)", path, strerror(ENOENT));
+			free(path);
+			ret = -1;
+		}
+		st->fts_missing = 0;
+	}
 	free(g);
 	free(h.v);
 	store_fts_relaxed_free(&rx);

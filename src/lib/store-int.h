@@ -35,6 +35,7 @@ struct ofl_store {
 	sqlite3_stmt	*meta;		/* ofl_store_meta()'s, kept */
 	int		 ix;		/* index reachable (store-ixdb.c) */
 	ZSTD_DCtx	*dctx;		/* a closed reader's, for the next */
+	int64_t		 fts_missing;	/* a blob a query found no file of */
 };
 
 /* A row of the frame table: one zstd frame of a blob file. */
@@ -351,6 +352,7 @@ struct fts_relaxed {
 int	 store_fts_relax(struct ofl_tok *, const char *,
 	    struct fts_relaxed *);
 void	 store_fts_relaxed_free(struct fts_relaxed *);
+char	*store_fts_file_missing(struct ofl_store *, int64_t);
 int	 store_fts_keep(struct ofl_store *, const char *,
 	    const struct fts_relaxed *, int, const int64_t *, size_t,
 	    unsigned char *, double *);
