@@ -100,8 +100,8 @@ writer() {
 			echo "${out#ofl:} $sum $(wc -c <"$in")" >>"$W/stored.w$n"
 			;;
 		*)
-			echo "writer $n capture $k: exit $rc: $out" \
-			    >>"$W/fail.w$n"
+			echo "writer $n capture $k: exit $rc: $out:" \
+			    "$(tail -n 1 "$W/err.w$n")" >>"$W/fail.w$n"
 			;;
 		esac
 	done
@@ -192,7 +192,9 @@ gc_loop() {
 		rc=$?
 		echo $((($(date +%s%N) - t0) / 1000000)) >>"$W/ms.gc"
 		# 1: the budget is not met yet (the index not merged yet).
-		[ $rc -le 1 ] || echo "gc $k: exit $rc" >>"$W/fail.gc"
+		[ $rc -le 1 ] ||
+		    echo "gc $k: exit $rc: $(tail -n 1 "$W/err.gc")" \
+		    >>"$W/fail.gc"
 		if [ $((k % 4)) -eq 0 ]; then
 			ofl-gc --check --wait >"$W/check.$k" 2>>"$W/err.gc"
 			rc=$?
