@@ -154,4 +154,42 @@ test_expect_success sqlite3,STOREDIR 'an empty file a killed writer left is note
 	echo kept >expect && ofl-extract "$a" >back && test_cmp expect back
 '
 
+# Past its first frames a writer hands frames to threads that commit
+# them; a quiet moment commits what is pending.  While another process
+# holds the write lock, that commit waits: the capture must not wait
+# with it, or it stops reading, and the command, its pipe full, stops
+# too until the lock is free.
+test_expect_success sqlite3,STOREDIR 'past its first frames, a capture reads on while the write lock is held' '
+	rm -f held8.out wrote8 &&
+	awk "BEGIN { for (i = 0; i < 80000; i++)
+	    printf \"line %06d of the first frames\\n\", i }" >big8 &&
+	head -c 300000 big8 >more8 &&
+	size=$(wc -c <big8) &&
+	{ { cat big8
+	    i=0; while [ $i -lt 300 ] &&
+	        ! grep -q held held8.out 2>/dev/null; do
+		sleep 0.1; i=$((i + 1)); done
+	    echo pending; sleep 2; cat more8; : >wrote8
+	    i=0; while [ $i -lt 300 ] && ! grep -q released held8.out; do
+		sleep 0.1; i=$((i + 1)); done
+	    echo end; } | ofl-capture -q -l late8 >id8 2>err8 & } &&
+	i=0 && while [ $i -lt 300 ] && [ "$(db "SELECT coalesce(sum(f.raw_len),
+	    0) FROM frame f JOIN artifact a ON a.blob = f.blob WHERE
+	    a.label = '\''late8'\''")" != "$size" ]; do
+		sleep 0.1; i=$((i + 1)); done &&
+	test $i -lt 300 &&
+	{ { echo ".bail on"; echo ".timeout 60000"; echo "BEGIN IMMEDIATE;";
+	    echo ".print held";
+	    i=0; while [ $i -lt 100 ] && [ ! -f wrote8 ]; do
+		sleep 0.1; i=$((i + 1)); done
+	    if [ $i -lt 100 ]; then echo ".print read"; fi
+	    echo "COMMIT;"; echo ".print released"; } |
+	    sqlite3 "$OFL_STORE/ofl.db" >held8.out & } &&
+	wait &&
+	test ! -s err8 &&
+	printf "held\nread\nreleased\n" >expect && test_cmp expect held8.out &&
+	{ cat big8; echo pending; cat more8; echo end; } >expect &&
+	ofl-extract "$(ofl_id <id8)" >back && test_cmp expect back
+'
+
 test_done

@@ -948,23 +948,30 @@ ofl_writer_write(struct ofl_writer *w, const void *data, size_t n)
 }
 
 /*
- * What is pending, committed now.  Compressed here, a frame is not worth
- * a wait for the lock: while another process holds it, nothing is done
- * (0), and the next flush or the full frame commits it.  The rows of a
- * writer that began while the lock was held are committed first (even
- * with nothing pending: its artifact is listed), so that no frame is
- * ever written to a file no row names.  Frames that worker threads
- * compress are waited for.
+ * What is pending, committed now.  A flush is not worth a wait for the
+ * lock: while another process holds it, nothing is done (0), and the
+ * next flush or the full frame commits it; past the first frames, the
+ * worker threads' commits would wait for it too, and the flush with
+ * them.  The rows of a writer that began while the lock was held are
+ * committed first (even with nothing pending: its artifact is listed),
+ * so that no frame is ever written to a file no row names.  Frames that
+ * worker threads compress are waited for.
  */
 int
 ofl_writer_flush(struct ofl_writer *w)
 {
 	struct ofl_store	*st = w->st;
+	int			 behind = 0;
 
 	STORE_PG(st, store_pg_writer_flush(w->pg));
 	if (w->failed)
 		return -1;
-	if (w->nwork == 0 && (w->len > 0 || w->unrecorded)) {
+	if (w->nwork > 0) {
+		pthread_mutex_lock(&w->mu);
+		behind = w->seq_commit < w->seq_next;
+		pthread_mutex_unlock(&w->mu);
+	}
+	if (w->len > 0 || w->unrecorded || behind) {
 		switch (writer_lock_try(st)) {
 		case 0:
 			return 0;
@@ -975,7 +982,7 @@ ofl_writer_flush(struct ofl_writer *w)
 			return -1;
 		}
 		if (!w->unrecorded) {
-			/* Free a moment ago: the frame is compressed unlocked. */
+			/* Free a moment ago: frames are compressed unlocked. */
 			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 		} else if (writer_record(w, 1) == -1) {
 			w->failed = 1;
