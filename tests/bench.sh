@@ -102,3 +102,24 @@ sleep 0.3
 echo "ofl-capture: $(first_line ofl-capture) ms to its first line"
 wait
 echo "tee: $(first_line tee /dev/null) ms to its first line"
+
+echo "== 5. a command's output past its first megabytes, while another process holds the write lock"
+# A command writes 3 MB and pauses a second and a half; half a second
+# in, another process takes the lock for 3 s, so the capture's quiet
+# moment (a commit of what it holds, after a second) meets the lock; then
+# the command writes 1 MB more: the time that last megabyte takes to be
+# written, through ofl-capture and through tee.  A capture that waited
+# for its commits would stop reading, and the command with it.
+head -c 4194304 "$work/big.log" >"$work/mb4"
+head -c 3145728 "$work/mb4" >"$work/mb3"
+tail -c +3145729 "$work/mb4" >"$work/mb1"
+last_mb() {
+	{ cat "$work/mb3"; sleep 1.5; t0=$(ms); cat "$work/mb1"
+	  echo $(($(ms) - t0)) >"$work/last.ms"; } | "$@" >/dev/null
+	cat "$work/last.ms"
+}
+{ sleep 0.5; echo "BEGIN IMMEDIATE;"; sleep 3; echo "COMMIT;"; } |
+    sqlite3 "$OFL_STORE/ofl.db" &
+echo "ofl-capture: $(last_mb ofl-capture -q) ms to write the last megabyte"
+wait
+echo "tee: $(last_mb tee /dev/null) ms to write the last megabyte"
