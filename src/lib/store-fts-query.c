@@ -521,8 +521,8 @@ out:
 			free(path);
 			ret = -1;
 		}
-		st->fts_missing = 0;
 	}
+	st->fts_missing = 0;
 	free(g);
 	free(h.v);
 	store_fts_relaxed_free(&rx);
