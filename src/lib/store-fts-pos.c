@@ -524,22 +524,16 @@ out:
 char *
 store_fts_file_missing(struct ofl_store *st, int64_t blob)
 {
-	sqlite3_stmt	*stmt;
 	struct stat	 sb;
-	char		*path = NULL;
+	char		*file, *path;
 
 	if (st->pg != NULL)
 		return NULL;	/* no files */
-	if (store_prepare(st, "SELECT file FROM blob WHERE id = ?1",
-	    &stmt) == -1)
+	if (store_blob_file(st, blob, &file) == -1 || file == NULL)
 		return NULL;
-	sqlite3_bind_int64(stmt, 1, blob);
-	if (sqlite3_step(stmt) == SQLITE_ROW &&
-	    sqlite3_column_type(stmt, 0) == SQLITE_TEXT)
-		path = store_blob_path(st,
-		    (const char *)sqlite3_column_text(stmt, 0));
-	sqlite3_finalize(stmt);
-	if (path != NULL && (lstat(path, &sb) == 0 || errno != ENOENT)) {
+	path = store_blob_path(st, file);
+	free(file);
+	if (lstat(path, &sb) == 0 || errno != ENOENT) {
 		free(path);
 		path = NULL;
 	}

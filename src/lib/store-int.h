@@ -116,6 +116,26 @@ store_col_strdup(sqlite3_stmt *stmt, int i)
 	return s == NULL ? NULL : ofl_xstrdup((const char *)s);
 }
 
+/*
+ * The file name of a blob, to free, in *file (NULL when there is no such
+ * row); -1 on error.
+ */
+static inline int
+store_blob_file(struct ofl_store *st, int64_t blob, char **file)
+{
+	sqlite3_stmt	*stmt;
+
+	*file = NULL;
+	if (store_prepare(st, "SELECT file FROM blob WHERE id = ?1",
+	    &stmt) == -1)
+		return -1;
+	sqlite3_bind_int64(stmt, 1, blob);
+	if (sqlite3_step(stmt) == SQLITE_ROW)
+		*file = store_col_strdup(stmt, 0);
+	sqlite3_finalize(stmt);
+	return 0;
+}
+
 /* The path of blob file name ("ab/abcd2345"), to free. */
 static inline char *
 store_blob_path(struct ofl_store *st, const char *name)

@@ -420,9 +420,10 @@ writer_record(struct ofl_writer *w, int begun)
  * A writer makes and locks its blob file, then records it and its
  * artifact.  When another process holds the store's write lock (a gc, an
  * indexer, another writer's commit), the rows wait until it is free (an
- * idle flush, the first frame) and the writer starts at once: a command's first output is not held
- * up by someone else's commit.  The file, locked, is no orphan to a gc
- * meanwhile, and an artifact whose rows are not there yet is not listed.
+ * idle flush, the first frame) and the writer starts at once: a
+ * command's first output is not held up by someone else's commit.  The
+ * file, locked, is no orphan to a gc meanwhile, and an artifact whose
+ * rows are not there yet is not listed.
  */
 struct ofl_writer *
 ofl_writer_begin(struct ofl_store *st, const struct ofl_meta *init)
@@ -1136,15 +1137,8 @@ blob_exec(struct ofl_store *st, const char *sql, int64_t blob)
 static int
 drop_own_blob(struct ofl_store *st, int64_t blob, char **file)
 {
-	sqlite3_stmt	*stmt;
-
-	if (store_prepare(st, "SELECT file FROM blob WHERE id = ?1",
-	    &stmt) == -1)
+	if (store_blob_file(st, blob, file) == -1)
 		return -1;
-	sqlite3_bind_int64(stmt, 1, blob);
-	if (sqlite3_step(stmt) == SQLITE_ROW)
-		*file = store_col_strdup(stmt, 0);
-	sqlite3_finalize(stmt);
 	if (blob_exec(st, "DELETE FROM frame WHERE blob = ?1", blob) == -1 ||
 	    store_sketch_drop(st->db, blob) == -1 ||
 	    blob_exec(st, "DELETE FROM blob WHERE id = ?1", blob) == -1)
