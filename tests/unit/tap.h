@@ -4,7 +4,12 @@
 #ifndef OFL_TAP_H
 #define OFL_TAP_H
 
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <ftw.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int tap_n, tap_fail;
@@ -31,5 +36,42 @@ static int tap_n, tap_fail;
 } while (0)
 
 #define done_testing() (printf("1..%d\n", tap_n), tap_fail ? 1 : 0)
+
+/*
+ * A temporary directory NAME.XXXXXX under $TMPDIR (an absolute path) or
+ * /tmp, made into buf: 0, or -1 once the plan that skips every test is
+ * printed.
+ */
+static inline int
+tap_tmpdir(char *buf, size_t size, const char *name)
+{
+	const char	*t = getenv("TMPDIR");
+
+	snprintf(buf, size, "%s/%s.XXXXXX", t != NULL && *t == '/' ? t :
+	    "/tmp", name);
+	if (mkdtemp(buf) == NULL) {
+		printf("1..0 # SKIP mkdtemp: %s\n", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static inline int
+tap_rm_one(const char *path, const struct stat *sb, int flag,
+    struct FTW *ftw)
+{
+	(void)sb;
+	(void)flag;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
+/* The tree at path removed, as far as it can be. */
+static inline void
+tap_rmtree(const char *path)
+{
+	nftw(path, tap_rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
 
 #endif

@@ -13,8 +13,6 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
-#include <errno.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,15 +33,6 @@ static struct race {
 	int		 done;
 	int		 removed;
 } race;
-
-static int
-rm_one(const char *path, const struct stat *sb, int flag, struct FTW *f)
-{
-	(void)sb;
-	(void)flag;
-	(void)f;
-	return remove(path);
-}
 
 static int
 store_text(struct ofl_store *st, const char *text, char id[OFL_ID_MAX + 1])
@@ -170,8 +159,9 @@ test_race(void)
 	ok(ofl_index_init(st) == 0 && ofl_index_pending(st, NULL, NULL,
 	    NULL) == 3, "the three indexed");
 	got = search_all(st, "disk full", &rv);
-	ok(rv == 3 && strstr(got, "(substring)") == NULL && strstr(got, ids[0]) != NULL &&
-	    strstr(got, ids[1]) != NULL && strstr(got, ids[2]) != NULL,
+	ok(rv == 3 && strstr(got, "(substring)") == NULL &&
+	    strstr(got, ids[0]) != NULL && strstr(got, ids[1]) != NULL &&
+	    strstr(got, ids[2]) != NULL,
 	    "the whole store finds all three in the index");
 	free(got);
 
@@ -209,18 +199,12 @@ test_race(void)
 int
 main(void)
 {
-	const char	*t = getenv("TMPDIR");
-
-	snprintf(tmpdir, sizeof tmpdir, "%s/ofl-test-search-gc.XXXXXX",
-	    t != NULL && *t == '/' ? t : "/tmp");
-	if (mkdtemp(tmpdir) == NULL) {
-		printf("1..0 # SKIP mkdtemp: %s\n", strerror(errno));
+	if (tap_tmpdir(tmpdir, sizeof tmpdir, "ofl-test-search-gc") == -1)
 		return 0;
-	}
 	unsetenv("OFL_STORE");
 	unsetenv("OFL_LEVEL");
 	unsetenv("OFL_REDACT");
 	test_race();
-	nftw(tmpdir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	tap_rmtree(tmpdir);
 	return done_testing();
 }

@@ -13,7 +13,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,8 +49,6 @@ static int	 names_first_two(const char *, char [][OFL_ID_MAX + 1], int,
 		    char);
 static int	 pair_first(char [][OFL_ID_MAX + 1], int);
 static void	 test_modes(void);
-static int	 rm_one(const char *, const struct stat *, int, struct FTW *);
-static void	 rm_tree(const char *);
 static char	*subdir(const char *);
 static void	 content_add(struct content *, const void *, size_t);
 static void	 content_line(struct content *, size_t, int);
@@ -68,22 +65,6 @@ static int	 reads_back(struct ofl_store *, const char *, const void *,
 static uint64_t	 line_start(const struct content *, uint64_t);
 static uint64_t	 line_at(const struct content *, uint64_t);
 static size_t	 count_files(const char *);
-
-static int
-rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	remove(path);
-	return 0;
-}
-
-static void
-rm_tree(const char *path)
-{
-	nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-}
 
 /* A fresh path under the test's temporary directory. */
 static char *
@@ -1435,14 +1416,8 @@ test_modes(void)
 int
 main(void)
 {
-	const char	*t = getenv("TMPDIR");
-
-	snprintf(tmpdir, sizeof tmpdir, "%s/ofl-test-store.XXXXXX",
-	    t != NULL && *t == '/' ? t : "/tmp");
-	if (mkdtemp(tmpdir) == NULL) {
-		printf("1..0 # SKIP mkdtemp: %s\n", strerror(errno));
+	if (tap_tmpdir(tmpdir, sizeof tmpdir, "ofl-test-store") == -1)
 		return 0;
-	}
 	unsetenv("OFL_STORE");
 	unsetenv("OFL_LEVEL");
 	test_hash();
@@ -1457,6 +1432,6 @@ main(void)
 	test_salvage();
 	test_resolve();
 	test_modes();
-	rm_tree(tmpdir);
+	tap_rmtree(tmpdir);
 	return done_testing();
 }
