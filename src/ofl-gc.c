@@ -245,9 +245,12 @@ check_purge(const struct ofl_gc_opts *o)
 		if (strncmp(r, "ofl:", 4) == 0)
 			r += 4;
 		if (*r == '@' ? strspn(r + 1, "0123456789") != strlen(r + 1) :
-		    !ofl_id_valid(r, strlen(r)))
-			errx(OFL_EXIT_USAGE, "%s: not an artifact ID",
+		    !ofl_id_valid(r, strlen(r))) {
+			/* The library's message: a long operand cut short. */
+			ofl_seterr(OFL_EXIT_USAGE, "%s: not an artifact ID",
 			    o->purge[i]);
+			errx(OFL_EXIT_USAGE, "%s", ofl_errmsg());
+		}
 	}
 }
 

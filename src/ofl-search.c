@@ -18,6 +18,7 @@
 #include "banned.h"
 
 #define PROGRESS_MIN	(8 * 1024 * 1024)	/* show progress above this */
+#define HINT_WORD_MAX	64			/* bytes of a word the shell cut off */
 
 enum {
 	O_BEFORE = OFL_OPT_BASE,
@@ -442,7 +443,8 @@ progress(uint64_t done, uint64_t total, void *arg)
 /*
  * Operand at, before the query, is not an artifact: the query was likely
  * cut into words by the shell.  Say how to quote it; not for what was
- * meant as a reference (@N, ofl:ID, ID:A-B).
+ * meant as a reference (@N, ofl:ID, ID:A-B), nor for more than a word
+ * (data given where an ID was meant).
  */
 static void
 quote_hint(int opdc, char *opdv[], size_t at)
@@ -452,7 +454,8 @@ quote_hint(int opdc, char *opdv[], size_t at)
 	int		 i;
 
 	if (opdv[at][0] == '@' || strchr(opdv[at], ':') != NULL ||
-	    strcmp(opdv[at], "-") == 0)
+	    strcmp(opdv[at], "-") == 0 || strlen(opdv[at]) > HINT_WORD_MAX ||
+	    strpbrk(opdv[at], " \t\n") != NULL)
 		return;
 	ofl_buf_init(&b);
 	ofl_buf_init(&q);

@@ -99,6 +99,26 @@ test_expect_success 'a reference with control characters: one clean error line' 
 	grep -q "^ofl-search: ofl:ab?\[2J cd: not an artifact ID$" err
 '
 
+# Data given where an ID was meant (what `ofl-capture -q` prints for
+# output small enough to pass whole): one line, its end still the reason.
+test_expect_success 'kilobytes given as an ID: one line of 1 kB at most that says why' '
+	big=$(printf "%05000d" 0 | tr 0 x) &&
+	for cmd in "ofl-schema $big" "ofl-search $big word" \
+	    "ofl-diff $big $big" "ofl-gc --purge $big"; do
+		test_expect_code 2 $cmd >out 2>err &&
+		test ! -s out &&
+		test "$(wc -l <err)" -eq 1 &&
+		test "$(wc -c <err)" -le 1100 &&
+		grep -q "^ofl-[a-z]*: xxxx*x \[\.\.\.\] xxx*: not an artifact ID$" err ||
+		{ echo "$cmd" | cut -c 1-40; cat err; return 1; }
+	done &&
+	e=$(printf "%03000d" 0 | sed "s/0/\xc3\xa9/g") &&
+	test_expect_code 2 ofl-schema "$e" 2>err &&
+	test "$(wc -l <err)" -eq 1 &&
+	iconv -f UTF-8 -t UTF-8 err >/dev/null &&
+	grep -q "é \[\.\.\.\] é.*: not an artifact ID$" err
+'
+
 test_expect_success '../x touches nothing outside the store' '
 	echo secret >x &&
 	test_expect_code 2 ofl-extract ../x </dev/null >out 2>&1 &&

@@ -7,6 +7,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ofl.h"
@@ -28,18 +29,52 @@ ofl_errcode(void)
 	return errcode != 0 ? errcode : OFL_EXIT_FAIL;
 }
 
+/*
+ * Bytes kept of each end of a message too long for errbuf: its start
+ * names what failed, its end says why ("...: not an artifact ID"), and
+ * an operand of kilobytes between them (data given where an ID was
+ * meant) would push the reason out.
+ */
+#define ERR_END		((sizeof errbuf - sizeof ERR_CUT) / 2)
+#define ERR_CUT		" [...] "
+
+/* Back from i to the start of a UTF-8 character. */
+static size_t
+utf8_start(const char *s, size_t i)
+{
+	while (i > 0 && ((unsigned char)s[i] & 0xc0) == 0x80)
+		i--;
+	return i;
+}
+
 void
 ofl_seterr(int code, const char *fmt, ...)
 {
 	va_list	ap;
-	char	 msg[sizeof errbuf];
+	char	 msg[sizeof errbuf], *big = NULL;
 	char	*p;
-	size_t	 n;
+	size_t	 n, h, t;
+	int	 len;
 
 	/* Formatted apart: the message may say the one before it. */
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	len = vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
+	if (len >= (int)sizeof msg && (big = malloc((size_t)len + 1)) != NULL) {
+		va_start(ap, fmt);
+		vsnprintf(big, (size_t)len + 1, fmt, ap);
+		va_end(ap);
+		h = utf8_start(big, ERR_END);
+		/* Forward to a character's start: the tail no longer. */
+		for (t = (size_t)len - ERR_END; t < (size_t)len &&
+		    ((unsigned char)big[t] & 0xc0) == 0x80; t++)
+			;
+		memcpy(msg, big, h);
+		memcpy(msg + h, ERR_CUT, sizeof ERR_CUT - 1);
+		memcpy(msg + h + sizeof ERR_CUT - 1, big + t, (size_t)len - t);
+		msg[h + sizeof ERR_CUT - 1 + (size_t)len - t] = '\0';
+		free(big);
+	}
 	memcpy(errbuf, msg, sizeof errbuf);
 	errcode = code;
 	/*
