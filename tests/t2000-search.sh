@@ -283,6 +283,20 @@ test_expect_success 'an unknown ID in a stream: reported, the others searched' '
 	grep -q "^ofl:$(cat id.md):" out
 '
 
+# In an npm ls of express, "express" and "version" are in most chunks:
+# the index's scores are all but nil, and the object the path ends at is
+# the answer, not one of the hundred under it.
+test_expect_success 'json: every word in most chunks, the object named first' '
+	id=$(capture "$DATA/eval/fresh5/npm-ls-intake.json") &&
+	ofl-search "$id" "which version of express is installed" >out &&
+	head -n 2 out >first &&
+	printf "%s\n" "ofl:$id:69-113  .dependencies.express | to_entries[0:12]  (0.0)" \
+	    "  69: \"version\": \"4.17.1\"," >expect &&
+	test_cmp expect first &&
+	ofl-search "$id" "body-parser version" | head -n 1 >first &&
+	grep "^ofl:$id:202-226  .dependencies.express.dependencies.\"body-parser\" | to_entries" first
+'
+
 test_expect_success 'hits mark their artifacts as used' '
 	id=$(cat id.json) &&
 	ofl-search -q -n 1 | head -n 1 >before &&

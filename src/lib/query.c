@@ -29,6 +29,8 @@
 #define MERGE_LINES_MAX	400		/* hits merged up to this span */
 #define SCAN_BUDGET_MS	2000		/* substring scan of the store */
 #define SCAN_PIECE	(64 * 1024)	/* of a longer line, a hit's bytes */
+#define FLAT_SCORE	0.01		/* below: the scores tell nothing */
+#define FLAT_K		256		/* then hits fetched, JSON */
 #define RANK_CAP	20000		/* chunks a search of the store or a
 					   filter ranks, the newest
 					   (OFL_SEARCH_CAP) */
@@ -94,6 +96,7 @@ static int	 search_index(struct search *, size_t);
 static int	 search_fts(struct search *, int, size_t, size_t);
 static int	 search_substr(struct search *, size_t);
 static int	 search_terms(struct search *, size_t, size_t, size_t);
+static int	 search_flat(struct search *);
 static void	 search_free(struct search *);
 static int	 scope_lazy(struct search *, int64_t);
 static int	 scope_list(struct search *);
@@ -1095,6 +1098,42 @@ search_substr(struct search *s, size_t nids)
 	return 0;
 }
 
+/*
+ * Every word of the query is in most chunks of a JSON artifact, so the
+ * scores are all but nil and their order says nothing: the chunks whose
+ * path ends at a key the query names go first (snippet-rank.c), found
+ * among more rows of the same query.
+ */
+static int
+search_flat(struct search *s)
+{
+	const char	*match;
+	size_t		 i;
+	int		 phase = PHASE_ANY + 1;
+
+	for (i = 0; i < s->nh; i++)
+		if (s->h[i].phase < phase)
+			phase = s->h[i].phase;
+	for (i = 0; i < s->nh; i++) {
+		if (s->h[i].phase != phase)
+			continue;
+		if (s->h[i].member != NULL ||
+		    (s->a[s->h[i].art].kind != OFL_KIND_JSON &&
+		    s->a[s->h[i].art].kind != OFL_KIND_NDJSON) ||
+		    s->h[i].score >= FLAT_SCORE)
+			return 0;
+	}
+	match = phase == PHASE_ALL ? s->fts_and : phase == PHASE_LEX ?
+	    s->fts_lex : s->fts_or;
+	if (match == NULL || fts_run(s, match, phase, FLAT_K) == -1)
+		return match == NULL ? 0 : -1;
+	for (i = 0; i < s->nh; i++)
+		if (s->h[i].phase == phase &&
+		    ofl_snippet_rank_named(s, &s->h[i]))
+			s->h[i].score += FLAT_SCORE;
+	return 0;
+}
+
 /* All terms, then any, then substrings, then spellings. */
 static int
 search_terms(struct search *s, size_t nids, size_t limit, size_t k)
@@ -1110,7 +1149,7 @@ search_terms(struct search *s, size_t nids, size_t limit, size_t k)
 		if (s->t[i].ntok > 0 && (!s->t[i].stop || !s->skipstop))
 			any++;
 	if (search_fts(s, any, limit, k) == -1 ||
-	    scan_pending(s) == -1)
+	    scan_pending(s) == -1 || search_flat(s) == -1)
 		return -1;
 	/* Without an index, the scan was the substring search. */
 	if (s->nh == 0 && search_substr(s, nids) == -1)

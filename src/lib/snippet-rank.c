@@ -8,6 +8,13 @@
  * text of the first hits is read (snippet.c), a hit that holds more of
  * the terms as typed comes first, and a question of versions puts the
  * hunks of manifests first.  Each move keeps the order of the others.
+ *
+ * Before that, ofl_snippet_rank_named() tells query.c which JSON hits
+ * end their path at a key the query names: when every word of a query
+ * is in most of an artifact's chunks ("version" and "express" in an
+ * npm ls of express), the index's scores tell its chunks apart no more,
+ * and the object asked of (.dependencies.express) is the answer, not
+ * one under it (.dependencies.express.dependencies.debug).
  */
 #include "config.h"
 
@@ -16,12 +23,14 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "ofl.h"
 #include "search.h"
 #include "banned.h"
 
 static int	 manifest_hit(const struct search *, const struct hit *);
+static int	 term_named(const struct search *, const char *, size_t);
 static int	 rank_key(const struct search *, const struct hit *, int);
 
 int
@@ -37,6 +46,53 @@ ofl_snippet_rank_typed(const struct search *s, const char *text, size_t len)
 		    ofl_query_terms_literal(text, len, p, n))
 			c++;
 	return c;
+}
+
+/* 1 if a term of the query, not a stop word, is the name p, any case. */
+static int
+term_named(const struct search *s, const char *p, size_t n)
+{
+	size_t	k;
+
+	if (n >= 2 && p[0] == '"' && p[n - 1] == '"') {
+		p++;
+		n -= 2;
+	}
+	for (k = 0; n > 0 && k < s->nt; k++)
+		if (!s->t[k].stop && s->t[k].len == n &&
+		    strncasecmp(s->t[k].text, p, n) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * A JSON hit's title (fmt-json.c) is its path, then perhaps " | " and
+ * the part of it the chunk holds: ".a.b", ".a.\"b-c\" | to_entries[0:12]",
+ * ".a.b | {k1, k2}".  The members listed after the path are left out:
+ * they are as often an object's fields ("version", "name") as objects.
+ */
+int
+ofl_snippet_rank_named(const struct search *s, const struct hit *h)
+{
+	const char	*t = h->title, *p, *e, *bar;
+	int		 q = 0;
+
+	if (t == NULL || h->member != NULL ||
+	    (s->a[h->art].kind != OFL_KIND_JSON &&
+	    s->a[h->art].kind != OFL_KIND_NDJSON))
+		return 0;
+	if ((bar = strstr(t, " | ")) == NULL)
+		bar = t + strlen(t);
+	/* The path's last key: after its last '.' outside quotes. */
+	for (p = e = t; e < bar; e++) {
+		if (*e == '"')
+			q = !q;
+		else if (*e == '.' && !q)
+			p = e + 1;
+		else if (*e == '[' && !q)
+			break;
+	}
+	return term_named(s, p, (size_t)(e - p));
 }
 
 /* A hunk of a diff in a package manifest (fmt-diff.c). */
