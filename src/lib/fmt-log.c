@@ -19,6 +19,7 @@
 
 #if defined(__GNUC__) && defined(__x86_64__)
 #include <cpuid.h>
+#include <emmintrin.h>
 #endif
 
 #include "ofl.h"
@@ -631,6 +632,7 @@ ofl_fmt_log_headline(struct ofl_buf *b, const char *p, size_t n, size_t off)
  */
 #define LS_WORD		0x01	/* letters, digits, '_' */
 #define LS_CAND		0x02	/* can start a keyword */
+#define LS_LONG		256	/* bytes of a line left: skipped by ls_next */
 #define LS_COLON	0x04
 
 static unsigned char	ls_table[256];
@@ -945,6 +947,36 @@ ls_block(const unsigned char *p)
 	memcpy(w, &m, sizeof w);
 	return (w[0] | w[1]) != 0;
 }
+
+/* The same positions, bit k for p[k]: only they are looked at. */
+static inline unsigned int
+ls_bits(const unsigned char *p)
+{
+	ls_v16		v, vp, vn;
+	ls_m16		m;
+#if defined(__x86_64__)
+	__m128i		x;
+#else
+	signed char	b[16];
+	unsigned int	bits = 0;
+	int		k;
+#endif
+
+	memcpy(&v, p, sizeof v);
+	memcpy(&vp, p - 1, sizeof vp);
+	memcpy(&vn, p + 1, sizeof vn);
+	m = LS_MASK(ls_v16, ls_m16, v, vp, vn);
+#if defined(__x86_64__)
+	memcpy(&x, &m, sizeof x);
+	return (unsigned int)_mm_movemask_epi8(x);
+#else
+	memcpy(b, &m, sizeof b);
+	for (k = 0; k < 16; k++)
+		if (b[k] != 0)
+			bits |= 1U << k;
+	return bits;
+#endif
+}
 #endif
 
 /*
@@ -1041,6 +1073,9 @@ ofl_linestat_line(struct ofl_linestat *ls, const char *line, size_t n,
 	struct lsq		 q = { 0, 0, 0 };
 	size_t			 i = 0, j;
 	int			 found = 0, r;
+#if defined(__GNUC__)
+	unsigned int		 bits;
+#endif
 
 	if (!ls_ready)
 		ls_init();
@@ -1049,10 +1084,12 @@ ofl_linestat_line(struct ofl_linestat *ls, const char *line, size_t n,
 	if (n > 0 && (found = ls_at(&q, line, n, 0)) == 2)
 		goto out;
 	for (i = 1; i + 17 <= n; i += 16) {
-		i = (size_t)(ls_next(line + i, line + n) - line);
-		if (i + 17 > n)
+		/* A long rest is skipped faster, a short one looked at. */
+		if (n - i > LS_LONG &&
+		    (i = (size_t)(ls_next(line + i, line + n) - line)) + 17 > n)
 			break;
-		for (j = i; j < i + 16; j++) {
+		for (bits = ls_bits(p + i); bits != 0; bits &= bits - 1) {
+			j = i + (size_t)__builtin_ctz(bits);
 			if ((r = ls_at(&q, line, n, j)) > found) {
 				found = r;
 				if (found == 2)
@@ -1063,13 +1100,12 @@ ofl_linestat_line(struct ofl_linestat *ls, const char *line, size_t n,
 	if (i > 1 && i + 1 < n) {
 		/* The rest in one block that overlaps the last one. */
 		i = n - 17;
-		if (ls_block(p + i)) {
-			for (j = i; j < i + 16; j++) {
-				if ((r = ls_at(&q, line, n, j)) > found) {
-					found = r;
-					if (found == 2)
-						goto out;
-				}
+		for (bits = ls_bits(p + i); bits != 0; bits &= bits - 1) {
+			j = i + (size_t)__builtin_ctz(bits);
+			if ((r = ls_at(&q, line, n, j)) > found) {
+				found = r;
+				if (found == 2)
+					goto out;
 			}
 		}
 		i += 16;
