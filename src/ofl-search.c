@@ -18,7 +18,7 @@
 #include "banned.h"
 
 #define PROGRESS_MIN	(8 * 1024 * 1024)	/* show progress above this */
-#define HINT_WORD_MAX	64			/* bytes of a word the shell cut off */
+#define HINT_WORD_MAX	64			/* a word the shell cut off */
 
 enum {
 	O_BEFORE = OFL_OPT_BASE,
