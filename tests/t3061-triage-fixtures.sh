@@ -52,6 +52,30 @@ test_expect_success 'a JUnit report: the runner from the command that read it' '
 	test_cmp want got
 '
 
+# A test script that prints FAIL lines of its own and exits 0 (popt's
+# testit.sh): the harness counts it passed, its output names a failure.
+test_expect_success 'a summary that counts fewer failures than the output names' '
+	{
+		echo "make  check-TESTS"
+		echo "PASS: test1 - 33"
+		echo "FAIL: test1 - 34: \"\" != \"aShort: 12345\""
+		echo "PASS: testit.sh"
+		echo "# TOTAL: 1"
+		echo "# PASS:  1"
+		echo "# SKIP:  0"
+		echo "# XFAIL: 0"
+		echo "# FAIL:  0"
+		echo "# XPASS: 0"
+		echo "# ERROR: 0"
+	} >am.log &&
+	ofl-capture -T 0 <am.log >notice &&
+	grep -x "tests (make check): 0 failed, 1 passed by its summary; its output names 1 failing" notice &&
+	grep -x "failing: test1" notice &&
+	ofl-extract - --errors <am.log | grep "^\[test-run " >got &&
+	echo "[test-run make check] 0 failed, 1 passed by its summary; its output names 1 failing" >want &&
+	test_cmp want got
+'
+
 test_expect_success 'failing names with spaces in them: a comma between' '
 	ofl-capture -T 0 <"$T/junit-jest.xml" >notice &&
 	grep -x "failing: divides, words lower, throws" notice &&
