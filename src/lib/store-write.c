@@ -43,6 +43,7 @@
  */
 #define FLOOD_US	4000
 #define NWORK_MAX	4		/* compressing threads of a writer */
+#define FLUSH_WAIT_MS	100		/* a flush waits for their commits */
 #define NBUF		(2 * NWORK_MAX + 1)	/* its frame buffers, at most */
 
 /* A zstd context and its output buffer. */
@@ -949,11 +950,45 @@ ofl_writer_write(struct ofl_writer *w, const void *data, size_t n)
 }
 
 /*
+ * 1 if a worker thread is committing and commits a job within ms: its
+ * commit holds the lock a moment, another process's lock stops it.
+ * None committing: the lock is another process's.
+ */
+static int
+writer_progress(struct ofl_writer *w, long ms)
+{
+	struct timespec	ts;
+	uint64_t	s0;
+	int		moved;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += ms / 1000;
+	ts.tv_nsec += (ms % 1000) * 1000000L;
+	if (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000L;
+	}
+	pthread_mutex_lock(&w->mu);
+	s0 = w->seq_commit;
+	while (w->committing && w->seq_commit == s0 &&
+	    w->seq_commit < w->seq_next &&
+	    !w->tfailed && pthread_cond_timedwait(&w->cv_free, &w->mu,
+	    &ts) == 0)
+		;
+	moved = w->seq_commit != s0;
+	pthread_mutex_unlock(&w->mu);
+	return moved;
+}
+
+/*
  * What is pending, committed now.  A flush is not worth a wait for the
  * lock: while another process holds it, nothing is done (0), and the
  * next flush or the full frame commits it; past the first frames, the
  * worker threads' commits would wait for it too, and the flush with
- * them.  The rows of a writer that began while the lock was held are
+ * them.  But the lock their own commits hold a moment is waited for,
+ * as long as they go on (FLUSH_WAIT_MS at most without a commit): a
+ * flush commits all that was written when no other process holds the
+ * lock.  The rows of a writer that began while the lock was held are
  * committed first (even with nothing pending: its artifact is listed),
  * so that no frame is ever written to a file no row names.  Frames that
  * worker threads compress are waited for.
@@ -962,7 +997,7 @@ int
 ofl_writer_flush(struct ofl_writer *w)
 {
 	struct ofl_store	*st = w->st;
-	int			 behind = 0;
+	int			 behind = 0, rc;
 
 	STORE_PG(st, store_pg_writer_flush(w->pg));
 	if (w->failed)
@@ -973,12 +1008,14 @@ ofl_writer_flush(struct ofl_writer *w)
 		pthread_mutex_unlock(&w->mu);
 	}
 	if (w->len > 0 || w->unrecorded || behind) {
-		switch (writer_lock_try(st)) {
-		case 0:
-			return 0;
-		case 1:
-			break;
-		default:
+		while ((rc = writer_lock_try(st)) == 0) {
+			if (!behind || !writer_progress(w, FLUSH_WAIT_MS))
+				return 0;
+			pthread_mutex_lock(&w->mu);
+			behind = w->seq_commit < w->seq_next;
+			pthread_mutex_unlock(&w->mu);
+		}
+		if (rc != 1) {
 			w->failed = 1;
 			return -1;
 		}
