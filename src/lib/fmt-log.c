@@ -933,17 +933,24 @@ typedef signed char	ls_m16 __attribute__((__vector_size__(16)));
 	((LS_PAIR(M, v, vn) & ~LS_ISWORD(V, M, vp)) |			\
 	    ((M)((v) == ':') & ((M)((vp) == 'r') | (M)((vp) == 'n'))))
 
-static inline int
-ls_block(const unsigned char *p)
+/* The mask of the 16 bytes at p (p[-1] and p[16] readable). */
+static inline ls_m16
+ls_mask16(const unsigned char *p)
 {
-	ls_v16		v, vp, vn;
-	ls_m16		m;
-	uint64_t	w[2];
+	ls_v16	v, vp, vn;
 
 	memcpy(&v, p, sizeof v);
 	memcpy(&vp, p - 1, sizeof vp);
 	memcpy(&vn, p + 1, sizeof vn);
-	m = LS_MASK(ls_v16, ls_m16, v, vp, vn);
+	return LS_MASK(ls_v16, ls_m16, v, vp, vn);
+}
+
+static inline int
+ls_block(const unsigned char *p)
+{
+	ls_m16		m = ls_mask16(p);
+	uint64_t	w[2];
+
 	memcpy(w, &m, sizeof w);
 	return (w[0] | w[1]) != 0;
 }
@@ -952,30 +959,41 @@ ls_block(const unsigned char *p)
 static inline unsigned int
 ls_bits(const unsigned char *p)
 {
-	ls_v16		v, vp, vn;
-	ls_m16		m;
+	ls_m16		m = ls_mask16(p);
 #if defined(__x86_64__)
 	__m128i		x;
+
+	memcpy(&x, &m, sizeof x);
+	return (unsigned int)_mm_movemask_epi8(x);
 #else
 	signed char	b[16];
 	unsigned int	bits = 0;
 	int		k;
-#endif
 
-	memcpy(&v, p, sizeof v);
-	memcpy(&vp, p - 1, sizeof vp);
-	memcpy(&vn, p + 1, sizeof vn);
-	m = LS_MASK(ls_v16, ls_m16, v, vp, vn);
-#if defined(__x86_64__)
-	memcpy(&x, &m, sizeof x);
-	return (unsigned int)_mm_movemask_epi8(x);
-#else
 	memcpy(b, &m, sizeof b);
 	for (k = 0; k < 16; k++)
 		if (b[k] != 0)
 			bits |= 1U << k;
 	return bits;
 #endif
+}
+
+/*
+ * The worst keyword of the 16 bytes at i of a line and found, looked
+ * for where ls_bits() says one may start, up to the first error (2).
+ */
+static inline int
+ls_scan16(struct lsq *q, const char *line, size_t n, size_t i, int found)
+{
+	unsigned int	bits;
+	int		r;
+
+	for (bits = ls_bits((const unsigned char *)line + i);
+	    bits != 0 && found < 2; bits &= bits - 1)
+		if ((r = ls_at(q, line, n, i + (size_t)__builtin_ctz(bits))) >
+		    found)
+			found = r;
+	return found;
 }
 #endif
 
@@ -1069,13 +1087,9 @@ void
 ofl_linestat_line(struct ofl_linestat *ls, const char *line, size_t n,
     uint64_t lineno)
 {
-	const unsigned char	*p = (const unsigned char *)line;
 	struct lsq		 q = { 0, 0, 0 };
-	size_t			 i = 0, j;
+	size_t			 i = 0;
 	int			 found = 0, r;
-#if defined(__GNUC__)
-	unsigned int		 bits;
-#endif
 
 	if (!ls_ready)
 		ls_init();
@@ -1088,26 +1102,14 @@ ofl_linestat_line(struct ofl_linestat *ls, const char *line, size_t n,
 		if (n - i > LS_LONG &&
 		    (i = (size_t)(ls_next(line + i, line + n) - line)) + 17 > n)
 			break;
-		for (bits = ls_bits(p + i); bits != 0; bits &= bits - 1) {
-			j = i + (size_t)__builtin_ctz(bits);
-			if ((r = ls_at(&q, line, n, j)) > found) {
-				found = r;
-				if (found == 2)
-					goto out;
-			}
-		}
+		if ((found = ls_scan16(&q, line, n, i, found)) == 2)
+			goto out;
 	}
 	if (i > 1 && i + 1 < n) {
 		/* The rest in one block that overlaps the last one. */
 		i = n - 17;
-		for (bits = ls_bits(p + i); bits != 0; bits &= bits - 1) {
-			j = i + (size_t)__builtin_ctz(bits);
-			if ((r = ls_at(&q, line, n, j)) > found) {
-				found = r;
-				if (found == 2)
-					goto out;
-			}
-		}
+		if ((found = ls_scan16(&q, line, n, i, found)) == 2)
+			goto out;
 		i += 16;
 	}
 #endif

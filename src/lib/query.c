@@ -1117,9 +1117,7 @@ search_flat(struct search *s)
 	for (i = 0; i < s->nh; i++) {
 		if (s->h[i].phase != phase)
 			continue;
-		if (s->h[i].member != NULL ||
-		    (s->a[s->h[i].art].kind != OFL_KIND_JSON &&
-		    s->a[s->h[i].art].kind != OFL_KIND_NDJSON) ||
+		if (!ofl_snippet_rank_json(s, &s->h[i]) ||
 		    s->h[i].score >= FLAT_SCORE)
 			return 0;
 	}

@@ -225,6 +225,8 @@ void		 ofl_snippet_output(struct search *, struct ofl_buf *,
  * asked of versions, a diff's manifests first.
  */
 int	 ofl_snippet_rank_typed(const struct search *, const char *, size_t);
+/* 1 if a hit is part of a JSON document (a record with a path). */
+int	 ofl_snippet_rank_json(const struct search *, const struct hit *);
 /* 1 if a JSON hit's path ends at a key the query names. */
 int	 ofl_snippet_rank_named(const struct search *, const struct hit *);
 void	 ofl_snippet_rank(struct search *, size_t);

@@ -65,6 +65,15 @@ term_named(const struct search *s, const char *p, size_t n)
 	return 0;
 }
 
+int
+ofl_snippet_rank_json(const struct search *s, const struct hit *h)
+{
+	int	k = s->a[h->art].kind;
+
+	return h->member == NULL && (k == OFL_KIND_JSON ||
+	    k == OFL_KIND_NDJSON);
+}
+
 /*
  * A JSON hit's title (fmt-json.c) is its path, then perhaps " | " and
  * the part of it the chunk holds: ".a.b", ".a.\"b-c\" | to_entries[0:12]",
@@ -77,9 +86,7 @@ ofl_snippet_rank_named(const struct search *s, const struct hit *h)
 	const char	*t = h->title, *p, *e, *bar;
 	int		 q = 0;
 
-	if (t == NULL || h->member != NULL ||
-	    (s->a[h->art].kind != OFL_KIND_JSON &&
-	    s->a[h->art].kind != OFL_KIND_NDJSON))
+	if (t == NULL || !ofl_snippet_rank_json(s, h))
 		return 0;
 	if ((bar = strstr(t, " | ")) == NULL)
 		bar = t + strlen(t);

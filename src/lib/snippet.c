@@ -73,7 +73,6 @@ static void	 span_cut(struct search *, size_t);
 static void	 colorize(struct search *, struct ofl_buf *, size_t);
 static void	 render_line(struct ofl_buf *, struct search *,
 		    const struct line *, size_t, size_t);
-static int	 hit_json(const struct search *, const struct hit *);
 static void	 hits_prepare(struct search *, size_t);
 static size_t	 digits(uint64_t);
 static int	 select_lines(struct search *, struct line *, size_t, size_t,
@@ -829,16 +828,6 @@ hit_tmpl(struct search *s, const struct hit *h)
 	return a->tm;
 }
 
-/* 1 if a hit is part of a JSON document (a record with a path). */
-static int
-hit_json(const struct search *s, const struct hit *h)
-{
-	int	k = s->a[h->art].kind;
-
-	return h->member == NULL && (k == OFL_KIND_JSON ||
-	    k == OFL_KIND_NDJSON);
-}
-
 /*
  * Choose the lines of a hit to show in about avail bytes, in the order
  * of ofl_snippet_lines_order().  Sets each chosen line's window; returns 1 if the
@@ -962,7 +951,7 @@ render_hit(struct search *s, struct hit *h, size_t avail, struct ofl_buf *out,
 	}
 	mark_text(s, text.data != NULL ? text.data : "", text.len);
 	nl = split_lines(s, h, &text, &l);
-	s->curjson = hit_json(s, h);
+	s->curjson = ofl_snippet_rank_json(s, h);
 	hit_kind(s, h);
 	s->snapind = s->cursnap ? ofl_snippet_snap_indent(l, nl) : 0;
 
@@ -1102,7 +1091,7 @@ output_json_hit(struct ofl_buf *out, struct search *s, struct hit *h,
 	}
 	mark_text(s, text.data != NULL ? text.data : "", text.len);
 	nl = split_lines(s, h, &text, &l);
-	s->curjson = hit_json(s, h);
+	s->curjson = ofl_snippet_rank_json(s, h);
 	hit_kind(s, h);
 	if (nl > 0)
 		cut = select_lines(s, l, nl, avail, 1);
@@ -1236,7 +1225,7 @@ hits_prepare(struct search *s, size_t k)
 	struct hit	*h, tmp;
 	size_t		 df[64], order[ORDER_MAX], nl, i, j, t, n = 0, nv;
 	uint64_t	 mask, jsig = 0;
-	int		 rcut;
+	int		 rcut, json;
 
 	for (t = 0; t < 64; t++)
 		s->hitw[t] = 1;
@@ -1268,11 +1257,12 @@ hits_prepare(struct search *s, size_t k)
 		 * A JSON record is itself, whatever its lines say, but for
 		 * a member the same in many ("homepage": "https://...").
 		 */
+		json = ofl_snippet_rank_json(s, h);
 		if (!s->cursnap && nl > 0 &&
 		    ofl_snippet_lines_order(s, l, nl, order) > 0 &&
-		    l[order[0]].nmarks > 0 && (!hit_json(s, h) ||
+		    l[order[0]].nmarks > 0 && (!json ||
 		    (jsig = ofl_snippet_lines_json_sig(&l[order[0]])) != 0)) {
-			h->sig = hit_json(s, h) ? jsig : l[order[0]].sig;
+			h->sig = json ? jsig : l[order[0]].sig;
 			h->bestno = l[order[0]].no;
 		}
 		free(l);
