@@ -950,15 +950,16 @@ ofl_writer_write(struct ofl_writer *w, const void *data, size_t n)
 }
 
 /*
- * 1 if a worker thread is committing and commits a job within ms: its
- * commit holds the lock a moment, another process's lock stops it.
- * None committing: the lock is another process's.
+ * 1 if the worker threads have committed a job since the count s0 was
+ * read, or commit one within ms: a commit holds the lock a moment,
+ * another process's lock stops it.  None committing and none committed
+ * since: the lock is another process's.  (The count is read before the
+ * lock was found busy: a commit that ends between the two is progress.)
  */
 static int
-writer_progress(struct ofl_writer *w, long ms)
+writer_progress(struct ofl_writer *w, uint64_t s0, long ms)
 {
 	struct timespec	ts;
-	uint64_t	s0;
 	int		moved;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
@@ -969,7 +970,6 @@ writer_progress(struct ofl_writer *w, long ms)
 		ts.tv_nsec -= 1000000000L;
 	}
 	pthread_mutex_lock(&w->mu);
-	s0 = w->seq_commit;
 	while (w->committing && w->seq_commit == s0 &&
 	    w->seq_commit < w->seq_next &&
 	    !w->tfailed && pthread_cond_timedwait(&w->cv_free, &w->mu,
@@ -997,28 +997,31 @@ int
 ofl_writer_flush(struct ofl_writer *w)
 {
 	struct ofl_store	*st = w->st;
-	int			 behind = 0, rc;
+	uint64_t		 s0 = 0;
+	int			 behind = 0, rc = 0;
 
 	STORE_PG(st, store_pg_writer_flush(w->pg));
 	if (w->failed)
 		return -1;
-	if (w->nwork > 0) {
-		pthread_mutex_lock(&w->mu);
-		behind = w->seq_commit < w->seq_next;
-		pthread_mutex_unlock(&w->mu);
-	}
-	if (w->len > 0 || w->unrecorded || behind) {
-		while ((rc = writer_lock_try(st)) == 0) {
-			if (!behind || !writer_progress(w, FLUSH_WAIT_MS))
-				return 0;
+	for (;;) {
+		if (w->nwork > 0) {
 			pthread_mutex_lock(&w->mu);
-			behind = w->seq_commit < w->seq_next;
+			s0 = w->seq_commit;
+			behind = s0 < w->seq_next;
 			pthread_mutex_unlock(&w->mu);
 		}
-		if (rc != 1) {
-			w->failed = 1;
-			return -1;
-		}
+		if (w->len == 0 && !w->unrecorded && !behind)
+			break;
+		if ((rc = writer_lock_try(st)) != 0)
+			break;
+		if (!behind || !writer_progress(w, s0, FLUSH_WAIT_MS))
+			return 0;
+	}
+	if (rc == -1) {
+		w->failed = 1;
+		return -1;
+	}
+	if (rc == 1) {
 		if (!w->unrecorded) {
 			/* Free a moment ago: frames are compressed unlocked. */
 			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);

@@ -13,6 +13,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +42,7 @@ static void	 test_parse(void);
 static void	 test_ids(void);
 static void	 test_open(void);
 static void	 test_roundtrip(void);
+static void	 test_flush_busy(void);
 static void	 test_empty(void);
 static void	 test_dedup(void);
 static void	 test_salvage(void);
@@ -115,6 +117,60 @@ hash_hex(const void *p, size_t n, char out[OFL_HASH_HEX])
 	ofl_hash_init(&h);
 	ofl_hash_update(&h, p, n);
 	ofl_hash_final_hex(&h, out);
+}
+
+/*
+ * A flush right after a full frame, while the worker threads compress and
+ * commit it: each flush commits all written so far (the threads' commits
+ * hold the lock a moment, which a flush must wait out, not take for
+ * another process's).  The race is narrow: a number of rounds.
+ */
+static void
+test_flush_busy(void)
+{
+	struct ofl_store	*st;
+	struct ofl_writer	*w;
+	struct ofl_reader	*r;
+	unsigned char		*frame;
+	char			 id[OFL_ID_MAX + 1], *p;
+	uint64_t		 written = 0, seen;
+	size_t			 i;
+	int			 bad = 0;
+
+	p = subdir("flushbusy");
+	st = ofl_store_open(p, OFL_RDWR);
+	free(p);
+	ok(st != NULL, "flush race: open a store");
+	if (st == NULL)
+		return;
+	w = begin(st, "flush");
+	frame = ofl_xmalloc(FRAME + 100);
+	for (i = 0; i < FRAME + 100; i++)
+		frame[i] = i % 61 == 60 ? '\n' : 'a' + (i * 7 + i / 61) % 26;
+	snprintf(id, sizeof id, "%s", w != NULL ? ofl_writer_id(w) : "");
+	for (i = 0; w != NULL && i < 48 && !bad; i++) {
+		if (ofl_writer_write(w, frame, FRAME + 100) == -1 ||
+		    ofl_writer_flush(w) == -1) {
+			bad = 1;
+			break;
+		}
+		written += FRAME + 100;
+		r = ofl_reader_open(st, id);
+		seen = r != NULL ? ofl_reader_bytes(r) : 0;
+		ofl_reader_close(r);
+		if (seen != written) {
+			printf("# round %zu: %" PRIu64 " bytes written and"
+			    " flushed, %" PRIu64 " committed\n", i, written,
+			    seen);
+			bad = 1;
+		}
+	}
+	ok(w != NULL && !bad, "flush race: every flush commits all written"
+	    " (%zu rounds)", i);
+	if (w != NULL)
+		ofl_writer_finish(w, NULL, NULL);
+	free(frame);
+	ofl_store_close(st);
 }
 
 /* Write in pieces of varying size, to exercise the writer's buffering. */
@@ -1427,6 +1483,7 @@ main(void)
 	test_ids();
 	test_open();
 	test_roundtrip();
+	test_flush_busy();
 	test_empty();
 	test_dedup();
 	test_salvage();
