@@ -950,11 +950,10 @@ ofl_writer_write(struct ofl_writer *w, const void *data, size_t n)
 }
 
 /*
- * 1 if the worker threads have committed a job since the count s0 was
- * read, or commit one within ms: a commit holds the lock a moment,
- * another process's lock stops it.  None committing and none committed
- * since: the lock is another process's.  (The count is read before the
- * lock was found busy: a commit that ends between the two is progress.)
+ * 1 if the worker threads committed a job since the count s0 was read
+ * (before the lock was found busy), or commit one within ms: a commit
+ * holds the lock a moment, another process's lock stops it.  None
+ * committing and none committed since: the lock is another process's.
  */
 static int
 writer_progress(struct ofl_writer *w, uint64_t s0, long ms)
