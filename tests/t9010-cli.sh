@@ -73,6 +73,19 @@ test_expect_success 'nothing near: no suggestion, exit 2' '
 	test_cmp expect err
 '
 
+test_expect_success 'data where a command was meant: one short line, exit 2' '
+	word=$(printf "line one\\nline two %03000d" 0) &&
+	test_expect_code 2 ofl "$word" >out 2>err &&
+	test ! -s out &&
+	test $(wc -l <err) -eq 1 &&
+	test $(wc -c <err) -lt 160 &&
+	grep -q "^ofl: '"'"'line one?line two 000000*\.\.\.'"'"' is not an ofl command" err &&
+	w=$(printf "\303\251%.0s" $(seq 40)) &&
+	test_expect_code 2 ofl "$w" >out 2>err &&
+	printf "\303\251%.0s" $(seq 30) >expect &&
+	grep -q "^ofl: '"'"'$(cat expect)\.\.\.'"'"'" err
+'
+
 test_expect_success 'a command whose program is missing: exit 3, which one' '
 	mkdir alone &&
 	cp "$OFL_SRCDIR/bin/ofl" alone/ &&
