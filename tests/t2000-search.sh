@@ -297,6 +297,18 @@ test_expect_success 'json: every word in most chunks, the object named first' '
 	grep "^ofl:$id:202-226  .dependencies.express.dependencies.\"body-parser\" | to_entries" first
 '
 
+# A JSON hit's name line goes first; the line that matches still shows
+# (in part), however little room the hits above it left.
+test_expect_success 'json: a record named first still shows the line that matches' '
+	id=$(capture "$DATA/json/dependabot-github-commits.json") &&
+	ofl-search "$id" "latest webmock upgrade" >out &&
+	sed -n "/^ofl:$id:981-1010 /,/^ofl:/p" out >hit &&
+	sed -n 2,3p hit | cut -c 1-57 >got &&
+	printf "%s\n" "  985-         \"name\": \"dependabot[bot]\"," \
+	    "  994:       \"message\": \"Bump webmock from 3.2.1 to 3.3.0" >expect &&
+	test_cmp expect got
+'
+
 test_expect_success 'hits mark their artifacts as used' '
 	id=$(cat id.json) &&
 	ofl-search -q -n 1 | head -n 1 >before &&

@@ -841,24 +841,33 @@ select_lines(struct search *s, struct line *l, size_t nl, size_t avail,
 	size_t		 order[ORDER_MAX], norder, j, max, cost, prefix;
 	size_t		 left = avail, from, to, shown = 0, x;
 	struct line	*c;
-	int		 cut = 0;
+	int		 cut = 0, first, answered = 0;
 
 	ofl_buf_init(&scratch);
 	norder = ofl_snippet_lines_order(s, l, nl, order);
 	for (j = 0; j < norder; j++) {
 		c = &l[order[j]];
 		prefix = digits(c->no) + prefix_extra;
-		if (j > 0 && left < prefix + 24)
-			break;
+		/*
+		 * The first line that matches is shown, in part if need be,
+		 * even when a line put before it (a record's name) took
+		 * most of the room.
+		 */
+		first = j == 0 || (!answered && c->mask != 0);
+		if (!first && left < prefix + 24) {
+			if (answered)
+				break;
+			continue;
+		}
 		max = left > prefix ? left - prefix : 0;
 		if (max > LINE_SHOW_MAX)
 			max = LINE_SHOW_MAX;
 		/* A snapshot's element is its first words and its ref. */
 		if (s->cursnap && max > SNAP_LINE_MAX)
 			max = SNAP_LINE_MAX;
-		if (j == 0 && max < 40)
+		if (first && max < 40)
 			max = 40;
-		if (j > 0 && max < (c->n < 60 ? c->n : 60))
+		if (!first && max < (c->n < 60 ? c->n : 60))
 			continue;
 		(void)line_window(s, c, max, &from, &to);
 		/* A snapshot's line cut before its ref: to the ref. */
@@ -881,8 +890,10 @@ select_lines(struct search *s, struct line *l, size_t nl, size_t avail,
 		ofl_buf_reset(&scratch);
 		render_line(&scratch, s, c, from, to);
 		cost = scratch.len + 1;
-		if (j > 0 && cost + prefix > left)
+		if (!first && cost + prefix > left)
 			continue;
+		if (c->mask != 0)
+			answered = 1;
 		c->chosen = 1;
 		c->from = from;
 		c->to = to;
