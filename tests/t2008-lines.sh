@@ -615,6 +615,45 @@ test_expect_success 'a heading inside a Markdown hit comes before a line that na
 	test_cmp expect actual
 '
 
+test_expect_success 'Markdown: a hit of several sections shows the heading of the one that answers' '
+	cat >rel.md <<-\EOF &&
+	# Guide
+
+	## Setup
+
+	Install the tools the build needs with the package manager of your
+	system, then run the configure script from the top of the tree.  It
+	finds the compilers and libraries and writes the makefiles:
+
+	- a C compiler ([gcc](https://gcc.gnu.org/) or clang)
+	- make
+
+	#### Releases
+
+	Each release is a tarball and a signature file.  Before you unpack
+	one, check the tarball against the keys listed in the KEYS file at
+	the top of the tree.
+
+	#### Nightly builds
+
+	Nightly builds are made from the main branch every day at midnight.
+	EOF
+	ofl-capture -q -T 0 <rel.md | sed "s/^ofl://" >relid &&
+	ofl-search "$(cat relid)" "check the tarball at the top of the tree" \
+	    >out &&
+	sed "s/$(cat relid)/ID/" out >actual &&
+	cat >expect <<-\EOF &&
+	ofl:ID:3-17  Guide > Setup  (2.0)
+	  6: system, then run the configure script from the top of the tree.  It
+	  12- #### Releases
+	  14: Each release is a tarball and a signature file.  Before you unpack
+	  15: one, check the tarball against the keys listed in the KEYS file at
+	  16: the top of the tree.
+	more: ofl-extract ID -n 3-17
+	EOF
+	test_cmp expect actual
+'
+
 test_expect_success 'JSON: of members that hold the same terms, the one whose key holds them first' '
 	cat >scripts.json <<-\EOF &&
 	{

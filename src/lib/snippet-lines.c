@@ -461,6 +461,26 @@ code_after(const struct line *l, size_t nl, size_t c)
 	return nl;
 }
 
+/*
+ * The heading of the Markdown section line c is in, when it is not the
+ * hit's first line (the hit's title names that one): in a hit of
+ * several sections, which one answers.  nl if none.
+ */
+static size_t
+section_head(const struct line *l, size_t nl, size_t c)
+{
+	size_t	i, head = nl;
+	int	code = 0;
+
+	if (c >= nl || c >= ORDER_SCAN)
+		return nl;
+	for (i = 0; i < c; i++)
+		if (ofl_fmt_md_heading(&code, (const unsigned char *)l[i].s,
+		    l[i].n))
+			head = i;
+	return head > 0 ? head : nl;
+}
+
 /* A field of a record: "Start-Date: 2026-05-20", unindented. */
 static int
 field(const struct line *l)
@@ -1319,9 +1339,11 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 			order_add(l, nl, order, &norder, i);
 			j++;
 		}
-	/* The example the best line's paragraph leads to ("use:"). */
-	if (s != NULL && s->curmd && ncover > 0)
+	/* The example the best line leads to ("use:"), its section. */
+	if (s != NULL && s->curmd && ncover > 0) {
 		order_add(l, nl, order, &norder, code_after(l, nl, order[0]));
+		order_add(l, nl, order, &norder, section_head(l, nl, b));
+	}
 	/* A record of fields: where it starts and where it ends. */
 	if (stanza(l, nl, b, &c, &id)) {
 		order_add(l, nl, order, &norder, c);
