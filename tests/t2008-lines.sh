@@ -654,6 +654,15 @@ test_expect_success 'Markdown: a hit of several sections shows the heading of th
 	test_cmp expect actual
 '
 
+test_expect_success 'CSV: the row whose key holds the term, not one that names it elsewhere' '
+	ofl-capture -q -T 0 <"$DATA/eval/fresh5/shared-mime-info-types.csv" |
+	    sed "s/^ofl://" >mid &&
+	ofl-search "$(cat mid)" "pdf icon" -m 400 >out &&
+	sed -n 2p out | cut -c 1-40 >actual &&
+	echo "  19: application/pdf,PDF document,PDF,*" >expect &&
+	test_cmp expect actual
+'
+
 test_expect_success 'JSON: of members that hold the same terms, the one whose key holds them first' '
 	cat >scripts.json <<-\EOF &&
 	{

@@ -182,6 +182,8 @@ struct search {
 							   indent, not shown */
 	int				 curdiff;	/* a unified diff */
 	int				 curmd;		/* Markdown */
+	int				 cursep;	/* CSV's ',', TSV's
+							   tab, or 0 */
 	int				 curprose;	/* Markdown, HTML, a
 							   snapshot: names are
 							   words of the text */

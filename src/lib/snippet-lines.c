@@ -37,6 +37,8 @@
 					   punctuation and all */
 #define MD_HEADING	1.5		/* a heading inside a Markdown hit: it
 					   names the section that answers */
+#define KEY_FIELD	1.5		/* a CSV row whose first field, its
+					   key, holds a term */
 #define DIFF_ASKED	1.5		/* more, the side the question asks:
 					   "new", "added"; "removed" */
 #define DIFF_FILE	2.0		/* a line of the file the question
@@ -99,6 +101,8 @@ static double	 snap_density(const struct line *);
 static size_t	 snap_under(const struct line *, size_t, size_t);
 static size_t	 snap_field(const struct line *, size_t, size_t);
 static void	 literal_weigh(const struct search *, const struct line *,
+		    size_t, double *);
+static void	 key_weigh(const struct search *, const struct line *,
 		    size_t, double *);
 static uint64_t	 snap_sig(const char *, size_t);
 static void	 snap_weigh(struct search *, const struct line *, size_t,
@@ -894,13 +898,45 @@ literal_weigh(const struct search *s, const struct line *l, size_t nl,
 	const char	*p;
 	size_t		 i, k, n;
 
-	for (k = 0; k < s->nt; k++) {
+	for (k = 0; s != NULL && k < s->nt; k++) {
 		if (!ofl_query_terms_typed(s, k, &p, &n))
 			continue;
 		for (i = 0; i < nl && i < ORDER_SCAN; i++)
 			if (l[i].nmarks > 0 &&
 			    ofl_query_terms_literal(l[i].s, l[i].n, p, n))
 				d[i] *= LITERAL;
+	}
+}
+
+/*
+ * A row of a CSV or TSV hit whose first field holds a term: the row of
+ * the thing asked about ("application/pdf" for "the icon of a PDF"), not
+ * one that names it in another column.
+ */
+static void
+key_weigh(const struct search *s, const struct line *l, size_t nl,
+    double *d)
+{
+	size_t	i, end, off;
+	int	q;
+
+	if (s == NULL || s->cursep == 0)
+		return;
+	for (i = 0; i < nl && i < ORDER_SCAN; i++) {
+		if (l[i].nmarks == 0)
+			continue;
+		/* The first field's end, a quoted one's quotes aside. */
+		q = l[i].n > 0 && l[i].s[0] == '"';
+		for (end = q; end < l[i].n; end++) {
+			if (q && l[i].s[end] == '"')
+				q = end + 1 < l[i].n && l[i].s[end + 1] == '"' ?
+				    (end++, 1) : 0;
+			else if (!q && l[i].s[end] == s->cursep)
+				break;
+		}
+		off = (size_t)(l[i].s - s->mtext);
+		if (s->m[l[i].mark0].start < off + end)
+			d[i] *= KEY_FIELD;
 	}
 }
 
@@ -1286,8 +1322,8 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 		md_headings(l, nl, d);
 	if (s != NULL && !snap && s->m != NULL)
 		question_weigh(s, l, nl, d);
-	if (s != NULL)
-		literal_weigh(s, l, nl, d);
+	literal_weigh(s, l, nl, d);
+	key_weigh(s, l, nl, d);
 	for (j = 0; j < 5; j++) {
 		c = nl;
 		bg = bv = 0;

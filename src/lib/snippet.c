@@ -527,6 +527,8 @@ hit_kind(struct search *s, const struct hit *h)
 	s->cursnap = kind == OFL_KIND_SNAPSHOT;
 	s->curdiff = kind == OFL_KIND_DIFF;
 	s->curmd = kind == OFL_KIND_MARKDOWN;
+	s->cursep = kind == OFL_KIND_CSV ? ',' : kind == OFL_KIND_TSV ?
+	    '\t' : 0;
 	s->curprose = kind == OFL_KIND_SNAPSHOT || kind ==
 	    OFL_KIND_MARKDOWN || kind == OFL_KIND_HTML;
 	s->curtm = hit_tmpl(s, h);
