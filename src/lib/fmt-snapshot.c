@@ -32,6 +32,7 @@
 #define CHUNK_MAX_LINES	40		/* break at any element past this */
 #define CHUNK_MAX_BYTES	3000
 #define TITLE_CUT	200		/* bytes of a chunk's title */
+#define TITLE_LOOK	4		/* lines looked at for a heading */
 #define PATH_NAME	40		/* bytes of a name in a path */
 #define TERM_UP		3		/* levels up to a term, at most */
 #define TERM_SCAN	8		/* lines of a term for its name */
@@ -456,11 +457,19 @@ landmark(const char *role)
 	return 0;
 }
 
+/* The last heading, with its ref: what a hit under it can scroll to. */
+static void
+path_head(const struct walk *w, struct ofl_buf *b)
+{
+	ofl_fmt_map_label(b, "heading", w->head.name, PATH_NAME);
+	if (w->head.ref[0] != '\0')
+		ofl_buf_addf(b, " [ref=%s]", w->head.ref);
+}
+
 /*
  * The path of the current line: its named or landmark ancestors, the
- * last heading before it, and its parent with the parent's ref, as
- * "main > heading "OPTIONS" > list [ref=e40]".  withhead: add the
- * heading.
+ * last heading before it (withhead) and its parent, with their refs:
+ * "main > heading "OPTIONS" [ref=e38] > list [ref=e40]".
  */
 void
 ofl_fmt_snapshot_path(const struct walk *w, struct ofl_buf *b, int withhead)
@@ -476,13 +485,16 @@ ofl_fmt_snapshot_path(const struct walk *w, struct ofl_buf *b, int withhead)
 			/* The heading before this ancestor, in order. */
 			if (b->len > start)
 				ofl_buf_adds(b, " > ");
-			ofl_fmt_map_label(b, "heading", w->head.name,
-			    PATH_NAME);
+			path_head(w, b);
 			withhead = 0;
 		}
 		if (i + 1 < w->nst && ((sn->name[0] == '\0' &&
 		    !landmark(sn->role)) || strcmp(sn->role, "RootWebArea") ==
 		    0))
+			continue;
+		/* A nameless box the heading after it says more of. */
+		if (withhead && w->head.ref[0] != '\0' && sn->name[0] ==
+		    '\0' && strcmp(sn->role, "generic") == 0)
 			continue;
 		if (sn->lineno == w->head.lineno)
 			withhead = 0;
@@ -495,7 +507,7 @@ ofl_fmt_snapshot_path(const struct walk *w, struct ofl_buf *b, int withhead)
 	if (withhead) {
 		if (b->len > start)
 			ofl_buf_adds(b, " > ");
-		ofl_fmt_map_label(b, "heading", w->head.name, PATH_NAME);
+		path_head(w, b);
 	}
 	if (b->len - start > TITLE_CUT) {
 		/* Keep the end, which says most. */
@@ -532,6 +544,7 @@ struct win {
 	uint64_t	 lend;
 	size_t		 nlines;
 	size_t		 depth0;
+	int		 headed;	/* titled by a heading in it */
 };
 
 static int	 win_emit(struct ofl_chunker *, struct win *);
@@ -620,6 +633,14 @@ ofl_fmt_snapshot_chunk(struct ofl_chunker *ck, struct ofl_chunk_in *s)
 			if (cw.title.len == 0)
 				ofl_buf_adds(&cw.title, w.elem ? "page" :
 				    "page header");
+			cw.headed = w.hashead && w.head.lineno == l->lineno;
+		} else if (!cw.headed && cw.nlines < TITLE_LOOK &&
+		    w.hashead && w.head.lineno > cw.lstart && !w.headopen &&
+		    w.head.depth > cw.depth0 && w.head.name[0] != '\0') {
+			/* A heading first in it: the chunk is its section. */
+			ofl_buf_reset(&cw.title);
+			ofl_fmt_snapshot_path(&w, &cw.title, 1);
+			cw.headed = 1;
 		}
 		if (l->first)
 			ofl_fmt_snapshot_clean(&cw.text, l->p, l->len, &w.e, w.elem);
