@@ -82,6 +82,49 @@ for k in text log json ndjson csv markdown binary hostile escapes; do
 	"
 done
 
+# Records nested past what the shape shows: their states, counted.
+test_expect_success 'JSON records: the values of their states, counted' '
+	cat >pods.awk <<-\EOF &&
+	BEGIN {
+		q = "\""
+		printf "{%skind%s:%sList%s,%sitems%s:[", q, q, q, q, q, q
+		for (i = 0; i < 40; i++) {
+			printf "%s{%smetadata%s:{%sname%s:%spod-%d%s,", i ? "," : "",
+			    q, q, q, q, q, i, q
+			printf "%slabels%s:{%sapp%s:%sweb%s,%stier%s:%sfront%s,", q, q,
+			    q, q, q, q, q, q, q, q
+			printf "%steam%s:%sa%s,%szone%s:%sz1%s},", q, q, q, q, q, q,
+			    q, q
+			printf "%suid%s:%su-%d%s,%sversion%s:%s%d%s},", q, q, q, i,
+			    q, q, q, q, i * 7, q
+			printf "%sspec%s:{%snode%s:%sn-%d%s,%simage%s:%si:%d%s,", q,
+			    q, q, q, q, i % 3, q, q, q, q, i, q
+			printf "%saccount%s:%sdefault-%d%s,%sports%s:[%d]},", q, q,
+			    q, i, q, q, q, 8000 + i
+			printf "%sstatus%s:{%sphase%s:%s%s%s,%sreason%s:%s%s%s}}",
+			    q, q, q, q, q, i % 8 ? "Running" : "Failed", q, q, q,
+			    q, i % 8 ? "Scheduled" : "Evicted", q
+		}
+		print "]}"
+		for (i = 0; i < 40; i++)
+			printf "{%slevel%s:%s%s%s}\n", q, q, q,
+			    i % 4 ? "info" : "error", q >"lv.ndjson"
+	}
+	EOF
+	awk -f pods.awk >pods.json &&
+	jq -e ".items | length == 40" pods.json &&
+	ofl-capture -T 0 <pods.json >pods.out &&
+	grep "^counts: " pods.out >got &&
+	echo "counts: .items[].status.phase: Running 35, Failed 5; .items[].status.reason: Scheduled 35, Evicted 5" >expect &&
+	test_cmp expect got &&
+	ofl-capture -T 0 --json <pods.json >pods.json.out &&
+	jq -r .notice pods.json.out |
+	    grep -q "^counts: .items\[\].status.phase: Running 35, Failed 5;" &&
+	ofl-capture -T 0 <lv.ndjson >lv.out &&
+	grep -F "\"info\" (30)|\"error\" (10)" lv.out &&
+	! grep "^counts:" lv.out
+'
+
 test_expect_success 'the notices are small' '
 	for k in text log json ndjson csv markdown binary hostile escapes; do
 		test "$(wc -c <$k.out)" -lt 2500 ||

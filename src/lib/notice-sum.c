@@ -338,7 +338,7 @@ sum_json(struct ctx *c, int nd)
 {
 	struct ofl_summary	s;
 	struct ofl_src		src;
-	struct ofl_buf		shape;
+	struct ofl_buf		shape, enums;
 
 	ofl_reader_src(c->r, &src);
 	ofl_summary_init(&s);
@@ -348,10 +348,20 @@ sum_json(struct ctx *c, int nd)
 	}
 	if (ofl_reader_seek(c->r, 0) == 0) {
 		ofl_buf_init(&shape);
+		ofl_buf_init(&enums);
 		if (ofl_schema_shape(c->r, c->m->kind, SHAPE_INPUT,
-		    SUMMARY_MAX, &shape) == 0 && shape.len > 0)
+		    SUMMARY_MAX, &shape, &enums) == 0 && shape.len > 0)
 			ofl_fmt_json_summary_shape(&s, shape.data, shape.len);
+		if (enums.len > 0) {
+			/* What the records' states are, counted. */
+			ofl_buf_adds(&s.text, "counts: ");
+			ofl_buf_add(&s.text, enums.data, enums.len);
+			ofl_buf_addc(&s.text, '\n');
+			ofl_summary_key(&s, "counts");
+			ofl_buf_add_json_str(&s.json, enums.data, enums.len);
+		}
 		ofl_buf_free(&shape);
+		ofl_buf_free(&enums);
 	}
 	take_summary(c, &s);
 	return 0;

@@ -1832,6 +1832,9 @@ void		 ofl_schema_json_schema(struct ofl_schema *, int compact,
 		    struct ofl_buf *);
 /* The shape as text, at most max_out bytes and max_lines lines (0: no
  * limit); what had to be left out is said on its last line. */
+void		 ofl_schema_enums(struct ofl_schema *,
+		    const struct ofl_buf *shape, size_t max_out,
+		    struct ofl_buf *);
 void		 ofl_schema_shape_text(struct ofl_schema *, size_t max_out,
 		    size_t max_lines, struct ofl_buf *);
 /* The shape as data: one JSON object per path (or column) per line. */
@@ -2083,7 +2086,8 @@ void	 ofl_store_gc_stats_free(struct ofl_store_stat *, size_t);
  * no shape or nothing could be parsed.
  */
 int		 ofl_schema_shape(struct ofl_reader *, int kind,
-		    size_t max_input, size_t max_out, struct ofl_buf *);
+		    size_t max_input, size_t max_out, struct ofl_buf *,
+		    struct ofl_buf *enums);
 
 /*
  * gc.c: expiry by TTL and age, the size budget (least recently used

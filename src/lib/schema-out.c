@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "ofl.h"
 #include "schema-int.h"
@@ -1115,11 +1116,139 @@ ofl_schema_jsonl(struct ofl_schema *s, struct ofl_buf *b)
 	}
 }
 
+/*
+ * The enums of records, for the notice: the string members of objects
+ * in arrays that take 2 to ENUM_SHOW values, each repeated, in
+ * ENUM_RECS records or more, as ".items[].type: Normal 52, Warning 4",
+ * the exact count of each value, the most first, unless the shape shows
+ * them counted.  Those of a key that names a state (status, phase,
+ * severity, ...) go first, then those of the most records, then the
+ * shallowest; ENUMS_SHOW of them at most, in max_out bytes.
+ */
+#define ENUM_RECS	10
+#define ENUMS_SHOW	3
+#define ENUMS_SCAN	64
+
+struct enumc {
+	struct snode	*n;
+	int		 named;
+	uint64_t	 recs;
+	size_t		 depth;
+};
+
+static int
+enum_named(const struct snode *n)
+{
+	static const char *const k[] = { "status", "phase", "severity",
+		"state", "level", "health", "result", "conclusion", "outcome",
+		"reason", "type", "kind", NULL };
+	size_t	i;
+
+	for (i = 0; k[i] != NULL; i++)
+		if (n->keylen == strlen(k[i]) &&
+		    strncasecmp(n->key, k[i], n->keylen) == 0)
+			return (int)(sizeof(k) / sizeof(k[0])) - (int)i;
+	return 0;
+}
+
+static void
+enum_walk(struct snode *n, int inarr, size_t depth, struct enumc *c,
+    size_t *nc)
+{
+	struct snode	*p;
+
+	if (n == NULL)
+		return;
+	if (inarr && n->key != NULL && n->n[T_STR] >= ENUM_RECS &&
+	    n->en != NULL && n->en->n >= 2 && enum_ok(n->en, n->n[T_STR]) &&
+	    *nc < ENUMS_SCAN) {
+		c[*nc].n = n;
+		c[*nc].named = enum_named(n);
+		c[*nc].recs = n->n[T_STR];
+		c[*nc].depth = depth;
+		(*nc)++;
+	}
+	for (p = n->props; p != NULL; p = p->next)
+		enum_walk(p, inarr, depth + 1, c, nc);
+	enum_walk(n->items, 1, depth + 1, c, nc);
+}
+
+static int
+enum_cmp(const void *a, const void *b)
+{
+	const struct enumc *x = a, *y = b;
+
+	if (x->named != y->named)
+		return x->named > y->named ? -1 : 1;
+	if (x->recs != y->recs)
+		return x->recs > y->recs ? -1 : 1;
+	if (x->depth != y->depth)
+		return x->depth < y->depth ? -1 : 1;
+	return 0;
+}
+
+/* The jq path of n: ".items[].type". */
+static void
+enum_path(struct ofl_buf *b, const struct snode *n)
+{
+	if (n->parent == NULL)
+		return;
+	enum_path(b, n->parent);
+	if (n->parent->items == n)
+		ofl_buf_adds(b, n->parent->parent == NULL ? ".[]" : "[]");
+	else {
+		ofl_buf_addc(b, '.');
+		add_key(b, n->key, n->keylen);
+	}
+}
+
+void
+ofl_schema_enums(struct ofl_schema *s, const struct ofl_buf *shape,
+    size_t max_out, struct ofl_buf *out)
+{
+	struct enumc	 c[ENUMS_SCAN];
+	struct ofl_buf	 one;
+	size_t		 nc = 0, i, k, shown = 0, ord[ENUM_MAX];
+	const struct strset *e;
+
+	if (s->root == NULL)
+		return;
+	enum_walk(s->root, s->kind == OFL_KIND_NDJSON, 0, c, &nc);
+	qsort(c, nc, sizeof c[0], enum_cmp);
+	ofl_buf_init(&one);
+	for (i = 0; i < nc && shown < ENUMS_SHOW; i++) {
+		e = c[i].n->en;
+		enum_order(e, ord);
+		/* Not one the shape shows counted already. */
+		ofl_buf_reset(&one);
+		add_str(&one, SS_STR(e, ord[0]), e->len[ord[0]]);
+		ofl_buf_addf(&one, " (%llu)",
+		    (unsigned long long)e->count[ord[0]]);
+		if (shape != NULL && shape->len > 0 && memmem(shape->data,
+		    shape->len, one.data, one.len) != NULL)
+			continue;
+		ofl_buf_reset(&one);
+		if (shown > 0)
+			ofl_buf_adds(&one, "; ");
+		enum_path(&one, c[i].n);
+		ofl_buf_adds(&one, ": ");
+		for (k = 0; k < e->n; k++)
+			ofl_buf_addf(&one, "%s%.*s %llu", k > 0 ? ", " : "",
+			    (int)e->len[ord[k]], SS_STR(e, ord[k]),
+			    (unsigned long long)e->count[ord[k]]);
+		if (out->len + one.len > max_out)
+			continue;
+		ofl_buf_add(out, one.data, one.len);
+		shown++;
+	}
+	ofl_buf_free(&one);
+}
+
 /* For the notice. */
 
 int
 ofl_schema_shape(struct ofl_reader *r, int kind, size_t max_input,
-    size_t max_out, struct ofl_buf *out)
+    size_t max_out, struct ofl_buf *out, struct ofl_buf *enums)
 {
 	struct ofl_schema *s;
 	struct ofl_buf tmp;
@@ -1146,6 +1275,9 @@ ofl_schema_shape(struct ofl_reader *r, int kind, size_t max_input,
 	}
 	ofl_schema_shape_text(s, max_out > tmp.len ? max_out - tmp.len : 1,
 	    3, out);
+	if (enums != NULL && s->kind != OFL_KIND_CSV && s->kind !=
+	    OFL_KIND_TSV)
+		ofl_schema_enums(s, out, max_out, enums);
 	if (tmp.len > 0 && out->len > 0 && out->data[out->len - 1] == '\n') {
 		out->len--;
 		ofl_buf_addc(out, ' ');
