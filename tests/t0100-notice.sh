@@ -103,7 +103,7 @@ test_expect_success 'JSON records: the values of their states, counted' '
 			    q, i, q, q, q, 8000 + i
 			printf "%sstatus%s:{%sphase%s:%s%s%s,%sreason%s:%s%s%s}}",
 			    q, q, q, q, q, i % 8 ? "Running" : "Failed", q, q, q,
-			    q, i % 8 ? "Scheduled" : "Evicted", q
+			    q, i % 8 ? "Scheduled" : "Evicted\\u001b[31m", q
 		}
 		print "]}"
 		for (i = 0; i < 40; i++)
@@ -115,7 +115,7 @@ test_expect_success 'JSON records: the values of their states, counted' '
 	jq -e ".items | length == 40" pods.json &&
 	ofl-capture -T 0 <pods.json >pods.out &&
 	grep "^counts: " pods.out >got &&
-	echo "counts: .items[].status.phase: Running 35, Failed 5; .items[].status.reason: Scheduled 35, Evicted 5" >expect &&
+	echo "counts: .items[].status.phase: Running 35, Failed 5; .items[].status.reason: Scheduled 35, \"Evicted\\u001b[31m\" 5" >expect &&
 	test_cmp expect got &&
 	ofl-capture -T 0 --json <pods.json >pods.json.out &&
 	jq -r .notice pods.json.out |

@@ -1187,6 +1187,25 @@ enum_cmp(const void *a, const void *b)
 	return 0;
 }
 
+/*
+ * A value of an enum as the counts show it: bare when it is plain, else
+ * quoted as JSON (a control character, a quote, the separators).
+ */
+static void
+enum_value(struct ofl_buf *b, const char *s, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f ||
+		    strchr("\"\\,;", s[i]) != NULL)
+			break;
+	if (n > 0 && i == n && s[0] != ' ' && s[n - 1] != ' ')
+		ofl_buf_add(b, s, n);
+	else
+		add_str(b, s, n);
+}
+
 /* The jq path of n: ".items[].type". */
 static void
 enum_path(struct ofl_buf *b, const struct snode *n)
@@ -1232,10 +1251,13 @@ ofl_schema_enums(struct ofl_schema *s, const struct ofl_buf *shape,
 			ofl_buf_adds(&one, "; ");
 		enum_path(&one, c[i].n);
 		ofl_buf_adds(&one, ": ");
-		for (k = 0; k < e->n; k++)
-			ofl_buf_addf(&one, "%s%.*s %llu", k > 0 ? ", " : "",
-			    (int)e->len[ord[k]], SS_STR(e, ord[k]),
+		for (k = 0; k < e->n; k++) {
+			if (k > 0)
+				ofl_buf_adds(&one, ", ");
+			enum_value(&one, SS_STR(e, ord[k]), e->len[ord[k]]);
+			ofl_buf_addf(&one, " %llu",
 			    (unsigned long long)e->count[ord[k]]);
+		}
 		if (out->len + one.len > max_out)
 			continue;
 		ofl_buf_add(out, one.data, one.len);
