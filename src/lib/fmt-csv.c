@@ -24,6 +24,8 @@
 
 static int	 csv_emit(struct ofl_chunker *, struct ofl_chunk_win *,
 		    struct ofl_buf *, uint64_t, uint64_t);
+static size_t	 csv_field(const char *, size_t, size_t, int,
+		    struct ofl_buf *);
 
 /*
  * Detection.
@@ -335,38 +337,56 @@ ofl_fmt_csv_complete(const char *p, size_t n, int delim)
 }
 
 /*
- * A record's fields, quotes undone ("a ""b""" is a "b"), appended to
- * out one after another; off[i] and len[i] say where each is in out.
- * Returns the number of fields; past max of them, the rest are counted
- * but not kept.
+ * The field that starts at byte i of a record of n bytes: where it ends
+ * (its delimiter, or n), its bytes appended to out (when not NULL) with
+ * its quotes undone ("a ""b""" is a "b").  Quotes count only in CSV.
+ */
+static size_t
+csv_field(const char *p, size_t n, size_t i, int delim, struct ofl_buf *out)
+{
+	int	inq = delim == ',' && i < n && p[i] == '"';
+
+	if (inq)
+		i++;
+	for (; i < n; i++) {
+		if (inq && p[i] == '"') {
+			if (i + 1 < n && p[i + 1] == '"')
+				i++;
+			else {
+				inq = 0;
+				continue;
+			}
+		} else if (!inq && p[i] == delim)
+			break;
+		if (out != NULL)
+			ofl_buf_addc(out, p[i]);
+	}
+	return i;
+}
+
+size_t
+ofl_fmt_csv_field_end(const char *p, size_t n, int delim)
+{
+	return csv_field(p, n, 0, delim, NULL);
+}
+
+/*
+ * A record's fields, quotes undone, appended to out one after another;
+ * off[i] and len[i] say where each is in out.  Returns the number of
+ * fields; past max of them, the rest are counted but not kept.
  */
 size_t
 ofl_fmt_csv_split(const char *p, size_t n, int delim, struct ofl_buf *out,
     size_t *off, size_t *len, size_t max)
 {
 	size_t	i = 0, nf = 0, start;
-	int	inq;
 
 	ofl_buf_reset(out);
 	while (n > 0 && (p[n - 1] == '\r' || p[n - 1] == '\n'))
 		n--;
 	for (;;) {
 		start = out->len;
-		inq = delim == ',' && i < n && p[i] == '"';
-		if (inq)
-			i++;
-		for (; i < n; i++) {
-			if (inq && p[i] == '"') {
-				if (i + 1 < n && p[i + 1] == '"')
-					i++;
-				else {
-					inq = 0;
-					continue;
-				}
-			} else if (!inq && p[i] == delim)
-				break;
-			ofl_buf_addc(out, p[i]);
-		}
+		i = csv_field(p, n, i, delim, out);
 		if (nf < max) {
 			off[nf] = start;
 			len[nf] = out->len - start;

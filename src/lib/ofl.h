@@ -1079,6 +1079,8 @@ int	ofl_fmt_csv_summary(const struct ofl_src *, const struct ofl_meta *,
 	    int, struct ofl_summary *);
 /* 1 if the lines of a record so far (n bytes) end it: quotes balanced. */
 int	ofl_fmt_csv_complete(const char *, size_t, int);
+/* Where the first field of a CSV or TSV record ends: its delimiter. */
+size_t	ofl_fmt_csv_field_end(const char *, size_t, int);
 /* A record's fields, unquoted, into out at off[i], len[i]; at most max.
    Returns the number of fields. */
 size_t	ofl_fmt_csv_split(const char *, size_t, int, struct ofl_buf *,

@@ -918,22 +918,13 @@ key_weigh(const struct search *s, const struct line *l, size_t nl,
     double *d)
 {
 	size_t	i, end, off;
-	int	q;
 
 	if (s == NULL || s->cursep == 0)
 		return;
 	for (i = 0; i < nl && i < ORDER_SCAN; i++) {
 		if (l[i].nmarks == 0)
 			continue;
-		/* The first field's end, a quoted one's quotes aside. */
-		q = l[i].n > 0 && l[i].s[0] == '"';
-		for (end = q; end < l[i].n; end++) {
-			if (q && l[i].s[end] == '"')
-				q = end + 1 < l[i].n && l[i].s[end + 1] == '"' ?
-				    (end++, 1) : 0;
-			else if (!q && l[i].s[end] == s->cursep)
-				break;
-		}
+		end = ofl_fmt_csv_field_end(l[i].s, l[i].n, s->cursep);
 		off = (size_t)(l[i].s - s->mtext);
 		if (s->m[l[i].mark0].start < off + end)
 			d[i] *= KEY_FIELD;
