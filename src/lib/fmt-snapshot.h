@@ -1,8 +1,9 @@
 /*
  * fmt-snapshot.h: what fmt-snapshot.c (detection, chunks, the map, the
- * queries) shares with fmt-snapshot-diff.c (the comparison): the walk
- * over a snapshot's lines with the ancestors of each.  Not part of the
- * library's interface: only these files include it.
+ * queries) shares with fmt-snapshot-diff.c (the comparison) and
+ * fmt-snapshot-hit.c (the lines beside a hit's): the walk over a
+ * snapshot's lines with the ancestors of each, and what an element is.
+ * Not part of the library's interface: only these files include it.
  */
 #ifndef OFL_FMT_SNAPSHOT_H
 #define OFL_FMT_SNAPSHOT_H
@@ -51,6 +52,8 @@ int	 ofl_fmt_snapshot_walk_next(struct walk *);
 void	 ofl_fmt_snapshot_walk_free(struct walk *);
 /* The path of the current line; with the heading before it if 1. */
 void	 ofl_fmt_snapshot_path(const struct walk *, struct ofl_buf *, int);
+/* 1 if an element line has a ref: what an agent acts on. */
+int	 ofl_fmt_snapshot_acts(const struct ofl_fmt_snapshot_el *);
 /* A line's words: no indent, no ref, no cursor. */
 void	 ofl_fmt_snapshot_clean(struct ofl_buf *, const char *, size_t,
 	    const struct ofl_fmt_snapshot_el *, int);
