@@ -457,4 +457,17 @@ test_expect_success 'a heading is named by its text, not by an anchor sign' '
 	! grep "^headings: .*◆" notice
 '
 
+test_expect_success 'a line inside a block of prose brings the block' '
+	page >prose.txt <<-\EOT &&
+	- heading "Shapes" [level=2] [ref=e90]
+	- definition [ref=e91]:
+	  - text: The corners of the box are smoothed into quarter circles of the same radius.
+	  - paragraph [ref=e92]: As an example of smoothing, see the gallery of samples.
+	EOT
+	id=$(ofl-capture -q -T 0 <prose.txt) &&
+	ofl-search "$id" "example of smoothing in the gallery" >out &&
+	grep "paragraph \[ref=e92\]: As an example" out &&
+	grep "definition \[ref=e91\]" out
+'
+
 test_done

@@ -25,6 +25,7 @@
 #define TERM_UP		3		/* levels up to a term, at most */
 #define TERM_SCAN	8		/* lines of a term for its name */
 #define SECTION_UP	24		/* lines up to a section's heading */
+#define PROSE_UP	24		/* lines up to a block of prose */
 
 static int	 interactive(const struct ofl_fmt_snapshot_el *);
 static int	 is_cell(const struct ofl_fmt_snapshot_el *);
@@ -222,6 +223,29 @@ above(const char *const *p, const size_t *n, size_t i, size_t depth,
 		    (a->depth < depth || (same && a->depth == depth)))
 			return j - 1;
 	return SIZE_MAX;
+}
+
+/*
+ * The block of prose that line i sits in past its first words: a link or
+ * a code inside a sentence, a paragraph after a definition's own text.
+ * The answer asked for is often the block (the definition, not the word
+ * in bold in it), which a hit shows only by its children otherwise.  The
+ * element that holds line i, when both have a ref and that one opens
+ * with a text that is not line i; else SIZE_MAX.
+ */
+size_t
+ofl_fmt_snapshot_prose(const char *const *p, const size_t *n, size_t i)
+{
+	struct ofl_fmt_snapshot_el e, a, t;
+	size_t		 j;
+
+	if (!ofl_fmt_snapshot_parse(p[i], n[i], &e) ||
+	    !ofl_fmt_snapshot_acts(&e) ||
+	    (j = above(p, n, i, e.depth, 0, &a)) == SIZE_MAX ||
+	    i - j > PROSE_UP || j + 1 == i || !ofl_fmt_snapshot_acts(&a) ||
+	    !ofl_fmt_snapshot_parse(p[j + 1], n[j + 1], &t) || !t.text)
+		return SIZE_MAX;
+	return j;
 }
 
 /*

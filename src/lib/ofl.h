@@ -1281,6 +1281,11 @@ size_t	ofl_fmt_snapshot_heading_above(const char *const *, const size_t *,
  */
 size_t	ofl_fmt_snapshot_owners(const char *const *, const size_t *, size_t,
 	    size_t, size_t[3]);
+/*
+ * The block of prose that line i, an element with a ref, sits in past the
+ * block's first words (a link in a sentence); SIZE_MAX if none.
+ */
+size_t	ofl_fmt_snapshot_prose(const char *const *, const size_t *, size_t);
 /* What line i leads to: the block after a heading, term or sentence. */
 size_t	ofl_fmt_snapshot_follower(const char *const *, const size_t *,
 	    size_t, size_t, int);

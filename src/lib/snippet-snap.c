@@ -267,8 +267,9 @@ show(struct line *l, size_t max)
 
 /*
  * A chosen line with a match that is a child line ("/url:", "text:")
- * comes with the element that holds it and its ref (fmt-snapshot.c says
- * which), at most SNAP_OWNERS lines more a hit.
+ * comes with the element that holds it and its ref (fmt-snapshot-hit.c
+ * says which), then a line inside a block of prose with the block (and
+ * the block that holds that one), at most SNAP_OWNERS lines more a hit.
  */
 void
 ofl_snippet_snap_owners(struct line *l, size_t nl)
@@ -287,6 +288,17 @@ ofl_snippet_snap_owners(struct line *l, size_t nl)
 			show(&l[own[j]], SNAP_OWNER_SHOW);
 			added++;
 		}
+	}
+	/* Then the blocks of prose shown only by their children. */
+	for (i = 0; i < nl && added < SNAP_OWNERS; i++) {
+		if (l[i].chosen != 1 || l[i].nmarks == 0)
+			continue;
+		for (j = i, k = 0; k < 2 && added < SNAP_OWNERS &&
+		    (j = ofl_fmt_snapshot_prose(p, n, j)) < nl; k++)
+			if (!l[j].chosen) {
+				show(&l[j], SNAP_OWNER_SHOW);
+				added++;
+			}
 	}
 	/*
 	 * The heading over HEAD_OVER lines shown or more names what they
