@@ -470,4 +470,11 @@ test_expect_success 'a line inside a block of prose brings the block' '
 	grep "definition \[ref=e91\]" out
 '
 
+test_expect_success 'a hit low by BM25 and named by the question is shown' '
+	id=$(ofl-capture -q -T 0 <"$DATA/snapshot/sdl2-surface.txt") &&
+	ofl-search "$id" "read a bitmap file from disk into a surface" >out &&
+	grep "Load a BMP image from a seekable SDL data stream" out &&
+	grep "cell \"#define SDL_LoadBMP\" \[ref=f5e823\]" out
+'
+
 test_done

@@ -78,6 +78,7 @@ struct hit {
 	size_t		 art;
 	int64_t		 seq;		/* chunk, -1: none */
 	double		 score;
+	double		 rank;		/* a snapshot's score weighed again */
 	int		 phase;
 	char		*member;
 	char		*title;

@@ -224,6 +224,7 @@ ofl_snippet_snap_rank(struct search *s)
 			rk[i].key *= SNAP_SOME;
 		if (nav && nav_hit(&s->h[i]))
 			rk[i].key *= SNAP_NAV;
+		rk[i].h.rank = rk[i].key;
 	}
 	ofl_buf_free(&b);
 	qsort(rk, n, sizeof *rk, rank_cmp);
@@ -419,9 +420,12 @@ ofl_snippet_snap_ref_end(const struct line *l)
 
 /*
  * 1 if a hit after the first is too weak to show in a browser snapshot:
- * under SNAP_WEAK of the best hit's score.  A page holds the words of
- * any question somewhere; its hits far below the best are elements
- * that name them in passing, and the bytes go to what answers.
+ * under SNAP_WEAK of the best hit's score, and of its score weighed
+ * again by names.  A page holds the words of any question somewhere;
+ * its hits far below the best are elements that name them in passing,
+ * and the bytes go to what answers.  But BM25 gives next to nothing to
+ * words most of a page's chunks hold ("labels" on a page of labels): a
+ * link named by the question is worth showing however low its BM25.
  */
 int
 ofl_snippet_snap_weak(const struct search *s, const struct hit *h)
@@ -432,7 +436,8 @@ ofl_snippet_snap_weak(const struct search *s, const struct hit *h)
 	    h->art != best->art || h->phase == PHASE_SUBSTR ||
 	    best->phase == PHASE_SUBSTR || best->score <= 0)
 		return 0;
-	return h->score < best->score * SNAP_WEAK;
+	return h->score < best->score * SNAP_WEAK && (best->rank <= 0 ||
+	    h->rank < best->rank * SNAP_WEAK);
 }
 
 /* The spaces that every line of l[0..nl) with words starts with. */
