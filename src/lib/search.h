@@ -79,6 +79,7 @@ struct hit {
 	int64_t		 seq;		/* chunk, -1: none */
 	double		 score;
 	double		 rank;		/* a snapshot's score weighed again */
+	double		 named;		/* and how well it names the question */
 	int		 phase;
 	char		*member;
 	char		*title;

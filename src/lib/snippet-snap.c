@@ -33,6 +33,7 @@
 #define SNAP_EPS	0.01		/* when every score is 0 */
 #define SNAP_HEAD_MAX	100		/* bytes of its head kept on a cut */
 #define SNAP_WEAK	0.33		/* of the best hit's score, at least */
+#define SNAP_AS_NAMED	0.9		/* of the best hit's name: not weak */
 #define SNAP_NAV	2.0		/* a hit in the navigation asked for */
 #define HEAD_OVER	3		/* lines shown under one heading that
 					   bring it */
@@ -225,6 +226,7 @@ ofl_snippet_snap_rank(struct search *s)
 		if (nav && nav_hit(&s->h[i]))
 			rk[i].key *= SNAP_NAV;
 		rk[i].h.rank = rk[i].key;
+		rk[i].h.named = named;
 	}
 	ofl_buf_free(&b);
 	qsort(rk, n, sizeof *rk, rank_cmp);
@@ -420,12 +422,13 @@ ofl_snippet_snap_ref_end(const struct line *l)
 
 /*
  * 1 if a hit after the first is too weak to show in a browser snapshot:
- * under SNAP_WEAK of the best hit's score, and of its score weighed
- * again by names.  A page holds the words of any question somewhere;
- * its hits far below the best are elements that name them in passing,
- * and the bytes go to what answers.  But BM25 gives next to nothing to
- * words most of a page's chunks hold ("labels" on a page of labels): a
- * link named by the question is worth showing however low its BM25.
+ * under SNAP_WEAK of the best hit's score weighed again by names (BM25
+ * alone gives next to nothing to words most of a page's chunks hold,
+ * "surface" on the page of SDL_surface.h), unless it names the question
+ * about as well as the best (SNAP_AS_NAMED: the same link in the
+ * sidebar and in the text).  A page holds the words of any question
+ * somewhere; its hits far below the best are elements that name them in
+ * passing, and the bytes go to the lines of what answers.
  */
 int
 ofl_snippet_snap_weak(const struct search *s, const struct hit *h)
@@ -436,8 +439,10 @@ ofl_snippet_snap_weak(const struct search *s, const struct hit *h)
 	    h->art != best->art || h->phase == PHASE_SUBSTR ||
 	    best->phase == PHASE_SUBSTR || best->score <= 0)
 		return 0;
-	return h->score < best->score * SNAP_WEAK && (best->rank <= 0 ||
-	    h->rank < best->rank * SNAP_WEAK);
+	if (best->rank <= 0)
+		return h->score < best->score * SNAP_WEAK;
+	return h->rank < best->rank * SNAP_WEAK &&
+	    h->named < best->named * SNAP_AS_NAMED;
 }
 
 /* The spaces that every line of l[0..nl) with words starts with. */
