@@ -118,7 +118,7 @@ test_expect_success 'a line that introduces a block comes with the block' '
 
 test_expect_success 'a line with the words asked in their order comes first' '
 	ofl-capture -T 0 -q <"$DATA/snapshot/zlib-how.txt" >zid &&
-	ofl-search "$(sed s/^ofl:// zid)" -- "code allocating deflate state with deflateInit" >hits &&
+	ofl-search -m 600 "$(sed s/^ofl:// zid)" -- "code allocating deflate state with deflateInit" >hits &&
 	sed -n 2p hits | grep "^  82: - generic \[ref=f5e39\]: /\* allocate deflate state \*/ " &&
 	ofl-search --json "$(sed s/^ofl:// zid)" -- "code allocating deflate state with deflateInit" >j &&
 	head -n 1 j | grep "\\n  - generic \[ref=f5e39\]: /\* allocate"
