@@ -33,6 +33,7 @@ test_expect_success 'the comment and the command under it, before a long line' '
 	ofl:ID:3-14  Tool > Install  (0.0)
 	  3: ## Install
 	  5: If you installed it with pip, run the same install command again.
+	  9- \`\`\`
 	  10: # To install with pip:
 	  11: python -m pip install -U tool
 	more: ofl-extract ID -n 3-14
@@ -65,6 +66,10 @@ test_expect_success 'an irregular form of the word asked for is shown in an exac
 	  1: >>run<<: all tests of the ledger
 	  2- test_case_1 ... ok
 	  3- test_case_2 ... ok
+	  4- test_case_3 ... ok
+	  5- test_case_4 ... ok
+	  6- test_case_5 ... ok
+	  7- test_case_6 ... ok
 	  15: >>Ran<< 12 tests in 2.020s
 	more: ofl-extract ID -n 1-17
 	EOF
@@ -85,7 +90,8 @@ test_expect_success 'a word of a phrase of the lexicon is not marked in an exact
 	  1: the job >>hang<< detector armed
 	  2- step one
 	  3- step two
-	more: ofl-extract ID -n 1-5
+	  4- the output went out to the log
+	  5- done
 	EOF
 	test_cmp expect actual
 '
@@ -277,6 +283,9 @@ test_expect_success 'a line of a record'"'"'s indented body: the head of the rec
 	  211- Date:   Mon Jun 18 10:00:00 2026 +0000
 	  213:     store: the reserve file is made before the first write
 	  215-     A body of three lines that says why, in words that
+	  216-     the question does not use, so that the line that
+	  217-     matches is the subject alone.
+	  219-  src/lib/chunk.c | 4 ++--
 	more: ofl-extract ID -n 209-221
 	EOF
 	test_cmp expect actual
@@ -645,6 +654,8 @@ test_expect_success 'Markdown: a hit of several sections shows the heading of th
 	cat >expect <<-\EOF &&
 	ofl:ID:3-17  Guide > Setup  (2.0)
 	  6: system, then run the configure script from the top of the tree.  It
+	  9- - a C compiler ([gcc](https://gcc.gnu.org/) or clang)
+	  10- - make
 	  12- #### Releases
 	  14: Each release is a tarball and a signature file.  Before you unpack
 	  15: one, check the tarball against the keys listed in the KEYS file at
@@ -749,6 +760,31 @@ test_expect_success 'a diff: a removed "-- comment" line does not end the file t
 	grep "^  5[-:] --- accounts of the site$" out &&
 	grep "^  6[-:] +-- accounts of the site, with a role each$" out &&
 	grep "^  8[-:] -  handle text$" out
+'
+
+test_expect_success 'with room left, the first hit shows more lines around its best' '
+	{
+		i=1
+		while [ $i -le 29 ]; do
+			printf "2026-12-07 10:%02d:00 INFO sync pass %d done\n" $i $i
+			i=$((i + 1))
+		done
+		printf "2026-12-07 10:30:00 ERROR upload of nightly.tar failed\n"
+		printf "2026-12-07 10:30:01 INFO heartbeat ok\n"
+		printf "2026-12-07 10:30:02 INFO heartbeat ok\n"
+		printf "2026-12-07 10:30:03 INFO heartbeat ok\n"
+		printf "2026-12-07 10:30:04 WARN cause: bucket quota of 5 GiB reached\n"
+		i=31
+		while [ $i -le 59 ]; do
+			printf "2026-12-07 10:%02d:00 INFO sync pass %d done\n" $i $i
+			i=$((i + 1))
+		done
+	} >up.log &&
+	ofl-capture -q -T 0 <up.log | sed "s/^ofl://" >upid &&
+	ofl-search "$(cat upid)" "why did the upload fail" >out &&
+	grep "^  30: .* ERROR upload of nightly.tar failed$" out &&
+	grep "^  34- .* WARN cause: bucket quota of 5 GiB reached$" out &&
+	test $(wc -c <out) -le 1500
 '
 
 test_done

@@ -183,6 +183,8 @@ struct search {
 	size_t				 snapind;	/* its hit's common
 							   indent, not shown */
 	int				 curdiff;	/* a unified diff */
+	int				 curwide;	/* shown with the room
+							   the others left */
 	int				 curmd;		/* Markdown */
 	int				 cursep;	/* CSV's ',', TSV's
 							   tab, or 0 */
@@ -221,6 +223,15 @@ struct ofl_reader *ofl_snippet_reader(struct search *, size_t);
 /* The hits as ofl_search() prints them. */
 void		 ofl_snippet_output(struct search *, struct ofl_buf *,
 		    const char *const *, size_t);
+
+/*
+ * snippet-color.c: the spans of the output to color, recorded while it
+ * is written (_add, when s->record), forgotten past a cut (_cut), and put
+ * in once it is complete (_colorize: from start on).
+ */
+void	 ofl_snippet_span_add(struct search *, size_t, size_t, const char *);
+void	 ofl_snippet_span_cut(struct search *, size_t);
+void	 ofl_snippet_colorize(struct search *, struct ofl_buf *, size_t);
 
 /*
  * snippet-rank.c: the order of the hits looked at before the first are

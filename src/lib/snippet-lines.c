@@ -56,6 +56,8 @@
 #define RECORD_HEAD	4		/* lines of a record's head shown whole */
 #define RECORD_SCAN	64		/* lines of its body looked up through */
 #define JSON_SCAN	64		/* lines of a JSON object looked through */
+#define AROUND		2		/* lines either side of the best one */
+#define WIDE		6		/* and with room left by the others */
 
 static void	 term_weights(const struct line *, size_t, const double *,
 		    double *);
@@ -83,6 +85,10 @@ static int	 diff_file_asked(const struct search *, const struct line *,
 static void	 diff_weigh(const struct search *, const struct line *, size_t,
 		    double *, size_t *, size_t *);
 static void	 order_add(struct line *, size_t, size_t *, size_t *, size_t);
+static size_t	 order_around(struct line *, size_t, size_t, size_t, size_t *,
+		    size_t);
+static size_t	 order_wide(struct line *, size_t, const double *, size_t,
+		    size_t *, size_t);
 static int	 name_sep(int);
 static int	 marked(const struct search *, size_t, size_t, size_t);
 static uint64_t	 key_terms(const struct search *, const struct line *,
@@ -1433,16 +1439,62 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 			order_add(l, nl, order, &norder, c + 1);
 		order_add(l, nl, order, &norder, ofl_snippet_records_end(l, nl, c));
 	}
-	/* The line above the best, then more around it. */
+	norder = order_around(l, nl, b, AROUND, order, norder);
+	if (s->curwide)
+		norder = order_wide(l, nl, w, b, order, norder);
+	for (i = 0; i < nl; i++)
+		l[i].chosen = 0;
+	return norder;
+}
+
+/* The lines around line b out to k lines, the line above first. */
+static size_t
+order_around(struct line *l, size_t nl, size_t b, size_t k, size_t *order,
+    size_t norder)
+{
+	size_t	j;
+
 	if (b > 0)
 		order_add(l, nl, order, &norder, b - 1);
-	for (j = 1; j <= 2; j++) {
+	for (j = 1; j <= k; j++) {
 		order_add(l, nl, order, &norder, b + j);
 		if (b >= j)
 			order_add(l, nl, order, &norder, b - j);
 	}
-	for (i = 0; i < nl; i++)
-		l[i].chosen = 0;
 	return norder;
+}
+
+/*
+ * With the room other hits left (snippet.c), the other lines with a term,
+ * most worth first, then those around the best out to WIDE: an answer in
+ * other words than the question's is often next to the line with them.
+ */
+static size_t
+order_wide(struct line *l, size_t nl, const double *w, size_t b,
+    size_t *order, size_t norder)
+{
+	size_t	i, c;
+	double	v, bv;
+
+	while (norder < ORDER_MAX) {
+		c = nl;
+		bv = 0;
+		for (i = 0; i < nl; i++)
+			if (!l[i].chosen && l[i].nmarks > 0 && (l[i].sig == 0 ||
+			    !sig_taken(l, nl, order, norder, l[i].sig)) &&
+			    (v = line_worth(&l[i], w, 0, 0)) > bv) {
+				c = i;
+				bv = v;
+			}
+		if (c == nl)
+			break;
+		order_add(l, nl, order, &norder, c);
+	}
+	/* Not a line like one shown: that one's note says where it is. */
+	for (i = 0; i < nl; i++)
+		if (!l[i].chosen && l[i].sig != 0 && sig_taken(l, nl, order,
+		    norder, l[i].sig))
+			l[i].chosen = 3;
+	return order_around(l, nl, b, WIDE, order, norder);
 }
 

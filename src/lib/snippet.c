@@ -23,6 +23,7 @@
 
 #define LINE_SHOW_MAX	400		/* bytes of one snippet line */
 #define TOP_SHARES	2		/* of the budget, the first hit's */
+#define WIDE_MIN	150		/* bytes left that widen the first */
 #define SNIP_BEFORE	64		/* bytes read before a hit's first */
 #define TITLE_MAX	120
 #define SNAP_LINE_MAX	200		/* bytes of a snapshot's line shown */
@@ -32,7 +33,6 @@
 #define COLOR_MATCH	"\033[01;31m"
 #define COLOR_LINENO	"\033[32m"
 #define COLOR_REF	"\033[35m"
-#define COLOR_END	"\033[m"
 
 /* The chunk text of an archive member (the chunker run again). */
 struct member {
@@ -68,9 +68,6 @@ static size_t	 split_lines(struct search *, const struct hit *,
 		    const struct ofl_buf *, struct line **);
 static size_t	 line_window(struct search *, const struct line *, size_t,
 		    size_t *, size_t *);
-static void	 span_add(struct search *, size_t, size_t, const char *);
-static void	 span_cut(struct search *, size_t);
-static void	 colorize(struct search *, struct ofl_buf *, size_t);
 static void	 render_line(struct ofl_buf *, struct search *,
 		    const struct line *, size_t, size_t);
 static void	 hits_prepare(struct search *, size_t);
@@ -79,6 +76,8 @@ static int	 select_lines(struct search *, struct line *, size_t, size_t,
 		    size_t);
 static void	 render_hit(struct search *, struct hit *, size_t,
 		    struct ofl_buf *, size_t *, int *);
+static size_t	 render_hits(struct search *, struct ofl_buf *, size_t, size_t,
+		    size_t, size_t, size_t, int *, size_t *);
 static void	 add_title(struct ofl_buf *, struct search *, const char *);
 static void	 add_ref(struct ofl_buf *, const struct search *,
 		    const struct hit *);
@@ -726,7 +725,7 @@ render_line(struct ofl_buf *out, struct search *s, const struct line *l,
 		at = out->len;
 		ofl_render_safe(out, (const unsigned char *)base + st,
 		    en - st, SIZE_MAX);
-		span_add(s, at, out->len - at, COLOR_MATCH);
+		ofl_snippet_span_add(s, at, out->len - at, COLOR_MATCH);
 		pos = en;
 	}
 	if (pos < to)
@@ -734,57 +733,6 @@ render_line(struct ofl_buf *out, struct search *s, const struct line *l,
 		    to - pos, SIZE_MAX);
 	if (to < l->n || l->cutr)
 		ofl_buf_adds(out, "...");
-}
-
-static void
-span_add(struct search *s, size_t off, size_t len, const char *color)
-{
-	if (!s->record || len == 0)
-		return;
-	if (s->nsp == s->capsp) {
-		s->capsp = s->capsp == 0 ? 64 : s->capsp * 2;
-		s->sp = ofl_xrealloc(s->sp, s->capsp * sizeof *s->sp);
-	}
-	s->sp[s->nsp].off = off;
-	s->sp[s->nsp].len = len;
-	s->sp[s->nsp].color = color;
-	s->nsp++;
-}
-
-/* The output was cut back to len: forget the spans past it. */
-static void
-span_cut(struct search *s, size_t len)
-{
-	while (s->nsp > 0 && s->sp[s->nsp - 1].off + s->sp[s->nsp - 1].len >
-	    len)
-		s->nsp--;
-}
-
-/* Color the spans of out (from start on), in order. */
-static void
-colorize(struct search *s, struct ofl_buf *out, size_t start)
-{
-	struct ofl_buf	c;
-	size_t		i, pos = start;
-
-	if (s->nsp == 0)
-		return;
-	ofl_buf_init(&c);
-	for (i = 0; i < s->nsp; i++) {
-		if (s->sp[i].off < pos || s->sp[i].off + s->sp[i].len >
-		    out->len)
-			continue;
-		ofl_buf_add(&c, out->data + pos, s->sp[i].off - pos);
-		ofl_buf_adds(&c, s->sp[i].color);
-		ofl_buf_add(&c, out->data + s->sp[i].off, s->sp[i].len);
-		ofl_buf_adds(&c, COLOR_END);
-		pos = s->sp[i].off + s->sp[i].len;
-	}
-	ofl_buf_add(&c, out->data + pos, out->len - pos);
-	out->len = start;
-	ofl_buf_add(out, c.data, c.len);
-	ofl_buf_free(&c);
-	s->nsp = 0;
 }
 
 static size_t
@@ -969,7 +917,7 @@ render_hit(struct search *s, struct hit *h, size_t avail, struct ofl_buf *out,
 	s->snapind = s->cursnap ? ofl_snippet_snap_indent(l, nl) : 0;
 
 	add_ref(out, s, h);
-	span_add(s, start, out->len - start, COLOR_REF);
+	ofl_snippet_span_add(s, start, out->len - start, COLOR_REF);
 	if (h->member != NULL) {
 		ofl_buf_adds(out, "  [");
 		add_title(out, s, h->member);
@@ -1002,7 +950,7 @@ render_hit(struct search *s, struct hit *h, size_t avail, struct ofl_buf *out,
 		ofl_buf_adds(out, "  ");
 		at = out->len;
 		ofl_buf_addf(out, "%llu", (unsigned long long)l[i].no);
-		span_add(s, at, out->len - at, COLOR_LINENO);
+		ofl_snippet_span_add(s, at, out->len - at, COLOR_LINENO);
 		ofl_buf_addf(out, "%c ", l[i].mask != 0 ? ':' : '-');
 		render_line(out, s, &l[i], l[i].from, l[i].to);
 		ofl_buf_addc(out, '\n');
@@ -1321,15 +1269,87 @@ hits_prepare(struct search *s, size_t k)
 	s->nvis = nv;
 }
 
+/*
+ * Hits [0, nshow) in limit bytes from start: the first in first bytes,
+ * each other in per, and what one leaves to the next.  When all are
+ * shown with WIDE_MIN bytes or more left, the first is shown again with
+ * that room and its wider lines (snippet-lines.c), the others as they
+ * were.  The first two cut go to cuts[].  Returns how many are shown.
+ */
+static size_t
+render_hits(struct search *s, struct ofl_buf *out, size_t nshow,
+    size_t first, size_t per, size_t limit, size_t start, int *cuts,
+    size_t *ncut)
+{
+	size_t	*tries, i, n, n0 = 0, carry = 0, hits = out->len, left;
+	int	 cut;
+
+	tries = ofl_xcalloc(nshow + 1, sizeof *tries);
+	for (i = 0; i < nshow; i++) {
+		size_t	avail = (i == 0 ? first : per) + carry,
+			before = out->len, try;
+		size_t	room = limit > before - start ?
+			    limit - (before - start) : 0;
+
+		if (avail > room)
+			avail = room;
+		if (i > 0 && avail < 80)
+			break;
+		if (i > 0 && ofl_snippet_snap_weak(s, &s->h[i]))
+			break;
+		render_hit(s, &s->h[i], avail, out, &n, &cut);
+		for (try = avail; i > 0 && n > room && n - room < try &&
+		    try > 80; ) {
+			/*
+			 * The notes of similar lines took it past the room:
+			 * again in that much less, its best lines first.
+			 */
+			try -= n - room;
+			out->len = before;
+			ofl_snippet_span_cut(s, out->len);
+			render_hit(s, &s->h[i], try, out, &n, &cut);
+		}
+		if (i > 0 && n > room) {
+			/* It does not fit: leave it to the next page. */
+			out->len = before;
+			ofl_snippet_span_cut(s, out->len);
+			break;
+		}
+		s->a[s->h[i].art].hit = 1;
+		tries[i] = try;
+		if (i == 0)
+			n0 = n;
+		carry = avail > n ? avail - n : 0;
+		if (cut && *ncut < 2)
+			cuts[(*ncut)++] = (int)i;
+	}
+	left = limit > out->len - start ? limit - (out->len - start) : 0;
+	if (i == nshow && nshow > 0 && left >= WIDE_MIN &&
+	    !ofl_snippet_snap_scope(s)) {
+		out->len = hits;
+		ofl_snippet_span_cut(s, hits);
+		for (*ncut = 0, i = 0; i < nshow; i++) {
+			s->curwide = i == 0;
+			render_hit(s, &s->h[i], i == 0 ? n0 + left : tries[i],
+			    out, &n, &cut);
+			if (cut && *ncut < 2)
+				cuts[(*ncut)++] = (int)i;
+		}
+		s->curwide = 0;
+	}
+	free(tries);
+	return i;
+}
+
 void
 ofl_snippet_output(struct search *s, struct ofl_buf *out, const char *const *ids,
     size_t nids)
 {
 	struct ofl_buf	 more, note;
-	size_t		 budget, limit, nshow, i, per, carry = 0, used, hits;
+	size_t		 budget, limit, nshow, i, per, used, hits;
 	size_t		 shares, top;
 	size_t		 start = out->len, reserve, ncut = 0, extra = 0;
-	int		 cut, cuts[2];
+	int		 cuts[2];
 
 	budget = s->o->budget > 0 ? s->o->budget : OFL_SEARCH_BUDGET;
 	limit = s->o->limit > 0 ? (size_t)s->o->limit : OFL_SEARCH_LIMIT;
@@ -1392,41 +1412,8 @@ ofl_snippet_output(struct search *s, struct ofl_buf *out, const char *const *ids
 	top = shares - nshow + 1;
 	if (nshow > 1 && ofl_snippet_snap_weak(s, &s->h[1]))
 		top = TOP_SHARES;
-	for (i = 0; i < nshow; i++) {
-		size_t	avail = (i == 0 ? per * top : per) +
-			    carry, n, before = out->len, try;
-		size_t	room = budget > reserve + (before - start) ?
-			    budget - reserve - (before - start) : 0;
-
-		if (avail > room)
-			avail = room;
-		if (i > 0 && avail < 80)
-			break;
-		if (i > 0 && ofl_snippet_snap_weak(s, &s->h[i]))
-			break;
-		render_hit(s, &s->h[i], avail, out, &n, &cut);
-		for (try = avail; i > 0 && n > room && n - room < try &&
-		    try > 80; ) {
-			/*
-			 * The notes of similar lines took it past the room:
-			 * again in that much less, its best lines first.
-			 */
-			try -= n - room;
-			out->len = before;
-			span_cut(s, out->len);
-			render_hit(s, &s->h[i], try, out, &n, &cut);
-		}
-		if (i > 0 && n > room) {
-			/* It does not fit: leave it to the next page. */
-			out->len = before;
-			span_cut(s, out->len);
-			break;
-		}
-		s->a[s->h[i].art].hit = 1;
-		carry = avail > n ? avail - n : 0;
-		if (cut && ncut < 2)
-			cuts[ncut++] = (int)i;
-	}
+	i = render_hits(s, out, nshow, per * top, per, budget > reserve ?
+	    budget - reserve : 0, start, cuts, &ncut);
 	if (i < nshow)
 		s->more = 1;
 	for (i = 0; i < ncut; i++) {
@@ -1462,7 +1449,7 @@ ofl_snippet_output(struct search *s, struct ofl_buf *out, const char *const *ids
 		ofl_buf_add(out, note.data, note.len);
 	}
 	s->record = 0;
-	colorize(s, out, start);
+	ofl_snippet_colorize(s, out, start);
 	ofl_buf_free(&more);
 	ofl_buf_free(&note);
 	ofl_buf_free(&s->sigbuf);
