@@ -477,4 +477,11 @@ test_expect_success 'a hit low by BM25 and named by the question is shown' '
 	grep "cell \"#define SDL_LoadBMP\" \[ref=f5e823\]" out
 '
 
+test_expect_success 'a weak hit is shown while what is printed is short' '
+	id=$(ofl-capture -q -T 0 <"$DATA/snapshot/bzip2-manual.txt") &&
+	ofl-search "$id" "bzip2recover to recover data from damaged files" >out &&
+	grep "heading \"2.6. RECOVERING DATA FROM DAMAGED FILES\" \[level=2\] \[ref=f2e503\]" out &&
+	grep "link \"2.6. RECOVERING DATA FROM DAMAGED FILES\" \[ref=f2e68\]" out
+'
+
 test_done

@@ -24,6 +24,7 @@
 #define LINE_SHOW_MAX	400		/* bytes of one snippet line */
 #define TOP_SHARES	2		/* of the budget, the first hit's */
 #define WIDE_MIN	150		/* bytes left that widen the first */
+#define WEAK_FILL	500		/* bytes under which weak hits show */
 #define SNIP_BEFORE	64		/* bytes read before a hit's first */
 #define TITLE_MAX	120
 #define SNAP_LINE_MAX	200		/* bytes of a snapshot's line shown */
@@ -1295,7 +1296,9 @@ render_hits(struct search *s, struct ofl_buf *out, size_t nshow,
 			avail = room;
 		if (i > 0 && avail < 80)
 			break;
-		if (i > 0 && ofl_snippet_snap_weak(s, &s->h[i]))
+		/* A weak hit, while the output is short: a second look. */
+		if (i > 0 && before - start >= WEAK_FILL &&
+		    ofl_snippet_snap_weak(s, &s->h[i]))
 			break;
 		render_hit(s, &s->h[i], avail, out, &n, &cut);
 		for (try = avail; i > 0 && n > room && n - room < try &&
