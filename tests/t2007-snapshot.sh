@@ -484,4 +484,10 @@ test_expect_success 'a weak hit is shown while what is printed is short' '
 	grep "link \"2.6. RECOVERING DATA FROM DAMAGED FILES\" \[ref=f2e68\]" out
 '
 
+test_expect_success 'long lines are cut shorter in a snapshot: more of them fit' '
+	id=$(ofl-capture -q -T 0 <"$DATA/snapshot/graphviz-shapes.txt") &&
+	ofl-search "$id" "use my own picture or PostScript as a node shape" >out &&
+	grep "heading \"User-defined Nodes\" \[level=2\] \[ref=f4e689\]" out
+'
+
 test_done

@@ -27,7 +27,7 @@
 #define WEAK_FILL	500		/* bytes under which weak hits show */
 #define SNIP_BEFORE	64		/* bytes read before a hit's first */
 #define TITLE_MAX	120
-#define SNAP_LINE_MAX	200		/* bytes of a snapshot's line shown */
+#define SNAP_LINE_MAX	150		/* bytes of a snapshot's line shown */
 #define RUN_MAX		32		/* marks of a term spelled out */
 #define ADJ_GAP		3		/* bytes between words of a phrase */
 /* Colors as grep uses them: matches, line numbers, references. */
