@@ -787,4 +787,23 @@ test_expect_success 'with room left, the first hit shows more lines around its b
 	test $(wc -c <out) -le 1500
 '
 
+test_expect_success 'the widened first hit keeps the colors of the hits after it' '
+	i=1
+	while [ $i -le 300 ]; do
+		case $i in
+		30) echo "2026-12-07 ERROR upload of nightly.tar failed" ;;
+		250) echo "2026-12-07 INFO upload retried later and done" ;;
+		*) echo "2026-12-07 INFO sync pass $i done" ;;
+		esac
+		i=$((i + 1))
+	done >two.log &&
+	ofl-capture -q -T 0 <two.log | sed "s/^ofl://" >twoid &&
+	ofl-search "$(cat twoid)" upload >plain &&
+	grep "^  36- 2026-12-07 INFO sync pass 36 done$" plain &&
+	ofl-search --color=always "$(cat twoid)" upload >col &&
+	sed "s/$(printf "\033")\[[0-9;]*m//g" col >stripped &&
+	test_cmp plain stripped &&
+	grep "250$(printf "\033")\[m: 2026-12-07 INFO $(printf "\033")\[01;31mupload$(printf "\033")\[m retried" col
+'
+
 test_done

@@ -1440,7 +1440,7 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 		order_add(l, nl, order, &norder, ofl_snippet_records_end(l, nl, c));
 	}
 	norder = order_around(l, nl, b, AROUND, order, norder);
-	if (s->curwide)
+	if (s != NULL && s->curwide)
 		norder = order_wide(l, nl, w, b, order, norder);
 	for (i = 0; i < nl; i++)
 		l[i].chosen = 0;

@@ -79,6 +79,8 @@ static void	 render_hit(struct search *, struct hit *, size_t,
 		    struct ofl_buf *, size_t *, int *);
 static size_t	 render_hits(struct search *, struct ofl_buf *, size_t, size_t,
 		    size_t, size_t, size_t, int *, size_t *);
+static void	 widen_first(struct search *, struct ofl_buf *, size_t, size_t,
+		    size_t, size_t, int *);
 static void	 add_title(struct ofl_buf *, struct search *, const char *);
 static void	 add_ref(struct ofl_buf *, const struct search *,
 		    const struct hit *);
@@ -1274,18 +1276,18 @@ hits_prepare(struct search *s, size_t k)
  * Hits [0, nshow) in limit bytes from start: the first in first bytes,
  * each other in per, and what one leaves to the next.  When all are
  * shown with WIDE_MIN bytes or more left, the first is shown again with
- * that room and its wider lines (snippet-lines.c), the others as they
- * were.  The first two cut go to cuts[].  Returns how many are shown.
+ * that room and its wider lines (widen_first()).  The first two cut go
+ * to cuts[].  Returns how many are shown.
  */
 static size_t
 render_hits(struct search *s, struct ofl_buf *out, size_t nshow,
     size_t first, size_t per, size_t limit, size_t start, int *cuts,
     size_t *ncut)
 {
-	size_t	*tries, i, n, n0 = 0, carry = 0, hits = out->len, left;
-	int	 cut;
+	size_t	i, k, n, n0 = 0, sp0 = 0, carry = 0, hits = out->len, left;
+	int	cut, *cutf;
 
-	tries = ofl_xcalloc(nshow + 1, sizeof *tries);
+	cutf = ofl_xcalloc(nshow + 1, sizeof *cutf);
 	for (i = 0; i < nshow; i++) {
 		size_t	avail = (i == 0 ? first : per) + carry,
 			before = out->len, try;
@@ -1319,29 +1321,54 @@ render_hits(struct search *s, struct ofl_buf *out, size_t nshow,
 			break;
 		}
 		s->a[s->h[i].art].hit = 1;
-		tries[i] = try;
-		if (i == 0)
+		cutf[i] = cut;
+		if (i == 0) {
 			n0 = n;
+			sp0 = s->nsp;
+		}
 		carry = avail > n ? avail - n : 0;
-		if (cut && *ncut < 2)
-			cuts[(*ncut)++] = (int)i;
 	}
 	left = limit > out->len - start ? limit - (out->len - start) : 0;
 	if (i == nshow && nshow > 0 && left >= WIDE_MIN &&
-	    !ofl_snippet_snap_scope(s)) {
-		out->len = hits;
-		ofl_snippet_span_cut(s, hits);
-		for (*ncut = 0, i = 0; i < nshow; i++) {
-			s->curwide = i == 0;
-			render_hit(s, &s->h[i], i == 0 ? n0 + left : tries[i],
-			    out, &n, &cut);
-			if (cut && *ncut < 2)
-				cuts[(*ncut)++] = (int)i;
-		}
-		s->curwide = 0;
-	}
-	free(tries);
+	    !ofl_snippet_snap_scope(s))
+		widen_first(s, out, hits, hits + n0, sp0, n0 + left, &cutf[0]);
+	for (*ncut = 0, k = 0; k < i && *ncut < 2; k++)
+		if (cutf[k])
+			cuts[(*ncut)++] = (int)k;
+	free(cutf);
 	return i;
+}
+
+/*
+ * The first hit, shown in out from at to end0 with the spans before sp0,
+ * shown there again in avail bytes with its wider lines (snippet-lines.c);
+ * the hits after it keep their bytes and spans, moved after it.
+ */
+static void
+widen_first(struct search *s, struct ofl_buf *out, size_t at, size_t end0,
+    size_t sp0, size_t avail, int *cut)
+{
+	struct ofl_buf	 tail;
+	struct span	*tsp = NULL;
+	size_t		 ntsp = s->nsp - sp0, n, i;
+
+	ofl_buf_init(&tail);
+	ofl_buf_add(&tail, out->data + end0, out->len - end0);
+	if (ntsp > 0) {
+		tsp = ofl_xcalloc(ntsp, sizeof *tsp);
+		memcpy(tsp, s->sp + sp0, ntsp * sizeof *tsp);
+	}
+	out->len = at;
+	ofl_snippet_span_cut(s, at);
+	s->curwide = 1;
+	render_hit(s, &s->h[0], avail, out, &n, cut);
+	s->curwide = 0;
+	for (i = 0; i < ntsp; i++)
+		ofl_snippet_span_add(s, tsp[i].off - end0 + out->len,
+		    tsp[i].len, tsp[i].color);
+	ofl_buf_add(out, tail.data, tail.len);
+	free(tsp);
+	ofl_buf_free(&tail);
 }
 
 void
