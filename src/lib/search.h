@@ -284,6 +284,7 @@ void	 ofl_query_terms_target_add(struct search *, const char *, size_t,
 
 /* snippet-lines.c: which lines of a hit to show. */
 #define ORDER_MAX	24		/* lines of a hit considered */
+#define ORDER_SCAN	4096		/* lines weighed for their length */
 size_t	 ofl_snippet_lines_order(struct search *, struct line *, size_t,
 	    size_t *);
 uint64_t ofl_snippet_lines_sig(struct ofl_buf *, const char *, size_t);
@@ -295,6 +296,11 @@ uint64_t ofl_snippet_lines_tsig(struct search *, const char *, size_t);
 void	 ofl_snippet_lines_similar(struct line *, size_t, size_t);
 void	 ofl_snippet_lines_add_similar(struct ofl_buf *, size_t,
 	    const uint64_t *);
+
+/* snippet-ask.c: what a question asks for, and the lines that give it. */
+int	 ofl_snippet_asks(const struct search *, const char *const *, int);
+void	 ofl_snippet_ask_weigh(const struct search *, const struct line *,
+	    size_t, double *);
 
 /* snippet-records.c: the lines a record's line brings. */
 /* 1 if p[0..n) holds a letter or a digit. */

@@ -30,7 +30,6 @@
 #define SNAP_UNDER	4		/* lines under a heading looked through */
 #define SNAP_UNDER_LACK 0.25		/* of a heading's weight, a word it
 					   lacks */
-#define ORDER_SCAN	4096		/* lines weighed for their length */
 #define WHOLE		0.5		/* more for a term as a word alone */
 #define DIFF_CHANGED	2.0		/* a diff's changed line against context */
 #define LITERAL		2.0		/* a line that holds a term as typed,
@@ -44,9 +43,6 @@
 #define DIFF_FILE	2.0		/* a line of the file the question
 					   names ("go.mod") */
 #define DIFF_FILE_SHOW	3		/* of its changed lines, shown first */
-#define COUNT_NEAR	2.0		/* "how many": a number by a match;
-					   "how long": a time taken */
-#define COUNT_AFTER	16		/* bytes after a match looked through */
 #define HEAD_INDENT	8		/* columns of a line that goes on one */
 #define HEAD_SCAN	8		/* lines looked up for it */
 #define CODE_SCAN	12		/* lines down to a paragraph's example */
@@ -94,13 +90,7 @@ static int	 marked(const struct search *, size_t, size_t, size_t);
 static uint64_t	 key_terms(const struct search *, const struct line *,
 		    size_t);
 static void	 md_headings(const struct line *, size_t, double *);
-static int	 asks(const struct search *, const char *const *, int);
-static int	 count_near(const struct search *, const struct line *, size_t);
-static int	 time_question(const struct search *);
 static int	 diff_side(const struct search *);
-static int	 time_in(const struct line *);
-static void	 question_weigh(const struct search *, const struct line *,
-		    size_t, double *);
 static int	 tie_better(const struct search *, const struct line *,
 		    size_t, size_t, int, const size_t *, size_t);
 static double	 snap_density(const struct line *);
@@ -964,26 +954,6 @@ snap_density(const struct line *l)
 	return 1 / (1 + (double)(n - SNAP_SHORT) / SNAP_SHORT);
 }
 
-/* A question of how many: its answer is a number. */
-static int
-count_question(const struct search *s)
-{
-	static const char *const forms[] = { "how many", "how often",
-		"number of", "count of", NULL };
-
-	return asks(s, forms, 0);
-}
-
-/* 1 if the query asks how long something took. */
-static int
-time_question(const struct search *s)
-{
-	static const char *const forms[] = { "how long", "how much time",
-		"duration", "time taken", "elapsed", NULL };
-
-	return asks(s, forms, 0);
-}
-
 /*
  * The side of a diff the query asks for: '+' for what is new ("new
  * flags", "added", "now"), '-' for what is gone ("removed", "no
@@ -997,123 +967,9 @@ diff_side(const struct search *s)
 	static const char *const gone[] = { "removed", "remove", "removes",
 		"deleted", "delete", "dropped", "drop", "old", "no longer",
 		"anymore", NULL };
-	int	 add = asks(s, added, 1), del = asks(s, gone, 1);
+	int	 add = ofl_snippet_asks(s, added, 1), del = ofl_snippet_asks(s, gone, 1);
 
 	return add == del ? 0 : add ? '+' : '-';
-}
-
-/* 1 if the query holds one of forms, starting a word (a whole one if whole). */
-static int
-asks(const struct search *s, const char *const *forms, int whole)
-{
-	const char	*q = s->o != NULL ? s->o->query : NULL;
-	size_t		 i, k, n;
-
-	if (q == NULL)
-		return 0;
-	for (i = 0; forms[i] != NULL; i++) {
-		n = strlen(forms[i]);
-		for (k = 0; q[k] != '\0'; k++)
-			if (strncasecmp(q + k, forms[i], n) == 0 &&
-			    (k == 0 || !isalnum((unsigned char)q[k - 1])) &&
-			    (!whole || !isalnum((unsigned char)q[k + n])))
-				return 1;
-	}
-	return 0;
-}
-
-/*
- * 1 if line l gives a time taken: a number with a unit of time right
- * after it ("(0.01s)", "took=242ms", "in 3 minutes"), or a number after
- * "elapsed" ("Elapsed":0.02).  A clock's time or a date is not one.
- */
-static int
-time_in(const struct line *l)
-{
-	static const char *const units[] = { "ms", "s", "sec", "secs",
-		"second", "seconds", "us", "ns", "m", "min", "mins", "minute",
-		"minutes", "h", "hr", "hrs", "hour", "hours", NULL };
-	const char	*p = l->s;
-	size_t		 i, k, u, n;
-
-	for (i = 0; i < l->n; i++) {
-		if (i + 7 < l->n && strncasecmp(p + i, "elapsed", 7) == 0) {
-			for (k = i + 7; k < l->n && k < i + 11 &&
-			    !isdigit((unsigned char)p[k]); k++)
-				;
-			if (k < l->n && isdigit((unsigned char)p[k]))
-				return 1;
-		}
-		if (!isdigit((unsigned char)p[i]) || (i > 0 &&
-		    (isalpha((unsigned char)p[i - 1]) || p[i - 1] == ':')))
-			continue;
-		for (k = i; k < l->n && (isdigit((unsigned char)p[k]) ||
-		    p[k] == '.'); k++)
-			;
-		/* A clock (12:34) or a date (2022-06-19) goes on. */
-		if (k < l->n && (p[k] == ':' || p[k] == '-'))
-			continue;
-		if (k < l->n && p[k] == ' ')
-			k++;
-		for (u = 0; units[u] != NULL; u++) {
-			n = strlen(units[u]);
-			if (k + n <= l->n && strncasecmp(p + k, units[u], n) ==
-			    0 && (k + n == l->n || !isalnum((unsigned char)
-			    p[k + n])))
-				return 1;
-		}
-		i = k;
-	}
-	return 0;
-}
-
-/*
- * A question of how many or how long: the lines that give a number for
- * what was asked, or a time taken, weigh more.
- */
-static void
-question_weigh(const struct search *s, const struct line *l, size_t nl,
-    double *d)
-{
-	size_t	i;
-	int	count = count_question(s), time = time_question(s);
-
-	for (i = 0; (count || time) && i < nl && i < ORDER_SCAN; i++) {
-		if (l[i].nmarks > 0 && ((count && count_near(s, &l[i],
-		    (size_t)(l[i].s - l[0].s))) || (time && time_in(&l[i]))))
-			d[i] *= COUNT_NEAR;
-	}
-}
-
-/*
- * 1 if a match of line l has a number next to it: before it ("2
- * failed"), or in the few bytes after it, after a space, a colon or an
- * equals sign ("failed: 2", "FAILED (failures=2").
- */
-static int
-count_near(const struct search *s, const struct line *l, size_t off)
-{
-	const struct mark	*m;
-	size_t			 j, a, z, k;
-	const char		*p = l->s;
-
-	for (j = 0; j < (size_t)l->nmarks; j++) {
-		m = &s->m[l->mark0 + j];
-		if (m->start < off || m->end > off + l->n)
-			continue;
-		a = m->start - off;
-		z = m->end - off;
-		if (a >= 2 && p[a - 1] == ' ' && isdigit((unsigned char)p[a - 2]))
-			return 1;
-		for (k = z; k < l->n && k < z + COUNT_AFTER; k++)
-			if (isdigit((unsigned char)p[k]) && (p[k - 1] == '=' ||
-			    p[k - 1] == ':' || p[k - 1] == ' ' ||
-			    p[k - 1] == '('))
-				return 1;
-			else if (isdigit((unsigned char)p[k]))
-				break;
-	}
-	return 0;
 }
 
 /*
@@ -1318,7 +1174,7 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 	if (s != NULL && s->curmd)
 		md_headings(l, nl, d);
 	if (s != NULL && !snap && s->m != NULL)
-		question_weigh(s, l, nl, d);
+		ofl_snippet_ask_weigh(s, l, nl, d);
 	literal_weigh(s, l, nl, d);
 	key_weigh(s, l, nl, d);
 	for (j = 0; j < 5; j++) {
