@@ -536,6 +536,9 @@ main(int argc, char *argv[])
 			if (!opt_json)
 				goto out;
 		}
+		/* A reference that cannot be told: nothing ran. */
+		if (rv == OFL_EXIT_USAGE)
+			goto out;
 	} else if (rep.unmet[0] != '\0') {
 		/* Ran fine, but the store is still over its budget. */
 		if (!autogc)

@@ -29,6 +29,28 @@ test_expect_success '--purge removes one artifact; the others read back' '
 	ofl-extract "$id3" >back3 && cmp back3 r3
 '
 
+test_expect_success 'a purge reference that is a usage error removes nothing' '
+	n=$(count) &&
+	test_expect_code 2 ofl-gc --purge @ --purge @0 >out 2>err &&
+	test "$(wc -l <err)" = 1 &&
+	grep "@0: not an artifact reference" err &&
+	test ! -s out &&
+	test "$(count)" = "$n" &&
+	test_expect_code 2 ofl-gc --all --purge @0 >out 2>err &&
+	test "$(count)" = "$n" &&
+	ofl-extract "$id1" >back1 && cmp back1 r1
+'
+
+test_expect_success 'a purge of an ID that is gone: said, the rest done, status 3' '
+	x=$(printf "gone soon\n" | ofl-capture -q -T 0 | sed "s/^ofl://") &&
+	y=$(printf "another\n" | ofl-capture -q -T 0 | sed "s/^ofl://") &&
+	ofl-gc --purge "$x" >/dev/null &&
+	test_expect_code 3 ofl-gc --purge "$x" --purge "$y" >out 2>err &&
+	grep "$x" err &&
+	grep "^removed 1 artifact " out &&
+	test_expect_code 3 ofl-extract "$y" >/dev/null 2>&1
+'
+
 test_expect_success 'shared content survives the purge of one of its artifacts' '
 	a=$(cap r1 -l twin) &&
 	ofl-gc --purge "$id1" >/dev/null &&

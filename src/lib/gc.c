@@ -652,7 +652,12 @@ ofl_gc_run(struct ofl_store *st, const struct ofl_gc_opts *o,
 	if (plan_load(st, o, now, ttl_ms, &p) == -1)
 		goto fail;
 
-	/* Explicit purges first, then the rules, oldest first... */
+	/*
+	 * Explicit purges first, then the rules, oldest first...  A
+	 * reference that cannot be told (an ambiguous prefix, "@0") stops
+	 * the run before anything is removed; one that names no artifact
+	 * (gone already) is said, and the rest goes on, as rm(1) does.
+	 */
 	for (i = 0; i < o->npurge; i++) {
 		if (ofl_store_resolve(st, o->purge[i], id) == -1) {
 			if (cb != NULL)
@@ -666,6 +671,11 @@ ofl_gc_run(struct ofl_store *st, const struct ofl_gc_opts *o,
 		for (j = 0; j < p.nc; j++)
 			if (strcmp(p.c[j].id, id) == 0 && p.c[j].reason == 0)
 				plan_take(&p, &p.c[j], R_PURGE);
+	}
+	if (rep->status == OFL_EXIT_USAGE) {
+		free(p.c);
+		free(p.refs);
+		return -1;
 	}
 	{
 		/* Oldest first. */
