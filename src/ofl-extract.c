@@ -157,14 +157,21 @@ warn_cb(void *arg, const char *msg)
 	warnx("%s", msg);
 }
 
-/* An ID, ofl:ID, @, @N, each maybe with :A-B; else a jq filter. */
+/*
+ * An ID, ofl:ID, @, @N, each maybe with :A-B; else a jq filter.  An ID
+ * and a colon is a reference whatever follows ("ID:5-3" is a bad range,
+ * said as such, not a filter to run on standard input).
+ */
 static int
 looks_like_id(const char *s)
 {
 	struct ofl_ref	r;
+	const char	*colon;
 
 	if (strncmp(s, "ofl:", 4) == 0 || s[0] == '@')
 		return 1;
+	if ((colon = strchr(s, ':')) != NULL)
+		return ofl_id_valid(s, (size_t)(colon - s));
 	return ofl_ref_arg(s, &r) == 0 && ofl_id_valid(r.ref, strlen(r.ref));
 }
 

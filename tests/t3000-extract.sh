@@ -110,6 +110,18 @@ test_expect_success 'bad ranges are usage errors (exit 2)' '
 	done
 '
 
+test_expect_success 'a bad range in ID:A-B: a usage error, nothing read or stored' '
+	n=$(ofl-search -q | wc -l) &&
+	for r in 5-3 0-5 "" 5- -5 1-99999999999999999999; do
+		echo "{\"a\":1}" |
+		test_expect_code 2 ofl-extract "$id:$r" >out 2>err &&
+		test ! -s out &&
+		test "$(wc -l <err)" = 1 &&
+		grep -q "^ofl-extract: $id:$r: bad line range" err || return 1
+	done &&
+	test "$(ofl-search -q | wc -l)" = "$n"
+'
+
 test_expect_success 'a long line, with no budget, comes whole' '
 	awk "BEGIN { for (i = 0; i < 300000; i++) printf \"x\"; print \"\" }" \
 	    >long.txt &&
