@@ -232,7 +232,13 @@ is_binary(const unsigned char *p, size_t n, int complete)
 			if (!complete && n - i < 4)
 				break;
 			bad++;
-			l = 1;
+			/*
+			 * A character cut short (a line cut at a byte count)
+			 * is one fault, not one for each of its bytes.
+			 */
+			for (l = 1; c >= 0xc2 && c <= 0xf4 && l < 4 &&
+			    i + l < n && (p[i + l] & 0xc0) == 0x80; l++)
+				;
 		}
 	}
 	return bad * 10 > n;

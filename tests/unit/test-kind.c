@@ -226,6 +226,10 @@ check_inline(void)
 	is_kind("\xef\xbb\xbf{\"a\": 1}\n", OFL_KIND_JSON, "JSON after a BOM");
 	is_kind("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\n", OFL_KIND_TEXT,
 	    "UTF-8 text");
+	is_kind("x error \xf0\x90\x80\n", OFL_KIND_TEXT,
+	    "a line that ends in a character cut short: text");
+	is_kind("\xe2\x82 error one\n", OFL_KIND_TEXT,
+	    "a line that starts with a character cut short: text");
 	is_kind("\x1b[32mok\x1b[0m  test one\n\x1b[31mFAIL\x1b[0m test two\n",
 	    OFL_KIND_TEXT, "colour escapes stay text");
 }
