@@ -78,6 +78,12 @@ test_expect_success 'the lexicon: the log'"'"'s words for the words typed, ranke
 	! grep "no match" out
 '
 
+test_expect_success 'the lexicon: how many skipped, of a mocha run, is how many pending' '
+	capture "$OFL_SRCDIR/tests/data/eval/fresh5/mocha-shelf.out" >id.mocha &&
+	ofl-search "$(cat id.mocha)" "how many tests were skipped" >out &&
+	grep "^  164: *6 pending\$" out
+'
+
 # No line holds both words, nor "project" at all: the hits that hold
 # some of them count the lexicon's other forms too (homepage for
 # website), and a word of a form of several ("session" of "session

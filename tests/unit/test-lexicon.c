@@ -88,6 +88,14 @@ main(void)
 	ok(g >= 0 && has_form(g, "prev"), "previous: prev");
 	g = match("following page", &len);
 	ok(g >= 0 && len == 1 && has_form(g, "next"), "following: next");
+	g = match("how long to wait when connecting", &len);
+	ok(g >= 0 && len == 4 && has_form(g, "timeout"),
+	    "how long to wait: timeout");
+	g = match("skipped tests", &len);
+	ok(g >= 0 && len == 1 && has_form(g, "pending"),
+	    "skipped: pending (mocha)");
+	g = match("only some of the benchmarks", &len);
+	ok(g >= 0 && len == 2 && has_form(g, "filter"), "only some: filter");
 	g = match("banana split", &len);
 	ok(g < 0 && len == 0, "no form: -1");
 	g = match("connection reset by peer", &len);
