@@ -86,8 +86,8 @@ main(int argc, char *argv[])
 			break;
 		case 'm':
 			if (ofl_parse_size(optarg, &max) == -1)
-				errx(EXIT_TROUBLE, "--max-bytes %s: %s",
-				    optarg, ofl_errmsg());
+				errx(EXIT_TROUBLE, "--max-bytes %s",
+				    ofl_errmsg());
 			o.budget = (size_t)max;
 			break;
 		case O_NOREDACT:

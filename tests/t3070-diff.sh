@@ -244,7 +244,10 @@ test_expect_success 'an unknown ID or bad usage: exit 2, one line' '
 	echo "ofl-diff: zzzzzzzz: unknown artifact" >expect &&
 	test_cmp expect err &&
 	test_expect_code 2 ofl-diff "$(cap s1)" >out 2>err &&
-	test_expect_code 2 ofl-diff --bogus a b >out 2>err
+	test_expect_code 2 ofl-diff --bogus a b >out 2>err &&
+	test_expect_code 2 ofl-diff -m -1 "$(cap s1)" "$(cap s1)" >out 2>err &&
+	echo "ofl-diff: --max-bytes -1: not a size (use 512, 64k, 2M, 1G)" >expect &&
+	test_cmp expect err
 '
 
 test_expect_success 'a line range: exit 2, said, not ignored' '
