@@ -120,6 +120,7 @@ static void		 parse_operands(int, char *[], struct args *);
 static void		 check_modes(struct args *);
 static void		 warn_cb(void *, const char *);
 static int		 looks_like_id(const char *);
+static int		 archive_kind(struct ofl_store *, const char *);
 static int		 jq_word(const char *);
 static uint64_t		 number(const char *, const char *);
 static void		 time_limit(struct ofl_extract *, const char *,
@@ -173,6 +174,22 @@ looks_like_id(const char *s)
 	if ((colon = strchr(s, ':')) != NULL)
 		return ofl_id_valid(s, (size_t)(colon - s));
 	return ofl_ref_arg(s, &r) == 0 && ofl_id_valid(r.ref, strlen(r.ref));
+}
+
+/* 1 if artifact id is an archive or a compressed stream: it has members. */
+static int
+archive_kind(struct ofl_store *st, const char *id)
+{
+	struct ofl_meta	m;
+	int		k;
+
+	if (ofl_store_meta(st, id, &m) == -1) {
+		ofl_clearerr();
+		return 0;
+	}
+	k = m.kind;
+	ofl_meta_free(&m);
+	return k == OFL_KIND_ARCHIVE || k == OFL_KIND_COMPRESSED;
 }
 
 static int
@@ -537,6 +554,13 @@ main(int argc, char *argv[])
 			    "ofl-extract - %s", ref, ref);
 		goto out;
 	}
+	/*
+	 * A search hit in an archive's member ("ofl:ID:A-B  [a.log]"): its
+	 * lines are the member's.
+	 */
+	if (refs[0].tag[0] != '\0' && o.member == NULL &&
+	    archive_kind(st, id))
+		o.member = refs[0].tag;
 	o.color = ofl_color_wanted(color);
 	if (page)
 		ofl_pager_start();

@@ -53,6 +53,31 @@ test_expect_success '-n on a member is cut and marked with --member' '
 	test_cmp expect out
 '
 
+test_expect_success 'a search hit in a member, piped: the member'"'"'s lines' '
+	ofl-index -q "$tgz" &&
+	ofl-search -q "$tgz" "n 150" -n 1 >refs &&
+	grep "^ofl:$tgz:[0-9-]*  \[sub/nums.txt\]\$" refs &&
+	ofl-extract <refs >out &&
+	grep "^150	n 150\$" out &&
+	! grep -v "^[0-9]*	n [0-9]*\$" out &&
+	ofl-search "$tgz" "n 150" -n 1 | ofl-extract >out2 &&
+	test_cmp out out2
+'
+
+test_expect_success 'a search hit in a member of a truncated archive: an error, no archive bytes' '
+	seq 1 20000 | sed "s/^/log line error /" >big.log &&
+	tar cf t.tar big.log src/data.json &&
+	head -c 204800 t.tar >trunc.tar &&
+	tid=$(cap <trunc.tar) &&
+	ofl-index -q "$tid" &&
+	ofl-search -q "$tid" "error 12" -n 1 >refs &&
+	grep "  \[big.log\]\$" refs &&
+	test_expect_code 3 ofl-extract <refs >out 2>err &&
+	test "$(wc -l <err)" = 1 &&
+	grep "big.log: Truncated tar archive" err &&
+	! grep "ustar" out
+'
+
 test_expect_success 'a filter, -e and --errors on a member' '
 	echo 6 >expect &&
 	ofl-extract "$tgz" --member data.json ".a | add" >out &&

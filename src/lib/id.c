@@ -204,6 +204,33 @@ size_field(const char *s, size_t n, size_t *i)
 	return 0;
 }
 
+/*
+ * A hit's "[MEMBER]" at line[i]: the line ends after it, or goes on with
+ * a title or a score two spaces after it.  Copied to r->tag.
+ */
+static int
+member_tag(const char *line, size_t n, size_t i, struct ofl_ref *r)
+{
+	const char	*close;
+	size_t		 len;
+
+	if (i >= n || line[i] != '[' ||
+	    (close = memchr(line + i, ']', n - i)) == NULL)
+		return 0;
+	len = (size_t)(close - (line + i + 1));
+	if (len == 0 || len >= sizeof r->tag)
+		return 0;
+	if (close + 1 != line + n && (line + n - close < 3 ||
+	    close[1] != ' ' || close[2] != ' '))
+		return 0;
+	if (close + 1 != line + n && !score_end(close + 1,
+	    (size_t)(line + n - close - 1)))
+		return 0;
+	memcpy(r->tag, line + i + 1, len);
+	r->tag[len] = '\0';
+	return 1;
+}
+
 int
 ofl_ref_line(const char *line, size_t n, struct ofl_ref *r)
 {
@@ -233,6 +260,9 @@ ofl_ref_line(const char *line, size_t n, struct ofl_ref *r)
 		if (range_parse(line + start, i - start, r) == -1)
 			return 0;
 		if (i == n)
+			return 1;
+		if (n - i >= 2 && line[i + 1] == ' ' && member_tag(line, n,
+		    i + 2, r))
 			return 1;
 		return n - i >= 2 && line[i + 1] == ' ' &&
 		    score_end(line + i, n - i);

@@ -305,11 +305,15 @@ size_t	 ofl_ref_parse(const char *, size_t, char [OFL_ID_MAX + 1]);
  * ofl_store_resolve()), and the lines A-B it names, from and to 0 for
  * the whole artifact.
  */
+#define OFL_REF_TAG_MAX	256
 struct ofl_ref {
 	char		ref[OFL_ID_MAX + 2];
 	uint64_t	from;		/* 1-based; 0: no range */
 	uint64_t	to;		/* inclusive */
 	const char	*arg;		/* the argument it came from, or NULL */
+	char		tag[OFL_REF_TAG_MAX];	/* a hit's "[NAME]": the
+						   archive member its lines
+						   are of; "" for none */
 };
 /*
  * An argument: "ofl:ID", "ID", "@", "@N", each with ":A-B" or ":A"
@@ -323,9 +327,10 @@ const char *ofl_ref_name(const struct ofl_ref *);
 /*
  * 1 if a line of a stream (n bytes, without its newline) is a reference
  * line as ofl prints them: "ofl:ID" or "ofl:ID:A-B" alone, a search
- * hit ("ofl:ID:A-B  TITLE  (4.2)"), a notice's first line ("ofl:ID KIND
- * SIZE ...") or a line of the listing; else 0.  Fills r (the ID
- * lowercased).
+ * hit ("ofl:ID:A-B  TITLE  (4.2)", "ofl:ID:A-B  [MEMBER]  (4.2)", or
+ * as -q prints one in a member, "ofl:ID:A-B  [MEMBER]"), a notice's
+ * first line ("ofl:ID KIND SIZE ...") or a line of the listing; else 0.
+ * Fills r (the ID lowercased, a hit's "[MEMBER]" in r->tag).
  */
 int	 ofl_ref_line(const char *, size_t, struct ofl_ref *);
 

@@ -1396,6 +1396,12 @@ ofl_snippet_output(struct search *s, struct ofl_buf *out, const char *const *ids
 	if (s->o->quiet) {
 		for (i = 0; i < nshow; i++) {
 			add_ref(out, s, &s->h[i]);
+			/* Lines of a member: which, for ofl-extract. */
+			if (s->h[i].member != NULL) {
+				ofl_buf_adds(out, "  [");
+				add_title(out, s, s->h[i].member);
+				ofl_buf_addc(out, ']');
+			}
 			ofl_buf_addc(out, '\n');
 			s->a[s->h[i].art].hit = 1;
 		}

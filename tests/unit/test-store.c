@@ -640,6 +640,18 @@ test_ids(void)
 				    "ofl_ref_line: a reference: \"%s\"",
 				    rl[i].line);
 		}
+		ok(ofl_ref_line("ofl:k7m2:3-9  [a/b.c]", 21, &r) == 1 &&
+		    r.from == 3 && r.to == 9 && strcmp(r.tag, "a/b.c") == 0,
+		    "ofl_ref_line: a hit in a member as -q prints it");
+		ok(ofl_ref_line("ofl:k7m2:3-9  [a/b.c]  # Install  (12.0)", 40,
+		    &r) == 1 && strcmp(r.tag, "a/b.c") == 0,
+		    "ofl_ref_line: a member's hit with a title: its member");
+		ok(ofl_ref_line("ofl:k7m2:3-9  [x] then  (1.0)", 29, &r) == 1 &&
+		    r.tag[0] == '\0', "ofl_ref_line: a title in brackets is no member");
+		ok(ofl_ref_line("ofl:k7m2:3-9  [x]y", 18, &r) == 0,
+		    "ofl_ref_line: a bracket and text after it: data");
+		ok(ofl_ref_line("ofl:k7m2:3-9  (4.2)", 19, &r) == 1 &&
+		    r.tag[0] == '\0', "ofl_ref_line: no member, no tag");
 		ok(ofl_ref_arg("ofl:k7m2:3-5", &r) == 0 &&
 		    strcmp(r.ref, "k7m2") == 0 && r.from == 3 && r.to == 5 &&
 		    strcmp(ofl_ref_name(&r), "k7m2") == 0,
