@@ -389,10 +389,8 @@ parse_options(int argc, char *argv[], const char ***execs, size_t *nexec)
 		case 'T':
 		case 'H':
 		case O_TAIL:
-			if (ofl_parse_num(optarg, 0, 1LL << 40, &v) == -1) {
-				warnx("%s", ofl_errmsg());
-				usage(OFL_EXIT_USAGE);
-			}
+			if (ofl_parse_num(optarg, 0, 1LL << 40, &v) == -1)
+				errx(OFL_EXIT_USAGE, "%s", ofl_errmsg());
 			if (ch == 'C' || ch == O_COMBINED)
 				opt_combined = v;
 			else if (ch == 'T')
@@ -439,10 +437,8 @@ parse_options(int argc, char *argv[], const char ***execs, size_t *nexec)
 			opt_store = optarg;
 			break;
 		case 't':
-			if (ofl_parse_duration(optarg, &opt_ttl) == -1) {
-				warnx("%s", ofl_errmsg());
-				usage(OFL_EXIT_USAGE);
-			}
+			if (ofl_parse_duration(optarg, &opt_ttl) == -1)
+				errx(OFL_EXIT_USAGE, "%s", ofl_errmsg());
 			break;
 		case 'V':
 			printf("ofl %s\n", PACKAGE_VERSION);

@@ -210,10 +210,8 @@ number(const char *opt, const char *s)
 {
 	long long	v;
 
-	if (ofl_parse_num(s, 0, (long long)1 << 62, &v) == -1) {
-		warnx("%s: %s", opt, ofl_errmsg());
-		usage(OFL_EXIT_USAGE);
-	}
+	if (ofl_parse_num(s, 0, (long long)1 << 62, &v) == -1)
+		errx(OFL_EXIT_USAGE, "%s: %s", opt, ofl_errmsg());
 	return (uint64_t)v;
 }
 
@@ -238,10 +236,8 @@ memory_limit(struct ofl_extract *o, const char *what, const char *s)
 {
 	uint64_t	n;
 
-	if (ofl_parse_size(s, &n) == -1 || (n > 0 && n < (1 << 24))) {
-		warnx("%s: bad size '%s' (16M or more; 0: none)", what, s);
-		usage(OFL_EXIT_USAGE);
-	}
+	if (ofl_parse_size(s, &n) == -1 || (n > 0 && n < (1 << 24)))
+		errx(OFL_EXIT_USAGE, "%s: bad size '%s' (16M or more; 0: none)", what, s);
 	o->mem_limit = n;
 }
 
@@ -271,10 +267,8 @@ parse_options(int argc, char *argv[], struct args *a)
 			a->spans = ofl_xrealloc(a->spans, (a->nspans + 1) *
 			    sizeof *a->spans);
 			if (ofl_span_parse(optarg, ch == 'n' ? OFL_SPAN_LINES :
-			    OFL_SPAN_BYTES, &a->spans[a->nspans]) == -1) {
-				warnx("%s", ofl_errmsg());
-				usage(OFL_EXIT_USAGE);
-			}
+			    OFL_SPAN_BYTES, &a->spans[a->nspans]) == -1)
+				errx(OFL_EXIT_USAGE, "%s", ofl_errmsg());
 			if (ch == 'b')
 				a->bytes = 1;
 			a->nspans++;
@@ -335,10 +329,8 @@ parse_options(int argc, char *argv[], struct args *a)
 		case OPT_COLOR:
 			a->color = OFL_COLOR_AUTO;
 			if (optarg != NULL &&
-			    (a->color = ofl_color_parse(optarg)) == -1) {
-				warnx("%s", ofl_errmsg());
-				usage(OFL_EXIT_USAGE);
-			}
+			    (a->color = ofl_color_parse(optarg)) == -1)
+				errx(OFL_EXIT_USAGE, "%s", ofl_errmsg());
 			break;
 		case OPT_NOPAGER:
 			a->page = 0;
@@ -350,10 +342,8 @@ parse_options(int argc, char *argv[], struct args *a)
 			o->limit = number("--limit", optarg);
 			break;
 		case 'm':
-			if (ofl_parse_size(optarg, &o->max_bytes) == -1) {
-				warnx("--max-bytes: bad size '%s'", optarg);
-				usage(OFL_EXIT_USAGE);
-			}
+			if (ofl_parse_size(optarg, &o->max_bytes) == -1)
+				errx(OFL_EXIT_USAGE, "--max-bytes: bad size '%s'", optarg);
 			a->budget = 1;
 			break;
 		case OPT_MEMBER:

@@ -367,10 +367,8 @@ parse_options(int argc, char *argv[], const char **storep)
 		case 'H':
 		case O_TAIL:
 		case O_TIMEOUT:
-			if (ofl_parse_num(optarg, 0, 1LL << 40, &v) == -1) {
-				warnx("%s", ofl_errmsg());
-				usage(OFL_EXIT_USAGE);
-			}
+			if (ofl_parse_num(optarg, 0, 1LL << 40, &v) == -1)
+				errx(OFL_EXIT_USAGE, "%s", ofl_errmsg());
 			if (ch == 'C' || ch == O_COMBINED)
 				opt_combined = v;
 			else if (ch == 'T')
@@ -384,25 +382,20 @@ parse_options(int argc, char *argv[], const char **storep)
 			break;
 		case O_MAXBINARY:
 		case O_MAXLINE:
-			if (ofl_parse_size(optarg, &sz) == -1) {
-				warnx("%s", ofl_errmsg());
-				usage(OFL_EXIT_USAGE);
-			}
+			if (ofl_parse_size(optarg, &sz) == -1)
+				errx(OFL_EXIT_USAGE, "%s", ofl_errmsg());
 			if (ch == O_MAXBINARY)
 				opt_max_binary = sz;
 			else if (sz < 1024 || sz > (uint64_t)INT_MAX) {
-				warnx("--max-line: from 1k to 2047M");
-				usage(OFL_EXIT_USAGE);
+				errx(OFL_EXIT_USAGE, "--max-line: from 1k to 2047M");
 			} else
 				opt_max_line = sz;
 			break;
 		case 'h':
 			usage(0);
 		case O_JOBS:
-			if (ofl_parse_num(optarg, 1, 4096, &v) == -1) {
-				warnx("--jobs: %s", ofl_errmsg());
-				usage(OFL_EXIT_USAGE);
-			}
+			if (ofl_parse_num(optarg, 1, 4096, &v) == -1)
+				errx(OFL_EXIT_USAGE, "--jobs: %s", ofl_errmsg());
 			opt_jobs = v;
 			break;
 		case 'n':
@@ -419,10 +412,8 @@ parse_options(int argc, char *argv[], const char **storep)
 			*storep = optarg;
 			break;
 		case 't':
-			if (ofl_parse_duration(optarg, &opt_ttl) == -1) {
-				warnx("%s", ofl_errmsg());
-				usage(OFL_EXIT_USAGE);
-			}
+			if (ofl_parse_duration(optarg, &opt_ttl) == -1)
+				errx(OFL_EXIT_USAGE, "%s", ofl_errmsg());
 			break;
 		case 'V':
 			printf("ofl %s\n", PACKAGE_VERSION);

@@ -521,25 +521,19 @@ parse_options(int argc, char *argv[], struct args *a)
 		case O_BEFORE:
 			if (ofl_parse_duration(optarg, ch == O_SINCE ?
 			    &a->o.filter.newer_ms : &a->o.filter.older_ms) ==
-			    -1) {
-				warnx("%s", ofl_errmsg());
-				usage(OFL_EXIT_USAGE);
-			}
+			    -1)
+				errx(OFL_EXIT_USAGE, "%s", ofl_errmsg());
 			break;
 		case 'b':
 		case 'm':
-			if (ofl_parse_num(optarg, 64, 1LL << 30, &v) == -1) {
-				warnx("%s", ofl_errmsg());
-				usage(OFL_EXIT_USAGE);
-			}
+			if (ofl_parse_num(optarg, 64, 1LL << 30, &v) == -1)
+				errx(OFL_EXIT_USAGE, "%s", ofl_errmsg());
 			a->o.budget = (size_t)v;
 			break;
 		case O_COLOR:
 			if (optarg != NULL &&
-			    (a->color = ofl_color_parse(optarg)) == -1) {
-				warnx("%s", ofl_errmsg());
-				usage(OFL_EXIT_USAGE);
-			}
+			    (a->color = ofl_color_parse(optarg)) == -1)
+				errx(OFL_EXIT_USAGE, "%s", ofl_errmsg());
 			if (optarg == NULL)
 				a->color = OFL_COLOR_AUTO;
 			break;
@@ -559,19 +553,15 @@ parse_options(int argc, char *argv[], struct args *a)
 			break;
 		case 'k':
 			if ((a->o.filter.kind = ofl_kind_from_name(optarg)) <
-			    0) {
-				warnx("%s: unknown kind", optarg);
-				usage(OFL_EXIT_USAGE);
-			}
+			    0)
+				errx(OFL_EXIT_USAGE, "%s: unknown kind", optarg);
 			break;
 		case 'l':
 			a->o.filter.label = optarg;
 			break;
 		case 'n':
-			if (ofl_parse_num(optarg, 1, 1000000, &v) == -1) {
-				warnx("%s", ofl_errmsg());
-				usage(OFL_EXIT_USAGE);
-			}
+			if (ofl_parse_num(optarg, 1, 1000000, &v) == -1)
+				errx(OFL_EXIT_USAGE, "%s", ofl_errmsg());
 			a->limit = (int)v;
 			break;
 		case O_NOPAGER:

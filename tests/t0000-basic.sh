@@ -34,9 +34,20 @@ test_expect_success '--version: one line, exit 0' '
 	ofl-capture -V >out2 && test_cmp out out2
 '
 
+test_expect_success 'a bad value: exit 2, one line on stderr, nothing on stdout' '
+	for args in "-T abc" "-T -1" "-C x" "-t 3y" "-H 1x"; do
+		# shellcheck disable=SC2086
+		test_expect_code 2 ofl-capture $args </dev/null >out 2>err ||
+		{ echo "args: $args"; exit 1; }
+		test ! -s out || { echo "stdout for $args"; exit 1; }
+		test "$(wc -l <err)" = 1 && grep "^ofl-capture: " err ||
+		{ echo "not one line for $args"; cat err; exit 1; }
+	done
+'
+
 test_expect_success 'usage errors: exit 2, usage on stderr, nothing on stdout' '
-	for args in "-Z" "--no-such-option" "-T" "-T abc" "-T -1" "-C x" \
-	    "-t 3y" "-t" "-H 1x" "-e true -- true" "-s"; do
+	for args in "-Z" "--no-such-option" "-T" \
+	    "-t" "-e true -- true" "-s"; do
 		# shellcheck disable=SC2086
 		test_expect_code 2 ofl-capture $args </dev/null >out 2>err ||
 		{ echo "args: $args"; exit 1; }

@@ -329,8 +329,11 @@ test_expect_success '--fts: FTS5 syntax, and its errors are usage errors' '
 	grep "^ofl-search: --fts: " err
 '
 
-test_expect_success 'a bad kind or number: usage error' '
+test_expect_success 'a bad kind or number: usage error, one line' '
 	test_expect_code 2 ofl-search -k nosuchkind 2>err &&
+	echo "ofl-search: nosuchkind: unknown kind" >expect &&
+	test_cmp expect err &&
+	test_expect_code 2 ofl-search --bogus q 2>err &&
 	grep "^usage: ofl-search " err &&
 	test_expect_code 2 ofl-search -n 0 q 2>err &&
 	test_expect_code 2 ofl-search -b lots q 2>err

@@ -64,6 +64,7 @@ struct jqrun {
 	uint64_t	 first_hidden;	/* the first result not shown */
 	int		 cut;
 	uint64_t	 errors;
+	int		 compiling;	/* its messages: the error, one line */
 	char		 compile_msg[256];
 };
 
@@ -131,6 +132,24 @@ jq_refuse(const char *f)
 	return -1;
 }
 
+/* s into buf, its lines joined by one space, cut to fit. */
+static void
+one_line(char *buf, size_t size, const char *s)
+{
+	size_t	n = 0;
+
+	for (; *s != '\0' && n + 1 < size; s++) {
+		if (*s == '\n' || *s == '\r') {
+			if (n > 0 && buf[n - 1] != ' ' && s[1] != '\0')
+				buf[n++] = ' ';
+		} else
+			buf[n++] = *s;
+	}
+	while (n > 0 && buf[n - 1] == ' ')
+		n--;
+	buf[n] = '\0';
+}
+
 static void
 jq_err_cb(void *arg, jv msg)
 {
@@ -140,15 +159,36 @@ jq_err_cb(void *arg, jv msg)
 	msg = jq_format_error(msg);
 	if (jv_get_kind(msg) == JV_KIND_STRING) {
 		s = jv_string_value(msg);
-		/* The count at the end becomes the error message. */
-		if (strncmp(s, "jq: ", 4) == 0 && strstr(s, " compile error") !=
-		    NULL && strchr(s, '\n') == NULL)
-			snprintf(j->compile_msg, sizeof j->compile_msg, "%s",
-			    s);
-		else
+		/*
+		 * Compiling, the first message is the error, on one line
+		 * ("...line 1:" and the filter jq puts under it); the
+		 * others and jq's count at the end ("jq: 1 compile error")
+		 * are left out.
+		 */
+		if (j->compiling) {
+			if (j->compile_msg[0] == '\0')
+				one_line(j->compile_msg, sizeof j->compile_msg,
+				    s);
+		} else
 			ofl_extract_warnf(j->x, "%s", s);
 	}
 	jv_free(msg);
+}
+
+/* Compile filter into j's state; its error said in one line. */
+static int
+jq_compile_filter(struct jqrun *j, const char *filter, jv args)
+{
+	int	compiled;
+
+	j->compiling = 1;
+	compiled = jq_compile_args(j->jq, filter, args);
+	j->compiling = 0;
+	if (compiled)
+		return 0;
+	ofl_seterr(OFL_EXIT_USAGE, "%s", j->compile_msg[0] != '\0' ?
+	    j->compile_msg : "jq: compile error");
+	return -1;
 }
 
 static void
@@ -853,9 +893,7 @@ ofl_extract_jq(struct ex *x)
 		jv_free(jargs);
 		goto out;
 	}
-	if (!jq_compile_args(j.jq, o->filter, jv_copy(jargs))) {
-		ofl_seterr(OFL_EXIT_USAGE, "%s", j.compile_msg[0] != '\0' ?
-		    j.compile_msg : "jq: compile error");
+	if (jq_compile_filter(&j, o->filter, jv_copy(jargs)) == -1) {
 		jv_free(jargs);
 		goto out;
 	}
