@@ -574,12 +574,6 @@ test_expect_success 'a hit that holds a version as typed comes before its pre-re
 	grep "^  1573[-:]     \"5.0.0\": \"2024-12-07T08:37:38.482000+00:00\"," out
 '
 
-test_expect_success 'a hit that holds the words as written comes before one by stems' '
-	ofl-search "$(cat wpid)" "integrity hash of the tarball" >out &&
-	sed -n 1p out | grep "^ofl:$(cat wpid):2056-2069  {peerDependenciesMeta, packageManager, engines, dist}  (" &&
-	grep "^  2066: *\"integrity\": \"sha512-q54iF0LNaAAdLEt3al9qMXC2zARvcx7LVKjHp" out
-'
-
 test_expect_success 'a failing go test shows the first line it logged' '
 	{
 	awk "BEGIN { for (i = 1; i <= 40; i++) printf \"=== RUN   TestRead/Case%d\n    --- PASS: TestRead/Case%d (0.00s)\n\", i, i }" &&

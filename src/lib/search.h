@@ -96,7 +96,6 @@ struct hit {
 	size_t		 nsim;		/* hits folded into it */
 	uint64_t	 sim[SIM_SHOW];	/* their best lines */
 	int		 typed;		/* terms it holds as typed */
-	int		 forms;		/* words it holds in their forms */
 };
 
 struct mark {
@@ -237,13 +236,10 @@ void	 ofl_snippet_colorize(struct search *, struct ofl_buf *, size_t);
 /*
  * snippet-rank.c: the order of the hits looked at before the first are
  * shown.  _typed: the terms with dots, colons and the like that a hit's
- * text holds as typed; _forms: the words of the query it holds as
- * written, not only by their stems; _rank: the first k hits reordered
- * by the first, asked of versions a diff's manifests first, then by
- * their scores weighed by the second.
+ * text holds as typed; _rank: the first k hits reordered by it, and,
+ * asked of versions, a diff's manifests first.
  */
 int	 ofl_snippet_rank_typed(const struct search *, const char *, size_t);
-int	 ofl_snippet_rank_forms(const struct search *, const char *, size_t);
 /* 1 if a hit is part of a JSON document (a record with a path). */
 int	 ofl_snippet_rank_json(const struct search *, const struct hit *);
 /* 1 if a JSON hit's path ends at a key the query names. */

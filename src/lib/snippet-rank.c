@@ -8,9 +8,6 @@
  * text of the first hits is read (snippet.c), a hit that holds more of
  * the terms as typed comes first, and a question of versions puts the
  * hunks of manifests first.  Each move keeps the order of the others.
- * Then, among hits of one phase of the query (not in snapshots, which
- * snippet-snap.c orders), a hit that holds more of the query's words as
- * written, not only by their stems, goes up (form_key()).
  *
  * Before that, ofl_snippet_rank_named() tells query.c which JSON hits
  * end their path at a key the query names: when every word of a query
@@ -23,7 +20,6 @@
 
 #include <sys/types.h>
 
-#include <ctype.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,79 +29,9 @@
 #include "search.h"
 #include "banned.h"
 
-#define FORM_MORE	0.5		/* of a hit's score, a word of the
-					   query it holds as written */
-
 static int	 manifest_hit(const struct search *, const struct hit *);
 static int	 term_named(const struct search *, const char *, size_t);
 static int	 rank_key(const struct search *, const struct hit *, int);
-static double	 form_key(const struct hit *);
-static int	 word_edge(const char *, size_t, size_t);
-static int	 forms_below(const struct search *, const struct hit *,
-		    const struct hit *);
-
-/*
- * The query's words (of letters, not stop words) that text holds as
- * written or with an ending ("-s", "-ed", "-ing"), not only by their
- * stem, as words.
- */
-int
-ofl_snippet_rank_forms(const struct search *s, const char *text, size_t len)
-{
-	static const char *const suf[] = { "", "s", "es", "ed", "d", "ing",
-		NULL };
-	const char	*p;
-	size_t		 k, i, n, j, m;
-	int		 c = 0, found;
-
-	for (k = 0; text != NULL && k < s->nt; k++) {
-		p = s->t[k].text;
-		n = s->t[k].len;
-		if (s->t[k].stop || n < 3 || s->t[k].prefix)
-			continue;
-		for (i = 0; i < n && isalpha((unsigned char)p[i]); i++)
-			;
-		if (i < n)
-			continue;
-		found = 0;
-		for (i = 0; !found && i + n <= len; i++) {
-			if (strncasecmp(text + i, p, n) != 0 ||
-			    !word_edge(text, len, i))
-				continue;
-			for (j = 0; suf[j] != NULL && !found; j++) {
-				m = strlen(suf[j]);
-				if (i + n + m <= len && strncasecmp(text + i + n,
-				    suf[j], m) == 0 &&
-				    word_edge(text, len, i + n + m))
-					found = 1;
-			}
-		}
-		c += found;
-	}
-	return c;
-}
-
-/*
- * 1 if a word may start or end at byte i of text: not between two
- * letters.  A name's parts ("errorOptions") are not the words: as such
- * they put a parameter's doc comment before the error asked of.
- */
-static int
-word_edge(const char *text, size_t len, size_t i)
-{
-	return i == 0 || i >= len || !isalpha((unsigned char)text[i - 1]) ||
-	    !isalpha((unsigned char)text[i]);
-}
-
-/*
- * A hit's score weighed by the query's words it holds as written: the
- * index matches stems, and "integrity" is a stem of "integration".
- */
-static double
-form_key(const struct hit *h)
-{
-	return h->score * (1 + FORM_MORE * h->forms);
-}
 
 int
 ofl_snippet_rank_typed(const struct search *s, const char *text, size_t len)
@@ -195,14 +121,6 @@ rank_key(const struct search *s, const struct hit *h, int versions)
 	    h->typed;
 }
 
-/* 1 if hit a goes below hit b for the words b holds as written. */
-static int
-forms_below(const struct search *s, const struct hit *a, const struct hit *b)
-{
-	return a->phase == b->phase && s->a[a->art].kind != OFL_KIND_SNAPSHOT &&
-	    s->a[b->art].kind != OFL_KIND_SNAPSHOT && form_key(a) < form_key(b);
-}
-
 void
 ofl_snippet_rank(struct search *s, size_t k)
 {
@@ -216,9 +134,8 @@ ofl_snippet_rank(struct search *s, size_t k)
 	for (i = 1; i < k; i++) {
 		tmp = s->h[i];
 		key = rank_key(s, &tmp, versions);
-		for (j = i; j > 0 && (rank_key(s, &s->h[j - 1], versions) < key
-		    || (rank_key(s, &s->h[j - 1], versions) == key &&
-		    forms_below(s, &s->h[j - 1], &tmp))); j--)
+		for (j = i; j > 0 && rank_key(s, &s->h[j - 1], versions) < key;
+		    j--)
 			s->h[j] = s->h[j - 1];
 		s->h[j] = tmp;
 	}

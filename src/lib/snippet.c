@@ -1202,13 +1202,11 @@ hits_prepare(struct search *s, size_t k)
 		h = &s->h[i];
 		h->sig = 0;
 		h->typed = 0;
-		h->forms = 0;
 		/* An archive member's text costs a pass over the archive. */
 		if (h->member != NULL || hit_text(s, h, &text, &rcut) == -1)
 			continue;
 		mark_text(s, text.data != NULL ? text.data : "", text.len);
 		h->typed = ofl_snippet_rank_typed(s, text.data, text.len);
-		h->forms = ofl_snippet_rank_forms(s, text.data, text.len);
 		l = NULL;
 		nl = split_lines(s, h, &text, &l);
 		s->curjson = 0;
