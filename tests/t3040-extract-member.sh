@@ -64,7 +64,7 @@ test_expect_success 'a search hit in a member, piped: the member'"'"'s lines' '
 	test_cmp out out2
 '
 
-test_expect_success 'a search hit in a member of a truncated archive: an error, no archive bytes' '
+test_expect_success 'a search hit in a member of a truncated archive: the member'"'"'s lines' '
 	seq 1 20000 | sed "s/^/log line error /" >big.log &&
 	tar cf t.tar big.log src/data.json &&
 	head -c 204800 t.tar >trunc.tar &&
@@ -72,10 +72,22 @@ test_expect_success 'a search hit in a member of a truncated archive: an error, 
 	ofl-index -q "$tid" &&
 	ofl-search -q "$tid" "error 12" -n 1 >refs &&
 	grep "  \[big.log\]\$" refs &&
-	test_expect_code 3 ofl-extract <refs >out 2>err &&
+	ofl-extract <refs >out 2>err &&
+	! grep "ustar" out &&
+	! grep -v "^[0-9]*	log line error [0-9]*\$" out
+'
+
+test_expect_success 'a member the archive ends inside: its bytes up to the cut, said once' '
+	tid=$(cap <trunc.tar) &&
+	ofl-extract "$tid" --member big.log >out 2>err &&
+	head -c $((204800 - 512)) big.log >expect &&
+	cmp expect out &&
 	test "$(wc -l <err)" = 1 &&
-	grep "big.log: Truncated tar archive" err &&
-	! grep "ustar" out
+	grep "^ofl-extract: ofl:$tid: big.log: the archive ends inside it (Truncated tar archive): its first 204288 bytes\$" err &&
+	ofl-extract "$tid" --member big.log -n -1 >out 2>err &&
+	printf "10257\tlog line error 102\n" >expect &&
+	test_cmp expect out &&
+	test "$(wc -l <err)" = 1
 '
 
 test_expect_success 'a filter, -e and --errors on a member' '

@@ -24,6 +24,7 @@
 
 static int	 parse_u64(const char *, size_t, uint64_t *);
 static int	 member_open(struct src *, const char *);
+static int	 member_block(struct src *);
 static void	 cmd_base(struct ex *, struct ofl_buf *);
 
 static const char *oom_msg;	/* see ofl_extract_oom_msg() */
@@ -231,6 +232,7 @@ ofl_extract_src_open(struct ex *x)
 	struct src	*s = &x->src;
 
 	memset(s, 0, sizeof *s);
+	s->x = x;
 	if ((s->r = ofl_reader_open(x->st, x->id)) == NULL)
 		return -1;
 	s->member = x->o->member;
@@ -265,20 +267,65 @@ ofl_extract_src_rewind(struct src *s)
 	return member_open(s, id);
 }
 
-ssize_t
-ofl_extract_src_read(struct src *s, void *buf, size_t n)
+/*
+ * The member's next block, from libarchive: 1, 0 at its end, -1 on error.
+ * An archive cut short (or spoilt) inside the member after some of it:
+ * what came before is the member's text, as the index has it; said once.
+ */
+static int
+member_block(struct src *s)
 {
-	la_ssize_t	got;
+	const void	*blk;
+	size_t		 len;
+	la_int64_t	 off;
+	int		 r;
 
-	if (s->member == NULL)
-		return ofl_reader_read(s->r, buf, n);
-	got = archive_read_data(s->a, buf, n);
-	if (got < 0) {
+	r = archive_read_data_block(s->a, &blk, &len, &off);
+	if (r == ARCHIVE_EOF)
+		return 0;
+	if (r < ARCHIVE_WARN && s->pos > 0) {
+		if (!s->cut)
+			ofl_extract_warnf(s->x, "ofl:%s: %s: the archive ends "
+			    "inside it (%s): its first %llu bytes",
+			    ofl_reader_meta(s->r)->id, s->member,
+			    ofl_arc_why(s->a), (unsigned long long)s->pos);
+		s->cut = 1;
+		return 0;
+	}
+	if (r < ARCHIVE_WARN) {
 		ofl_seterr(OFL_EXIT_FAIL, "ofl:%s: %s: %s",
 		    ofl_reader_meta(s->r)->id, s->member, ofl_arc_why(s->a));
 		return -1;
 	}
-	s->pos += (uint64_t)got;
+	s->blk = blk;
+	s->blklen = len;
+	s->hole = off > 0 && (uint64_t)off > s->pos ? (uint64_t)off - s->pos :
+	    0;
+	return 1;
+}
+
+ssize_t
+ofl_extract_src_read(struct src *s, void *buf, size_t n)
+{
+	size_t	got;
+	int	r;
+
+	if (s->member == NULL)
+		return ofl_reader_read(s->r, buf, n);
+	while (s->blklen == 0 && s->hole == 0)
+		if ((r = member_block(s)) <= 0)
+			return r;
+	if (s->hole > 0) {
+		got = s->hole < n ? (size_t)s->hole : n;
+		memset(buf, 0, got);
+		s->hole -= got;
+	} else {
+		got = s->blklen < n ? s->blklen : n;
+		memcpy(buf, s->blk, got);
+		s->blk += got;
+		s->blklen -= got;
+	}
+	s->pos += got;
 	if (s->pos > OFL_ARCHIVE_MAX) {
 		ofl_seterr(OFL_EXIT_FAIL, "ofl:%s: %s: more than %llu bytes "
 		    "decompressed; stopped (an archive bomb?)",
@@ -286,7 +333,7 @@ ofl_extract_src_read(struct src *s, void *buf, size_t n)
 		    (unsigned long long)OFL_ARCHIVE_MAX);
 		return -1;
 	}
-	return got;
+	return (ssize_t)got;
 }
 
 /* Position at a byte offset (a member is read up to it). */
@@ -362,6 +409,9 @@ member_open(struct src *s, const char *id)
 		return -1;
 	s->a = s->arc.a;
 	s->pos = 0;
+	s->blk = NULL;
+	s->blklen = 0;
+	s->hole = 0;
 	return 0;
 }
 

@@ -29,6 +29,11 @@ struct src {
 	struct ofl_arc		 arc;		/* reading member */
 	struct archive		*a;		/* arc.a once open */
 	uint64_t		 pos;		/* member bytes read */
+	const char		*blk;		/* its block read, not given */
+	size_t			 blklen;
+	uint64_t		 hole;		/* zeros before it (sparse) */
+	struct ex		*x;		/* for the warning of: */
+	int			 cut;		/* a member the archive ends in */
 	int			 totals;	/* bytes, lines known */
 	uint64_t		 bytes;
 	uint64_t		 lines;
