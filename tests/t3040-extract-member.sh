@@ -90,6 +90,14 @@ test_expect_success 'a member the archive ends inside: its bytes up to the cut, 
 	test "$(wc -l <err)" = 1
 '
 
+test_expect_success 'no such member before the cut: said so, with the members read' '
+	tid=$(cap <trunc.tar) &&
+	test_expect_code 3 ofl-extract "$tid" --member nope >out 2>err &&
+	test ! -s out &&
+	test "$(wc -l <err)" = 1 &&
+	grep "^ofl-extract: ofl:$tid: no member nope before the archive ends (Truncated .*; members: big.log)\$" err
+'
+
 test_expect_success 'a filter, -e and --errors on a member' '
 	echo 6 >expect &&
 	ofl-extract "$tgz" --member data.json ".a | add" >out &&

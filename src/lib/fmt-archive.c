@@ -364,6 +364,12 @@ member_find(struct ofl_arc *x, const struct ofl_src *src, const char *id,
 		ofl_seterr(OFL_EXIT_FAIL, "ofl:%s: no member %s (%s%s)", id,
 		    member, n > 0 ? "members: " : "no members",
 		    n > 0 ? ofl_buf_str(&names) : "");
+	else if (headers > 0)
+		/* Members, then the archive's cut (or damage). */
+		ofl_seterr(OFL_EXIT_FAIL, "ofl:%s: no member %s before the "
+		    "archive ends (%s; %s%s)", id, member, ofl_arc_why(a),
+		    n > 0 ? "members: " : "no members",
+		    n > 0 ? ofl_buf_str(&names) : "");
 	else
 		/* A format error: worth trying as a raw stream. */
 		ofl_seterr(raw ? OFL_EXIT_FAIL : OFL_EXIT_USAGE, "ofl:%s: %s",
