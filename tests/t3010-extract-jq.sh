@@ -153,8 +153,18 @@ test_expect_success 'NDJSON: the filter runs per line, bad lines skipped' '
 	ofl-extract "$events" -r "select(.level == \"error\") | .msg" >out 2>err &&
 	printf "disk full\ntimeout\n" >expect &&
 	test_cmp expect out &&
-	echo "ofl-extract: ofl:$events: 1 line is not JSON (first: line 3): skipped" >expect &&
+	echo "ofl-extract: ofl:$events: 1 line is not JSON (first: line 3: Invalid numeric literal at line 1, column 4): skipped" >expect &&
 	test_cmp expect err
+'
+
+test_expect_success 'NDJSON: a line nested deeper than jq reads is said so' '
+	{ echo "{\"a\":1}" && awk "BEGIN { for (i = 0; i < 300; i++) printf \"[\"; for (i = 0; i < 300; i++) printf \"]\"; print \"\" }" &&
+	  echo "{\"a\":2}"; } | cap >deep &&
+	ofl-extract "$(cat deep)" -c .a >out 2>err &&
+	printf "1\n2\n" >expect &&
+	test_cmp expect out &&
+	test "$(wc -l <err)" = 1 &&
+	grep "1 line is not JSON (first: line 2: Exceeds depth limit for parsing at line 1, column 257): skipped\$" err
 '
 
 test_expect_success 'NDJSON with -n: only those lines' '

@@ -44,6 +44,7 @@ struct jqin {
 	uint64_t	 line;		/* of the last value */
 	uint64_t	 bad;		/* lines that are not JSON */
 	uint64_t	 bad_first;
+	char		 bad_why[160];	/* what jq said of it */
 	uint64_t	 values;	/* parsed so far */
 	struct ofl_records *rec;	/* a table, CSV or TSV, or NULL */
 	struct ofl_buf	 recbuf;
@@ -173,6 +174,27 @@ jq_err_cb(void *arg, jv msg)
 			ofl_extract_warnf(j->x, "%s", s);
 	}
 	jv_free(msg);
+}
+
+/* What jq said of a line that is not JSON (v, freed), into in. */
+static void
+bad_why(struct jqin *in, jv v)
+{
+	jv	 msg;
+	char	*p;
+
+	in->bad_why[0] = '\0';
+	if (jv_invalid_has_msg(jv_copy(v))) {
+		msg = jv_invalid_get_msg(v);
+		if (jv_get_kind(msg) == JV_KIND_STRING)
+			one_line(in->bad_why, sizeof in->bad_why,
+			    jv_string_value(msg));
+		jv_free(msg);
+		/* Not the line again: it was named by its number. */
+		if ((p = strstr(in->bad_why, " (while parsing")) != NULL)
+			*p = '\0';
+	} else
+		jv_free(v);
 }
 
 /* Compile filter into j's state; its error said in one line. */
@@ -441,13 +463,16 @@ jqin_next(struct jqin *in)
 			if (ln.cont || blank(ln.p, ln.len))
 				continue;
 			if (ln.more || ln.len > INT32_MAX)
-				v = jv_invalid();
+				v = jv_invalid_with_msg(jv_string(
+				    "longer than a line is read"));
 			else
 				v = jv_parse_sized(ln.p, (int)ln.len);
 			if (!jv_is_valid(v)) {
-				jv_free(v);
-				if (in->bad++ == 0)
+				if (in->bad++ == 0) {
 					in->bad_first = ln.no;
+					bad_why(in, v);
+				} else
+					jv_free(v);
 				continue;
 			}
 			in->line = ln.no;
@@ -944,8 +969,9 @@ ofl_extract_jq(struct ex *x)
 	if (j.in.bad > 0)
 		ofl_extract_warnf(x,
 		    "ofl:%s: %" PRIu64 " line%s not JSON (first: line %"
-		    PRIu64 "): skipped", x->id, j.in.bad, j.in.bad > 1 ?
-		    "s are" : " is", j.in.bad_first);
+		    PRIu64 "%s%s): skipped", x->id, j.in.bad, j.in.bad > 1 ?
+		    "s are" : " is", j.in.bad_first,
+		    j.in.bad_why[0] != '\0' ? ": " : "", j.in.bad_why);
 marks:
 	if (j.cut && j.first_hidden > 0 && j.first_hidden <= j.results) {
 		uint64_t	a = j.first_hidden, b = j.results;
