@@ -98,6 +98,43 @@ test_expect_success 'no such member before the cut: said so, with the members re
 	grep "^ofl-extract: ofl:$tid: no member nope before the archive ends (Truncated .*; members: big.log)\$" err
 '
 
+test_expect_success 'a sparse member comes back whole, its last hole too' '
+	printf "head line\n" >sp &&
+	truncate -s 100000 sp &&
+	printf "mid\n" | dd of=sp bs=1 seek=50000 conv=notrunc 2>/dev/null &&
+	tar --format=gnu -S -cf sp.tar sp &&
+	sid=$(cap <sp.tar) &&
+	ofl-extract "$sid" --member sp >out &&
+	cmp sp out
+'
+
+test_expect_success 'hits in members with long names and a bracket, piped: the member'"'"'s lines' '
+	d=long/$(printf "component%02d/" $(seq 1 13)) &&
+	mkdir -p "$d" brk &&
+	seq 300 | sed "s/^/zebra line /" >"$d/app.log" &&
+	seq 300 | sed "s/^/yak row /" >"brk/a]b.log" &&
+	tar cf names.tar -C long . -C ../brk . &&
+	nid=$(cap <names.tar) &&
+	ofl-index -q "$nid" &&
+	for q in "zebra line 150" "yak row 150"; do
+		w=${q% *} &&
+		ofl-search "$nid" "$q" -n 1 | ofl-extract >out &&
+		grep "^150	$w 150\$" out &&
+		! grep -v "^[0-9]*	$w [0-9]*\$" out &&
+		ofl-search -q "$nid" "$q" -n 1 | ofl-extract >out2 &&
+		test_cmp out out2 || return 1
+	done
+'
+
+test_expect_success 'a member whose CRC is wrong: said, exit 3' '
+	seq 1 2000 | sed "s/^/crc line /" >crc.log &&
+	zip -q -0 crc.zip crc.log &&
+	sed "s/crc line 1000/Xrc line 1000/" crc.zip >crcbad.zip &&
+	bid=$(cap <crcbad.zip) &&
+	test_expect_code 3 ofl-extract "$bid" --member crc.log >out 2>err &&
+	grep "^ofl-extract: ofl:$bid: crc.log: ZIP bad CRC" err
+'
+
 test_expect_success 'a filter, -e and --errors on a member' '
 	echo 6 >expect &&
 	ofl-extract "$tgz" --member data.json ".a | add" >out &&

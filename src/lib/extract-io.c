@@ -268,9 +268,10 @@ ofl_extract_src_rewind(struct src *s)
 }
 
 /*
- * The member's next block, from libarchive: 1, 0 at its end, -1 on error.
- * An archive cut short (or spoilt) inside the member after some of it:
- * what came before is the member's text, as the index has it; said once.
+ * The member's next block, from libarchive: 1, 0 at its end, -1 on error
+ * (a warning too: a bad CRC).  An archive cut short (or spoilt) inside
+ * the member after some of it: what came before is the member's text, as
+ * the index has it; said once.
  */
 static int
 member_block(struct src *s)
@@ -281,8 +282,16 @@ member_block(struct src *s)
 	int		 r;
 
 	r = archive_read_data_block(s->a, &blk, &len, &off);
+	/* A hole at the end of a sparse member comes with its end. */
+	if (r == ARCHIVE_EOF && off > 0 && (uint64_t)off > s->pos) {
+		s->blk = NULL;
+		s->blklen = 0;
+		s->hole = (uint64_t)off - s->pos;
+		return 1;
+	}
 	if (r == ARCHIVE_EOF)
 		return 0;
+	/* A fatal error after some of it: the archive's cut. */
 	if (r < ARCHIVE_WARN && s->pos > 0) {
 		if (!s->cut)
 			ofl_extract_warnf(s->x, "ofl:%s: %s: the archive ends "
@@ -292,9 +301,15 @@ member_block(struct src *s)
 		s->cut = 1;
 		return 0;
 	}
-	if (r < ARCHIVE_WARN) {
+	/* Else an error, a warning (a bad CRC) or blocks out of order. */
+	if (r < ARCHIVE_OK) {
 		ofl_seterr(OFL_EXIT_FAIL, "ofl:%s: %s: %s",
 		    ofl_reader_meta(s->r)->id, s->member, ofl_arc_why(s->a));
+		return -1;
+	}
+	if (off >= 0 && (uint64_t)off < s->pos) {
+		ofl_seterr(OFL_EXIT_FAIL, "ofl:%s: %s: its blocks are out of "
+		    "order", ofl_reader_meta(s->r)->id, s->member);
 		return -1;
 	}
 	s->blk = blk;

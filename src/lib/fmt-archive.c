@@ -365,10 +365,14 @@ member_find(struct ofl_arc *x, const struct ofl_src *src, const char *id,
 		    member, n > 0 ? "members: " : "no members",
 		    n > 0 ? ofl_buf_str(&names) : "");
 	else if (headers > 0)
-		/* Members, then the archive's cut (or damage). */
-		ofl_seterr(OFL_EXIT_FAIL, "ofl:%s: no member %s before the "
-		    "archive ends (%s; %s%s)", id, member, ofl_arc_why(a),
-		    n > 0 ? "members: " : "no members",
+		/*
+		 * Members, then the archive's cut (or damage): said so, and
+		 * still worth trying as a raw stream (text read as mtree);
+		 * ofl_fmt_archive_member() keeps this message if that fails.
+		 */
+		ofl_seterr(raw ? OFL_EXIT_FAIL : OFL_EXIT_USAGE, "ofl:%s: no "
+		    "member %s before the archive ends (%s; %s%s)", id, member,
+		    ofl_arc_why(a), n > 0 ? "members: " : "no members",
 		    n > 0 ? ofl_buf_str(&names) : "");
 	else
 		/* A format error: worth trying as a raw stream. */
@@ -388,12 +392,19 @@ int
 ofl_fmt_archive_member(struct ofl_arc *x, const struct ofl_src *src,
     const char *id, const char *member)
 {
+	char	first[1024];
+
 	if (member_find(x, src, id, member, 0) == 0)
 		return 0;
-	if (ofl_errcode() == OFL_EXIT_USAGE &&
-	    member_find(x, src, id, member, 1) == 0)
+	if (ofl_errcode() != OFL_EXIT_USAGE)
+		return -1;
+	snprintf(first, sizeof first, "%s", ofl_errmsg());
+	if (member_find(x, src, id, member, 1) == 0)
 		return 0;
-	if (ofl_errcode() == OFL_EXIT_USAGE)
+	/* Members were read before the archive ended: its message. */
+	if (strstr(first, " before the archive ends (") != NULL)
+		ofl_seterr(OFL_EXIT_FAIL, "%s", first);
+	else if (ofl_errcode() == OFL_EXIT_USAGE)
 		ofl_seterr(OFL_EXIT_FAIL, "%s", ofl_errmsg());
 	return -1;
 }

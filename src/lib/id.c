@@ -211,20 +211,24 @@ size_field(const char *s, size_t n, size_t *i)
 static int
 member_tag(const char *line, size_t n, size_t i, struct ofl_ref *r)
 {
-	const char	*close;
+	const char	*close, *end = line + n;
 	size_t		 len;
 
-	if (i >= n || line[i] != '[' ||
-	    (close = memchr(line + i, ']', n - i)) == NULL)
+	if (i >= n || line[i] != '[')
+		return 0;
+	/* The ']' the line ends at or that two spaces follow ("a]b.log"). */
+	for (close = line + i + 1; close < end; close++) {
+		if (*close != ']')
+			continue;
+		if (close + 1 == end || (end - close >= 3 && close[1] == ' ' &&
+		    close[2] == ' ' && score_end(close + 1,
+		    (size_t)(end - close - 1))))
+			break;
+	}
+	if (close >= end)
 		return 0;
 	len = (size_t)(close - (line + i + 1));
 	if (len == 0 || len >= sizeof r->tag)
-		return 0;
-	if (close + 1 != line + n && (line + n - close < 3 ||
-	    close[1] != ' ' || close[2] != ' '))
-		return 0;
-	if (close + 1 != line + n && !score_end(close + 1,
-	    (size_t)(line + n - close - 1)))
 		return 0;
 	memcpy(r->tag, line + i + 1, len);
 	r->tag[len] = '\0';

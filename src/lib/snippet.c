@@ -82,6 +82,8 @@ static size_t	 render_hits(struct search *, struct ofl_buf *, size_t, size_t,
 static void	 widen_first(struct search *, struct ofl_buf *, size_t, size_t,
 		    size_t, size_t, int *);
 static void	 add_title(struct ofl_buf *, struct search *, const char *);
+static void	 add_name(struct ofl_buf *, struct search *, const char *,
+		    size_t);
 static void	 add_ref(struct ofl_buf *, const struct search *,
 		    const struct hit *);
 static void	 add_note(struct ofl_buf *, struct search *);
@@ -864,6 +866,18 @@ select_lines(struct search *s, struct line *l, size_t nl, size_t avail,
 static void
 add_title(struct ofl_buf *out, struct search *s, const char *title)
 {
+	add_name(out, s, title, TITLE_MAX);
+}
+
+/*
+ * A title or a member's name, safe to print, cut at max bytes.  A member
+ * is given whole up to the length a reference's tag holds, so that the
+ * hit, piped to ofl-extract, names it.
+ */
+static void
+add_name(struct ofl_buf *out, struct search *s, const char *title,
+    size_t max)
+{
 	struct ofl_buf	t, r;
 	size_t		i;
 
@@ -874,7 +888,7 @@ add_title(struct ofl_buf *out, struct search *s, const char *title)
 		title = ofl_buf_str(&r);
 	}
 	ofl_render_safe(&t, (const unsigned char *)title, strlen(title),
-	    TITLE_MAX);
+	    max);
 	ofl_buf_free(&r);
 	for (i = 0; i < t.len; i++)
 		if (t.data[i] == '\t' || t.data[i] == '\n')
@@ -923,7 +937,7 @@ render_hit(struct search *s, struct hit *h, size_t avail, struct ofl_buf *out,
 	ofl_snippet_span_add(s, start, out->len - start, COLOR_REF);
 	if (h->member != NULL) {
 		ofl_buf_adds(out, "  [");
-		add_title(out, s, h->member);
+		add_name(out, s, h->member, OFL_REF_TAG_MAX - 1);
 		ofl_buf_addc(out, ']');
 	}
 	if (h->title != NULL && *h->title != '\0') {
@@ -1397,7 +1411,8 @@ ofl_snippet_output(struct search *s, struct ofl_buf *out, const char *const *ids
 			/* Lines of a member: which, for ofl-extract. */
 			if (s->h[i].member != NULL) {
 				ofl_buf_adds(out, "  [");
-				add_title(out, s, s->h[i].member);
+				add_name(out, s, s->h[i].member,
+				    OFL_REF_TAG_MAX - 1);
 				ofl_buf_addc(out, ']');
 			}
 			ofl_buf_addc(out, '\n');
