@@ -81,7 +81,6 @@ static size_t	 render_hits(struct search *, struct ofl_buf *, size_t, size_t,
 		    size_t, size_t, size_t, int *, size_t *);
 static void	 widen_first(struct search *, struct ofl_buf *, size_t, size_t,
 		    size_t, size_t, int *);
-static void	 add_title(struct ofl_buf *, struct search *, const char *);
 static void	 add_name(struct ofl_buf *, struct search *, const char *,
 		    size_t);
 static void	 add_ref(struct ofl_buf *, const struct search *,
@@ -863,16 +862,9 @@ select_lines(struct search *s, struct line *l, size_t nl, size_t avail,
 	return cut;
 }
 
-static void
-add_title(struct ofl_buf *out, struct search *s, const char *title)
-{
-	add_name(out, s, title, TITLE_MAX);
-}
-
 /*
- * A title or a member's name, safe to print, cut at max bytes.  A member
- * is given whole up to the length a reference's tag holds, so that the
- * hit, piped to ofl-extract, names it.
+ * A title or a member's name, safe to print, cut at max bytes (a member's
+ * at what a reference's tag holds: piped to ofl-extract, the hit names it).
  */
 static void
 add_name(struct ofl_buf *out, struct search *s, const char *title,
@@ -942,7 +934,7 @@ render_hit(struct search *s, struct hit *h, size_t avail, struct ofl_buf *out,
 	}
 	if (h->title != NULL && *h->title != '\0') {
 		ofl_buf_adds(out, "  ");
-		add_title(out, s, h->title);
+		add_name(out, s, h->title, TITLE_MAX);
 	}
 	if (h->phase == PHASE_SUBSTR)
 		ofl_buf_adds(out, "  (substring)\n");
