@@ -167,6 +167,15 @@ test_expect_success 'NDJSON: a line nested deeper than jq reads is said so' '
 	grep "1 line is not JSON (first: line 2: Exceeds depth limit for parsing at line 1, column 257): skipped\$" err
 '
 
+test_expect_success 'NDJSON of which no line is JSON: an error, exit 3' '
+	awk "BEGIN { for (j = 0; j < 3; j++) { for (i = 0; i < 300; i++) printf \"[\"; for (i = 0; i < 300; i++) printf \"]\"; print \"\" } }" |
+	    cap >alldeep &&
+	test_expect_code 3 ofl-extract "$(cat alldeep)" -c . >out 2>err &&
+	test ! -s out &&
+	echo "ofl-extract: ofl:$(cat alldeep): no line is JSON (first: line 1: Exceeds depth limit for parsing at line 1, column 257)" >expect &&
+	test_cmp expect err
+'
+
 test_expect_success 'NDJSON with -n: only those lines' '
 	printf "slow\ntimeout\n" >expect &&
 	ofl-extract "$events" -n 4- -r .msg >out 2>err &&

@@ -476,6 +476,7 @@ jqin_next(struct jqin *in)
 				continue;
 			}
 			in->line = ln.no;
+			in->values++;
 			return v;
 		}
 	}
@@ -965,6 +966,13 @@ ofl_extract_jq(struct ex *x)
 	if (j.in.failed) {
 		ofl_seterr(OFL_EXIT_FAIL, "%s", j.in.errmsg);
 		goto marks;
+	}
+	/* NDJSON of which no line is JSON: not a match of nothing. */
+	if (j.in.ndjson && j.in.bad > 0 && j.in.values == 0) {
+		ofl_seterr(OFL_EXIT_FAIL, "ofl:%s: no line is JSON (first: line %"
+		    PRIu64 "%s%s)", x->id, j.in.bad_first,
+		    j.in.bad_why[0] != '\0' ? ": " : "", j.in.bad_why);
+		goto out;
 	}
 	if (j.in.bad > 0)
 		ofl_extract_warnf(x,
