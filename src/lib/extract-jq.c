@@ -197,6 +197,28 @@ bad_why(struct jqin *in, jv v)
 		jv_free(v);
 }
 
+/*
+ * The lines of NDJSON that are not JSON, said: a warning, or an error
+ * (-1) when no line is JSON, which is not a filter that matched nothing.
+ */
+static int
+bad_said(struct ex *x, const struct jqin *in)
+{
+	const char	*sep = in->bad_why[0] != '\0' ? ": " : "";
+
+	if (in->ndjson && in->bad > 0 && in->values == 0) {
+		ofl_seterr(OFL_EXIT_FAIL, "ofl:%s: no line is JSON (first: line %"
+		    PRIu64 "%s%s)", x->id, in->bad_first, sep, in->bad_why);
+		return -1;
+	}
+	if (in->bad > 0)
+		ofl_extract_warnf(x, "ofl:%s: %" PRIu64 " line%s not JSON "
+		    "(first: line %" PRIu64 "%s%s): skipped", x->id, in->bad,
+		    in->bad > 1 ? "s are" : " is", in->bad_first, sep,
+		    in->bad_why);
+	return 0;
+}
+
 /* Compile filter into j's state; its error said in one line. */
 static int
 jq_compile_filter(struct jqrun *j, const char *filter, jv args)
@@ -967,19 +989,8 @@ ofl_extract_jq(struct ex *x)
 		ofl_seterr(OFL_EXIT_FAIL, "%s", j.in.errmsg);
 		goto marks;
 	}
-	/* NDJSON of which no line is JSON: not a match of nothing. */
-	if (j.in.ndjson && j.in.bad > 0 && j.in.values == 0) {
-		ofl_seterr(OFL_EXIT_FAIL, "ofl:%s: no line is JSON (first: line %"
-		    PRIu64 "%s%s)", x->id, j.in.bad_first,
-		    j.in.bad_why[0] != '\0' ? ": " : "", j.in.bad_why);
+	if (bad_said(x, &j.in) == -1)
 		goto out;
-	}
-	if (j.in.bad > 0)
-		ofl_extract_warnf(x,
-		    "ofl:%s: %" PRIu64 " line%s not JSON (first: line %"
-		    PRIu64 "%s%s): skipped", x->id, j.in.bad, j.in.bad > 1 ?
-		    "s are" : " is", j.in.bad_first,
-		    j.in.bad_why[0] != '\0' ? ": " : "", j.in.bad_why);
 marks:
 	if (j.cut && j.first_hidden > 0 && j.first_hidden <= j.results) {
 		uint64_t	a = j.first_hidden, b = j.results;
