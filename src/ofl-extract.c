@@ -237,7 +237,8 @@ memory_limit(struct ofl_extract *o, const char *what, const char *s)
 	uint64_t	n;
 
 	if (ofl_parse_size(s, &n) == -1 || (n > 0 && n < (1 << 24)))
-		errx(OFL_EXIT_USAGE, "%s: bad size '%s' (16M or more; 0: none)", what, s);
+		errx(OFL_EXIT_USAGE, "%s: bad size '%s' (16M or more; 0: "
+		    "none)", what, s);
 	o->mem_limit = n;
 }
 
@@ -343,7 +344,8 @@ parse_options(int argc, char *argv[], struct args *a)
 			break;
 		case 'm':
 			if (ofl_parse_size(optarg, &o->max_bytes) == -1)
-				errx(OFL_EXIT_USAGE, "--max-bytes: bad size '%s'", optarg);
+				errx(OFL_EXIT_USAGE, "--max-bytes: bad size "
+				    "'%s'", optarg);
 			a->budget = 1;
 			break;
 		case OPT_MEMBER:

@@ -386,16 +386,18 @@ parse_options(int argc, char *argv[], const char **storep)
 				errx(OFL_EXIT_USAGE, "%s", ofl_errmsg());
 			if (ch == O_MAXBINARY)
 				opt_max_binary = sz;
-			else if (sz < 1024 || sz > (uint64_t)INT_MAX) {
-				errx(OFL_EXIT_USAGE, "--max-line: from 1k to 2047M");
-			} else
+			else if (sz < 1024 || sz > (uint64_t)INT_MAX)
+				errx(OFL_EXIT_USAGE, "--max-line: from 1k to "
+				    "2047M");
+			else
 				opt_max_line = sz;
 			break;
 		case 'h':
 			usage(0);
 		case O_JOBS:
 			if (ofl_parse_num(optarg, 1, 4096, &v) == -1)
-				errx(OFL_EXIT_USAGE, "--jobs: %s", ofl_errmsg());
+				errx(OFL_EXIT_USAGE, "--jobs: %s",
+				    ofl_errmsg());
 			opt_jobs = v;
 			break;
 		case 'n':

@@ -554,7 +554,8 @@ parse_options(int argc, char *argv[], struct args *a)
 		case 'k':
 			if ((a->o.filter.kind = ofl_kind_from_name(optarg)) <
 			    0)
-				errx(OFL_EXIT_USAGE, "%s: unknown kind", optarg);
+				errx(OFL_EXIT_USAGE, "%s: unknown kind",
+				    optarg);
 			break;
 		case 'l':
 			a->o.filter.label = optarg;

@@ -282,15 +282,6 @@ member_block(struct src *s)
 	int		 r;
 
 	r = archive_read_data_block(s->a, &blk, &len, &off);
-	/* A hole at the end of a sparse member comes with its end. */
-	if (r == ARCHIVE_EOF && off > 0 && (uint64_t)off > s->pos) {
-		s->blk = NULL;
-		s->blklen = 0;
-		s->hole = (uint64_t)off - s->pos;
-		return 1;
-	}
-	if (r == ARCHIVE_EOF)
-		return 0;
 	/* A fatal error after some of it: the archive's cut. */
 	if (r < ARCHIVE_WARN && s->pos > 0) {
 		if (!s->cut)
@@ -307,16 +298,17 @@ member_block(struct src *s)
 		    ofl_reader_meta(s->r)->id, s->member, ofl_arc_why(s->a));
 		return -1;
 	}
-	if (off >= 0 && (uint64_t)off < s->pos) {
+	if (r == ARCHIVE_OK && off >= 0 && (uint64_t)off < s->pos) {
 		ofl_seterr(OFL_EXIT_FAIL, "ofl:%s: %s: its blocks are out of "
 		    "order", ofl_reader_meta(s->r)->id, s->member);
 		return -1;
 	}
-	s->blk = blk;
-	s->blklen = len;
+	/* A hole at the end of a sparse member comes with its end. */
+	s->blk = r == ARCHIVE_OK ? blk : NULL;
+	s->blklen = r == ARCHIVE_OK ? len : 0;
 	s->hole = off > 0 && (uint64_t)off > s->pos ? (uint64_t)off - s->pos :
 	    0;
-	return 1;
+	return r == ARCHIVE_EOF && s->hole == 0 ? 0 : 1;
 }
 
 ssize_t

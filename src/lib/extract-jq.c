@@ -207,8 +207,9 @@ bad_said(struct ex *x, const struct jqin *in)
 	const char	*sep = in->bad_why[0] != '\0' ? ": " : "";
 
 	if (in->ndjson && in->bad > 0 && in->values == 0) {
-		ofl_seterr(OFL_EXIT_FAIL, "ofl:%s: no line is JSON (first: line %"
-		    PRIu64 "%s%s)", x->id, in->bad_first, sep, in->bad_why);
+		ofl_seterr(OFL_EXIT_FAIL, "ofl:%s: no line is JSON (first: "
+		    "line %" PRIu64 "%s%s)", x->id, in->bad_first, sep,
+		    in->bad_why);
 		return -1;
 	}
 	if (in->bad > 0)

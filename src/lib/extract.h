@@ -33,7 +33,7 @@ struct src {
 	size_t			 blklen;
 	uint64_t		 hole;		/* zeros before it (sparse) */
 	struct ex		*x;		/* for the warning of: */
-	int			 cut;		/* a member the archive ends in */
+	int			 cut;		/* the archive ends in it */
 	int			 totals;	/* bytes, lines known */
 	uint64_t		 bytes;
 	uint64_t		 lines;

@@ -306,7 +306,7 @@ member_name(const char *s)
 
 static int
 member_find(struct ofl_arc *x, const struct ofl_src *src, const char *id,
-    const char *member, int raw)
+    const char *member, int raw, int *ended)
 {
 	struct archive		*a;
 	struct archive_entry	*e;
@@ -364,7 +364,7 @@ member_find(struct ofl_arc *x, const struct ofl_src *src, const char *id,
 		ofl_seterr(OFL_EXIT_FAIL, "ofl:%s: no member %s (%s%s)", id,
 		    member, n > 0 ? "members: " : "no members",
 		    n > 0 ? ofl_buf_str(&names) : "");
-	else if (headers > 0)
+	else if ((*ended = headers > 0))
 		/*
 		 * Members, then the archive's cut (or damage): said so, and
 		 * still worth trying as a raw stream (text read as mtree);
@@ -393,16 +393,17 @@ ofl_fmt_archive_member(struct ofl_arc *x, const struct ofl_src *src,
     const char *id, const char *member)
 {
 	char	first[1024];
+	int	ended = 0, raw_ended = 0;
 
-	if (member_find(x, src, id, member, 0) == 0)
+	if (member_find(x, src, id, member, 0, &ended) == 0)
 		return 0;
 	if (ofl_errcode() != OFL_EXIT_USAGE)
 		return -1;
 	snprintf(first, sizeof first, "%s", ofl_errmsg());
-	if (member_find(x, src, id, member, 1) == 0)
+	if (member_find(x, src, id, member, 1, &raw_ended) == 0)
 		return 0;
 	/* Members were read before the archive ended: its message. */
-	if (strstr(first, " before the archive ends (") != NULL)
+	if (ended)
 		ofl_seterr(OFL_EXIT_FAIL, "%s", first);
 	else if (ofl_errcode() == OFL_EXIT_USAGE)
 		ofl_seterr(OFL_EXIT_FAIL, "%s", ofl_errmsg());

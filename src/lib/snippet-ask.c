@@ -25,7 +25,8 @@
 static int	 count_question(const struct search *);
 static int	 time_question(const struct search *);
 static int	 time_in(const struct line *);
-static int	 count_near(const struct search *, const struct line *, size_t);
+static int	 count_near(const struct search *, const struct line *,
+		    size_t);
 
 /* A question of how many: its answer is a number. */
 static int
@@ -148,7 +149,8 @@ count_near(const struct search *s, const struct line *l, size_t off)
 			continue;
 		a = m->start - off;
 		z = m->end - off;
-		if (a >= 2 && p[a - 1] == ' ' && isdigit((unsigned char)p[a - 2]))
+		if (a >= 2 && p[a - 1] == ' ' &&
+		    isdigit((unsigned char)p[a - 2]))
 			return 1;
 		for (k = z; k < l->n && k < z + COUNT_AFTER; k++)
 			if (isdigit((unsigned char)p[k]) && (p[k - 1] == '=' ||

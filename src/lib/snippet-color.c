@@ -21,7 +21,8 @@
 
 /* Record a span of the output to color, when spans are recorded. */
 void
-ofl_snippet_span_add(struct search *s, size_t off, size_t len, const char *color)
+ofl_snippet_span_add(struct search *s, size_t off, size_t len,
+    const char *color)
 {
 	if (!s->record || len == 0)
 		return;

@@ -967,7 +967,8 @@ diff_side(const struct search *s)
 	static const char *const gone[] = { "removed", "remove", "removes",
 		"deleted", "delete", "dropped", "drop", "old", "no longer",
 		"anymore", NULL };
-	int	 add = ofl_snippet_asks(s, added, 1), del = ofl_snippet_asks(s, gone, 1);
+	int	 add = ofl_snippet_asks(s, added, 1);
+	int	 del = ofl_snippet_asks(s, gone, 1);
 
 	return add == del ? 0 : add ? '+' : '-';
 }

@@ -85,6 +85,8 @@ static void	 add_name(struct ofl_buf *, struct search *, const char *,
 		    size_t);
 static void	 add_ref(struct ofl_buf *, const struct search *,
 		    const struct hit *);
+static void	 add_member(struct ofl_buf *, struct search *,
+		    const struct hit *);
 static void	 add_note(struct ofl_buf *, struct search *);
 static void	 add_json_str_safe(struct ofl_buf *, const char *, size_t);
 static void	 output_json_hit(struct ofl_buf *, struct search *,
@@ -862,10 +864,7 @@ select_lines(struct search *s, struct line *l, size_t nl, size_t avail,
 	return cut;
 }
 
-/*
- * A title or a member's name, safe to print, cut at max bytes (a member's
- * at what a reference's tag holds: piped to ofl-extract, the hit names it).
- */
+/* A title or a member's name, safe to print, cut at max bytes. */
 static void
 add_name(struct ofl_buf *out, struct search *s, const char *title,
     size_t max)
@@ -887,6 +886,17 @@ add_name(struct ofl_buf *out, struct search *s, const char *title,
 			t.data[i] = ' ';
 	ofl_buf_add(out, t.data, t.len);
 	ofl_buf_free(&t);
+}
+
+/* A hit's member ("  [a.log]"), whole to a tag's size for ofl-extract. */
+static void
+add_member(struct ofl_buf *out, struct search *s, const struct hit *h)
+{
+	if (h->member == NULL)
+		return;
+	ofl_buf_adds(out, "  [");
+	add_name(out, s, h->member, OFL_REF_TAG_MAX - 1);
+	ofl_buf_addc(out, ']');
 }
 
 static void
@@ -927,11 +937,7 @@ render_hit(struct search *s, struct hit *h, size_t avail, struct ofl_buf *out,
 
 	add_ref(out, s, h);
 	ofl_snippet_span_add(s, start, out->len - start, COLOR_REF);
-	if (h->member != NULL) {
-		ofl_buf_adds(out, "  [");
-		add_name(out, s, h->member, OFL_REF_TAG_MAX - 1);
-		ofl_buf_addc(out, ']');
-	}
+	add_member(out, s, h);
 	if (h->title != NULL && *h->title != '\0') {
 		ofl_buf_adds(out, "  ");
 		add_name(out, s, h->title, TITLE_MAX);
@@ -1400,13 +1406,7 @@ ofl_snippet_output(struct search *s, struct ofl_buf *out, const char *const *ids
 	if (s->o->quiet) {
 		for (i = 0; i < nshow; i++) {
 			add_ref(out, s, &s->h[i]);
-			/* Lines of a member: which, for ofl-extract. */
-			if (s->h[i].member != NULL) {
-				ofl_buf_adds(out, "  [");
-				add_name(out, s, s->h[i].member,
-				    OFL_REF_TAG_MAX - 1);
-				ofl_buf_addc(out, ']');
-			}
+			add_member(out, s, &s->h[i]);
 			ofl_buf_addc(out, '\n');
 			s->a[s->h[i].art].hit = 1;
 		}
