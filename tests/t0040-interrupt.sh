@@ -35,10 +35,17 @@ test_expect_success sqlite3,STOREDIR 'the store stays consistent' '
 	echo ok >expect && test_cmp expect check
 '
 
-test_expect_success 'before salvage, the listing says it is being written' '
+test_expect_success 'before salvage, the listing says its writer is gone' '
 	ofl_listing >list &&
 	grep "^ofl:$id	" list | cut -f 7 >flags &&
-	echo writing >expect && test_cmp expect flags
+	echo incomplete >expect && test_cmp expect flags
+'
+
+test_expect_success JQ 'and --json says not writing, incomplete' '
+	ofl-search -j >list.json 2>/dev/null &&
+	jq -c "select(.id == \"$id\") | [.writing, .incomplete]" \
+	    list.json >meta &&
+	echo "[false,true]" >expect && test_cmp expect meta
 '
 
 test_expect_success 'with the size and lines committed so far' '

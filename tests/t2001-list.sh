@@ -147,7 +147,9 @@ test_expect_success 'an artifact being written is flagged "writing"' '
 	pid=$! &&
 	sleep 1 &&
 	ofl_listing -n 1 | cut -f 7 >flags &&
+	ofl-search -j -n 1 >live.json 2>/dev/null &&
 	wait $pid &&
+	grep -q "\"writing\":true,\"incomplete\":false" live.json &&
 	echo writing >expect &&
 	test_cmp expect flags &&
 	ofl_listing -n 1 | cut -f 7 >flags &&

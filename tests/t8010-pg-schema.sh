@@ -292,9 +292,21 @@ test_expect_success 'a killed writer is salvaged by the next open, not before' '
 	done &&
 	echo x | ofl-capture --threshold 0 >/dev/null &&
 	test "$(q "SELECT count(*) FROM ofl.artifact WHERE state = 0")" = 1 &&
+	wid=$(q "SELECT id FROM ofl.artifact WHERE state = 0") &&
+	ofl-search -j -a | jq -c "select(.id == \"$wid\") |
+	    [.writing, .incomplete]" >meta &&
+	echo "[true,false]" >expect &&
+	test_cmp expect meta &&
 	kill -9 $pid &&
 	exec 3>&- &&
 	{ wait $pid; true; } &&
+	n=0 &&
+	until ofl-search -j -a | jq -c "select(.id == \"$wid\") |
+	    [.writing, .incomplete]" | grep -qx "\[false,true\]"; do
+		n=$((n + 1)) &&
+		[ $n -lt 100 ] || exit 1
+		sleep 0.1
+	done &&
 	echo y | ofl-capture --threshold 0 >/dev/null &&
 	test "$(q "SELECT count(*) FROM ofl.artifact WHERE state = 0")" = 0 &&
 	kid=$(q "SELECT id FROM ofl.artifact WHERE owner = '"'"'ofl'"'"'

@@ -559,6 +559,7 @@ struct ofl_meta {
 	int64_t		 seq;		/* creation order */
 	int		 state;		/* enum ofl_state */
 	int		 incomplete;	/* input was cut short */
+	int		 orphan;	/* writing, but its writer died */
 	int		 kind;		/* enum ofl_kind */
 	uint64_t	 bytes;
 	uint64_t	 lines;

@@ -31,7 +31,11 @@
 	" FROM ofl.frame WHERE blob = a.blob) ELSE b.stored END,"	\
 	" a.created, a.used, a.expires, a.label,"			\
 	" a.command, a.cwd, a.session, a.exit_status, a.duration_ms,"	\
-	" a.errors, a.warnings, a.first_error, a.printed"
+	" a.errors, a.warnings, a.first_error, a.printed,"		\
+	" a.state = 0 AND NOT EXISTS (SELECT 1 FROM pg_locks l WHERE"	\
+	" l.locktype = 'advisory' AND l.objsubid = 1 AND l.granted AND"	\
+	" l.classid::bigint = (a.seq >> 32) AND"			\
+	" l.objid::bigint = (a.seq & 4294967295))"
 
 /* As ofl_meta_free(), which store-read.c has: it calls this file. */
 static void
@@ -75,6 +79,8 @@ pg_meta_row(const PGresult *res, int r, struct ofl_meta *m)
 	m->warnings = (uint64_t)store_pg_int(res, r, 19);
 	m->first_error = (uint64_t)store_pg_int(res, r, 20);
 	m->printed = PQgetisnull(res, r, 21) ? -1 : store_pg_int(res, r, 21);
+	/* Writing, but no session holds its writer's lock: it died. */
+	m->orphan = PQgetvalue(res, r, 22)[0] == 't';
 }
 
 /* "@" or "@N": the Nth latest artifact. */

@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -32,7 +33,7 @@
 	" FROM frame WHERE blob = a.blob) ELSE b.stored END,"		\
 	" a.created, a.used, a.expires, a.label,"			\
 	" a.command, a.cwd, a.session, a.exit_status, a.duration_ms,"	\
-	" a.errors, a.warnings, a.first_error, a.printed"
+	" a.errors, a.warnings, a.first_error, a.printed, b.file"
 
 static int	 reader_load(struct ofl_reader *, ssize_t);
 static int	 reader_fetch(struct ofl_reader *, ssize_t);
@@ -40,8 +41,36 @@ static ssize_t	 frame_at(struct ofl_reader *, uint64_t);
 
 /* Metadata. */
 
+/*
+ * 1 when the writer of an artifact still "writing" has died: its blob
+ * file is gone or no longer locked (store.c).  A reader only looks; the
+ * next read-write open salvages it.  A file it cannot open (another
+ * user's) says nothing: 0.
+ */
+static int
+writer_gone(struct ofl_store *st, const char *file)
+{
+	char	*path;
+	int	 fd, gone = 0;
+
+	if (file == NULL)
+		return 0;
+	path = store_blob_path(st, file);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) == -1)
+		gone = errno == ENOENT;
+	else {
+		if (flock(fd, LOCK_SH | LOCK_NB) == 0) {
+			gone = 1;
+			(void)flock(fd, LOCK_UN);
+		}
+		close(fd);
+	}
+	free(path);
+	return gone;
+}
+
 static void
-meta_from_stmt(sqlite3_stmt *stmt, struct ofl_meta *m)
+meta_from_stmt(struct ofl_store *st, sqlite3_stmt *stmt, struct ofl_meta *m)
 {
 	const unsigned char	*s;
 	int			 k;
@@ -76,6 +105,9 @@ meta_from_stmt(sqlite3_stmt *stmt, struct ofl_meta *m)
 	m->first_error = (uint64_t)sqlite3_column_int64(stmt, 20);
 	m->printed = sqlite3_column_type(stmt, 21) == SQLITE_NULL ? -1 :
 	    sqlite3_column_int64(stmt, 21);
+	if (m->state != OFL_STATE_COMPLETE)
+		m->orphan = writer_gone(st,
+		    (const char *)sqlite3_column_text(stmt, 22));
 }
 
 void
@@ -186,7 +218,7 @@ ofl_store_meta(struct ofl_store *st, const char *id, struct ofl_meta *m)
 	sqlite3_bind_text(stmt, 1, id, -1, SQLITE_STATIC);
 	rc = sqlite3_step(stmt);
 	if (rc == SQLITE_ROW)
-		meta_from_stmt(stmt, m);
+		meta_from_stmt(st, stmt, m);
 	sqlite3_reset(stmt);
 	sqlite3_clear_bindings(stmt);
 	if (rc == SQLITE_ROW)
@@ -243,7 +275,7 @@ ofl_store_list(struct ofl_store *st, const struct ofl_filter *f,
 	store_filter_bind(stmt, f);
 	sqlite3_bind_int64(stmt, 6, f->limit > 0 ? f->limit : -1);
 	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		meta_from_stmt(stmt, &m);
+		meta_from_stmt(st, stmt, &m);
 		n++;
 		rc = cb(&m, arg);
 		ofl_meta_free(&m);
