@@ -215,9 +215,6 @@ struct target_ctx {
 };
 
 /* snippet.c */
-/* Lowercase ASCII search of needle (lowercase) in hay. */
-const char	*ofl_snippet_find_ci(const char *, size_t, const char *,
-		    size_t);
 /* The reader of artifact art of the scope, opened once. */
 struct ofl_reader *ofl_snippet_reader(struct search *, size_t);
 /* The hits as ofl_search() prints them. */
@@ -296,6 +293,19 @@ uint64_t ofl_snippet_lines_tsig(struct search *, const char *, size_t);
 void	 ofl_snippet_lines_similar(struct line *, size_t, size_t);
 void	 ofl_snippet_lines_add_similar(struct ofl_buf *, size_t,
 	    const uint64_t *);
+
+/*
+ * snippet-mark.c: the marks of the query's words in a hit's text
+ * (s->m, in order), and whether mark j of a line counts for its term
+ * and stands as a word of its own.
+ */
+void	 ofl_snippet_mark_text(struct search *, const char *, size_t);
+/* Lowercase ASCII search of needle (lowercase) in hay. */
+const char *ofl_snippet_find_ci(const char *, size_t, const char *, size_t);
+int	 ofl_snippet_mark_counts(const struct search *, const char *, size_t,
+	    size_t, size_t, size_t);
+int	 ofl_snippet_mark_whole(const struct search *, const char *, size_t,
+	    size_t, const char *, const char *);
 
 /* snippet-ask.c: what a question asks for, and the lines that give it. */
 int	 ofl_snippet_asks(const struct search *, const char *const *, int);
