@@ -11,6 +11,10 @@
 #    (the Parseresult/NAMEresult.csv files of github.com/gaiusyu/Brain),
 #    Brain's GA on the same file, by the same scorer, is printed beside
 #    ofl's: the tuned reference the templates issue measures against.
+#    Logs this project was not developed on: the other loghub samples
+#    (Android, HPC, Hadoop, HealthApp, Mac, Proxifier, Thunderbird,
+#    Windows: the *_2k.log* files of github.com/logpai/loghub) put in a
+#    directory of their own and named by OFL_CORPUS.
 #    Then the same messages behind the headers of other loggers
 #    (tests/bench-headers.py): a miner never told the format should
 #    score the same with any of them.
