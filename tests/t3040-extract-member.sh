@@ -98,6 +98,18 @@ test_expect_success 'no such member before the cut: said so, with the members re
 	grep "^ofl-extract: ofl:$tid: no member nope before the archive ends (Truncated .*; members: big.log)\$" err
 '
 
+test_expect_success 'of a compressed archive, cut: no member, not the raw stream' '
+	gzip -c t.tar >t.tgz &&
+	head -c $(($(wc -c <t.tgz) / 2)) t.tgz >trunc.tgz &&
+	tid=$(cap <trunc.tgz) &&
+	test_expect_code 3 ofl-extract "$tid" --member nope >out 2>err &&
+	test ! -s out &&
+	test "$(wc -l <err)" = 1 &&
+	grep "^ofl-extract: ofl:$tid: no member nope before the archive ends (.*; members: big.log)\$" err &&
+	test_expect_code 3 ofl-extract "$tid" --member src/data.json >out 2>err &&
+	test ! -s out
+'
+
 test_expect_success 'a sparse member comes back whole, its last hole too' '
 	printf "head line\n" >sp &&
 	truncate -s 100000 sp &&
