@@ -110,6 +110,18 @@ test_expect_success 'of a compressed archive, cut: no member, not the raw stream
 	test ! -s out
 '
 
+test_expect_success 'a hit in a CSV member: its lines numbered as the member'"'"'s' '
+	{ echo "name,value"; seq 1 199 | sed "s/.*/row&,&/"; } >data.csv &&
+	tar czf csv.tgz data.csv &&
+	cid=$(cap <csv.tgz) &&
+	ofl-search "$cid" row50 >out &&
+	grep "^ofl:$cid:2-51  \[data.csv\]  rows 1-50 " out &&
+	grep "^  51: row50,50\$" out &&
+	grep "^  50- row49,49\$" out &&
+	ofl-search -q "$cid" row150 -n 1 | ofl-extract >out &&
+	grep "^151	row150,150\$" out
+'
+
 test_expect_success 'a sparse member comes back whole, its last hole too' '
 	printf "head line\n" >sp &&
 	truncate -s 100000 sp &&

@@ -21,6 +21,9 @@
 #define PART_SIZE	4096		/* ... into parts of about this */
 
 static ssize_t	 chain_read(void *, void *, size_t);
+static int	 emit_head(struct ofl_chunker *, const char *, size_t,
+		    const char *, size_t, size_t, uint64_t, uint64_t, uint64_t,
+		    uint64_t);
 
 /*
  * Sources.
@@ -69,6 +72,16 @@ ofl_chunk_emit(struct ofl_chunker *ck, const char *title, size_t tlen,
     const char *text, size_t len, uint64_t bstart, uint64_t bend,
     uint64_t lstart, uint64_t lend)
 {
+	return emit_head(ck, title, tlen, text, len, 0, bstart, bend, lstart,
+	    lend);
+}
+
+/* As ofl_chunk_emit(), the text led by head bytes of the header. */
+static int
+emit_head(struct ofl_chunker *ck, const char *title, size_t tlen,
+    const char *text, size_t len, size_t head, uint64_t bstart,
+    uint64_t bend, uint64_t lstart, uint64_t lend)
+{
 	struct ofl_chunk	c;
 	int			rv;
 
@@ -77,6 +90,7 @@ ofl_chunk_emit(struct ofl_chunker *ck, const char *title, size_t tlen,
 	c.title_len = title != NULL ? tlen : 0;
 	c.text = text != NULL ? text : "";
 	c.len = len;
+	c.head = head < len ? head : len;
 	c.byte_start = bstart;
 	c.byte_end = bend;
 	c.line_start = lstart;
@@ -308,7 +322,7 @@ ofl_chunk_win_emit(struct ofl_chunker *ck, struct ofl_chunk_win *w,
 
 	if (w->nlines == 0)
 		return 0;
-	rv = ofl_chunk_emit(ck, title, tlen, w->text.data, w->text.len,
+	rv = emit_head(ck, title, tlen, w->text.data, w->text.len, w->hdr,
 	    w->bstart, w->bstart + ofl_chunk_win_raw(w), w->lstart, w->lend);
 	w->text.len = w->hdr;
 	w->nlines = 0;
@@ -326,8 +340,8 @@ ofl_chunk_win_emit_last(struct ofl_chunker *ck, struct ofl_chunk_win *w,
 
 	if (w->nlines < 2)
 		return 0;
-	rv = ofl_chunk_emit(ck, title, tlen, w->text.data, w->last, w->bstart,
-	    off, w->lstart, w->prevlend);
+	rv = emit_head(ck, title, tlen, w->text.data, w->last, w->hdr,
+	    w->bstart, off, w->lstart, w->prevlend);
 	memmove(w->text.data + w->hdr, w->text.data + w->last, n);
 	w->text.len = w->hdr + n;
 	w->last = w->hdr;

@@ -882,6 +882,8 @@ struct ofl_chunk {
 	size_t		 title_len;
 	const char	*text;		/* text to index (tags stripped, ...) */
 	size_t		 len;
+	size_t		 head;		/* of it, the content's header first
+					   (CSV, TSV: not in the span) */
 	uint64_t	 byte_start;	/* [byte_start, byte_end) */
 	uint64_t	 byte_end;
 	uint64_t	 line_start;	/* 1-based, inclusive */

@@ -89,8 +89,9 @@ member_cb(const struct ofl_chunk *c, void *arg)
 
 	if (seq < mc->want)
 		return 0;
-	ofl_buf_add(mc->out, c->text, c->len > SNIP_READ_MAX ?
-	    SNIP_READ_MAX : c->len);
+	/* Its lines, not the header a table's chunk is led by. */
+	ofl_buf_add(mc->out, c->text + c->head, c->len - c->head >
+	    SNIP_READ_MAX ? SNIP_READ_MAX : c->len - c->head);
 	mc->found = 1;
 	return 1;
 }

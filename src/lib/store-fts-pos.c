@@ -498,6 +498,7 @@ keep_bytes(struct keep *k, struct ofl_reader *r, int header)
 			goto out;
 		c.text = buf;
 		c.len += at;
+		c.head = at;
 		if (keep_insert(k, &c, row) == -1)
 			goto out;
 	}
