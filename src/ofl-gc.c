@@ -454,9 +454,13 @@ main(int argc, char *argv[])
 	show = a.show;
 	wait = a.wait;
 	autogc = a.autogc;
-	/* Only --set and --pin make a store; checks and reports need one there. */
+	/*
+	 * Only --set and the plain gc make a store; checks, reports, a dry
+	 * run, pins and purges name what is in one, so need one there.
+	 */
 	if ((st = ofl_store_open(store, OFL_RDWR | (check || do_stats ||
-	    (show && nsets == 0) ? OFL_NOCREATE : 0))) == NULL)
+	    (show && nsets == 0) || o.dry_run || npins > 0 ||
+	    o.npurge > 0 ? OFL_NOCREATE : 0))) == NULL)
 		errx(ofl_errcode(), "%s", ofl_errmsg());
 	/* The budget keeps what the session running it made. */
 	if ((o.keep_session = getenv("OFL_SESSION")) != NULL &&

@@ -97,7 +97,9 @@ test_expect_success STOREDIR 'a content file others may write: not read' '
 
 test_expect_success 'checks, searches and reports make no store: exit 3' '
 	for cmd in "ofl-gc --check" "ofl-gc --repair" "ofl-gc --stats" \
-	    "ofl-gc --settings" "ofl-search one" "ofl-search -a one" \
+	    "ofl-gc --settings" "ofl-gc --dry-run" "ofl-gc --pin $id" \
+	    "ofl-gc --unpin $id" "ofl-gc --purge $id" \
+	    "ofl-search one" "ofl-search -a one" \
 	    "ofl-index --check" "ofl-index $id" "ofl-extract $id" \
 	    "ofl-schema $id"; do
 		test_expect_code 3 $cmd -s "$TEST_DIR/TYPO" >out 2>err </dev/null &&
