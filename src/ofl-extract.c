@@ -223,9 +223,8 @@ time_limit(struct ofl_extract *o, const char *what, const char *s)
 
 	if (ofl_parse_duration(s, &ms) == -1 || ms < 0 ||
 	    ms > (int64_t)24 * 3600 * 1000) {
-		warnx("%s: bad time '%s' (seconds, or 30s, 5m; 0: none)",
-		    what, s);
-		usage(OFL_EXIT_USAGE);
+		errx(OFL_EXIT_USAGE, "%s: bad time '%s' (seconds, or 30s, "
+		    "5m; 0: none)", what, s);
 	}
 	o->time_limit = (unsigned)((ms + 999) / 1000);
 }
@@ -314,11 +313,10 @@ parse_options(int argc, char *argv[], struct args *a)
 			exit(0);
 		case OPT_ARG:
 		case OPT_ARGJSON:
-			if (optind >= argc) {
-				warnx("%s %s: missing value", ch == OPT_ARG ?
-				    "--arg" : "--argjson", optarg);
-				usage(OFL_EXIT_USAGE);
-			}
+			if (optind >= argc)
+				errx(OFL_EXIT_USAGE, "%s %s: missing value",
+				    ch == OPT_ARG ? "--arg" : "--argjson",
+				    optarg);
 			a->args = ofl_xrealloc(a->args, (a->nargs + 1) *
 			    sizeof *a->args);
 			a->args[a->nargs].name = optarg;
@@ -352,11 +350,10 @@ parse_options(int argc, char *argv[], struct args *a)
 			o->member = optarg;
 			break;
 		case OPT_ROLE:
-			if (*optarg == '\0') {
-				warnx("--role: give a role (button, link, "
-				    "textbox, heading, row, ...)");
-				usage(OFL_EXIT_USAGE);
-			}
+			if (*optarg == '\0')
+				errx(OFL_EXIT_USAGE, "--role: give a role "
+				    "(button, link, textbox, heading, row, "
+				    "...)");
 			o->role = optarg;
 			break;
 		case OPT_NAME:
@@ -408,16 +405,14 @@ check_modes(struct args *a)
 	struct ofl_extract	*o = &a->o;
 
 	if ((o->filter != NULL) + (o->regex != NULL) + a->errors +
-	    (o->role != NULL || o->name != NULL) > 1) {
-		warnx("a filter, -e, --errors and --role do not go together");
-		usage(OFL_EXIT_USAGE);
-	}
+	    (o->role != NULL || o->name != NULL) > 1)
+		errx(OFL_EXIT_USAGE, "a filter, -e, --errors and --role do "
+		    "not go together");
 	if (o->role != NULL || o->name != NULL) {
 		o->mode = OFL_EXTRACT_ROLE;
-		if (a->nspans > 0 || o->member != NULL) {
-			warnx("--role and --name take the whole snapshot");
-			usage(OFL_EXIT_USAGE);
-		}
+		if (a->nspans > 0 || o->member != NULL)
+			errx(OFL_EXIT_USAGE, "--role and --name take the "
+			    "whole snapshot");
 	} else if (o->filter != NULL)
 		o->mode = OFL_EXTRACT_JQ;
 	else if (o->regex != NULL)
@@ -425,30 +420,22 @@ check_modes(struct args *a)
 	else if (a->errors)
 		o->mode = OFL_EXTRACT_ERRORS;
 	if (o->tmpl != NULL) {
-		if (o->mode != OFL_EXTRACT_RAW) {
-			warnx("--template goes with no filter, -e or --errors");
-			usage(OFL_EXIT_USAGE);
-		}
+		if (o->mode != OFL_EXTRACT_RAW)
+			errx(OFL_EXIT_USAGE, "--template goes with no "
+			    "filter, -e or --errors");
 		o->mode = OFL_EXTRACT_TEMPLATE;
 	}
-	if (a->bytes && o->mode != OFL_EXTRACT_RAW) {
-		warnx("-b goes only with plain output");
-		usage(OFL_EXIT_USAGE);
-	}
-	if (a->jqopt && o->mode != OFL_EXTRACT_JQ) {
-		warnx("-r, -c, --arg and --argjson go with a filter");
-		usage(OFL_EXIT_USAGE);
-	}
-	if (a->regexopt && o->mode != OFL_EXTRACT_REGEX) {
-		warnx("-C and -i go with -e");
-		usage(OFL_EXIT_USAGE);
-	}
+	if (a->bytes && o->mode != OFL_EXTRACT_RAW)
+		errx(OFL_EXIT_USAGE, "-b goes only with plain output");
+	if (a->jqopt && o->mode != OFL_EXTRACT_JQ)
+		errx(OFL_EXIT_USAGE, "-r, -c, --arg and --argjson go with "
+		    "a filter");
+	if (a->regexopt && o->mode != OFL_EXTRACT_REGEX)
+		errx(OFL_EXIT_USAGE, "-C and -i go with -e");
 	if ((o->skip > 0 || o->limit > 0) && o->mode != OFL_EXTRACT_JQ &&
-	    o->mode != OFL_EXTRACT_ERRORS && o->mode != OFL_EXTRACT_ROLE) {
-		warnx("--skip and --limit go with a filter, --errors or "
-		    "--role");
-		usage(OFL_EXIT_USAGE);
-	}
+	    o->mode != OFL_EXTRACT_ERRORS && o->mode != OFL_EXTRACT_ROLE)
+		errx(OFL_EXIT_USAGE, "--skip and --limit go with a filter, "
+		    "--errors or --role");
 }
 
 int
@@ -515,11 +502,9 @@ main(int argc, char *argv[])
 	}
 	/* ofl:ID:A-B: lines A to B, as -n A-B. */
 	if (refs[0].from > 0) {
-		if (nspans > 0) {
-			warnx("%s: a line range in the reference goes without "
-			    "-n and -b", ref);
-			usage(OFL_EXIT_USAGE);
-		}
+		if (nspans > 0)
+			errx(OFL_EXIT_USAGE, "%s: a line range in the "
+			    "reference goes without -n and -b", ref);
 		spans = ofl_xcalloc(1, sizeof *spans);
 		spans[0].unit = OFL_SPAN_LINES;
 		spans[0].form = OFL_SPAN_RANGE;

@@ -248,6 +248,25 @@ test_expect_success 'bad usage: exit 2, usage on stderr' '
 	test_expect_code 2 ofl-extract "$id" --max-bytes x >out 2>err
 '
 
+test_expect_success 'a bad value or a mix of options: exit 2, one line' '
+	test_expect_code 2 ofl-extract "$id" --time-limit -1 >out 2>err &&
+	echo "ofl-extract: --time-limit: bad time '"'"'-1'"'"' (seconds, or 30s, 5m; 0: none)" >expect &&
+	test_cmp expect err &&
+	test_expect_code 2 env OFL_TIME_LIMIT=abc ofl-extract "$id" . >out \
+	    2>err &&
+	grep "^ofl-extract: OFL_TIME_LIMIT: bad time" err &&
+	test "$(wc -l <err)" = 1 &&
+	test_expect_code 2 ofl-extract "$id:1-1" -n 1 >out 2>err &&
+	echo "ofl-extract: $id:1-1: a line range in the reference goes without -n and -b" >expect &&
+	test_cmp expect err &&
+	test_expect_code 2 ofl-extract "$id" -C 2 >out 2>err &&
+	echo "ofl-extract: -C and -i go with -e" >expect &&
+	test_cmp expect err &&
+	test_expect_code 2 ofl-extract "$id" --role "" >out 2>err &&
+	test "$(wc -l <err)" = 1 &&
+	test ! -s out
+'
+
 test_expect_success 'a write error on stdout: exit 3' '
 	test -w /dev/full || return 0
 	test_expect_code 3 ofl-extract "$id" >/dev/full 2>err &&
