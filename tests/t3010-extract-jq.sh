@@ -176,6 +176,23 @@ test_expect_success 'NDJSON of which no line is JSON: an error, exit 3' '
 	test_cmp expect err
 '
 
+test_expect_success 'NUL bytes are no JSON (libjq would read 0)' '
+	head -c 1000 /dev/zero | cap >nul &&
+	test_expect_code 3 ofl-extract "$(cat nul)" . >out 2>err &&
+	test ! -s out &&
+	echo "ofl-extract: ofl:$(cat nul): no line is JSON (first: line 1: a NUL byte)" >expect &&
+	test_cmp expect err &&
+	printf "\0\0[1]" | cap >nul2 &&
+	test_expect_code 3 ofl-extract "$(cat nul2)" . >out 2>err &&
+	test ! -s out &&
+	grep "^ofl-extract: ofl:$(cat nul2) is binary, not JSON" err &&
+	printf "{\"a\":1}\n{\"b\":\0}\n{\"a\":3}\n" | cap >nul3 &&
+	ofl-extract "$(cat nul3)" -c .a >out 2>err &&
+	printf "1\n3\n" >expect &&
+	test_cmp expect out &&
+	grep "1 line is not JSON (first: line 2: a NUL byte): skipped\$" err
+'
+
 test_expect_success 'NDJSON with -n: only those lines' '
 	printf "slow\ntimeout\n" >expect &&
 	ofl-extract "$events" -n 4- -r .msg >out 2>err &&

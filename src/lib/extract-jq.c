@@ -488,6 +488,9 @@ jqin_next(struct jqin *in)
 			if (ln.more || ln.len > INT32_MAX)
 				v = jv_invalid_with_msg(jv_string(
 				    "longer than a line is read"));
+			else if (memchr(ln.p, '\0', ln.len) != NULL)
+				v = jv_invalid_with_msg(jv_string(
+				    "a NUL byte"));
 			else
 				v = jv_parse_sized(ln.p, (int)ln.len);
 			if (!jv_is_valid(v)) {
@@ -510,6 +513,10 @@ jqin_next(struct jqin *in)
 					goto fail;
 				if (n == 0)
 					in->eof = 1;
+				/* No JSON holds a NUL byte; libjq reads 0. */
+				if (n > 0 && memchr(in->buf, '\0', (size_t)n) !=
+				    NULL)
+					goto nul;
 				for (i = 0; in->first == 0 && i < (size_t)n;
 				    i++)
 					if (!isspace((unsigned char)in->buf[i]))
@@ -544,6 +551,12 @@ jqin_next(struct jqin *in)
 		if (in->eof && jv_parser_remaining(in->parser) == 0)
 			return jv_invalid();
 	}
+nul:
+	if (!not_json(x, in->errmsg, sizeof in->errmsg))
+		snprintf(in->errmsg, sizeof in->errmsg, "ofl:%s: parse error: "
+		    "a NUL byte", x->id);
+	in->failed = 1;
+	return jv_invalid();
 fail:
 	snprintf(in->errmsg, sizeof in->errmsg, "%s", ofl_errmsg());
 	in->failed = 1;
