@@ -150,6 +150,17 @@ test_expect_success 'a 10 KB query' '
 	try readme "$(cat id.md)" "$(cat readme-head)"
 '
 
+test_expect_success 'a query over 4 KB: its first whole words, not a word cut' '
+	awk "BEGIN { for (i = 0; i < 820; i++) printf \"zzqq \" }" >long4 &&
+	test "$(wc -c <long4)" -gt 4096 &&
+	test_expect_code 1 ofl-search "$(cat id.log)" "$(cat long4)" >out &&
+	test ! -s out &&
+	awk "BEGIN { for (i = 0; i < 1300; i++) printf \"task \" }" >long5 &&
+	ofl-search "$(cat id.log)" "$(cat long5)" >out &&
+	test "$(wc -c <out)" -le 1500 &&
+	! grep "^more: ofl-search" out
+'
+
 test_expect_success 'one 5000-byte word' '
 	awk "BEGIN { for (i = 0; i < 5000; i++) printf \"a\" }" >word &&
 	try word "$(cat id.txt)" "$(cat word)"

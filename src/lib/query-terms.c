@@ -41,7 +41,10 @@ static void	 lex_targets(struct search *, size_t);
 
 /* Query text. */
 
-/* The query with control characters and invalid UTF-8 made spaces. */
+/*
+ * The query with control characters and invalid UTF-8 made spaces, cut
+ * at QUERY_MAX bytes (at the white space before).
+ */
 static char *
 clean_query(const char *q, size_t *lenp)
 {
@@ -50,8 +53,14 @@ clean_query(const char *q, size_t *lenp)
 	char			*out;
 	int			 k;
 
-	if (n > QUERY_MAX)
-		n = QUERY_MAX;
+	/* Its first words: not the first letters of a word cut. */
+	if (n > QUERY_MAX) {
+		for (i = QUERY_MAX; i > 0 && p[i] != ' ' && p[i] != '\t' &&
+		    p[i] != '\n'; i--)
+			;
+		n = i > 0 ? i : QUERY_MAX;
+		i = 0;
+	}
 	out = ofl_xmalloc(n + 1);
 	while (i < n) {
 		if (p[i] < 0x20 || p[i] == 0x7f) {

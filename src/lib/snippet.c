@@ -27,6 +27,7 @@
 #define WEAK_FILL	500		/* bytes under which weak hits show */
 #define SNIP_BEFORE	64		/* bytes read before a hit's first */
 #define TITLE_MAX	120
+#define MORE_QUERY_MAX	512		/* a query repeated in "more:" */
 #define SNAP_LINE_MAX	150		/* bytes of a snapshot's line shown */
 #define ADJ_GAP		3		/* bytes between words of a phrase */
 /* Colors as grep uses them: matches, line numbers, references. */
@@ -886,6 +887,10 @@ add_more_search(struct ofl_buf *out, struct search *s, const char *const *ids,
 	char			*q;
 	size_t			 i;
 
+	/* A query that would take the budget over: run again as given. */
+	if (strlen(s->o->query) > (budget / 4 > MORE_QUERY_MAX ? budget / 4 :
+	    MORE_QUERY_MAX))
+		return;
 	ofl_buf_adds(out, "more: ofl-search");
 	if (s->o->fts)
 		ofl_buf_adds(out, " --fts");
