@@ -66,6 +66,22 @@ test_expect_success 'a filter over its CPU time: one line, exit 3' '
 	test_cmp expect err
 '
 
+test_expect_success 'a filter that goes on past the budget: what fit, a mark, exit 0' '
+	ofl-extract -c @ "range(1e9)" >out 2>err &&
+	test ! -s err &&
+	sed "\$d" out >shown &&
+	test "$(wc -c <shown)" -le 4096 &&
+	head -n 3 out >head &&
+	printf "0\n1\n2\n" >expect &&
+	test_cmp expect head &&
+	tail -n 1 out >mark &&
+	grep "^\[\.\.\. results [0-9]* on of the filter on ofl:[a-z0-9]* (stopped at [0-9]*) not shown: ofl-extract [a-z0-9]* -c --skip [0-9]* '"'"'range(1e9)'"'"'\]\$" mark &&
+	ofl-extract -c @ "repeat(.)" >out 2>err &&
+	grep "(stopped at [0-9]*) not shown" out &&
+	ofl-extract -j @ "range(1e9)" >out 2>err &&
+	tail -n 1 out | grep "\"omitted\":\"results [0-9]* on of the filter"
+'
+
 test_expect_success 'OFL_TIME_LIMIT sets it, --time-limit wins' '
 	OFL_TIME_LIMIT=1s test_expect_code 3 ofl-extract @ \
 	    "last(range(1e12))" >out 2>err &&

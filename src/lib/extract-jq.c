@@ -23,6 +23,9 @@
 #include "banned.h"
 
 #define JQ_ERRORS_SAID	3	/* run-time errors said one a line */
+#define COUNT_MS	1000	/* results counted past the budget */
+#define COUNT_STEP	4096	/* ... the clock read once in these */
+#define PATHS_MAX	100000	/* results of one input with --json */
 
 /*
  * jq filters, through libjq.  A filter runs with an empty environment
@@ -64,6 +67,8 @@ struct jqrun {
 	uint64_t	 results;	/* all, --skip included */
 	uint64_t	 first_hidden;	/* the first result not shown */
 	int		 cut;
+	int64_t		 cut_ms;	/* when the budget was full */
+	int		 stopped;	/* not run to its end (jq_count()) */
 	uint64_t	 errors;
 	int		 compiling;	/* its messages: the error, one line */
 	char		 compile_msg[256];
@@ -649,6 +654,28 @@ jq_args(struct ex *x, struct ofl_buf *b, uint64_t skip)
 }
 
 /* One result of the filter.  -1 on a write error. */
+/*
+ * Past the budget, results are only counted, for the mark: for
+ * COUNT_MS at most, so that a filter that goes on (range(1e9),
+ * repeat) ends with what fit and a mark, not at the time limit with
+ * nothing.  2 when it is to stop.
+ */
+static int
+jq_count(struct jqrun *j)
+{
+	if (j->cut_ms == 0) {
+		j->cut_ms = ofl_now_ms();
+		/* What fit is out, whatever comes next. */
+		(void)fflush(stdout);
+	}
+	if (j->results % COUNT_STEP == 0 &&
+	    ofl_now_ms() - j->cut_ms > COUNT_MS) {
+		j->stopped = 1;
+		return 2;
+	}
+	return 0;
+}
+
 static int
 jq_result(struct jqrun *j, jv v, jv path)
 {
@@ -670,6 +697,7 @@ jq_result(struct jqrun *j, jv v, jv path)
 		if (!j->cut)
 			j->first_hidden = no;
 		j->cut = 1;
+		rv = jq_count(j);
 		goto out;
 	}
 	ofl_buf_reset(b);
@@ -720,6 +748,7 @@ jq_result(struct jqrun *j, jv v, jv path)
 	}
 	j->cut = 1;
 	j->first_hidden = no;
+	(void)jq_count(j);
 	if (x->printed || o->json)
 		goto out;
 	/* The first result alone is over the budget: print its head. */
@@ -774,8 +803,15 @@ jq_one(struct jqrun *j, jv v)
 		/* path(F) as $p | [$p, getpath($p)], all or nothing. */
 		outs = jv_array();
 		jq_start(j->jqp, jv_copy(v), 0);
-		while (jv_is_valid(r = jq_next(j->jqp)))
+		for (n = 0; n < PATHS_MAX && jv_is_valid(r = jq_next(j->jqp));
+		    n++)
 			outs = jv_array_append(outs, r);
+		/* Too many: the plain run, which stops (jq_count()). */
+		if (n == PATHS_MAX) {
+			jv_free(outs);
+			jq_teardown(&j->jqp);
+			goto plain;
+		}
 		if (jv_invalid_has_msg(jv_copy(r)) || jq_halted(j->jqp))
 			failed = 1;
 		jv_free(r);
@@ -797,10 +833,11 @@ jq_one(struct jqrun *j, jv v)
 		}
 		jv_free(outs);
 	}
+plain:
 	jq_start(j->jq, v, 0);
 	while (jv_is_valid(r = jq_next(j->jq)))
-		if (jq_result(j, r, jv_invalid()) == -1)
-			return -1;
+		if ((i = jq_result(j, r, jv_invalid())) != 0)
+			return i == 2 ? 1 : -1;
 	if (jq_halted(j->jq)) {
 		jv	m = jq_get_error_message(j->jq);
 
@@ -1009,11 +1046,18 @@ marks:
 	if (j.cut && j.first_hidden > 0 && j.first_hidden <= j.results) {
 		uint64_t	a = j.first_hidden, b = j.results;
 
-		ofl_buf_addf(&what, "result%s %" PRIu64, a == b ? "" : "s", a);
-		if (b != a)
-			ofl_buf_addf(&what, "-%" PRIu64, b);
-		ofl_buf_addf(&what, " of %" PRIu64 " of the filter on ofl:%s",
-		    j.results, x->id);
+		if (j.stopped)
+			ofl_buf_addf(&what, "results %" PRIu64 " on of the "
+			    "filter on ofl:%s (stopped at %" PRIu64 ")", a,
+			    x->id, b);
+		else {
+			ofl_buf_addf(&what, "result%s %" PRIu64, a == b ? "" :
+			    "s", a);
+			if (b != a)
+				ofl_buf_addf(&what, "-%" PRIu64, b);
+			ofl_buf_addf(&what, " of %" PRIu64 " of the filter on "
+			    "ofl:%s", j.results, x->id);
+		}
 		jq_args(x, &args, a - 1);
 		if (ofl_extract_mark(x, ofl_buf_str(&what),
 		    ofl_buf_str(&args)) == -1)
