@@ -125,9 +125,27 @@ test_expect_success 'over the budget: the rest of the matches is marked' '
 	ofl-extract "$n" -e "^1" -C 1 --max-bytes 40 >out &&
 	{
 		printf "1:\t1\n2-\t2\n--\n9-\t9\n10:\t10\n11:\t11\n12:\t12\n"
-		echo "[... 1107 more matching lines (lines 13-1999) of ofl:$n not shown: ofl-extract $n --max-bytes 40 -e '\''^1'\'' -C 1 -n 12-3000]"
+		echo "[... 1107 more matching lines (lines 13-1999) of ofl:$n not shown: ofl-extract $n --max-bytes 40 -e '\''^1'\'' -C 1 -n 13-3000]"
 	} >expect &&
 	test_cmp expect out
+'
+
+test_expect_success 'a context line over the budget: the match first, no loop' '
+	awk "BEGIN { for (i = 0; i < 6; i++) { printf \"%d\", i;
+	    for (j = 0; j < 5000; j++) printf \"a\"; print \"\" } }" | cap >wide &&
+	w=$(cat wide) &&
+	ofl-extract "$w" -e "^3" -C 1 >out &&
+	head -n 1 out | cut -c 1-8 >first &&
+	printf "4:\t3aaaa\n" >expect &&
+	test_cmp expect first &&
+	! grep "more matching line" out &&
+	awk "BEGIN { for (i = 0; i < 6; i++) printf \"%d%s\n\", i,
+	    \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\" }" | cap >narrow &&
+	w=$(cat narrow) &&
+	ofl-extract "$w" -e "^3" -C 1 -m 100 >out &&
+	grep "^\[\.\.\. 1 more matching line (line 4) of ofl:$w not shown: ofl-extract $w --max-bytes 100 -e '"'"'^3'"'"' -C 1 -n 4-6\]\$" out &&
+	ofl-extract "$w" --max-bytes 100 -e "^3" -C 1 -n 4-6 >out &&
+	grep "^4:	3a" out
 '
 
 test_expect_success 'following the marks finds every match' '

@@ -205,11 +205,12 @@ emit_before(struct ex *x, struct kept *ring, unsigned c, size_t nring,
 /*
  * The mark for the rem matching lines (rem_first to rem_last) the budget
  * left out, and the command that prints them: the scope from the first
- * of them (less its context) on, rs being its n spans from there.
+ * of them (less its context, but for lines to shown, printed already) on,
+ * rs being its n spans from there.
  */
 static int
 mark_more(struct ex *x, const struct rspan *rs, size_t n, unsigned c,
-    uint64_t rem, uint64_t rem_first, uint64_t rem_last)
+    uint64_t rem, uint64_t rem_first, uint64_t rem_last, uint64_t shown)
 {
 	struct rspan	*rest;
 	struct ofl_buf	 pre, what, w2, args;
@@ -223,6 +224,9 @@ mark_more(struct ex *x, const struct rspan *rs, size_t n, unsigned c,
 	ofl_buf_init(&args);
 	rest = ofl_xcalloc(n, sizeof *rest);
 	start = rem_first > c ? rem_first - c : 1;
+	/* Not its context again: the command would print only that. */
+	if (start <= shown && shown < rem_first)
+		start = shown + 1;
 	if (start < rs[0].a)
 		start = rs[0].a;
 	for (j = 0; j < n; j++)
@@ -324,7 +328,8 @@ ofl_extract_regex(struct ex *x)
 				r = emit_before(x, ring, c, nring, head, &last);
 				if (r == -1)
 					goto out;
-				if (r == 0) {
+				/* Nothing shown: the match, not its context. */
+				if (r == 0 && x->printed) {
 					cut = 1;
 					goto cut_match;
 				}
@@ -389,7 +394,7 @@ cut_match:
 	}
 	if (cut && rem > 0) {
 		if (mark_more(x, rs + rem_span, n - rem_span, c, rem,
-		    rem_first, rem_last) == -1)
+		    rem_first, rem_last, last) == -1)
 			goto out;
 	} else if (cut && ctx_a != 0 && ctx_a <= ctx_b) {
 		struct rspan	ctx;
