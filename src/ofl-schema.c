@@ -7,6 +7,7 @@
 
 #include <err.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -229,14 +230,61 @@ describe_log(struct ofl_store *st, const char *arg, const char *id)
 }
 
 /* Describe one artifact; returns 0 or an exit status. */
+/*
+ * The lines of ofl_schema_jsonl(), each naming its artifact, within the
+ * budget: past it, one object says which lines were left out and the
+ * command that prints them all.
+ */
+static void
+jsonl(const char *id, struct ofl_buf *out)
+{
+	struct ofl_buf	 line1;
+	const char	*line, *nl;
+	uint64_t	 used = 0, no = 0, left = 0;
+
+	ofl_buf_str(out);
+	ofl_buf_init(&line1);
+	for (line = out->data; line != NULL && *line == '{'; line = nl + 1) {
+		if ((nl = strchr(line, '\n')) == NULL)
+			break;
+		no++;
+		if (left > 0) {
+			left++;
+			continue;
+		}
+		ofl_buf_reset(&line1);
+		ofl_buf_addf(&line1, "{\"id\":\"%s\",%.*s\n", id,
+		    (int)(nl - line - 1), line + 1);
+		if (opt_max > 0 && no > 1 && used + line1.len > opt_max) {
+			left = 1;
+			continue;
+		}
+		used += line1.len;
+		print(line1.data, line1.len);
+	}
+	if (left > 0) {
+		ofl_buf_reset(&line1);
+		ofl_buf_addf(&line1, "{\"id\":\"%s\",\"omitted\":\"line", id);
+		if (left > 1)
+			ofl_buf_addf(&line1, "s %" PRIu64 "-", no - left + 1);
+		else
+			ofl_buf_adds(&line1, " ");
+		ofl_buf_addf(&line1, "%" PRIu64 " of %" PRIu64 " over the "
+		    "budget\",\"command\":\"ofl-schema %s -j -m 0\"}\n", no,
+		    no, id);
+		print(line1.data, line1.len);
+	}
+	ofl_buf_free(&line1);
+}
+
 static int
 describe(struct ofl_store *st, const char *arg, const char *id, int header)
 {
 	struct ofl_reader *r;
 	struct ofl_schema *s;
-	struct ofl_buf out, line1;
+	struct ofl_buf out;
 	const struct ofl_meta *m;
-	const char *warning, *line, *nl;
+	const char *warning;
 	int kind, rv = 0, bad;
 
 	if ((r = ofl_reader_open(st, id)) == NULL) {
@@ -293,20 +341,8 @@ describe(struct ofl_store *st, const char *arg, const char *id, int header)
 		fwrite(out.data, 1, out.len, stdout);
 		break;
 	case MODE_JSONL:
-		/* Each line names its artifact. */
 		ofl_schema_jsonl(s, &out);
-		ofl_buf_str(&out);
-		ofl_buf_init(&line1);
-		for (line = out.data; line != NULL && *line == '{';
-		    line = nl + 1) {
-			if ((nl = strchr(line, '\n')) == NULL)
-				break;
-			ofl_buf_reset(&line1);
-			ofl_buf_addf(&line1, "{\"id\":\"%s\",%.*s\n", id,
-			    (int)(nl - line - 1), line + 1);
-			print(line1.data, line1.len);
-		}
-		ofl_buf_free(&line1);
+		jsonl(id, &out);
 		break;
 	}
 	ofl_buf_free(&out);

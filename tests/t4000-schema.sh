@@ -14,7 +14,7 @@ describe() {
 	f=$(ls "$DATA"/json/"$1".*) &&
 	ofl-schema -J <"$f" >"$1.schema.json" &&
 	ofl-schema @ >"$1.shape" &&
-	ofl-schema -j @ | sed 's/^{"id":"[^"]*",/{/' >"$1.jsonl"
+	ofl-schema -j -m 0 @ | sed 's/^{"id":"[^"]*",/{/' >"$1.jsonl"
 }
 
 for name in dependabot-github-commits dependabot-github-releases \
@@ -50,7 +50,7 @@ test_expect_success JQ '-c prints the same schema on one line' '
 '
 
 test_expect_success JQ 'JSON Lines: one object per path, each with the id' '
-	ofl-schema -j @ >lines &&
+	ofl-schema -j -m 0 @ >lines &&
 	jq -e "select(.id == null or .path == null)" lines >bad;
 	test ! -s bad &&
 	jq -r .path lines | head -n 4 >paths &&
@@ -60,6 +60,18 @@ test_expect_success JQ 'JSON Lines: one object per path, each with the id' '
 	    sed "s/^{\"id\":\"[^\"]*\",/{/" >versions &&
 	echo "{\"path\":\".versions\",\"count\":1,\"present\":1,\"parents\":1,\"types\":{\"object\":1},\"keys\":114}" >expect &&
 	test_cmp expect versions
+'
+
+test_expect_success JQ 'JSON Lines within the budget, then what was left out' '
+	ofl-schema -j @ >capped &&
+	sed "\$d" capped >shown &&
+	test "$(wc -c <shown)" -le 4096 &&
+	n=$(wc -l <shown) && all=$(wc -l <lines) &&
+	head -n "$n" lines | cmp - shown &&
+	tail -n 1 capped | jq -c "del(.id)" >last &&
+	id=$(head -n 1 lines | jq -r .id) &&
+	echo "{\"omitted\":\"lines $((n + 1))-$all of $all over the budget\",\"command\":\"ofl-schema $id -j -m 0\"}" >expect &&
+	test_cmp expect last
 '
 
 test_expect_success 'the shape of a small document' '
