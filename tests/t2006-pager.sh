@@ -147,10 +147,10 @@ test_expect_success 'ofl-search: hits and the listing are paged' '
 test_expect_success 'ofl-schema is paged' '
 	rm -f pager.log &&
 	cap <wide.json >wide &&
-	PAGER=./pager tty ofl-schema -j "$(cat wide)" >out &&
+	PAGER=./pager tty ofl-schema -j -m 0 "$(cat wide)" >out &&
 	test "$(wc -l <out)" -ge 60 &&
 	test "$(grep -c "^P:{" out)" -eq "$(wc -l <out)" &&
-	PAGER=./pager tty ofl-schema --no-pager -j "$(cat wide)" >out &&
+	PAGER=./pager tty ofl-schema --no-pager -j -m 0 "$(cat wide)" >out &&
 	! grep -q "^P:" out &&
 	test "$(wc -l <pager.log)" -eq 1
 '
