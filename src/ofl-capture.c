@@ -390,7 +390,8 @@ parse_options(int argc, char *argv[], const char ***execs, size_t *nexec)
 		case 'H':
 		case O_TAIL:
 			if (ofl_parse_num(optarg, 0, 1LL << 40, &v) == -1)
-				errx(OFL_EXIT_USAGE, "%s", ofl_errmsg());
+				errx(OFL_EXIT_USAGE, "%s %s",
+				    ofl_opt_name(opts, ch), ofl_errmsg());
 			if (ch == 'C' || ch == O_COMBINED)
 				opt_combined = v;
 			else if (ch == 'T')

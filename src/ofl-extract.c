@@ -342,8 +342,8 @@ parse_options(int argc, char *argv[], struct args *a)
 			break;
 		case 'm':
 			if (ofl_parse_size(optarg, &o->max_bytes) == -1)
-				errx(OFL_EXIT_USAGE, "--max-bytes: bad size "
-				    "'%s'", optarg);
+				errx(OFL_EXIT_USAGE, "--max-bytes %s",
+				    ofl_errmsg());
 			a->budget = 1;
 			break;
 		case OPT_MEMBER:

@@ -151,11 +151,13 @@ parse_options(int argc, char *argv[], struct args *a)
 			exit(0);
 		case O_OLDER:
 			if (ofl_parse_duration(optarg, &o->older_ms) == -1)
-				errx(OFL_EXIT_USAGE, "%s", ofl_errmsg());
+				errx(OFL_EXIT_USAGE, "%s %s",
+				    ofl_opt_name(opts, ch), ofl_errmsg());
 			break;
 		case O_MAXSIZE:
 			if (ofl_parse_size(optarg, &o->max_size) == -1)
-				errx(OFL_EXIT_USAGE, "%s", ofl_errmsg());
+				errx(OFL_EXIT_USAGE, "%s %s",
+				    ofl_opt_name(opts, ch), ofl_errmsg());
 			if (o->max_size == 0)
 				errx(OFL_EXIT_USAGE,
 				    "--max-size must be above 0");

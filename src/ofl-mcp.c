@@ -368,7 +368,8 @@ parse_options(int argc, char *argv[], const char **storep)
 		case O_TAIL:
 		case O_TIMEOUT:
 			if (ofl_parse_num(optarg, 0, 1LL << 40, &v) == -1)
-				errx(OFL_EXIT_USAGE, "%s", ofl_errmsg());
+				errx(OFL_EXIT_USAGE, "%s %s",
+				    ofl_opt_name(opts, ch), ofl_errmsg());
 			if (ch == 'C' || ch == O_COMBINED)
 				opt_combined = v;
 			else if (ch == 'T')
@@ -383,7 +384,8 @@ parse_options(int argc, char *argv[], const char **storep)
 		case O_MAXBINARY:
 		case O_MAXLINE:
 			if (ofl_parse_size(optarg, &sz) == -1)
-				errx(OFL_EXIT_USAGE, "%s", ofl_errmsg());
+				errx(OFL_EXIT_USAGE, "%s %s",
+				    ofl_opt_name(opts, ch), ofl_errmsg());
 			if (ch == O_MAXBINARY)
 				opt_max_binary = sz;
 			else if (sz < 1024 || sz > (uint64_t)INT_MAX)

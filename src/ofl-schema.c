@@ -127,8 +127,8 @@ parse_options(int argc, char *argv[], const char **store, int *page)
 			break;
 		case 'm':
 			if (ofl_parse_size(optarg, &opt_max) == -1)
-				errx(OFL_EXIT_USAGE, "--max-bytes %s: %s",
-				    optarg, ofl_errmsg());
+				errx(OFL_EXIT_USAGE, "--max-bytes %s",
+				    ofl_errmsg());
 			break;
 		case O_NOPAGER:
 			*page = 0;

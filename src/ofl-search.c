@@ -527,7 +527,8 @@ parse_options(int argc, char *argv[], struct args *a)
 		case 'b':
 		case 'm':
 			if (ofl_parse_num(optarg, 64, 1LL << 30, &v) == -1)
-				errx(OFL_EXIT_USAGE, "%s", ofl_errmsg());
+				errx(OFL_EXIT_USAGE, "%s %s",
+				    ofl_opt_name(opts, ch), ofl_errmsg());
 			a->o.budget = (size_t)v;
 			break;
 		case O_COLOR:
@@ -562,7 +563,8 @@ parse_options(int argc, char *argv[], struct args *a)
 			break;
 		case 'n':
 			if (ofl_parse_num(optarg, 1, 1000000, &v) == -1)
-				errx(OFL_EXIT_USAGE, "%s", ofl_errmsg());
+				errx(OFL_EXIT_USAGE, "%s %s",
+				    ofl_opt_name(opts, ch), ofl_errmsg());
 			a->limit = (int)v;
 			break;
 		case O_NOPAGER:

@@ -244,4 +244,19 @@ test_expect_success 'stdout is checked: >/dev/full fails' '
 	test -s err
 '
 
+test_expect_success 'a bad number names its option and its range' '
+	test_expect_code 2 ofl-capture -T abc </dev/null 2>err &&
+	echo "ofl-capture: --threshold abc: number is invalid (0 to 1099511627776)" >expect &&
+	test_cmp expect err &&
+	test_expect_code 2 ofl-search -m 10 x 2>err &&
+	echo "ofl-search: --max-bytes 10: number is too small (64 to 1073741824)" >expect &&
+	test_cmp expect err &&
+	test_expect_code 2 ofl-gc --older-than x 2>err &&
+	echo "ofl-gc: --older-than x: not a duration (use 30s, 15m, 3h, 7d, 2w)" >expect &&
+	test_cmp expect err &&
+	test_expect_code 2 ofl-schema -m lots @ 2>err &&
+	echo "ofl-schema: --max-bytes lots: not a size (use 512, 64k, 2M, 1G)" >expect &&
+	test_cmp expect err
+'
+
 test_done

@@ -171,6 +171,8 @@ void		 ofl_opt_usage(FILE *, const char *, const struct ofl_opt *,
 void		 ofl_opt_help(FILE *, const struct ofl_opt *);
 /* One line an entry: letter, name, argument, its name, shown|hidden. */
 void		 ofl_opt_list(FILE *, const struct ofl_opt *);
+/* How an error names the option of ch: "--max-bytes", or "-x". */
+const char	*ofl_opt_name(const struct ofl_opt *, int);
 
 /* buf.c: a growable byte buffer. */
 struct ofl_buf {

@@ -263,3 +263,21 @@ ofl_opt_list(FILE *fp, const struct ofl_opt *opts)
 		    o->help != NULL ? "shown" : "hidden");
 	}
 }
+
+const char *
+ofl_opt_name(const struct ofl_opt *opts, int ch)
+{
+	static char		 buf[64];
+	const struct ofl_opt	*o;
+
+	for (o = opts; o->ch != 0; o++)
+		if (o->ch == ch && o->help != NULL)
+			break;
+	if (o->ch != 0 && o->name != NULL)
+		snprintf(buf, sizeof buf, "--%s", o->name);
+	else if (ch > 0 && ch < OFL_OPT_BASE)
+		snprintf(buf, sizeof buf, "-%c", ch);
+	else
+		snprintf(buf, sizeof buf, "an option");
+	return buf;
+}

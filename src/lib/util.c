@@ -265,7 +265,8 @@ ofl_parse_num(const char *s, long long min, long long max, long long *out)
 
 	v = strtonum(s, min, max, &errstr);
 	if (errstr != NULL) {
-		ofl_seterr(OFL_EXIT_USAGE, "%s: number is %s", s, errstr);
+		ofl_seterr(OFL_EXIT_USAGE, "%s: number is %s (%lld to %lld)",
+		    s, errstr, min, max);
 		return -1;
 	}
 	*out = v;
