@@ -57,6 +57,10 @@ test_expect_success 'ofl-extract --template: an unknown ID, a usage error' '
 	test_expect_code 3 ofl-extract "$id" --template 000000000000 >out 2>err &&
 	test ! -s out &&
 	grep -q "no template 000000000000 (ofl-schema $id lists them)" err &&
+	jid=$(echo "{\"a\":1}" | ofl-capture -q -T 0 | sed "s/^ofl://") &&
+	test_expect_code 3 ofl-extract "$jid" --template 000000000000 2>err &&
+	echo "ofl-extract: ofl:$jid: no template 000000000000" >expect &&
+	test_cmp expect err &&
 	test_expect_code 2 ofl-extract "$id" --template 7415c15bb666 -e x 2>err &&
 	grep -q "^ofl-extract: --template goes with no filter, -e or --errors" err
 '

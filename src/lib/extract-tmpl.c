@@ -143,8 +143,15 @@ ofl_extract_tmpl(struct ex *x)
 	if ((m = mine(x)) == NULL)
 		return -1;
 	if (!known(m, x->o->tmpl)) {
-		ofl_seterr(OFL_EXIT_FAIL, "ofl:%s: no template %s (ofl-schema "
-		    "%s lists them)", x->id, x->o->tmpl, x->id);
+		/* ofl-schema lists a log's templates, not another kind's. */
+		if (x->src.member == NULL &&
+		    ofl_reader_meta(x->src.r)->kind == OFL_KIND_LOG)
+			ofl_seterr(OFL_EXIT_FAIL, "ofl:%s: no template %s "
+			    "(ofl-schema %s lists them)", x->id, x->o->tmpl,
+			    x->id);
+		else
+			ofl_seterr(OFL_EXIT_FAIL, "ofl:%s: no template %s",
+			    x->id, x->o->tmpl);
 		ofl_fmt_log_tmpl_free(m);
 		return -1;
 	}
