@@ -34,6 +34,8 @@
 	" a.errors, a.warnings, a.first_error, a.printed,"		\
 	" a.state = 0 AND NOT EXISTS (SELECT 1 FROM pg_locks l WHERE"	\
 	" l.locktype = 'advisory' AND l.objsubid = 1 AND l.granted AND"	\
+	" l.database = (SELECT oid FROM pg_database WHERE"		\
+	" datname = current_database()) AND"				\
 	" l.classid::bigint = (a.seq >> 32) AND"			\
 	" l.objid::bigint = (a.seq & 4294967295))"
 
