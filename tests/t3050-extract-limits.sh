@@ -79,7 +79,10 @@ test_expect_success 'a filter that goes on past the budget: what fit, a mark, ex
 	ofl-extract -c @ "repeat(.)" >out 2>err &&
 	grep "(stopped at [0-9]*) not shown" out &&
 	ofl-extract -j @ "range(1e9)" >out 2>err &&
-	tail -n 1 out | grep "\"omitted\":\"results [0-9]* on of the filter"
+	tail -n 1 out | grep "\"omitted\":\"results [0-9]* on of the filter" &&
+	seq 1 2000000 | ofl-capture -s "$PWD/st2" -q -T 0 >many &&
+	ofl-extract -s "$PWD/st2" -j "$(cat many)" . >out 2>err &&
+	tail -n 1 out | grep "\"omitted\":\"results [0-9]* on of the filter on ofl:[a-z0-9]* (stopped at [0-9]*)\""
 '
 
 test_expect_success 'OFL_TIME_LIMIT sets it, --time-limit wins' '

@@ -24,7 +24,6 @@
 
 #define JQ_ERRORS_SAID	3	/* run-time errors said one a line */
 #define COUNT_MS	1000	/* results counted past the budget */
-#define COUNT_STEP	4096	/* ... the clock read once in these */
 #define PATHS_MAX	100000	/* results of one input with --json */
 
 /*
@@ -653,7 +652,6 @@ jq_args(struct ex *x, struct ofl_buf *b, uint64_t skip)
 	ofl_extract_cmd_word(b, o->filter);
 }
 
-/* One result of the filter.  -1 on a write error. */
 /*
  * Past the budget, results are only counted, for the mark: for
  * COUNT_MS at most, so that a filter that goes on (range(1e9),
@@ -668,14 +666,14 @@ jq_count(struct jqrun *j)
 		/* What fit is out, whatever comes next. */
 		(void)fflush(stdout);
 	}
-	if (j->results % COUNT_STEP == 0 &&
-	    ofl_now_ms() - j->cut_ms > COUNT_MS) {
+	if (ofl_now_ms() - j->cut_ms > COUNT_MS) {
 		j->stopped = 1;
 		return 2;
 	}
 	return 0;
 }
 
+/* One result of the filter.  -1 on a write error, 2 to stop. */
 static int
 jq_result(struct jqrun *j, jv v, jv path)
 {
@@ -791,7 +789,7 @@ jq_one(struct jqrun *j, jv v)
 {
 	struct ex	*x = j->x;
 	jv		 r, outs, e;
-	int		 i, n, failed = 0;
+	int		 i, n, rc, failed = 0;
 	char		 where[64];
 
 	if (j->in.ndjson || j->in.rec != NULL)
@@ -809,7 +807,6 @@ jq_one(struct jqrun *j, jv v)
 		/* Too many: the plain run, which stops (jq_count()). */
 		if (n == PATHS_MAX) {
 			jv_free(outs);
-			jq_teardown(&j->jqp);
 			goto plain;
 		}
 		if (jv_invalid_has_msg(jv_copy(r)) || jq_halted(j->jqp))
@@ -820,11 +817,11 @@ jq_one(struct jqrun *j, jv v)
 			n = jv_array_length(jv_copy(outs));
 			for (i = 0; i < n; i++) {
 				e = jv_array_get(jv_copy(outs), i);
-				if (jq_result(j, jv_array_get(jv_copy(e), 1),
-				    jv_array_get(jv_copy(e), 0)) == -1) {
+				if ((rc = jq_result(j, jv_array_get(jv_copy(e),
+				    1), jv_array_get(jv_copy(e), 0))) != 0) {
 					jv_free(e);
 					jv_free(outs);
-					return -1;
+					return rc == 2 ? 1 : -1;
 				}
 				jv_free(e);
 			}
@@ -836,8 +833,8 @@ jq_one(struct jqrun *j, jv v)
 plain:
 	jq_start(j->jq, v, 0);
 	while (jv_is_valid(r = jq_next(j->jq)))
-		if ((i = jq_result(j, r, jv_invalid())) != 0)
-			return i == 2 ? 1 : -1;
+		if ((rc = jq_result(j, r, jv_invalid())) != 0)
+			return rc == 2 ? 1 : -1;
 	if (jq_halted(j->jq)) {
 		jv	m = jq_get_error_message(j->jq);
 
