@@ -119,6 +119,11 @@ test_expect_success 'a hit in a CSV member: its lines numbered as the member'"'"
 	grep "^  51: row50,50\$" out &&
 	grep "^  50- row49,49\$" out &&
 	ofl-search -q "$cid" row150 -n 1 | ofl-extract >out &&
+	grep "^151	row150,150\$" out &&
+	ofl-search "$cid" ow150 >out &&
+	grep "^ofl:$cid:151  \[data.csv\]  rows 101-150  (substring)\$" out &&
+	grep "^  151: row150,150\$" out &&
+	ofl-search -q "$cid" ow150 -n 1 | ofl-extract >out &&
 	grep "^151	row150,150\$" out
 '
 

@@ -552,10 +552,11 @@ rescan_cb(const struct ofl_chunk *c, void *arg)
 	struct rescan	*rc = arg;
 	int64_t		 seq = rc->seq++;
 
-	if (c->len == 0)
+	/* Its lines, not the header a table's chunk is led by. */
+	if (c->len == c->head)
 		return 0;
-	if (scan_text(rc->s, rc->art, c->text, c->len, c->line_start, 0,
-	    c->member, seq) == -1)
+	if (scan_text(rc->s, rc->art, c->text + c->head, c->len - c->head,
+	    c->line_start, 0, c->member, seq) == -1)
 		return 1;
 	return rc->s->nh >= SCAN_LINES_MAX;
 }
