@@ -203,6 +203,30 @@ emit_before(struct ex *x, struct kept *ring, unsigned c, size_t nring,
 }
 
 /*
+ * The mark for the kept lines of a match's before-context (it is line
+ * no) not printed, which the budget left out.
+ */
+static int
+mark_before(struct ex *x, struct kept *ring, unsigned c, size_t nring,
+    size_t head, uint64_t last, uint64_t no)
+{
+	struct rspan	ctx;
+	size_t		j;
+	uint64_t	a = 0;
+
+	for (j = 0; j < nring && a == 0; j++)
+		if (ring[(head + c - nring + j) % c].no > last)
+			a = ring[(head + c - nring + j) % c].no;
+	if (a == 0 || a >= no)
+		return 0;
+	memset(&ctx, 0, sizeof ctx);
+	ctx.unit = OFL_SPAN_LINES;
+	ctx.a = a;
+	ctx.b = no - 1;
+	return ofl_extract_mark_rest(x, &ctx, 1, 0, a, "");
+}
+
+/*
  * The mark for the rem matching lines (rem_first to rem_last) the budget
  * left out, and the command that prints them: the scope from the first
  * of them (less its context, but for lines to shown, printed already) on,
@@ -317,10 +341,8 @@ ofl_extract_regex(struct ex *x)
 				start = group_start(ln.no, c, rs[i].a, last);
 				if (c > 0 && last > 0 && start > last + 1 &&
 				    !o->json) {
-					if (!ofl_extract_out_fits(x, 3)) {
-						cut = 1;
+					if (!ofl_extract_out_fits(x, 3))
 						goto cut_match;
-					}
 					if (ofl_extract_out_write(x, "--\n",
 					    3) == -1)
 						goto out;
@@ -328,11 +350,12 @@ ofl_extract_regex(struct ex *x)
 				r = emit_before(x, ring, c, nring, head, &last);
 				if (r == -1)
 					goto out;
-				/* Nothing shown: the match, not its context. */
-				if (r == 0 && x->printed) {
-					cut = 1;
+				if (r == 0 && x->printed)
 					goto cut_match;
-				}
+				/* Nothing shown: the match, not its context. */
+				if (r == 0 && mark_before(x, ring, c, nring,
+				    head, last, ln.no) == -1)
+					goto out;
 				r = ofl_extract_emit_line(x, ln.no, ":", ln.p,
 				    ln.len, 1);
 				if (r == -1)
@@ -353,7 +376,6 @@ ofl_extract_regex(struct ex *x)
 						}
 						continue;
 					}
-					cut = 1;
 					goto cut_match;
 				}
 				last = ln.no;
@@ -384,6 +406,7 @@ ofl_extract_regex(struct ex *x)
 			continue;
 cut_match:
 			/* This match and what follows are not shown. */
+			cut = 1;
 			rem = 1;
 			rem_first = rem_last = ln.no;
 			rem_span = i;
