@@ -439,7 +439,8 @@ parse_options(int argc, char *argv[], const char ***execs, size_t *nexec)
 			break;
 		case 't':
 			if (ofl_parse_duration(optarg, &opt_ttl) == -1)
-				errx(OFL_EXIT_USAGE, "%s", ofl_errmsg());
+				errx(OFL_EXIT_USAGE, "%s %s",
+				    ofl_opt_name(opts, ch), ofl_errmsg());
 			break;
 		case 'V':
 			printf("ofl %s\n", PACKAGE_VERSION);

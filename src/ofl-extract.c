@@ -211,7 +211,7 @@ number(const char *opt, const char *s)
 	long long	v;
 
 	if (ofl_parse_num(s, 0, (long long)1 << 62, &v) == -1)
-		errx(OFL_EXIT_USAGE, "%s: %s", opt, ofl_errmsg());
+		errx(OFL_EXIT_USAGE, "%s %s", opt, ofl_errmsg());
 	return (uint64_t)v;
 }
 

@@ -164,7 +164,8 @@ parse_options(int argc, char *argv[], struct args *a)
 			break;
 		case O_GRACE:
 			if (ofl_parse_duration(optarg, &o->grace_ms) == -1)
-				errx(OFL_EXIT_USAGE, "%s", ofl_errmsg());
+				errx(OFL_EXIT_USAGE, "%s %s",
+				    ofl_opt_name(opts, ch), ofl_errmsg());
 			break;
 		case O_PIN:
 		case O_UNPIN:
@@ -461,8 +462,8 @@ main(int argc, char *argv[])
 	 * run, pins and purges name what is in one, so need one there.
 	 */
 	if ((st = ofl_store_open(store, OFL_RDWR | (check || do_stats ||
-	    (show && nsets == 0) || o.dry_run || npins > 0 ||
-	    o.npurge > 0 ? OFL_NOCREATE : 0))) == NULL)
+	    (nsets == 0 && (show || o.dry_run || npins > 0 ||
+	    o.npurge > 0)) ? OFL_NOCREATE : 0))) == NULL)
 		errx(ofl_errcode(), "%s", ofl_errmsg());
 	/* The budget keeps what the session running it made. */
 	if ((o.keep_session = getenv("OFL_SESSION")) != NULL &&

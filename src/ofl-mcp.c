@@ -398,7 +398,7 @@ parse_options(int argc, char *argv[], const char **storep)
 			usage(0);
 		case O_JOBS:
 			if (ofl_parse_num(optarg, 1, 4096, &v) == -1)
-				errx(OFL_EXIT_USAGE, "--jobs: %s",
+				errx(OFL_EXIT_USAGE, "--jobs %s",
 				    ofl_errmsg());
 			opt_jobs = v;
 			break;
@@ -417,7 +417,8 @@ parse_options(int argc, char *argv[], const char **storep)
 			break;
 		case 't':
 			if (ofl_parse_duration(optarg, &opt_ttl) == -1)
-				errx(OFL_EXIT_USAGE, "%s", ofl_errmsg());
+				errx(OFL_EXIT_USAGE, "%s %s",
+				    ofl_opt_name(opts, ch), ofl_errmsg());
 			break;
 		case 'V':
 			printf("ofl %s\n", PACKAGE_VERSION);

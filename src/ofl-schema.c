@@ -229,7 +229,6 @@ describe_log(struct ofl_store *st, const char *arg, const char *id)
 	return 0;
 }
 
-/* Describe one artifact; returns 0 or an exit status. */
 /*
  * The lines of ofl_schema_jsonl(), each naming its artifact, within the
  * budget: past it, one object says which lines were left out and the
@@ -277,6 +276,7 @@ jsonl(const char *id, struct ofl_buf *out)
 	ofl_buf_free(&line1);
 }
 
+/* Describe one artifact; returns 0 or an exit status. */
 static int
 describe(struct ofl_store *st, const char *arg, const char *id, int header)
 {

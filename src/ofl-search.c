@@ -522,7 +522,8 @@ parse_options(int argc, char *argv[], struct args *a)
 			if (ofl_parse_duration(optarg, ch == O_SINCE ?
 			    &a->o.filter.newer_ms : &a->o.filter.older_ms) ==
 			    -1)
-				errx(OFL_EXIT_USAGE, "%s", ofl_errmsg());
+				errx(OFL_EXIT_USAGE, "%s %s",
+				    ofl_opt_name(opts, ch), ofl_errmsg());
 			break;
 		case 'b':
 		case 'm':

@@ -366,9 +366,9 @@ member_find(struct ofl_arc *x, const struct ofl_src *src, const char *id,
 		    n > 0 ? ofl_buf_str(&names) : "");
 	else if ((*ended = headers > 0))
 		/*
-		 * Members, then the archive's cut (or damage): said so, and
-		 * still worth trying as a raw stream (text read as mtree);
-		 * ofl_fmt_archive_member() keeps this message if that fails.
+		 * Members, then the archive's cut (or damage): said so; an
+		 * archive, so ofl_fmt_archive_member() does not read it
+		 * again as a raw stream.
 		 */
 		ofl_seterr(raw ? OFL_EXIT_FAIL : OFL_EXIT_USAGE, "ofl:%s: no "
 		    "member %s before the archive ends (%s; %s%s)", id, member,

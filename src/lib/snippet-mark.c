@@ -123,8 +123,8 @@ ofl_snippet_mark_text(struct search *s, const char *text, size_t len)
  * where its marks spell it, so that "4.17.17" is not "4.17.4".
  */
 int
-ofl_snippet_mark_counts(const struct search *s, const char *text, size_t j, size_t mark0,
-    size_t lstart, size_t end)
+ofl_snippet_mark_counts(const struct search *s, const char *text, size_t j,
+    size_t mark0, size_t lstart, size_t end)
 {
 	const struct target	*g = &s->tg[s->m[j].target];
 	const struct mark	*m = s->m;
@@ -212,8 +212,8 @@ run_spells(const char *p, const char *e, const char *q, size_t n)
  * is about.  A snake_case key's words ("published_at") stand alone.
  */
 int
-ofl_snippet_mark_whole(const struct search *s, const char *text, size_t j, size_t mark0,
-    const char *p, const char *e)
+ofl_snippet_mark_whole(const struct search *s, const char *text, size_t j,
+    size_t mark0, const char *p, const char *e)
 {
 	const char	*a = text + s->m[j].start, *z = text + s->m[j].end;
 
