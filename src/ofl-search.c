@@ -293,7 +293,8 @@ list(const char *path, const struct ofl_filter *f, int mode, int page,
 	}
 	memset(&l, 0, sizeof l);
 	l.mode = mode;
-	l.limit = all ? 0 : f->limit > 0 ? f->limit : OFL_LIST_LIMIT;
+	/* -n N says how many, -a all of them. */
+	l.limit = f->limit > 0 ? f->limit : all ? 0 : OFL_LIST_LIMIT;
 	lf.limit = l.limit > 0 ? l.limit + 1 : 0;
 	if (page)
 		ofl_pager_start();

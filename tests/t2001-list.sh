@@ -177,7 +177,11 @@ test_expect_success 'the newest 20 by default, a last line on the rest, -a all' 
 	test ! -s err &&
 	OFL_STORE=$PWD/many ofl-search -n 23 -j >out 2>err &&
 	test "$(wc -l <out)" -eq 23 &&
-	test ! -s err
+	test ! -s err &&
+	OFL_STORE=$PWD/many ofl-search -a -n 3 -q >out 2>err &&
+	test "$(wc -l <out)" -eq 3 &&
+	echo "ofl-search: ... 20 more (-a lists all, -n N the newest N)" >expect &&
+	test_cmp expect err
 '
 
 test_expect_success sqlite3,STOREDIR 'the count of the rest is kept by the store: after gc, and in a store made before it' '
