@@ -238,6 +238,21 @@ test_expect_success 'the budget: a head of the report, cut at the first line tha
 	head -n 1 out | grep "^ofl:$a text -> ofl:$b text$"
 '
 
+test_expect_success JQ 'JSON values over 1 KB: cut in --json too, the others shown' '
+	{ printf "{\"a\":\""; head -c 100000 /dev/zero | tr "\\000" x;
+	  printf "\",\"b\":1}\n"; } >bigv1.json &&
+	sed "s/x/y/g; s/:1}/:2}/" bigv1.json >bigv2.json &&
+	v1=$(cap bigv1.json) && v2=$(cap bigv2.json) &&
+	test_expect_code 1 ofl-diff -j "$v1" "$v2" >out &&
+	jq -c "select(.path == \".b\")" out >b &&
+	echo "{\"change\":\"changed\",\"path\":\".b\",\"old\":1,\"new\":2}" >expect &&
+	test_cmp expect b &&
+	jq -c "select(.path == \".a\") | [.old_cut, .new_cut,
+	    (.old | length) < 100]" out >a &&
+	echo "[true,true,true]" >expect &&
+	test_cmp expect a
+'
+
 test_expect_success 'an unknown ID or bad usage: exit 2, one line' '
 	test_expect_code 2 ofl-diff zzzzzzzz "$(cap s1)" >out 2>err &&
 	test ! -s out &&

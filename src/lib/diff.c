@@ -42,6 +42,7 @@
 #define DIFF_CTX	3		/* context lines of a hunk */
 #define DIFF_LINEMAX	200		/* bytes of a line shown */
 #define DIFF_VALMAX	80		/* bytes of a value shown */
+#define DIFF_JSONMAX	1024		/* of a value in JSON, whole */
 #define DIFF_MASKMORE	512		/* and read past it to mask */
 #define DIFF_SIGS	50000		/* error signatures kept */
 
@@ -273,6 +274,33 @@ json_begin(struct ofl_buf *b, const char *change, const char *what,
 }
 
 /*
+ * ,"name":VALUE, a JSON value's text as it is; one over DIFF_JSONMAX
+ * bytes, which would take the budget alone, as a string of its first
+ * DIFF_VALMAX, with ,"name_cut":true.
+ */
+static void
+json_val(struct dctx *d, struct ofl_buf *b, const char *name,
+    const char *val, size_t n)
+{
+	struct ofl_buf	t;
+
+	ofl_buf_addf(b, ",\"%s\":", name);
+	if (val == NULL) {
+		ofl_buf_adds(b, "null");
+		return;
+	}
+	if (n <= DIFF_JSONMAX) {
+		ofl_buf_add(b, val, n);
+		return;
+	}
+	ofl_buf_init(&t);
+	add_safe(d, &t, val, n, DIFF_VALMAX);
+	ofl_buf_add_json_str(b, t.data != NULL ? t.data : "", t.len);
+	ofl_buf_addf(b, ",\"%s_cut\":true", name);
+	ofl_buf_free(&t);
+}
+
+/*
  * Lines: hashes and offsets, read once.
  */
 struct lines {
@@ -359,98 +387,6 @@ line_text(struct dctx *d, const struct ofl_src *src, const struct lines *l,
 	if (n > 0 && buf[n - 1] == '\r' && !d->showcr)
 		n--;
 	add_safe(d, b, buf, n, DIFF_LINEMAX);
-}
-
-/*
- * Myers' O(ND) search, the V of each step kept for the way back; ops
- * gets 'E', 'D' and 'I' from the start.  -1 past maxd differences.
- */
-static int
-myers(const uint64_t *a, size_t n, const uint64_t *b, size_t m, size_t maxd,
-    char **opsp, size_t *nops)
-{
-	int32_t		**trace;
-	int32_t		 *v, x, y;
-	long		  k, dd, d, off = (long)maxd + 1;
-	size_t		  len = n + m, i;
-	char		 *ops;
-	int		  found = 0;
-
-	trace = ofl_xcalloc(maxd + 1, sizeof *trace);
-	v = ofl_xcalloc(2 * maxd + 3, sizeof *v);
-	for (d = 0; d <= (long)maxd && !found; d++) {
-		for (k = -d; k <= d; k += 2) {
-			if (k == -d || (k != d && v[off + k - 1] <
-			    v[off + k + 1]))
-				x = v[off + k + 1];
-			else
-				x = v[off + k - 1] + 1;
-			y = x - (int32_t)k;
-			while ((size_t)x < n && (size_t)y < m && a[x] == b[y]) {
-				x++;
-				y++;
-			}
-			v[off + k] = x;
-			if ((size_t)x >= n && (size_t)y >= m) {
-				found = 1;
-				break;
-			}
-		}
-		trace[d] = ofl_xmalloc((2 * d + 1) * sizeof **trace);
-		memcpy(trace[d], v + off - d, (2 * d + 1) * sizeof **trace);
-	}
-	free(v);
-	if (!found) {
-		for (dd = 0; dd < d; dd++)
-			free(trace[dd]);
-		free(trace);
-		return -1;
-	}
-	/* Back from the end. */
-	ops = ofl_xmalloc(len + 1);
-	i = len;
-	x = (int32_t)n;
-	y = (int32_t)m;
-	for (dd = d - 1; dd >= 0; dd--) {
-		int32_t	 px, py;
-		long	 pk;
-
-		k = x - y;
-		if (dd == 0) {
-			while (x > 0 && y > 0) {
-				ops[--i] = 'E';
-				x--;
-				y--;
-			}
-			break;
-		}
-		if (k == -dd || (k != dd && trace[dd - 1][k - 1 + dd - 1] <
-		    trace[dd - 1][k + 1 + dd - 1]))
-			pk = k + 1;
-		else
-			pk = k - 1;
-		px = trace[dd - 1][pk + dd - 1];
-		py = px - (int32_t)pk;
-		while (x > px && y > py) {
-			ops[--i] = 'E';
-			x--;
-			y--;
-		}
-		if (x > px) {
-			ops[--i] = 'D';
-			x--;
-		} else {
-			ops[--i] = 'I';
-			y--;
-		}
-	}
-	for (dd = 0; dd < d; dd++)
-		free(trace[dd]);
-	free(trace);
-	memmove(ops, ops + i, len - i);
-	*nops = len - i;
-	*opsp = ops;
-	return 0;
 }
 
 /*
@@ -633,7 +569,7 @@ diff_lines(struct dctx *d)
 	k = k < DIFF_CTX ? k : DIFF_CTX;
 	sa += k;
 	sb += k;
-	if (myers(la.h + p, sa - p, lb.h + p, sb - p, DIFF_MAXD, &ops,
+	if (ofl_diff_myers(la.h + p, sa - p, lb.h + p, sb - p, DIFF_MAXD, &ops,
 	    &nops) == -1) {
 		lines_said(d, &l, "lines: over %d differ: lines %zu-%zu of "
 		    "ofl:%s are replaced by lines %zu-%zu of ofl:%s",
@@ -1118,10 +1054,8 @@ diff_json(struct dctx *d)
 				json_begin(&l, kind == 0 ? "added" : kind == 1 ?
 				    "removed" : "changed", "path", e->key,
 				    e->klen);
-				ofl_buf_adds(&l, ",\"old\":");
-				ofl_buf_adds(&l, e->val[0] ? e->val[0] : "null");
-				ofl_buf_adds(&l, ",\"new\":");
-				ofl_buf_adds(&l, e->val[1] ? e->val[1] : "null");
+				json_val(d, &l, "old", e->val[0], e->vlen[0]);
+				json_val(d, &l, "new", e->val[1], e->vlen[1]);
 				ofl_buf_adds(&l, "}\n");
 			} else {
 				ofl_buf_adds(&l, kind == 0 ? "+ " : kind == 1 ?

@@ -1814,6 +1814,13 @@ int	ofl_diff(struct ofl_store *, const char *, const char *,
 	    const struct ofl_diff_opts *, struct ofl_buf *);
 /* The test a line says failed (its name masked) into out: 1, else 0. */
 int	ofl_diff_failing_test(const char *, size_t, struct ofl_buf *);
+/*
+ * diff-myers.c: the edit script from a[0..n) to b[0..m) into *ops ('E'
+ * same, 'D' deleted, 'I' inserted; to free), its length in *nops; -1
+ * past maxd differences.
+ */
+int	ofl_diff_myers(const uint64_t *, size_t, const uint64_t *, size_t,
+	    size_t, char **, size_t *);
 
 /*
  * schema.c: the structure of JSON, NDJSON, CSV and TSV content, gathered
