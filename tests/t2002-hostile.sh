@@ -155,6 +155,10 @@ test_expect_success 'a query over 4 KB: its first whole words, not a word cut' '
 	test "$(wc -c <long4)" -gt 4096 &&
 	test_expect_code 1 ofl-search "$(cat id.log)" "$(cat long4)" >out &&
 	test ! -s out &&
+	awk "BEGIN { printf \"\\\"\"; for (i = 0; i < 1300; i++)
+	    printf \"task \"; printf \"\\\"\" }" >phrase5 &&
+	test_expect_code 1 ofl-search "$(cat id.log)" "$(cat phrase5)" >out &&
+	test ! -s out &&
 	awk "BEGIN { for (i = 0; i < 1300; i++) printf \"task \" }" >long5 &&
 	ofl-search "$(cat id.log)" "$(cat long5)" >out &&
 	test "$(wc -c <out)" -le 1500 &&

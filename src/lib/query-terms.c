@@ -49,9 +49,9 @@ static char *
 clean_query(const char *q, size_t *lenp)
 {
 	const unsigned char	*p = (const unsigned char *)q;
-	size_t			 n = strlen(q), i = 0, j = 0;
+	size_t			 n = strlen(q), i = 0, j = 0, quotes = 0;
 	char			*out;
-	int			 k;
+	int			 k, cut = 0;
 
 	/* Its first words: not the first letters of a word cut. */
 	if (n > QUERY_MAX) {
@@ -60,8 +60,9 @@ clean_query(const char *q, size_t *lenp)
 			;
 		n = i > 0 ? i : QUERY_MAX;
 		i = 0;
+		cut = 1;
 	}
-	out = ofl_xmalloc(n + 1);
+	out = ofl_xmalloc(n + 2);
 	while (i < n) {
 		if (p[i] < 0x20 || p[i] == 0x7f) {
 			out[j++] = ' ';
@@ -73,10 +74,14 @@ clean_query(const char *q, size_t *lenp)
 			i++;
 			continue;
 		}
+		quotes += p[i] == '"';
 		memcpy(out + j, p + i, (size_t)k);
 		i += (size_t)k;
 		j += (size_t)k;
 	}
+	/* A phrase the cut ends inside: its words kept as a phrase. */
+	if (cut && quotes % 2 == 1)
+		out[j++] = '"';
 	out[j] = '\0';
 	*lenp = j;
 	return out;
