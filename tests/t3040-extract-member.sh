@@ -127,6 +127,20 @@ test_expect_success 'a hit in a CSV member: its lines numbered as the member'"'"
 	grep "^151	row150,150\$" out
 '
 
+test_expect_success 'a member whose name holds a newline: the piped hit reads it' '
+	mkdir nl &&
+	printf "alpha x\nbeta\n" >"nl/new
+line" &&
+	tar czf nl.tgz nl &&
+	nid=$(cap <nl.tgz) &&
+	ofl-search -q "$nid" alpha >refs &&
+	echo "ofl:$nid:1-2  [nl/new line]" >expect &&
+	test_cmp expect refs &&
+	ofl-extract <refs >out &&
+	printf "1\talpha x\n2\tbeta\n" >expect &&
+	test_cmp expect out
+'
+
 test_expect_success 'a sparse member comes back whole, its last hole too' '
 	printf "head line\n" >sp &&
 	truncate -s 100000 sp &&

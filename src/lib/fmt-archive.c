@@ -293,6 +293,19 @@ done:
 }
 
 
+/*
+ * 1 if the member called name is the one asked for: the same name, or
+ * the name as a hit line prints it, a tab or a newline in it a space.
+ */
+static int
+member_is(const char *name, const char *asked)
+{
+	for (; *name != '\0' && (*name == *asked || (*asked == ' ' &&
+	    (*name == '\t' || *name == '\n'))); name++, asked++)
+		;
+	return *name == '\0' && *asked == '\0';
+}
+
 /* "./a/b" and "a/b" name the same member. */
 static const char *
 member_name(const char *s)
@@ -341,7 +354,7 @@ member_find(struct ofl_arc *x, const struct ofl_src *src, const char *id,
 			return -1;
 		}
 		if (archive_format(a) == ARCHIVE_FORMAT_RAW ||
-		    strcmp(member_name(name), member_name(member)) == 0) {
+		    member_is(member_name(name), member_name(member))) {
 			ofl_buf_free(&names);
 			return 0;
 		}
