@@ -64,9 +64,9 @@ ofl_list_line(struct ofl_buf *out, const struct ofl_meta *m, int mode)
 		ofl_buf_addf(out, "%d\t", m->exit_status);
 	else
 		ofl_buf_adds(out, "-\t");
-	if (m->state != OFL_STATE_COMPLETE && !m->orphan)
+	if (m->state != OFL_STATE_COMPLETE && !m->incomplete)
 		ofl_buf_adds(out, "writing\t");
-	else if (m->incomplete || m->orphan)
+	else if (m->incomplete)
 		ofl_buf_adds(out, "incomplete\t");
 	else
 		ofl_buf_adds(out, "-\t");

@@ -94,8 +94,8 @@ ofl_meta_json_fields(struct ofl_buf *b, const struct ofl_meta *m)
 		ofl_buf_adds(b, ",\"duration_ms\":null");
 	ofl_buf_addf(b, ",\"writing\":%s,\"incomplete\":%s,\"errors\":%llu,"
 	    "\"warnings\":%llu", m->state != OFL_STATE_COMPLETE &&
-	    !m->orphan ? "true" : "false", m->incomplete || m->orphan ?
-	    "true" : "false", (unsigned long long)m->errors,
+	    !m->incomplete ? "true" : "false", m->incomplete ? "true" :
+	    "false", (unsigned long long)m->errors,
 	    (unsigned long long)m->warnings);
 	if (m->first_error > 0)
 		ofl_buf_addf(b, ",\"first_error\":%llu",

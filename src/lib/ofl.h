@@ -560,8 +560,8 @@ struct ofl_meta {
 	char		 hash[OFL_HASH_HEX];	/* "" while being written */
 	int64_t		 seq;		/* creation order */
 	int		 state;		/* enum ofl_state */
-	int		 incomplete;	/* input was cut short */
-	int		 orphan;	/* writing, but its writer died */
+	int		 incomplete;	/* input was cut short; while still
+					   writing, its writer died */
 	int		 kind;		/* enum ofl_kind */
 	uint64_t	 bytes;
 	uint64_t	 lines;

@@ -109,7 +109,7 @@ line_text(struct ofl_buf *out, const struct ofl_meta *m,
 		ofl_buf_adds(out, "-");
 	if (m->has_exit && m->exit_status != 0)
 		ofl_buf_addf(out, "  exit %d", m->exit_status);
-	if (m->incomplete || m->orphan)
+	if (m->incomplete)
 		ofl_buf_adds(out, "  incomplete");
 	if (sig->len > 0) {
 		ofl_buf_adds(out, "  error: ");

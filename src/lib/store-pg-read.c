@@ -82,7 +82,8 @@ pg_meta_row(const PGresult *res, int r, struct ofl_meta *m)
 	m->first_error = (uint64_t)store_pg_int(res, r, 20);
 	m->printed = PQgetisnull(res, r, 21) ? -1 : store_pg_int(res, r, 21);
 	/* Writing, but no session holds its writer's lock: it died. */
-	m->orphan = PQgetvalue(res, r, 22)[0] == 't';
+	if (PQgetvalue(res, r, 22)[0] == 't')
+		m->incomplete = 1;
 }
 
 /* "@" or "@N": the Nth latest artifact. */

@@ -105,9 +105,9 @@ meta_from_stmt(struct ofl_store *st, sqlite3_stmt *stmt, struct ofl_meta *m)
 	m->first_error = (uint64_t)sqlite3_column_int64(stmt, 20);
 	m->printed = sqlite3_column_type(stmt, 21) == SQLITE_NULL ? -1 :
 	    sqlite3_column_int64(stmt, 21);
-	if (m->state != OFL_STATE_COMPLETE)
-		m->orphan = writer_gone(st,
-		    (const char *)sqlite3_column_text(stmt, 22));
+	if (m->state != OFL_STATE_COMPLETE && writer_gone(st,
+	    (const char *)sqlite3_column_text(stmt, 22)))
+		m->incomplete = 1;
 }
 
 void
