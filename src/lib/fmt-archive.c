@@ -405,22 +405,18 @@ int
 ofl_fmt_archive_member(struct ofl_arc *x, const struct ofl_src *src,
     const char *id, const char *member)
 {
-	int	ended = 0, raw_ended = 0;
+	int	ended = 0;
 
 	if (member_find(x, src, id, member, 0, &ended) == 0)
 		return 0;
 	if (ofl_errcode() != OFL_EXIT_USAGE)
 		return -1;
 	/*
-	 * Members were read before the archive ended: an archive, cut,
-	 * not text misread as one; as a raw stream it would be the whole
-	 * archive's bytes under any name.
+	 * Unless members were read before the archive ended: an archive,
+	 * cut, not text misread as one; as a raw stream it would be the
+	 * whole archive's bytes under any name.
 	 */
-	if (ended) {
-		ofl_seterr(OFL_EXIT_FAIL, "%s", ofl_errmsg());
-		return -1;
-	}
-	if (member_find(x, src, id, member, 1, &raw_ended) == 0)
+	if (!ended && member_find(x, src, id, member, 1, &ended) == 0)
 		return 0;
 	if (ofl_errcode() == OFL_EXIT_USAGE)
 		ofl_seterr(OFL_EXIT_FAIL, "%s", ofl_errmsg());
