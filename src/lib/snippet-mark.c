@@ -89,13 +89,18 @@ mark_cb(void *arg, int flags, const char *tok, int n, int start, int end)
 	return OFL_TOK_OK;
 }
 
-/* The marks of text (by substring when the search is by substring). */
+/*
+ * The marks of text (by substring when the search is by substring); no
+ * text (NULL, as an empty buffer's data) has none.
+ */
 void
 ofl_snippet_mark_text(struct search *s, const char *text, size_t len)
 {
 	const char	*p, *q;
 	size_t		 i;
 
+	if (text == NULL)
+		text = "";
 	s->nm = 0;
 	s->mtext = text;
 	if (s->substr) {

@@ -657,8 +657,7 @@ render_hit(struct search *s, struct hit *h, size_t avail, struct ofl_buf *out,
 		ofl_buf_free(&text);
 		return;
 	}
-	ofl_snippet_mark_text(s, text.data != NULL ? text.data : "",
-	    text.len);
+	ofl_snippet_mark_text(s, text.data, text.len);
 	nl = split_lines(s, h, &text, &l);
 	s->curjson = ofl_snippet_rank_json(s, h);
 	hit_kind(s, h);
@@ -794,8 +793,7 @@ output_json_hit(struct ofl_buf *out, struct search *s, struct hit *h,
 		ofl_buf_free(&text);
 		return;
 	}
-	ofl_snippet_mark_text(s, text.data != NULL ? text.data : "",
-	    text.len);
+	ofl_snippet_mark_text(s, text.data, text.len);
 	nl = split_lines(s, h, &text, &l);
 	s->curjson = ofl_snippet_rank_json(s, h);
 	hit_kind(s, h);
@@ -951,8 +949,7 @@ hits_prepare(struct search *s, size_t k)
 		/* An archive member's text costs a pass over the archive. */
 		if (h->member != NULL || hit_text(s, h, &text, &rcut) == -1)
 			continue;
-		ofl_snippet_mark_text(s, text.data != NULL ? text.data : "",
-		    text.len);
+		ofl_snippet_mark_text(s, text.data, text.len);
 		h->typed = ofl_snippet_rank_typed(s, text.data, text.len);
 		l = NULL;
 		nl = split_lines(s, h, &text, &l);
