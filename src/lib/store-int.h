@@ -424,6 +424,17 @@ tmpl_kept(size_t i, size_t n)
 void	 writer_recover(struct ofl_store *);
 
 /* store-read.c */
+/* A writer's m from what its caller says at the end (fin, may be NULL). */
+void	 store_meta_fin(struct ofl_meta *, const struct ofl_meta *);
+/*
+ * Into out, what the writer of id committed (m without its strings, the
+ * content's hash, bytes and lines), read back.  A gc may purge it the
+ * moment it is committed (a label it shares, a budget): the capture
+ * happened all the same, and out is then what the writer says.
+ */
+void	 store_meta_committed(struct ofl_store *, const char *,
+	    const struct ofl_meta *, const char *, uint64_t, uint64_t,
+	    struct ofl_meta *);
 /* Make the count of artifacts the triggers keep, when it is missing. */
 void	 store_count_init(struct ofl_store *);
 /*

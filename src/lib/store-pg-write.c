@@ -447,22 +447,13 @@ store_pg_writer_finish(struct store_pg_writer *w, const struct ofl_meta *fin,
     struct ofl_meta *out)
 {
 	struct ofl_meta	 m;
-	char		 hash[OFL_HASH_HEX];
-	uint64_t	 lines;
+	char		 hash[OFL_HASH_HEX] = "";
+	uint64_t	 lines = 0;
 	int		 rv = 0, failed = w->failed;
 
 	if (!failed && pg_frame(w) == -1)
 		failed = 1;
-	memset(&m, 0, sizeof m);
-	m.duration_ms = -1;
-	m.printed = -1;
-	if (fin != NULL) {
-		m.has_exit = fin->has_exit;
-		m.exit_status = fin->exit_status;
-		m.duration_ms = fin->duration_ms;
-		m.incomplete = fin->incomplete;
-		m.printed = fin->printed;
-	}
+	store_meta_fin(&m, fin);
 	if (!failed) {
 		ofl_linefeed_end(&w->lf);
 		lines = w->nl_committed;
@@ -488,8 +479,11 @@ store_pg_writer_finish(struct store_pg_writer *w, const struct ofl_meta *fin,
 		ofl_seterr(OFL_EXIT_FAIL, "%s", err);
 		rv = -1;
 	}
-	if (out != NULL && ofl_store_meta(w->st, w->id, out) == -1 && rv == 0)
-		rv = -1;
+	if (out != NULL && rv == 0)
+		store_meta_committed(w->st, w->id, &m, hash, w->bytes, lines,
+		    out);
+	else if (out != NULL)
+		(void)ofl_store_meta(w->st, w->id, out);
 	pg_writer_free(w);
 	return rv;
 }

@@ -230,6 +230,37 @@ ofl_store_meta(struct ofl_store *st, const char *id, struct ofl_meta *m)
 	return store_fail(st, "lookup");
 }
 
+void
+store_meta_fin(struct ofl_meta *m, const struct ofl_meta *fin)
+{
+	memset(m, 0, sizeof *m);
+	m->duration_ms = -1;
+	m->printed = -1;
+	if (fin != NULL) {
+		m->has_exit = fin->has_exit;
+		m->exit_status = fin->exit_status;
+		m->duration_ms = fin->duration_ms;
+		m->incomplete = fin->incomplete;
+		m->printed = fin->printed;
+	}
+}
+
+void
+store_meta_committed(struct ofl_store *st, const char *id,
+    const struct ofl_meta *m, const char *hash, uint64_t bytes,
+    uint64_t lines, struct ofl_meta *out)
+{
+	if (ofl_store_meta(st, id, out) == 0)
+		return;
+	*out = *m;
+	snprintf(out->id, sizeof out->id, "%s", id);
+	snprintf(out->hash, sizeof out->hash, "%s", hash);
+	out->state = OFL_STATE_COMPLETE;
+	out->bytes = bytes;
+	out->lines = lines;
+	out->created = out->used = ofl_now_ms();
+}
+
 int
 ofl_store_expired(struct ofl_store *st, int64_t ttl_ms)
 {

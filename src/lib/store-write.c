@@ -1315,8 +1315,8 @@ ofl_writer_finish(struct ofl_writer *w, const struct ofl_meta *fin,
     struct ofl_meta *out)
 {
 	struct ofl_meta	 m;
-	char		 hash[OFL_HASH_HEX];
-	uint64_t	 lines;
+	char		 hash[OFL_HASH_HEX] = "";
+	uint64_t	 lines = 0;
 	int		 rv = 0, failed = w->failed;
 
 	STORE_PG(w->st, writer_pg_finish(w, fin, out));
@@ -1325,16 +1325,7 @@ ofl_writer_finish(struct ofl_writer *w, const struct ofl_meta *fin,
 		failed = 1;
 	if (writer_thread_stop(w) == -1)
 		failed = 1;
-	memset(&m, 0, sizeof m);
-	m.duration_ms = -1;
-	m.printed = -1;
-	if (fin != NULL) {
-		m.has_exit = fin->has_exit;
-		m.exit_status = fin->exit_status;
-		m.duration_ms = fin->duration_ms;
-		m.incomplete = fin->incomplete;
-		m.printed = fin->printed;
-	}
+	store_meta_fin(&m, fin);
 	if (failed) {
 		/*
 		 * Keep what was committed: the file stays locked until we
@@ -1385,9 +1376,11 @@ ofl_writer_finish(struct ofl_writer *w, const struct ofl_meta *fin,
 		goto out;
 	}
 out:
-	if (out != NULL && (w->unrecorded || ofl_store_meta(w->st, w->id,
-	    out) == -1) && rv == 0)
-		rv = -1;
+	if (out != NULL && rv == 0)
+		store_meta_committed(w->st, w->id, &m, hash, w->bytes, lines,
+		    out);
+	else if (out != NULL && !w->unrecorded)
+		(void)ofl_store_meta(w->st, w->id, out);
 	if (w->fd != -1)
 		close(w->fd);
 	writer_unbusy(w->st);
