@@ -806,4 +806,63 @@ test_expect_success 'the widened first hit keeps the colors of the hits after it
 	grep "250$(printf "\033")\[m: 2026-12-07 INFO $(printf "\033")\[01;31mupload$(printf "\033")\[m retried" col
 '
 
+test_expect_success 'a line that introduces a list shows the list, past its own introduction' '
+	{
+		i=1
+		while [ $i -le 40 ]; do
+			echo "-- Looking for header$i.h - found"
+			i=$((i + 1))
+		done
+		echo "-- Configuring done"
+		echo "CMake Warning:"
+		echo "  Manually-specified variables were not used by the project:"
+		echo
+		echo "    WITH_FROBNICATOR"
+		echo
+		echo
+		echo "-- Build files have been written to: /tmp/b"
+		i=1
+		while [ $i -le 40 ]; do
+			echo "[ $i%] Building C object obj$i.o"
+			i=$((i + 1))
+		done
+	} >cm.log &&
+	ofl-capture -q -T 0 <cm.log | sed "s/^ofl://" >cmid &&
+	ofl-search -m 350 "$(cat cmid)" "cmake warning" >out &&
+	grep "^  42: CMake Warning:$" out &&
+	grep "^  45-     WITH_FROBNICATOR$" out
+'
+
+test_expect_success 'a doc comment shows what it documents' '
+	{
+		echo "--- a/lib/quota.js"
+		echo "+++ b/lib/quota.js"
+		echo "@@ -1,3 +1,240 @@"
+		i=1
+		while [ $i -le 100 ]; do
+			echo "+var unrelated$i = $i;"
+			i=$((i + 1))
+		done
+		echo "+"
+		echo "+/**"
+		echo "+ * Limit of a tenant quota in RFC 9999 sec 2"
+		echo "+ *"
+		for r in a b c d e f g h; do
+			echo "+ * rule-$r = 1*DIGIT"
+		done
+		echo "+ */"
+		echo "+"
+		echo "+var qre = /^[0-9]+[kmg]$/;"
+		i=1
+		while [ $i -le 100 ]; do
+			echo "+var other$i = $i;"
+			i=$((i + 1))
+		done
+	} >q.diff &&
+	ofl-capture -q -T 0 <q.diff | sed "s/^ofl://" >qid &&
+	ofl-search "$(cat qid)" "tenant quota" >out &&
+	grep "^  106: + \* Limit of a tenant quota in RFC 9999 sec 2$" out &&
+	grep "^  118- +var qre = /^\[0-9\]+\[kmg\]\$/;$" out
+'
+
 test_done

@@ -46,6 +46,7 @@
 #define HEAD_INDENT	8		/* columns of a line that goes on one */
 #define HEAD_SCAN	8		/* lines looked up for it */
 #define CODE_SCAN	12		/* lines down to a paragraph's example */
+#define DOC_SCAN	24		/* lines down past a doc comment */
 #define NAME_SPAN	64		/* bytes of a name either side of a
 					   mark looked at */
 #define STANZA_MAX	12		/* lines of a record of fields */
@@ -362,6 +363,83 @@ line_opens(const struct line *l)
 	if (l->s[i] == '#' && i == 0)
 		return 1;
 	return l->s[n - 1] == '{' || l->s[n - 1] == '[' || l->s[n - 1] == ':';
+}
+
+/*
+ * The line under line c that says something: past empty lines and a
+ * fence that opens code, at most three lines down.  nl if none.
+ */
+static size_t
+below(const struct line *l, size_t nl, size_t c)
+{
+	size_t	k, i;
+
+	for (k = c + 1; k < nl && k - c <= 3; k++) {
+		for (i = 0; i < l[k].n && l[k].s[i] == ' '; i++)
+			;
+		if (!ofl_snippet_records_blank(&l[k]) && (l[k].n - i < 3 ||
+		    memcmp(l[k].s + i, "```", 3) != 0))
+			return k;
+	}
+	return nl;
+}
+
+/*
+ * Where the text of line l starts, past a diff's column of "+", "-" or
+ * " " (in a diff's hit) and indentation.
+ */
+static size_t
+code_start(const struct search *s, const struct line *l)
+{
+	size_t	i = 0;
+
+	if (s != NULL && s->curdiff && l->n > 0 && strchr("+- ", l->s[0]))
+		i = 1;
+	while (i < l->n && (l->s[i] == ' ' || l->s[i] == '\t'))
+		i++;
+	return i;
+}
+
+/*
+ * The line a doc comment documents, when line c is in one (a block
+ * comment's lines that start with a star, or lines that start with
+ * three slashes): the first line that is neither comment nor empty
+ * after it, at most DOC_SCAN lines down.  nl if none.
+ */
+static size_t
+doc_target(const struct search *s, const struct line *l, size_t nl,
+    size_t c)
+{
+	size_t	k, i;
+	int	block;
+
+	if (c >= nl)
+		return nl;
+	i = code_start(s, &l[c]);
+	if (l[c].n - i >= 3 && memcmp(l[c].s + i, "///", 3) == 0)
+		block = 0;
+	else if (i < l[c].n && l[c].s[i] == '*' && (i + 1 == l[c].n ||
+	    l[c].s[i + 1] == ' ' || l[c].s[i + 1] == '/'))
+		block = 1;
+	else if (l[c].n - i >= 3 && memcmp(l[c].s + i, "/**", 3) == 0)
+		block = 1;
+	else
+		return nl;
+	for (k = c; k < nl && k - c <= DOC_SCAN; k++) {
+		i = code_start(s, &l[k]);
+		if (i == l[k].n)
+			continue;
+		if (block == 1 && memmem(l[k].s + i, l[k].n - i, "*/", 2) !=
+		    NULL) {
+			block = 2;
+			continue;
+		}
+		if (block == 1 || (block == 0 && l[k].n - i >= 2 &&
+		    memcmp(l[k].s + i, "//", 2) == 0))
+			continue;
+		return ofl_snippet_records_blank(&l[k]) ? nl : k;
+	}
+	return nl;
 }
 
 /* Columns of a line's indentation, a tab to the next multiple of 8. */
@@ -1250,14 +1328,17 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 	for (j = 0; j < ncover; j++) {
 		c = order[j];
 		if (line_opens(&l[c])) {
-			/* A blank line under a heading says nothing. */
-			if (c + 1 < nl && ofl_snippet_records_blank(&l[c + 1]))
-				c++;
-			order_add(l, nl, order, &norder, c + 1);
-			if (j == 0)
-				order_add(l, nl, order, &norder, c + 2);
+			c = below(l, nl, c);
+			order_add(l, nl, order, &norder, c);
+			/* Two of it, or what it introduces in turn. */
+			if (j == 0 || (c < nl && l[c].n > 0 &&
+			    l[c].s[l[c].n - 1] == ':'))
+				order_add(l, nl, order, &norder,
+				    below(l, nl, c));
 		} else if (j == 0)
 			order_add(l, nl, order, &norder, c + 1);
+		/* What a doc comment is about: the code after it. */
+		order_add(l, nl, order, &norder, doc_target(s, l, nl, c));
 	}
 	/* What the JSON object of the best line says happened. */
 	if (s != NULL && s->curjson)
