@@ -865,4 +865,37 @@ test_expect_success 'a doc comment shows what it documents' '
 	grep "^  118- +var qre = /^\[0-9\]+\[kmg\]\$/;$" out
 '
 
+test_expect_success 'a line of an indented block under an empty line comes with the block'"'"'s title' '
+	{
+		echo "FAIL test/client.test.js"
+		i=1
+		while [ $i -le 30 ]; do
+			echo "  ✓ case $i passes ($i ms)"
+			i=$((i + 1))
+		done
+		echo
+		echo "  ● Client › gives up after three attempts"
+		echo
+		echo "    expect(received).toHaveLength(expected)"
+		echo
+		echo "    Expected length: 3"
+		echo "    Expected value: an array of three calls"
+		echo "    Expected order: first, second, third"
+		echo "    Received length: 4"
+		echo "    Received array:  [1, 2, 3, 4]"
+		echo
+		i=1
+		while [ $i -le 12 ]; do
+			echo "      $i |   await step($i);"
+			i=$((i + 1))
+		done
+		echo
+		echo "      at Object.<anonymous> (test/client.test.js:38:3)"
+	} >jest.out &&
+	ofl-capture -q -T 0 <jest.out | sed "s/^ofl://" >jid &&
+	ofl-search -m 300 "$(cat jid)" "received length" >out &&
+	grep "^  40:     Received length: 4$" out &&
+	grep "^  33-   ● Client › gives up after three attempts$" out
+'
+
 test_done

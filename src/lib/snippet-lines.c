@@ -47,6 +47,7 @@
 #define HEAD_SCAN	8		/* lines looked up for it */
 #define CODE_SCAN	12		/* lines down to a paragraph's example */
 #define DOC_SCAN	24		/* lines down past a doc comment */
+#define BLOCK_SCAN	40		/* lines up to an indented block's title */
 #define NAME_SPAN	64		/* bytes of a name either side of a
 					   mark looked at */
 #define STANZA_MAX	12		/* lines of a record of fields */
@@ -62,6 +63,11 @@ static double	 mask_weight(uint64_t, const double *);
 static double	 line_worth(const struct line *, const double *, uint64_t,
 		    uint64_t);
 static int	 line_opens(const struct line *);
+static size_t	 below(const struct line *, size_t, size_t);
+static size_t	 code_start(const struct search *, const struct line *);
+static size_t	 doc_target(const struct search *, const struct line *,
+		    size_t, size_t);
+static size_t	 block_title(const struct line *, size_t, size_t);
 static size_t	 json_member(const struct line *, size_t *);
 static int	 json_key(const struct line *, const char *const *, size_t *);
 static size_t	 identity_line(const struct line *, size_t);
@@ -82,6 +88,8 @@ static int	 diff_file_asked(const struct search *, const struct line *,
 static void	 diff_weigh(const struct search *, const struct line *, size_t,
 		    double *, size_t *, size_t *);
 static void	 order_add(struct line *, size_t, size_t *, size_t *, size_t);
+static size_t	 order_below(const struct search *, struct line *, size_t,
+		    size_t *, size_t, size_t);
 static size_t	 order_around(struct line *, size_t, size_t, size_t, size_t *,
 		    size_t);
 static size_t	 order_wide(struct line *, size_t, const double *, size_t,
@@ -471,6 +479,29 @@ item_head(const struct line *l, size_t nl, size_t c)
 			return nl;
 		if (indent(&l[k - 1]) < ind)
 			return k - 1;
+	}
+	return nl;
+}
+
+/*
+ * The title of an indented block that line c is in, when the block
+ * starts below an empty line ("  ● Client › retries", an empty line,
+ * then "    thrown: ..."): the nearest line above, at most BLOCK_SCAN
+ * up, that is indented less than c and has an empty line under it.
+ * nl if none.
+ */
+static size_t
+block_title(const struct line *l, size_t nl, size_t c)
+{
+	size_t	k, ind;
+
+	if (c >= nl || (ind = indent(&l[c])) == 0)
+		return nl;
+	for (k = c; k > 0 && c - k < BLOCK_SCAN; k--) {
+		if (ofl_snippet_records_blank(&l[k - 1]) ||
+		    indent(&l[k - 1]) >= ind)
+			continue;
+		return k < nl && ofl_snippet_records_blank(&l[k]) ? k - 1 : nl;
 	}
 	return nl;
 }
@@ -1300,6 +1331,9 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 	/* The head of an item a line continues (an option's name). */
 	for (j = 0; j < ncover; j++)
 		order_add(l, nl, order, &norder, item_head(l, nl, order[j]));
+	/* The title of the block a line is in (a test's failure). */
+	for (j = 0; j < ncover && s != NULL && !s->curmd; j++)
+		order_add(l, nl, order, &norder, block_title(l, nl, order[j]));
 	/* What changed in the file the question names, marked or not. */
 	for (i = fa, j = 0; i < fb && j < DIFF_FILE_SHOW; i++)
 		if (diff_changed(l, nl, i) &&
@@ -1325,21 +1359,7 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 			if (id - c < RECORD_HEAD || i == c || i == id)
 				order_add(l, nl, order, &norder, i);
 	}
-	for (j = 0; j < ncover; j++) {
-		c = order[j];
-		if (line_opens(&l[c])) {
-			c = below(l, nl, c);
-			order_add(l, nl, order, &norder, c);
-			/* Two of it, or what it introduces in turn. */
-			if (j == 0 || (c < nl && l[c].n > 0 &&
-			    l[c].s[l[c].n - 1] == ':'))
-				order_add(l, nl, order, &norder,
-				    below(l, nl, c));
-		} else if (j == 0)
-			order_add(l, nl, order, &norder, c + 1);
-		/* What a doc comment is about: the code after it. */
-		order_add(l, nl, order, &norder, doc_target(s, l, nl, c));
-	}
+	norder = order_below(s, l, nl, order, norder, ncover);
 	/* What the JSON object of the best line says happened. */
 	if (s != NULL && s->curjson)
 		order_add(l, nl, order, &norder, message_line(l, nl, b));
@@ -1382,6 +1402,34 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 		norder = order_wide(l, nl, w, b, order, norder);
 	for (i = 0; i < nl; i++)
 		l[i].chosen = 0;
+	return norder;
+}
+
+/*
+ * What the first ncover lines of order lead to: the answer under a line
+ * that introduces it, the line after the best, the code a doc comment
+ * is about.
+ */
+static size_t
+order_below(const struct search *s, struct line *l, size_t nl,
+    size_t *order, size_t norder, size_t ncover)
+{
+	size_t	j, c;
+
+	for (j = 0; j < ncover; j++) {
+		c = order[j];
+		if (line_opens(&l[c])) {
+			c = below(l, nl, c);
+			order_add(l, nl, order, &norder, c);
+			/* Two of it, or what it introduces in turn. */
+			if (j == 0 || (c < nl && l[c].n > 0 &&
+			    l[c].s[l[c].n - 1] == ':'))
+				order_add(l, nl, order, &norder,
+				    below(l, nl, c));
+		} else if (j == 0)
+			order_add(l, nl, order, &norder, c + 1);
+		order_add(l, nl, order, &norder, doc_target(s, l, nl, c));
+	}
 	return norder;
 }
 
