@@ -898,4 +898,27 @@ test_expect_success 'a line of an indented block under an empty line comes with 
 	grep "^  33-   ● Client › gives up after three attempts$" out
 '
 
+test_expect_success 'a question of why shows the error first, of lines with as many terms' '
+	{
+		i=1
+		while [ $i -le 20 ]; do
+			echo "2026-12-07 10:00:$((i + 10)) INFO accepted client $i"
+			i=$((i + 1))
+		done
+		echo "2026-12-07 10:01:00 INFO server going down for the maintenance window"
+		echo "2026-12-07 10:01:01 INFO client 21 closed"
+		echo "2026-12-07 10:01:02 ERROR server down: no space left on device"
+		i=1
+		while [ $i -le 20 ]; do
+			echo "2026-12-07 10:02:$((i + 10)) INFO accepted client $i"
+			i=$((i + 1))
+		done
+	} >why.log &&
+	ofl-capture -q -T 0 <why.log | sed "s/^ofl://" >whyid &&
+	ofl-search -m 200 "$(cat whyid)" "why is the server down" >out &&
+	grep "^  23: 2026-12-07 10:01:02 ERROR server down" out &&
+	ofl-search -m 200 "$(cat whyid)" "server down" >out &&
+	grep "^  21: .*INFO server going down" out
+'
+
 test_done

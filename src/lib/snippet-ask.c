@@ -21,9 +21,12 @@
 #define COUNT_NEAR	2.0		/* "how many": a number by a match;
 					   "how long": a time taken */
 #define COUNT_AFTER	16		/* bytes after a match looked through */
+#define WHY_ERROR	1.5		/* "why did it fail": an error line */
 
 static int	 count_question(const struct search *);
 static int	 time_question(const struct search *);
+static int	 why_question(const struct search *);
+static int	 error_line(const struct line *);
 static int	 time_in(const struct line *);
 static int	 count_near(const struct search *, const struct line *,
 		    size_t);
@@ -46,6 +49,29 @@ time_question(const struct search *s)
 		"duration", "time taken", "elapsed", NULL };
 
 	return ofl_snippet_asks(s, forms, 0);
+}
+
+/* 1 if the query asks why something failed: its answer is an error. */
+static int
+why_question(const struct search *s)
+{
+	static const char *const forms[] = { "why", "what went wrong",
+		"wrong", "fail", "error", "cause", "reason", "couldn't",
+		"could not", "cannot", "can't", "unable", "refus", "reject",
+		"denied", "crash", "abort", "broke", NULL };
+
+	return ofl_snippet_asks(s, forms, 0);
+}
+
+/* 1 if line l says an error, as the notice counts them. */
+static int
+error_line(const struct line *l)
+{
+	struct ofl_linestat	ls;
+
+	memset(&ls, 0, sizeof ls);
+	ofl_linestat_line(&ls, l->s, l->n, 1);
+	return ls.errors > 0;
 }
 
 /* 1 if the query holds one of forms, starting a word (a whole one if whole). */
@@ -123,11 +149,14 @@ ofl_snippet_ask_weigh(const struct search *s, const struct line *l, size_t nl,
 {
 	size_t	i;
 	int	count = count_question(s), time = time_question(s);
+	int	why = why_question(s);
 
-	for (i = 0; (count || time) && i < nl && i < ORDER_SCAN; i++) {
+	for (i = 0; (count || time || why) && i < nl && i < ORDER_SCAN; i++) {
 		if (l[i].nmarks > 0 && ((count && count_near(s, &l[i],
 		    (size_t)(l[i].s - l[0].s))) || (time && time_in(&l[i]))))
 			d[i] *= COUNT_NEAR;
+		if (why && l[i].nmarks > 0 && error_line(&l[i]))
+			d[i] *= WHY_ERROR;
 	}
 }
 
