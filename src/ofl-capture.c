@@ -342,6 +342,7 @@ option_env(void)
 {
 	const char	*e;
 	long long	 v;
+	uint64_t	 sz;
 
 	opt_threshold = env_num("OFL_THRESHOLD", opt_threshold);
 	opt_combined = env_num("OFL_COMBINED", opt_combined);
@@ -362,6 +363,9 @@ option_env(void)
 	if ((e = getenv("OFL_LEVEL")) != NULL && *e != '\0' &&
 	    ofl_parse_num(e, -5, 19, &v) == -1)
 		errx(OFL_EXIT_USAGE, "OFL_LEVEL: %s", ofl_errmsg());
+	/* So does the index's, read by the indexing it starts. */
+	if (ofl_env_size("OFL_INDEX_GEN", &sz) == -1)
+		errx(OFL_EXIT_USAGE, "OFL_INDEX_GEN: %s", ofl_errmsg());
 	e = getenv("OFL_PROGRESS");
 	prog_on = e == NULL || (strcmp(e, "off") != 0 && strcmp(e, "0") != 0 &&
 	    strcmp(e, "no") != 0);

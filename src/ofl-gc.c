@@ -121,9 +121,12 @@ parse_options(int argc, char *argv[], struct args *a)
 {
 	struct ofl_getopt	 g;
 	struct ofl_gc_opts	*o = &a->o;
+	uint64_t		 n;
 	int			 ch;
 
 	memset(a, 0, sizeof *a);
+	if (ofl_env_size("OFL_INDEX_GEN", &n) == -1)
+		errx(OFL_EXIT_USAGE, "OFL_INDEX_GEN: %s", ofl_errmsg());
 	ofl_gc_opts_init(o);
 	ofl_opt_init(&g, opts, 0);
 	while ((ch = ofl_opt_next(&g, argc, argv)) != -1) {

@@ -90,9 +90,12 @@ static void
 parse_options(int argc, char *argv[], struct args *a)
 {
 	struct ofl_getopt	g;
+	uint64_t		n;
 	int			ch;
 
 	memset(a, 0, sizeof *a);
+	if (ofl_env_size("OFL_INDEX_GEN", &n) == -1)
+		errx(OFL_EXIT_USAGE, "OFL_INDEX_GEN: %s", ofl_errmsg());
 	ofl_opt_init(&g, opts, 0);
 	while ((ch = ofl_opt_next(&g, argc, argv)) != -1) {
 		switch (ch) {
@@ -295,14 +298,19 @@ main(int argc, char *argv[])
 	check = a.check;
 	argc -= optind;
 	argv += optind;
-	if (check) {
-		if (argc > 0 || a.rebuild)
-			usage(OFL_EXIT_USAGE);
-		return check_index(path, quiet);
-	}
-	if (a.pending || a.rebuild) {
-		if (argc > 0 || force || (a.pending && a.rebuild))
-			usage(OFL_EXIT_USAGE);
+	if (check || a.pending || a.rebuild) {
+		if (check + a.pending + a.rebuild > 1)
+			errx(OFL_EXIT_USAGE, "--check, --pending and --rebuild "
+			    "go one at a time");
+		if (argc > 0)
+			errx(OFL_EXIT_USAGE, "--%s works on the whole store: "
+			    "no IDs", check ? "check" : a.pending ? "pending" :
+			    "rebuild");
+		if (force && !check)
+			errx(OFL_EXIT_USAGE, "-f goes with IDs, not --%s",
+			    a.pending ? "pending" : "rebuild");
+		if (check)
+			return check_index(path, quiet);
 		return index_pending(path, quiet, a.rebuild);
 	}
 	if (argc == 0 && isatty(STDIN_FILENO)) {

@@ -107,6 +107,7 @@ struct lister {
 
 static OFL_DEAD void	 usage(int);
 static void		 parse_options(int, char *[], struct args *);
+static void		 env_sizes(void);
 static int		 short_option(const char *, int *);
 static int		 long_option(const char *, int *);
 static void		 split_args(int, char *[], char ***, int *, char ***,
@@ -500,6 +501,20 @@ flush_stdout(void)
 }
 
 /* The options into a, the operands into *opdv; exits on a bad one. */
+/* A bad size in the environment is a usage error, whatever the mode. */
+static void
+env_sizes(void)
+{
+	static const char *const names[] = { "OFL_SEARCH_CAP",
+		"OFL_INDEX_GEN", NULL };
+	uint64_t	n;
+	size_t		i;
+
+	for (i = 0; names[i] != NULL; i++)
+		if (ofl_env_size(names[i], &n) == -1)
+			errx(OFL_EXIT_USAGE, "%s: %s", names[i], ofl_errmsg());
+}
+
 static void
 parse_options(int argc, char *argv[], struct args *a)
 {
@@ -508,6 +523,7 @@ parse_options(int argc, char *argv[], struct args *a)
 	int		  optc, ch;
 
 	memset(a, 0, sizeof *a);
+	env_sizes();
 	ofl_search_opts_init(&a->o);
 	a->page = 1;
 	a->color = OFL_COLOR_AUTO;

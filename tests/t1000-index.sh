@@ -162,12 +162,35 @@ test_expect_success '--rebuild drops the index and makes it again: the same answ
 	grep "^$(cat r2):1 " after &&
 	ofl-index --check >chk &&
 	test_expect_code 2 ofl-index --pending --rebuild 2>err &&
-	grep "^usage: ofl-index " err
+	echo "ofl-index: --check, --pending and --rebuild go one at a time" >expect &&
+	test_cmp expect err
 '
 
-test_expect_success '--check with IDs: usage error' '
+test_expect_success '--check with IDs, -f with --pending: one line, usage error' '
 	test_expect_code 2 ofl-index --check @ 2>err &&
-	grep "^usage: ofl-index " err
+	echo "ofl-index: --check works on the whole store: no IDs" >expect &&
+	test_cmp expect err &&
+	test_expect_code 2 ofl-index -f --pending 2>err &&
+	echo "ofl-index: -f goes with IDs, not --pending" >expect &&
+	test_cmp expect err
+'
+
+test_expect_success 'a size in the environment that is no size: usage error' '
+	ls -la "$OFL_STORE" >before &&
+	test_expect_code 2 env OFL_INDEX_GEN=1x ofl-index --pending 2>err &&
+	echo "ofl-index: OFL_INDEX_GEN: 1x: not a size (use 512, 64k, 2M, 1G)" >expect &&
+	test_cmp expect err &&
+	echo data | test_expect_code 2 env OFL_INDEX_GEN=zz ofl-capture 2>err &&
+	echo "ofl-capture: OFL_INDEX_GEN: zz: not a size (use 512, 64k, 2M, 1G)" >expect &&
+	test_cmp expect err &&
+	test_expect_code 2 env OFL_SEARCH_CAP=abc ofl-search -a data 2>err &&
+	echo "ofl-search: OFL_SEARCH_CAP: abc: not a size (use 512, 64k, 2M, 1G)" >expect &&
+	test_cmp expect err &&
+	test_expect_code 2 env OFL_INDEX_GEN=-1 ofl-gc 2>err &&
+	echo "ofl-gc: OFL_INDEX_GEN: -1: not a size (use 512, 64k, 2M, 1G)" >expect &&
+	test_cmp expect err &&
+	ls -la "$OFL_STORE" >after &&
+	test_cmp before after
 '
 
 test_expect_success '--help: usage on stdout' '

@@ -88,6 +88,11 @@ void		 ofl_fmt_age(char *, size_t, int64_t);
 int		 ofl_parse_duration(const char *, int64_t *);
 /* Parse "512", "64k", "2M", "1G" (binary units) into bytes. */
 int		 ofl_parse_size(const char *, uint64_t *);
+/*
+ * The size the environment variable name gives: 0 when it is unset or
+ * empty (*out untouched), 1 when it gives one, -1 when it is no size.
+ */
+int		 ofl_env_size(const char *, uint64_t *);
 /* Parse a non-negative decimal within [min, max]. */
 int		 ofl_parse_num(const char *, long long, long long, long long *);
 /* Estimated tokens for n bytes: ceil(n / 4). */

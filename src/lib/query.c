@@ -364,10 +364,9 @@ fts_hit(int64_t blob, int64_t seq, double score, void *arg)
 static size_t
 rank_cap(void)
 {
-	const char	*e = getenv("OFL_SEARCH_CAP");
 	uint64_t	 n;
 
-	if (e != NULL && *e != '\0' && ofl_parse_size(e, &n) == 0)
+	if (ofl_env_size("OFL_SEARCH_CAP", &n) == 1)
 		return n > (uint64_t)INT64_MAX / 2 ? 0 : (size_t)n;
 	return RANK_CAP;
 }

@@ -96,10 +96,9 @@ gen_int(sqlite3 *db, const char *sql, int64_t a, int64_t def)
 uint64_t
 ix_gen_limit(void)
 {
-	const char	*e = getenv("OFL_INDEX_GEN");
 	uint64_t	 n;
 
-	if (e != NULL && *e != '\0' && ofl_parse_size(e, &n) == 0 && n > 0)
+	if (ofl_env_size("OFL_INDEX_GEN", &n) == 1 && n > 0)
 		return n;
 	return GEN_BYTES;
 }

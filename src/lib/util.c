@@ -207,6 +207,16 @@ bad:
 }
 
 int
+ofl_env_size(const char *name, uint64_t *out)
+{
+	const char	*e = getenv(name);
+
+	if (e == NULL || *e == '\0')
+		return 0;
+	return ofl_parse_size(e, out) == -1 ? -1 : 1;
+}
+
+int
 ofl_parse_size(const char *s, uint64_t *out)
 {
 	char			*end;
