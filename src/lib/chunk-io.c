@@ -125,7 +125,7 @@ ofl_chunk_emit_parts(struct ofl_chunker *ck, const char *title, size_t tlen,
 				for (i = n; i > n - 512; i--)
 					if (text[i - 1] == ' ')
 						break;
-			n = i > n - 512 ? i : ofl_chunk_utf8_cut(text, n);
+			n = i > n - 512 ? i : ofl_utf8_cut(text, n);
 		}
 		nl = ofl_chunk_count_nl(text, n - 1);
 		if (ofl_chunk_emit(ck, title, tlen, text, n, bstart, bstart + n,
@@ -150,20 +150,6 @@ ofl_chunk_count_nl(const char *p, size_t n)
 		p = q + 1;
 	}
 	return c;
-}
-
-/* The largest length <= n that does not end inside a UTF-8 sequence. */
-size_t
-ofl_chunk_utf8_cut(const char *p, size_t n)
-{
-	size_t	i = n, k;
-
-	for (k = 0; k < 3 && i > 1; k++) {
-		if (((unsigned char)p[i] & 0xc0) != 0x80)
-			break;
-		i--;
-	}
-	return ((unsigned char)p[i] & 0xc0) == 0x80 ? n : i;
 }
 
 /* Length without the trailing newline and carriage returns. */
@@ -202,7 +188,7 @@ ofl_chunk_lines_init(struct ofl_chunk_lines *it, struct ofl_chunk_in *s,
     uint64_t off, uint64_t lineno, int midline)
 {
 	it->src = s;
-	it->buf = ofl_xmalloc(LINE_CAP + 1);	/* utf8_cut peeks past */
+	it->buf = ofl_xmalloc(LINE_CAP + 1);	/* ofl_utf8_cut() peeks past */
 	it->pos = it->len = it->scan = 0;
 	it->off = off;
 	it->lineno = lineno;
@@ -243,7 +229,7 @@ ofl_chunk_lines_next(struct ofl_chunk_lines *it, struct ofl_chunk_line *l)
 			break;
 		}
 		if (avail == LINE_CAP) {
-			n = ofl_chunk_utf8_cut(it->buf + it->pos, LINE_CAP);
+			n = ofl_utf8_cut(it->buf + it->pos, LINE_CAP);
 			eol = 0;
 			break;
 		}
@@ -364,7 +350,7 @@ ofl_chunk_heads_set(struct ofl_chunk_heads *h, int level, const char *p,
 	if (level < 1 || level > 6)
 		return;
 	if (n > OFL_CHUNK_TITLE_MAX - 1)
-		n = ofl_chunk_utf8_cut(p, OFL_CHUNK_TITLE_MAX - 1);
+		n = ofl_utf8_cut(p, OFL_CHUNK_TITLE_MAX - 1);
 	memcpy(h->t[level - 1], p, n);
 	h->len[level - 1] = n;
 	h->has[level - 1] = 1;

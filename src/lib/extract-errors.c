@@ -872,7 +872,7 @@ errors_print(struct det *d)
 					over = x->tmp.len - (size_t)(x->max -
 					    x->used);
 					len = over >= len ? 0 :
-					    ofl_extract_utf8_cut(text.data,
+					    ofl_utf8_cut(text.data,
 					    len - over);
 				}
 			}

@@ -605,19 +605,6 @@ ofl_extract_json_str(struct ofl_buf *b, const char *s, size_t n)
 	ofl_buf_add_json_str(b, s, n);
 }
 
-/* Cut s (longer than n) at most n bytes in, not inside a UTF-8 sequence. */
-size_t
-ofl_extract_utf8_cut(const char *s, size_t n)
-{
-	size_t	k = n;
-
-	while (k > 0 && n - k < 3 && ((unsigned char)s[k] & 0xc0) == 0x80)
-		k--;
-	if (((unsigned char)s[k] & 0xc0) == 0x80)
-		return n;
-	return k;
-}
-
 void
 ofl_extract_cmd_word(struct ofl_buf *b, const char *s)
 {
@@ -800,7 +787,7 @@ ofl_extract_emit_partial(struct ex *x, struct lr *lr, struct line *ln,
 		if (ofl_extract_out_fits(x, x->tmp.len) || k == 0)
 			break;
 		over = x->tmp.len - (size_t)(x->max - x->used);
-		k = over >= k ? 0 : ofl_extract_utf8_cut(ln->p, k - over);
+		k = over >= k ? 0 : ofl_utf8_cut(ln->p, k - over);
 	}
 	if (!ofl_extract_out_fits(x, x->tmp.len))
 		ofl_extract_line_unit(x, &x->tmp, no, sep, ln->p, 0, match, 1);

@@ -755,7 +755,7 @@ jq_result(struct jqrun *j, jv v, jv path)
 	while (k > 0 && b->data[k - 1] != '\n')
 		k--;
 	if (k == 0)
-		k = ofl_extract_utf8_cut(b->data, b->len - over);
+		k = ofl_utf8_cut(b->data, b->len - over);
 	if (ofl_extract_out_write(x, b->data, k) == -1) {
 		rv = -1;
 		goto out;

@@ -164,7 +164,7 @@ frames(const struct ofl_src *src, uint64_t from, uint64_t to,
 				all[nall].rank = ofl_extract_tests_changed(path,
 				    pn, ch) ? 0 : library_path(path, pn) ? 2 :
 				    1;
-				i = n > FRAME_WIDTH ? ofl_extract_utf8_cut(s,
+				i = n > FRAME_WIDTH ? ofl_utf8_cut(s,
 				    FRAME_WIDTH) : n;
 				memcpy(all[nall].text, s, i);
 				all[nall].text[i] = '\0';

@@ -200,7 +200,7 @@ print_bytes(struct ex *x, const struct rspan *rs, size_t n, size_t i)
 			}
 			want = x->tmp.len - (size_t)(x->max - x->used);
 			acc.len = want >= acc.len ? 0 :
-			    ofl_extract_utf8_cut(acc.data, acc.len - want);
+			    ofl_utf8_cut(acc.data, acc.len - want);
 			pos = rs[i].a + acc.len;
 			cut = 1;
 		}

@@ -103,7 +103,6 @@ int	 ofl_extract_tests_head(struct ex *, const struct ofl_testrun *,
 		    const struct ofl_meta *, const struct ofl_changed *);
 int	 ofl_extract_out_fits(struct ex *, uint64_t);
 void	 ofl_extract_json_str(struct ofl_buf *, const char *, size_t);
-size_t	 ofl_extract_utf8_cut(const char *, size_t);
 void	 ofl_extract_cmd_word(struct ofl_buf *, const char *);
 int	 ofl_extract_mark(struct ex *, const char *, const char *);
 void	 ofl_extract_spans_text(struct ofl_buf *, struct ofl_buf *,

@@ -290,7 +290,7 @@ ofl_fmt_diff_chunk(struct ofl_chunker *ck, struct ofl_chunk_in *s)
 				ofl_buf_addc(&d.title, ' ');
 			}
 			ofl_buf_add(&d.title, l.p, n < OFL_CHUNK_TITLE_MAX ? n :
-			    ofl_chunk_utf8_cut(l.p, OFL_CHUNK_TITLE_MAX));
+			    ofl_utf8_cut(l.p, OFL_CHUNK_TITLE_MAX));
 			ofl_buf_str(&d.title);
 			d.pend = D_HUNK;
 		} else if (HAS(l.p, n, "commit ") || HAS(l.p, n, "From ")) {

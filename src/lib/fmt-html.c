@@ -176,7 +176,7 @@ put(char *d, size_t size, const char *s, size_t n)
 		sp = 0;
 		d[o++] = s[i];
 	}
-	o = ofl_chunk_utf8_cut(d, o);
+	o = ofl_utf8_cut(d, o);
 	d[o] = '\0';
 }
 

@@ -618,7 +618,7 @@ ofl_fmt_log_headline(struct ofl_buf *b, const char *p, size_t n, size_t off)
 	p += off;
 	n -= off;
 	if (n > 160)
-		n = ofl_chunk_utf8_cut(p, 160);
+		n = ofl_utf8_cut(p, 160);
 	ofl_buf_reset(b);
 	ofl_buf_add(b, p, n);
 	ofl_buf_str(b);

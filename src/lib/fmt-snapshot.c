@@ -270,7 +270,7 @@ static void
 copy(char *d, size_t cap, const char *s, size_t n)
 {
 	if (n > cap - 1)
-		n = ofl_chunk_utf8_cut(s, cap - 1);
+		n = ofl_utf8_cut(s, cap - 1);
 	memcpy(d, s, n);
 	d[n] = '\0';
 }

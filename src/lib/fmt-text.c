@@ -144,7 +144,7 @@ outline_name(struct outline *o, const char *p, size_t n)
 			break;
 	/* Cut inside a character: the character goes. */
 	if (i < n)
-		i = ofl_chunk_utf8_cut(p, i);
+		i = ofl_utf8_cut(p, i);
 	while (i > 0 && p[i - 1] == ' ')
 		i--;
 	ofl_buf_add(&o->name, p, i);

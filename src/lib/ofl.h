@@ -89,6 +89,12 @@ int		 ofl_parse_duration(const char *, int64_t *);
 /* Parse "512", "64k", "2M", "1G" (binary units) into bytes. */
 int		 ofl_parse_size(const char *, uint64_t *);
 /*
+ * Where to cut s, longer than n bytes, at most n bytes in and not inside
+ * a UTF-8 sequence: n, or the start of the character n is in (0 when s
+ * starts with it).  Bytes that are no UTF-8 are cut anywhere.
+ */
+size_t		 ofl_utf8_cut(const char *, size_t);
+/*
  * The size the environment variable name gives: 0 when it is unset or
  * empty (*out untouched), 1 when it gives one, -1 when it is no size.
  */
@@ -1017,8 +1023,6 @@ int	ofl_chunk_emit_parts(struct ofl_chunker *, const char *, size_t,
 int	ofl_chunk_text(struct ofl_chunker *, struct ofl_chunk_in *, uint64_t,
 	    uint64_t, int);
 size_t	ofl_chunk_count_nl(const char *, size_t);
-/* The largest length <= n that does not end inside a UTF-8 sequence. */
-size_t	ofl_chunk_utf8_cut(const char *, size_t);
 /* HTML's character references ("&amp;", "&#39;") decoded, in place. */
 void	ofl_chunk_html_unescape(struct ofl_buf *);
 /* Length without the trailing newline and carriage returns. */

@@ -200,7 +200,7 @@ scan_sigs(struct hmap *h, int warn, size_t keep, const char *text,
 			if (keep == 0)
 				continue;
 			if (n > keep)
-				n = ofl_chunk_utf8_cut(p, keep);
+				n = ofl_utf8_cut(p, keep);
 			e->surface = ofl_xmalloc(n + 1);
 			memcpy(e->surface, p, n);
 			e->surface[n] = '\0';

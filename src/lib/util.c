@@ -206,6 +206,16 @@ bad:
 	return -1;
 }
 
+size_t
+ofl_utf8_cut(const char *s, size_t n)
+{
+	size_t	k = n;
+
+	while (k > 0 && n - k < 3 && ((unsigned char)s[k] & 0xc0) == 0x80)
+		k--;
+	return ((unsigned char)s[k] & 0xc0) == 0x80 ? n : k;
+}
+
 int
 ofl_env_size(const char *name, uint64_t *out)
 {

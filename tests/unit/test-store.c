@@ -520,6 +520,25 @@ test_parse(void)
 	ok(ofl_parse_num("101", 0, 100, &v) == -1 &&
 	    ofl_errcode() == OFL_EXIT_USAGE, "ofl_parse_num over max");
 	ok(ofl_parse_num("1x", 0, 100, &v) == -1, "ofl_parse_num(\"1x\")");
+	/* a, then e acute in two bytes, then b. */
+	ok(ofl_utf8_cut("a\xc3\xa9" "b", 2) == 1,
+	    "ofl_utf8_cut inside a character");
+	ok(ofl_utf8_cut("a\xc3\xa9" "b", 3) == 3,
+	    "ofl_utf8_cut after a character");
+	ok(ofl_utf8_cut("\xc3\xa9" "b", 1) == 0,
+	    "ofl_utf8_cut of the first character");
+	ok(ofl_utf8_cut("a\x80\x80\x80\x80" "b", 5) == 5,
+	    "ofl_utf8_cut in bytes that are no UTF-8");
+	setenv("OFL_TEST_SIZE", "2k", 1);
+	ok(ofl_env_size("OFL_TEST_SIZE", &n) == 1 && n == 2048,
+	    "ofl_env_size(2k)");
+	setenv("OFL_TEST_SIZE", "", 1);
+	n = 7;
+	ok(ofl_env_size("OFL_TEST_SIZE", &n) == 0 && n == 7,
+	    "ofl_env_size of an empty value");
+	setenv("OFL_TEST_SIZE", "2q", 1);
+	ok(ofl_env_size("OFL_TEST_SIZE", &n) == -1, "ofl_env_size(2q)");
+	unsetenv("OFL_TEST_SIZE");
 }
 
 /* A library opened when first used, and one that is not there. */
