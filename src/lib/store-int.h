@@ -16,6 +16,7 @@
 struct store_pg;
 
 #define FRAME_MAX	(1024 * 1024)	/* raw bytes per frame */
+#define HEAD_MAX	(64 * 1024)	/* bytes kept for kind detection */
 #define BUSY_MS		30000
 #define WAL_PAGES	128		/* checkpoint the WAL at this size */
 
@@ -418,6 +419,28 @@ tmpl_kept(size_t i, size_t n)
 	return n <= TMPL_TOP + TMPL_RARE || i < TMPL_TOP ||
 	    i >= n - TMPL_RARE;
 }
+
+/*
+ * store-intake.c: what both engines' writers do with the bytes they are
+ * given: keep the first HEAD_MAX (for the kind), hash and count them,
+ * gather the lines' error statistics and fill the frame being cut, of
+ * FRAME_MAX bytes, which the engine's frame function (called with its
+ * argument) writes out and empties.
+ */
+struct store_intake {
+	unsigned char		*head;
+	size_t			 headlen;
+	struct ofl_hash		 hash;
+	uint64_t		 bytes;
+	int			 last_byte;
+	unsigned char		*buf;		/* pending raw bytes */
+	size_t			 len;
+	uint64_t		 nl_pending;	/* newlines in buf */
+	struct ofl_linefeed	 lf;		/* error and warning lines */
+};
+/* Take n bytes; -1 if a frame could not be written. */
+int	 store_intake(struct store_intake *, const void *, size_t,
+	    int (*)(void *), void *);
 
 /* store-write.c */
 /* Salvage the artifacts whose writer died (on a read-write open). */

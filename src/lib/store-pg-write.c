@@ -28,27 +28,18 @@
 #include "store-int.h"
 #include "banned.h"
 
-#define PG_HEAD_MAX	(64 * 1024)	/* as store-write.c's */
 
 struct store_pg_writer {
 	struct ofl_store	*st;
 	char			 id[OFL_ID_MAX + 1];
 	int64_t			 seq;
 	int64_t			 blob;
-	struct ofl_hash		 hash;
 	ZSTD_CCtx		*cctx;
-	unsigned char		*buf;		/* pending raw bytes */
-	size_t			 len;
+	struct store_intake	 in;		/* the bytes given */
 	unsigned char		*cbuf;
 	uint64_t		 raw_off;
 	uint64_t		 comp_off;
 	uint64_t		 nl_committed;
-	uint64_t		 nl_pending;
-	uint64_t		 bytes;
-	int			 last_byte;
-	unsigned char		*head;
-	size_t			 headlen;
-	struct ofl_linefeed	 lf;		/* error and warning lines */
 	int			 failed;
 };
 
@@ -184,8 +175,8 @@ store_pg_writer_begin(struct ofl_store *st, const struct ofl_meta *init)
 	}
 	w = ofl_xcalloc(1, sizeof *w);
 	w->st = st;
-	w->last_byte = -1;
-	w->lf.lineno = 1;
+	w->in.last_byte = -1;
+	w->in.lf.lineno = 1;
 	for (tries = 0; tries < 16 && rc == 1; tries++) {
 		ofl_id_new(w->id);
 		rc = pg_rows(w, init);
@@ -204,10 +195,10 @@ store_pg_writer_begin(struct ofl_store *st, const struct ofl_meta *init)
 	}
 	ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, st->level);
 	ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_checksumFlag, 1);
-	w->buf = ofl_xmalloc(FRAME_MAX);
+	w->in.buf = ofl_xmalloc(FRAME_MAX);
 	w->cbuf = ofl_xmalloc(ZSTD_compressBound(FRAME_MAX));
-	w->head = ofl_xmalloc(PG_HEAD_MAX);
-	ofl_hash_init(&w->hash);
+	w->in.head = ofl_xmalloc(HEAD_MAX);
+	ofl_hash_init(&w->in.hash);
 	return w;
 }
 
@@ -220,7 +211,7 @@ store_pg_writer_id(struct store_pg_writer *w)
 uint64_t
 store_pg_writer_bytes(struct store_pg_writer *w)
 {
-	return w->bytes;
+	return w->in.bytes;
 }
 
 /* Compress the pending bytes and insert them as the next frame. */
@@ -230,10 +221,10 @@ pg_frame(struct store_pg_writer *w)
 	struct store_pg_args	a;
 	size_t			clen;
 
-	if (w->len == 0)
+	if (w->in.len == 0)
 		return 0;
 	clen = ZSTD_compress2(w->cctx, w->cbuf, ZSTD_compressBound(FRAME_MAX),
-	    w->buf, w->len);
+	    w->in.buf, w->in.len);
 	if (ZSTD_isError(clen)) {
 		ofl_seterr(OFL_EXIT_FAIL, "compress: %s",
 		    ZSTD_getErrorName(clen));
@@ -242,9 +233,9 @@ pg_frame(struct store_pg_writer *w)
 	store_pg_args_init(&a);
 	store_pg_arg_int(&a, w->blob);
 	store_pg_arg_int(&a, (int64_t)w->raw_off);
-	store_pg_arg_int(&a, (int64_t)w->len);
+	store_pg_arg_int(&a, (int64_t)w->in.len);
 	store_pg_arg_int(&a, (int64_t)w->nl_committed);
-	store_pg_arg_int(&a, (int64_t)w->nl_pending);
+	store_pg_arg_int(&a, (int64_t)w->in.nl_pending);
 	store_pg_arg_int(&a, (int64_t)w->comp_off);
 	store_pg_arg_int(&a, (int64_t)clen);
 	store_pg_arg_bin(&a, w->cbuf, clen);
@@ -252,47 +243,29 @@ pg_frame(struct store_pg_writer *w)
 	    " raw_len, line_off, nl, comp_off, comp_len, data) VALUES ($1, $2,"
 	    " $3, $4, $5, $6, $7, $8)", &a, "write frame") == -1)
 		return -1;
-	w->raw_off += w->len;
+	w->raw_off += w->in.len;
 	w->comp_off += clen;
-	w->nl_committed += w->nl_pending;
-	w->nl_pending = 0;
-	w->len = 0;
+	w->nl_committed += w->in.nl_pending;
+	w->in.nl_pending = 0;
+	w->in.len = 0;
 	return 0;
+}
+
+/* The frame function of the intake (store-intake.c). */
+static int
+pg_frame_cb(void *arg)
+{
+	return pg_frame(arg);
 }
 
 int
 store_pg_writer_write(struct store_pg_writer *w, const void *data, size_t n)
 {
-	const unsigned char	*p = data;
-	size_t			 take;
-
 	if (w->failed)
 		return -1;
-	if (n == 0)
-		return 0;
-	if (w->headlen < PG_HEAD_MAX) {
-		take = PG_HEAD_MAX - w->headlen;
-		if (take > n)
-			take = n;
-		memcpy(w->head + w->headlen, p, take);
-		w->headlen += take;
-	}
-	ofl_hash_update(&w->hash, p, n);
-	w->bytes += n;
-	w->last_byte = p[n - 1];
-	while (n > 0) {
-		take = FRAME_MAX - w->len;
-		if (take > n)
-			take = n;
-		memcpy(w->buf + w->len, p, take);
-		w->nl_pending += ofl_linefeed_add(&w->lf, p, take);
-		w->len += take;
-		p += take;
-		n -= take;
-		if (w->len == FRAME_MAX && pg_frame(w) == -1) {
-			w->failed = 1;
-			return -1;
-		}
+	if (store_intake(&w->in, data, n, pg_frame_cb, w) == -1) {
+		w->failed = 1;
+		return -1;
 	}
 	return 0;
 }
@@ -436,9 +409,9 @@ static void
 pg_writer_free(struct store_pg_writer *w)
 {
 	ZSTD_freeCCtx(w->cctx);
-	free(w->buf);
+	free(w->in.buf);
 	free(w->cbuf);
-	free(w->head);
+	free(w->in.head);
 	free(w);
 }
 
@@ -455,18 +428,18 @@ store_pg_writer_finish(struct store_pg_writer *w, const struct ofl_meta *fin,
 		failed = 1;
 	store_meta_fin(&m, fin);
 	if (!failed) {
-		ofl_linefeed_end(&w->lf);
+		ofl_linefeed_end(&w->in.lf);
 		lines = w->nl_committed;
-		if (w->bytes > 0 && w->last_byte != '\n')
+		if (w->in.bytes > 0 && w->in.last_byte != '\n')
 			lines++;
-		ofl_hash_final_hex(&w->hash, hash);
-		m.kind = ofl_kind_detect(w->head, w->headlen,
-		    w->bytes == w->headlen);
-		m.errors = w->lf.ls.errors;
-		m.warnings = w->lf.ls.warnings;
-		m.first_error = w->lf.ls.first_error;
-		if (pg_finalize(w->st, w->id, w->blob, w->bytes == w->headlen ?
-		    w->head : NULL, hash, w->bytes, lines, &m) == -1)
+		ofl_hash_final_hex(&w->in.hash, hash);
+		m.kind = ofl_kind_detect(w->in.head, w->in.headlen,
+		    w->in.bytes == w->in.headlen);
+		m.errors = w->in.lf.ls.errors;
+		m.warnings = w->in.lf.ls.warnings;
+		m.first_error = w->in.lf.ls.first_error;
+		if (pg_finalize(w->st, w->id, w->blob, w->in.bytes == w->in.headlen ?
+		    w->in.head : NULL, hash, w->in.bytes, lines, &m) == -1)
 			failed = 1;
 	}
 	(void)pg_lock(w->st, "SELECT pg_advisory_unlock($1::bigint)", w->seq);
@@ -480,7 +453,7 @@ store_pg_writer_finish(struct store_pg_writer *w, const struct ofl_meta *fin,
 		rv = -1;
 	}
 	if (out != NULL && rv == 0)
-		store_meta_committed(w->st, w->id, &m, hash, w->bytes, lines,
+		store_meta_committed(w->st, w->id, &m, hash, w->in.bytes, lines,
 		    out);
 	else if (out != NULL)
 		(void)ofl_store_meta(w->st, w->id, out);

@@ -31,7 +31,6 @@
 #include "store-int.h"
 #include "banned.h"
 
-#define HEAD_MAX	(64 * 1024)	/* bytes kept for kind detection */
 #define CUT_MAX		(64 * 1024)	/* a frame's end moved to a line's */
 #define SKETCH_FROM	4		/* frames before the first sketched */
 #define BUSY_STEP_MS	20		/* longest sleep of a waiting writer */
@@ -67,24 +66,16 @@ struct ofl_writer {
 	struct ofl_meta		 init;		/* its own copies, and when
 						   it began */
 	int			 fd;
-	struct ofl_hash		 hash;
-	unsigned char		*buf;		/* pending raw bytes */
-	size_t			 len;
+	struct store_intake	 in;		/* the bytes given */
 	struct cz		 cz;		/* for frames compressed here */
 	uint64_t		 raw_off;	/* raw bytes in committed frames */
 	uint64_t		 comp_off;
 	uint64_t		 nl_committed;	/* newlines in committed frames */
-	uint64_t		 nl_pending;	/* newlines in buf */
 	uint64_t		 nframe;	/* frames cut */
 	int			 line_start;	/* buf starts a line */
 	unsigned char		*carry;		/* a cut frame's last line */
 	unsigned char		*sketch;	/* a frame's sketch, here */
 	sqlite3_stmt		*ins_sketch;
-	uint64_t		 bytes;
-	int			 last_byte;
-	unsigned char		*head;
-	size_t			 headlen;
-	struct ofl_linefeed	 lf;		/* error and warning lines */
 	int			 failed;
 	sqlite3_stmt		*ins_frame;
 	char			 ferr[512];	/* why a frame failed */
@@ -440,9 +431,9 @@ ofl_writer_begin(struct ofl_store *st, const struct ofl_meta *init)
 	w = ofl_xcalloc(1, sizeof *w);
 	w->st = st;
 	w->fd = -1;
-	w->last_byte = -1;
+	w->in.last_byte = -1;
 	w->line_start = 1;
-	w->lf.lineno = 1;
+	w->in.lf.lineno = 1;
 	w->init.created = ofl_now_ms();
 	if (init != NULL) {
 		w->init.expires = init->expires;
@@ -475,13 +466,13 @@ ofl_writer_begin(struct ofl_store *st, const struct ofl_meta *init)
 	    " line_off, nl, comp_off, comp_len) VALUES (?1, ?2, ?3, ?4, ?5,"
 	    " ?6, ?7)", &w->ins_frame) == -1)
 		goto fail_rows;
-	w->buf = ofl_xmalloc(FRAME_MAX);
-	w->head = ofl_xmalloc(HEAD_MAX);
+	w->in.buf = ofl_xmalloc(FRAME_MAX);
+	w->in.head = ofl_xmalloc(HEAD_MAX);
 	if (cz_init(&w->cz, st->level) == -1) {
 		ofl_seterr(OFL_EXIT_FAIL, "out of memory");
 		goto fail_rows;
 	}
-	ofl_hash_init(&w->hash);
+	ofl_hash_init(&w->in.hash);
 	return w;
 
 fail_busy:
@@ -502,8 +493,8 @@ fail_rows:
 	writer_unbusy(st);
 	sqlite3_finalize(w->ins_frame);
 	ofl_meta_free(&w->init);
-	free(w->buf);
-	free(w->head);
+	free(w->in.buf);
+	free(w->in.head);
 	close(w->fd);
 	free(w->file);
 	free(w);
@@ -529,7 +520,7 @@ uint64_t
 ofl_writer_bytes(struct ofl_writer *w)
 {
 	STORE_PG(w->st, store_pg_writer_bytes(w->pg));
-	return w->bytes;
+	return w->in.bytes;
 }
 
 static ZSTD_CCtx *
@@ -848,24 +839,24 @@ writer_frame(struct ofl_writer *w)
 	size_t			 clen, len, tail = 0;
 	int			 want;
 
-	if (w->len == 0)
+	if (w->in.len == 0)
 		return 0;
 	if (w->unrecorded && writer_record(w, 0) == -1)
 		return -1;
-	len = w->len;
-	if (len == FRAME_MAX && w->buf[len - 1] != '\n' &&
-	    (nl = memrchr(w->buf + len - CUT_MAX, '\n', CUT_MAX)) != NULL) {
-		len = (size_t)(nl - w->buf) + 1;
-		tail = w->len - len;
+	len = w->in.len;
+	if (len == FRAME_MAX && w->in.buf[len - 1] != '\n' &&
+	    (nl = memrchr(w->in.buf + len - CUT_MAX, '\n', CUT_MAX)) != NULL) {
+		len = (size_t)(nl - w->in.buf) + 1;
+		tail = w->in.len - len;
 		if (w->carry == NULL)
 			w->carry = ofl_xmalloc(CUT_MAX);
-		memcpy(w->carry, w->buf + len, tail);
+		memcpy(w->carry, w->in.buf + len, tail);
 	}
-	want = w->line_start && w->buf[len - 1] == '\n' &&
+	want = w->line_start && w->in.buf[len - 1] == '\n' &&
 	    w->nframe >= SKETCH_FROM;
 	w->nframe++;
-	w->line_start = w->buf[len - 1] == '\n';
-	if (w->nwork == 0 && w->len == FRAME_MAX)
+	w->line_start = w->in.buf[len - 1] == '\n';
+	if (w->nwork == 0 && w->in.len == FRAME_MAX)
 		writer_thread_start(w);
 	if (w->nwork > 0) {
 		struct job	*j;
@@ -877,9 +868,9 @@ writer_frame(struct ofl_writer *w)
 			return -1;
 		}
 		j = &w->q[w->seq_next++ % w->nq];
-		j->buf = w->buf;
+		j->buf = w->in.buf;
 		j->len = len;
-		j->nl = w->nl_pending;
+		j->nl = w->in.nl_pending;
 		j->want_sketch = want;
 		j->done = 0;
 		now = ofl_mono_us();
@@ -888,63 +879,45 @@ writer_frame(struct ofl_writer *w)
 		pthread_cond_signal(&w->cv_job);
 		while (w->nfree == 0)
 			pthread_cond_wait(&w->cv_free, &w->mu);
-		w->buf = w->freebuf[--w->nfree];
+		w->in.buf = w->freebuf[--w->nfree];
 		pthread_mutex_unlock(&w->mu);
 	} else {
 		if (want) {
 			if (w->sketch == NULL)
 				w->sketch = ofl_xmalloc(OFL_SKETCH_BYTES);
-			ofl_sketch_build(w->buf, len, w->sketch);
+			ofl_sketch_build(w->in.buf, len, w->sketch);
 			sk = w->sketch;
 		}
-		if ((clen = cz_frame(w->cz.cctx, w->cz.cbuf, w->buf, len,
+		if ((clen = cz_frame(w->cz.cctx, w->cz.cbuf, w->in.buf, len,
 		    w->ferr, sizeof w->ferr)) == 0 || frame_append(w,
-		    w->cz.cbuf, clen, len, w->nl_pending, sk) == -1) {
+		    w->cz.cbuf, clen, len, w->in.nl_pending, sk) == -1) {
 			ofl_seterr(OFL_EXIT_FAIL, "%s", w->ferr);
 			return -1;
 		}
 	}
-	w->nl_pending = 0;
-	w->len = tail;
+	w->in.nl_pending = 0;
+	w->in.len = tail;
 	if (tail > 0)
-		memcpy(w->buf, w->carry, tail);
+		memcpy(w->in.buf, w->carry, tail);
 	return 0;
+}
+
+/* The frame function of the intake (store-intake.c). */
+static int
+writer_frame_cb(void *arg)
+{
+	return writer_frame(arg);
 }
 
 int
 ofl_writer_write(struct ofl_writer *w, const void *data, size_t n)
 {
-	const unsigned char	*p = data;
-	size_t			 take;
-
 	STORE_PG(w->st, store_pg_writer_write(w->pg, data, n));
 	if (w->failed)
 		return -1;
-	if (n == 0)
-		return 0;
-	if (w->headlen < HEAD_MAX) {
-		take = HEAD_MAX - w->headlen;
-		if (take > n)
-			take = n;
-		memcpy(w->head + w->headlen, p, take);
-		w->headlen += take;
-	}
-	ofl_hash_update(&w->hash, p, n);
-	w->bytes += n;
-	w->last_byte = p[n - 1];
-	while (n > 0) {
-		take = FRAME_MAX - w->len;
-		if (take > n)
-			take = n;
-		memcpy(w->buf + w->len, p, take);
-		w->nl_pending += ofl_linefeed_add(&w->lf, p, take);
-		w->len += take;
-		p += take;
-		n -= take;
-		if (w->len == FRAME_MAX && writer_frame(w) == -1) {
-			w->failed = 1;
-			return -1;
-		}
+	if (store_intake(&w->in, data, n, writer_frame_cb, w) == -1) {
+		w->failed = 1;
+		return -1;
 	}
 	return 0;
 }
@@ -1009,7 +982,7 @@ ofl_writer_flush(struct ofl_writer *w)
 			behind = s0 < w->seq_next;
 			pthread_mutex_unlock(&w->mu);
 		}
-		if (w->len == 0 && !w->unrecorded && !behind)
+		if (w->in.len == 0 && !w->unrecorded && !behind)
 			break;
 		if ((rc = writer_lock_try(st)) != 0)
 			break;
@@ -1349,22 +1322,22 @@ ofl_writer_finish(struct ofl_writer *w, const struct ofl_meta *fin,
 		rv = -1;
 		goto out;
 	}
-	ofl_linefeed_end(&w->lf);
+	ofl_linefeed_end(&w->in.lf);
 	lines = w->nl_committed;
-	if (w->bytes > 0 && w->last_byte != '\n')
+	if (w->in.bytes > 0 && w->in.last_byte != '\n')
 		lines++;
-	ofl_hash_final_hex(&w->hash, hash);
-	m.kind = ofl_kind_detect(w->head, w->headlen, w->bytes == w->headlen);
-	m.errors = w->lf.ls.errors;
-	m.warnings = w->lf.ls.warnings;
-	m.first_error = w->lf.ls.first_error;
+	ofl_hash_final_hex(&w->in.hash, hash);
+	m.kind = ofl_kind_detect(w->in.head, w->in.headlen, w->in.bytes == w->in.headlen);
+	m.errors = w->in.lf.ls.errors;
+	m.warnings = w->in.lf.ls.warnings;
+	m.first_error = w->in.lf.ls.first_error;
 	sqlite3_finalize(w->ins_frame);
 	w->ins_frame = NULL;
 	sqlite3_finalize(w->ins_sketch);
 	w->ins_sketch = NULL;
 	/* Small content is all in the head: compare it from there. */
-	if (finalize(w->st, w->id, w->blob, w->bytes == w->headlen ? w->head :
-	    NULL, hash, w->bytes, lines, &m, 0) == -1) {
+	if (finalize(w->st, w->id, w->blob, w->in.bytes == w->in.headlen ? w->in.head :
+	    NULL, hash, w->in.bytes, lines, &m, 0) == -1) {
 		char	err[1024];
 
 		snprintf(err, sizeof err, "%s", ofl_errmsg());
@@ -1377,7 +1350,7 @@ ofl_writer_finish(struct ofl_writer *w, const struct ofl_meta *fin,
 	}
 out:
 	if (out != NULL && rv == 0)
-		store_meta_committed(w->st, w->id, &m, hash, w->bytes, lines,
+		store_meta_committed(w->st, w->id, &m, hash, w->in.bytes, lines,
 		    out);
 	else if (out != NULL && !w->unrecorded)
 		(void)ofl_store_meta(w->st, w->id, out);
@@ -1386,10 +1359,10 @@ out:
 	writer_unbusy(w->st);
 	ofl_meta_free(&w->init);
 	cz_free(&w->cz);
-	free(w->buf);
+	free(w->in.buf);
 	free(w->carry);
 	free(w->sketch);
-	free(w->head);
+	free(w->in.head);
 	free(w->file);
 	free(w);
 	return rv;

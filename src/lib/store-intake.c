@@ -1,0 +1,48 @@
+/*
+ * store-intake.c: the bytes a writer is given, as both engines take
+ * them (store-int.h).
+ */
+#include "config.h"
+
+#include <sys/types.h>
+
+#include <stdint.h>
+#include <string.h>
+
+#include "ofl.h"
+#include "store-int.h"
+#include "banned.h"
+
+int
+store_intake(struct store_intake *in, const void *data, size_t n,
+    int (*frame)(void *), void *arg)
+{
+	const unsigned char	*p = data;
+	size_t			 take;
+
+	if (n == 0)
+		return 0;
+	if (in->headlen < HEAD_MAX) {
+		take = HEAD_MAX - in->headlen;
+		if (take > n)
+			take = n;
+		memcpy(in->head + in->headlen, p, take);
+		in->headlen += take;
+	}
+	ofl_hash_update(&in->hash, p, n);
+	in->bytes += n;
+	in->last_byte = p[n - 1];
+	while (n > 0) {
+		take = FRAME_MAX - in->len;
+		if (take > n)
+			take = n;
+		memcpy(in->buf + in->len, p, take);
+		in->nl_pending += ofl_linefeed_add(&in->lf, p, take);
+		in->len += take;
+		p += take;
+		n -= take;
+		if (in->len == FRAME_MAX && frame(arg) == -1)
+			return -1;
+	}
+	return 0;
+}
