@@ -808,11 +808,7 @@ test_expect_success 'the widened first hit keeps the colors of the hits after it
 
 test_expect_success 'a line that introduces a list shows the list, past its own introduction' '
 	{
-		i=1
-		while [ $i -le 40 ]; do
-			echo "-- Looking for header$i.h - found"
-			i=$((i + 1))
-		done
+		seq 1 40 | sed "s/.*/-- Looking for header&.h - found/"
 		echo "-- Configuring done"
 		echo "CMake Warning:"
 		echo "  Manually-specified variables were not used by the project:"
@@ -821,11 +817,7 @@ test_expect_success 'a line that introduces a list shows the list, past its own 
 		echo
 		echo
 		echo "-- Build files have been written to: /tmp/b"
-		i=1
-		while [ $i -le 40 ]; do
-			echo "[ $i%] Building C object obj$i.o"
-			i=$((i + 1))
-		done
+		seq 1 40 | sed "s/.*/[ &%] Building C object obj&.o/"
 	} >cm.log &&
 	ofl-capture -q -T 0 <cm.log | sed "s/^ofl://" >cmid &&
 	ofl-search -m 350 "$(cat cmid)" "cmake warning" >out &&
@@ -838,11 +830,7 @@ test_expect_success 'a doc comment shows what it documents' '
 		echo "--- a/lib/quota.js"
 		echo "+++ b/lib/quota.js"
 		echo "@@ -1,3 +1,240 @@"
-		i=1
-		while [ $i -le 100 ]; do
-			echo "+var unrelated$i = $i;"
-			i=$((i + 1))
-		done
+		seq 1 100 | sed "s/.*/+var unrelated& = &;/"
 		echo "+"
 		echo "+/**"
 		echo "+ * Limit of a tenant quota in RFC 9999 sec 2"
@@ -853,11 +841,7 @@ test_expect_success 'a doc comment shows what it documents' '
 		echo "+ */"
 		echo "+"
 		echo "+var qre = /^[0-9]+[kmg]$/;"
-		i=1
-		while [ $i -le 100 ]; do
-			echo "+var other$i = $i;"
-			i=$((i + 1))
-		done
+		seq 1 100 | sed "s/.*/+var other& = &;/"
 	} >q.diff &&
 	ofl-capture -q -T 0 <q.diff | sed "s/^ofl://" >qid &&
 	ofl-search "$(cat qid)" "tenant quota" >out &&
@@ -868,11 +852,7 @@ test_expect_success 'a doc comment shows what it documents' '
 test_expect_success 'a line of an indented block under an empty line comes with the block'"'"'s title' '
 	{
 		echo "FAIL test/client.test.js"
-		i=1
-		while [ $i -le 30 ]; do
-			echo "  ✓ case $i passes ($i ms)"
-			i=$((i + 1))
-		done
+		seq 1 30 | sed "s/.*/  ✓ case & passes (& ms)/"
 		echo
 		echo "  ● Client › gives up after three attempts"
 		echo
@@ -884,11 +864,7 @@ test_expect_success 'a line of an indented block under an empty line comes with 
 		echo "    Received length: 4"
 		echo "    Received array:  [1, 2, 3, 4]"
 		echo
-		i=1
-		while [ $i -le 12 ]; do
-			echo "      $i |   await step($i);"
-			i=$((i + 1))
-		done
+		seq 1 12 | sed "s/.*/      & |   await step(&);/"
 		echo
 		echo "      at Object.<anonymous> (test/client.test.js:38:3)"
 	} >jest.out &&
@@ -900,19 +876,11 @@ test_expect_success 'a line of an indented block under an empty line comes with 
 
 test_expect_success 'a question of why shows the error first, of lines with as many terms' '
 	{
-		i=1
-		while [ $i -le 20 ]; do
-			echo "2026-12-07 10:00:$((i + 10)) INFO accepted client $i"
-			i=$((i + 1))
-		done
+		seq 11 30 | sed "s/.*/2026-12-07 10:00:& INFO accepted client &/"
 		echo "2026-12-07 10:01:00 INFO server going down for the maintenance window"
 		echo "2026-12-07 10:01:01 INFO client 21 closed"
 		echo "2026-12-07 10:01:02 ERROR server down: no space left on device"
-		i=1
-		while [ $i -le 20 ]; do
-			echo "2026-12-07 10:02:$((i + 10)) INFO accepted client $i"
-			i=$((i + 1))
-		done
+		seq 11 30 | sed "s/.*/2026-12-07 10:02:& INFO accepted client &/"
 	} >why.log &&
 	ofl-capture -q -T 0 <why.log | sed "s/^ofl://" >whyid &&
 	ofl-search -m 200 "$(cat whyid)" "why is the server down" >out &&
