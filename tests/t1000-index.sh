@@ -176,7 +176,7 @@ test_expect_success '--check with IDs, -f with --pending: one line, usage error'
 '
 
 test_expect_success 'a size in the environment that is no size: usage error' '
-	ls -la "$OFL_STORE" >before &&
+	ofl-search -a -q >before &&
 	test_expect_code 2 env OFL_INDEX_GEN=1x ofl-index --pending 2>err &&
 	echo "ofl-index: OFL_INDEX_GEN: 1x: not a size (use 512, 64k, 2M, 1G)" >expect &&
 	test_cmp expect err &&
@@ -189,7 +189,7 @@ test_expect_success 'a size in the environment that is no size: usage error' '
 	test_expect_code 2 env OFL_INDEX_GEN=-1 ofl-gc 2>err &&
 	echo "ofl-gc: OFL_INDEX_GEN: -1: not a size (use 512, 64k, 2M, 1G)" >expect &&
 	test_cmp expect err &&
-	ls -la "$OFL_STORE" >after &&
+	ofl-search -a -q >after &&
 	test_cmp before after
 '
 
