@@ -125,8 +125,6 @@ parse_options(int argc, char *argv[], struct args *a)
 	int			 ch;
 
 	memset(a, 0, sizeof *a);
-	if (ofl_env_size("OFL_INDEX_GEN", &n) == -1)
-		errx(OFL_EXIT_USAGE, "OFL_INDEX_GEN: %s", ofl_errmsg());
 	ofl_gc_opts_init(o);
 	ofl_opt_init(&g, opts, 0);
 	while ((ch = ofl_opt_next(&g, argc, argv)) != -1) {
@@ -232,6 +230,8 @@ parse_options(int argc, char *argv[], struct args *a)
 		    "pin or --unpin");
 	ofl_opt_free(&g);
 	check_purge(o);
+	if (ofl_env_size("OFL_INDEX_GEN", &n) == -1)
+		errx(OFL_EXIT_USAGE, "OFL_INDEX_GEN: %s", ofl_errmsg());
 }
 
 /* A reference that cannot be an ID is a usage error, store or not. */

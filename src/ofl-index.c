@@ -94,8 +94,6 @@ parse_options(int argc, char *argv[], struct args *a)
 	int			ch;
 
 	memset(a, 0, sizeof *a);
-	if (ofl_env_size("OFL_INDEX_GEN", &n) == -1)
-		errx(OFL_EXIT_USAGE, "OFL_INDEX_GEN: %s", ofl_errmsg());
 	ofl_opt_init(&g, opts, 0);
 	while ((ch = ofl_opt_next(&g, argc, argv)) != -1) {
 		switch (ch) {
@@ -133,6 +131,8 @@ parse_options(int argc, char *argv[], struct args *a)
 		}
 	}
 	ofl_opt_free(&g);
+	if (ofl_env_size("OFL_INDEX_GEN", &n) == -1)
+		errx(OFL_EXIT_USAGE, "OFL_INDEX_GEN: %s", ofl_errmsg());
 }
 
 /* "ofl-index: 1,234 of 100,000 artifacts", at most every 100 ms. */
@@ -306,9 +306,10 @@ main(int argc, char *argv[])
 			errx(OFL_EXIT_USAGE, "--%s works on the whole store: "
 			    "no IDs", check ? "check" : a.pending ? "pending" :
 			    "rebuild");
-		if (force && !check)
+		if (force)
 			errx(OFL_EXIT_USAGE, "-f goes with IDs, not --%s",
-			    a.pending ? "pending" : "rebuild");
+			    check ? "check" : a.pending ? "pending" :
+			    "rebuild");
 		if (check)
 			return check_index(path, quiet);
 		return index_pending(path, quiet, a.rebuild);

@@ -500,7 +500,6 @@ flush_stdout(void)
 		err(OFL_EXIT_FAIL, "stdout");
 }
 
-/* The options into a, the operands into *opdv; exits on a bad one. */
 /* A bad size in the environment is a usage error, whatever the mode. */
 static void
 env_sizes(void)
@@ -515,6 +514,7 @@ env_sizes(void)
 			errx(OFL_EXIT_USAGE, "%s: %s", names[i], ofl_errmsg());
 }
 
+/* The options into a, the operands into *opdv; exits on a bad one. */
 static void
 parse_options(int argc, char *argv[], struct args *a)
 {
@@ -523,7 +523,6 @@ parse_options(int argc, char *argv[], struct args *a)
 	int		  optc, ch;
 
 	memset(a, 0, sizeof *a);
-	env_sizes();
 	ofl_search_opts_init(&a->o);
 	a->page = 1;
 	a->color = OFL_COLOR_AUTO;
@@ -616,6 +615,7 @@ parse_options(int argc, char *argv[], struct args *a)
 		usage(OFL_EXIT_USAGE);
 	free(optv);
 	ofl_opt_free(&g);
+	env_sizes();
 }
 
 int

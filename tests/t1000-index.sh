@@ -172,6 +172,9 @@ test_expect_success '--check with IDs, -f with --pending: one line, usage error'
 	test_cmp expect err &&
 	test_expect_code 2 ofl-index -f --pending 2>err &&
 	echo "ofl-index: -f goes with IDs, not --pending" >expect &&
+	test_cmp expect err &&
+	test_expect_code 2 ofl-index -f --check 2>err &&
+	echo "ofl-index: -f goes with IDs, not --check" >expect &&
 	test_cmp expect err
 '
 
@@ -190,7 +193,11 @@ test_expect_success 'a size in the environment that is no size: usage error' '
 	echo "ofl-gc: OFL_INDEX_GEN: -1: not a size (use 512, 64k, 2M, 1G)" >expect &&
 	test_cmp expect err &&
 	ofl-search -a -q >after &&
-	test_cmp before after
+	test_cmp before after &&
+	env OFL_INDEX_GEN=zz ofl-index --help >out &&
+	grep "^usage: ofl-index " out &&
+	env OFL_SEARCH_CAP=zz ofl-search --help >out &&
+	grep "^usage: ofl-search " out
 '
 
 test_expect_success '--help: usage on stdout' '

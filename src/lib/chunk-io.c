@@ -229,7 +229,8 @@ ofl_chunk_lines_next(struct ofl_chunk_lines *it, struct ofl_chunk_line *l)
 			break;
 		}
 		if (avail == LINE_CAP) {
-			n = ofl_utf8_cut(it->buf + it->pos, LINE_CAP);
+			/* No byte after it: cut before its last one. */
+			n = ofl_utf8_cut(it->buf + it->pos, LINE_CAP - 1);
 			eol = 0;
 			break;
 		}

@@ -176,6 +176,8 @@ put(char *d, size_t size, const char *s, size_t n)
 		sp = 0;
 		d[o++] = s[i];
 	}
+	/* The byte that would come next: whether o is inside a character. */
+	d[o] = i < n ? s[i] : '\0';
 	o = ofl_utf8_cut(d, o);
 	d[o] = '\0';
 }

@@ -1428,7 +1428,9 @@ order_below(const struct search *s, struct line *l, size_t nl,
 				    below(l, nl, c));
 		} else if (j == 0)
 			order_add(l, nl, order, &norder, c + 1);
-		order_add(l, nl, order, &norder, doc_target(s, l, nl, c));
+		/* What a doc comment the line is in documents. */
+		order_add(l, nl, order, &norder, doc_target(s, l, nl,
+		    order[j]));
 	}
 	return norder;
 }

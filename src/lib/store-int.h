@@ -450,7 +450,7 @@ void	 writer_recover(struct ofl_store *);
 /* A writer's m from what its caller says at the end (fin, may be NULL). */
 void	 store_meta_fin(struct ofl_meta *, const struct ofl_meta *);
 /*
- * Into out, what the writer of id committed (m without its strings, the
+ * Into out, what the writer of id committed (m, its strings copied, the
  * content's hash, bytes and lines), read back.  A gc may purge it the
  * moment it is committed (a label it shares, a budget): the capture
  * happened all the same, and out is then what the writer says.

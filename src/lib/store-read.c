@@ -253,12 +253,18 @@ store_meta_committed(struct ofl_store *st, const char *id,
 	if (ofl_store_meta(st, id, out) == 0)
 		return;
 	*out = *m;
+	out->label = m->label != NULL ? ofl_xstrdup(m->label) : NULL;
+	out->command = m->command != NULL ? ofl_xstrdup(m->command) : NULL;
+	out->cwd = m->cwd != NULL ? ofl_xstrdup(m->cwd) : NULL;
+	out->session = m->session != NULL ? ofl_xstrdup(m->session) : NULL;
 	snprintf(out->id, sizeof out->id, "%s", id);
 	snprintf(out->hash, sizeof out->hash, "%s", hash);
 	out->state = OFL_STATE_COMPLETE;
 	out->bytes = bytes;
 	out->lines = lines;
-	out->created = out->used = ofl_now_ms();
+	if (out->created == 0)
+		out->created = ofl_now_ms();
+	out->used = ofl_now_ms();
 }
 
 int

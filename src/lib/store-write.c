@@ -1327,7 +1327,8 @@ ofl_writer_finish(struct ofl_writer *w, const struct ofl_meta *fin,
 	if (w->in.bytes > 0 && w->in.last_byte != '\n')
 		lines++;
 	ofl_hash_final_hex(&w->in.hash, hash);
-	m.kind = ofl_kind_detect(w->in.head, w->in.headlen, w->in.bytes == w->in.headlen);
+	m.kind = ofl_kind_detect(w->in.head, w->in.headlen,
+	    w->in.bytes == w->in.headlen);
 	m.errors = w->in.lf.ls.errors;
 	m.warnings = w->in.lf.ls.warnings;
 	m.first_error = w->in.lf.ls.first_error;
@@ -1349,6 +1350,13 @@ ofl_writer_finish(struct ofl_writer *w, const struct ofl_meta *fin,
 		goto out;
 	}
 out:
+	/* What it began with (its strings borrowed), should out need it. */
+	m.label = w->init.label;
+	m.command = w->init.command;
+	m.cwd = w->init.cwd;
+	m.session = w->init.session;
+	m.created = w->init.created;
+	m.expires = w->init.expires;
 	if (out != NULL && rv == 0)
 		store_meta_committed(w->st, w->id, &m, hash, w->in.bytes, lines,
 		    out);
