@@ -441,6 +441,13 @@ struct store_intake {
 /* Take n bytes; -1 if a frame could not be written. */
 int	 store_intake(struct store_intake *, const void *, size_t,
 	    int (*)(void *), void *);
+/*
+ * At the end of the bytes, with all frames written and lines newlines
+ * in them: the content's hash into hash, its kind and error lines into
+ * m; returns its lines (a last one without a newline counts).
+ */
+uint64_t store_intake_end(struct store_intake *, uint64_t, struct ofl_meta *,
+	    char *);
 
 /* store-write.c */
 /* Salvage the artifacts whose writer died (on a read-write open). */

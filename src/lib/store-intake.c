@@ -46,3 +46,19 @@ store_intake(struct store_intake *in, const void *data, size_t n,
 	}
 	return 0;
 }
+
+uint64_t
+store_intake_end(struct store_intake *in, uint64_t lines, struct ofl_meta *m,
+    char *hash)
+{
+	ofl_linefeed_end(&in->lf);
+	if (in->bytes > 0 && in->last_byte != '\n')
+		lines++;
+	ofl_hash_final_hex(&in->hash, hash);
+	m->kind = ofl_kind_detect(in->head, in->headlen,
+	    in->bytes == in->headlen);
+	m->errors = in->lf.ls.errors;
+	m->warnings = in->lf.ls.warnings;
+	m->first_error = in->lf.ls.first_error;
+	return lines;
+}

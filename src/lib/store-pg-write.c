@@ -428,18 +428,10 @@ store_pg_writer_finish(struct store_pg_writer *w, const struct ofl_meta *fin,
 		failed = 1;
 	store_meta_fin(&m, fin);
 	if (!failed) {
-		ofl_linefeed_end(&w->in.lf);
-		lines = w->nl_committed;
-		if (w->in.bytes > 0 && w->in.last_byte != '\n')
-			lines++;
-		ofl_hash_final_hex(&w->in.hash, hash);
-		m.kind = ofl_kind_detect(w->in.head, w->in.headlen,
-		    w->in.bytes == w->in.headlen);
-		m.errors = w->in.lf.ls.errors;
-		m.warnings = w->in.lf.ls.warnings;
-		m.first_error = w->in.lf.ls.first_error;
-		if (pg_finalize(w->st, w->id, w->blob, w->in.bytes == w->in.headlen ?
-		    w->in.head : NULL, hash, w->in.bytes, lines, &m) == -1)
+		lines = store_intake_end(&w->in, w->nl_committed, &m, hash);
+		if (pg_finalize(w->st, w->id, w->blob, w->in.bytes ==
+		    w->in.headlen ? w->in.head : NULL, hash, w->in.bytes, lines,
+		    &m) == -1)
 			failed = 1;
 	}
 	(void)pg_lock(w->st, "SELECT pg_advisory_unlock($1::bigint)", w->seq);

@@ -1322,16 +1322,7 @@ ofl_writer_finish(struct ofl_writer *w, const struct ofl_meta *fin,
 		rv = -1;
 		goto out;
 	}
-	ofl_linefeed_end(&w->in.lf);
-	lines = w->nl_committed;
-	if (w->in.bytes > 0 && w->in.last_byte != '\n')
-		lines++;
-	ofl_hash_final_hex(&w->in.hash, hash);
-	m.kind = ofl_kind_detect(w->in.head, w->in.headlen,
-	    w->in.bytes == w->in.headlen);
-	m.errors = w->in.lf.ls.errors;
-	m.warnings = w->in.lf.ls.warnings;
-	m.first_error = w->in.lf.ls.first_error;
+	lines = store_intake_end(&w->in, w->nl_committed, &m, hash);
 	sqlite3_finalize(w->ins_frame);
 	w->ins_frame = NULL;
 	sqlite3_finalize(w->ins_sketch);
