@@ -188,7 +188,7 @@ ofl_chunk_lines_init(struct ofl_chunk_lines *it, struct ofl_chunk_in *s,
     uint64_t off, uint64_t lineno, int midline)
 {
 	it->src = s;
-	it->buf = ofl_xmalloc(LINE_CAP + 1);	/* ofl_utf8_cut() peeks past */
+	it->buf = ofl_xmalloc(LINE_CAP + 1);	/* a byte to spare */
 	it->pos = it->len = it->scan = 0;
 	it->off = off;
 	it->lineno = lineno;
@@ -229,8 +229,7 @@ ofl_chunk_lines_next(struct ofl_chunk_lines *it, struct ofl_chunk_line *l)
 			break;
 		}
 		if (avail == LINE_CAP) {
-			/* No byte after it: cut before its last one. */
-			n = ofl_utf8_cut(it->buf + it->pos, LINE_CAP - 1);
+			n = ofl_utf8_whole(it->buf + it->pos, LINE_CAP);
 			eol = 0;
 			break;
 		}

@@ -95,6 +95,11 @@ int		 ofl_parse_size(const char *, uint64_t *);
  */
 size_t		 ofl_utf8_cut(const char *, size_t);
 /*
+ * The same when nothing follows s[0..n) yet: n when its last character
+ * is whole, else where that character starts.
+ */
+size_t		 ofl_utf8_whole(const char *, size_t);
+/*
  * The size the environment variable name gives: 0 when it is unset or
  * empty (*out untouched), 1 when it gives one, -1 when it is no size.
  */

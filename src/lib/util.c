@@ -216,6 +216,23 @@ ofl_utf8_cut(const char *s, size_t n)
 	return ((unsigned char)s[k] & 0xc0) == 0x80 ? n : k;
 }
 
+size_t
+ofl_utf8_whole(const char *s, size_t n)
+{
+	size_t		k = n, need;
+	unsigned char	c;
+
+	while (k > 0 && n - k < 3 && ((unsigned char)s[k - 1] & 0xc0) == 0x80)
+		k--;
+	if (k == 0)
+		return n;
+	c = (unsigned char)s[k - 1];
+	if (c < 0xc0)
+		return n;
+	need = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
+	return n - (k - 1) >= need ? n : k - 1;
+}
+
 int
 ofl_env_size(const char *name, uint64_t *out)
 {

@@ -529,6 +529,12 @@ test_parse(void)
 	    "ofl_utf8_cut of the first character");
 	ok(ofl_utf8_cut("a\x80\x80\x80\x80" "b", 4) == 4,
 	    "ofl_utf8_cut in bytes that are no UTF-8");
+	ok(ofl_utf8_whole("a\xc3\xa9", 3) == 3 &&
+	    ofl_utf8_whole("a\xc3", 2) == 1 &&
+	    ofl_utf8_whole("ab", 2) == 2 &&
+	    ofl_utf8_whole("a\xe2\x82", 3) == 1 &&
+	    ofl_utf8_whole("\x80\x80\x80\x80", 4) == 4,
+	    "ofl_utf8_whole: a last character whole, cut, or no UTF-8");
 	setenv("OFL_TEST_SIZE", "2k", 1);
 	ok(ofl_env_size("OFL_TEST_SIZE", &n) == 1 && n == 2048,
 	    "ofl_env_size(2k)");
