@@ -454,6 +454,8 @@ uint64_t store_intake_end(struct store_intake *, uint64_t, struct ofl_meta *,
 void	 writer_recover(struct ofl_store *);
 
 /* store-read.c */
+/* Into dst, its own copies of src's label, command, cwd and session. */
+void	 store_meta_strings(struct ofl_meta *, const struct ofl_meta *);
 /* A writer's m from what its caller says at the end (fin, may be NULL). */
 void	 store_meta_fin(struct ofl_meta *, const struct ofl_meta *);
 /*

@@ -246,6 +246,16 @@ store_meta_fin(struct ofl_meta *m, const struct ofl_meta *fin)
 }
 
 void
+store_meta_strings(struct ofl_meta *dst, const struct ofl_meta *src)
+{
+	dst->label = src->label != NULL ? ofl_xstrdup(src->label) : NULL;
+	dst->command = src->command != NULL ? ofl_xstrdup(src->command) : NULL;
+	dst->cwd = src->cwd != NULL ? ofl_xstrdup(src->cwd) : NULL;
+	dst->session = src->session != NULL ? ofl_xstrdup(src->session) :
+	    NULL;
+}
+
+void
 store_meta_committed(struct ofl_store *st, const char *id,
     const struct ofl_meta *m, const char *hash, uint64_t bytes,
     uint64_t lines, struct ofl_meta *out)
@@ -253,10 +263,7 @@ store_meta_committed(struct ofl_store *st, const char *id,
 	if (ofl_store_meta(st, id, out) == 0)
 		return;
 	*out = *m;
-	out->label = m->label != NULL ? ofl_xstrdup(m->label) : NULL;
-	out->command = m->command != NULL ? ofl_xstrdup(m->command) : NULL;
-	out->cwd = m->cwd != NULL ? ofl_xstrdup(m->cwd) : NULL;
-	out->session = m->session != NULL ? ofl_xstrdup(m->session) : NULL;
+	store_meta_strings(out, m);
 	snprintf(out->id, sizeof out->id, "%s", id);
 	snprintf(out->hash, sizeof out->hash, "%s", hash);
 	out->state = OFL_STATE_COMPLETE;

@@ -322,12 +322,6 @@ fail:
 	return -1;
 }
 
-static char *
-dup_null(const char *s)
-{
-	return s != NULL ? ofl_xstrdup(s) : NULL;
-}
-
 /*
  * Take the write lock if no other process holds it, without waiting: 1
  * taken (a transaction begun), 0 held elsewhere, -1 an error.
@@ -437,10 +431,7 @@ ofl_writer_begin(struct ofl_store *st, const struct ofl_meta *init)
 	w->init.created = ofl_now_ms();
 	if (init != NULL) {
 		w->init.expires = init->expires;
-		w->init.label = dup_null(init->label);
-		w->init.command = dup_null(init->command);
-		w->init.cwd = dup_null(init->cwd);
-		w->init.session = dup_null(init->session);
+		store_meta_strings(&w->init, init);
 	}
 	w->unrecorded = 1;
 	if (writer_file(w, w->name, sizeof w->name) == -1)
