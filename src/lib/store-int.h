@@ -438,6 +438,8 @@ struct store_intake {
 	uint64_t		 nl_pending;	/* newlines in buf */
 	struct ofl_linefeed	 lf;		/* error and warning lines */
 };
+void	 store_intake_init(struct store_intake *);
+void	 store_intake_free(struct store_intake *);
 /* Take n bytes; -1 if a frame could not be written. */
 int	 store_intake(struct store_intake *, const void *, size_t,
 	    int (*)(void *), void *);

@@ -7,11 +7,30 @@
 #include <sys/types.h>
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ofl.h"
 #include "store-int.h"
 #include "banned.h"
+
+void
+store_intake_init(struct store_intake *in)
+{
+	memset(in, 0, sizeof *in);
+	in->head = ofl_xmalloc(HEAD_MAX);
+	in->buf = ofl_xmalloc(FRAME_MAX);
+	ofl_hash_init(&in->hash);
+	in->last_byte = -1;
+	in->lf.lineno = 1;
+}
+
+void
+store_intake_free(struct store_intake *in)
+{
+	free(in->head);
+	free(in->buf);
+}
 
 int
 store_intake(struct store_intake *in, const void *data, size_t n,

@@ -175,8 +175,6 @@ store_pg_writer_begin(struct ofl_store *st, const struct ofl_meta *init)
 	}
 	w = ofl_xcalloc(1, sizeof *w);
 	w->st = st;
-	w->in.last_byte = -1;
-	w->in.lf.lineno = 1;
 	for (tries = 0; tries < 16 && rc == 1; tries++) {
 		ofl_id_new(w->id);
 		rc = pg_rows(w, init);
@@ -195,10 +193,8 @@ store_pg_writer_begin(struct ofl_store *st, const struct ofl_meta *init)
 	}
 	ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, st->level);
 	ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_checksumFlag, 1);
-	w->in.buf = ofl_xmalloc(FRAME_MAX);
 	w->cbuf = ofl_xmalloc(ZSTD_compressBound(FRAME_MAX));
-	w->in.head = ofl_xmalloc(HEAD_MAX);
-	ofl_hash_init(&w->in.hash);
+	store_intake_init(&w->in);
 	return w;
 }
 
@@ -409,9 +405,8 @@ static void
 pg_writer_free(struct store_pg_writer *w)
 {
 	ZSTD_freeCCtx(w->cctx);
-	free(w->in.buf);
+	store_intake_free(&w->in);
 	free(w->cbuf);
-	free(w->in.head);
 	free(w);
 }
 

@@ -425,9 +425,7 @@ ofl_writer_begin(struct ofl_store *st, const struct ofl_meta *init)
 	w = ofl_xcalloc(1, sizeof *w);
 	w->st = st;
 	w->fd = -1;
-	w->in.last_byte = -1;
 	w->line_start = 1;
-	w->in.lf.lineno = 1;
 	w->init.created = ofl_now_ms();
 	if (init != NULL) {
 		w->init.expires = init->expires;
@@ -457,13 +455,11 @@ ofl_writer_begin(struct ofl_store *st, const struct ofl_meta *init)
 	    " line_off, nl, comp_off, comp_len) VALUES (?1, ?2, ?3, ?4, ?5,"
 	    " ?6, ?7)", &w->ins_frame) == -1)
 		goto fail_rows;
-	w->in.buf = ofl_xmalloc(FRAME_MAX);
-	w->in.head = ofl_xmalloc(HEAD_MAX);
+	store_intake_init(&w->in);
 	if (cz_init(&w->cz, st->level) == -1) {
 		ofl_seterr(OFL_EXIT_FAIL, "out of memory");
 		goto fail_rows;
 	}
-	ofl_hash_init(&w->in.hash);
 	return w;
 
 fail_busy:
@@ -484,8 +480,7 @@ fail_rows:
 	writer_unbusy(st);
 	sqlite3_finalize(w->ins_frame);
 	ofl_meta_free(&w->init);
-	free(w->in.buf);
-	free(w->in.head);
+	store_intake_free(&w->in);
 	close(w->fd);
 	free(w->file);
 	free(w);
@@ -1349,10 +1344,9 @@ out:
 	writer_unbusy(w->st);
 	ofl_meta_free(&w->init);
 	cz_free(&w->cz);
-	free(w->in.buf);
+	store_intake_free(&w->in);
 	free(w->carry);
 	free(w->sketch);
-	free(w->in.head);
 	free(w->file);
 	free(w);
 	return rv;
