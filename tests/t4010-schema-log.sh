@@ -504,6 +504,18 @@ test_expect_success 'NUL bytes are bytes like any other' '
 	test_cmp expect out
 '
 
+test_expect_success 'words end at blanks only: tab, vertical tab, form feed, CR; control and 8-bit bytes are in words' '
+	printf "2024-01-01 00:00:00 INFO open\001\033name\tjob_entries_waiting\vin queue\fq\r\n" >blank.log &&
+	printf "2024-01-01 00:00:01 INFO open\001\033name\tjob_entries_waiting\vin queue\fq\r\n" >>blank.log &&
+	printf "2024-01-01 00:00:02 INFO stop\302\240now please_do_it_right_away\n" >>blank.log &&
+	"$TMPL" -t blank.log | tr "\001\033\302\240" "@#%%" >out &&
+	cat >expect <<-\EOF &&
+	bae535f86f87 2 1 2 INFO open@#name job_entries_waiting in queue q
+	7d7c2ad2d9d8 1 3 3 INFO stop%%now please_do_it_right_away
+	EOF
+	test_cmp expect out
+'
+
 test_expect_success '/usr/bin/time' 'memory stays flat on millions of distinct lines' '
 	awk "BEGIN { for (i = 0; i < 500000; i++) {
 	    w = i; s = \"\"; while (w > 0) { s = s sprintf(\"%c\", 97 + w % 26); w = int(w / 26) }

@@ -47,6 +47,36 @@ static const struct tm_word monthl[] = {
 unsigned char ofl_fmt_log_head_cls[256];
 #define cls	ofl_fmt_log_head_cls
 
+/*
+ * The three-letter day and month names (and utc, gmt), lower case: bit
+ * c - 'a' of abbr3[(a - 'a') * 26 + b - 'a'] for "abc".  And the levels'
+ * words packed by ofl_fmt_log_head_pack().
+ */
+static const char	 abbrs[] = "janfebmaraprmayjunjulaugsepoctnovdec"
+			    "montuewedthufrisatsunutcgmt";
+static uint32_t		 abbr3[26 * 26];
+static uint64_t		 levelv[sizeof(levelw) / sizeof(levelw[0])];
+
+/*
+ * Up to eight bytes in one number, letters in upper case when fold is
+ * set: short words of one length compared at once ("B\0" packs as "B").
+ */
+uint64_t
+ofl_fmt_log_head_pack(const char *p, size_t n, int fold)
+{
+	uint64_t	v = 0;
+	size_t		i;
+	unsigned char	c;
+
+	for (i = 0; i < n && i < 8; i++) {
+		c = (unsigned char)p[i];
+		if (fold && c >= 'a' && c <= 'z')
+			c -= 'a' - 'A';
+		v |= (uint64_t)c << (8 * i);
+	}
+	return v;
+}
+
 void
 ofl_fmt_log_head_init(void)
 {
@@ -65,16 +95,20 @@ ofl_fmt_log_head_init(void)
 		cls[(unsigned char)*t] |= 8;
 	for (; *lv != '\0'; lv++)
 		cls[(unsigned char)*lv] |= 16;
+	for (c = 0; abbrs[c] != '\0'; c += 3)
+		abbr3[(abbrs[c] - 'a') * 26 + abbrs[c + 1] - 'a'] |=
+		    1U << (abbrs[c + 2] - 'a');
+	for (c = 0; c < (int)(sizeof(levelw) / sizeof(levelw[0])); c++)
+		levelv[c] = ofl_fmt_log_head_pack(levelw[c].w,
+		    levelw[c].n, 1);
 }
 
 /* A day or a month name, three letters or whole. */
 static int
 is_name(const char *p, size_t n)
 {
-	static const char	 abbr[] = "janfebmaraprmayjunjulaugsepoctnovdec"
-	    "montuewedthufrisatsunutcgmt";
-	size_t			 i;
-	char			 l[3];
+	size_t	i;
+	int	l[3];
 
 	if (n < 3 || n > 9)
 		return 0;
@@ -82,13 +116,9 @@ is_name(const char *p, size_t n)
 		if (!((p[i] >= 'a' && p[i] <= 'z') ||
 		    (p[i] >= 'A' && p[i] <= 'Z')))
 			return 0;
-		l[i] = (char)(p[i] | 0x20);
+		l[i] = (p[i] | 0x20) - 'a';
 	}
-	for (i = 0; i < sizeof(abbr) - 1; i += 3)
-		if (abbr[i] == l[0] && abbr[i + 1] == l[1] &&
-		    abbr[i + 2] == l[2])
-			break;
-	if (i >= sizeof(abbr) - 1)
+	if (!(abbr3[l[0] * 26 + l[1]] & (1U << l[2])))
 		return 0;
 	if (n == 3)
 		return 1;
@@ -170,7 +200,8 @@ is_tsx(const char *p, size_t n)
 static int
 is_level(const char *p, size_t n)
 {
-	size_t	i;
+	uint64_t	v;
+	size_t		i;
 
 	if (n > 0 && p[n - 1] == ':')
 		n--;
@@ -183,9 +214,9 @@ is_level(const char *p, size_t n)
 		return 0;
 	if (!(cls[(unsigned char)*p] & 16))
 		return 0;
+	v = ofl_fmt_log_head_pack(p, n, 1);
 	for (i = 0; i < sizeof(levelw) / sizeof(levelw[0]); i++)
-		if (levelw[i].n == n &&
-		    strncasecmp(p, levelw[i].w, n) == 0)
+		if (levelv[i] == v && levelw[i].n == n)
 			return levelw[i].l;
 	return 0;
 }
@@ -332,6 +363,38 @@ rfc5424(const char **wp, const size_t *wl, int nw)
 	return i > 6 && i < nw ? i : 0;
 }
 
+/*
+ * The first blank at or after i, or n.  Eight bytes at a time where the
+ * order of bytes in a number is known: a byte below 0x21 (a blank, or a
+ * control byte that is not) is flagged by the borrow of subtracting 0x21
+ * from it, and the lowest flag is always right, since a borrow only runs
+ * from a flagged byte up.
+ */
+static size_t
+word_end(const char *p, size_t i, size_t n)
+{
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const uint64_t	ones = 0x0101010101010101ULL;
+	uint64_t	x, t;
+
+	while (i + 8 <= n) {
+		memcpy(&x, p + i, 8);
+		if ((t = (x - ones * 0x21) & ~x & ones * 0x80) == 0) {
+			i += 8;
+			continue;
+		}
+		i += (size_t)__builtin_ctzll(t) / 8;
+		if (cls[(unsigned char)p[i]] & 4)
+			return i;
+		i++;
+	}
+#endif
+	while (i < n && !(cls[(unsigned char)p[i]] & 4))
+		i++;
+	return i;
+}
+
 /* The blank-separated words of a line, up to max. */
 static int
 words(const char *p, size_t n, const char **wp, size_t *wl, int max)
@@ -345,8 +408,7 @@ words(const char *p, size_t n, const char **wp, size_t *wl, int max)
 		if (i >= n)
 			break;
 		s = i;
-		while (i < n && !(cls[(unsigned char)p[i]] & 4))
-			i++;
+		i = word_end(p, i + 1, n);
 		wp[k] = p + s;
 		wl[k++] = i - s;
 	}
@@ -571,6 +633,7 @@ ofl_fmt_log_head_is_name(const char *p, size_t n)
 int
 ofl_fmt_log_head_level(const char *p, size_t n)
 {
+	ofl_fmt_log_head_init();
 	return is_level(p, n);
 }
 

@@ -142,19 +142,30 @@ is_datename(const char *p, size_t n)
 static int
 is_unit(const char *p, size_t n)
 {
-	static const struct tm_word u[] = {
-		TM_WORD("B"), TM_WORD("KB"), TM_WORD("MB"), TM_WORD("GB"),
-		TM_WORD("TB"), TM_WORD("PB"), TM_WORD("KiB"), TM_WORD("MiB"),
-		TM_WORD("GiB"), TM_WORD("TiB"), TM_WORD("kB"), TM_WORD("bytes"),
-		TM_WORD("ms"), TM_WORD("us"), TM_WORD("ns"), TM_WORD("s"),
-		TM_WORD("sec"), TM_WORD("secs"), TM_WORD("min")
+	static const char	*u[] = {
+		"B", "KB", "MB", "GB", "TB", "PB", "KiB", "MiB", "GiB", "TiB",
+		"kB", "bytes", "ms", "us", "ns", "s", "sec", "secs", "min"
 	};
-	size_t	i;
+	static uint64_t		 uv[sizeof(u) / sizeof(u[0])];
+	uint64_t		 v;
+	size_t			 i;
 
-	if (n > 5)
+	if (n == 0 || n > 5)
 		return 0;
+	switch (p[0]) {
+	case 'B': case 'K': case 'M': case 'G': case 'T': case 'P':
+	case 'k': case 'b': case 'm': case 'u': case 'n': case 's':
+		break;
+	default:
+		return 0;
+	}
+	if (uv[0] == 0)
+		for (i = 0; i < sizeof(u) / sizeof(u[0]); i++)
+			uv[i] = ofl_fmt_log_head_pack(u[i], strlen(u[i]), 0) |
+			    (uint64_t)strlen(u[i]) << 56;
+	v = ofl_fmt_log_head_pack(p, n, 0) | (uint64_t)n << 56;
 	for (i = 0; i < sizeof(u) / sizeof(u[0]); i++)
-		if (u[i].n == n && memcmp(p, u[i].w, n) == 0)
+		if (uv[i] == v)
 			return 1;
 	return 0;
 }
@@ -203,7 +214,7 @@ tok_hash(const char *p, size_t n, uint64_t *shape, int unit)
 {
 	uint64_t	h = 0x84222325cbf29ce4ULL, sh = h;
 	size_t		i = 0, s;
-	int		dig, masked = 0, named = 0;
+	int		dig, masked = 0, named = 0, nn;
 
 	if (n > TM_TOKTEXT) {
 		*shape = 1;
@@ -222,10 +233,9 @@ tok_hash(const char *p, size_t n, uint64_t *shape, int unit)
 		dig = 0;
 		while (i < n && !(cls[(unsigned char)p[i]] & 2))
 			dig |= cls[(unsigned char)p[i++]];
-		if ((dig & 1) && is_numname(p + s, i - s))
-			named = 1;
-		if (((dig & 1) && !is_numname(p + s, i - s)) ||
-		    is_datename(p + s, i - s) ||
+		nn = (dig & 1) && is_numname(p + s, i - s);
+		named |= nn;
+		if (((dig & 1) && !nn) || is_datename(p + s, i - s) ||
 		    (unit && s == 0 && is_unit(p, i))) {
 			h = (h ^ H_MASK) * 0x100000001b3ULL;
 			masked = 1;
@@ -341,7 +351,7 @@ tokenize(struct line *l, struct rdst *rd, const char *p, size_t n)
 {
 	const char	*wp[TM_MAXTOK + TM_MAXHDR];
 	size_t		 wl[TM_MAXTOK + TM_MAXHDR];
-	int		 nw, h, i, k, indent;
+	int		 nw, h, i, k, indent, quotes;
 
 	if (hmask == 0)
 		hmask = tok_hash("0", 1, &hmask_sh, 0);
@@ -370,6 +380,7 @@ tokenize(struct line *l, struct rdst *rd, const char *p, size_t n)
 		return;
 	l->ntok = 0;
 	l->epoch = 0;
+	quotes = memchr(p, '"', n) != NULL;
 	for (i = h; i < nw && l->ntok < TM_MAXTOK - 1; i++) {
 		/* A number's gloss: "12 bytes (0.01 KB)" is one value. */
 		if (l->ntok > 0 && l->th[l->ntok - 1] == hmask &&
@@ -381,7 +392,7 @@ tokenize(struct line *l, struct rdst *rd, const char *p, size_t n)
 		if (l->ntok > 0 && (l->sh[l->ntok - 1] & 1) &&
 		    is_unit(wp[i], wl[i]))
 			continue;
-		if ((k = quoted(wp, wl, i, nw)) > 1) {
+		if (quotes && (k = quoted(wp, wl, i, nw)) > 1) {
 			wl[i] = (size_t)(wp[i + k - 1] + wl[i + k - 1] - wp[i]);
 			wp[i + k - 1] = wp[i];
 			wl[i + k - 1] = wl[i];

@@ -50,6 +50,7 @@ void	 ofl_fmt_log_head_init(void);
 int	 ofl_fmt_log_head_is_name(const char *, size_t);
 int	 ofl_fmt_log_head_digits(const char *, size_t);
 int	 ofl_fmt_log_head_level(const char *, size_t);
+uint64_t ofl_fmt_log_head_pack(const char *, size_t, int);
 int	 ofl_fmt_log_head_words(const char *, size_t, const char **, size_t *,
 	    int);
 int	 ofl_fmt_log_head(const char **, const size_t *, int, int *, int *,
