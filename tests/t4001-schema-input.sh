@@ -193,4 +193,15 @@ test_expect_success 'CSV: a repeated or empty header name is the one a jq filter
 	test_cmp expect keys
 '
 
+test_expect_success 'CSV read as CSV: a NUL byte in a number makes it no number' '
+	{ echo name,size && echo a,12 && echo b,30 && printf "c,7\000\n"; } >nul.csv &&
+	id=$(ofl-capture -q -T 0 <nul.csv) && id=${id#ofl:} &&
+	ofl-schema --kind csv "$id" >out &&
+	grep "^  size: string" out &&
+	{ echo name,size && echo a,12 && echo b,30 && echo c,7; } >num.csv &&
+	id=$(ofl-capture -q -T 0 <num.csv) && id=${id#ofl:} &&
+	ofl-schema --kind csv "$id" >out &&
+	grep "^  size: int" out
+'
+
 test_done

@@ -380,7 +380,7 @@ jqin_number(struct jqin *in, const char *p, size_t n)
 	if (n == 0 || n >= sizeof num)
 		return jqin_parse(in, p, n, 0);
 	for (i = 0; i < n; i++)
-		if (strchr("0123456789-+.eE", p[i]) == NULL)
+		if (!ofl_in_set(p[i], "0123456789-+.eE"))
 			return jqin_parse(in, p, n, 0);
 	memcpy(num, p, n);
 	num[n] = '\0';

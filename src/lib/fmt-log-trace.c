@@ -142,7 +142,7 @@ msg_start(const char *s, size_t q)
 		return 1;
 	if (k == q)
 		return 0;
-	if (strchr("]-:|>", s[k - 1]) != NULL)
+	if (ofl_in_set(s[k - 1], "]-:|>"))
 		return 1;
 	return k >= 8 && memcmp(s + k - 8, "Uncaught", 8) == 0;
 }

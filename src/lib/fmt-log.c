@@ -307,7 +307,7 @@ ofl_fmt_log_mask(struct ofl_buf *out, const char *s, size_t n)
 		    (j - i > 2 && s[i] == '0' && (s[i + 1] | 0x20) == 'x'))) {
 			/* Join with a mask just before, across punctuation. */
 			for (k = out->len; k > 0 &&
-			    strchr(" -:.,/", out->data[k - 1]) != NULL; k--)
+			    ofl_in_set(out->data[k - 1], " -:.,/"); k--)
 				;
 			keep = k >= 3 && memcmp(out->data + k - 3, "<*>",
 			    3) == 0;

@@ -328,9 +328,9 @@ md_para_line(const char *p, size_t n)
 		return 0;
 	p += i;
 	n -= i;
-	if (strchr(">|<#", p[0]) != NULL)
+	if (ofl_in_set(p[0], ">|<#"))
 		return 0;
-	if (n >= 2 && strchr("-*+", p[0]) != NULL && (p[1] == ' ' ||
+	if (n >= 2 && ofl_in_set(p[0], "-*+") && (p[1] == ' ' ||
 	    p[1] == '\t'))
 		return 0;
 	for (i = 0; i < n && p[i] >= '0' && p[i] <= '9'; i++)

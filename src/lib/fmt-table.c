@@ -311,10 +311,10 @@ ls_row(const unsigned char *p, size_t n)
 {
 	size_t	i;
 
-	if (n < 12 || strchr("-dlcbpsD", p[0]) == NULL)
+	if (n < 12 || !ofl_in_set(p[0], "-dlcbpsD"))
 		return 0;
 	for (i = 1; i < 10; i++)
-		if (strchr("rwxsStTl-", p[i]) == NULL)
+		if (!ofl_in_set(p[i], "rwxsStTl-"))
 			return 0;
 	if (p[10] == '.' || p[10] == '+' || p[10] == '@')
 		i++;

@@ -99,6 +99,8 @@ size_t		 ofl_utf8_cut(const char *, size_t);
  * is whole, else where that character starts.
  */
 size_t		 ofl_utf8_whole(const char *, size_t);
+/* 1 if byte c is one of the bytes of set (never NUL, which ends set). */
+int		 ofl_in_set(int, const char *);
 /*
  * The size the environment variable name gives: 0 when it is unset or
  * empty (*out untouched), 1 when it gives one, -1 when it is no size.

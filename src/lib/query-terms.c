@@ -650,7 +650,7 @@ ofl_query_terms_typed(const struct search *s, size_t k, const char **pp,
 	/* As a sentence has it: "explains ${parameter:-word}, the" */
 	for (p = t->text, n = t->len; n > 0 && *p == '('; n--)
 		p++;
-	while (n > 0 && strchr(",.;:?!)", p[n - 1]) != NULL)
+	while (n > 0 && ofl_in_set(p[n - 1], ",.;:?!)"))
 		n--;
 	if (n < 3 || t->prefix || strspn(p, "abcdefghijklmnopqrstuvwxyz"
 	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") >= n)

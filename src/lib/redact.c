@@ -298,7 +298,7 @@ token_at(const char *p, const char *end, const char **kind)
 		*kind = "gitlab-token";
 		return 6 + n;
 	}
-	if (PREFIX("xox") && left > 5 && strchr("baprso", p[3]) != NULL &&
+	if (PREFIX("xox") && left > 5 && ofl_in_set(p[3], "baprso") &&
 	    p[4] == '-' && (n = span(p + 5, end, is_tok)) >= 10) {
 		*kind = "slack-token";
 		return 5 + n;
@@ -354,7 +354,7 @@ secret_key_before(const char *s, const char *e)
 	size_t	i, n, len = (size_t)(e - s);
 
 	/* Most keys (user=, status=) end in a letter no secret's key does. */
-	if (len == 0 || strchr("dentyhsDENTYHS", e[-1]) == NULL)
+	if (len == 0 || !ofl_in_set(e[-1], "dentyhsDENTYHS"))
 		return 0;
 	for (i = 0; secret_keys[i].s != NULL; i++) {
 		n = secret_keys[i].n;

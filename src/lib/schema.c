@@ -824,7 +824,7 @@ csv_types(const char *v, size_t n)
 		t |= C_INT | C_NUM;
 	else if (n < sizeof(buf) && ndig + (n - i) > 0) {
 		for (i = 0; i < n; i++)
-			if (strchr("0123456789+-.eE", v[i]) == NULL)
+			if (!ofl_in_set(v[i], "0123456789+-.eE"))
 				break;
 		if (i == n) {
 			memcpy(buf, v, n);

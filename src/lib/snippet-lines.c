@@ -401,7 +401,7 @@ code_start(const struct search *s, const struct line *l)
 {
 	size_t	i = 0;
 
-	if (s != NULL && s->curdiff && l->n > 0 && strchr("+- ", l->s[0]))
+	if (s != NULL && s->curdiff && l->n > 0 && ofl_in_set(l->s[0], "+- "))
 		i = 1;
 	while (i < l->n && (l->s[i] == ' ' || l->s[i] == '\t'))
 		i++;
@@ -517,9 +517,9 @@ prose_line(const struct line *l)
 
 	while (i < l->n && l->s[i] == ' ')
 		i++;
-	if (i == l->n || i >= 4 || strchr("#|>`\t", l->s[i]) != NULL)
+	if (i == l->n || i >= 4 || ofl_in_set(l->s[i], "#|>`\t"))
 		return 0;
-	if (strchr("-*+", l->s[i]) != NULL && i + 1 < l->n &&
+	if (ofl_in_set(l->s[i], "-*+") && i + 1 < l->n &&
 	    l->s[i + 1] == ' ')
 		return 0;
 	while (i < l->n && isdigit((unsigned char)l->s[i]))

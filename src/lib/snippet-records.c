@@ -50,7 +50,7 @@ ofl_snippet_records_blank(const struct line *l)
 	size_t	i;
 
 	for (i = 0; i < l->n; i++)
-		if (strchr(" \t{}[](),;", l->s[i]) == NULL)
+		if (!ofl_in_set(l->s[i], " \t{}[](),;"))
 			return 0;
 	return 1;
 }

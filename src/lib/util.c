@@ -216,6 +216,12 @@ ofl_utf8_cut(const char *s, size_t n)
 	return ((unsigned char)s[k] & 0xc0) == 0x80 ? n : k;
 }
 
+int
+ofl_in_set(int c, const char *set)
+{
+	return c != '\0' && strchr(set, c) != NULL;
+}
+
 size_t
 ofl_utf8_whole(const char *s, size_t n)
 {
