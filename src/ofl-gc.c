@@ -89,10 +89,13 @@ struct args {
 	int			  show;
 	int			  wait;
 	int			  autogc;
+	const char		 *gcopt;	/* an option of a gc run */
 };
 
 static OFL_DEAD void	usage(int);
 static void		parse_options(int, char *[], struct args *);
+static void		gc_option(struct args *, const char *);
+static void		check_modes(const struct args *);
 static void		check_purge(const struct ofl_gc_opts *);
 
 static OFL_DEAD void
@@ -136,6 +139,7 @@ parse_options(int argc, char *argv[], struct args *a)
 			break;
 		case 'n':
 		case O_DRYRUN:
+			gc_option(a, "--dry-run");
 			o->dry_run = 1;
 			break;
 		case 's':
@@ -151,11 +155,13 @@ parse_options(int argc, char *argv[], struct args *a)
 			ofl_opt_list(stdout, opts);
 			exit(0);
 		case O_OLDER:
+			gc_option(a, "--older-than");
 			if (ofl_parse_duration(optarg, &o->older_ms) == -1)
 				errx(OFL_EXIT_USAGE, "%s %s",
 				    ofl_opt_name(opts, ch), ofl_errmsg());
 			break;
 		case O_MAXSIZE:
+			gc_option(a, "--max-size");
 			if (ofl_parse_size(optarg, &o->max_size) == -1)
 				errx(OFL_EXIT_USAGE, "%s %s",
 				    ofl_opt_name(opts, ch), ofl_errmsg());
@@ -164,6 +170,7 @@ parse_options(int argc, char *argv[], struct args *a)
 				    "--max-size must be above 0");
 			break;
 		case O_GRACE:
+			gc_option(a, "--grace");
 			if (ofl_parse_duration(optarg, &o->grace_ms) == -1)
 				errx(OFL_EXIT_USAGE, "%s %s",
 				    ofl_opt_name(opts, ch), ofl_errmsg());
@@ -178,17 +185,21 @@ parse_options(int argc, char *argv[], struct args *a)
 			a->pins[a->npins++] = optarg;
 			break;
 		case O_PURGE:
+			gc_option(a, "--purge");
 			o->purge = ofl_xrealloc(o->purge, (o->npurge + 1) *
 			    sizeof *o->purge);
 			o->purge[o->npurge++] = optarg;
 			break;
 		case O_LABEL:
+			gc_option(a, "--label");
 			o->label = optarg;
 			break;
 		case O_SESSION:
+			gc_option(a, "--session");
 			o->session = optarg;
 			break;
 		case O_ALL:
+			gc_option(a, "--all");
 			o->all = 1;
 			break;
 		case O_WAIT:
@@ -229,9 +240,44 @@ parse_options(int argc, char *argv[], struct args *a)
 		    "it does not apply to --%s", a->nsets > 0 ? "set" :
 		    "pin or --unpin");
 	ofl_opt_free(&g);
+	check_modes(a);
 	check_purge(o);
 	if (ofl_env_size("OFL_INDEX_GEN", &n) == -1)
 		errx(OFL_EXIT_USAGE, "OFL_INDEX_GEN: %s", ofl_errmsg());
+}
+
+/* The first option given of those that say what gc removes. */
+static void
+gc_option(struct args *a, const char *name)
+{
+	if (a->gcopt == NULL)
+		a->gcopt = name;
+}
+
+/*
+ * --pin and --unpin, --set and --settings, --stats, --check or --repair:
+ * one of these at a time, and none with what gc removes (main() would
+ * do the first and drop the rest without a word).
+ */
+static void
+check_modes(const struct args *a)
+{
+	const char	*m[4];
+	size_t		 n = 0;
+
+	if (a->npins > 0)
+		m[n++] = a->pinning[0] ? "--pin" : "--unpin";
+	if (a->nsets > 0 || a->show)
+		m[n++] = a->nsets > 0 ? "--set" : "--settings";
+	if (a->stats)
+		m[n++] = "--stats";
+	if (a->check)
+		m[n++] = a->repair ? "--repair" : "--check";
+	if (n > 1)
+		errx(OFL_EXIT_USAGE, "%s and %s go one at a time", m[0], m[1]);
+	if (n == 1 && a->gcopt != NULL)
+		errx(OFL_EXIT_USAGE, "%s goes with a gc run, not with %s",
+		    a->gcopt, m[0]);
 }
 
 /* A reference that cannot be an ID is a usage error, store or not. */

@@ -95,7 +95,7 @@ static void
 parse_options(int argc, char *argv[], const char **store, int *page)
 {
 	struct ofl_getopt	g;
-	int			ch;
+	int			ch, mode = -1;
 
 	*store = NULL;
 	*page = 1;
@@ -111,10 +111,15 @@ parse_options(int argc, char *argv[], const char **store, int *page)
 			ofl_redact_force(0);
 			break;
 		case 'j':
-			opt_mode = MODE_JSONL;
-			break;
 		case 'J':
-			opt_mode = MODE_SCHEMA;
+		case O_SHAPE:
+			/* One form of output: the last would win unsaid. */
+			opt_mode = ch == 'j' ? MODE_JSONL : ch == 'J' ?
+			    MODE_SCHEMA : MODE_SHAPE;
+			if (mode != -1 && mode != opt_mode)
+				errx(OFL_EXIT_USAGE, "--shape, --json-schema "
+				    "and --json go one at a time");
+			mode = opt_mode;
 			break;
 		case 'k':
 			opt_kind = ofl_kind_from_name(optarg);
@@ -132,9 +137,6 @@ parse_options(int argc, char *argv[], const char **store, int *page)
 			break;
 		case O_NOPAGER:
 			*page = 0;
-			break;
-		case O_SHAPE:
-			opt_mode = MODE_SHAPE;
 			break;
 		case 's':
 			*store = optarg;

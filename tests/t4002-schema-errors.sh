@@ -84,4 +84,16 @@ test_expect_success 'invalid UTF-8 in keys and strings becomes U+FFFD' '
 	test_cmp expect out
 '
 
+test_expect_success 'two forms of output: a usage error, not the last one' '
+	echo "{\"a\":1}" | ofl-capture -q -T 0 >ref &&
+	test_expect_code 2 ofl-schema -J -j "$(cat ref)" >out 2>err &&
+	test ! -s out &&
+	echo "ofl-schema: --shape, --json-schema and --json go one at a time" >expect &&
+	test_cmp expect err &&
+	test_expect_code 2 ofl-schema --shape -J "$(cat ref)" 2>err &&
+	test_cmp expect err &&
+	ofl-schema -j -j "$(cat ref)" >out &&
+	test "$(wc -l <out)" -eq 2
+'
+
 test_done

@@ -211,6 +211,24 @@ test_expect_success 'settings: set, show, reject bad ones' '
 	grep "^ttl	3d	" out
 '
 
+test_expect_success 'modes go one at a time, and none with the options of a gc run' '
+	test_expect_code 2 ofl-gc --check --stats 2>err &&
+	echo "ofl-gc: --stats and --check go one at a time" >expect &&
+	test_cmp expect err &&
+	test_expect_code 2 ofl-gc --unpin x --settings 2>err &&
+	echo "ofl-gc: --unpin and --settings go one at a time" >expect &&
+	test_cmp expect err &&
+	test_expect_code 2 ofl-gc --repair --older-than 3d 2>err &&
+	echo "ofl-gc: --older-than goes with a gc run, not with --repair" >expect &&
+	test_cmp expect err &&
+	test_expect_code 2 ofl-gc --stats --label x 2>err &&
+	echo "ofl-gc: --label goes with a gc run, not with --stats" >expect &&
+	test_cmp expect err &&
+	ofl-gc --set ttl=3d --settings >out &&
+	grep "^ttl	3d	" out &&
+	{ ofl-gc --check --repair >out 2>err; test $? -ne 2; }
+'
+
 test_expect_success 'automatic gc after a capture when over budget' '
 	ofl-gc --set auto-gc=on --set max-size=1k --set grace=0 &&
 	test_stamp_old gc &&
