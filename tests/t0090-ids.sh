@@ -126,7 +126,7 @@ test_expect_success '../x touches nothing outside the store' '
 '
 
 test_expect_success 'ofl-search -q lists the IDs newest first' '
-	ofl-search -q | grep -F -x -f ids >listed &&
+	ofl-search -q -a | grep -F -x -f ids >listed &&
 	sed "1!G;h;\$!d" ids >expect &&
 	test_cmp expect listed
 '
