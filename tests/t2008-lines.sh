@@ -889,4 +889,20 @@ test_expect_success 'a question of why shows the error first, of lines with as m
 	grep "^  21: .*INFO server going down" out
 '
 
+test_expect_success 'a question of why shows the error the best line led to, in other words' '
+	{
+		seq 11 40 | sed "s/.*/2026-12-07 10:00:& INFO accepted client &/"
+		echo "2026-12-07 10:01:00 NOTICE reloading the proxy"
+		echo "2026-12-07 10:01:01 NOTICE proxy version 2.6.12"
+		echo "2026-12-07 10:01:02 ERROR parsing [proxy.cfg:14]: balance only supports roundrobin here"
+		seq 11 40 | sed "s/.*/2026-12-07 10:02:& INFO accepted client &/"
+	} >reload.log &&
+	ofl-capture -q -T 0 <reload.log | sed "s/^ofl://" >rlid &&
+	ofl-search -m 350 "$(cat rlid)" "why did the reloading go wrong" >out &&
+	grep "^  31: .*NOTICE reloading the proxy" out &&
+	grep "^  33- .*ERROR parsing \[proxy.cfg:14\]: balance only supports" out &&
+	ofl-search -m 350 "$(cat rlid)" "reloading" >out &&
+	! grep "ERROR parsing" out
+'
+
 test_done

@@ -309,6 +309,8 @@ int	 ofl_snippet_mark_whole(const struct search *, const char *, size_t,
 
 /* snippet-ask.c: what a question asks for, and the lines that give it. */
 int	 ofl_snippet_asks(const struct search *, const char *const *, int);
+size_t	 ofl_snippet_ask_why_after(const struct search *,
+	    const struct line *, size_t, size_t);
 void	 ofl_snippet_ask_weigh(const struct search *, const struct line *,
 	    size_t, double *);
 

@@ -22,6 +22,8 @@
 					   "how long": a time taken */
 #define COUNT_AFTER	16		/* bytes after a match looked through */
 #define WHY_ERROR	1.5		/* "why did it fail": an error line */
+#define WHY_AFTER	4		/* lines after the best one looked
+					   through for the error it led to */
 
 static int	 count_question(const struct search *);
 static int	 time_question(const struct search *);
@@ -190,4 +192,23 @@ count_near(const struct search *s, const struct line *l, size_t off)
 				break;
 	}
 	return 0;
+}
+
+/*
+ * For a question of why something failed, the error line that line b
+ * led to within WHY_AFTER lines ("starting" over "Error: Address already
+ * in use"); nl if none, or if it is not such a question.
+ */
+size_t
+ofl_snippet_ask_why_after(const struct search *s, const struct line *l,
+    size_t nl, size_t b)
+{
+	size_t	i;
+
+	if (!why_question(s))
+		return nl;
+	for (i = b + 1; i < nl && i <= b + WHY_AFTER; i++)
+		if (error_line(&l[i]))
+			return i;
+	return nl;
 }

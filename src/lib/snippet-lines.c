@@ -1314,6 +1314,9 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 		covered |= l[c].mask;
 		wcovered |= l[c].wmask;
 		order_add(l, nl, order, &norder, c);
+		if (j == 0 && s != NULL && !snap && s->m != NULL)
+			order_add(l, nl, order, &norder,
+			    ofl_snippet_ask_why_after(s, l, nl, c));
 	}
 	if (norder == 0)
 		order_add(l, nl, order, &norder, 0);
