@@ -27,6 +27,7 @@
 #define WEAK_FILL	500		/* bytes under which weak hits show */
 #define SNIP_BEFORE	64		/* bytes read before a hit's first */
 #define TITLE_MAX	120
+#define HEADER_SHOW	200		/* bytes of a table's header shown */
 #define MORE_QUERY_MAX	512		/* a query repeated in "more:" */
 #define SNAP_LINE_MAX	150		/* bytes of a snapshot's line shown */
 #define ADJ_GAP		3		/* bytes between words of a phrase */
@@ -637,6 +638,55 @@ add_ref(struct ofl_buf *out, const struct search *s, const struct hit *h)
 }
 
 /*
+ * Of a CSV or TSV artifact, the header line, before the first of its
+ * hits in an output that starts below it: the rows say which value is
+ * which ("FR-75,France,Paris,..." under "code,country,name,..."), and a
+ * question of which columns there are is answered.
+ */
+static void
+add_header(struct ofl_buf *out, struct search *s, const struct hit *h)
+{
+	struct ofl_reader	*r;
+	char			 buf[HEADER_SHOW + 1], *nl;
+	size_t			 len = 0, j, at;
+	ssize_t			 n;
+
+	if (s->cursep == 0 || h->member != NULL || h->line_start <= 1)
+		return;
+	for (j = 0; j < (size_t)(h - s->h); j++)
+		if (s->h[j].art == h->art)
+			return;
+	if ((r = ofl_snippet_reader(s, h->art)) == NULL ||
+	    ofl_reader_seek(r, 0) == -1)
+		return;
+	while (len < sizeof buf && (n = ofl_reader_read(r, buf + len,
+	    sizeof buf - len)) > 0)
+		len += (size_t)n;
+	if ((nl = memchr(buf, '\n', len)) != NULL)
+		len = (size_t)(nl - buf);
+	while (len > 0 && buf[len - 1] == '\r')
+		len--;
+	if (len == 0)
+		return;
+	ofl_buf_adds(out, "  ");
+	at = out->len;
+	ofl_buf_adds(out, "1");
+	ofl_snippet_span_add(s, at, out->len - at, COLOR_LINENO);
+	ofl_buf_adds(out, "- ");
+	if (nl == NULL && len > HEADER_SHOW)
+		len = utf8_back(buf, HEADER_SHOW);
+	if (s->rd != NULL) {
+		ofl_buf_reset(&s->rtmp);
+		ofl_redact_line(s->rd, buf, len, &s->rtmp);
+		ofl_render_safe(out, (const unsigned char *)s->rtmp.data,
+		    s->rtmp.len, SIZE_MAX);
+	} else
+		ofl_render_safe(out, (const unsigned char *)buf, len,
+		    SIZE_MAX);
+	ofl_buf_adds(out, nl == NULL ? "...\n" : "\n");
+}
+
+/*
  * Render one hit in about avail bytes into out; *used gets the bytes
  * written, *cut whether the hit was shown only in part.
  */
@@ -675,6 +725,8 @@ render_hit(struct search *s, struct hit *h, size_t avail, struct ofl_buf *out,
 	else
 		ofl_buf_addf(out, "  (%.1f)\n", h->score);
 	head = out->len - start;
+	/* Like the title, on top of the room the lines have. */
+	add_header(out, s, h);
 
 	record = s->record;
 	s->record = 0;
