@@ -874,15 +874,26 @@ test_expect_success 'a line of an indented block under an empty line comes with 
 	grep "^  33-   ● Client › gives up after three attempts$" out
 '
 
-test_expect_success 'a question of why shows the error first, of lines with as many terms' '
+# capture_around N IDFILE LINE...: the lines given between two runs of N
+# lines of a server accepting clients, captured; the ID into IDFILE.
+capture_around() {
+	n=$1 idf=$2
+	shift 2
 	{
-		seq 11 30 | sed "s/.*/2026-12-07 10:00:& INFO accepted client &/"
-		echo "2026-12-07 10:01:00 INFO server going down for the maintenance window"
-		echo "2026-12-07 10:01:01 INFO client 21 closed"
-		echo "2026-12-07 10:01:02 ERROR server down: no space left on device"
-		seq 11 30 | sed "s/.*/2026-12-07 10:02:& INFO accepted client &/"
-	} >why.log &&
-	ofl-capture -q -T 0 <why.log | sed "s/^ofl://" >whyid &&
+		seq 11 $((n + 10)) |
+		    sed "s/.*/2026-12-07 10:00:& INFO accepted client &/"
+		printf "%s\n" "$@"
+		seq 11 $((n + 10)) |
+		    sed "s/.*/2026-12-07 10:02:& INFO accepted client &/"
+	} >"$idf.log" &&
+	ofl-capture -q -T 0 <"$idf.log" | sed "s/^ofl://" >"$idf"
+}
+
+test_expect_success 'a question of why shows the error first, of lines with as many terms' '
+	capture_around 20 whyid \
+	    "2026-12-07 10:01:00 INFO server going down for the maintenance window" \
+	    "2026-12-07 10:01:01 INFO client 21 closed" \
+	    "2026-12-07 10:01:02 ERROR server down: no space left on device" &&
 	ofl-search -m 200 "$(cat whyid)" "why is the server down" >out &&
 	grep "^  23: 2026-12-07 10:01:02 ERROR server down" out &&
 	ofl-search -m 200 "$(cat whyid)" "server down" >out &&
@@ -890,14 +901,10 @@ test_expect_success 'a question of why shows the error first, of lines with as m
 '
 
 test_expect_success 'a question of why shows the error the best line led to, in other words' '
-	{
-		seq 11 40 | sed "s/.*/2026-12-07 10:00:& INFO accepted client &/"
-		echo "2026-12-07 10:01:00 NOTICE reloading the proxy"
-		echo "2026-12-07 10:01:01 NOTICE proxy version 2.6.12"
-		echo "2026-12-07 10:01:02 ERROR parsing [proxy.cfg:14]: balance only supports roundrobin here"
-		seq 11 40 | sed "s/.*/2026-12-07 10:02:& INFO accepted client &/"
-	} >reload.log &&
-	ofl-capture -q -T 0 <reload.log | sed "s/^ofl://" >rlid &&
+	capture_around 30 rlid \
+	    "2026-12-07 10:01:00 NOTICE reloading the proxy" \
+	    "2026-12-07 10:01:01 NOTICE proxy version 2.6.12" \
+	    "2026-12-07 10:01:02 ERROR parsing [proxy.cfg:14]: balance only supports roundrobin here" &&
 	ofl-search -m 350 "$(cat rlid)" "why did the reloading go wrong" >out &&
 	grep "^  31: .*NOTICE reloading the proxy" out &&
 	grep "^  33- .*ERROR parsing \[proxy.cfg:14\]: balance only supports" out &&
