@@ -430,4 +430,16 @@ test_expect_success 'a large log: a template holds its NUL bytes, a signature al
 	test_cmp expect actual
 '
 
+test_expect_success 'error templates alike to past the cut show where they differ' '
+	awk "BEGIN { for (i = 0; i < 60; i++) {
+	    printf \"2026-12-07 10:%02d:%02d ERROR sshd[%d]: authentication failure; logname= uid=0 euid=0 tty=ssh ruser= rhost=10.0.0.%d\\n\", i / 60, i % 60, 100 + i, i
+	    if (i % 3 == 0)
+	        printf \"2026-12-07 10:%02d:%02d ERROR sshd[%d]: authentication failure; logname= uid=0 euid=0 tty=ssh ruser= rhost=10.0.0.%d user=root\\n\", i / 60, i % 60, 100 + i, i
+	    printf \"2026-12-07 10:%02d:%02d INFO sshd[%d]: connection closed by 10.0.0.%d port 22\\n\", i / 60, i % 60, 100 + i, i
+	} }" >alike.log &&
+	ofl-capture -T 0 <alike.log >out &&
+	grep "^  error x60  authentication failure; .*\\.\\.\\..*rhost=<\\*>  (line 1, " out &&
+	grep "^  error x20  authentication failure; .*\\.\\.\\..*rhost=<\\*> user=root  (line 2, " out
+'
+
 test_done

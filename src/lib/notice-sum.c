@@ -37,27 +37,72 @@ sum_json_key(struct ctx *c, const char *k)
 #define TMPL_BYTES	420
 #define TMPL_WIDTH	72
 
-/* One template's line, if it fits the section's bytes; 1 if it did. */
+/*
+ * 1 if the line of template t, cut to TMPL_WIDTH, would read as the line
+ * of another of the n templates at pick (their texts alike to past the
+ * cut): "authentication failure; logname= uid=<*> euid=<*> tty=NODE..."
+ * twice, with and without a user at the end.
+ */
+static int
+tmpl_alike(const struct ofl_schema_log *sl, const size_t *pick, size_t n,
+    size_t k)
+{
+	const struct ofl_fmt_log_tmpl_info *t = &sl->t[pick[k]], *o;
+	size_t	i;
+
+	if (t->len <= TMPL_WIDTH / 2)
+		return 0;
+	for (i = 0; i < n; i++) {
+		o = &sl->t[pick[i]];
+		if (i != k && o->len > TMPL_WIDTH / 2 &&
+		    memcmp(o->text, t->text, TMPL_WIDTH / 2) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * One template's line, if it fits the section's bytes; 1 if it did.  Cut
+ * to TMPL_WIDTH at its end, or, with ends, in its middle: its head and
+ * its end, where it differs from one alike.
+ */
 static int
 put_tmpl(struct ofl_buf *out, size_t start, size_t budget, const char *what,
-    const struct ofl_fmt_log_tmpl_info *t)
+    const struct ofl_fmt_log_tmpl_info *t, int ends)
 {
-	struct ofl_buf	one;
+	struct ofl_buf	one, text;
 	char		num[32];
-	size_t		cut;
+	size_t		cut, head, tail;
 	int		fits;
 
 	ofl_buf_init(&one);
+	ofl_buf_init(&text);
 	ofl_buf_addf(&one, "  %s x%llu  ", what, (unsigned long long)t->count);
-	ofl_render_oneline(&one, (const unsigned char *)t->text, t->len,
+	ofl_render_oneline(&text, (const unsigned char *)t->text, t->len,
 	    SIG_MAX);
-	if ((cut = one.len) > TMPL_WIDTH) {
-		cut = TMPL_WIDTH;
-		while (cut > 0 && ((unsigned char)one.data[cut] & 0xc0) == 0x80)
+	if (one.len + text.len <= TMPL_WIDTH)
+		ofl_buf_add(&one, text.data, text.len);
+	else if (!ends || one.len + 20 > TMPL_WIDTH) {
+		cut = TMPL_WIDTH - one.len;
+		while (cut > 0 && ((unsigned char)text.data[cut] & 0xc0) == 0x80)
 			cut--;
-		one.len = cut;
+		ofl_buf_add(&one, text.data, cut);
 		ofl_buf_adds(&one, "...");
+	} else {
+		head = (TMPL_WIDTH - one.len) / 2;
+		tail = TMPL_WIDTH - one.len - head;
+		while (head > 0 && ((unsigned char)text.data[head] & 0xc0) ==
+		    0x80)
+			head--;
+		tail = text.len - tail;
+		while (tail < text.len && ((unsigned char)text.data[tail] &
+		    0xc0) == 0x80)
+			tail++;
+		ofl_buf_add(&one, text.data, head);
+		ofl_buf_adds(&one, "...");
+		ofl_buf_add(&one, text.data + tail, text.len - tail);
 	}
+	ofl_buf_free(&text);
 	ofl_fmt_count(num, sizeof num, t->first_line);
 	ofl_buf_addf(&one, "  (line %s, %s)\n", num, t->id);
 	fits = out->len - start + one.len <= budget;
@@ -229,7 +274,8 @@ sum_errors(struct ctx *c, const struct ofl_schema_log *sl)
 		for (i = 0; i < np; i++)
 			put_tmpl(&c->sum, start, SIG_LINES * SIG_WIDTH,
 			    tmpl_bad(&sl->t[pick[i]]) == 2 ? "error" :
-			    "warning", &sl->t[pick[i]]);
+			    "warning", &sl->t[pick[i]],
+			    tmpl_alike(sl, pick, np, i));
 		if (sl == NULL)
 			put_signatures(&c->sum, &sg, part);
 		put_terms(&c->sum, &sg);
@@ -444,7 +490,7 @@ sum_templates(struct ctx *c, const struct ofl_schema_log *sl)
 		for (i = sl->n; i > 1 && nrare < TMPL_LINES &&
 		    sl->t[i - 1].count <= 2; i--)
 			if (put_tmpl(&c->sum, start, TMPL_BYTES, "rare",
-			    &sl->t[i - 1]))
+			    &sl->t[i - 1], 0))
 				nrare++;
 	}
 	sum_json_key(c, "templates");
