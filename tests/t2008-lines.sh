@@ -932,4 +932,34 @@ test_expect_success 'a CSV hit below the header shows the header first, once an 
 	grep "^  1- code	country	name	kind\$" out
 '
 
+test_expect_success 'a line of a jest failure brings what the test received' '
+	cat >jest.out <<-\EOF &&
+	FAIL test/invoice.test.js
+	  invoiceNumber()
+	    ✕ has six digits (2 ms)
+	    ✓ keeps large sequence numbers (1 ms)
+
+	  ● invoiceNumber() › has six digits
+
+	    expect(received).toBe(expected) // Object.is equality
+
+	    Expected: "INV-2026-000123"
+	    Received: "INV-2026-00123"
+
+	       9 | describe("invoiceNumber()", () => {
+	      10 |   test("has six digits", () => {
+	    > 11 |     expect(invoiceNumber(2026, 123)).toBe("INV-2026-000123");
+	         |                                      ^
+	      12 |   });
+
+	      at Object.toBe (test/invoice.test.js:11:38)
+
+	Tests:       1 failed, 1 passed, 2 total
+	EOF
+	ofl-capture -q -T 0 <jest.out | sed "s/^ofl://" >jid &&
+	ofl-search -m 400 "$(cat jid)" "invoice number six digits" >out &&
+	grep "^  6: .*● invoiceNumber() › has six digits" out &&
+	grep "^  11- *Received: \"INV-2026-00123\"" out
+'
+
 test_done

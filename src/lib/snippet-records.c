@@ -30,6 +30,9 @@ static size_t	 pytest_end(const struct line *, size_t, size_t);
 static int	 detail(const struct line *);
 static int	 diagnostic(const struct line *);
 static size_t	 gotest_end(const struct line *, size_t, size_t);
+static int	 jest_head(const struct line *);
+static int	 jest_received(const struct line *);
+static size_t	 jest_end(const struct line *, size_t, size_t);
 
 /* 1 if p[0..n) holds a letter or a digit. */
 int
@@ -145,12 +148,65 @@ gotest_end(const struct line *l, size_t nl, size_t c)
 	return first;
 }
 
+/* 1 if line l heads a failure in a jest or vitest report: "  ● A › b". */
+static int
+jest_head(const struct line *l)
+{
+	static const char dot[] = "\xe2\x97\x8f ";	/* U+25CF and a space */
+	size_t	k;
+
+	for (k = 0; k < l->n && l->s[k] == ' '; k++)
+		;
+	return l->n - k > sizeof dot - 1 && memcmp(l->s + k, dot,
+	    sizeof dot - 1) == 0;
+}
+
+/* 1 if line l gives what a jest test received: "Received length: 4". */
+static int
+jest_received(const struct line *l)
+{
+	size_t	k;
+
+	for (k = 0; k < l->n && l->s[k] == ' '; k++)
+		;
+	return l->n - k > 9 && memcmp(l->s + k, "Received", 8) == 0 &&
+	    memchr(l->s + k, ':', l->n - k) != NULL;
+}
+
+/*
+ * In a jest or vitest report of a failure (its head, the matcher, the
+ * values, the test's source), what the test received ("Received: 4",
+ * "Received length: 4"), which says what went wrong: from the failure's
+ * head down to the next one.  nl if line c is not in such a report, is
+ * such a line, or there is none.
+ */
+static size_t
+jest_end(const struct line *l, size_t nl, size_t c)
+{
+	size_t	i;
+
+	if (jest_received(&l[c]))
+		return nl;
+	for (i = c + 1; i > 0 && c + 1 - i < TB_SCAN; i--)
+		if (jest_head(&l[i - 1]))
+			break;
+	if (i == 0 || c + 1 - i >= TB_SCAN)
+		return nl;
+	for (; i < nl && i <= c + TB_SCAN; i++) {
+		if (i > c && jest_head(&l[i]))
+			return nl;
+		if (jest_received(&l[i]))
+			return i;
+	}
+	return nl;
+}
+
 /*
  * The line that ends the Python traceback line c is in, or that a
  * test's header line heads ("FAIL: test_x (...)", a rule, then the
  * traceback): the exception and its message ("AssertionError: 1500.0
  * != 1628.89"), which says what failed; what a failing go test logged
- * first.  nl if none.
+ * first; what a failing jest test received.  nl if none.
  */
 size_t
 ofl_snippet_records_end(const struct line *l, size_t nl, size_t c)
@@ -160,7 +216,8 @@ ofl_snippet_records_end(const struct line *l, size_t nl, size_t c)
 	if (c >= nl)
 		return nl;
 	if ((i = pytest_end(l, nl, c)) != nl ||
-	    (i = gotest_end(l, nl, c)) != nl)
+	    (i = gotest_end(l, nl, c)) != nl ||
+	    (i = jest_end(l, nl, c)) != nl)
 		return i;
 	if (traceback(&l[c]))
 		tb = c;
