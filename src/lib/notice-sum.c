@@ -83,18 +83,13 @@ put_tmpl(struct ofl_buf *out, size_t start, size_t budget, const char *what,
 	if (one.len + text.len <= TMPL_WIDTH)
 		ofl_buf_add(&one, text.data, text.len);
 	else if (!ends || one.len + 20 > TMPL_WIDTH) {
-		cut = TMPL_WIDTH - one.len;
-		while (cut > 0 && ((unsigned char)text.data[cut] & 0xc0) == 0x80)
-			cut--;
+		cut = ofl_utf8_cut(text.data, TMPL_WIDTH - one.len);
 		ofl_buf_add(&one, text.data, cut);
 		ofl_buf_adds(&one, "...");
 	} else {
 		head = (TMPL_WIDTH - one.len) / 2;
-		tail = TMPL_WIDTH - one.len - head;
-		while (head > 0 && ((unsigned char)text.data[head] & 0xc0) ==
-		    0x80)
-			head--;
-		tail = text.len - tail;
+		tail = text.len - (TMPL_WIDTH - one.len - head);
+		head = ofl_utf8_cut(text.data, head);
 		while (tail < text.len && ((unsigned char)text.data[tail] &
 		    0xc0) == 0x80)
 			tail++;

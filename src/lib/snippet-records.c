@@ -24,6 +24,7 @@
 
 static int	 traceback(const struct line *);
 static int	 indented(const struct line *);
+static size_t	 lead(const struct line *);
 static int	 pytest_rule(const struct line *);
 static int	 pytest_raised(const struct line *);
 static size_t	 pytest_end(const struct line *, size_t, size_t);
@@ -71,6 +72,17 @@ static int
 indented(const struct line *l)
 {
 	return l->n > 0 && (l->s[0] == ' ' || l->s[0] == '\t');
+}
+
+/* The spaces line l starts with. */
+static size_t
+lead(const struct line *l)
+{
+	size_t	k;
+
+	for (k = 0; k < l->n && l->s[k] == ' '; k++)
+		;
+	return k;
 }
 
 /* A line of pytest's: a failure's head ("____ test_x ____") or a rule. */
@@ -131,8 +143,7 @@ gotest_end(const struct line *l, size_t nl, size_t c)
 	static const char fail[] = "--- FAIL: ";
 	size_t	i, k, first = nl;
 
-	for (k = 0; k < l[c].n && l[c].s[k] == ' '; k++)
-		;
+	k = lead(&l[c]);
 	if (l[c].n - k < sizeof fail - 1 || memcmp(l[c].s + k, fail,
 	    sizeof fail - 1) != 0)
 		return nl;
@@ -153,10 +164,8 @@ static int
 jest_head(const struct line *l)
 {
 	static const char dot[] = "\xe2\x97\x8f ";	/* U+25CF and a space */
-	size_t	k;
+	size_t	k = lead(l);
 
-	for (k = 0; k < l->n && l->s[k] == ' '; k++)
-		;
 	return l->n - k > sizeof dot - 1 && memcmp(l->s + k, dot,
 	    sizeof dot - 1) == 0;
 }
@@ -165,10 +174,8 @@ jest_head(const struct line *l)
 static int
 jest_received(const struct line *l)
 {
-	size_t	k;
+	size_t	k = lead(l);
 
-	for (k = 0; k < l->n && l->s[k] == ' '; k++)
-		;
 	return l->n - k > 9 && memcmp(l->s + k, "Received", 8) == 0 &&
 	    memchr(l->s + k, ':', l->n - k) != NULL;
 }
