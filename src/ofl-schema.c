@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <err.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -67,6 +68,9 @@ static int		 describe(struct ofl_store *, const char *,
 			    const char *, int);
 static void		 warnx_id(const char *, const char *);
 static int		 looks_like_json(struct ofl_reader *, int);
+static ssize_t		 json_space(const char *, ssize_t, ssize_t);
+static ssize_t		 json_digits(const char *, ssize_t, ssize_t);
+static int		 json_opens(const char *, ssize_t, ssize_t, int);
 static int		 describe_log(struct ofl_store *, const char *,
 			    const char *);
 static void		 print(const char *, size_t);
@@ -169,7 +173,9 @@ warnx_id(const char *id, const char *msg)
 /*
  * Content that starts like JSON but did not pass as JSON when it was
  * captured (it is cut short or broken) is read as JSON, so that the error
- * says where it breaks.
+ * says where it breaks.  Like JSON: an object's first member name or its
+ * end, or an array's first value (a number ended as one, a literal) or
+ * its end; "[Build on CentOS 7] ..." and "[12:00:01] ..." are text.
  */
 static int
 looks_like_json(struct ofl_reader *r, int kind)
@@ -180,13 +186,67 @@ looks_like_json(struct ofl_reader *r, int kind)
 	if ((n = ofl_reader_read(r, buf, sizeof(buf))) <= 0 ||
 	    ofl_reader_seek(r, 0) == -1)
 		return kind;
-	for (i = 0; i < n; i++)
-		if (buf[i] != ' ' && buf[i] != '\t' && buf[i] != '\n' &&
-		    buf[i] != '\r')
-			break;
-	if (i < n && (buf[i] == '{' || buf[i] == '['))
+	i = json_space(buf, n, 0);
+	if (i < n && (buf[i] == '{' || buf[i] == '[') &&
+	    json_opens(buf, n, json_space(buf, n, i + 1), buf[i]))
 		return OFL_KIND_JSON;
 	return kind;
+}
+
+/* The first byte at or after i that is not JSON's white space. */
+static ssize_t
+json_space(const char *buf, ssize_t n, ssize_t i)
+{
+	while (i < n && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n' ||
+	    buf[i] == '\r'))
+		i++;
+	return i;
+}
+
+/* The first byte at or after i that is not a digit. */
+static ssize_t
+json_digits(const char *buf, ssize_t n, ssize_t i)
+{
+	while (i < n && isdigit((unsigned char)buf[i]))
+		i++;
+	return i;
+}
+
+/* 1 if buf[i..n) can follow the open bracket c in JSON (or is cut). */
+static int
+json_opens(const char *buf, ssize_t n, ssize_t i, int c)
+{
+	static const char *const lit[] = { "true", "false", "null" };
+	size_t	k, len;
+
+	if (i >= n)
+		return 1;
+	if (c == '{')
+		return buf[i] == '"' || buf[i] == '}';
+	if (ofl_in_set(buf[i], "\"{[]"))
+		return 1;
+	for (k = 0; k < sizeof(lit) / sizeof(lit[0]); k++) {
+		len = strlen(lit[k]);
+		if ((size_t)(n - i) < len)
+			len = (size_t)(n - i);
+		if (buf[i] == lit[k][0])
+			return strncmp(buf + i, lit[k], len) == 0;
+	}
+	/* A number: -? digits (. digits)? ([eE] [+-]? digits)? */
+	if (buf[i] == '-')
+		i++;
+	if (i < n && !isdigit((unsigned char)buf[i]))
+		return 0;
+	i = json_digits(buf, n, i);
+	if (i < n && buf[i] == '.')
+		i = json_digits(buf, n, i + 1);
+	if (i < n && (buf[i] == 'e' || buf[i] == 'E')) {
+		if (++i < n && (buf[i] == '+' || buf[i] == '-'))
+			i++;
+		i = json_digits(buf, n, i);
+	}
+	i = json_space(buf, n, i);
+	return i >= n || buf[i] == ',' || buf[i] == ']';
 }
 
 /* Print text, with secrets in values and examples masked. */

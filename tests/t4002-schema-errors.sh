@@ -51,6 +51,29 @@ test_expect_success 'other kinds refuse JSON errors too: --kind json' '
 	grep -q ": invalid JSON at byte 0 (line 1): unexpected character '\''h'\''" err
 '
 
+test_expect_success 'text whose lines start with [ is text, not broken JSON' '
+	printf "[stage one] RUN: make -j 1\n[stage one] Making all in config\n" >stage.txt &&
+	printf "[2024-05-01] released\n" >date.txt &&
+	for f in stage.txt date.txt; do
+		test_expect_code 3 ofl-schema <$f >out 2>err &&
+		test ! -s out &&
+		grep -q "^ofl-schema: [a-z0-9]*: text content has no schema" err ||
+		return 1
+	done &&
+	printf "[12:00:01] started\n[12:00:02] stopped\n" >clock.log &&
+	ofl-schema <clock.log >out &&
+	grep -q "^ofl:[a-z0-9]* log: 2 lines, 2 templates" out &&
+	printf "[1, 2,\n" >num.json &&
+	printf "[ -3.5e+2 ]x" >exp.json &&
+	printf "{\"a\": [tru" >lit.json &&
+	printf "[\n  {\"id\": 1}," >obj.json &&
+	for f in num.json exp.json lit.json obj.json; do
+		test_expect_code 3 ofl-schema <$f 2>err &&
+		grep -q ": invalid JSON at byte" err ||
+		return 1
+	done
+'
+
 test_expect_success 'nesting 100,000 deep: no crash, cut at 256 levels' '
 	awk "BEGIN { for (i = 0; i < 100000; i++) printf \"[\";
 	    for (i = 0; i < 100000; i++) printf \"]\"; print \"\" }" >deep.json &&
