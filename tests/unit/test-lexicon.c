@@ -166,6 +166,17 @@ main(void)
 	    has_form(g, "gofmt"), "formatter: the names formatters go by");
 	g = match("too many requests", &len);
 	ok(g >= 0 && len == 3 && has_form(g, "429"), "too many requests: 429");
+	g = match("oversized message", &len);
+	ok(g >= 0 && len == 1 && has_form(g, "too large"),
+	    "oversized: too large, as a broker says it");
+	g = match("french translation", &len);
+	ok(g >= 0 && len == 1 && has_form(g, "fr"),
+	    "french: fr, as a page's language links say it");
+	g = match("missing parenthesis", &len);
+	ok(g < 0, "missing: no group (a missing parenthesis is no ENOENT)");
+	g = match("ignore case", &len);
+	ok(g >= 0 && len == 2 && has_form(g, "case insensitive"),
+	    "ignore case: case insensitive");
 	ok(ofl_lexicon_form(-1, 0) == NULL && ofl_lexicon_form(100000, 0) ==
 	    NULL, "no such group: NULL");
 	/* Every group has two forms or more, each lowercase words. */
