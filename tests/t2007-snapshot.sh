@@ -490,4 +490,12 @@ test_expect_success 'long lines are cut shorter in a snapshot: more of them fit'
 	grep "heading \"User-defined Nodes\" \[level=2\] \[ref=f4e689\]" out
 '
 
+test_expect_success 'a TOC link: the table of contents, asked for by its short name' '
+	id=$(ofl-capture -q -T 0 <"$DATA/snapshot/node-child_process.txt") &&
+	ofl-search "$id" "TOC entry for fork" >out &&
+	head -n 1 out | grep "^$id:[0-9-]*  navigation \[ref=f3e4\]  (" &&
+	grep "^  259- *- link \[ref=f3e182\] \[cursor=pointer\]:\$" out &&
+	grep "^  261: *- code \[ref=f3e183\]: child_process.fork(" out
+'
+
 test_done

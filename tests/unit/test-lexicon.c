@@ -177,6 +177,9 @@ main(void)
 	g = match("ignore case", &len);
 	ok(g >= 0 && len == 2 && has_form(g, "case insensitive"),
 	    "ignore case: case insensitive");
+	g = match("toc entry", &len);
+	ok(g >= 0 && len == 1 && has_form(g, "table of contents") &&
+	    !has_form(g, "contents"), "toc: table of contents, not content");
 	ok(ofl_lexicon_form(-1, 0) == NULL && ofl_lexicon_form(100000, 0) ==
 	    NULL, "no such group: NULL");
 	/* Every group has two forms or more, each lowercase words. */
