@@ -912,6 +912,30 @@ test_expect_success 'a question of why shows the error the best line led to, in 
 	! grep "ERROR parsing" out
 '
 
+test_expect_success 'a question of why: of a start seen twice, the one an error followed' '
+	awk "BEGIN {
+		print \"2026-01-01T10:00:00 relay version 1.2 starting\"
+		print \"2026-01-01T10:00:00 config loaded from relay.conf\"
+		print \"2026-01-01T10:00:00 opening listen socket on port 7000\"
+		print \"2026-01-01T10:00:00 relay version 1.2 running\"
+		for (i = 0; i < 12; i++)
+			printf \"2026-01-01T10:00:%02d accepted connection %d, session opened\\n\", i + 1, i
+		print \"2026-01-01T10:00:20 relay version 1.2 starting\"
+		print \"2026-01-01T10:00:20 config loaded from relay.conf\"
+		print \"2026-01-01T10:00:20 opening listen socket on port 7000\"
+		print \"2026-01-01T10:00:20 Error: Address already in use\"
+		for (i = 0; i < 12; i++)
+			printf \"2026-01-01T10:00:%02d accepted connection %d, session opened\\n\", i + 21, i + 12
+	}" >relay.log &&
+	id=$(ofl-capture -q -T 0 <relay.log) &&
+	ofl-search "$id" "why did the second relay fail to start" >out &&
+	grep "^  17: .* relay version 1.2 starting\$" out &&
+	grep "^  20- .* Error: Address already in use\$" out &&
+	! grep "^  1: " out &&
+	ofl-search "$id" "relay starting" >out &&
+	grep "^  1: .* relay version 1.2 starting\$" out
+'
+
 test_expect_success 'a CSV hit below the header shows the header first, once an artifact' '
 	{
 		echo "code,country,name,kind"

@@ -311,6 +311,8 @@ int	 ofl_snippet_mark_whole(const struct search *, const char *, size_t,
 int	 ofl_snippet_asks(const struct search *, const char *const *, int);
 size_t	 ofl_snippet_ask_why_after(const struct search *,
 	    const struct line *, size_t, size_t);
+size_t	 ofl_snippet_ask_why_best(const struct search *,
+	    const struct line *, size_t, size_t);
 void	 ofl_snippet_ask_weigh(const struct search *, const struct line *,
 	    size_t, double *);
 

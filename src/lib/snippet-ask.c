@@ -212,3 +212,26 @@ ofl_snippet_ask_why_after(const struct search *s, const struct line *l,
 			return i;
 	return nl;
 }
+
+/*
+ * For a question of why something failed, the best line b, or when no
+ * error follows it and a line like it (its signature: the same message,
+ * other numbers) is followed by one, that line: of a broker started
+ * twice, the start that failed ("starting" over "Error: Address already
+ * in use"), not the one that went well.
+ */
+size_t
+ofl_snippet_ask_why_best(const struct search *s, const struct line *l,
+    size_t nl, size_t b)
+{
+	size_t	i;
+
+	if (b >= nl || l[b].sig == 0 ||
+	    ofl_snippet_ask_why_after(s, l, nl, b) < nl || !why_question(s))
+		return b;
+	for (i = 0; i < nl; i++)
+		if (i != b && l[i].sig == l[b].sig && !l[i].chosen &&
+		    ofl_snippet_ask_why_after(s, l, nl, i) < nl)
+			return i;
+	return b;
+}

@@ -1311,6 +1311,8 @@ ofl_snippet_lines_order(struct search *s, struct line *l, size_t nl, size_t *ord
 		}
 		if (c == nl)
 			break;
+		if (j == 0 && s != NULL && !snap && s->m != NULL)
+			c = ofl_snippet_ask_why_best(s, l, nl, c);
 		covered |= l[c].mask;
 		wcovered |= l[c].wmask;
 		order_add(l, nl, order, &norder, c);
