@@ -900,6 +900,17 @@ test_expect_success 'a question of why shows the error first, of lines with as m
 	grep "^  21: .*INFO server going down" out
 '
 
+test_expect_success 'a broker is no failure: a question of it is no question of why' '
+	capture_around 20 brkid \
+	    "2026-12-07 10:01:00 INFO broker going down for the maintenance window" \
+	    "2026-12-07 10:01:01 INFO client 21 closed" \
+	    "2026-12-07 10:01:02 ERROR broker down: no space left on device" &&
+	ofl-search -m 200 "$(cat brkid)" "broker down" >out &&
+	grep "^  21: .*INFO broker going down" out &&
+	ofl-search -m 200 "$(cat brkid)" "why is the broker down" >out &&
+	grep "^  23: .*ERROR broker down" out
+'
+
 test_expect_success 'a question of why shows the error the best line led to, in other words' '
 	capture_around 30 rlid \
 	    "2026-12-07 10:01:00 NOTICE reloading the proxy" \

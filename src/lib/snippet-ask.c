@@ -53,16 +53,22 @@ time_question(const struct search *s)
 	return ofl_snippet_asks(s, forms, 0);
 }
 
-/* 1 if the query asks why something failed: its answer is an error. */
+/*
+ * 1 if the query asks why something failed: its answer is an error.
+ * Forms start words ("failed", "refused"), but "broke" is a whole word:
+ * a broker is no failure.
+ */
 static int
 why_question(const struct search *s)
 {
 	static const char *const forms[] = { "why", "what went wrong",
 		"wrong", "fail", "error", "cause", "reason", "couldn't",
 		"could not", "cannot", "can't", "unable", "refus", "reject",
-		"denied", "crash", "abort", "broke", NULL };
+		"denied", "crash", "abort", NULL };
+	static const char *const whole[] = { "broke", "broken", "breaks",
+		NULL };
 
-	return ofl_snippet_asks(s, forms, 0);
+	return ofl_snippet_asks(s, forms, 0) || ofl_snippet_asks(s, whole, 1);
 }
 
 /* 1 if line l says an error, as the notice counts them. */
