@@ -219,11 +219,16 @@ json_opens(const char *buf, ssize_t n, ssize_t i, int c)
 	static const char *const lit[] = { "true", "false", "null" };
 	size_t	k, len;
 
+	/* Arrays in arrays: what the innermost opens with ("[[bin]]" no). */
+	while (c == '[' && i < n && (buf[i] == '[' || buf[i] == '{')) {
+		c = buf[i];
+		i = json_space(buf, n, i + 1);
+	}
 	if (i >= n)
 		return 1;
 	if (c == '{')
 		return buf[i] == '"' || buf[i] == '}';
-	if (ofl_in_set(buf[i], "\"{[]"))
+	if (ofl_in_set(buf[i], "\"]"))
 		return 1;
 	for (k = 0; k < sizeof(lit) / sizeof(lit[0]); k++) {
 		len = strlen(lit[k]);

@@ -54,7 +54,8 @@ test_expect_success 'other kinds refuse JSON errors too: --kind json' '
 test_expect_success 'text whose lines start with [ is text, not broken JSON' '
 	printf "[stage one] RUN: make -j 1\n[stage one] Making all in config\n" >stage.txt &&
 	printf "[2024-05-01] released\n" >date.txt &&
-	for f in stage.txt date.txt; do
+	printf "[[bin]]\nname = \"x\"\n" >tables.txt &&
+	for f in stage.txt date.txt tables.txt; do
 		test_expect_code 3 ofl-schema <$f >out 2>err &&
 		test ! -s out &&
 		grep -q "^ofl-schema: [a-z0-9]*: text content has no schema" err ||
@@ -67,7 +68,8 @@ test_expect_success 'text whose lines start with [ is text, not broken JSON' '
 	printf "[ -3.5e+2 ]x" >exp.json &&
 	printf "{\"a\": [tru" >lit.json &&
 	printf "[\n  {\"id\": 1}," >obj.json &&
-	for f in num.json exp.json lit.json obj.json; do
+	printf "[[1, 2], [3," >nest.json &&
+	for f in num.json exp.json lit.json obj.json nest.json; do
 		test_expect_code 3 ofl-schema <$f 2>err &&
 		grep -q ": invalid JSON at byte" err ||
 		return 1
