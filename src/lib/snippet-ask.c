@@ -29,6 +29,7 @@ static int	 count_question(const struct search *);
 static int	 time_question(const struct search *);
 static int	 why_question(const struct search *);
 static int	 error_line(const struct line *);
+static size_t	 error_after(const struct line *, size_t, size_t);
 static int	 time_in(const struct line *);
 static int	 count_near(const struct search *, const struct line *,
 		    size_t);
@@ -209,10 +210,15 @@ size_t
 ofl_snippet_ask_why_after(const struct search *s, const struct line *l,
     size_t nl, size_t b)
 {
+	return why_question(s) ? error_after(l, nl, b) : nl;
+}
+
+/* The first error line within WHY_AFTER lines after line b; nl if none. */
+static size_t
+error_after(const struct line *l, size_t nl, size_t b)
+{
 	size_t	i;
 
-	if (!why_question(s))
-		return nl;
 	for (i = b + 1; i < nl && i <= b + WHY_AFTER; i++)
 		if (error_line(&l[i]))
 			return i;
@@ -232,12 +238,12 @@ ofl_snippet_ask_why_best(const struct search *s, const struct line *l,
 {
 	size_t	i;
 
-	if (b >= nl || l[b].sig == 0 ||
-	    ofl_snippet_ask_why_after(s, l, nl, b) < nl || !why_question(s))
+	if (b >= nl || l[b].sig == 0 || error_after(l, nl, b) < nl ||
+	    !why_question(s))
 		return b;
 	for (i = 0; i < nl; i++)
 		if (i != b && l[i].sig == l[b].sig && !l[i].chosen &&
-		    ofl_snippet_ask_why_after(s, l, nl, i) < nl)
+		    error_after(l, nl, i) < nl)
 			return i;
 	return b;
 }
