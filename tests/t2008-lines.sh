@@ -7,6 +7,12 @@
 
 . "$(dirname "$0")/lib.sh"
 
+# capture_id FILE IDFILE: FILE captured (stored whatever its size), its
+# ID without "ofl:" into IDFILE.
+capture_id() {
+	ofl-capture -q -T 0 <"$1" | sed "s/^ofl://" >"$2"
+}
+
 test_expect_success 'setup: a section whose answer is under a comment' '
 	{
 		printf "# Tool\n\n## Install\n\n"
@@ -22,7 +28,7 @@ test_expect_success 'setup: a section whose answer is under a comment' '
 		printf "\`\`\`\n# To install with pip:\n"
 		printf "python -m pip install -U tool\n\`\`\`\n\nOther text.\n"
 	} >pip.md &&
-	ofl-capture -q -T 0 <pip.md | sed "s/^ofl://" >id &&
+	capture_id pip.md id &&
 	ofl-index -q $(cat id)
 '
 
@@ -52,7 +58,7 @@ test_expect_success 'setup: a test run whose summary says "Ran"' '
 		done
 		printf "%s\n" "----" "Ran 12 tests in 2.020s" "" "OK"
 	} >ran.txt &&
-	ofl-capture -q -T 0 <ran.txt | sed "s/^ofl://" >id.ran &&
+	capture_id ran.txt id.ran &&
 	ofl-index -q $(cat id.ran)
 '
 
@@ -82,7 +88,7 @@ test_expect_success 'an irregular form of the word asked for is shown in an exac
 test_expect_success 'a word of a phrase of the lexicon is not marked in an exact hit' '
 	printf "%s\n" "the job hang detector armed" "step one" "step two" \
 	    "the output went out to the log" "done" >hang.txt &&
-	ofl-capture -q -T 0 <hang.txt | sed "s/^ofl://" >id.hang &&
+	capture_id hang.txt id.hang &&
 	ofl-search --color=always "$(cat id.hang)" hang | marked >out &&
 	sed "s/$(cat id.hang)/ID/" out >actual &&
 	cat >expect <<-EOF &&
@@ -109,7 +115,7 @@ test_expect_success 'a word of its own counts more than the same word inside a n
 			i=$((i + 1))
 		done
 	} >stderr.txt &&
-	ofl-capture -q -T 0 <stderr.txt | sed "s/^ofl://" >id.err &&
+	capture_id stderr.txt id.err &&
 	ofl-search -n 1 -m 100 "$(cat id.err)" "failed test stderr" >out &&
 	sed -n 2p out >first &&
 	grep "^  2: stderr of the failed test" first
@@ -137,7 +143,7 @@ test_expect_success 'a traceback: the exception that ends it comes with the line
 		echo ""
 		echo "Ran 21 tests in 0.010s"
 	} >tb.txt &&
-	ofl-capture -q -T 0 <tb.txt | sed "s/^ofl://" >id.tb &&
+	capture_id tb.txt id.tb &&
 	ofl-search "$(cat id.tb)" "zero transfer" >out &&
 	grep -x "  30- ValueError: deposit must be positive, got 0" out &&
 	grep -x "  23: ERROR: test_zero (test_bank.TestTransfer.test_zero)" out
@@ -148,7 +154,7 @@ test_expect_success 'a traceback: the exception that ends it comes with the line
 test_expect_success 'a version asked for is the line that spells it, not one with its numbers' '
 	printf "%s\n" "\"4.17.17\": \"2020-07-08\"" "\"4.17.4\": \"2016-12-31\"" \
 	    "\"4.17.1\": \"2016-08-28\"" "\"4.1.4\": \"2016-02-03\"" >v.txt &&
-	ofl-capture -q -T 0 <v.txt | sed "s/^ofl://" >id.v &&
+	capture_id v.txt id.v &&
 	ofl-search "$(cat id.v)" "when was 4.17.4 published" >out &&
 	grep "^  [0-9]*:" out >matched &&
 	echo "  2: \"4.17.4\": \"2016-12-31\"" >expect &&
@@ -168,7 +174,7 @@ test_expect_success 'a diff: the line it adds before the context around it' '
 		echo "+    flags.Bool(\"quiet\", false, \"print less\")"
 		echo "     y := 2"
 	} >flags.diff &&
-	ofl-capture -q -T 0 <flags.diff | sed "s/^ofl://" >id.diff &&
+	capture_id flags.diff id.diff &&
 	ofl-search -m 120 "$(cat id.diff)" "flags" >out &&
 	grep "^  [0-9]*:" out >matched &&
 	test $(wc -l <matched) = 1 &&
@@ -188,7 +194,7 @@ test_expect_success 'a record of fields: its first and last lines with the one t
 			echo
 		done
 	} >history.log &&
-	ofl-capture -q -T 0 <history.log | sed "s/^ofl://" >id.hist &&
+	capture_id history.log id.hist &&
 	ofl-search "$(cat id.hist)" "nodejs" >out &&
 	grep -x "  7- Start-Date: 2026-05-20  16:49:20" out &&
 	grep -x "  11- End-Date: 2026-05-20  16:49:26" out
@@ -200,7 +206,7 @@ test_expect_success 'a form of several words of the lexicon, spelled whole, is a
 	printf "%s\n" "step one" "the job hang detector armed" \
 	    "application timed out after 370 seconds with no output" \
 	    "the output went out" "done" >hang2.txt &&
-	ofl-capture -q -T 0 <hang2.txt | sed "s/^ofl://" >id.hang2 &&
+	capture_id hang2.txt id.hang2 &&
 	ofl-search --color=always "$(cat id.hang2)" "why did the job hang" |
 	    marked >out &&
 	grep -x "  3: application >>timed<< >>out<< after 370 seconds with no >>output<<" out &&
@@ -226,7 +232,7 @@ test_expect_success 'an indented line that goes on from another: that line too' 
 			i=$((i + 1))
 		done
 	} >opts.txt &&
-	ofl-capture -q -T 0 <opts.txt | sed "s/^ofl://" >id.opts &&
+	capture_id opts.txt id.opts &&
 	ofl-search -m 450 "$(cat id.opts)" "least time between files" >out &&
 	grep -x "  5:                                     time to pause between files" out &&
 	grep -x "  3-     --sleep-interval SECONDS        Number of seconds to sleep" out
@@ -234,7 +240,7 @@ test_expect_success 'an indented line that goes on from another: that line too' 
 
 test_expect_success 'under a heading, the option is a hit of its own, titled by it' '
 	{ echo "Download Options:" && cat opts.txt; } >opts2.txt &&
-	ofl-capture -q -T 0 <opts2.txt | sed "s/^ofl://" >id.opts2 &&
+	capture_id opts2.txt id.opts2 &&
 	ofl-search -m 450 "$(cat id.opts2)" "least time between files" >out &&
 	sed "s/$(cat id.opts2)/ID/" out >actual &&
 	cat >expect <<-\EOF &&
@@ -272,7 +278,7 @@ test_expect_success 'a line of a record'"'"'s indented body: the head of the rec
 		echo
 		i=$((i + 1))
 	done >gitlog.txt &&
-	ofl-capture -q -T 0 <gitlog.txt | sed "s/^ofl://" >id.git &&
+	capture_id gitlog.txt id.git &&
 	ofl-index -q $(cat id.git) &&
 	ofl-search "$(cat id.git)" "reserve made before the first write" >out &&
 	sed -e "s/$(cat id.git)/ID/" -e "s/  ([0-9.]*)\$//" out >actual &&
@@ -327,7 +333,7 @@ test_expect_success 'setup: events, each with a reason, a message and a count' '
 		echo "]}"
 	} >events.json &&
 	jq -e ".items | length == 12" events.json >/dev/null &&
-	ofl-capture -q -T 0 <events.json | sed "s/^ofl://" >id.ev &&
+	capture_id events.json id.ev &&
 	ofl-index -q $(cat id.ev)
 '
 
@@ -345,7 +351,7 @@ test_expect_success '"how many" finds the count of the object that matches' '
 # whose lines of one template each bring a note of the others: the note
 # must not push the hit out of the budget.
 test_expect_success 'a hit whose notes of similar lines pass the room is shown shorter' '
-	ofl-capture -q -T 0 <"$DATA/eval/dpkg.log" | sed "s/^ofl://" >id.dp &&
+	capture_id "$DATA/eval/dpkg.log" id.dp &&
 	ofl-index -q $(cat id.dp) &&
 	ofl-search "$(cat id.dp)" "were the sqlite development headers installed" >out &&
 	test "$(wc -c <out)" -le 1500 &&
@@ -358,7 +364,7 @@ test_expect_success 'a library without the digits after its name' '
 '
 
 test_expect_success 'a name of software finds its package: node, nodejs' '
-	ofl-capture -q -T 0 <"$DATA/eval/apt-history.log" | sed "s/^ofl://" >id.ap &&
+	capture_id "$DATA/eval/apt-history.log" id.ap &&
 	ofl-index -q $(cat id.ap) &&
 	ofl-search "$(cat id.ap)" "when did the node install finish" >out &&
 	grep -x "  45: Commandline: apt-get install -y nodejs" out &&
@@ -366,7 +372,7 @@ test_expect_success 'a name of software finds its package: node, nodejs' '
 '
 
 test_expect_success '"how many": the line with a number next to what was asked' '
-	ofl-capture -q -T 0 <"$DATA/eval/ledger-unittest.out" | sed "s/^ofl://" >id.lu &&
+	capture_id "$DATA/eval/ledger-unittest.out" id.lu &&
 	ofl-index -q $(cat id.lu) &&
 	ofl-search "$(cat id.lu)" "how many tests failed" >out &&
 	grep -x "  137: FAILED (failures=2, errors=6, skipped=3, expected failures=1)" out
@@ -380,7 +386,7 @@ test_expect_success 'a name with less besides the word asked, first' '
 		test_lines "2026-05-20 16:27:%d status unpacked libfoo%d:amd64 1.%d" 10 39 &&
 		echo "2026-05-20 16:28:00 install postgresql-15:amd64 <none> 15.13-0+deb12u1"
 	} >pg.log &&
-	ofl-capture -q -T 0 <pg.log | sed "s/^ofl://" >id.pg &&
+	capture_id pg.log id.pg &&
 	ofl-search -n 1 "$(cat id.pg)" "when was postgresql installed" >out &&
 	grep "^  61: .* install postgresql-15:amd64 " out
 '
@@ -393,7 +399,7 @@ test_expect_success 'a version'"'"'s digits end the name of a row' '
 		test_lines "libthing%d,1.%d,a library of things" 0 9 &&
 		echo "python3,3.11.2,interactive high-level language (default version)"
 	} >pk.csv &&
-	ofl-capture -q -T 0 <pk.csv | sed "s/^ofl://" >id.pk &&
+	capture_id pk.csv id.pk &&
 	ofl-search -n 1 -m 300 "$(cat id.pk)" "python version" >out &&
 	grep "^  13: python3,3.11.2," out
 '
@@ -401,7 +407,7 @@ test_expect_success 'a version'"'"'s digits end the name of a row' '
 # In prose, an option's name is about what it says: "--download-archive"
 # answers "skip videos already downloaded".
 test_expect_success 'in prose, a word inside an option'"'"'s name is not put behind' '
-	ofl-capture -q -T 0 <"$DATA/docs/yt-dlp-README.md" | sed "s/^ofl://" >id.yt &&
+	capture_id "$DATA/docs/yt-dlp-README.md" id.yt &&
 	ofl-index -q $(cat id.yt) &&
 	ofl-search "$(cat id.yt)" "skip videos already downloaded" >out &&
 	grep "^  536: *--download-archive FILE " out
@@ -417,7 +423,7 @@ test_expect_success '"how long": the line that gives the time taken' '
 		echo "--- PASS: TestBeta (0.42s)" &&
 		echo "PASS"
 	} >beta.out &&
-	ofl-capture -q -T 0 <beta.out | sed "s/^ofl://" >id.beta &&
+	capture_id beta.out id.beta &&
 	ofl-search -n 1 -m 200 "$(cat id.beta)" "how long did TestBeta take" >out &&
 	grep -x "  23: --- PASS: TestBeta (0.42s)" out
 '
@@ -444,7 +450,7 @@ test_expect_success 'JSON records with one member alike fold into one hit' '
 		printf "  \"homepage\": \"https://pkg.example.org/\",\n"
 		printf "  \"license\": \"MIT\"\n}\n"
 	} >pkg.json &&
-	ofl-capture -q -T 0 <pkg.json | sed "s/^ofl://" >id.pkg &&
+	capture_id pkg.json id.pkg &&
 	ofl-index -q $(cat id.pkg) &&
 	ofl-search "$(cat id.pkg)" "homepage" >out &&
 	grep -c "\"homepage\": \"http://pkg.example.org/\"" out >n &&
@@ -458,8 +464,7 @@ test_expect_success 'JSON records with one member alike fold into one hit' '
 # config dump) is no one fact: "http3: False" does not fold under
 # "'enabled': True," as a similar line.
 test_expect_success 'lines of a template of variables alone do not fold' '
-	ofl-capture -q -T 0 <"$DATA/ci/treeherder-taskcluster-timeout.log" |
-	    sed "s/^ofl://" >id.tc &&
+	capture_id "$DATA/ci/treeherder-taskcluster-timeout.log" id.tc &&
 	ofl-index -q $(cat id.tc) &&
 	ofl-search "$(cat id.tc)" "is http3 enabled" -n 10 -m 3000 >out &&
 	grep "^  1404: .* INFO -     http3: False$" out &&
@@ -480,7 +485,7 @@ test_expect_success 'a diff: the side the question asks for comes first' '
 		echo "+	flags.BoolVar(&opts.fresh, \"fresh\", false)"
 		test_lines " 	flags.BoolVar(&opts.keep%d, \"keep\", false)" 9 11
 	} >opts.diff &&
-	ofl-capture -q -T 0 <opts.diff | sed "s/^ofl://" >id.opts &&
+	capture_id opts.diff id.opts &&
 	ofl-search -n 1 -m 300 "$(cat id.opts)" "new flags" >out &&
 	sed -n 2p out >first &&
 	grep "^  14: +	flags.BoolVar(&opts.fresh" first &&
@@ -502,7 +507,7 @@ test_expect_success 'a log line that is the detail of an error comes with the er
 	2026-12-05 13:32:53.000 UTC [16300] app@shop STATEMENT:  UPDATE prices SET amount = 1 WHERE id = 1;
 	2026-12-05 13:32:53.100 UTC [16300] app@shop LOG:  disconnection: session time: 0:00:00.3
 	EOF
-	ofl-capture -q -T 0 <pg.log | sed "s/^ofl://" >pgid &&
+	capture_id pg.log pgid &&
 	ofl-search "$(cat pgid)" "each waits on the other process blocked" \
 	    -m 500 >out &&
 	grep "^  3[-:] .* ERROR:  deadlock detected\$" out &&
@@ -529,7 +534,7 @@ test_expect_success 'a compiler note comes with the error or warning it goes on'
 	pack.c:135:23: note: each undeclared identifier is reported only once for each function it appears in
 	make: *** [Makefile:12: pack.o] Error 1
 	EOF
-	ofl-capture -q -T 0 <cc.log | sed "s/^ofl://" >ccid &&
+	capture_id cc.log ccid &&
 	ofl-search "$(cat ccid)" "identifier reported only once" >out &&
 	grep "^  36[-:] pack.c:135:23: error: ‘pack_error’ undeclared" out &&
 	grep "^  40: pack.c:135:23: note: each undeclared identifier" out
@@ -549,14 +554,13 @@ test_expect_success 'a line of a pytest failure report comes with what was raise
 	printf "%s\n" "=========================== short test summary info ============================" &&
 	printf "FAILED tests/test_a.py::test_berlin_offset - AssertionError\n"
 	} >py.out &&
-	ofl-capture -q -T 0 <py.out | sed "s/^ofl://" >pyid &&
+	capture_id py.out pyid &&
 	ofl-search "$(cat pyid)" "berlin offset" -m 400 >out &&
 	grep "^  38[-:] E       AssertionError: assert datetime.timedelta(seconds=7200)" out
 '
 
 test_expect_success 'a question of versions, of a diff: the hunks of manifests first' '
-	ofl-capture -q -T 0 <"$DATA/diff/gotestsum-v1.10.0..v1.13.0.diff" |
-	    sed "s/^ofl://" >verid &&
+	capture_id "$DATA/diff/gotestsum-v1.10.0..v1.13.0.diff" verid &&
 	ofl-index -q "$(cat verid)" &&
 	ofl-search "$(cat verid)" "which fsnotify version now" >out &&
 	sed -n 1p out | grep "^ofl:$(cat verid):[0-9-]*  go.mod @@" &&
@@ -567,8 +571,7 @@ test_expect_success 'a question of versions, of a diff: the hunks of manifests f
 '
 
 test_expect_success 'a hit that holds a version as typed comes before its pre-releases' '
-	ofl-capture -q -T 0 <"$DATA/eval/fresh3/npm-view-webpack.json" |
-	    sed "s/^ofl://" >wpid &&
+	capture_id "$DATA/eval/fresh3/npm-view-webpack.json" wpid &&
 	ofl-index -q "$(cat wpid)" &&
 	ofl-search "$(cat wpid)" "when was 5.0.0 published" >out &&
 	grep "^  1573[-:]     \"5.0.0\": \"2024-12-07T08:37:38.482000+00:00\"," out
@@ -584,7 +587,7 @@ test_expect_success 'a failing go test shows the first line it logged' '
 	printf "=== RUN   TestError\n--- PASS: TestError (0.00s)\n" &&
 	printf "FAIL\nFAIL\texample.com/tally/csvx\t0.031s\n"
 	} >go.out &&
-	ofl-capture -q -T 0 <go.out | sed "s/^ofl://" >goid &&
+	capture_id go.out goid &&
 	ofl-search "$(cat goid)" "failed" -m 400 >out &&
 	grep "^  84: --- FAIL: TestWrite (0.00s)" out &&
 	grep "^  82- *writer_test.go:65: #23: out=" out
@@ -611,7 +614,7 @@ test_expect_success 'a heading inside a Markdown hit comes before a line that na
 
 	Coverage reports go to out/coverage, next to the documentation sources.
 	EOF
-	ofl-capture -q -T 0 <g.md | sed "s/^ofl://" >gid &&
+	capture_id g.md gid &&
 	ofl-search "$(cat gid)" documentation -m 300 >out &&
 	sed "s/$(cat gid)/ID/" out >actual &&
 	cat >expect <<-\EOF &&
@@ -647,7 +650,7 @@ test_expect_success 'Markdown: a hit of several sections shows the heading of th
 
 	Nightly builds are made from the main branch every day at midnight.
 	EOF
-	ofl-capture -q -T 0 <rel.md | sed "s/^ofl://" >relid &&
+	capture_id rel.md relid &&
 	ofl-search "$(cat relid)" "check the tarball at the top of the tree" \
 	    >out &&
 	sed "s/$(cat relid)/ID/" out >actual &&
@@ -666,8 +669,7 @@ test_expect_success 'Markdown: a hit of several sections shows the heading of th
 '
 
 test_expect_success 'CSV: the row whose key holds the term, not one that names it elsewhere' '
-	ofl-capture -q -T 0 <"$DATA/eval/fresh5/shared-mime-info-types.csv" |
-	    sed "s/^ofl://" >mid &&
+	capture_id "$DATA/eval/fresh5/shared-mime-info-types.csv" mid &&
 	ofl-search "$(cat mid)" "pdf icon" -m 400 >out &&
 	grep -v "^  1- " out | sed -n 2p | cut -c 1-40 >actual &&
 	echo "  19: application/pdf,PDF document,PDF,*" >expect &&
@@ -686,7 +688,7 @@ test_expect_success 'JSON: of members that hold the same terms, the one whose ke
 	  }
 	}
 	EOF
-	ofl-capture -q -T 0 <scripts.json | sed "s/^ofl://" >sid &&
+	capture_id scripts.json sid &&
 	ofl-search "$(cat sid)" "wasm build" -m 300 >out &&
 	grep "^  6: .*build:wasm.: .wasm-pack build" out &&
 	! grep "^  4:" out
@@ -713,7 +715,7 @@ test_expect_success 'Markdown: the example a paragraph leads to comes with it' '
 
 	Cookies are kept in a [jar](jar.md).
 	EOF
-	ofl-capture -q -T 0 <redir.md | sed "s/^ofl://" >rid &&
+	capture_id redir.md rid &&
 	ofl-search "$(cat rid)" "option to follow redirects" >out &&
 	sed "s/$(cat rid)/ID/" out >actual &&
 	grep "^  14-  *fetch --location http://www.example.com$" actual &&
@@ -734,7 +736,7 @@ test_expect_success 'a diff: what changed in the file the question names, not li
 			    "${m%%/*} ${m#*/}" AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA
 		done
 	} >mod.diff &&
-	ofl-capture -q -T 0 <mod.diff | sed "s/^ofl://" >did &&
+	capture_id mod.diff did &&
 	ofl-search "$(cat did)" "new dependency in go.mod" >out &&
 	grep "^  10- +	example.com/lib/doc v0.2.2$" out &&
 	grep "^  7- +go 1.22.0$" out &&
@@ -755,7 +757,7 @@ test_expect_success 'a diff: a removed "-- comment" line does not end the file t
 		printf "@@ -1,1 +1,2 @@\n keep schema.sql and the code in step\n"
 		printf "+schema.sql: accounts get a role, see schema.sql\n"
 	} >sql.diff &&
-	ofl-capture -q -T 0 <sql.diff | sed "s/^ofl://" >sqlid &&
+	capture_id sql.diff sqlid &&
 	ofl-search "$(cat sqlid)" "what changed in schema.sql" >out &&
 	grep "^  5[-:] --- accounts of the site$" out &&
 	grep "^  6[-:] +-- accounts of the site, with a role each$" out &&
@@ -780,7 +782,7 @@ test_expect_success 'with room left, the first hit shows more lines around its b
 			i=$((i + 1))
 		done
 	} >up.log &&
-	ofl-capture -q -T 0 <up.log | sed "s/^ofl://" >upid &&
+	capture_id up.log upid &&
 	ofl-search "$(cat upid)" "why did the upload fail" >out &&
 	grep "^  30: .* ERROR upload of nightly.tar failed$" out &&
 	grep "^  34- .* WARN cause: bucket quota of 5 GiB reached$" out &&
@@ -797,7 +799,7 @@ test_expect_success 'the widened first hit keeps the colors of the hits after it
 		esac
 		i=$((i + 1))
 	done >two.log &&
-	ofl-capture -q -T 0 <two.log | sed "s/^ofl://" >twoid &&
+	capture_id two.log twoid &&
 	ofl-search "$(cat twoid)" upload >plain &&
 	grep "^  36- 2026-12-07 INFO sync pass 36 done$" plain &&
 	ofl-search --color=always "$(cat twoid)" upload >col &&
@@ -819,7 +821,7 @@ test_expect_success 'a line that introduces a list shows the list, past its own 
 		echo "-- Build files have been written to: /tmp/b"
 		seq 1 40 | sed "s/.*/[ &%] Building C object obj&.o/"
 	} >cm.log &&
-	ofl-capture -q -T 0 <cm.log | sed "s/^ofl://" >cmid &&
+	capture_id cm.log cmid &&
 	ofl-search -m 350 "$(cat cmid)" "cmake warning" >out &&
 	grep "^  42: CMake Warning:$" out &&
 	grep "^  45-     WITH_FROBNICATOR$" out
@@ -843,7 +845,7 @@ test_expect_success 'a doc comment shows what it documents' '
 		echo "+var qre = /^[0-9]+[kmg]$/;"
 		seq 1 100 | sed "s/.*/+var other& = &;/"
 	} >q.diff &&
-	ofl-capture -q -T 0 <q.diff | sed "s/^ofl://" >qid &&
+	capture_id q.diff qid &&
 	ofl-search "$(cat qid)" "tenant quota" >out &&
 	grep "^  106: + \* Limit of a tenant quota in RFC 9999 sec 2$" out &&
 	grep "^  118- +var qre = /^\[0-9\]+\[kmg\]\$/;$" out
@@ -868,7 +870,7 @@ test_expect_success 'a line of an indented block under an empty line comes with 
 		echo
 		echo "      at Object.<anonymous> (test/client.test.js:38:3)"
 	} >jest.out &&
-	ofl-capture -q -T 0 <jest.out | sed "s/^ofl://" >jid &&
+	capture_id jest.out jid &&
 	ofl-search -m 300 "$(cat jid)" "received length" >out &&
 	grep "^  40:     Received length: 4$" out &&
 	grep "^  33-   ● Client › gives up after three attempts$" out
@@ -886,7 +888,7 @@ capture_around() {
 		seq 11 $((n + 10)) |
 		    sed "s/.*/2026-12-07 10:02:& INFO accepted client &/"
 	} >"$idf.log" &&
-	ofl-capture -q -T 0 <"$idf.log" | sed "s/^ofl://" >"$idf"
+	capture_id "$idf.log" "$idf"
 }
 
 test_expect_success 'a question of why shows the error first, of lines with as many terms; a broker is no failure' '
@@ -947,14 +949,14 @@ test_expect_success 'a CSV hit below the header shows the header first, once an 
 		seq 400 699 | sed "s/.*/XX-&,Nowhere,Place &,district/"
 		echo "FR-13,France,Marseille,department"
 	} >places.csv &&
-	ofl-capture -q -T 0 <places.csv | sed "s/^ofl://" >csvid &&
+	capture_id places.csv csvid &&
 	ofl-search "$(cat csvid)" "france department" >out &&
 	grep "^  1- code,country,name,kind\$" out &&
 	grep "^  302: FR-75,France,Paris,department\$" out &&
 	test "$(grep -c "^  1- " out)" -eq 1 &&
 	sed -n 2p out | grep "^  1- code," &&
 	tr , "\t" <places.csv >places.tsv &&
-	ofl-capture -q -T 0 <places.tsv | sed "s/^ofl://" >tsvid &&
+	capture_id places.tsv tsvid &&
 	ofl-search "$(cat tsvid)" "Marseille" >out &&
 	grep "^  1- code	country	name	kind\$" out
 '
@@ -983,7 +985,7 @@ test_expect_success 'a line of a jest failure brings what the test received' '
 
 	Tests:       1 failed, 1 passed, 2 total
 	EOF
-	ofl-capture -q -T 0 <jest.out | sed "s/^ofl://" >jid &&
+	capture_id jest.out jid &&
 	ofl-search -m 400 "$(cat jid)" "invoice number six digits" >out &&
 	grep "^  6: .*● invoiceNumber() › has six digits" out &&
 	grep "^  11- *Received: \"INV-2026-00123\"" out
