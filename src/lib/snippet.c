@@ -221,14 +221,10 @@ hit_text(struct search *s, struct hit *h, struct ofl_buf *b, int *cut)
 		b->cap = (size_t)want + 1;
 		b->data = ofl_xrealloc(b->data, b->cap);
 	}
-	while (b->len < want) {
-		n = ofl_reader_read(r, b->data + b->len, (size_t)want - b->len);
-		if (n == -1)
-			return -1;
-		if (n == 0)
-			break;
-		b->len += (size_t)n;
-	}
+	if ((n = ofl_reader_read_full(r, b->data + b->len, (size_t)want -
+	    b->len)) == -1)
+		return -1;
+	b->len += (size_t)n;
 	h->cutl = h->cutr = 0;
 	if (before > b->len)
 		before = b->len;
@@ -659,9 +655,9 @@ add_header(struct ofl_buf *out, struct search *s, const struct hit *h)
 	if ((r = ofl_snippet_reader(s, h->art)) == NULL ||
 	    ofl_reader_seek(r, 0) == -1)
 		return;
-	while (len < sizeof buf && (n = ofl_reader_read(r, buf + len,
-	    sizeof buf - len)) > 0)
-		len += (size_t)n;
+	if ((n = ofl_reader_read_full(r, buf, sizeof buf)) <= 0)
+		return;
+	len = (size_t)n;
 	if ((nl = memchr(buf, '\n', len)) != NULL)
 		len = (size_t)(nl - buf);
 	while (len > 0 && buf[len - 1] == '\r')
