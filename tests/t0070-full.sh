@@ -104,6 +104,30 @@ if [ -n "$mounted" ]; then
 		echo after | ofl-capture -s "$PWD/mnt/store" >out &&
 		echo after >expect && test_cmp expect out
 	'
+	# Never searched, the store has no index: gc must not make one
+	# there (it did, and failed with "disk I/O error", freeing nothing).
+	test_expect_success 'tmpfs full: gc --check makes no index file' '
+		head -c 600000 /dev/urandom >fill &&
+		{ ofl-capture -s "$PWD/mnt/store" -q -T 0 <fill \
+		    >/dev/null 2>&1 || :; } &&
+		test "$(df -k mnt | awk "NR == 2 { print \$4 }")" -lt 64 &&
+		test ! -e mnt/store/ofl-ix.db &&
+		OFL_STORE=$PWD/mnt/store ofl-gc --check >out &&
+		grep ": 0 problems" out &&
+		test ! -e mnt/store/ofl-ix.db
+	'
+	test_expect_success 'tmpfs full, never indexed: a budget gc frees' '
+		OFL_STORE=$PWD/mnt/store ofl-gc --max-size 300K --grace 0 \
+		    >out 2>err &&
+		grep "^removed" out &&
+		test ! -s err &&
+		test ! -e mnt/store/ofl-ix.db &&
+		test "$(du -sk mnt | cut -f1)" -lt 1024 &&
+		OFL_STORE=$PWD/mnt/store ofl-gc --check >out &&
+		grep ": 0 problems" out &&
+		echo again | ofl-capture -s "$PWD/mnt/store" >out &&
+		echo again >expect && test_cmp expect out
+	'
 	umount mnt 2>/dev/null
 
 	# An index filling the disk: gc must give its space back there.

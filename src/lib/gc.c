@@ -647,7 +647,8 @@ ofl_gc_run(struct ofl_store *st, const struct ofl_gc_opts *o,
 		free(v);
 	}
 	rep->max_size = max_size;
-	if (ofl_store_gc_init(st) == -1 || ofl_index_init(st) == -1)
+	if (ofl_store_gc_init(st) == -1 || ofl_store_ix_scratch(st) == -1 ||
+	    ofl_index_init(st) == -1)
 		return ofl_store_gc_fail(st, "gc");
 	if (plan_load(st, o, now, ttl_ms, &p) == -1)
 		goto fail;
@@ -857,7 +858,8 @@ check_index(struct ofl_store *st, struct checker *ck)
 {
 	struct ofl_store_gc_ixcheck	c;
 
-	if (ofl_index_init(st) == -1)
+	/* A store never indexed has none to check, and none is made. */
+	if (ofl_store_ix_scratch(st) != 0 || ofl_index_init(st) == -1)
 		return;
 	if (ofl_store_gc_index_check(st, &c) == -1) {
 		problem(ck, "index: not checked: %s", ofl_errmsg());

@@ -1595,6 +1595,11 @@ struct ofl_index_stats {
 /* Create the index tables if needed and register the tokenizer. */
 int	ofl_index_init(struct ofl_store *);
 /*
+ * For gc on a store never indexed: an empty index in memory, no file
+ * made (store-ixdb.c).  1 if attached, 0 if the store has an index.
+ */
+int	ofl_store_ix_scratch(struct ofl_store *);
+/*
  * Index an artifact (a full ID) by its content: a no-op when the same
  * content was indexed before, or waits while another process indexes it.
  * progress (may be NULL) gets bytes done and total now and then.

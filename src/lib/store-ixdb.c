@@ -45,6 +45,7 @@
 static int	ix_in_main(sqlite3 *);
 static void	ix_path(struct ofl_buf *, struct ofl_store *, const char *);
 static int	ix_file_exists(struct ofl_store *);
+static int	ix_scratch(sqlite3 *);
 static int	freelist(sqlite3 *, const char *);
 static int	vacuum_step(sqlite3 *, const char *);
 
@@ -171,6 +172,39 @@ store_ix_attach(struct ofl_store *st, int create)
 	return (st->ix = 1);
 }
 
+/*
+ * A store that has no index yet (no file of its own, none in ofl.db) gets
+ * an empty one in memory, attached as ix, for what only reads or removes
+ * (gc and its check): their statements run on it as on any index, and no
+ * file is made, for which a full disk, the very thing a budget gc is run
+ * against, has no room.  1 if attached, 0 if the store has an index (or
+ * is a database elsewhere), -1 on an error, said.
+ */
+int
+ofl_store_ix_scratch(struct ofl_store *st)
+{
+	int	rc;
+
+	STORE_PG(st, 0);
+	if (st->ix != 0 || ix_file_exists(st))
+		return 0;
+	if ((rc = ix_in_main(st->db)) != 0)
+		return rc == 1 ? 0 : -1;
+	if (ix_exec(st->db, "ATTACH ':memory:' AS ix", IX_WHAT) == -1)
+		return -1;
+	st->ix = 1;
+	return 1;
+}
+
+/* 1 if the index attached is the empty one of ofl_store_ix_scratch(). */
+static int
+ix_scratch(sqlite3 *db)
+{
+	const char	*f = sqlite3_db_filename(db, "ix");
+
+	return f != NULL && *f == '\0';
+}
+
 /* Make the tables of defs ("name (columns)") in the index's schema. */
 int
 ix_ddl(sqlite3 *db, const char *const *defs)
@@ -199,6 +233,8 @@ ix_file_bytes(sqlite3 *db)
 	int64_t		 v[3] = { 0, 0, 0 };
 	size_t		 i;
 
+	if (ix_scratch(db))
+		return 0;
 	for (i = 0; i < 3; i++) {
 		if (sqlite3_prepare_v2(db, q[i], -1, &s, NULL) != SQLITE_OK)
 			return 0;
@@ -214,7 +250,7 @@ int
 store_ix_own(struct ofl_store *st)
 {
 	return store_ix_attach(st, 0) == 1 && strcmp(ix_sch(st->db), "ix") ==
-	    0;
+	    0 && !ix_scratch(st->db);
 }
 
 /* The schemas to keep: main, and ix when the index is a file of its own. */
