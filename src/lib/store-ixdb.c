@@ -177,8 +177,11 @@ store_ix_attach(struct ofl_store *st, int create)
  * an empty one in memory, attached as ix, for what only reads or removes
  * (gc and its check): their statements run on it as on any index, and no
  * file is made, for which a full disk, the very thing a budget gc is run
- * against, has no room.  1 if attached, 0 if the store has an index (or
- * is a database elsewhere), -1 on an error, said.
+ * against, has no room.  An indexer that makes the file meanwhile may
+ * index content this gc removes: rows of no content, as a gc killed
+ * between its two files' commits leaves, swept by the next gc.  1 if
+ * attached, 0 if the store has an index (or is a database elsewhere), -1
+ * on an error, said.
  */
 int
 ofl_store_ix_scratch(struct ofl_store *st)
