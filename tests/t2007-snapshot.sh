@@ -498,4 +498,19 @@ test_expect_success 'a TOC link: the table of contents, asked for by its short n
 	grep "^  261: *- code \[ref=f3e183\]: child_process.fork(" out
 '
 
+test_expect_success 'a deep line with a long name: its ref is shown, the name cut' '
+	{
+		echo "- heading \"Page\" [level=1] [ref=e2]" &&
+		k=0 && pad= &&
+		while [ $k -lt 32 ]; do
+			echo "$pad- generic [ref=e$((k + 10))]:" &&
+			pad="$pad  " && k=$((k + 1))
+		done &&
+		echo "$pad- cell \"a quartz crystal oscillator keeps the time of the board steady while the rest of it sleeps\" [ref=e99]"
+	} >deep.txt &&
+	id=$(ofl-capture -q -T 0 <deep.txt) &&
+	ofl-search "$id" "quartz crystal oscillator" >out &&
+	grep "^  34: *- cell \"a quartz crystal oscillator keeps the ti\.\.\.le the rest of it sleeps\" \[ref=e99\]\$" out
+'
+
 test_done

@@ -254,6 +254,8 @@ void	 ofl_snippet_snap_follow(struct line *, size_t);
 void	 ofl_snippet_snap_free(struct search *);
 size_t	 ofl_snippet_snap_head(const struct line *);
 size_t	 ofl_snippet_snap_ref_end(const struct line *);
+int	 ofl_snippet_snap_name_cut(const struct line *, size_t, size_t,
+	    size_t *, size_t *, size_t *);
 int	 ofl_snippet_snap_weak(const struct search *, const struct hit *);
 size_t	 ofl_snippet_snap_indent(const struct line *, size_t);
 

@@ -32,6 +32,8 @@
 #define SNAP_FLOOR	0.05		/* of the best score, to every hit */
 #define SNAP_EPS	0.01		/* when every score is 0 */
 #define SNAP_HEAD_MAX	100		/* bytes of its head kept on a cut */
+#define SNAP_NAME_HEAD	40		/* of a long name, its first bytes */
+#define SNAP_NAME_TAIL	24		/* and at least so many of its end */
 #define SNAP_WEAK	0.33		/* of the best hit's score, at least */
 #define SNAP_AS_NAMED	0.9		/* of the best hit's name: not weak */
 #define SNAP_NAV	2.0		/* a hit in the navigation asked for */
@@ -403,6 +405,42 @@ ofl_snippet_snap_head(const struct line *l)
 	    e.prop || e.text || e.end > SNAP_HEAD_MAX)
 		return 0;
 	return e.end;
+}
+
+/*
+ * A snapshot's line whose ref lies past room bytes after ind (its name
+ * long, or the line deep): shown as its element and the start of its
+ * name, then the end of the name up to the ref ("- cell "the char value
+ * or...bytes used" [ref=f4e648]"), so the ref an agent acts on is never
+ * the part cut off.  Sets *head, *from and *to for render_line(); 0 if
+ * the line is not such a one.
+ */
+int
+ofl_snippet_snap_name_cut(const struct line *l, size_t ind, size_t room,
+    size_t *head, size_t *from, size_t *to)
+{
+	struct ofl_fmt_snapshot_el e;
+	size_t		 h, x, f;
+
+	if (!ofl_fmt_snapshot_parse(l->s, l->n, &e) || e.ref == NULL ||
+	    e.name == NULL || e.ref < e.name || e.prop || e.text)
+		return 0;
+	x = ofl_snippet_snap_ref_end(l);
+	h = (size_t)(e.name - l->s) + (e.namelen < SNAP_NAME_HEAD ?
+	    e.namelen : SNAP_NAME_HEAD);
+	while (h > 0 && ((unsigned char)l->s[h] & 0xC0) == 0x80)
+		h--;
+	if (x <= ind + room || h < ind || h - ind + 3 + SNAP_NAME_TAIL > room)
+		return 0;
+	f = x - (room - (h - ind) - 3);
+	while (f < x && ((unsigned char)l->s[f] & 0xC0) == 0x80)
+		f++;
+	if (f <= h)
+		return 0;
+	*head = h;
+	*from = f;
+	*to = x;
+	return 1;
 }
 
 /* Where a snapshot's line's ref ends ("[ref=e85]"); 0 if it has none. */

@@ -57,6 +57,7 @@ static size_t	 split_lines(struct search *, const struct hit *,
 		    const struct ofl_buf *, struct line **);
 static size_t	 line_window(struct search *, const struct line *, size_t,
 		    size_t *, size_t *);
+static size_t	 snap_skip(const struct search *, const struct line *);
 static void	 render_line(struct ofl_buf *, struct search *,
 		    const struct line *, size_t, size_t);
 static void	 hits_prepare(struct search *, size_t);
@@ -392,6 +393,17 @@ line_window(struct search *s, const struct line *l, size_t max, size_t *fromp,
 	return cost;
 }
 
+/* The bytes of a snapshot's line left out: the indent all share. */
+static size_t
+snap_skip(const struct search *s, const struct line *l)
+{
+	size_t	skip = 0;
+
+	while (skip < s->snapind && skip < l->n && l->s[skip] == ' ')
+		skip++;
+	return skip;
+}
+
 /*
  * Show the part [from, to) of a line, byte for byte (control characters
  * and bytes that are not UTF-8 as \xNN).  With s->record set, each match
@@ -407,8 +419,7 @@ render_line(struct ofl_buf *out, struct search *s, const struct line *l,
 
 	/* A snapshot's hit: the indent all its lines share is left out. */
 	if (s->cursnap)
-		while (skip < s->snapind && skip < l->n && base[skip] == ' ')
-			skip++;
+		skip = snap_skip(s, l);
 	if (from == 0 && !l->cutl)
 		from = skip;
 	if (s->rd != NULL) {
@@ -520,7 +531,7 @@ select_lines(struct search *s, struct line *l, size_t nl, size_t avail,
 {
 	struct ofl_buf	 scratch;
 	size_t		 order[ORDER_MAX], norder, j, max, cost, prefix;
-	size_t		 left = avail, from, to, shown = 0, x;
+	size_t		 left = avail, from, to, shown = 0, x, ind;
 	struct line	*c;
 	int		 cut = 0, first, answered = 0;
 
@@ -543,9 +554,13 @@ select_lines(struct search *s, struct line *l, size_t nl, size_t avail,
 		max = left > prefix ? left - prefix : 0;
 		if (max > LINE_SHOW_MAX)
 			max = LINE_SHOW_MAX;
-		/* A snapshot's element is its first words and its ref. */
-		if (s->cursnap && max > SNAP_LINE_MAX)
-			max = SNAP_LINE_MAX;
+		/*
+		 * A snapshot's element is its first words and its ref,
+		 * after the indent render_line() leaves out.
+		 */
+		ind = s->cursnap ? snap_skip(s, c) : 0;
+		if (s->cursnap && max > SNAP_LINE_MAX + ind)
+			max = SNAP_LINE_MAX + ind;
 		if (first && max < 40)
 			max = 40;
 		if (!first && max < (c->n < 60 ? c->n : 60))
@@ -553,7 +568,7 @@ select_lines(struct search *s, struct line *l, size_t nl, size_t avail,
 		(void)line_window(s, c, max, &from, &to);
 		/* A snapshot's line cut before its ref: to the ref. */
 		if (s->cursnap && (x = ofl_snippet_snap_ref_end(c)) > to &&
-		    x - from <= SNAP_LINE_MAX)
+		    x - (from > ind ? from : ind) <= SNAP_LINE_MAX)
 			to = x;
 		if (s->cursnap && from > 0 &&
 		    (c->head = ofl_snippet_snap_head(c)) > 0) {
@@ -567,6 +582,11 @@ select_lines(struct search *s, struct line *l, size_t nl, size_t avail,
 				to = c->n > max ? utf8_back(c->s, max) : c->n;
 			}
 		}
+		/* Its ref cut off still: the name cut in the middle. */
+		if (s->cursnap && (x = ofl_snippet_snap_ref_end(c)) > to &&
+		    !ofl_snippet_snap_name_cut(c, ind, max > ind ? max - ind : 0,
+		    &c->head, &from, &to))
+			c->head = 0;
 		/* What it really takes, \xNN escapes included. */
 		ofl_buf_reset(&scratch);
 		render_line(&scratch, s, c, from, to);
