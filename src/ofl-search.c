@@ -253,6 +253,7 @@ static int
 store_missing(const char *path)
 {
 	struct ofl_buf	 b;
+	struct stat	 sb;
 	char		*where;
 	int		 missing;
 
@@ -264,8 +265,16 @@ store_missing(const char *path)
 	}
 	ofl_buf_init(&b);
 	ofl_buf_addf(&b, "%s/ofl.db", where);
-	/* A file where the store should be is no missing store. */
-	missing = access(ofl_buf_str(&b), F_OK) == -1 && errno == ENOENT;
+	/*
+	 * Nothing there, or a directory without a database.  A file, a
+	 * symbolic link (even one that leads nowhere) or a directory that
+	 * cannot be read is no missing store: ofl_store_open() says why.
+	 */
+	if (lstat(where, &sb) == -1)
+		missing = errno == ENOENT;
+	else
+		missing = S_ISDIR(sb.st_mode) && lstat(ofl_buf_str(&b),
+		    &sb) == -1 && errno == ENOENT;
 	ofl_buf_free(&b);
 	free(where);
 	return missing;

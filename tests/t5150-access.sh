@@ -134,7 +134,47 @@ else
 		grep -q "^ofl-gc: store $TEST_DIR/mine/store2: blobs/[a-z0-9/]*: Permission denied (removed from the store; ofl-gc --repair deletes the file)\$" mine/err &&
 		test "$(wc -l <mine/err)" -eq 1
 	'
+	# It said "no store (nothing captured yet)" of a store it holds.
+	test_expect_success 'a store its owner cannot read: said so, exit 3' '
+		cp "$(command -v ofl-search)" "$(command -v ofl-extract)" \
+		    mine/ &&
+		chmod 755 "$TEST_DIR" &&
+		test_as_user nobody sh -c "
+		    export OFL_STORE=\$1/mine/store3
+		    \$1/mine/ofl-capture -q -T 0 <f >/dev/null &&
+		    chmod 000 \$OFL_STORE &&
+		    for t in ofl-search ofl-extract; do
+			    \$1/mine/\$t @ >\$1/mine/out.\$t 2>\$1/mine/err.\$t
+			    echo \$? >\$1/mine/rc.\$t
+		    done
+		    \$1/mine/ofl-search -q >\$1/mine/out.list 2>\$1/mine/err.list
+		    echo \$? >\$1/mine/rc.list
+		    chmod 700 \$OFL_STORE" sh "$TEST_DIR"
+		chmod 700 "$TEST_DIR"
+		for t in ofl-search ofl-extract list; do
+			echo 3 >expect && test_cmp expect mine/rc.$t &&
+			test ! -s mine/out.$t || return 1
+		done &&
+		echo "ofl-search: store $TEST_DIR/mine/store3/ofl.db: Permission denied" >expect &&
+		test_cmp expect mine/err.list &&
+		test_cmp expect mine/err.ofl-search &&
+		sed s/ofl-search/ofl-extract/ expect >expect.x &&
+		test_cmp expect.x mine/err.ofl-extract
+	'
 fi
+
+test_expect_success 'a symbolic link that leads nowhere: listing refuses it too' '
+	ln -s "$TEST_DIR/nowhere" dangling &&
+	for o in "" -q -j; do
+		OFL_STORE=$TEST_DIR/dangling test_expect_code 3 ofl-search $o \
+		    >out 2>err &&
+		test ! -s out &&
+		echo "ofl-search: store $TEST_DIR/dangling: a symbolic link (to $TEST_DIR/nowhere); refusing to follow it: name the directory itself" >expect &&
+		test_cmp expect err || return 1
+	done &&
+	OFL_STORE=$TEST_DIR/nowhere test_expect_code 1 ofl-search >out 2>err &&
+	test ! -s out && test ! -s err
+'
 
 test_expect_success 'a store path that is a file is refused' '
 	: >afile &&

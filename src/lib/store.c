@@ -129,6 +129,7 @@ static const char *schema2_sql =
 	" (blob, rank);";
 
 static int	 check_owner(const char *, int, int);
+static void	 store_missing(const char *, const char *);
 static int	 check_files(struct ofl_store *);
 static int	 mkdir_p(const char *);
 static int	 schema_init(struct ofl_store *);
@@ -564,6 +565,21 @@ ofl_store_remote(const char *where)
 #endif
 }
 
+/*
+ * Why file, of the store at path, cannot be found (errno from its
+ * lstat()): not there, or not to be looked at ("Permission denied").
+ */
+static void
+store_missing(const char *path, const char *file)
+{
+	if (errno == ENOENT)
+		ofl_seterr(OFL_EXIT_FAIL, "no store at %s (nothing captured "
+		    "yet)", path);
+	else
+		ofl_seterr(OFL_EXIT_FAIL, "store %s: %s", file,
+		    strerror(errno));
+}
+
 struct ofl_store *
 ofl_store_open(const char *path, int flags)
 {
@@ -602,8 +618,7 @@ ofl_store_open(const char *path, int flags)
 		if (lstat(st->path, &sb) == -1 && mkdir_p(st->path) == -1)
 			goto fail;
 	} else if (lstat(st->path, &sb) == -1) {
-		ofl_seterr(OFL_EXIT_FAIL, "no store at %s (nothing captured "
-		    "yet)", st->path);
+		store_missing(st->path, st->path);
 		goto fail;
 	}
 	if (check_owner(st->path, 1, 0) == -1)
@@ -618,9 +633,8 @@ ofl_store_open(const char *path, int flags)
 	if (lstat(dbpath, &sb) == 0) {
 		if (check_owner(dbpath, 0, 0) == -1)
 			goto fail;
-	} else if (!create) {
-		ofl_seterr(OFL_EXIT_FAIL, "no store at %s (nothing captured "
-		    "yet)", st->path);
+	} else if (!create || errno != ENOENT) {
+		store_missing(st->path, dbpath);
 		goto fail;
 	}
 	if (check_files(st) == -1)
