@@ -212,6 +212,30 @@ test_expect_success 'ofl-extract --role: nothing found is 1, another kind is 2' 
 	test_cmp expect first
 '
 
+# A name of 1,000 bytes was cut at 300 with its ref; one of 70,000 (a
+# line past the line reader's 64 KiB) was left out unsaid.
+test_expect_success 'ofl-extract --role: a long name is cut in its middle, a huge one listed' '
+	{
+		echo "- generic [ref=e1]:" &&
+		echo "  - link \"first\" [ref=e2]" &&
+		printf "  - link \"%s\" [ref=e3]\n" "$(printf "%01000d" 0 | tr 0 N)" &&
+		printf "  - link \"%s\" [ref=e4] [cursor=pointer]\n" \
+		    "$(printf "%070000d" 0 | tr 0 M)" &&
+		echo "  - link \"last\" [ref=e5]"
+	} >long.txt &&
+	lid=$(ofl-capture -q -T 0 <long.txt) &&
+	ofl-extract "$lid" --role link >links &&
+	test $(wc -l <links) -eq 4 &&
+	cut -f 1 links >nos && printf "2\n3\n4\n5\n" >want && test_cmp want nos &&
+	sed -n 2p links >got &&
+	grep -E "^3	- link \"N{142}\.\.\.N{137}\" \[ref=e3\]	generic \[ref=e1\]\$" got &&
+	m289=$(printf "%0289d" 0 | tr 0 M) &&
+	printf "4\t- link \"%s...\tgeneric [ref=e1]\n" "$m289" >want &&
+	sed -n 3p links >got && test_cmp want got &&
+	ofl-extract "$lid" --role link --name MMMM | cut -f 1 >got &&
+	echo 4 >want && test_cmp want got
+'
+
 test_expect_success 'the Chrome DevTools form by role' '
 	ofl-capture -T 0 -q <"$DEVTOOLS" >did &&
 	ofl-extract "$(cat did)" --role textbox >fields &&

@@ -26,7 +26,42 @@ struct roleq {
 	int		 full;		/* the budget is spent */
 };
 
+#define TEXT_MAX	300		/* bytes of an element's line shown */
+#define TEXT_HEAD	150		/* of a longer one, its start */
+
 static int	 role_cb(void *, const struct ofl_fmt_snapshot_match *);
+static void	 add_text(struct ofl_buf *, const char *, size_t);
+
+/*
+ * An element's line, cut to about TEXT_MAX bytes with "..." where it is
+ * cut: a long name in its middle, so that the ref after it, what the
+ * line is for, is shown.
+ */
+static void
+add_text(struct ofl_buf *b, const char *t, size_t n)
+{
+	struct ofl_fmt_snapshot_el e;
+	size_t		 h, f, tail = TEXT_MAX - TEXT_HEAD - 3;
+
+	if (ofl_render(NULL, (const unsigned char *)t, n, SIZE_MAX, 0,
+	    NULL) <= TEXT_MAX) {
+		ofl_render_safe(b, (const unsigned char *)t, n, TEXT_MAX);
+		return;
+	}
+	if (!ofl_fmt_snapshot_parse(t, n, &e) || e.ref == NULL ||
+	    (size_t)(e.ref - t) < TEXT_HEAD) {
+		(void)ofl_render_oneline(b, (const unsigned char *)t, n,
+		    TEXT_MAX - 3);
+		ofl_buf_adds(b, "...");
+		return;
+	}
+	h = ofl_render_oneline(b, (const unsigned char *)t, n, TEXT_HEAD);
+	ofl_buf_adds(b, "...");
+	for (f = n > h + tail ? n - tail : h; f < n &&
+	    ((unsigned char)t[f] & 0xC0) == 0x80; f++)
+		;
+	ofl_render_safe(b, (const unsigned char *)t + f, n - f, SIZE_MAX);
+}
 
 /* "N<TAB>line<TAB>path", or a JSON object. */
 static int
@@ -59,7 +94,7 @@ role_cb(void *arg, const struct ofl_fmt_snapshot_match *mt)
 		ofl_buf_adds(&q->b, "}\n");
 	} else {
 		ofl_buf_addf(&q->b, "%" PRIu64 "\t", mt->lineno);
-		ofl_render_safe(&q->b, (const unsigned char *)t, tn, 300);
+		add_text(&q->b, t, tn);
 		ofl_buf_addc(&q->b, '\t');
 		ofl_render_safe(&q->b, (const unsigned char *)mt->path,
 		    mt->pathlen, 220);

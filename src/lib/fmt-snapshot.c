@@ -818,6 +818,49 @@ pending_flush(struct pending *pd, const char *name, size_t n, int q,
 }
 
 /*
+ * A line too long to be read whole (over the line reader's 64 KiB: a
+ * name of a book's length), whose first piece w holds: an element of
+ * role and name by its start, handed to cb with that start (its ref,
+ * at the end, is not known), so that it is not left out unsaid.
+ */
+static int
+long_line(struct walk *w, struct pending *pd, const char *role,
+    const char *name, int (*cb)(void *, const struct ofl_fmt_snapshot_match *),
+    void *arg)
+{
+	struct ofl_fmt_snapshot_match mt;
+	struct ofl_buf	 path;
+	const char	*p = w->l.p;
+	size_t		 n = w->l.len, k, r, rl;
+	int		 stop;
+
+	k = ofl_chunk_ws_len(p, n);
+	if (n - k < 3 || p[k] != '-' || p[k + 1] != ' ')
+		return 0;
+	for (r = k + 2, rl = 0; r + rl < n &&
+	    isalnum((unsigned char)p[r + rl]); rl++)
+		;
+	if (rl == 0)
+		return 0;
+	if ((stop = pending_flush(pd, NULL, 0, 0, name, cb, arg)) != 0)
+		return stop;
+	if ((role != NULL && *role != '\0' && (strlen(role) != rl ||
+	    strncasecmp(role, p + r, rl) != 0)) ||
+	    (name != NULL && !holds_ci(p + r + rl, n - r - rl, name, 0)))
+		return 0;
+	ofl_buf_init(&path);
+	ofl_fmt_snapshot_path(w, &path, 1);
+	mt.lineno = w->l.lineno;
+	mt.line = p + k;
+	mt.len = n - k;
+	mt.path = path.data != NULL ? path.data : "";
+	mt.pathlen = path.len;
+	stop = cb(arg, &mt);
+	ofl_buf_free(&path);
+	return stop;
+}
+
+/*
  * An element without a name of its own is named by its first child
  * with a name or a text ("- link [ref=e5]:" over "- code: --since"):
  * its match waits for the next line.
@@ -844,6 +887,10 @@ ofl_fmt_snapshot_find(const struct ofl_src *src, const char *role,
 	ofl_buf_init(&pd.line);
 	ofl_buf_init(&pd.path);
 	while (!stop && (r = ofl_fmt_snapshot_walk_next(&w)) == 1) {
+		if (w.l.first && !w.l.eol) {
+			stop = long_line(&w, &pd, role, name, cb, arg);
+			continue;
+		}
 		if (!w.elem)
 			continue;
 		if (pd.on) {
