@@ -252,6 +252,7 @@ static void		spawn_server(char *const []);
 static void		outq_add(struct outq *, const char *, size_t);
 static void		outq_flush(struct outq *);
 static int		lineq_read(struct lineq *, void (*)(char *, size_t));
+static void		dropped(struct lineq *);
 static struct batch	*batch_find(uint64_t);
 static void		batch_add(uint64_t, jv);
 static void		batch_release(struct call *);
@@ -583,6 +584,24 @@ outq_flush(struct outq *q)
 	}
 }
 
+/* A message over the limit, skipped to its end: said, and forgotten. */
+static void
+dropped(struct lineq *q)
+{
+	char	size[32];
+
+	ofl_fmt_size(size, sizeof size, q->skipped);
+	warnx("dropped a message of %s from the %s: over the limit of %llu "
+	    "bytes", size, q == &from_server ? "server" : "client",
+	    (unsigned long long)opt_max_line);
+	if (q == &from_server)
+		dropped_answer(q);
+	ofl_buf_free(&q->head);
+	ofl_buf_init(&q->head);
+	q->skipping = 0;
+	q->skipped = 0;
+}
+
 /*
  * Read what is there and hand each complete line (without its newline)
  * to fn.  A line longer than the limit is dropped with a warning.
@@ -603,6 +622,9 @@ lineq_read(struct lineq *q, void (*fn)(char *, size_t))
 		if (n == -1 && errno == EAGAIN)
 			return 0;
 		if (n <= 0) {
+			/* The stream ended inside a message too long. */
+			if (q->skipping)
+				dropped(q);
 			q->eof = 1;
 			return -1;
 		}
@@ -628,19 +650,7 @@ lineq_read(struct lineq *q, void (*fn)(char *, size_t))
 				break;
 			start = (size_t)(nl - buf) + 1;
 			if (q->skipping) {
-				char	size[32];
-
-				ofl_fmt_size(size, sizeof size, q->skipped);
-				warnx("dropped a message of %s from the %s: "
-				    "over the limit of %llu bytes", size,
-				    q == &from_server ? "server" : "client",
-				    (unsigned long long)opt_max_line);
-				if (q == &from_server)
-					dropped_answer(q);
-				ofl_buf_free(&q->head);
-				ofl_buf_init(&q->head);
-				q->skipping = 0;
-				q->skipped = 0;
+				dropped(q);
 				continue;
 			}
 			fn(ofl_buf_str(&q->buf), q->buf.len);

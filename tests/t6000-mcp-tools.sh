@@ -71,6 +71,21 @@ test_expect_success 'errors: parse error, invalid request, unknown method and to
 	    (.error.message | test(\"no_such_tool\"))"
 '
 
+# The last message, over --max-line and with no newline, went unsaid.
+test_expect_success 'a message over --max-line is dropped and said, newline or not' '
+	for end in "\n" ""; do
+		{
+			rpc 1 ping
+			head -c 200000 /dev/zero | tr "\0" a
+			printf "$end"
+		} | ofl-mcp --max-line 100k >out 2>err &&
+		answer 1 out | jq -e ".result == {}" &&
+		test $(wc -l <out) -eq 1 &&
+		echo "ofl-mcp: dropped a message of 200 kB from the client: over the limit of 102400 bytes" >expect &&
+		test_cmp expect err || return 1
+	done
+'
+
 test_expect_success 'capture an artifact to work on' '
 	ofl-capture <"$COMMITS" >notice &&
 	id=$(sed -n "1s/^ofl:\([a-z0-9]*\) .*/\1/p" notice) &&
