@@ -162,12 +162,21 @@ parse_options(int argc, char *argv[], const char **store, int *page)
 static void
 warnx_id(const char *id, const char *msg)
 {
-	size_t n = strlen(id);
+	const char	*i = id, *m = msg;
+	int		 c, e;
 
-	if (strncmp(msg, id, n) == 0 && msg[n] == ':')
-		warnx("%s", msg);
-	else
-		warnx("%s: %s", id, msg);
+	/* As ofl_seterr() shows an ID: a tab a space, a control byte '?'. */
+	for (; *i != '\0'; i++, m++) {
+		c = (unsigned char)*i;
+		e = c == '\t' || c == '\n' || c == '\r' ? ' ' : c < 0x20 ||
+		    c == 0x7f ? '?' : c;
+		if ((unsigned char)*m != e)
+			break;
+	}
+	if (*i != '\0' || *m != ':')
+		/* Said apart, the ID shown as safely as the message. */
+		ofl_seterr(ofl_errcode(), "%s: %s", id, msg);
+	warnx("%s", ofl_errmsg());
 }
 
 /*

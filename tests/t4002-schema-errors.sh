@@ -121,4 +121,15 @@ test_expect_success 'two forms of output: a usage error, not the last one' '
 	test "$(wc -l <out)" -eq 2
 '
 
+# An ID with a tab was named twice, once raw ("ab<TAB>c: ab c: ...").
+test_expect_success 'a bad ID with control bytes: said once, safely' '
+	test_expect_code 2 ofl-schema "$(printf "ab\tc")" >out 2>err &&
+	test ! -s out &&
+	echo "ofl-schema: ab c: not an artifact ID" >expect &&
+	test_cmp expect err &&
+	test_expect_code 2 ofl-schema "$(printf "ab\033c")" 2>err &&
+	echo "ofl-schema: ab?c: not an artifact ID" >expect &&
+	test_cmp expect err
+'
+
 test_done
