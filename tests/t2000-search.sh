@@ -326,7 +326,10 @@ test_expect_success '--fts: FTS5 syntax, and its errors are usage errors' '
 	test -s out &&
 	test_expect_code 2 ofl-search --fts "$id" "AND OR (" >out 2>err &&
 	test ! -s out &&
-	grep "^ofl-search: --fts: " err
+	grep "^ofl-search: --fts .*: " err &&
+	test_expect_code 2 ofl-search --fts "$id" "*" 2>err &&
+	echo "ofl-search: --fts '"'"'*'"'"': unknown special query" >expect &&
+	test_cmp expect err
 '
 
 test_expect_success 'a bad kind or number: usage error, one line' '

@@ -42,7 +42,7 @@
 #include "store-int.h"
 #include "banned.h"
 
-static int	 keep_err(sqlite3 *, int);
+static int	 keep_err(sqlite3 *);
 
 /* Relaxing a query. */
 
@@ -428,13 +428,13 @@ keep_header(struct keep *k, struct ofl_reader *r, char **buf)
 
 	if (store_stmt(k->db, "SELECT byte_start FROM ix_chunk WHERE id = ?1",
 	    &s) == -1)
-		return keep_err(k->db, 0);
+		return keep_err(k->db);
 	sqlite3_bind_int64(s, 1, ix_rowid(k->blob, 0));
 	if ((rc = sqlite3_step(s)) == SQLITE_ROW)
 		n = sqlite3_column_int64(s, 0);
 	store_stmt_done(s);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return keep_err(k->db, 0);
+		return keep_err(k->db);
 	if (n > OFL_CHUNK_HEADER_MAX)
 		n = OFL_CHUNK_HEADER_MAX;
 	if (n <= 0)
@@ -473,7 +473,7 @@ keep_bytes(struct keep *k, struct ofl_reader *r, int header)
 	    " ix_chunk WHERE id BETWEEN ?1 AND ?2 AND member IS NULL"
 	    " ORDER BY id", &s) == -1) {
 		s = NULL;
-		keep_err(k->db, 0);
+		keep_err(k->db);
 		goto out;
 	}
 	sqlite3_bind_int64(s, 1, k->id[k->next].id);
@@ -503,7 +503,7 @@ keep_bytes(struct keep *k, struct ofl_reader *r, int header)
 			goto out;
 	}
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-		keep_err(k->db, 0);
+		keep_err(k->db);
 		goto out;
 	}
 	k->next = end;
@@ -595,12 +595,34 @@ id_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int
-keep_err(sqlite3 *db, int raw)
+/*
+ * The error of a statement that matched match: the user's (a usage error
+ * that names the query, as FTS5's words may end without the token they
+ * mean: "unknown special query: ") when raw, else the search's.
+ */
+int
+ix_match_err(sqlite3 *db, const char *match, int raw)
 {
-	ofl_seterr(raw ? OFL_EXIT_USAGE : OFL_EXIT_FAIL, "%s: %s",
-	    raw ? "--fts" : "search", sqlite3_errmsg(db));
+	const char	*m = sqlite3_errmsg(db);
+	char		*q;
+	size_t		 n = strlen(m);
+
+	if (!raw) {
+		ofl_seterr(OFL_EXIT_FAIL, "search: %s", m);
+		return -1;
+	}
+	while (n > 0 && (m[n - 1] == ' ' || m[n - 1] == ':'))
+		n--;
+	q = ofl_shquote(match);
+	ofl_seterr(OFL_EXIT_USAGE, "--fts %s: %.*s", q, (int)n, m);
+	free(q);
 	return -1;
+}
+
+static int
+keep_err(sqlite3 *db)
+{
+	return ix_match_err(db, NULL, 0);
 }
 
 /*
@@ -627,16 +649,16 @@ load(struct ofl_store *st, const char *table, const struct row *id,
 	    " INSERT INTO temp.%s(%s) VALUES('delete-all')", table, table,
 	    table);
 	if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK)
-		return keep_err(db, 0);
+		return keep_err(db);
 	snprintf(sql, sizeof sql, "INSERT INTO temp.%s(rowid, title, body)"
 	    " VALUES(?1, ?2, ?3)", table);
 	if (sqlite3_prepare_v2(db, sql, -1, &k.ins, NULL) != SQLITE_OK)
-		return keep_err(db, 0);
+		return keep_err(db);
 	while (k.next < n) {
 		k.blob = id[k.next].id >> IX_CHUNK_BITS;
 		if (keep_blob(st, &k) == -1) {
 			if (k.failed)
-				keep_err(db, 0);
+				keep_err(db);
 			goto out;
 		}
 		/* Rows of the blob not reached: gone, never kept. */
@@ -665,7 +687,7 @@ keep_match(sqlite3 *db, const char *q, const char *rank, int raw,
 	    rank != NULL ? " AND rank MATCH '" : "", rank != NULL ? rank : "",
 	    rank != NULL ? "'" : "");
 	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
-		return keep_err(db, raw);
+		return ix_match_err(db, q, raw);
 	sqlite3_bind_text(s, 1, q, -1, SQLITE_STATIC);
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		row = sqlite3_column_int64(s, 0);
@@ -685,7 +707,7 @@ keep_match(sqlite3 *db, const char *q, const char *rank, int raw,
 	}
 	sqlite3_finalize(s);
 	if (rc != SQLITE_DONE)
-		return keep_err(db, raw);
+		return ix_match_err(db, q, raw);
 	return 0;
 }
 
@@ -706,7 +728,7 @@ blob_rows(sqlite3 *db, int64_t gen, int64_t blob, const char *q,
 	snprintf(sql, sizeof sql, "SELECT rowid FROM %s WHERE %s MATCH ?1"
 	    " AND rowid BETWEEN ?2 AND ?3", t, t);
 	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
-		return keep_err(db, 0);
+		return keep_err(db);
 	sqlite3_bind_text(s, 1, q, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(s, 2, ix_rowid(blob, 0));
 	sqlite3_bind_int64(s, 3, ix_rowid(blob + 1, 0) - 1);
@@ -719,7 +741,7 @@ blob_rows(sqlite3 *db, int64_t gen, int64_t blob, const char *q,
 	}
 	sqlite3_finalize(s);
 	if (rc != SQLITE_DONE)
-		return keep_err(db, 0);
+		return keep_err(db);
 	return n;
 }
 
@@ -762,7 +784,7 @@ phrase_counts(struct ofl_store *st, int64_t blob, const struct fts_relaxed *rx,
 			continue;
 		if (sqlite3_prepare_v2(db, "SELECT count(*) FROM temp.ix_pos2"
 		    " WHERE ix_pos2 MATCH ?1", -1, &s, NULL) != SQLITE_OK) {
-			keep_err(db, 0);
+			keep_err(db);
 			goto fail;
 		}
 		sqlite3_bind_text(s, 1, rx->p[i].q, -1, SQLITE_STATIC);

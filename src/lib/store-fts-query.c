@@ -156,11 +156,7 @@ query_prep(sqlite3 *db, const struct ofl_fts_query *fq, int64_t gen,
 static int
 query_err(sqlite3 *db, const struct ofl_fts_query *fq)
 {
-	if (fq->raw)
-		ofl_seterr(OFL_EXIT_USAGE, "--fts: %s", sqlite3_errmsg(db));
-	else
-		ofl_seterr(OFL_EXIT_FAIL, "search: %s", sqlite3_errmsg(db));
-	return -1;
+	return ix_match_err(db, fq->match, fq->raw);
 }
 
 static void

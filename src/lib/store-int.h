@@ -330,6 +330,9 @@ ix_exec(sqlite3 *db, const char *sql, const char *what)
 /* store-fts.c */
 int	 ix_owner_alive(int64_t);
 
+/* store-fts-pos.c */
+int	 ix_match_err(sqlite3 *, const char *, int);
+
 /* store-ixdb.c */
 const char *ix_sch(sqlite3 *);
 int	 store_ix_attach(struct ofl_store *, int);
