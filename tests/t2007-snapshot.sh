@@ -236,6 +236,22 @@ test_expect_success 'ofl-extract --role: a long name is cut in its middle, a hug
 	echo 4 >want && test_cmp want got
 '
 
+# Earlier Playwright MCP wrote its lines with no "### Page" heading: they
+# were counted as elements ("Page 3, Ran 1") and the page went unnamed.
+test_expect_success 'the wrapper without its headings: the page named, its lines no elements' '
+	printf "%s\n" "- Ran Playwright code:" "\`\`\`js" \
+	    "await page.goto(\"https://e.com/\");" "\`\`\`" "" \
+	    "- Page URL: https://e.com/" "- Page Title: Example page" \
+	    "- Page Snapshot:" "\`\`\`yaml" "- generic [ref=e1]:" \
+	    "  - link \"Home\" [ref=e2]" "  - button \"Go\" [ref=e3]" \
+	    "\`\`\`" >old.txt &&
+	ofl-capture -T 0 <old.txt >notice &&
+	sed -n "2,3p" notice >got &&
+	printf "%s\n" "page: Example page <https://e.com/>" \
+	    "elements: 3; button 1, generic 1, link 1" >want &&
+	test_cmp want got
+'
+
 test_expect_success 'the Chrome DevTools form by role' '
 	ofl-capture -T 0 -q <"$DEVTOOLS" >did &&
 	ofl-extract "$(cat did)" --role textbox >fields &&

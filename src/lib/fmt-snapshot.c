@@ -337,12 +337,21 @@ ofl_fmt_snapshot_walk_next(struct walk *w)
 		w->tree = w->wrap && !w->tree;
 		return 1;
 	}
+	/* The wrapper's lines: the page's URL and title. */
+	if (n > 12 && memcmp(w->l.p, "- Page URL: ", 12) == 0 && !w->tree) {
+		copy(w->url, sizeof w->url, w->l.p + 12, n - 12);
+		return 1;
+	}
+	if (n > 14 && memcmp(w->l.p, "- Page Title: ", 14) == 0 && !w->tree) {
+		copy(w->title, sizeof w->title, w->l.p + 14, n - 14);
+		return 1;
+	}
+	/* Without a "### Page" heading (earlier Playwright MCP): no more. */
+	if (!w->wrap && !w->tree && ((n >= 15 &&
+	    memcmp(w->l.p, "- Page Snapshot", 15) == 0) || (n >= 21 &&
+	    memcmp(w->l.p, "- Ran Playwright code", 21) == 0)))
+		return 1;
 	if (w->wrap && !w->tree) {
-		/* The wrapper's lines: the page's URL and title. */
-		if (n > 12 && memcmp(w->l.p, "- Page URL: ", 12) == 0)
-			copy(w->url, sizeof w->url, w->l.p + 12, n - 12);
-		else if (n > 14 && memcmp(w->l.p, "- Page Title: ", 14) == 0)
-			copy(w->title, sizeof w->title, w->l.p + 14, n - 14);
 		k = ofl_chunk_ws_len(w->l.p, n);
 		if (n - k < 4 || memcmp(w->l.p + k, "uid=", 4) != 0)
 			return 1;
