@@ -228,12 +228,32 @@ test_expect_success 'ofl-extract --role: a long name is cut in its middle, a hug
 	test $(wc -l <links) -eq 4 &&
 	cut -f 1 links >nos && printf "2\n3\n4\n5\n" >want && test_cmp want nos &&
 	sed -n 2p links >got &&
-	grep -E "^3	- link \"N{142}\.\.\.N{137}\" \[ref=e3\]	generic \[ref=e1\]\$" got &&
+	grep -E "^3	- link \"N{142}\.\.\.N{134}\" \[ref=e3\]	generic \[ref=e1\]\$" got &&
 	m289=$(printf "%0289d" 0 | tr 0 M) &&
 	printf "4\t- link \"%s...\tgeneric [ref=e1]\n" "$m289" >want &&
 	sed -n 3p links >got && test_cmp want got &&
 	ofl-extract "$lid" --role link --name MMMM | cut -f 1 >got &&
-	echo 4 >want && test_cmp want got
+	echo 4 >want && test_cmp want got &&
+	printf "  - textbox \"%s\" [ref=e6]: %s\n" \
+	    "$(printf "%0400d" 0 | tr 0 N)" "$(printf "%0200d" 0 | tr 0 V)" \
+	    >>long.txt &&
+	lid=$(ofl-capture -q -T 0 <long.txt) &&
+	ofl-extract "$lid" --role textbox >got &&
+	grep -E "^6	- textbox \"N{139}\.\.\.N{134}\" \[ref=e6\]\.\.\.	generic \[ref=e1\]\$" got
+'
+
+# The last line of a snapshot with no newline after it is no long line.
+test_expect_success 'ofl-extract --role: the last line, with no newline' '
+	printf "%s\n%s\n%s\n%s\n%s" "- generic [ref=e1]:" \
+	    "  - heading \"Start\" [level=1] [ref=e2]" \
+	    "  - link \"About\" [ref=e4]" "  - link [ref=e3]:" \
+	    "    - text: Home" >nonl.txt &&
+	nid=$(ofl-capture -q -T 0 <nonl.txt) &&
+	ofl-extract "$nid" --role link --name Home >got &&
+	printf "4\t- link [ref=e3]:  # Home\theading \"Start\" [ref=e2]\n" \
+	    >want &&
+	test_cmp want got &&
+	test_expect_code 1 ofl-extract "$nid" --role text
 '
 
 # Earlier Playwright MCP wrote its lines with no "### Page" heading: they

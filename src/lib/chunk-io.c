@@ -210,7 +210,7 @@ ofl_chunk_lines_next(struct ofl_chunk_lines *it, struct ofl_chunk_line *l)
 	const char	*nl;
 	size_t		 n, avail;
 	ssize_t		 r;
-	int		 eol;
+	int		 eol, more = 0;
 
 	for (;;) {
 		avail = it->len - it->pos;
@@ -231,6 +231,7 @@ ofl_chunk_lines_next(struct ofl_chunk_lines *it, struct ofl_chunk_line *l)
 		if (avail == LINE_CAP) {
 			n = ofl_utf8_whole(it->buf + it->pos, LINE_CAP);
 			eol = 0;
+			more = 1;
 			break;
 		}
 		if (it->pos > 0) {
@@ -253,6 +254,7 @@ ofl_chunk_lines_next(struct ofl_chunk_lines *it, struct ofl_chunk_line *l)
 	l->lineno = it->lineno;
 	l->first = !it->midline;
 	l->eol = eol;
+	l->more = more;
 	it->pos += n;
 	it->scan = it->pos;
 	it->off += n;

@@ -33,34 +33,41 @@ static int	 role_cb(void *, const struct ofl_fmt_snapshot_match *);
 static void	 add_text(struct ofl_buf *, const char *, size_t);
 
 /*
- * An element's line, cut to about TEXT_MAX bytes with "..." where it is
- * cut: a long name in its middle, so that the ref after it, what the
- * line is for, is shown.
+ * An element's line, on one line, cut to about TEXT_MAX bytes with "..."
+ * where it is cut: when its ref would be cut off, the name before it in
+ * its middle, so that the ref, what the line is for, is shown.
  */
 static void
 add_text(struct ofl_buf *b, const char *t, size_t n)
 {
 	struct ofl_fmt_snapshot_el e;
-	size_t		 h, f, tail = TEXT_MAX - TEXT_HEAD - 3;
+	size_t		 f, x, tail = TEXT_MAX - TEXT_HEAD - 6;
 
-	if (ofl_render(NULL, (const unsigned char *)t, n, SIZE_MAX, 0,
-	    NULL) <= TEXT_MAX) {
-		ofl_render_safe(b, (const unsigned char *)t, n, TEXT_MAX);
+	if (ofl_render(NULL, (const unsigned char *)t, n, SIZE_MAX,
+	    OFL_RENDER_ONELINE, NULL) <= TEXT_MAX) {
+		(void)ofl_render_oneline(b, (const unsigned char *)t, n,
+		    TEXT_MAX);
 		return;
 	}
-	if (!ofl_fmt_snapshot_parse(t, n, &e) || e.ref == NULL ||
-	    (size_t)(e.ref - t) < TEXT_HEAD) {
+	x = ofl_fmt_snapshot_parse(t, n, &e) && e.ref != NULL ?
+	    (size_t)(e.ref - t) + e.reflen + 1 : 0;
+	if (x > n)
+		x = n;
+	if (x <= TEXT_MAX - 3 || x <= TEXT_HEAD + tail) {
 		(void)ofl_render_oneline(b, (const unsigned char *)t, n,
 		    TEXT_MAX - 3);
 		ofl_buf_adds(b, "...");
 		return;
 	}
-	h = ofl_render_oneline(b, (const unsigned char *)t, n, TEXT_HEAD);
+	(void)ofl_render_oneline(b, (const unsigned char *)t, n, TEXT_HEAD);
 	ofl_buf_adds(b, "...");
-	for (f = n > h + tail ? n - tail : h; f < n &&
-	    ((unsigned char)t[f] & 0xC0) == 0x80; f++)
+	for (f = x - tail; f < x && ((unsigned char)t[f] & 0xC0) == 0x80;
+	    f++)
 		;
-	ofl_render_safe(b, (const unsigned char *)t + f, n - f, SIZE_MAX);
+	(void)ofl_render_oneline(b, (const unsigned char *)t + f, x - f,
+	    SIZE_MAX);
+	if (x < n)
+		ofl_buf_adds(b, "...");
 }
 
 /* "N<TAB>line<TAB>path", or a JSON object. */

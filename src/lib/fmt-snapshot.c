@@ -896,7 +896,7 @@ ofl_fmt_snapshot_find(const struct ofl_src *src, const char *role,
 	ofl_buf_init(&pd.line);
 	ofl_buf_init(&pd.path);
 	while (!stop && (r = ofl_fmt_snapshot_walk_next(&w)) == 1) {
-		if (w.l.first && !w.l.eol) {
+		if (w.l.first && w.l.more) {
 			stop = long_line(&w, &pd, role, name, cb, arg);
 			continue;
 		}

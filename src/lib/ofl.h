@@ -981,6 +981,7 @@ struct ofl_chunk_line {
 	uint64_t	 lineno;
 	int		 first;		/* starts a line */
 	int		 eol;		/* ends with a newline */
+	int		 more;		/* a piece of a longer line: it goes on */
 };
 /* Start at offset off, line lineno; midline: off is inside a line. */
 void	ofl_chunk_lines_init(struct ofl_chunk_lines *, struct ofl_chunk_in *,
