@@ -127,6 +127,34 @@ test_expect_success STOREDIR '--check finds a missing content file; --repair mak
 	grep "unknown artifact" err
 '
 
+# Never searched, a store has no index: neither --check nor a --repair
+# that drops an artifact's index rows makes one.
+test_expect_success sqlite3,STOREDIR '--check and --repair on a store never indexed make no index' '
+	store=$TEST_DIR/noix &&
+	seq 1 50000 | OFL_STORE=$store ofl-capture -q -T 0 >id1 &&
+	seq 2 50000 | OFL_STORE=$store ofl-capture -q -T 0 >id2 &&
+	seq 1 200000 | OFL_STORE=$store ofl-capture -q -T 0 >id3 &&
+	test ! -e "$store/ofl-ix.db" &&
+	id=$(sed "s/^ofl://" id1) &&
+	file=$(sqlite3 "$store/ofl.db" "SELECT b.file FROM blob b JOIN artifact a ON a.blob = b.id WHERE a.id = '\''$id'\''") &&
+	rm "$store/blobs/$file" &&
+	id3=$(sed "s/^ofl://" id3) &&
+	file=$(sqlite3 "$store/ofl.db" "SELECT b.file FROM blob b JOIN artifact a ON a.blob = b.id WHERE a.id = '\''$id3'\''") &&
+	truncate -s 250000 "$store/blobs/$file" &&
+	OFL_STORE=$store test_expect_code 3 ofl-gc --check >out &&
+	grep "ofl:$id: content missing" out &&
+	grep "ofl:$id3: content truncated" out &&
+	OFL_STORE=$store ofl-gc --repair >out &&
+	grep "ofl:$id: content missing.*(artifact removed)" out &&
+	grep "ofl:$id3: content truncated.*(kept the readable part" out &&
+	OFL_STORE=$store ofl-gc --check >out &&
+	grep ": 0 problems" out &&
+	test ! -e "$store/ofl-ix.db" &&
+	seq 2 50000 >expect &&
+	OFL_STORE=$store ofl-extract "$(sed "s/^ofl://" id2)" >back &&
+	test_cmp expect back
+'
+
 test_expect_success STOREDIR '--repair removes orphan files; then --check is clean' '
 	mkdir -p "$OFL_STORE/blobs/zz" &&
 	echo junk >"$OFL_STORE/blobs/zz/zz234567" &&

@@ -771,6 +771,7 @@ struct checker {
 	void	*arg;
 	int	 n;
 	int	 repair;
+	int	 noix;		/* the store has no index */
 };
 
 static void
@@ -858,8 +859,7 @@ check_index(struct ofl_store *st, struct checker *ck)
 {
 	struct ofl_store_gc_ixcheck	c;
 
-	/* A store never indexed has none to check, and none is made. */
-	if (ofl_store_ix_scratch(st) != 0 || ofl_index_init(st) == -1)
+	if (ck->noix || ofl_index_init(st) == -1)
 		return;
 	if (ofl_store_gc_index_check(st, &c) == -1) {
 		problem(ck, "index: not checked: %s", ofl_errmsg());
@@ -1111,11 +1111,20 @@ ofl_gc_check(struct ofl_store *st, int repair,
 	ck.arg = arg;
 	ck.n = 0;
 	ck.repair = repair;
+	ck.noix = 0;
 	/* The index's own file: content gives all it holds again. */
 	if (!ofl_store_ix_sound(st)) {
 		snprintf(why, sizeof why, "%s", ofl_errmsg());
 		problem(&ck, "index file: %s%s", why, repair &&
 		    ofl_store_ix_reset(st) == 0 ? " (removed)" : "");
+	}
+	/*
+	 * A store never indexed has none to check, and none is made, not
+	 * even by a repair that drops an artifact's index rows.
+	 */
+	if ((ck.noix = ofl_store_ix_scratch(st)) == -1) {
+		problem(&ck, "index: not checked: %s", ofl_errmsg());
+		return ck.n;
 	}
 	/* The database itself. */
 	if (ofl_store_gc_integrity(st, integrity_line, &ck) == -1) {

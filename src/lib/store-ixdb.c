@@ -195,6 +195,17 @@ ofl_store_ix_scratch(struct ofl_store *st)
 		return rc == 1 ? 0 : -1;
 	if (ix_exec(st->db, "ATTACH ':memory:' AS ix", IX_WHAT) == -1)
 		return -1;
+	/*
+	 * ix_sch() tells ix by its name: a NULL one (SQLite may give it
+	 * for a database in memory) would put the index's tables in
+	 * ofl.db.
+	 */
+	if (sqlite3_db_filename(st->db, "ix") == NULL) {
+		(void)ix_exec(st->db, "DETACH ix", IX_WHAT);
+		ofl_seterr(OFL_EXIT_FAIL, "%s: cannot be held in memory",
+		    IX_WHAT);
+		return -1;
+	}
 	st->ix = 1;
 	return 1;
 }
