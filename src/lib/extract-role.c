@@ -40,7 +40,6 @@ static void	 add_text(struct ofl_buf *, const char *, size_t);
 static void
 add_text(struct ofl_buf *b, const char *t, size_t n)
 {
-	struct ofl_fmt_snapshot_el e;
 	size_t		 f, x, tail = TEXT_MAX - TEXT_HEAD - 6;
 
 	if (ofl_render(NULL, (const unsigned char *)t, n, SIZE_MAX,
@@ -49,10 +48,7 @@ add_text(struct ofl_buf *b, const char *t, size_t n)
 		    TEXT_MAX);
 		return;
 	}
-	x = ofl_fmt_snapshot_parse(t, n, &e) && e.ref != NULL ?
-	    (size_t)(e.ref - t) + e.reflen + 1 : 0;
-	if (x > n)
-		x = n;
+	x = ofl_fmt_snapshot_ref_end(t, n);
 	if (x <= TEXT_MAX - 3 || x <= TEXT_HEAD + tail) {
 		(void)ofl_render_oneline(b, (const unsigned char *)t, n,
 		    TEXT_MAX - 3);

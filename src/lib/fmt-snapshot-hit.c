@@ -652,3 +652,17 @@ ofl_fmt_snapshot_field(const char *const *p, const size_t *n, size_t nl)
 	}
 	return nl;
 }
+
+size_t
+ofl_fmt_snapshot_ref_end(const char *p, size_t n)
+{
+	struct ofl_fmt_snapshot_el e;
+	size_t		 at;
+
+	if (!ofl_fmt_snapshot_parse(p, n, &e) || e.ref == NULL ||
+	    e.reflen == 0)
+		return 0;
+	at = (size_t)(e.ref - p) + e.reflen;
+	/* The bracket, or a Chrome DevTools uid's space. */
+	return at < n ? at + 1 : at;
+}

@@ -1334,6 +1334,8 @@ size_t	ofl_fmt_snapshot_under(const char *const *, const size_t *, size_t);
  * form's box before its "Search" button); nl if none.
  */
 size_t	ofl_fmt_snapshot_field(const char *const *, const size_t *, size_t);
+/* Where the ref of a snapshot's line ends ("[ref=e85]"); 0 if none. */
+size_t	ofl_fmt_snapshot_ref_end(const char *, size_t);
 /* The bytes of a line's role, name and value: no indent, no attributes. */
 size_t	ofl_fmt_snapshot_words(const char *, size_t);
 /* fmt-snapshot-name.c: an element named by a question's words. */

@@ -447,15 +447,7 @@ ofl_snippet_snap_name_cut(const struct line *l, size_t ind, size_t room,
 size_t
 ofl_snippet_snap_ref_end(const struct line *l)
 {
-	struct ofl_fmt_snapshot_el e;
-	size_t		 at;
-
-	if (!ofl_fmt_snapshot_parse(l->s, l->n, &e) || e.ref == NULL ||
-	    e.reflen == 0)
-		return 0;
-	at = (size_t)(e.ref - l->s) + e.reflen;
-	/* The bracket, or a Chrome DevTools uid's space. */
-	return at < l->n ? at + 1 : at;
+	return ofl_fmt_snapshot_ref_end(l->s, l->n);
 }
 
 /*
